@@ -1,0 +1,23 @@
+/* capture-mpi.h — gathering every rank's TprofTimeManager over MPI (libtprof-capture-mpi). */
+#pragma once
+
+#include <mpi.h>
+
+#include <tprof/capture.h>
+
+TPROF_BEGIN_DECLS
+
+#define TPROF_GATHER_ALL (-1)
+
+/* Collective over @comm: every rank of @comm must call it with the same @dst.
+ * Collects the samples of every rank's @tm into one profile whose ranks are
+ * ranks in @comm. Ranks may hold different names, in any order, or none.
+ * On @dst (on every rank for TPROF_GATHER_ALL) returns the profile (caller
+ * frees); elsewhere returns NULL with error->code == 0. On failure returns
+ * NULL and fills @error, on every rank where the failure can be known. */
+TPROF_EXPORT TprofProfiledTime *tprof_time_manager_gather (TprofTimeManager *tm,
+                                                           MPI_Comm          comm,
+                                                           int               dst,
+                                                           TprofError       *error);
+
+TPROF_END_DECLS

@@ -1,0 +1,12 @@
+/* capture.h — the one header an application includes to use libtprof-capture. */
+#pragma once
+
+#include <tprof/tprof-clock.h>
+#include <tprof/tprof-error.h>
+#include <tprof/tprof-gathered-time.h>
+#include <tprof/tprof-histogram.h>
+#include <tprof/tprof-macros.h>
+#include <tprof/tprof-profiled-time.h>
+#include <tprof/tprof-time-manager.h>
+#include <tprof/tprof-timer.h>
+#include <tprof/tprof-version.h>

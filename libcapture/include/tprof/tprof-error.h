@@ -1,0 +1,35 @@
+/* tprof-error.h — the error report every fallible libcapture call fills. */
+#pragma once
+
+#include <tprof/tprof-macros.h>
+
+TPROF_BEGIN_DECLS
+
+/* code 0 means no error. Any function taking a TprofError * accepts NULL. */
+typedef struct
+{
+  int  code;
+  char message[512];
+} TprofError;
+
+typedef enum
+{
+  TPROF_ERROR_NONE = 0,
+  TPROF_ERROR_IO,           /* file missing, unreadable, unwritable */
+  TPROF_ERROR_FORMAT,       /* the bytes are not a valid tprof profile */
+  TPROF_ERROR_VERSION,      /* the file is newer than this reader */
+  TPROF_ERROR_INVALID,      /* a bad argument from the caller */
+  TPROF_ERROR_NO_MEMORY,
+  TPROF_ERROR_MPI,
+  TPROF_ERROR_TOO_LARGE,    /* sizes beyond what the transport can carry */
+} TprofErrorCode;
+
+/* Resets @error to "no error". */
+TPROF_EXPORT void tprof_error_clear (TprofError *error);
+
+/* Fills @error (if not NULL) with @code and a printf-style message.
+ * Always returns -1 so callers can write `return tprof_error_set (...)`. */
+TPROF_EXPORT int tprof_error_set (TprofError *error, int code, const char *format, ...)
+  __attribute__((format (printf, 3, 4)));
+
+TPROF_END_DECLS

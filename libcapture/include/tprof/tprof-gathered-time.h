@@ -1,0 +1,107 @@
+/* tprof-gathered-time.h — TprofGatheredTime: the samples of one operation over ranks, and their statistics. */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tprof/tprof-macros.h>
+
+TPROF_BEGIN_DECLS
+
+typedef struct _TprofGatheredTime TprofGatheredTime;
+
+/* Returns a new selection holding copies of @times (seconds) and @ranks
+ * (the rank of each sample), both of length @n (@n may be 0, the arrays then
+ * may be NULL). Returns NULL only when memory is exhausted. */
+TPROF_EXPORT TprofGatheredTime *tprof_gathered_time_new (const double  *times,
+                                                         const int32_t *ranks,
+                                                         size_t         n);
+/* Like tprof_gathered_time_new() but takes ownership of the malloc'd arrays
+ * (freed with free() by the selection, also when NULL is returned). */
+TPROF_EXPORT TprofGatheredTime *tprof_gathered_time_new_take (double  *times,
+                                                              int32_t *ranks,
+                                                              size_t   n);
+TPROF_EXPORT void tprof_gathered_time_free (TprofGatheredTime *gt);
+
+/* The samples, in order; valid as long as @gt. NULL when empty. */
+TPROF_EXPORT const double  *tprof_gathered_time_times (const TprofGatheredTime *gt);
+TPROF_EXPORT const int32_t *tprof_gathered_time_ranks (const TprofGatheredTime *gt);
+
+TPROF_EXPORT size_t tprof_gathered_time_count (const TprofGatheredTime *gt);
+/* Number of distinct ranks with at least one sample. */
+TPROF_EXPORT size_t tprof_gathered_time_rank_count (const TprofGatheredTime *gt);
+TPROF_EXPORT double tprof_gathered_time_sum (const TprofGatheredTime *gt);
+/* sum / count; NaN when empty. */
+TPROF_EXPORT double tprof_gathered_time_mean (const TprofGatheredTime *gt);
+/* Sample standard deviation (divisor N-1), computed stably; NaN when count < 2. */
+TPROF_EXPORT double tprof_gathered_time_std (const TprofGatheredTime *gt);
+/* NaN when empty. */
+TPROF_EXPORT double tprof_gathered_time_min (const TprofGatheredTime *gt);
+TPROF_EXPORT double tprof_gathered_time_max (const TprofGatheredTime *gt);
+/* numpy's default ('linear') quantile, @q in [0, 1]; NaN when empty or @q is
+ * out of range. O(n) expected (selection on a scratch copy). */
+TPROF_EXPORT double tprof_gathered_time_quantile (const TprofGatheredTime *gt, double q);
+/* Several quantiles with one scratch copy: @out[i] = quantile (@qs[i]).
+ * Returns false when memory is exhausted. */
+TPROF_EXPORT bool tprof_gathered_time_quantiles (const TprofGatheredTime *gt,
+                                                 const double            *qs,
+                                                 size_t                   n_qs,
+                                                 double                  *out);
+
+/* The samples of the given ranks (in their original order); a new selection
+ * the caller frees. No matching sample: an empty selection. */
+TPROF_EXPORT TprofGatheredTime *tprof_gathered_time_get_rank (const TprofGatheredTime *gt,
+                                                              const int32_t           *ranks,
+                                                              size_t                   n_ranks);
+/* gt[start:stop:step] with Python's rules (negative indices count from the
+ * end, out-of-range bounds are clamped). Use TPROF_SLICE_DEFAULT for an
+ * omitted bound. @step must not be 0 (returns NULL). */
+#define TPROF_SLICE_DEFAULT PTRDIFF_MIN
+TPROF_EXPORT TprofGatheredTime *tprof_gathered_time_slice (const TprofGatheredTime *gt,
+                                                           ptrdiff_t                start,
+                                                           ptrdiff_t                stop,
+                                                           ptrdiff_t                step);
+/* true when there are no samples (the seed's falsiness). */
+TPROF_EXPORT bool tprof_gathered_time_is_empty (const TprofGatheredTime *gt);
+
+/* One rank's share of a selection. */
+typedef struct
+{
+  int32_t rank;
+  size_t  count;
+  double  sum;
+  double  mean;
+  double  std;   /* N-1; NaN when count < 2 */
+  double  min;
+  double  max;
+} TprofRankSummary;
+
+/* Stores in *@out a malloc'd array (caller frees) of one summary per rank
+ * that has samples, ascending by rank, and returns its length (0 and NULL
+ * when empty). Returns (size_t)-1 when memory is exhausted. */
+TPROF_EXPORT size_t tprof_gathered_time_rank_summaries (const TprofGatheredTime *gt,
+                                                        TprofRankSummary       **out);
+
+/* Every statistic of DESIGN.md section 4 at once. */
+typedef struct
+{
+  size_t  count;
+  size_t  rank_count;
+  double  sum;
+  double  mean;
+  double  std;
+  double  min;
+  double  max;
+  double  median;
+  double  p95;
+  double  p99;
+  double  imbalance;     /* max rank total / mean rank total; NaN when empty */
+  int32_t slowest_rank;  /* rank with the largest total; -1 when empty */
+} TprofSummary;
+
+/* Fills @out. Returns false when memory is exhausted. */
+TPROF_EXPORT bool tprof_gathered_time_summarize (const TprofGatheredTime *gt,
+                                                 TprofSummary            *out);
+
+TPROF_END_DECLS

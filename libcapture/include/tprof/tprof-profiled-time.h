@@ -1,0 +1,70 @@
+/* tprof-profiled-time.h — TprofProfiledTime: a whole profile (operation name -> samples), saved as HDF5. */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tprof/tprof-error.h>
+#include <tprof/tprof-gathered-time.h>
+#include <tprof/tprof-macros.h>
+#include <tprof/tprof-time-manager.h>
+
+TPROF_BEGIN_DECLS
+
+typedef struct _TprofProfiledTime TprofProfiledTime;
+
+/* Returns a new, empty profile of a run of @world_size ranks (>= 1), or
+ * NULL when @world_size < 1 or memory is exhausted. */
+TPROF_EXPORT TprofProfiledTime *tprof_profiled_time_new (int world_size);
+
+/* Adds operation @name (non-empty UTF-8, copied) with samples @gt, taking
+ * ownership of @gt in every case. Fails (returns -1, fills @error, frees @gt)
+ * when @name is empty or already present or a rank of @gt is outside
+ * [0, world_size). */
+TPROF_EXPORT int tprof_profiled_time_add (TprofProfiledTime *pt,
+                                          const char        *name,
+                                          TprofGatheredTime *gt,
+                                          TprofError        *error);
+
+/* One process's records as rank 0 of a world of 1: a new profile the caller
+ * frees, or NULL when memory is exhausted. */
+TPROF_EXPORT TprofProfiledTime *tprof_time_manager_gather_local (TprofTimeManager *tm);
+
+/* Writes @pt to @path in the format of DESIGN.md section 2, through a
+ * temporary file beside @path renamed over it when complete: on failure
+ * (returns -1 and fills @error) an earlier file at @path is left untouched. */
+TPROF_EXPORT int tprof_profiled_time_save (const TprofProfiledTime *pt,
+                                           const char              *path,
+                                           TprofError              *error);
+
+/* Reads a profile; NULL on failure with @error naming the file and what is
+ * wrong. HDF5's own diagnostics never reach the terminal. */
+TPROF_EXPORT TprofProfiledTime *tprof_profiled_time_load (const char *path,
+                                                          TprofError *error);
+
+TPROF_EXPORT void tprof_profiled_time_free (TprofProfiledTime *pt);
+
+TPROF_EXPORT size_t tprof_profiled_time_len (const TprofProfiledTime *pt);
+/* Name of the operation at @i (file / recording order); NULL when out of range. */
+TPROF_EXPORT const char *tprof_profiled_time_name (const TprofProfiledTime *pt, size_t i);
+/* The operation at @i, owned by @pt; NULL when out of range. */
+TPROF_EXPORT const TprofGatheredTime *tprof_profiled_time_nth (const TprofProfiledTime *pt, size_t i);
+/* The operation @name, owned by @pt; NULL when absent. */
+TPROF_EXPORT const TprofGatheredTime *tprof_profiled_time_get (const TprofProfiledTime *pt,
+                                                               const char              *name);
+TPROF_EXPORT int tprof_profiled_time_world_size (const TprofProfiledTime *pt);
+
+/* Host names, one per rank (copied); @hostnames has world_size entries. */
+TPROF_EXPORT int tprof_profiled_time_set_hostnames (TprofProfiledTime *pt,
+                                                    const char *const *hostnames,
+                                                    TprofError        *error);
+/* Host of @rank, or NULL when the profile does not say. */
+TPROF_EXPORT const char *tprof_profiled_time_hostname (const TprofProfiledTime *pt, int rank);
+
+/* Optional root attributes read from a file (NULL when absent); a new
+ * profile carries none until saved. */
+TPROF_EXPORT const char *tprof_profiled_time_created (const TprofProfiledTime *pt);
+TPROF_EXPORT const char *tprof_profiled_time_producer (const TprofProfiledTime *pt);
+TPROF_EXPORT const char *tprof_profiled_time_clock (const TprofProfiledTime *pt);
+
+TPROF_END_DECLS

@@ -1,0 +1,52 @@
+/* tprof-time-manager.h — TprofTimeManager: named timing samples recorded by one process. */
+#pragma once
+
+#include <stddef.h>
+
+#include <tprof/tprof-macros.h>
+
+TPROF_BEGIN_DECLS
+
+typedef struct _TprofTimeManager TprofTimeManager;
+
+/* Returns a new, empty manager; free it with tprof_time_manager_free().
+ * Returns NULL only when memory is exhausted. */
+TPROF_EXPORT TprofTimeManager *tprof_time_manager_new (void);
+
+/* Frees @tm and every sample it holds. @tm must not be enabled on any thread
+ * and no thread may be recording into it. NULL is ignored. */
+TPROF_EXPORT void tprof_time_manager_free (TprofTimeManager *tm);
+
+/* Records one sample of @secs seconds for @name (a non-empty UTF-8 string,
+ * copied). Safe to call from several threads at once. */
+TPROF_EXPORT void tprof_time_manager_append_time (TprofTimeManager *tm,
+                                                  const char       *name,
+                                                  double            secs);
+
+/* Stores in *@times a malloc'd copy of every sample of @name (the caller
+ * frees it) and returns their number. Samples of one thread keep their
+ * recording order; threads follow each other in the order they first
+ * recorded into @tm. Unknown @name: returns 0 and stores NULL. */
+TPROF_EXPORT size_t tprof_time_manager_get_time (TprofTimeManager *tm,
+                                                 const char       *name,
+                                                 double          **times);
+
+/* Stores in *@names a malloc'd array (the caller frees the array, not the
+ * strings, which live as long as the process) of the names recorded into
+ * @tm, in the order they were first recorded, and returns its length.
+ * No names: returns 0 and stores NULL. */
+TPROF_EXPORT size_t tprof_time_manager_list_names (TprofTimeManager *tm,
+                                                   const char     ***names);
+
+/* Forgets every name and sample. Must not run while another thread records
+ * into @tm. */
+TPROF_EXPORT void tprof_time_manager_clear (TprofTimeManager *tm);
+
+/* Pushes @tm on this thread's stack of enabled managers: TPROF_SCOPE then
+ * records into it (and into every other manager enabled on this thread). */
+TPROF_EXPORT void tprof_time_manager_enable (TprofTimeManager *tm);
+
+/* Pops @tm from this thread's stack; @tm must be on top (checked by assert). */
+TPROF_EXPORT void tprof_time_manager_disable (TprofTimeManager *tm);
+
+TPROF_END_DECLS

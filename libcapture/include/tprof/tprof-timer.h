@@ -1,0 +1,105 @@
+/* tprof-timer.h — the three ways to time a region: TPROF_TIMER, TPROF_SCOPE, tprof_timer_start/stop. */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <tprof/tprof-clock.h>
+#include <tprof/tprof-macros.h>
+#include <tprof/tprof-time-manager.h>
+
+TPROF_BEGIN_DECLS
+
+/* A call site of TPROF_SCOPE/TPROF_TIMER: caches the interned name id so the
+ * hot path never hashes the name. Zero-initialised apart from @name. */
+typedef struct
+{
+  const char *name;
+  int         id;   /* 0 until first resolved; accessed atomically */
+} TprofSite;
+
+/* A running timer. Plain data: keep it on the stack. */
+typedef struct
+{
+  TprofTimeManager *tm;
+  void             *buffer;  /* this thread's buffer in @tm, resolved lazily */
+  int               name_id;
+  bool              running;
+  int64_t           start_ns;
+} TprofTimer;
+
+/* A running TPROF_SCOPE. */
+typedef struct
+{
+  int     name_id;   /* 0: nothing was enabled at the start, nothing to record */
+  int64_t start_ns;
+} TprofScope;
+
+/* Number of (manager, thread) enables currently in force in the process;
+ * lets TPROF_SCOPE skip everything when nothing is enabled anywhere. */
+TPROF_EXPORT int tprof_scope_enabled_anywhere;
+
+/* Returns the process-wide id (>= 1) of @name, interning it on first use. */
+TPROF_EXPORT int tprof_name_intern (const char *name);
+/* The name of @id (valid for the life of the process), or NULL. */
+TPROF_EXPORT const char *tprof_name_lookup (int id);
+/* Returns @site's name id, resolving and caching it on first use. */
+TPROF_EXPORT int tprof_site_resolve (TprofSite *site);
+
+/* Starts timing @name (any non-empty string; copied on first use) into @tm. */
+TPROF_EXPORT TprofTimer tprof_timer_start (TprofTimeManager *tm, const char *name);
+TPROF_EXPORT TprofTimer tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site);
+/* Stops @timer and records its duration; a stopped timer is left alone.
+ * Returns the duration in seconds (0 if the timer was not running). */
+TPROF_EXPORT double tprof_timer_stop (TprofTimer *timer);
+/* cleanup-attribute helper for TPROF_TIMER */
+TPROF_EXPORT void tprof_timer_cleanup (TprofTimer *timer);
+
+TPROF_EXPORT void tprof_scope_end_slow (TprofScope *scope, int64_t end_ns);
+
+static inline TprofScope
+tprof_scope_begin (TprofSite *site)
+{
+  TprofScope scope = { 0, 0 };
+
+  if (TPROF_LIKELY (__atomic_load_n (&tprof_scope_enabled_anywhere, __ATOMIC_RELAXED) == 0))
+    return scope;
+  scope.name_id = __atomic_load_n (&site->id, __ATOMIC_RELAXED);
+  if (TPROF_UNLIKELY (scope.name_id == 0))
+    scope.name_id = tprof_site_resolve (site);
+  scope.start_ns = tprof_clock_now_ns ();
+  return scope;
+}
+
+static inline void
+tprof_scope_end (TprofScope *scope)
+{
+  if (TPROF_LIKELY (scope->name_id == 0))
+    return;
+  tprof_scope_end_slow (scope, tprof_clock_now_ns ());
+}
+
+#define TPROF_PASTE_(a, b) a##b
+#define TPROF_PASTE(a, b) TPROF_PASTE_ (a, b)
+
+/* Times the rest of the enclosing scope as @name (a string literal) and, when
+ * the scope exits by any path (end, return, break, goto), records the duration
+ * into every manager enabled on this thread, bottom to top. Nothing enabled on
+ * this thread: records nothing. */
+#define TPROF_SCOPE(name)                                                       \
+  static TprofSite TPROF_PASTE (_tprof_site_, __LINE__) = { "" name "", 0 };    \
+  __attribute__((cleanup (tprof_scope_end), unused))                            \
+  TprofScope TPROF_PASTE (_tprof_scope_, __LINE__) =                            \
+    tprof_scope_begin (&TPROF_PASTE (_tprof_site_, __LINE__))
+
+/* TPROF_TIMER (tm, "name") { ... } times the block into @tm. Leaving the block
+ * by return or goto still records; `break` and `continue` inside the block end
+ * the timed block itself (it is a one-pass loop), and record too. */
+#define TPROF_TIMER(tm, name)                                                   \
+  for (__attribute__((cleanup (tprof_timer_cleanup)))                           \
+       TprofTimer TPROF_PASTE (_tprof_timer_, __LINE__) =                       \
+         tprof_timer_start_site ((tm), ({ static TprofSite _tprof_s = { "" name "", 0 }; &_tprof_s; })); \
+       TPROF_PASTE (_tprof_timer_, __LINE__).running;                           \
+       tprof_timer_stop (&TPROF_PASTE (_tprof_timer_, __LINE__)))
+
+TPROF_END_DECLS

@@ -1,0 +1,1 @@
+/* tprof-gather-mpi.c — placeholder until implemented */

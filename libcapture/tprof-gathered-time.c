@@ -1,0 +1,1 @@
+/* tprof-gathered-time.c — placeholder until implemented */

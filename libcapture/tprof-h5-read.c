@@ -1,0 +1,1 @@
+/* tprof-h5-read.c — placeholder until implemented */

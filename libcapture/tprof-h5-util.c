@@ -1,0 +1,1 @@
+/* tprof-h5-util.c — placeholder until implemented */

@@ -1,0 +1,1 @@
+/* tprof-h5-write.c — placeholder until implemented */

@@ -1,0 +1,1 @@
+/* tprof-histogram.c — placeholder until implemented */

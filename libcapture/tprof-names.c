@@ -1,0 +1,1 @@
+/* tprof-names.c — placeholder until implemented */

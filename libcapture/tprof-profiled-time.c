@@ -1,0 +1,1 @@
+/* tprof-profiled-time.c — placeholder until implemented */

@@ -1,0 +1,1 @@
+/* tprof-select.c — placeholder until implemented */

@@ -1,0 +1,1 @@
+/* tprof-time-manager.c — placeholder until implemented */

@@ -1,0 +1,1 @@
+/* tprof-timer.c — placeholder until implemented */

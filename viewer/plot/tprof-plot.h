@@ -1,0 +1,166 @@
+/* tprof-plot.h — the charts of tprof, drawn with cairo and pango for screen and export alike (no GTK). */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+#include <tprof/capture.h>
+
+G_BEGIN_DECLS
+
+#define TPROF_PLOT_ERROR (tprof_plot_error_quark ())
+GQuark tprof_plot_error_quark (void);
+
+typedef enum
+{
+  TPROF_PLOT_ERROR_FORMAT,   /* unknown output suffix */
+  TPROF_PLOT_ERROR_WRITE,    /* the output could not be written */
+  TPROF_PLOT_ERROR_EMPTY,    /* nothing to draw */
+} TprofPlotError;
+
+/* Colours and sizes; the viewer fills it from the GTK theme, export uses the default. */
+typedef struct
+{
+  double foreground[4];   /* text and axes, RGBA 0..1 */
+  double background[4];   /* alpha 0: transparent */
+  double grid[4];
+  double highlight[4];    /* slowest ranks, hovered bar */
+  double font_size;       /* points at scale 1; 0: derived from the picture size */
+  double scale;           /* device scale (HiDPI); 1 for export */
+} TprofPlotTheme;
+
+/* A light theme on white, as exports use. */
+void tprof_plot_theme_init_default (TprofPlotTheme *theme);
+
+/* RGB (0..1) of palette entry @i (colour-blind-safe, cycles). */
+void tprof_plot_palette_color (guint i, double rgb[3]);
+
+/* Where the data area ended up, filled by the draw functions and used for hit-testing. */
+typedef struct
+{
+  double x, y, width, height;   /* the data rectangle, in user units */
+  double x_min, x_max;          /* data coordinates at its left and right edges */
+  double y_min, y_max;          /* at its bottom and top */
+  gboolean log_x, log_y;
+} TprofPlotArea;
+
+/* ---- histogram of one operation ---- */
+
+typedef struct
+{
+  const TprofHistogram   *hist;            /* required; SEPARATE_RANKS for overlays */
+  const TprofSummary     *summary;         /* of the whole selection, for the subtitle; may be NULL */
+  const TprofRankSummary *rank_summaries;  /* for the legend of overlays; may be NULL */
+  gsize                   n_rank_summaries;
+  gboolean                separate_ranks;  /* overlay ranks (needs hist->rank_counts) */
+  gboolean                log_x;           /* hist must be TPROF_HISTOGRAM_LOG for a log duration axis */
+  gboolean                log_y;
+  double                  alpha;           /* overlay opacity; 0 means the default 0.7 */
+  const char             *title;           /* NULL: "Time Distribution" */
+  const char             *subtitle;        /* NULL: "All 4 Ranks, n=…, mean=…, std=…" */
+  guint                   max_legend_ranks;/* 0: default; more ranks collapse into one legend line */
+  gssize                  hover_bin;       /* -1: none; drawn highlighted */
+} TprofPlotHistogram;
+
+void tprof_plot_histogram_init (TprofPlotHistogram *plot);
+
+/* Draws @plot into the rectangle (0, 0, @width, @height) of @cr. @area, if
+ * not NULL, receives the data rectangle for hit-testing. */
+void tprof_plot_histogram_draw (cairo_t                  *cr,
+                                double                    width,
+                                double                    height,
+                                const TprofPlotHistogram *plot,
+                                const TprofPlotTheme     *theme,
+                                TprofPlotArea            *area);
+
+/* The bin under (@x, @y), or -1. */
+gssize tprof_plot_histogram_hit_bin (const TprofPlotHistogram *plot,
+                                     const TprofPlotArea      *area,
+                                     double                    x,
+                                     double                    y);
+
+/* ---- per-rank chart of one operation ---- */
+
+typedef enum
+{
+  TPROF_PLOT_RANK_TOTAL,   /* each rank's sum */
+  TPROF_PLOT_RANK_MEAN,    /* each rank's mean, min/max whiskers */
+} TprofPlotRankMetric;
+
+typedef struct
+{
+  const TprofRankSummary *ranks;       /* ascending by rank */
+  gsize                   n_ranks;
+  TprofPlotRankMetric     metric;
+  guint                   n_highlight; /* how many of the slowest to highlight; 0: default (1) */
+  const char             *title;       /* NULL: "Time per Rank" / "Mean Time per Rank" */
+  gssize                  hover_index; /* -1: none */
+} TprofPlotRanks;
+
+void tprof_plot_ranks_init (TprofPlotRanks *plot);
+void tprof_plot_ranks_draw (cairo_t              *cr,
+                            double                width,
+                            double                height,
+                            const TprofPlotRanks *plot,
+                            const TprofPlotTheme *theme,
+                            TprofPlotArea        *area);
+/* Index into plot->ranks of the rank under (@x, @y), or -1. */
+gssize tprof_plot_ranks_hit (const TprofPlotRanks *plot,
+                             const TprofPlotArea  *area,
+                             double                x,
+                             double                y);
+
+/* ---- export ---- */
+
+typedef enum
+{
+  TPROF_PLOT_FORMAT_UNKNOWN,
+  TPROF_PLOT_FORMAT_PNG,
+  TPROF_PLOT_FORMAT_SVG,
+  TPROF_PLOT_FORMAT_PDF,
+  TPROF_PLOT_FORMAT_CSV,
+} TprofPlotFormat;
+
+/* From @path's suffix, case-insensitive. */
+TprofPlotFormat tprof_plot_format_from_path (const char *path);
+
+typedef void (*TprofPlotDrawFunc) (cairo_t *cr, double width, double height, gpointer user_data);
+
+/* Renders @draw at @width x @height pixels into @path as PNG, SVG or PDF
+ * (from the suffix). Writes through a temporary file renamed into place: a
+ * failure leaves an earlier file at @path untouched. */
+gboolean tprof_plot_export (const char        *path,
+                            int                width,
+                            int                height,
+                            TprofPlotDrawFunc  draw,
+                            gpointer           user_data,
+                            GError           **error);
+
+/* The numbers behind @hist as CSV: `left,right,count` and, with per-rank
+ * counts, one `rank_N` column per rank. Times in seconds, full precision. */
+char *tprof_plot_histogram_to_csv (const TprofHistogram *hist);
+
+/* ---- units ---- */
+
+/* "250 µs", "1.25 s", "3 ns": a duration in the unit that suits it, @digits
+ * significant digits (0: 3). NaN gives "—". Free with g_free(). */
+char *tprof_format_duration (double secs, int digits);
+/* The unit that suits values up to @max_secs: its name ("ms") and how many
+ * of it make a second (1e3). */
+const char *tprof_duration_unit (double max_secs, double *per_second);
+
+/* ---- rank expressions ---- */
+
+/* Parses "0-3,8,12-15" into a sorted, duplicate-free array of ranks, each in
+ * [0, @world_size). Rejects empty items, reversed ranges ("3-1"), negative or
+ * non-numeric ranks and ranks >= @world_size with an error naming the item. */
+gboolean tprof_rank_expr_parse (const char *expr,
+                                int         world_size,
+                                GArray    **ranks_out,  /* of gint32 */
+                                GError    **error);
+/* The shortest expression for @ranks (sorted): "0-3,8". Free with g_free(). */
+char *tprof_rank_expr_format (const gint32 *ranks, gsize n_ranks);
+
+#define TPROF_RANK_EXPR_ERROR (tprof_rank_expr_error_quark ())
+GQuark tprof_rank_expr_error_quark (void);
+
+G_END_DECLS
