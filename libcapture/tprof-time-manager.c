@@ -1,1 +1,370 @@
-/* tprof-time-manager.c — placeholder until implemented */
+/* tprof-time-manager.c — TprofTimeManager: per-thread sample buffers, merged when read. */
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof-time-manager-private.h"
+#include "tprof/tprof-timer.h"
+
+struct _TprofTimeManager
+{
+  uint64_t           serial;        /* never reused: keys per-thread caches */
+  pthread_mutex_t    lock;          /* guards the fields below, never the hot path */
+  TprofThreadBuffer *threads;
+  TprofThreadBuffer **threads_tail;
+  int               *first_order;   /* by name id: 1 + rank in first-recorded order, 0 if absent */
+  size_t             first_order_len;
+  int                n_recorded;
+};
+
+static uint64_t next_manager_serial = 1;
+static uint64_t next_thread_serial = 1;
+
+/* The buffers this thread used last, so finding one takes no shared lock. */
+#define BUFFER_CACHE_SIZE 8
+typedef struct
+{
+  uint64_t           tm_serial;
+  TprofThreadBuffer *buffer;
+} BufferCacheEntry;
+
+static __thread uint64_t this_thread_serial __attribute__((tls_model ("initial-exec")));
+static __thread BufferCacheEntry buffer_cache[BUFFER_CACHE_SIZE]
+  __attribute__((tls_model ("initial-exec")));
+static __thread unsigned buffer_cache_next __attribute__((tls_model ("initial-exec")));
+
+TprofTimeManager *
+tprof_time_manager_new (void)
+{
+  TprofTimeManager *tm = calloc (1, sizeof *tm);
+
+  if (tm == NULL)
+    return NULL;
+  tm->serial = __atomic_fetch_add (&next_manager_serial, 1, __ATOMIC_RELAXED);
+  pthread_mutex_init (&tm->lock, NULL);
+  tm->threads_tail = &tm->threads;
+  return tm;
+}
+
+static void
+series_reset (TprofSeries *series)
+{
+  for (int k = 0; k < series->n_chunks; k++)
+    free (series->chunks[k]);
+  memset (series, 0, sizeof *series);
+}
+
+/* Calls @func on every series of every thread of @tm; tm->lock held. */
+static void
+foreach_series_locked (TprofTimeManager *tm, void (*func) (TprofSeries *series))
+{
+  for (TprofThreadBuffer *buf = tm->threads; buf != NULL; buf = buf->next)
+    for (size_t b = 0; b < TPROF_SERIES_BLOCKS; b++)
+      {
+        TprofSeries **block = buf->blocks[b];
+
+        if (block == NULL)
+          continue;
+        for (size_t i = 0; i < TPROF_SERIES_PER_BLOCK; i++)
+          if (block[i] != NULL)
+            func (block[i]);
+      }
+}
+
+static void
+series_free (TprofSeries *series)
+{
+  series_reset (series);
+  free (series);
+}
+
+void
+tprof_time_manager_free (TprofTimeManager *tm)
+{
+  TprofThreadBuffer *buf, *next;
+
+  if (tm == NULL)
+    return;
+  foreach_series_locked (tm, series_free);
+  for (buf = tm->threads; buf != NULL; buf = next)
+    {
+      next = buf->next;
+      for (size_t b = 0; b < TPROF_SERIES_BLOCKS; b++)
+        free (buf->blocks[b]);
+      free (buf);
+    }
+  free (tm->first_order);
+  pthread_mutex_destroy (&tm->lock);
+  free (tm);
+}
+
+void
+tprof_time_manager_clear (TprofTimeManager *tm)
+{
+  if (tm == NULL)
+    return;
+  pthread_mutex_lock (&tm->lock);
+  /* Series stay allocated (their owners cache pointers to them) but lose
+   * their samples and registration, so the next append re-registers. */
+  foreach_series_locked (tm, series_reset);
+  if (tm->first_order != NULL)
+    memset (tm->first_order, 0, tm->first_order_len * sizeof *tm->first_order);
+  tm->n_recorded = 0;
+  pthread_mutex_unlock (&tm->lock);
+}
+
+static TprofThreadBuffer *
+find_or_add_thread_buffer_locked (TprofTimeManager *tm)
+{
+  TprofThreadBuffer *buf;
+
+  for (buf = tm->threads; buf != NULL; buf = buf->next)
+    if (buf->thread_serial == this_thread_serial)
+      return buf;
+  buf = calloc (1, sizeof *buf);
+  if (buf == NULL)
+    return NULL;
+  buf->tm = tm;
+  buf->thread_serial = this_thread_serial;
+  *tm->threads_tail = buf;
+  tm->threads_tail = &buf->next;
+  return buf;
+}
+
+TprofThreadBuffer *
+_tprof_time_manager_thread_buffer (TprofTimeManager *tm)
+{
+  TprofThreadBuffer *buf;
+
+  for (unsigned i = 0; i < BUFFER_CACHE_SIZE; i++)
+    if (buffer_cache[i].tm_serial == tm->serial)
+      return buffer_cache[i].buffer;
+
+  if (this_thread_serial == 0)
+    this_thread_serial = __atomic_fetch_add (&next_thread_serial, 1, __ATOMIC_RELAXED);
+
+  pthread_mutex_lock (&tm->lock);
+  buf = find_or_add_thread_buffer_locked (tm);
+  pthread_mutex_unlock (&tm->lock);
+
+  if (buf != NULL)
+    {
+      BufferCacheEntry *entry = &buffer_cache[buffer_cache_next++ % BUFFER_CACHE_SIZE];
+
+      entry->tm_serial = tm->serial;
+      entry->buffer = buf;
+    }
+  return buf;
+}
+
+/* Notes that @id was recorded into @tm, keeping first-recorded order. */
+static bool
+register_name (TprofTimeManager *tm, int id)
+{
+  bool ok = true;
+
+  pthread_mutex_lock (&tm->lock);
+  if ((size_t) id >= tm->first_order_len)
+    {
+      size_t len = tm->first_order_len ? tm->first_order_len : 64;
+      int *order;
+
+      while (len <= (size_t) id)
+        len *= 2;
+      order = realloc (tm->first_order, len * sizeof *order);
+      if (order == NULL)
+        ok = false;
+      else
+        {
+          memset (order + tm->first_order_len, 0, (len - tm->first_order_len) * sizeof *order);
+          tm->first_order = order;
+          tm->first_order_len = len;
+        }
+    }
+  if (ok && tm->first_order[id] == 0)
+    tm->first_order[id] = ++tm->n_recorded;
+  pthread_mutex_unlock (&tm->lock);
+  return ok;
+}
+
+static TprofSeries *
+series_create (TprofThreadBuffer *buf, int id)
+{
+  TprofSeries **block = buf->blocks[id / TPROF_SERIES_PER_BLOCK];
+  TprofSeries *series;
+
+  if (block == NULL)
+    {
+      block = calloc (TPROF_SERIES_PER_BLOCK, sizeof *block);
+      if (block == NULL)
+        return NULL;
+      __atomic_store_n (&buf->blocks[id / TPROF_SERIES_PER_BLOCK], block, __ATOMIC_RELEASE);
+    }
+  series = calloc (1, sizeof *series);
+  if (series == NULL)
+    return NULL;
+  __atomic_store_n (&block[id % TPROF_SERIES_PER_BLOCK], series, __ATOMIC_RELEASE);
+  return series;
+}
+
+static bool
+series_add_chunk (TprofSeries *series)
+{
+  int k = series->n_chunks;
+  double *chunk;
+
+  if (k == TPROF_SERIES_MAX_CHUNKS)
+    return false;
+  chunk = malloc (_tprof_series_chunk_capacity (k) * sizeof *chunk);
+  if (chunk == NULL)
+    return false;
+  __atomic_store_n (&series->chunks[k], chunk, __ATOMIC_RELEASE);
+  series->n_chunks = k + 1;
+  series->cursor = chunk;
+  series->room = _tprof_series_chunk_capacity (k);
+  return true;
+}
+
+void
+_tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, double secs)
+{
+  TprofSeries *series;
+
+  if (buf == NULL || id <= 0)
+    return;
+  series = _tprof_thread_buffer_series (buf, id);
+  if (series == NULL && (series = series_create (buf, id)) == NULL)
+    return;
+  if (!series->registered)
+    {
+      if (!register_name (buf->tm, id))
+        return;
+      series->registered = true;
+    }
+  /* Out of memory drops the sample rather than abort the host application. */
+  if (series->room == 0 && !series_add_chunk (series))
+    return;
+  *series->cursor++ = secs;
+  series->room--;
+  __atomic_store_n (&series->len, series->len + 1, __ATOMIC_RELEASE);
+}
+
+void
+tprof_time_manager_append_time (TprofTimeManager *tm, const char *name, double secs)
+{
+  int id = tprof_name_intern (name);
+
+  if (id == 0)
+    return;
+  _tprof_thread_buffer_append (_tprof_time_manager_thread_buffer (tm), id, secs);
+}
+
+/* Copies the published samples of @series to @out (room for its length). */
+static size_t
+series_copy (TprofSeries *series, size_t len, double *out)
+{
+  size_t copied = 0;
+
+  for (int k = 0; copied < len; k++)
+    {
+      const double *chunk = __atomic_load_n (&series->chunks[k], __ATOMIC_ACQUIRE);
+      size_t take = _tprof_series_chunk_capacity (k);
+
+      if (take > len - copied)
+        take = len - copied;
+      memcpy (out + copied, chunk, take * sizeof *out);
+      copied += take;
+    }
+  return copied;
+}
+
+size_t
+tprof_time_manager_get_time (TprofTimeManager *tm, const char *name, double **times)
+{
+  int id = tprof_name_intern (name);
+  size_t total = 0, copied = 0;
+  double *out = NULL;
+
+  *times = NULL;
+  if (id == 0)
+    return 0;
+
+  pthread_mutex_lock (&tm->lock);
+  if ((size_t) id < tm->first_order_len && tm->first_order[id] != 0)
+    {
+      for (TprofThreadBuffer *buf = tm->threads; buf != NULL; buf = buf->next)
+        {
+          TprofSeries *series = _tprof_thread_buffer_series (buf, id);
+
+          if (series != NULL)
+            total += __atomic_load_n (&series->len, __ATOMIC_ACQUIRE);
+        }
+      if (total > 0 && total <= SIZE_MAX / sizeof *out)
+        out = malloc (total * sizeof *out);
+      /* Threads may have appended since the count: copy at most what was counted. */
+      for (TprofThreadBuffer *buf = tm->threads; out != NULL && buf != NULL; buf = buf->next)
+        {
+          TprofSeries *series = _tprof_thread_buffer_series (buf, id);
+          size_t len;
+
+          if (series == NULL)
+            continue;
+          len = __atomic_load_n (&series->len, __ATOMIC_ACQUIRE);
+          if (len > total - copied)
+            len = total - copied;
+          copied += series_copy (series, len, out + copied);
+        }
+    }
+  pthread_mutex_unlock (&tm->lock);
+
+  if (out == NULL)
+    return 0;
+  *times = out;
+  return copied;
+}
+
+typedef struct
+{
+  int id;
+  int order;
+} NameOrder;
+
+static int
+compare_name_order (const void *a, const void *b)
+{
+  const NameOrder *x = a, *y = b;
+
+  return (x->order > y->order) - (x->order < y->order);
+}
+
+size_t
+tprof_time_manager_list_names (TprofTimeManager *tm, const char ***names)
+{
+  NameOrder *entries = NULL;
+  const char **out = NULL;
+  size_t n = 0;
+
+  *names = NULL;
+  pthread_mutex_lock (&tm->lock);
+  if (tm->n_recorded > 0)
+    entries = malloc ((size_t) tm->n_recorded * sizeof *entries);
+  for (size_t id = 0; entries != NULL && id < tm->first_order_len; id++)
+    if (tm->first_order[id] != 0)
+      entries[n++] = (NameOrder) { (int) id, tm->first_order[id] };
+  pthread_mutex_unlock (&tm->lock);
+
+  if (n > 0)
+    out = malloc (n * sizeof *out);
+  if (out == NULL)
+    {
+      free (entries);
+      return 0;
+    }
+  qsort (entries, n, sizeof *entries, compare_name_order);
+  for (size_t i = 0; i < n; i++)
+    out[i] = tprof_name_lookup (entries[i].id);
+  free (entries);
+  *names = out;
+  return n;
+}

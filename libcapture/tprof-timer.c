@@ -1,1 +1,56 @@
-/* tprof-timer.c — placeholder until implemented */
+/* tprof-timer.c — explicit timers: tprof_timer_start/stop and the TPROF_TIMER block. */
+#include "tprof-time-manager-private.h"
+#include "tprof/tprof-timer.h"
+
+TprofTimer
+tprof_timer_start (TprofTimeManager *tm, const char *name)
+{
+  TprofTimer timer = { tm, NULL, 0, false, 0 };
+
+  if (tm == NULL)
+    return timer;
+  timer.name_id = tprof_name_intern (name);
+  timer.buffer = _tprof_time_manager_thread_buffer (tm);
+  timer.running = timer.name_id != 0;
+  timer.start_ns = tprof_clock_now_ns ();
+  return timer;
+}
+
+TprofTimer
+tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
+{
+  TprofTimer timer = { tm, NULL, 0, false, 0 };
+  int id = __atomic_load_n (&site->id, __ATOMIC_RELAXED);
+
+  /* The body of TPROF_TIMER runs whatever happens; without a manager (or a
+   * name, when out of memory) it just is not recorded. */
+  timer.running = true;
+  if (tm == NULL)
+    return timer;
+  timer.name_id = TPROF_LIKELY (id != 0) ? id : tprof_site_resolve (site);
+  timer.buffer = _tprof_time_manager_thread_buffer (tm);
+  timer.start_ns = tprof_clock_now_ns ();
+  return timer;
+}
+
+double
+tprof_timer_stop (TprofTimer *timer)
+{
+  int64_t end_ns;
+  double secs;
+
+  if (!timer->running)
+    return 0.0;
+  end_ns = tprof_clock_now_ns ();
+  timer->running = false;
+  secs = tprof_clock_ns_to_secs (end_ns - timer->start_ns);
+  if (timer->name_id != 0)
+    _tprof_thread_buffer_append (timer->buffer, timer->name_id, secs);
+  return secs;
+}
+
+void
+tprof_timer_cleanup (TprofTimer *timer)
+{
+  tprof_timer_stop (timer);
+}

@@ -1,0 +1,76 @@
+/* tprof-time-manager-private.h — the per-thread sample buffers behind the recording hot path. */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tprof-names-private.h"
+#include "tprof/tprof-macros.h"
+#include "tprof/tprof-time-manager.h"
+
+/* A series holds the samples one thread recorded for one name. Its storage
+ * is a list of chunks of doubling size that never move, so a reader on
+ * another thread can copy the published prefix while the owner appends. */
+#define TPROF_SERIES_FIRST_CHUNK 512
+#define TPROF_SERIES_MAX_CHUNKS  40
+
+typedef struct
+{
+  double *cursor;       /* next free slot in the current chunk */
+  size_t  room;         /* free slots left at cursor; 0 sends append to the slow path */
+  size_t  len;          /* published samples; written with release order */
+  int     n_chunks;
+  bool    registered;   /* counted in the manager's first-recorded order */
+  double *chunks[TPROF_SERIES_MAX_CHUNKS];
+} TprofSeries;
+
+/* Series pointers of one thread, by name id, in fixed blocks (never moved). */
+#define TPROF_SERIES_PER_BLOCK 256
+#define TPROF_SERIES_BLOCKS    (TPROF_MAX_NAME_ID / TPROF_SERIES_PER_BLOCK)
+
+typedef struct _TprofThreadBuffer TprofThreadBuffer;
+struct _TprofThreadBuffer
+{
+  TprofTimeManager  *tm;
+  uint64_t           thread_serial;
+  TprofThreadBuffer *next;          /* in the order threads first recorded */
+  TprofSeries      **blocks[TPROF_SERIES_BLOCKS];
+};
+
+/* This thread's buffer in @tm, created on first use; NULL when out of memory. */
+TprofThreadBuffer *_tprof_time_manager_thread_buffer (TprofTimeManager *tm);
+
+/* Slow path of _tprof_thread_buffer_append(): creates, registers or grows. */
+void _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, double secs);
+
+static inline size_t
+_tprof_series_chunk_capacity (int chunk)
+{
+  return (size_t) TPROF_SERIES_FIRST_CHUNK << chunk;
+}
+
+static inline TprofSeries *
+_tprof_thread_buffer_series (TprofThreadBuffer *buf, int id)
+{
+  TprofSeries **block = __atomic_load_n (&buf->blocks[id / TPROF_SERIES_PER_BLOCK], __ATOMIC_ACQUIRE);
+
+  if (block == NULL)
+    return NULL;
+  return __atomic_load_n (&block[id % TPROF_SERIES_PER_BLOCK], __ATOMIC_ACQUIRE);
+}
+
+/* Records @secs for name @id; only ever called by the thread owning @buf. */
+static inline void
+_tprof_thread_buffer_append (TprofThreadBuffer *buf, int id, double secs)
+{
+  TprofSeries *series = _tprof_thread_buffer_series (buf, id);
+
+  if (TPROF_UNLIKELY (series == NULL || series->room == 0))
+    {
+      _tprof_thread_buffer_append_slow (buf, id, secs);
+      return;
+    }
+  *series->cursor++ = secs;
+  series->room--;
+  __atomic_store_n (&series->len, series->len + 1, __ATOMIC_RELEASE);
+}
