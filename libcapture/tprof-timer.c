@@ -3,7 +3,7 @@
 #include "tprof/tprof-timer.h"
 
 TprofTimer
-tprof_timer_start (TprofTimeManager *tm, const char *name)
+(tprof_timer_start) (TprofTimeManager *tm, const char *name)
 {
   TprofTimer timer = { tm, NULL, 0, false, 0 };
 
@@ -29,6 +29,26 @@ tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
     return timer;
   timer.name_id = TPROF_LIKELY (id != 0) ? id : tprof_site_resolve (site);
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
+  timer.start_ns = tprof_clock_now_ns ();
+  return timer;
+}
+
+TprofTimer
+tprof_timer_start_literal (TprofTimeManager *tm, TprofSite *site, const char *name)
+{
+  TprofTimer timer = { tm, NULL, 0, false, 0 };
+  int id = __atomic_load_n (&site->id, __ATOMIC_RELAXED);
+
+  if (tm == NULL)
+    return timer;
+  if (TPROF_UNLIKELY (id == 0))
+    {
+      id = tprof_name_intern (name);
+      __atomic_store_n (&site->id, id, __ATOMIC_RELAXED);
+    }
+  timer.name_id = id;
+  timer.buffer = _tprof_time_manager_thread_buffer (tm);
+  timer.running = id != 0;
   timer.start_ns = tprof_clock_now_ns ();
   return timer;
 }

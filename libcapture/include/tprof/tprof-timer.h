@@ -46,9 +46,22 @@ TPROF_EXPORT const char *tprof_name_lookup (int id);
 /* Returns @site's name id, resolving and caching it on first use. */
 TPROF_EXPORT int tprof_site_resolve (TprofSite *site);
 
-/* Starts timing @name (any non-empty string; copied on first use) into @tm. */
+/* Starts timing @name (any non-empty string; copied on first use) into @tm.
+ * With a string literal the macro below caches the name's id at the call
+ * site; any other string is looked up in a per-thread cache. */
 TPROF_EXPORT TprofTimer tprof_timer_start (TprofTimeManager *tm, const char *name);
 TPROF_EXPORT TprofTimer tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site);
+/* For a constant @name: caches its id in @site (zero-initialised) on first use. */
+TPROF_EXPORT TprofTimer tprof_timer_start_literal (TprofTimeManager *tm, TprofSite *site,
+                                                   const char *name);
+
+#if defined(__GNUC__) || defined(__clang__)
+# define tprof_timer_start(tm, name)                                                  \
+  (__builtin_constant_p (name)                                                        \
+     ? ({ static TprofSite _tprof_start_site;                                         \
+          tprof_timer_start_literal ((tm), &_tprof_start_site, (name)); })             \
+     : (tprof_timer_start) ((tm), (name)))
+#endif
 /* Stops @timer and records its duration; a stopped timer is left alone.
  * Returns the duration in seconds (0 if the timer was not running). */
 TPROF_EXPORT double tprof_timer_stop (TprofTimer *timer);
