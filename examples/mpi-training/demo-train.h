@@ -1,0 +1,14 @@
+/* demo-train.h — a small data-parallel training loop whose phases tprof times. */
+#pragma once
+
+#include <mpi.h>
+
+#include <tprof/capture.h>
+
+#include "demo-options.h"
+
+/* Runs @opts->iterations training steps on this rank of @comm, timing each
+ * phase with TPROF_SCOPE into the managers enabled on this thread and each
+ * whole step with TPROF_TIMER into @tm. Returns 0, or -1 after printing why
+ * to stderr (an MPI call or the checkpoint directory failed). */
+int demo_train_run (const DemoOptions *opts, MPI_Comm comm, TprofTimeManager *tm);

@@ -1,0 +1,393 @@
+/* test-gather.c — tprof_time_manager_gather under mpiexec: every rank checks, any failure fails the run. */
+#include <string.h>
+
+#include <glib.h>
+#include <mpi.h>
+
+#include <tprof/capture-mpi.h>
+
+#include "mpi-call-count.h"
+#include "mpi-test-data.h"
+#include "tprof-gather-mpi-private.h"
+
+typedef enum
+{
+  DST_FIRST,
+  DST_LAST,
+  DST_ALL,
+} DstKind;
+
+typedef struct
+{
+  MpiTestScenario scenario;
+  DstKind         dst;
+  size_t          block_elems;  /* 0: the library's default */
+} GatherCase;
+
+static int
+dst_resolve (DstKind kind, int size)
+{
+  switch (kind)
+    {
+    case DST_FIRST:
+      return 0;
+    case DST_LAST:
+      return size - 1;
+    case DST_ALL:
+    default:
+      return TPROF_GATHER_ALL;
+    }
+}
+
+/* Every rank of @comm records @scenario (values seeded by its world rank),
+ * gathers to @dst and checks what it gets back. */
+static void
+run_gather (MPI_Comm comm, MpiTestScenario scenario, int dst)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  TprofProfiledTime *pt;
+  TprofError error;
+  int rank, size, world_rank;
+  int *data_ranks;
+
+  MPI_Comm_rank (comm, &rank);
+  MPI_Comm_size (comm, &size);
+  MPI_Comm_rank (MPI_COMM_WORLD, &world_rank);
+  data_ranks = g_new (int, size);
+  MPI_Allgather (&world_rank, 1, MPI_INT, data_ranks, 1, MPI_INT, comm);
+
+  mpi_test_fill (tm, scenario, rank, size, world_rank);
+  error.code = -1;
+  pt = tprof_time_manager_gather (tm, comm, dst, &error);
+  if (dst == TPROF_GATHER_ALL || dst == rank)
+    {
+      if (pt == NULL)
+        g_error ("rank %d: gather failed: %s", rank, error.message);
+      g_assert_cmpint (error.code, ==, 0);
+      mpi_test_assert_profile (pt, scenario, size, data_ranks);
+      mpi_test_assert_roundtrip (pt);
+      tprof_profiled_time_free (pt);
+    }
+  else
+    {
+      g_assert_null (pt);
+      g_assert_cmpint (error.code, ==, 0);
+    }
+  tprof_time_manager_free (tm);
+  g_free (data_ranks);
+}
+
+static void
+test_gather_case (gconstpointer data)
+{
+  const GatherCase *c = data;
+  int size;
+
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  _tprof_gather_set_block_elems (c->block_elems);
+  run_gather (MPI_COMM_WORLD, c->scenario, dst_resolve (c->dst, size));
+  _tprof_gather_set_block_elems (0);
+}
+
+static void
+test_gather_split_comm (void)
+{
+  MPI_Comm half;
+  int world_rank;
+  static const MpiTestScenario scenarios[] = { MPI_TEST_IDENTICAL, MPI_TEST_SHUFFLED, MPI_TEST_DISJOINT };
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &world_rank);
+  MPI_Comm_split (MPI_COMM_WORLD, world_rank % 2, world_rank, &half);
+  for (size_t i = 0; i < G_N_ELEMENTS (scenarios); i++)
+    {
+      int size;
+
+      MPI_Comm_size (half, &size);
+      run_gather (half, scenarios[i], 0);
+      run_gather (half, scenarios[i], size - 1);
+      run_gather (half, scenarios[i], TPROF_GATHER_ALL);
+    }
+  MPI_Comm_free (&half);
+}
+
+/* The time manager cannot hold a name without samples, so the records go
+ * straight to the collective part. */
+static void
+test_gather_zero_samples (void)
+{
+  const char *names[] = { "never", "sometimes", "always" };
+  double some[] = { 0.5, 0.25, 0.125 };
+  size_t counts[3];
+  const double *times[3];
+  TprofGatherLocal local = { 3, names, counts, times };
+  TprofProfiledTime *pt;
+  TprofError error;
+  int rank, size;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  counts[0] = 0;
+  times[0] = NULL;
+  counts[1] = rank % 2 == 1 ? 1 : 0;
+  times[1] = counts[1] > 0 ? some : NULL;
+  counts[2] = 3;
+  times[2] = some;
+
+  pt = _tprof_gather_records (&local, NULL, MPI_COMM_WORLD, TPROF_GATHER_ALL, &error);
+  if (pt == NULL)
+    g_error ("gather failed: %s", error.message);
+  g_assert_cmpuint (tprof_profiled_time_len (pt), ==, 3);
+  g_assert_cmpstr (tprof_profiled_time_name (pt, 0), ==, "never");
+  g_assert_cmpuint (tprof_gathered_time_count (tprof_profiled_time_nth (pt, 0)), ==, 0);
+  g_assert_cmpuint (tprof_gathered_time_count (tprof_profiled_time_nth (pt, 1)), ==, (size_t) size / 2);
+  for (size_t i = 0; i < (size_t) size / 2; i++)
+    {
+      g_assert_cmpfloat (tprof_gathered_time_times (tprof_profiled_time_nth (pt, 1))[i], ==, 0.5);
+      g_assert_cmpint (tprof_gathered_time_ranks (tprof_profiled_time_nth (pt, 1))[i], ==, 2 * (int) i + 1);
+    }
+  g_assert_cmpuint (tprof_gathered_time_count (tprof_profiled_time_nth (pt, 2)), ==, 3 * (size_t) size);
+  mpi_test_assert_roundtrip (pt);
+  tprof_profiled_time_free (pt);
+}
+
+static unsigned
+count_collectives (MpiTestScenario scenario)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  TprofProfiledTime *pt;
+  TprofError error;
+  int rank, size;
+  unsigned n;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  mpi_test_fill (tm, scenario, rank, size, rank);
+  mpi_call_count_reset ();
+  pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, 0, &error);
+  n = mpi_call_count_collectives ();
+  g_assert_cmpuint (mpi_call_count_point_to_point (), ==, 0);
+  g_assert_true ((pt != NULL) == (rank == 0));
+  g_assert_cmpint (error.code, ==, 0);
+  tprof_profiled_time_free (pt);
+  tprof_time_manager_free (tm);
+  return n;
+}
+
+static void
+test_gather_fixed_collectives (void)
+{
+  unsigned few = count_collectives (MPI_TEST_IDENTICAL);
+  unsigned many = count_collectives (MPI_TEST_MANY_OPS);
+  unsigned none = count_collectives (MPI_TEST_BIG_ON_LAST);
+
+  g_assert_cmpuint (few, >, 0);
+  g_assert_cmpuint (few, ==, many);
+  g_assert_cmpuint (few, ==, none);
+  g_assert_cmpuint (few, <=, 8);
+}
+
+static void
+assert_failed_everywhere (TprofProfiledTime *pt, const TprofError *error, int code, const char *fragment)
+{
+  g_assert_null (pt);
+  g_assert_cmpint (error->code, ==, code);
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("error message '%s' does not mention '%s'", error->message, fragment);
+}
+
+static void
+test_gather_bad_destination (void)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  TprofProfiledTime *pt;
+  TprofError error;
+  int size;
+
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  tprof_time_manager_append_time (tm, "x", 1.0);
+  pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, size, &error);
+  assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, "destination rank");
+  pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, -2, &error);
+  assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, "destination rank");
+  pt = tprof_time_manager_gather (tm, MPI_COMM_NULL, 0, &error);
+  assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, "MPI_COMM_NULL");
+  tprof_time_manager_free (tm);
+}
+
+/* One rank passes no manager: every rank must fail, none may hang. */
+static void
+test_gather_null_manager_on_one_rank (void)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  TprofProfiledTime *pt;
+  TprofError error;
+  int rank, size;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  tprof_time_manager_append_time (tm, "x", 1.0);
+  pt = tprof_time_manager_gather (rank == size - 1 ? NULL : tm, MPI_COMM_WORLD, 0, &error);
+  assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, "time manager is NULL");
+  if (rank != size - 1)
+    {
+      g_autofree char *who = g_strdup_printf ("rank %d", size - 1);
+
+      assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, who);
+    }
+  tprof_time_manager_free (tm);
+}
+
+/* A rank that runs out of memory while reading its records. */
+static void
+test_gather_local_failure (void)
+{
+  TprofGatherLocal local = { 0, NULL, NULL, NULL };
+  TprofError failure;
+  TprofProfiledTime *pt;
+  TprofError error;
+  int rank, size;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  tprof_error_clear (&failure);
+  if (rank == size / 2)
+    tprof_error_set (&failure, TPROF_ERROR_NO_MEMORY, "simulated shortage of memory");
+  pt = _tprof_gather_records (&local, &failure, MPI_COMM_WORLD, TPROF_GATHER_ALL, &error);
+  assert_failed_everywhere (pt, &error, TPROF_ERROR_NO_MEMORY, "simulated shortage of memory");
+}
+
+/* A rank that runs out of memory at @stage: every rank fails with it. */
+static void
+check_failure_at (TprofGatherStage stage, int failing_rank, int dst, const char *what)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  TprofProfiledTime *pt;
+  TprofError error;
+  int rank, size;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  mpi_test_fill (tm, MPI_TEST_IDENTICAL, rank, size, rank);
+  if (rank == failing_rank)
+    _tprof_gather_inject_failure (stage);
+  pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, dst, &error);
+  _tprof_gather_inject_failure (TPROF_GATHER_STAGE_NONE);
+  assert_failed_everywhere (pt, &error, TPROF_ERROR_NO_MEMORY, what);
+  if (rank != failing_rank)
+    {
+      g_autofree char *who = g_strdup_printf ("rank %d failed: ", failing_rank);
+
+      assert_failed_everywhere (pt, &error, TPROF_ERROR_NO_MEMORY, who);
+    }
+  tprof_time_manager_free (tm);
+}
+
+static void
+test_gather_out_of_memory (void)
+{
+  int size;
+
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  check_failure_at (TPROF_GATHER_STAGE_PACK, size - 1, 0, "out of memory while packing");
+  check_failure_at (TPROF_GATHER_STAGE_NAMES, 0, 0, "out of memory while receiving the operation names");
+  check_failure_at (TPROF_GATHER_STAGE_SAMPLES, size - 1, size - 1, "out of memory while receiving the samples");
+  check_failure_at (TPROF_GATHER_STAGE_SAMPLES, size / 2, TPROF_GATHER_ALL, "out of memory while receiving the samples");
+  /* and the next gather works again */
+  run_gather (MPI_COMM_WORLD, MPI_TEST_SHUFFLED, 0);
+}
+
+/* The gather works on a duplicate: the caller's error handler stays. */
+static void
+test_gather_keeps_user_comm (void)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  MPI_Errhandler before, after;
+  TprofProfiledTime *pt;
+  TprofError error;
+  MPI_Comm comm;
+
+  MPI_Comm_dup (MPI_COMM_WORLD, &comm);
+  MPI_Comm_set_errhandler (comm, MPI_ERRORS_ARE_FATAL);
+  tprof_time_manager_append_time (tm, "x", 1.0);
+  MPI_Comm_get_errhandler (comm, &before);
+  pt = tprof_time_manager_gather (tm, comm, TPROF_GATHER_ALL, &error);
+  g_assert_nonnull (pt);
+  MPI_Comm_get_errhandler (comm, &after);
+  g_assert_true (before == after);
+  g_assert_true (after == MPI_ERRORS_ARE_FATAL);
+  MPI_Errhandler_free (&before);
+  MPI_Errhandler_free (&after);
+  MPI_Comm_free (&comm);
+  tprof_profiled_time_free (pt);
+  tprof_time_manager_free (tm);
+}
+
+#define N_SCENARIOS 6
+#define N_DSTS      3
+
+static void
+add_gather_cases (void)
+{
+  static const struct { const char *name; MpiTestScenario scenario; } scenarios[N_SCENARIOS] = {
+    { "identical", MPI_TEST_IDENTICAL },
+    { "disjoint", MPI_TEST_DISJOINT },
+    { "shuffled", MPI_TEST_SHUFFLED },
+    { "one-rank-empty", MPI_TEST_ONE_RANK_EMPTY },
+    { "big-on-last", MPI_TEST_BIG_ON_LAST },
+    { "many-ops", MPI_TEST_MANY_OPS },
+  };
+  static const struct { const char *name; DstKind dst; } dsts[N_DSTS] = {
+    { "to-first", DST_FIRST },
+    { "to-last", DST_LAST },
+    { "to-all", DST_ALL },
+  };
+  static GatherCase cases[N_SCENARIOS * N_DSTS];
+  static GatherCase split_cases[N_SCENARIOS];
+
+  for (size_t s = 0; s < N_SCENARIOS; s++)
+    for (size_t d = 0; d < N_DSTS; d++)
+      {
+        GatherCase *c = &cases[s * N_DSTS + d];
+        g_autofree char *path = g_strdup_printf ("/mpi/gather/%s/%s", scenarios[s].name, dsts[d].name);
+
+        c->scenario = scenarios[s].scenario;
+        c->dst = dsts[d].dst;
+        g_test_add_data_func (path, c, test_gather_case);
+      }
+
+  /* tiny blocks: every region is described as a run of blocks and a rest,
+   * the path that keeps counts beyond INT_MAX elements intact */
+  for (size_t s = 0; s < N_SCENARIOS; s++)
+    {
+      GatherCase *c = &split_cases[s];
+      g_autofree char *path = g_strdup_printf ("/mpi/gather/split-blocks/%s", scenarios[s].name);
+
+      c->scenario = scenarios[s].scenario;
+      c->dst = s % 2 == 0 ? DST_ALL : DST_LAST;
+      c->block_elems = scenarios[s].scenario == MPI_TEST_BIG_ON_LAST ? 4099 : 3;
+      g_test_add_data_func (path, c, test_gather_case);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  MPI_Init (&argc, &argv);
+  g_test_init (&argc, &argv, NULL);
+
+  add_gather_cases ();
+  g_test_add_func ("/mpi/gather/split-comm", test_gather_split_comm);
+  g_test_add_func ("/mpi/gather/zero-samples", test_gather_zero_samples);
+  g_test_add_func ("/mpi/gather/fixed-collectives", test_gather_fixed_collectives);
+  g_test_add_func ("/mpi/gather/bad-destination", test_gather_bad_destination);
+  g_test_add_func ("/mpi/gather/null-manager-on-one-rank", test_gather_null_manager_on_one_rank);
+  g_test_add_func ("/mpi/gather/local-failure", test_gather_local_failure);
+  g_test_add_func ("/mpi/gather/out-of-memory", test_gather_out_of_memory);
+  g_test_add_func ("/mpi/gather/keeps-user-comm", test_gather_keeps_user_comm);
+
+  rc = g_test_run ();
+  MPI_Finalize ();
+  return rc;
+}
