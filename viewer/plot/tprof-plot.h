@@ -163,4 +163,31 @@ char *tprof_rank_expr_format (const gint32 *ranks, gsize n_ranks);
 #define TPROF_RANK_EXPR_ERROR (tprof_rank_expr_error_quark ())
 GQuark tprof_rank_expr_error_quark (void);
 
+/* ---- additions ---- */
+
+typedef enum
+{
+  TPROF_RANK_EXPR_ERROR_SYNTAX,  /* empty item, not a number, reversed range */
+  TPROF_RANK_EXPR_ERROR_RANGE,   /* a rank outside [0, world_size) */
+} TprofRankExprError;
+
+/* The subtitle of a selection: "All 4 Ranks, n=…, mean=…, std=…" when @ranks
+ * is NULL, "Rank 3, …" or "Ranks 0-3,8, …" for a subset of @n_ranks ranks.
+ * @summary may be NULL (no statistics). Free with g_free(). */
+char *tprof_plot_format_selection (const TprofSummary *summary,
+                                   const gint32       *ranks,
+                                   gsize               n_ranks,
+                                   int                 world_size);
+
+/* TprofPlotDrawFunc adapters for tprof_plot_export(): @user_data is a
+ * TprofPlotHistogram or a TprofPlotRanks, drawn with the default theme. */
+void tprof_plot_histogram_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
+void tprof_plot_ranks_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
+
+/* Writes @text to @path through a temporary file renamed into place, like
+ * tprof_plot_export(); for CSV exports. */
+gboolean tprof_plot_save_text (const char  *path,
+                               const char  *text,
+                               GError     **error);
+
 G_END_DECLS

@@ -1,0 +1,164 @@
+/* tprof-cli-common.c — option parsing, error lines and profile loading shared by the tprof commands. */
+#include "config.h"
+
+#include <stdio.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tprof-cli.h"
+
+int
+tprof_cli_usage_error (const char *command,
+                       const char *format,
+                       ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  if (command != NULL)
+    /* TRANSLATORS: a usage error, then how to get help on the command */
+    fprintf (stderr, _("tprof: %s; see \"tprof %s --help\"\n"), message, command);
+  else
+    fprintf (stderr, _("tprof: %s; see \"tprof --help\"\n"), message);
+  g_free (message);
+  return TPROF_CLI_EXIT_USAGE;
+}
+
+int
+tprof_cli_file_error (const char *file,
+                      const char *format,
+                      ...)
+{
+  va_list args;
+  char *message;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  /* one line, whatever the message holds */
+  g_strdelimit (message, "\r\n", ' ');
+  fprintf (stderr, "tprof: %s: %s\n", file, message);
+  g_free (message);
+  return TPROF_CLI_EXIT_FAILED;
+}
+
+GOptionContext *
+tprof_cli_context_new (const char         *command,
+                       const char         *summary,
+                       const char         *description,
+                       const GOptionEntry *entries)
+{
+  GOptionContext *context = g_option_context_new (_("FILE"));
+
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  g_option_context_set_summary (context, summary);
+  if (description != NULL)
+    g_option_context_set_description (context, description);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  return context;
+}
+
+gboolean
+tprof_cli_parse (GOptionContext   *context,
+                 const char       *command,
+                 int              *argc,
+                 char           ***argv,
+                 const char      **file,
+                 int              *status)
+{
+  GError *error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      *status = tprof_cli_usage_error (command, "%s", error->message);
+      g_error_free (error);
+      return FALSE;
+    }
+  if (*argc < 2)
+    {
+      *status = tprof_cli_usage_error (command, _("missing FILE"));
+      return FALSE;
+    }
+  if (*argc > 2)
+    {
+      *status = tprof_cli_usage_error (command, _("unexpected argument \"%s\""), (*argv)[2]);
+      return FALSE;
+    }
+  *file = (*argv)[1];
+  return TRUE;
+}
+
+gboolean
+tprof_cli_parse_format (const char     *command,
+                        const char     *text,
+                        TprofCliFormat *format,
+                        int            *status)
+{
+  if (text == NULL || g_str_equal (text, "table"))
+    *format = TPROF_CLI_FORMAT_TABLE;
+  else if (g_str_equal (text, "csv"))
+    *format = TPROF_CLI_FORMAT_CSV;
+  else if (g_str_equal (text, "json"))
+    *format = TPROF_CLI_FORMAT_JSON;
+  else
+    {
+      *status = tprof_cli_usage_error (command, _("invalid --format \"%s\": expected table, csv or json"),
+                                       text);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+TprofProfiledTime *
+tprof_cli_load (const char *file)
+{
+  TprofError error = { 0 };
+  TprofProfiledTime *profile = tprof_profiled_time_load (file, &error);
+  const char *reason = error.message;
+
+  if (profile != NULL)
+    return profile;
+  /* libcapture names the file itself; the line already starts with it */
+  if (g_str_has_prefix (reason, file) && g_str_has_prefix (reason + strlen (file), ": "))
+    reason += strlen (file) + 2;
+  if (*reason == '\0')
+    reason = _("could not read the profile");
+  tprof_cli_file_error (file, "%s", reason);
+  return NULL;
+}
+
+const TprofGatheredTime *
+tprof_cli_find_operation (const TprofProfiledTime *profile,
+                          const char              *file,
+                          const char              *name)
+{
+  const TprofGatheredTime *gt = tprof_profiled_time_get (profile, name);
+
+  if (gt == NULL)
+    tprof_cli_file_error (file, _("no operation named \"%s\""), name);
+  return gt;
+}
+
+gboolean
+tprof_cli_parse_ranks (const char  *command,
+                       const char  *expr,
+                       int          world_size,
+                       GArray     **ranks,
+                       int         *status)
+{
+  GError *error = NULL;
+
+  *ranks = NULL;
+  if (expr == NULL)
+    return TRUE;
+  if (!tprof_rank_expr_parse (expr, world_size, ranks, &error))
+    {
+      *status = tprof_cli_usage_error (command, _("invalid --ranks: %s"), error->message);
+      g_error_free (error);
+      return FALSE;
+    }
+  return TRUE;
+}

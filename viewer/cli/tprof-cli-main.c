@@ -1,0 +1,120 @@
+/* tprof-cli-main.c — the `tprof` command line: locale set-up and dispatch to the commands. */
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tprof-cli.h"
+
+typedef struct
+{
+  const char *name;
+  int       (*run) (int argc, char **argv);
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+  { "summary", tprof_cli_summary, N_("statistics of every operation (table, csv or json)") },
+  { "hist", tprof_cli_hist, N_("histogram of one operation as PNG, SVG, PDF or CSV") },
+  { "ranks", tprof_cli_ranks, N_("one operation rank by rank, outlier ranks flagged") },
+};
+
+static void
+print_help (void)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "%s\n  tprof %s\n  tprof --version | --help\n\n%s\n",
+                          _("Usage:"), _("COMMAND FILE [OPTION…]"), _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    g_string_append_printf (out, "  %-9s %s\n", commands[i].name, _(commands[i].summary));
+  g_string_append_printf (out, "  %-9s %s\n\n%s\n", "help", _("this text, or a command's help"),
+                          _("Reads profiles written by libtprof-capture (HDF5). "
+                            "Run \"tprof COMMAND --help\" for the options of a command."));
+  tprof_cli_print (out->str);
+  g_string_free (out, TRUE);
+}
+
+static const Command *
+find_command (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (commands[i].name, name))
+      return &commands[i];
+  return NULL;
+}
+
+static int
+run_command (const Command *command,
+             int            argc,
+             char         **argv)
+{
+  char *prgname = g_strdup_printf ("tprof %s", command->name);
+  char **args = g_new0 (char *, argc + 1);
+  int status;
+
+  /* GOptionContext prints "Usage: tprof summary [OPTION…] FILE" from argv[0] */
+  g_set_prgname (prgname);
+  args[0] = prgname;
+  for (int i = 1; i < argc; i++)
+    args[i] = argv[i];
+  status = command->run (argc, args);
+  g_free (args);
+  g_free (prgname);
+  return status;
+}
+
+/* `tprof help [COMMAND]` */
+static int
+run_help (int    argc,
+          char **argv)
+{
+  const Command *command;
+  char *help_argv[] = { argv[1], (char *) "--help", NULL };
+
+  if (argc < 3)
+    {
+      print_help ();
+      return TPROF_CLI_EXIT_OK;
+    }
+  command = find_command (argv[2]);
+  if (command == NULL)
+    return tprof_cli_usage_error (NULL, _("unknown command \"%s\""), argv[2]);
+  help_argv[0] = argv[2];
+  return run_command (command, 2, help_argv);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  const Command *command;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+
+  if (argc < 2)
+    return tprof_cli_usage_error (NULL, _("missing COMMAND"));
+  if (g_str_equal (argv[1], "--help") || g_str_equal (argv[1], "-h") || g_str_equal (argv[1], "-?"))
+    {
+      print_help ();
+      return TPROF_CLI_EXIT_OK;
+    }
+  if (g_str_equal (argv[1], "--version") || g_str_equal (argv[1], "-V"))
+    return tprof_cli_print ("tprof " PACKAGE_VERSION "\n");
+  if (g_str_equal (argv[1], "help"))
+    return run_help (argc, argv);
+
+  command = find_command (argv[1]);
+  if (command == NULL)
+    {
+      if (argv[1][0] == '-')
+        return tprof_cli_usage_error (NULL, _("unknown option %s"), argv[1]);
+      return tprof_cli_usage_error (NULL, _("unknown command \"%s\""), argv[1]);
+    }
+  return run_command (command, argc - 1, argv + 1);
+}

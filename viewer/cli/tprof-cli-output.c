@@ -1,0 +1,208 @@
+/* tprof-cli-output.c — aligned tables in human units, CSV and JSON in seconds at full precision. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tprof-cli.h"
+
+int
+tprof_cli_print (const char *text)
+{
+  gsize length = strlen (text);
+
+  if (fwrite (text, 1, length, stdout) != length || fflush (stdout) != 0)
+    return tprof_cli_file_error (_("standard output"), "%s", g_strerror (errno));
+  return TPROF_CLI_EXIT_OK;
+}
+
+/* ---- tables ---- */
+
+struct _TprofCliTable
+{
+  guint      n_columns;
+  gboolean  *left_aligned;
+  GPtrArray *cells;   /* row-major, n_columns per row, the first row the headers */
+};
+
+TprofCliTable *
+tprof_cli_table_new (guint               n_columns,
+                     const char *const  *headers,
+                     const gboolean     *left_aligned)
+{
+  TprofCliTable *table = g_new0 (TprofCliTable, 1);
+
+  table->n_columns = n_columns;
+  table->left_aligned = g_memdup2 (left_aligned, n_columns * sizeof (gboolean));
+  table->cells = g_ptr_array_new_with_free_func (g_free);
+  for (guint c = 0; c < n_columns; c++)
+    g_ptr_array_add (table->cells, g_strdup (headers[c]));
+  return table;
+}
+
+void
+tprof_cli_table_add_row (TprofCliTable  *table,
+                         char          **cells)
+{
+  for (guint c = 0; c < table->n_columns; c++)
+    g_ptr_array_add (table->cells, cells[c]);
+}
+
+static void
+append_padding (GString *out,
+                glong    n)
+{
+  for (glong i = 0; i < n; i++)
+    g_string_append_c (out, ' ');
+}
+
+char *
+tprof_cli_table_free_to_string (TprofCliTable *table)
+{
+  guint n_rows = table->cells->len / table->n_columns;
+  glong *widths = g_new0 (glong, table->n_columns);
+  GString *out = g_string_new (NULL);
+
+  /* columns measured in characters: "µs" is two bytes but two columns wide */
+  for (guint i = 0; i < table->cells->len; i++)
+    {
+      guint c = i % table->n_columns;
+
+      widths[c] = MAX (widths[c], g_utf8_strlen (g_ptr_array_index (table->cells, i), -1));
+    }
+
+  for (guint r = 0; r < n_rows; r++)
+    {
+      for (guint c = 0; c < table->n_columns; c++)
+        {
+          const char *cell = g_ptr_array_index (table->cells, r * table->n_columns + c);
+          glong pad = widths[c] - g_utf8_strlen (cell, -1);
+          gboolean last = c + 1 == table->n_columns;
+
+          if (c > 0)
+            g_string_append (out, "  ");
+          if (!table->left_aligned[c])
+            append_padding (out, pad);
+          g_string_append (out, cell);
+          if (table->left_aligned[c] && !last)
+            append_padding (out, pad);
+        }
+      /* an empty last cell leaves no trailing blanks */
+      while (out->len > 0 && out->str[out->len - 1] == ' ')
+        g_string_truncate (out, out->len - 1);
+      g_string_append_c (out, '\n');
+    }
+
+  g_free (widths);
+  g_ptr_array_unref (table->cells);
+  g_free (table->left_aligned);
+  g_free (table);
+  return g_string_free (out, FALSE);
+}
+
+char *
+tprof_cli_cell_duration (double secs)
+{
+  return tprof_format_duration (secs, 3);
+}
+
+char *
+tprof_cli_cell_ratio (double value)
+{
+  if (!isfinite (value))
+    return g_strdup ("—");
+  return g_strdup_printf ("%.2f", value);
+}
+
+/* ---- CSV ---- */
+
+static void
+append_exact_double (GString *out,
+                     double   value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.17g", value));
+}
+
+void
+tprof_cli_csv_append_string (GString    *out,
+                             const char *text)
+{
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      g_string_append (out, text);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+void
+tprof_cli_csv_append_double (GString *out,
+                             double   value)
+{
+  if (isfinite (value))
+    append_exact_double (out, value);
+}
+
+/* ---- JSON ---- */
+
+void
+tprof_cli_json_append_string (GString    *out,
+                              const char *text)
+{
+  char *valid = g_utf8_make_valid (text, -1);
+
+  g_string_append_c (out, '"');
+  for (const char *p = valid; *p != '\0'; p++)
+    {
+      unsigned char c = (unsigned char) *p;
+
+      switch (c)
+        {
+        case '"':
+          g_string_append (out, "\\\"");
+          break;
+        case '\\':
+          g_string_append (out, "\\\\");
+          break;
+        case '\n':
+          g_string_append (out, "\\n");
+          break;
+        case '\r':
+          g_string_append (out, "\\r");
+          break;
+        case '\t':
+          g_string_append (out, "\\t");
+          break;
+        default:
+          if (c < 0x20)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, (char) c);
+          break;
+        }
+    }
+  g_string_append_c (out, '"');
+  g_free (valid);
+}
+
+void
+tprof_cli_json_append_double (GString *out,
+                              double   value)
+{
+  if (isfinite (value))
+    append_exact_double (out, value);
+  else
+    g_string_append (out, "null");
+}

@@ -1,0 +1,341 @@
+/* tprof-cli-summary.c — `tprof summary`: the statistics of every operation as a table, CSV or JSON. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tprof-cli.h"
+
+typedef enum
+{
+  COLUMN_NAME,
+  COLUMN_COUNT,
+  COLUMN_RANK_COUNT,
+  COLUMN_SUM,
+  COLUMN_MEAN,
+  COLUMN_STD,
+  COLUMN_MIN,
+  COLUMN_MAX,
+  COLUMN_MEDIAN,
+  COLUMN_P95,
+  COLUMN_P99,
+  COLUMN_IMBALANCE,
+  COLUMN_SLOWEST_RANK,
+  N_COLUMNS
+} Column;
+
+/* JSON and CSV keys, in output order; also the names --sort accepts. */
+static const char *const column_keys[N_COLUMNS] = {
+  "name", "count", "rank_count", "sum", "mean", "std", "min", "max",
+  "median", "p95", "p99", "imbalance", "slowest_rank",
+};
+
+typedef struct
+{
+  const char  *name;
+  gsize        index;  /* file order, to keep sorting stable */
+  TprofSummary s;
+} Row;
+
+static double
+row_number (const Row *row,
+            Column     column)
+{
+  const TprofSummary *s = &row->s;
+
+  switch (column)
+    {
+    case COLUMN_COUNT:
+      return (double) s->count;
+    case COLUMN_RANK_COUNT:
+      return (double) s->rank_count;
+    case COLUMN_SUM:
+      return s->sum;
+    case COLUMN_MEAN:
+      return s->mean;
+    case COLUMN_STD:
+      return s->std;
+    case COLUMN_MIN:
+      return s->min;
+    case COLUMN_MAX:
+      return s->max;
+    case COLUMN_MEDIAN:
+      return s->median;
+    case COLUMN_P95:
+      return s->p95;
+    case COLUMN_P99:
+      return s->p99;
+    case COLUMN_IMBALANCE:
+      return s->imbalance;
+    case COLUMN_SLOWEST_RANK:
+      return s->slowest_rank >= 0 ? s->slowest_rank : NAN;
+    case COLUMN_NAME:
+    case N_COLUMNS:
+    default:
+      return NAN;
+    }
+}
+
+static gint
+compare_rows (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const Row *ra = a, *rb = b;
+  Column column = GPOINTER_TO_INT (user_data);
+  int result = 0;
+
+  if (column == COLUMN_NAME)
+    result = strcmp (ra->name, rb->name);
+  else
+    {
+      double va = row_number (ra, column), vb = row_number (rb, column);
+
+      /* largest first, operations without a value last */
+      if (isnan (va) || isnan (vb))
+        result = isnan (va) - isnan (vb);
+      else
+        result = (va < vb) - (va > vb);
+    }
+  if (result == 0)
+    result = (ra->index > rb->index) - (ra->index < rb->index);
+  return result;
+}
+
+static gboolean
+parse_sort_column (const char *text,
+                   Column     *column)
+{
+  if (g_str_equal (text, "ranks"))
+    {
+      *column = COLUMN_RANK_COUNT;
+      return TRUE;
+    }
+  for (int c = 0; c < N_COLUMNS; c++)
+    if (g_str_equal (text, column_keys[c]))
+      {
+        *column = (Column) c;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static char *
+render_table (const Row *rows,
+              gsize      n_rows)
+{
+  const char *headers[N_COLUMNS] = {
+    _("Operation"), _("Count"), _("Ranks"), _("Sum"), _("Mean"), _("Std"), _("Min"), _("Max"),
+    _("Median"), _("P95"), _("P99"), _("Imbalance"), _("Slowest"),
+  };
+  gboolean left[N_COLUMNS] = { TRUE };
+  TprofCliTable *table = tprof_cli_table_new (N_COLUMNS, headers, left);
+
+  for (gsize i = 0; i < n_rows; i++)
+    {
+      const TprofSummary *s = &rows[i].s;
+      char *cells[N_COLUMNS] = {
+        g_strdup (rows[i].name),
+        g_strdup_printf ("%zu", s->count),
+        g_strdup_printf ("%zu", s->rank_count),
+        tprof_cli_cell_duration (s->sum),
+        tprof_cli_cell_duration (s->mean),
+        tprof_cli_cell_duration (s->std),
+        tprof_cli_cell_duration (s->min),
+        tprof_cli_cell_duration (s->max),
+        tprof_cli_cell_duration (s->median),
+        tprof_cli_cell_duration (s->p95),
+        tprof_cli_cell_duration (s->p99),
+        tprof_cli_cell_ratio (s->imbalance),
+        s->slowest_rank >= 0 ? g_strdup_printf ("%d", s->slowest_rank) : g_strdup ("—"),
+      };
+
+      tprof_cli_table_add_row (table, cells);
+    }
+  return tprof_cli_table_free_to_string (table);
+}
+
+static char *
+render_csv (const Row *rows,
+            gsize      n_rows)
+{
+  GString *out = g_string_new (NULL);
+
+  for (int c = 0; c < N_COLUMNS; c++)
+    g_string_append_printf (out, c > 0 ? ",%s" : "%s", column_keys[c]);
+  g_string_append_c (out, '\n');
+
+  for (gsize i = 0; i < n_rows; i++)
+    {
+      tprof_cli_csv_append_string (out, rows[i].name);
+      g_string_append_printf (out, ",%zu,%zu", rows[i].s.count, rows[i].s.rank_count);
+      for (int c = COLUMN_SUM; c <= COLUMN_IMBALANCE; c++)
+        {
+          g_string_append_c (out, ',');
+          tprof_cli_csv_append_double (out, row_number (&rows[i], (Column) c));
+        }
+      g_string_append_c (out, ',');
+      if (rows[i].s.slowest_rank >= 0)
+        g_string_append_printf (out, "%d", rows[i].s.slowest_rank);
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+static char *
+render_json (const char *file,
+             int         world_size,
+             const Row  *rows,
+             gsize       n_rows)
+{
+  GString *out = g_string_new ("{\"file\": ");
+
+  tprof_cli_json_append_string (out, file);
+  g_string_append_printf (out, ", \"world_size\": %d, \"operations\": [", world_size);
+  for (gsize i = 0; i < n_rows; i++)
+    {
+      g_string_append (out, i > 0 ? ", {\"name\": " : "{\"name\": ");
+      tprof_cli_json_append_string (out, rows[i].name);
+      g_string_append_printf (out, ", \"count\": %zu, \"rank_count\": %zu",
+                              rows[i].s.count, rows[i].s.rank_count);
+      for (int c = COLUMN_SUM; c <= COLUMN_IMBALANCE; c++)
+        {
+          g_string_append_printf (out, ", \"%s\": ", column_keys[c]);
+          tprof_cli_json_append_double (out, row_number (&rows[i], (Column) c));
+        }
+      if (rows[i].s.slowest_rank >= 0)
+        g_string_append_printf (out, ", \"slowest_rank\": %d}", rows[i].s.slowest_rank);
+      else
+        g_string_append (out, ", \"slowest_rank\": null}");
+    }
+  g_string_append (out, "]}\n");
+  return g_string_free (out, FALSE);
+}
+
+/* One row per operation of @profile, restricted to @ranks when not NULL. */
+static Row *
+summarize_operations (const TprofProfiledTime *profile,
+                      const GArray            *ranks,
+                      gsize                   *n_rows)
+{
+  gsize n = tprof_profiled_time_len (profile);
+  Row *rows = g_new0 (Row, MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const TprofGatheredTime *gt = tprof_profiled_time_nth (profile, i);
+      TprofGatheredTime *selection = NULL;
+      gboolean ok;
+
+      if (ranks != NULL)
+        selection = tprof_gathered_time_get_rank (gt, (const int32_t *) ranks->data, ranks->len);
+      rows[i].name = tprof_profiled_time_name (profile, i);
+      rows[i].index = i;
+      ok = (ranks == NULL || selection != NULL)
+           && tprof_gathered_time_summarize (selection != NULL ? selection : gt, &rows[i].s);
+      if (selection != NULL)
+        tprof_gathered_time_free (selection);
+      if (!ok)
+        {
+          g_free (rows);
+          return NULL;
+        }
+    }
+  *n_rows = n;
+  return rows;
+}
+
+int
+tprof_cli_summary (int    argc,
+                   char **argv)
+{
+  char *ranks_expr = NULL, *format_text = NULL, *sort_text = NULL;
+  const GOptionEntry entries[] = {
+    { "ranks", 'r', 0, G_OPTION_ARG_STRING, &ranks_expr,
+      N_("Only these ranks, e.g. 0-3,8,12-15"), N_("EXPR") },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
+      N_("Output format: table (default), csv or json"), N_("FORMAT") },
+    { "sort", 's', 0, G_OPTION_ARG_STRING, &sort_text,
+      N_("Sort by a column: name, count, ranks, sum, mean, std, min, max, median, p95, p99, "
+         "imbalance or slowest_rank (numbers largest first)"), N_("COLUMN") },
+    { NULL }
+  };
+  GOptionContext *context;
+  TprofProfiledTime *profile = NULL;
+  GArray *ranks = NULL;
+  TprofCliFormat format;
+  Column sort_column = COLUMN_NAME;
+  const char *file = NULL;
+  Row *rows = NULL;
+  gsize n_rows = 0;
+  char *text = NULL;
+  int status = TPROF_CLI_EXIT_OK;
+
+  context = tprof_cli_context_new ("summary",
+                                   _("Prints the statistics of every operation of a profile: sample "
+                                     "count, ranks with samples, sum, mean, standard deviation (N-1), "
+                                     "min, max, median, 95th and 99th percentiles, imbalance (largest "
+                                     "rank total / mean rank total) and the slowest rank."),
+                                   _("Table times are in human units; CSV and JSON times are in "
+                                     "seconds at full precision, with missing values empty (CSV) or "
+                                     "null (JSON)."),
+                                   entries);
+  if (!tprof_cli_parse (context, "summary", &argc, &argv, &file, &status))
+    goto out;
+  if (!tprof_cli_parse_format ("summary", format_text, &format, &status))
+    goto out;
+  if (sort_text != NULL && !parse_sort_column (sort_text, &sort_column))
+    {
+      status = tprof_cli_usage_error ("summary", _("unknown --sort column \"%s\""), sort_text);
+      goto out;
+    }
+
+  profile = tprof_cli_load (file);
+  if (profile == NULL)
+    {
+      status = TPROF_CLI_EXIT_FAILED;
+      goto out;
+    }
+  if (!tprof_cli_parse_ranks ("summary", ranks_expr, tprof_profiled_time_world_size (profile),
+                              &ranks, &status))
+    goto out;
+
+  rows = summarize_operations (profile, ranks, &n_rows);
+  if (rows == NULL)
+    {
+      status = tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
+      goto out;
+    }
+  if (sort_text != NULL)
+    g_qsort_with_data (rows, (gint) n_rows, sizeof *rows, compare_rows, GINT_TO_POINTER (sort_column));
+
+  switch (format)
+    {
+    case TPROF_CLI_FORMAT_CSV:
+      text = render_csv (rows, n_rows);
+      break;
+    case TPROF_CLI_FORMAT_JSON:
+      text = render_json (file, tprof_profiled_time_world_size (profile), rows, n_rows);
+      break;
+    case TPROF_CLI_FORMAT_TABLE:
+    default:
+      text = render_table (rows, n_rows);
+      break;
+    }
+  status = tprof_cli_print (text);
+
+out:
+  g_free (text);
+  g_free (rows);
+  if (ranks != NULL)
+    g_array_unref (ranks);
+  if (profile != NULL)
+    tprof_profiled_time_free (profile);
+  g_option_context_free (context);
+  g_free (ranks_expr);
+  g_free (format_text);
+  g_free (sort_text);
+  return status;
+}

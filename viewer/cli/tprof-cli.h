@@ -1,0 +1,107 @@
+/* tprof-cli.h — what the commands of the tprof command line share: exit codes, parsing, loading, output. */
+#pragma once
+
+#include <glib.h>
+#include <tprof/capture.h>
+
+#include "tprof-plot.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  TPROF_CLI_EXIT_OK = 0,
+  TPROF_CLI_EXIT_FAILED = 1,  /* bad file or failed output */
+  TPROF_CLI_EXIT_USAGE = 2,
+} TprofCliExit;
+
+typedef enum
+{
+  TPROF_CLI_FORMAT_TABLE,
+  TPROF_CLI_FORMAT_CSV,
+  TPROF_CLI_FORMAT_JSON,
+} TprofCliFormat;
+
+/* The commands; @argv[0] is the command name. Each returns an exit status. */
+int tprof_cli_summary (int argc, char **argv);
+int tprof_cli_hist (int argc, char **argv);
+int tprof_cli_ranks (int argc, char **argv);
+
+/* ---- errors (tprof-cli-common.c) ---- */
+
+/* Prints one line "tprof: MESSAGE; see "tprof COMMAND --help"" and returns
+ * TPROF_CLI_EXIT_USAGE. */
+int tprof_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* Prints one line "tprof: FILE: MESSAGE" and returns TPROF_CLI_EXIT_FAILED. */
+int tprof_cli_file_error (const char *file, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+/* ---- parsing (tprof-cli-common.c) ---- */
+
+/* A GOptionContext for @command with the given help texts. */
+GOptionContext *tprof_cli_context_new (const char         *command,
+                                       const char         *summary,
+                                       const char         *description,
+                                       const GOptionEntry *entries);
+/* Parses the options and the one FILE argument. On a usage error prints it
+ * and returns FALSE with *@status set. */
+gboolean tprof_cli_parse (GOptionContext  *context,
+                          const char      *command,
+                          int             *argc,
+                          char          ***argv,
+                          const char     **file,
+                          int             *status);
+gboolean tprof_cli_parse_format (const char     *command,
+                                 const char     *text,
+                                 TprofCliFormat *format,
+                                 int            *status);
+
+/* Loads @file, or prints why not. */
+TprofProfiledTime *tprof_cli_load (const char *file);
+/* The operation @name of @profile, or prints "no operation named" and
+ * returns NULL. */
+const TprofGatheredTime *tprof_cli_find_operation (const TprofProfiledTime *profile,
+                                                   const char              *file,
+                                                   const char              *name);
+/* Parses --ranks @expr (NULL: every rank, *@ranks stays NULL). */
+gboolean tprof_cli_parse_ranks (const char  *command,
+                                const char  *expr,
+                                int          world_size,
+                                GArray     **ranks,
+                                int         *status);
+
+/* ---- output (tprof-cli-output.c) ---- */
+
+/* Writes @text to standard output; a failed write is reported and gives
+ * TPROF_CLI_EXIT_FAILED. */
+int tprof_cli_print (const char *text);
+
+/* A text table: columns aligned, numbers right-aligned. */
+typedef struct _TprofCliTable TprofCliTable;
+TprofCliTable *tprof_cli_table_new (guint n_columns, const char *const *headers, const gboolean *left_aligned);
+/* Takes ownership of the @n_columns strings in @cells (not of the array). */
+void tprof_cli_table_add_row (TprofCliTable *table, char **cells);
+char *tprof_cli_table_free_to_string (TprofCliTable *table);
+
+/* Human cells: "250 µs", "—" for NaN. */
+char *tprof_cli_cell_duration (double secs);
+char *tprof_cli_cell_ratio (double value);
+
+void tprof_cli_csv_append_string (GString *out, const char *text);
+/* %.17g in seconds; NaN as an empty field. */
+void tprof_cli_csv_append_double (GString *out, double value);
+
+void tprof_cli_json_append_string (GString *out, const char *text);
+/* %.17g; NaN and infinities as null. */
+void tprof_cli_json_append_double (GString *out, double value);
+
+/* ---- statistics (tprof-cli-outliers.c) ---- */
+
+#define TPROF_CLI_OUTLIER_Z 3.5
+
+/* Robust z-score of each value against the median of @values:
+ * 0.6745 (x - median) / MAD, or, when the MAD is 0 (most values equal),
+ * (x - median) / (1.253314 * mean absolute deviation); 0 for all when every
+ * value is the same. */
+void tprof_cli_robust_z (const double *values, gsize n, double *z);
+
+G_END_DECLS

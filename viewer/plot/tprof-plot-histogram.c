@@ -1,0 +1,580 @@
+/* tprof-plot-histogram.c — the histogram of one operation: all ranks together or overlaid on shared edges. */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tprof-plot-private.h"
+
+#define DEFAULT_ALPHA            0.7
+#define DEFAULT_MAX_LEGEND_RANKS 8
+
+/* Where bins sit on the x axis. numpy gives a single distinct value v the
+ * range [v-0.5, v+0.5], which for durations means a bar from minus half a
+ * second; such a histogram is drawn as one narrow bar at v instead. */
+typedef struct
+{
+  double   lo, hi;          /* x axis range */
+  gboolean single_value;
+  double   value;
+  double   half_width;      /* of the single bar (a factor on log axes) */
+} BinGeometry;
+
+void
+tprof_plot_histogram_init (TprofPlotHistogram *plot)
+{
+  g_return_if_fail (plot != NULL);
+
+  memset (plot, 0, sizeof *plot);
+  plot->hover_bin = -1;
+}
+
+static gboolean
+histogram_is_empty (const TprofPlotHistogram *plot)
+{
+  return plot->hist == NULL || plot->hist->n_bins == 0 || plot->hist->edges == NULL;
+}
+
+static gboolean
+find_single_value (const TprofPlotHistogram *plot,
+                   double                   *value)
+{
+  const TprofHistogram *hist = plot->hist;
+  gsize nonzero = 0, where = 0;
+
+  if (plot->summary != NULL && plot->summary->count > 0)
+    {
+      *value = plot->summary->min;
+      return plot->summary->min == plot->summary->max;
+    }
+  for (gsize i = 0; i < hist->n_bins; i++)
+    if (hist->counts[i] > 0)
+      nonzero++, where = i;
+  if (nonzero != 1 || hist->edges[hist->n_bins] - hist->edges[0] != 1.0)
+    return FALSE;
+  *value = (hist->edges[0] + hist->edges[hist->n_bins]) / 2;
+  return *value >= hist->edges[where] && *value <= hist->edges[where + 1];
+}
+
+static void
+bin_geometry (const TprofPlotHistogram *plot,
+              BinGeometry              *geometry)
+{
+  const TprofHistogram *hist = plot->hist;
+  double v;
+
+  geometry->single_value = FALSE;
+  geometry->lo = hist->edges[0];
+  geometry->hi = hist->edges[hist->n_bins];
+  if (!find_single_value (plot, &v))
+    return;
+
+  geometry->single_value = TRUE;
+  geometry->value = v;
+  if (plot->log_x && v > 0)
+    {
+      geometry->lo = v / 10;
+      geometry->hi = v * 10;
+      geometry->half_width = 1.1;
+    }
+  else if (v > 0)
+    {
+      geometry->lo = 0;
+      geometry->hi = 2 * v;
+      geometry->half_width = v / 40;
+    }
+  else
+    {
+      geometry->lo = -1e-6;
+      geometry->hi = 1e-6;
+      geometry->half_width = 5e-8;
+    }
+}
+
+static void
+bin_span (const TprofPlotHistogram *plot,
+          const BinGeometry        *geometry,
+          gsize                     i,
+          double                   *x0,
+          double                   *x1)
+{
+  if (!geometry->single_value)
+    {
+      *x0 = plot->hist->edges[i];
+      *x1 = plot->hist->edges[i + 1];
+    }
+  else if (plot->log_x && geometry->value > 0)
+    {
+      *x0 = geometry->value / geometry->half_width;
+      *x1 = geometry->value * geometry->half_width;
+    }
+  else
+    {
+      *x0 = geometry->value - geometry->half_width;
+      *x1 = geometry->value + geometry->half_width;
+    }
+}
+
+static guint64
+max_count (const TprofPlotHistogram *plot)
+{
+  const TprofHistogram *hist = plot->hist;
+  guint64 m = 0;
+
+  if (plot->separate_ranks && hist->rank_counts != NULL)
+    {
+      for (gsize k = 0; k < hist->n_ranks * hist->n_bins; k++)
+        m = MAX (m, hist->rank_counts[k]);
+    }
+  else
+    {
+      for (gsize i = 0; i < hist->n_bins; i++)
+        m = MAX (m, hist->counts[i]);
+    }
+  return m;
+}
+
+static void
+add_bar (cairo_t             *cr,
+         const TprofPlotArea *area,
+         double               x0,
+         double               x1,
+         double               count)
+{
+  double bottom = area->y + area->height;
+  double top = MAX (area->y, _tprof_plot_area_y (area, count));
+
+  cairo_rectangle (cr, x0, top, x1 - x0, bottom - top);
+}
+
+/* Bins narrower than a device pixel: the tallest bin of each pixel column,
+ * so that a million bins cost no more than the picture is wide. */
+static void
+add_bars_per_pixel (cairo_t                  *cr,
+                    const TprofPlotHistogram *plot,
+                    const BinGeometry        *geometry,
+                    const TprofPlotArea      *area,
+                    const guint64            *counts,
+                    double                    pixel)
+{
+  gsize n_columns = (gsize) ceil (area->width / pixel);
+  guint64 *tallest = g_new0 (guint64, n_columns);
+  gsize c = 0;
+
+  for (gsize i = 0; i < plot->hist->n_bins; i++)
+    {
+      double x0, x1;
+      gsize first, last;
+
+      if (counts[i] == 0)
+        continue;
+      bin_span (plot, geometry, i, &x0, &x1);
+      x0 = CLAMP ((_tprof_plot_area_x (area, x0) - area->x) / pixel, 0, n_columns - 1);
+      x1 = CLAMP ((_tprof_plot_area_x (area, x1) - area->x) / pixel, 0, n_columns - 1);
+      first = (gsize) x0;
+      last = (gsize) x1;
+      for (gsize k = first; k <= last; k++)
+        tallest[k] = MAX (tallest[k], counts[i]);
+    }
+  while (c < n_columns)
+    {
+      gsize end = c + 1;
+
+      while (end < n_columns && tallest[end] == tallest[c])
+        end++;
+      if (tallest[c] > 0)
+        add_bar (cr, area, area->x + c * pixel, MIN (area->x + end * pixel, area->x + area->width),
+                 (double) tallest[c]);
+      c = end;
+    }
+  g_free (tallest);
+}
+
+static void
+add_bars (cairo_t                  *cr,
+          const TprofPlotFrame     *frame,
+          const TprofPlotHistogram *plot,
+          const BinGeometry        *geometry,
+          const TprofPlotArea      *area,
+          const guint64            *counts)
+{
+  double pixel = 1.0 / (frame->theme->scale > 0 ? frame->theme->scale : 1);
+
+  if (!geometry->single_value && area->width / plot->hist->n_bins < pixel)
+    {
+      add_bars_per_pixel (cr, plot, geometry, area, counts, pixel);
+      return;
+    }
+  for (gsize i = 0; i < plot->hist->n_bins; i++)
+    {
+      double x0, x1;
+
+      if (counts[i] == 0)
+        continue;
+      bin_span (plot, geometry, i, &x0, &x1);
+      add_bar (cr, area, _tprof_plot_area_x (area, x0), _tprof_plot_area_x (area, x1),
+               (double) counts[i]);
+    }
+}
+
+static void
+draw_bars (cairo_t                  *cr,
+           const TprofPlotFrame     *frame,
+           const TprofPlotHistogram *plot,
+           const BinGeometry        *geometry,
+           const TprofPlotArea      *area)
+{
+  const TprofHistogram *hist = plot->hist;
+  double rgb[3];
+
+  cairo_save (cr);
+  cairo_rectangle (cr, area->x, area->y, area->width, area->height);
+  cairo_clip (cr);
+
+  if (plot->separate_ranks && hist->rank_counts != NULL)
+    {
+      double alpha = plot->alpha > 0 ? plot->alpha : DEFAULT_ALPHA;
+
+      for (gsize r = 0; r < hist->n_ranks; r++)
+        {
+          add_bars (cr, frame, plot, geometry, area, hist->rank_counts + r * hist->n_bins);
+          tprof_plot_palette_color ((guint) r, rgb);
+          cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
+          cairo_fill (cr);
+        }
+    }
+  else
+    {
+      double bar_px = area->width / hist->n_bins * frame->theme->scale;
+
+      add_bars (cr, frame, plot, geometry, area, hist->counts);
+      tprof_plot_palette_color (0, rgb);
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      /* thin gaps between wide bars show where one bin ends */
+      if (bar_px > 4)
+        {
+          cairo_fill_preserve (cr);
+          cairo_set_line_width (cr, frame->line);
+          _tprof_plot_set_rgba (cr, frame->theme->background);
+          cairo_stroke (cr);
+        }
+      else
+        cairo_fill (cr);
+    }
+  cairo_restore (cr);
+}
+
+static void
+draw_hover (cairo_t                  *cr,
+            const TprofPlotFrame     *frame,
+            const TprofPlotHistogram *plot,
+            const BinGeometry        *geometry,
+            const TprofPlotArea      *area)
+{
+  const TprofHistogram *hist = plot->hist;
+  const double *hl = frame->theme->highlight;
+  gsize bin = (gsize) plot->hover_bin;
+  guint64 top_count = hist->counts[bin];
+  double x0, x1, top;
+
+  if (plot->separate_ranks && hist->rank_counts != NULL)
+    {
+      top_count = 0;
+      for (gsize r = 0; r < hist->n_ranks; r++)
+        top_count = MAX (top_count, hist->rank_counts[r * hist->n_bins + bin]);
+    }
+  bin_span (plot, geometry, bin, &x0, &x1);
+  x0 = _tprof_plot_area_x (area, x0);
+  x1 = _tprof_plot_area_x (area, x1);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, area->x, area->y, area->width, area->height);
+  cairo_clip (cr);
+  cairo_rectangle (cr, x0, area->y, x1 - x0, area->height);
+  cairo_set_source_rgba (cr, hl[0], hl[1], hl[2], 0.12);
+  cairo_fill (cr);
+  if (top_count > 0)
+    {
+      top = MAX (area->y, _tprof_plot_area_y (area, (double) top_count));
+      cairo_rectangle (cr, x0, top, x1 - x0, area->y + area->height - top);
+      cairo_set_line_width (cr, frame->line * 2);
+      _tprof_plot_set_rgba (cr, hl);
+      cairo_stroke (cr);
+    }
+  cairo_restore (cr);
+}
+
+static const TprofRankSummary *
+find_rank_summary (const TprofPlotHistogram *plot,
+                   gint32                    rank)
+{
+  gsize lo = 0, hi = plot->n_rank_summaries;
+
+  if (plot->rank_summaries == NULL)
+    return NULL;
+  while (lo < hi)
+    {
+      gsize mid = (lo + hi) / 2;
+
+      if (plot->rank_summaries[mid].rank < rank)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < plot->n_rank_summaries && plot->rank_summaries[lo].rank == rank)
+    return &plot->rank_summaries[lo];
+  return NULL;
+}
+
+static char *
+rank_legend_label (const TprofPlotHistogram *plot,
+                   gsize                     r)
+{
+  const TprofHistogram *hist = plot->hist;
+  const TprofRankSummary *summary = find_rank_summary (plot, hist->ranks[r]);
+  char *mean, *std, *label;
+  guint64 n = 0;
+
+  if (summary == NULL)
+    {
+      for (gsize i = 0; i < hist->n_bins; i++)
+        n += hist->rank_counts[r * hist->n_bins + i];
+      return g_strdup_printf (_("Rank #%d (n=%" G_GUINT64_FORMAT ")"), hist->ranks[r], n);
+    }
+  mean = tprof_format_duration (summary->mean, 3);
+  std = tprof_format_duration (summary->std, 3);
+  label = g_strdup_printf (_("Rank #%d (n=%zu, mean=%s, std=%s)"),
+                           summary->rank, summary->count, mean, std);
+  g_free (mean);
+  g_free (std);
+  return label;
+}
+
+static void
+draw_legend (cairo_t                  *cr,
+             const TprofPlotFrame     *frame,
+             const TprofPlotHistogram *plot,
+             const TprofPlotArea      *area)
+{
+  const TprofHistogram *hist = plot->hist;
+  guint max_items = plot->max_legend_ranks > 0 ? plot->max_legend_ranks : DEFAULT_MAX_LEGEND_RANKS;
+  guint n_items = (guint) MIN (hist->n_ranks, max_items);
+  TprofPlotLegendItem *items = g_new0 (TprofPlotLegendItem, n_items);
+  char *more = NULL;
+
+  for (guint i = 0; i < n_items; i++)
+    {
+      tprof_plot_palette_color (i, items[i].rgb);
+      items[i].alpha = plot->alpha > 0 ? plot->alpha : DEFAULT_ALPHA;
+      items[i].label = rank_legend_label (plot, i);
+    }
+  if (hist->n_ranks > n_items)
+    {
+      gsize rest = hist->n_ranks - n_items;
+
+      more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… and %zu more rank",
+                                           "… and %zu more ranks", rest), rest);
+    }
+  _tprof_plot_legend_draw (cr, frame, area, items, n_items, more);
+
+  for (guint i = 0; i < n_items; i++)
+    g_free (items[i].label);
+  g_free (items);
+  g_free (more);
+}
+
+static void
+draw_left_out_note (cairo_t                  *cr,
+                    const TprofPlotFrame     *frame,
+                    const TprofPlotHistogram *plot,
+                    const TprofPlotArea      *area)
+{
+  TprofPlotFont font = { frame->font * 0.75, FALSE };
+  guint64 n = plot->hist->n_nonpositive;
+  char *note;
+
+  if (!plot->log_x || n == 0)
+    return;
+  note = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "%" G_GUINT64_FORMAT " sample of 0 s not shown on the log axis",
+                                       "%" G_GUINT64_FORMAT " samples of 0 s not shown on the log axis",
+                                       n), n);
+  _tprof_plot_text_draw (cr, &font, note, area->x + frame->font * 0.5, area->y + frame->font * 0.5,
+                         0, 0, FALSE, frame->theme->foreground);
+  g_free (note);
+}
+
+static char *
+default_subtitle (const TprofPlotHistogram *plot)
+{
+  const TprofSummary *summary = plot->summary;
+
+  if (summary == NULL || summary->count == 0)
+    return NULL;
+  if (summary->rank_count == 1)
+    return tprof_plot_format_selection (summary, &summary->slowest_rank, 1, 1);
+  return tprof_plot_format_selection (summary, NULL, 0, (int) summary->rank_count);
+}
+
+static void
+init_count_axis (TprofPlotAxis            *axis,
+                 const TprofPlotHistogram *plot)
+{
+  double top = (double) MAX (max_count (plot), 1);
+
+  if (plot->log_y)
+    _tprof_plot_axis_init_log (axis, TPROF_PLOT_AXIS_COUNT, 0.5, MAX (top * 1.6, 2));
+  else
+    _tprof_plot_axis_init_linear (axis, TPROF_PLOT_AXIS_COUNT, 0, top * 1.04, 5, TRUE);
+}
+
+static void
+init_time_axis (TprofPlotAxis            *axis,
+                const TprofPlotHistogram *plot,
+                const BinGeometry        *geometry,
+                double                    width_in_fonts)
+{
+  guint target = (guint) CLAMP (width_in_fonts / 8, 2, 10);
+
+  if (plot->log_x && geometry->lo > 0)
+    _tprof_plot_axis_init_log (axis, TPROF_PLOT_AXIS_DURATION, geometry->lo, geometry->hi);
+  else
+    _tprof_plot_axis_init_linear (axis, TPROF_PLOT_AXIS_DURATION, geometry->lo, geometry->hi,
+                                  target, FALSE);
+}
+
+void
+tprof_plot_histogram_draw (cairo_t                  *cr,
+                           double                    width,
+                           double                    height,
+                           const TprofPlotHistogram *plot,
+                           const TprofPlotTheme     *theme,
+                           TprofPlotArea            *area)
+{
+  TprofPlotTheme default_theme;
+  TprofPlotFrame frame;
+  TprofPlotArea local_area;
+  TprofPlotAxis x_axis, y_axis;
+  TprofPlotAxes axes = { 0 };
+  BinGeometry geometry;
+  char *subtitle = NULL;
+  double top;
+
+  g_return_if_fail (cr != NULL);
+  g_return_if_fail (plot != NULL);
+
+  if (theme == NULL)
+    {
+      tprof_plot_theme_init_default (&default_theme);
+      theme = &default_theme;
+    }
+  if (area == NULL)
+    area = &local_area;
+  memset (area, 0, sizeof *area);
+
+  _tprof_plot_frame_init (&frame, width, height, theme);
+  cairo_save (cr);
+  _tprof_plot_frame_clear (cr, &frame);
+
+  if (plot->subtitle == NULL && plot->hist != NULL)
+    subtitle = default_subtitle (plot);
+  top = _tprof_plot_frame_draw_titles (cr, &frame,
+                                       plot->title != NULL ? plot->title : _("Time Distribution"),
+                                       plot->subtitle != NULL ? plot->subtitle : subtitle);
+  g_free (subtitle);
+
+  if (histogram_is_empty (plot))
+    {
+      _tprof_plot_frame_draw_message (cr, &frame, top, _("No samples"));
+      cairo_restore (cr);
+      return;
+    }
+
+  bin_geometry (plot, &geometry);
+  init_time_axis (&x_axis, plot, &geometry, frame.width / frame.font);
+  init_count_axis (&y_axis, plot);
+  axes.x = &x_axis;
+  axes.y = &y_axis;
+  axes.x_title = _("Time");
+  axes.y_title = _("Frequency");
+
+  _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
+  _tprof_plot_axes_draw_grid (cr, &frame, &axes, area);
+  draw_bars (cr, &frame, plot, &geometry, area);
+  if (plot->hover_bin >= 0 && (gsize) plot->hover_bin < plot->hist->n_bins)
+    draw_hover (cr, &frame, plot, &geometry, area);
+  _tprof_plot_axes_draw (cr, &frame, &axes, area);
+  if (plot->separate_ranks && plot->hist->rank_counts != NULL && plot->hist->n_ranks > 0)
+    draw_legend (cr, &frame, plot, area);
+  draw_left_out_note (cr, &frame, plot, area);
+  cairo_restore (cr);
+}
+
+void
+tprof_plot_histogram_draw_default (cairo_t  *cr,
+                                   double    width,
+                                   double    height,
+                                   gpointer  user_data)
+{
+  tprof_plot_histogram_draw (cr, width, height, user_data, NULL, NULL);
+}
+
+static gssize
+single_value_hit (const TprofPlotHistogram *plot,
+                  const BinGeometry        *geometry,
+                  double                    v)
+{
+  double x0, x1;
+
+  bin_span (plot, geometry, 0, &x0, &x1);
+  if (v < x0 || v > x1)
+    return -1;
+  /* the one bar stands for the bin holding the value */
+  for (gsize i = 0; i < plot->hist->n_bins; i++)
+    if (plot->hist->counts[i] > 0)
+      return (gssize) i;
+  return -1;
+}
+
+gssize
+tprof_plot_histogram_hit_bin (const TprofPlotHistogram *plot,
+                              const TprofPlotArea      *area,
+                              double                    x,
+                              double                    y)
+{
+  const double *edges;
+  BinGeometry geometry;
+  gsize lo, hi;
+  double v;
+
+  g_return_val_if_fail (plot != NULL, -1);
+  g_return_val_if_fail (area != NULL, -1);
+
+  if (histogram_is_empty (plot) || area->width <= 0 || area->height <= 0)
+    return -1;
+  if (x < area->x || x > area->x + area->width || y < area->y || y > area->y + area->height)
+    return -1;
+
+  bin_geometry (plot, &geometry);
+  v = _tprof_plot_area_x_value (area, x);
+  if (geometry.single_value)
+    return single_value_hit (plot, &geometry, v);
+
+  edges = plot->hist->edges;
+  if (v < edges[0] || v > edges[plot->hist->n_bins])
+    return -1;
+  /* the last bin whose left edge is at or before v (the last bin is closed) */
+  lo = 0;
+  hi = plot->hist->n_bins;
+  while (hi - lo > 1)
+    {
+      gsize mid = (lo + hi) / 2;
+
+      if (edges[mid] <= v)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return (gssize) lo;
+}

@@ -1,0 +1,194 @@
+/* tprof-plot-private.h — helpers shared by the chart files of viewer/plot, not part of its interface. */
+#pragma once
+
+#include <stdio.h>
+
+#include <pango/pangocairo.h>
+
+#include "tprof-plot.h"
+
+G_BEGIN_DECLS
+
+/* Sizes of one picture, all derived from its size so that a chart looks the
+ * same at any size (or from the theme's font size on screen). */
+typedef struct
+{
+  double width, height;
+  double font;      /* base font size, user units */
+  double line;      /* thin line width */
+  double pad;       /* outer margin */
+  double tick;      /* tick mark length */
+  const TprofPlotTheme *theme;
+} TprofPlotFrame;
+
+void _tprof_plot_frame_init (TprofPlotFrame       *frame,
+                             double                width,
+                             double                height,
+                             const TprofPlotTheme *theme);
+void _tprof_plot_frame_clear (cairo_t *cr, const TprofPlotFrame *frame);
+/* Title and subtitle centred at the top; returns the y below them. */
+double _tprof_plot_frame_draw_titles (cairo_t              *cr,
+                                      const TprofPlotFrame *frame,
+                                      const char           *title,
+                                      const char           *subtitle);
+/* A message in the middle of @area, for charts with nothing to show. */
+void _tprof_plot_frame_draw_message (cairo_t              *cr,
+                                     const TprofPlotFrame *frame,
+                                     double                top,
+                                     const char           *message);
+/* Snaps a coordinate to the device pixel grid for crisp hairlines. */
+double _tprof_plot_frame_snap (const TprofPlotFrame *frame, double v);
+
+void _tprof_plot_set_rgba (cairo_t *cr, const double rgba[4]);
+
+/* ---- text ---- */
+
+typedef struct
+{
+  double size;       /* user units */
+  gboolean bold;
+} TprofPlotFont;
+
+void _tprof_plot_text_extents (cairo_t             *cr,
+                               const TprofPlotFont *font,
+                               const char          *text,
+                               double              *width,
+                               double              *height);
+/* Draws @text with its anchor (@halign, @valign in 0..1 of its box) at
+ * (@x, @y); @vertical turns it a quarter counter-clockwise. */
+void _tprof_plot_text_draw (cairo_t             *cr,
+                            const TprofPlotFont *font,
+                            const char          *text,
+                            double               x,
+                            double               y,
+                            double               halign,
+                            double               valign,
+                            gboolean             vertical,
+                            const double         rgba[4]);
+
+/* ---- axes ---- */
+
+#define TPROF_PLOT_AXIS_MAX_TICKS 64
+
+typedef enum
+{
+  TPROF_PLOT_AXIS_DURATION,   /* seconds, labelled in human units */
+  TPROF_PLOT_AXIS_COUNT,      /* counts, labelled 1k, 2.5M */
+} TprofPlotAxisKind;
+
+typedef struct
+{
+  TprofPlotAxisKind kind;
+  gboolean log;
+  double   min, max;              /* range shown */
+  double   step;                  /* linear tick step; 0 for log ticks */
+  guint    n_ticks;
+  double   ticks[TPROF_PLOT_AXIS_MAX_TICKS];
+} TprofPlotAxis;
+
+/* Linear axis over [@lo, @hi] with about @target ticks; @expand widens the
+ * range to whole ticks (count axes), otherwise it stays exactly [@lo, @hi]. */
+void _tprof_plot_axis_init_linear (TprofPlotAxis     *axis,
+                                   TprofPlotAxisKind  kind,
+                                   double             lo,
+                                   double             hi,
+                                   guint              target,
+                                   gboolean           expand);
+/* Log axis over [@lo, @hi] (both > 0): decades, or 1-2-5 steps, or plain
+ * nice steps when the range is narrower than that. */
+void _tprof_plot_axis_init_log (TprofPlotAxis     *axis,
+                                TprofPlotAxisKind  kind,
+                                double             lo,
+                                double             hi);
+/* Position of @v as a fraction of the axis (0 at min, 1 at max). */
+double _tprof_plot_axis_fraction (const TprofPlotAxis *axis, double v);
+double _tprof_plot_axis_value (const TprofPlotAxis *axis, double fraction);
+/* Label of tick @i, in a unit chosen once for the whole axis. */
+char *_tprof_plot_axis_tick_label (const TprofPlotAxis *axis, guint i);
+/* The nice step (1, 2 or 5 times a power of ten) nearest above @raw. */
+double _tprof_plot_nice_step (double raw);
+
+/* The two axes of a chart: x is either numeric or a row of categories
+ * labelled by integers (ranks), thinned out to nice steps when crowded. */
+typedef struct
+{
+  const TprofPlotAxis *x;              /* NULL: categories */
+  const gint32        *categories;
+  guint                n_categories;
+  const TprofPlotAxis *y;
+  const char          *x_title;
+  const char          *y_title;
+} TprofPlotAxes;
+
+/* Computes the data rectangle inside the frame below @top. */
+void _tprof_plot_axes_layout (cairo_t              *cr,
+                              const TprofPlotFrame *frame,
+                              const TprofPlotAxes  *axes,
+                              double                top,
+                              TprofPlotArea        *area);
+void _tprof_plot_axes_draw_grid (cairo_t              *cr,
+                                 const TprofPlotFrame *frame,
+                                 const TprofPlotAxes  *axes,
+                                 const TprofPlotArea  *area);
+void _tprof_plot_axes_draw (cairo_t              *cr,
+                            const TprofPlotFrame *frame,
+                            const TprofPlotAxes  *axes,
+                            const TprofPlotArea  *area);
+
+/* Maps data coordinates of @area to user units and back. */
+double _tprof_plot_area_x (const TprofPlotArea *area, double v);
+double _tprof_plot_area_y (const TprofPlotArea *area, double v);
+double _tprof_plot_area_x_value (const TprofPlotArea *area, double x);
+
+/* ---- legend ---- */
+
+typedef struct
+{
+  double rgb[3];
+  double alpha;
+  char  *label;
+} TprofPlotLegendItem;
+
+/* A boxed legend in the top right corner of @area; @more (may be NULL) is a
+ * last line without a swatch. */
+void _tprof_plot_legend_draw (cairo_t                   *cr,
+                              const TprofPlotFrame      *frame,
+                              const TprofPlotArea       *area,
+                              const TprofPlotLegendItem *items,
+                              guint                      n_items,
+                              const char                *more);
+
+/* ---- units (tprof-units.c) ---- */
+
+/* Tick labels: @secs in the unit suiting @max_abs, with as many decimals as
+ * @step needs ("0.5 ms", "1.0 ms"). */
+char *_tprof_format_duration_tick (double secs, double max_abs, double step);
+/* "900", "12k", "1.5M"; @step as above (0: from the value). */
+char *_tprof_format_count_tick (double count, double max_abs, double step);
+
+/* ---- files (tprof-plot-atomic-file.c) ---- */
+
+/* A file written beside its destination and renamed over it on commit, so
+ * that a failed write never damages an earlier file. */
+typedef struct
+{
+  char *path;
+  char *tmp_path;
+  FILE *stream;
+} TprofAtomicFile;
+
+gboolean _tprof_atomic_file_open (TprofAtomicFile  *file,
+                                  const char       *path,
+                                  GError          **error);
+/* Closes and renames; on failure removes the temporary file. Frees @file's
+ * contents either way. */
+gboolean _tprof_atomic_file_commit (TprofAtomicFile  *file,
+                                    GError          **error);
+/* Removes the temporary file and frees @file's contents. */
+void _tprof_atomic_file_abort (TprofAtomicFile *file);
+/* The error for a write to @path that failed because of @reason. */
+void _tprof_atomic_file_set_error (GError     **error,
+                                   const char  *path,
+                                   const char  *reason);
+
+G_END_DECLS

@@ -1,0 +1,152 @@
+/* tprof-units.c — durations in the unit a person would pick: "250 µs", "1.25 s", "3 ns". */
+#include "config.h"
+
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tprof-plot-private.h"
+
+typedef struct
+{
+  const char *name;
+  double      per_second;
+} DurationUnit;
+
+static const DurationUnit units[] = {
+  { "ns", 1e9 },
+  { "µs", 1e6 },
+  { "ms", 1e3 },
+  { "s", 1 },
+};
+
+static const DurationUnit *
+unit_for (double secs)
+{
+  double a = fabs (secs);
+
+  if (!(a > 0) || !isfinite (a))
+    return &units[3];
+  if (a < 1e-6)
+    return &units[0];
+  if (a < 1e-3)
+    return &units[1];
+  if (a < 1)
+    return &units[2];
+  return &units[3];
+}
+
+const char *
+tprof_duration_unit (double  max_secs,
+                     double *per_second)
+{
+  const DurationUnit *unit = unit_for (max_secs);
+
+  if (per_second != NULL)
+    *per_second = unit->per_second;
+  return unit->name;
+}
+
+static double
+round_significant (double v, int digits)
+{
+  double scale;
+
+  if (v == 0 || !isfinite (v))
+    return v;
+  scale = pow (10, digits - 1 - (int) floor (log10 (fabs (v))));
+  return round (v * scale) / scale;
+}
+
+static void
+strip_trailing_zeros (char *s)
+{
+  char *dot = strchr (s, '.');
+  char *end;
+
+  if (dot == NULL)
+    return;
+  end = s + strlen (s);
+  while (end > dot + 1 && end[-1] == '0')
+    *--end = '\0';
+  if (end == dot + 1)
+    *dot = '\0';
+}
+
+char *
+tprof_format_duration (double secs,
+                       int    digits)
+{
+  const DurationUnit *unit;
+  double rounded, v;
+  int decimals;
+  char *number, *result;
+
+  if (isnan (secs))
+    return g_strdup ("—");
+  if (isinf (secs))
+    return g_strdup (secs > 0 ? "∞" : "−∞");
+  if (digits <= 0)
+    digits = 3;
+  if (secs == 0)
+    return g_strdup ("0 s");
+
+  /* Round first so that 999.96 µs becomes "1 ms", not "1000 µs". */
+  rounded = round_significant (secs, digits);
+  unit = unit_for (rounded);
+  v = rounded * unit->per_second;
+  decimals = MAX (0, digits - 1 - (int) floor (log10 (fabs (v))));
+  number = g_strdup_printf ("%.*f", decimals, v);
+  strip_trailing_zeros (number);
+  result = g_strdup_printf ("%s %s", number, unit->name);
+  g_free (number);
+  return result;
+}
+
+char *
+_tprof_format_duration_tick (double secs,
+                             double max_abs,
+                             double step)
+{
+  double per_second;
+  const char *name = tprof_duration_unit (max_abs, &per_second);
+  int decimals = 0;
+
+  if (step > 0)
+    decimals = MAX (0, (int) -floor (log10 (step * per_second) + 1e-9));
+  if (fabs (secs) < step * 1e-6)
+    secs = 0;  /* never print "-0" for a tick that is zero up to rounding */
+  return g_strdup_printf ("%.*f %s", decimals, secs * per_second, name);
+}
+
+char *
+_tprof_format_count_tick (double count,
+                          double max_abs,
+                          double step)
+{
+  const char *suffix = "";
+  double divisor = 1;
+  int decimals;
+
+  if (max_abs >= 1e9)
+    {
+      divisor = 1e9;
+      suffix = C_("count suffix, billions", "G");
+    }
+  else if (max_abs >= 1e6)
+    {
+      divisor = 1e6;
+      suffix = C_("count suffix, millions", "M");
+    }
+  else if (max_abs >= 1e4)
+    {
+      divisor = 1e3;
+      suffix = C_("count suffix, thousands", "k");
+    }
+  if (step <= 0)
+    step = count != 0 ? fabs (count) : 1;
+  if (fabs (count) < step * 1e-6)
+    return g_strdup ("0");  /* neither "-0" nor "0k" */
+  decimals = MAX (0, (int) -floor (log10 (step / divisor) + 1e-9));
+  return g_strdup_printf ("%.*f%s", decimals, count / divisor, suffix);
+}
