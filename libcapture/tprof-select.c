@@ -1,1 +1,321 @@
-/* tprof-select.c — placeholder until implemented */
+/* tprof-select.c — in-place selection (k-th smallest) and numpy 'linear' quantiles on scratch arrays. */
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "tprof-gathered-time-private.h"
+#include "tprof-select.h"
+
+/* Below this length insertion sort beats partitioning. */
+#define SMALL_RANGE 16
+/* From this length a ninther resists adversarial inputs better than a median of three. */
+#define NINTHER_RANGE 128
+/* Sampled pivots allowed per halving of the input before falling back on
+ * the median of medians; the tests build with 0 to exercise that path. */
+#ifndef TPROF_SELECT_SAMPLED_PER_LOG2
+# define TPROF_SELECT_SAMPLED_PER_LOG2 2
+#endif
+
+static inline void
+swap_values (double *values,
+             size_t  a,
+             size_t  b)
+{
+  double tmp = values[a];
+
+  values[a] = values[b];
+  values[b] = tmp;
+}
+
+static size_t
+median_of_three (const double *values,
+                 size_t        a,
+                 size_t        b,
+                 size_t        c)
+{
+  if (values[a] < values[b])
+    {
+      if (values[b] < values[c])
+        return b;
+      return values[a] < values[c] ? c : a;
+    }
+
+  if (values[a] < values[c])
+    return a;
+  return values[b] < values[c] ? c : b;
+}
+
+/* Sorts values[lo..hi], both inclusive. */
+static void
+insertion_sort (double *values,
+                size_t  lo,
+                size_t  hi)
+{
+  for (size_t i = lo + 1; i <= hi; i++)
+    {
+      double v = values[i];
+      size_t j = i;
+
+      while (j > lo && v < values[j - 1])
+        {
+          values[j] = values[j - 1];
+          j--;
+        }
+      values[j] = v;
+    }
+}
+
+static double
+sampled_pivot (const double *values,
+               size_t        lo,
+               size_t        hi)
+{
+  size_t len = hi - lo + 1;
+  size_t mid = lo + len / 2;
+  size_t s;
+
+  if (len < NINTHER_RANGE)
+    return values[median_of_three (values, lo, mid, hi)];
+
+  s = len / 8;
+  return values[median_of_three (values,
+                                 median_of_three (values, lo, lo + s, lo + 2 * s),
+                                 median_of_three (values, mid - s, mid, mid + s),
+                                 median_of_three (values, hi - 2 * s, hi - s, hi))];
+}
+
+/* The median of the medians of groups of five: a pivot that always leaves
+ * at least ~30% of the range on each side, used once sampling has failed
+ * too often, so that the worst case stays linear. */
+static double
+median_of_medians_pivot (double *values,
+                         size_t  lo,
+                         size_t  hi)
+{
+  size_t n_groups = (hi - lo + 1) / 5;
+
+  for (size_t g = 0; g < n_groups; g++)
+    {
+      size_t base = lo + 5 * g;
+
+      insertion_sort (values, base, base + 4);
+      swap_values (values, lo + g, base + 2);
+    }
+
+  _tprof_select_nth (values + lo, n_groups, n_groups / 2);
+  return values[lo + n_groups / 2];
+}
+
+static unsigned
+floor_log2 (size_t n)
+{
+  unsigned r = 0;
+
+  while (n >>= 1)
+    r++;
+  return r;
+}
+
+/* Hoare's partition of values[lo..hi] around the value @pivot, which must
+ * be one of them: on return everything in [lo, *below] is <= pivot,
+ * everything in [*above, hi] is >= pivot and anything in between equals it.
+ * Elements equal to the pivot stop both scans, so many equal timings split
+ * evenly instead of making the selection quadratic. The pivot, then each
+ * swapped pair, bounds the scans: no index check is needed, and a NaN
+ * (which compares false) only stops a scan early. */
+static void
+partition (double    *values,
+           ptrdiff_t  lo,
+           ptrdiff_t  hi,
+           double     pivot,
+           ptrdiff_t *below,
+           ptrdiff_t *above)
+{
+  ptrdiff_t i = lo;
+  ptrdiff_t j = hi;
+
+  for (;;)
+    {
+      while (values[i] < pivot)
+        i++;
+      while (values[j] > pivot)
+        j--;
+      if (i >= j)
+        break;
+      swap_values (values, (size_t) i, (size_t) j);
+      i++;
+      j--;
+    }
+
+  /* The scans met on an element equal to the pivot. */
+  if (i == j)
+    {
+      i++;
+      j--;
+    }
+
+  *below = j;
+  *above = i;
+}
+
+void
+_tprof_select_nth (double *values,
+                   size_t  n,
+                   size_t  k)
+{
+  ptrdiff_t lo = 0;
+  ptrdiff_t hi = (ptrdiff_t) n - 1;
+  ptrdiff_t target = (ptrdiff_t) k;
+  unsigned sampled_budget = TPROF_SELECT_SAMPLED_PER_LOG2 * (floor_log2 (n) + 2);
+
+  while (hi > lo)
+    {
+      ptrdiff_t below, above;
+      double pivot;
+
+      if (hi - lo < SMALL_RANGE)
+        {
+          insertion_sort (values, (size_t) lo, (size_t) hi);
+          return;
+        }
+
+      if (sampled_budget > 0)
+        {
+          sampled_budget--;
+          pivot = sampled_pivot (values, (size_t) lo, (size_t) hi);
+        }
+      else
+        pivot = median_of_medians_pivot (values, (size_t) lo, (size_t) hi);
+
+      partition (values, lo, hi, pivot, &below, &above);
+
+      if (target <= below)
+        hi = below;
+      else if (target >= above)
+        lo = above;
+      else
+        return;
+    }
+}
+
+static int
+compare_sizes (const void *a,
+               const void *b)
+{
+  size_t x = *(const size_t *) a;
+  size_t y = *(const size_t *) b;
+
+  return (x > y) - (x < y);
+}
+
+static bool
+quantile_is_valid (double q)
+{
+  return q >= 0.0 && q <= 1.0;
+}
+
+/* numpy's _lerp: interpolating from the nearer end keeps the result exact
+ * at both ends and monotonic in between. */
+static double
+numpy_lerp (double below,
+            double above,
+            double gamma)
+{
+  double diff = above - below;
+
+  if (gamma >= 0.5)
+    return above - diff * (1.0 - gamma);
+  return below + diff * gamma;
+}
+
+bool
+_tprof_select_quantiles (double       *values,
+                         size_t        n,
+                         const double *qs,
+                         size_t        n_qs,
+                         double       *out)
+{
+  size_t *wanted;
+  size_t n_wanted = 0;
+  size_t start = 0;
+  double last_index = (double) (n - 1);
+
+  if (n == 0)
+    {
+      for (size_t i = 0; i < n_qs; i++)
+        out[i] = NAN;
+      return true;
+    }
+
+  wanted = _tprof_malloc_array (n_qs, 2 * sizeof *wanted);
+  if (wanted == NULL)
+    return false;
+
+  for (size_t i = 0; i < n_qs; i++)
+    {
+      double h = last_index * qs[i];
+
+      if (!quantile_is_valid (qs[i]))
+        continue;
+
+      if (h >= last_index)
+        wanted[n_wanted++] = n - 1;
+      else
+        {
+          wanted[n_wanted++] = (size_t) floor (h);
+          wanted[n_wanted++] = (size_t) floor (h) + 1;
+        }
+    }
+
+  qsort (wanted, n_wanted, sizeof *wanted, compare_sizes);
+
+  /* Select the wanted order statistics in ascending order: each selection
+   * leaves everything larger to its right, so the next one only needs to
+   * look at what remains there. */
+  for (size_t i = 0; i < n_wanted; i++)
+    {
+      size_t k = wanted[i];
+
+      if (k < start)
+        continue;
+
+      if (k == start)
+        {
+          size_t smallest = start;
+
+          for (size_t j = start + 1; j < n; j++)
+            if (values[j] < values[smallest])
+              smallest = j;
+          swap_values (values, start, smallest);
+        }
+      else
+        _tprof_select_nth (values + start, n - start, k - start);
+
+      start = k + 1;
+    }
+
+  free (wanted);
+
+  for (size_t i = 0; i < n_qs; i++)
+    {
+      double h = last_index * qs[i];
+      double below;
+
+      if (!quantile_is_valid (qs[i]))
+        {
+          out[i] = NAN;
+          continue;
+        }
+
+      if (h >= last_index)
+        {
+          out[i] = values[n - 1];
+          continue;
+        }
+
+      below = floor (h);
+      out[i] = numpy_lerp (values[(size_t) below], values[(size_t) below + 1], h - below);
+    }
+
+  return true;
+}

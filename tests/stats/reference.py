@@ -1,0 +1,159 @@
+# reference.py — expected statistics and histograms computed independently with numpy, for the stats tests.
+#
+# Usage: reference.py COMMAND DIR [ARGS...] ('slice DIR LENGTH CASES...' ignores DIR)
+# DIR holds times.bin (float64) and ranks.bin (int32), native byte order.
+# Prints one line per result: NAME VALUE..., floats as float.hex() so the C
+# side reads back the exact bits.
+
+import statistics
+import sys
+
+import numpy as np
+
+
+def fmt(v):
+    if isinstance(v, (int, np.integer)):
+        return str(int(v))
+    v = float(v)
+    if v != v:
+        return 'nan'
+    return v.hex()
+
+
+def emit(name, values):
+    if np.ndim(values) == 0:
+        values = [values]
+    print(name, *[fmt(v) for v in values])
+
+
+def load(directory):
+    times = np.fromfile(directory + '/times.bin', dtype=np.float64)
+    ranks = np.fromfile(directory + '/ranks.bin', dtype=np.int32)
+    assert times.shape == ranks.shape
+    return times, ranks
+
+
+def std(x):
+    return np.std(x, ddof=1) if x.size >= 2 else float('nan')
+
+
+def summary(x):
+    if x.size == 0:
+        return [0, 0.0, float('nan'), float('nan'), float('nan'), float('nan')]
+    return [x.size, np.sum(x), np.mean(x), std(x), np.min(x), np.max(x)]
+
+
+def cmd_stats(directory, qs):
+    times, ranks = load(directory)
+    qs = [float(q) for q in qs]
+    emit('summary', summary(times))
+    emit('rank_count', np.unique(ranks).size)
+    emit('quantiles', [np.quantile(times, q) if times.size else float('nan') for q in qs])
+    distinct = np.unique(ranks)
+    emit('ranks', distinct)
+    totals = []
+    for r in distinct:
+        s = summary(times[ranks == r])
+        emit('rank_%d' % r, s)
+        totals.append(s[1])
+    if distinct.size:
+        totals = np.array(totals)
+        emit('imbalance', totals.max() / totals.mean())
+        emit('slowest_rank', distinct[np.argmax(totals)])  # argmax: first (lowest) on ties
+    else:
+        emit('imbalance', float('nan'))
+        emit('slowest_rank', -1)
+
+
+def cmd_stdev_exact(directory):
+    # statistics.stdev works on exact fractions: a reference free of rounding.
+    times, _ = load(directory)
+    emit('stdev', statistics.stdev(times.tolist()))
+    emit('mean', statistics.fmean(times.tolist()))
+
+
+def cmd_get_rank(directory, wanted):
+    times, ranks = load(directory)
+    keep = np.isin(ranks, np.array([int(w) for w in wanted], dtype=np.int64))
+    emit('times', times[keep])
+    emit('ranks', ranks[keep])
+
+
+def parse_bound(text):
+    return None if text == 'none' else int(text)
+
+
+def cmd_slice(length, cases):
+    # Each case: start,stop,step with 'none' for an omitted bound.
+    items = list(range(int(length)))
+    for i, case in enumerate(cases):
+        start, stop, step = (parse_bound(t) for t in case.split(','))
+        emit('case_%d' % i, [len(items[start:stop:step])] + items[start:stop:step])
+
+
+def log_edges(positive, bins):
+    lo, hi = np.log10(positive.min()), np.log10(positive.max())
+    if bins == 'auto':
+        bins = np.histogram_bin_edges(np.log10(positive), 'auto').size - 1
+    first, last = (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
+    edges = 10.0 ** np.linspace(first, last, bins + 1)
+    if lo != hi:
+        # tprof pins the outer edges to the data (10**log10(v) may miss v).
+        edges[0], edges[-1] = positive.min(), positive.max()
+    return edges
+
+
+def cmd_hist(directory, mode, specs):
+    # One histogram per bin spec (a count or 'auto'); results of spec i are
+    # printed as h<i>_NAME.
+    times, ranks = load(directory)
+    for i, spec in enumerate(specs):
+        hist_one(times, ranks, mode, spec if spec == 'auto' else int(spec), 'h%d_' % i)
+
+
+def hist_one(times, ranks, mode, bins, prefix):
+    if mode == 'log':
+        used = times > 0
+        emit(prefix + 'n_nonpositive', np.count_nonzero(times <= 0))
+        if not used.any():
+            emit(prefix + 'n_bins', 0)
+            return
+        edges = log_edges(times[used], bins)
+    else:
+        used = np.ones(times.shape, dtype=bool)
+        edges = np.histogram_bin_edges(times, bins)
+    counts, numpy_edges = np.histogram(times[used], bins=edges if mode == 'log' else bins)
+    assert np.array_equal(numpy_edges, edges)
+    emit(prefix + 'n_bins', edges.size - 1)
+    emit(prefix + 'edges', edges)
+    emit(prefix + 'counts', counts)
+    distinct = np.unique(ranks)
+    emit(prefix + 'ranks', distinct)
+    for r in distinct:
+        subset = times[used & (ranks == r)]
+        if mode == 'log':
+            row = np.histogram(subset, bins=edges)[0]
+        else:
+            # Same edges through numpy's equal-bin fast path, as tprof bins.
+            row = np.histogram(subset, bins=edges.size - 1, range=(edges[0], edges[-1]))[0]
+        emit(prefix + 'rank_%d' % r, row)
+
+
+def main():
+    command, rest = sys.argv[1], sys.argv[2:]
+    if command == 'stats':
+        cmd_stats(rest[0], rest[1:])
+    elif command == 'stdev-exact':
+        cmd_stdev_exact(rest[0])
+    elif command == 'get-rank':
+        cmd_get_rank(rest[0], rest[1:])
+    elif command == 'slice':
+        cmd_slice(rest[1], rest[2:])
+    elif command == 'hist':
+        cmd_hist(rest[0], rest[1], rest[2:])
+    else:
+        sys.exit('reference.py: unknown command ' + command)
+
+
+if __name__ == '__main__':
+    main()

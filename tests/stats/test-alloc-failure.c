@@ -1,0 +1,289 @@
+/* test-alloc-failure.c — every statistics and histogram call under injected malloc failures: NULL/false, no leak, no crash. */
+
+#include <glib.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tprof/capture.h>
+
+#include "stats-reference.h"
+
+/* This executable's malloc family wins over libc's for the whole process
+ * (libtprof-capture included); while a scenario runs it can fail one chosen
+ * allocation and counts blocks so that leaks show. */
+extern void *__libc_malloc (size_t size);
+extern void *__libc_calloc (size_t n, size_t size);
+extern void *__libc_realloc (void *ptr, size_t size);
+extern void  __libc_free (void *ptr);
+
+static gboolean injecting;
+static long     allocations_until_failure;  /* the one to fail; < 0: none */
+static long     allocations_seen;
+static long     live_blocks;
+static gboolean failure_injected;
+
+static gboolean
+allocation_fails (void)
+{
+  if (!injecting)
+    return FALSE;
+
+  if (allocations_seen++ == allocations_until_failure)
+    {
+      failure_injected = TRUE;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+count_block (void *ptr)
+{
+  if (injecting && ptr != NULL)
+    live_blocks++;
+}
+
+void *
+malloc (size_t size)
+{
+  void *ptr;
+
+  if (allocation_fails ())
+    return NULL;
+  ptr = __libc_malloc (size);
+  count_block (ptr);
+  return ptr;
+}
+
+void *
+calloc (size_t n,
+        size_t size)
+{
+  void *ptr;
+
+  if (allocation_fails ())
+    return NULL;
+  ptr = __libc_calloc (n, size);
+  count_block (ptr);
+  return ptr;
+}
+
+void *
+realloc (void   *ptr,
+         size_t  size)
+{
+  void *moved;
+
+  if (allocation_fails ())
+    return NULL;
+  moved = __libc_realloc (ptr, size);
+  if (ptr == NULL)
+    count_block (moved);
+  return moved;
+}
+
+void
+free (void *ptr)
+{
+  if (injecting && ptr != NULL)
+    live_blocks--;
+  __libc_free (ptr);
+}
+
+/* A scenario makes some calls and frees whatever they returned; it
+ * reports whether the calls all succeeded. */
+typedef gboolean (*Scenario) (const TprofGatheredTime *gt);
+
+/* Runs @scenario failing its first allocation, then its second, and so on
+ * until a run goes through without reaching the failure; each run must
+ * leave no block behind, and the last one must succeed. */
+static void
+run_with_each_allocation_failing (Scenario                 scenario,
+                                  const TprofGatheredTime *gt)
+{
+  for (long k = 0;; k++)
+    {
+      gboolean ok;
+
+      allocations_until_failure = k;
+      allocations_seen = 0;
+      live_blocks = 0;
+      failure_injected = FALSE;
+
+      injecting = TRUE;
+      ok = scenario (gt);
+      injecting = FALSE;
+
+      g_assert_cmpint (live_blocks, ==, 0);
+      if (!failure_injected)
+        {
+          g_assert_true (ok);
+          g_test_message ("%ld allocations, each failed once", k);
+          return;
+        }
+    }
+}
+
+static gboolean
+scenario_new (const TprofGatheredTime *gt)
+{
+  TprofGatheredTime *copy = tprof_gathered_time_new (tprof_gathered_time_times (gt),
+                                                     tprof_gathered_time_ranks (gt),
+                                                     tprof_gathered_time_count (gt));
+
+  tprof_gathered_time_free (copy);
+  return copy != NULL;
+}
+
+static gboolean
+scenario_new_take (const TprofGatheredTime *gt)
+{
+  gsize n = tprof_gathered_time_count (gt);
+  double *times = malloc (n * sizeof *times);
+  int32_t *ranks = malloc (n * sizeof *ranks);
+  TprofGatheredTime *taken;
+
+  if (times == NULL || ranks == NULL)
+    {
+      free (times);
+      free (ranks);
+      return FALSE;
+    }
+  memcpy (times, tprof_gathered_time_times (gt), n * sizeof *times);
+  memcpy (ranks, tprof_gathered_time_ranks (gt), n * sizeof *ranks);
+
+  /* Freed by the selection, also when it fails. */
+  taken = tprof_gathered_time_new_take (times, ranks, n);
+  tprof_gathered_time_free (taken);
+  return taken != NULL;
+}
+
+static gboolean
+scenario_selections (const TprofGatheredTime *gt)
+{
+  const int32_t wanted[] = { 1, 3 };
+  TprofGatheredTime *by_rank = tprof_gathered_time_get_rank (gt, wanted, 2);
+  TprofGatheredTime *sliced = tprof_gathered_time_slice (gt, -2, TPROF_SLICE_DEFAULT, -3);
+  gboolean ok = by_rank != NULL && sliced != NULL;
+
+  tprof_gathered_time_free (by_rank);
+  tprof_gathered_time_free (sliced);
+  return ok;
+}
+
+static gboolean
+scenario_quantiles (const TprofGatheredTime *gt)
+{
+  const double qs[] = { 0.99, 0.5, 0.0 };
+  double out[3];
+
+  return tprof_gathered_time_quantiles (gt, qs, 3, out)
+         && !isnan (tprof_gathered_time_quantile (gt, 0.5));
+}
+
+static gboolean
+scenario_rank_count (const TprofGatheredTime *gt)
+{
+  /* No failure channel: the count must come out right regardless. */
+  g_assert_cmpuint (tprof_gathered_time_rank_count (gt), ==, 5);
+  return TRUE;
+}
+
+static gboolean
+scenario_rank_summaries (const TprofGatheredTime *gt)
+{
+  TprofRankSummary *summaries = NULL;
+  gsize n = tprof_gathered_time_rank_summaries (gt, &summaries);
+
+  if (n == (gsize) -1)
+    {
+      g_assert_null (summaries);
+      return FALSE;
+    }
+  free (summaries);
+  return TRUE;
+}
+
+static gboolean
+scenario_summarize (const TprofGatheredTime *gt)
+{
+  TprofSummary summary;
+
+  return tprof_gathered_time_summarize (gt, &summary);
+}
+
+static gboolean
+scenario_histograms (const TprofGatheredTime *gt)
+{
+  const TprofHistogramFlags flags[] = {
+    TPROF_HISTOGRAM_DEFAULT, TPROF_HISTOGRAM_SEPARATE_RANKS,
+    TPROF_HISTOGRAM_LOG, TPROF_HISTOGRAM_LOG | TPROF_HISTOGRAM_SEPARATE_RANKS,
+  };
+  gboolean ok = TRUE;
+
+  for (gsize f = 0; f < G_N_ELEMENTS (flags); f++)
+    for (gsize bins = 0; bins <= 7; bins += 7)
+      {
+        TprofHistogram *hist = tprof_histogram_compute (gt, bins, flags[f]);
+
+        ok = ok && hist != NULL;
+        tprof_histogram_free (hist);
+      }
+
+  /* Without scratch memory 'auto' falls back on Sturges: still >= 1. */
+  ok = ok && tprof_histogram_auto_bins (tprof_gathered_time_times (gt),
+                                        tprof_gathered_time_count (gt)) >= 1;
+  return ok;
+}
+
+static void
+test_alloc_failure (gconstpointer data)
+{
+  enum { N = 500 };
+  /* Small rank numbers get a lookup table, huge ones a sorted index. */
+  const int32_t rank_strides[] = { 7, 500000000 };
+  double times[N];
+  int32_t ranks[N];
+
+  for (gsize s = 0; s < G_N_ELEMENTS (rank_strides); s++)
+    {
+      g_autoptr(TprofGatheredTime) gt = NULL;
+
+      for (gsize i = 0; i < N; i++)
+        {
+          times[i] = i % 10 == 0 ? 0.0 : g_test_rand_double_range (1e-4, 1e-2);
+          ranks[i] = (int32_t) (i % 5) * rank_strides[s];
+        }
+      gt = tprof_gathered_time_new (times, ranks, N);
+      g_assert_nonnull (gt);
+
+      run_with_each_allocation_failing ((Scenario) data, gt);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_data_func ("/capture/alloc-failure/new",
+                        (gconstpointer) scenario_new, test_alloc_failure);
+  g_test_add_data_func ("/capture/alloc-failure/new-take",
+                        (gconstpointer) scenario_new_take, test_alloc_failure);
+  g_test_add_data_func ("/capture/alloc-failure/selections",
+                        (gconstpointer) scenario_selections, test_alloc_failure);
+  g_test_add_data_func ("/capture/alloc-failure/quantiles",
+                        (gconstpointer) scenario_quantiles, test_alloc_failure);
+  g_test_add_data_func ("/capture/alloc-failure/rank-count",
+                        (gconstpointer) scenario_rank_count, test_alloc_failure);
+  g_test_add_data_func ("/capture/alloc-failure/rank-summaries",
+                        (gconstpointer) scenario_rank_summaries, test_alloc_failure);
+  g_test_add_data_func ("/capture/alloc-failure/summarize",
+                        (gconstpointer) scenario_summarize, test_alloc_failure);
+  g_test_add_data_func ("/capture/alloc-failure/histograms",
+                        (gconstpointer) scenario_histograms, test_alloc_failure);
+
+  return g_test_run ();
+}

@@ -1,0 +1,188 @@
+/* test-select.c — the private selection code (tprof-select.c, built into this test) against a full sort. */
+
+#include <glib.h>
+#include <math.h>
+#include <string.h>
+
+#include "tprof-select.h"
+
+typedef void (*PatternFunc) (double *values, gsize n);
+
+static void
+pattern_random (double *values, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    values[i] = g_test_rand_double ();
+}
+
+static void
+pattern_sorted (double *values, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    values[i] = (double) i;
+}
+
+static void
+pattern_reversed (double *values, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    values[i] = (double) (n - i);
+}
+
+static void
+pattern_constant (double *values, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    values[i] = 0.5;
+}
+
+static void
+pattern_few_distinct (double *values, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    values[i] = (double) g_test_rand_int_range (0, 3);
+}
+
+static void
+pattern_organ_pipe (double *values, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    values[i] = (double) MIN (i, n - i);
+}
+
+/* Sorted, with the middle and the ends disturbed: the positions a median
+ * of three or a ninther samples. */
+static void
+pattern_sampling_killer (double *values, gsize n)
+{
+  pattern_sorted (values, n);
+  for (gsize i = 0; i + 1 < n; i += 2)
+    if (i % 8 == 0)
+      {
+        double tmp = values[i];
+
+        values[i] = values[n - 1 - i];
+        values[n - 1 - i] = tmp;
+      }
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Selects @k in a copy of @values and checks it against a full sort: the
+ * right value at k, nothing larger before, nothing smaller after, and the
+ * same multiset. */
+static void
+assert_select_matches_sort (const double *values,
+                            gsize         n,
+                            gsize         k)
+{
+  g_autofree double *selected = g_memdup2 (values, n * sizeof (double));
+  g_autofree double *sorted = g_memdup2 (values, n * sizeof (double));
+
+  qsort (sorted, n, sizeof (double), (int (*) (const void *, const void *)) compare_doubles);
+  _tprof_select_nth (selected, n, k);
+
+  g_assert_cmpfloat (selected[k], ==, sorted[k]);
+  for (gsize i = 0; i < k; i++)
+    g_assert_cmpfloat (selected[i], <=, selected[k]);
+  for (gsize i = k + 1; i < n; i++)
+    g_assert_cmpfloat (selected[i], >=, selected[k]);
+
+  qsort (selected, n, sizeof (double), (int (*) (const void *, const void *)) compare_doubles);
+  g_assert_cmpmem (selected, n * sizeof (double), sorted, n * sizeof (double));
+}
+
+static void
+test_select_nth (void)
+{
+  const PatternFunc patterns[] = {
+    pattern_random, pattern_sorted, pattern_reversed, pattern_constant,
+    pattern_few_distinct, pattern_organ_pipe, pattern_sampling_killer,
+  };
+  const gsize sizes[] = { 1, 2, 3, 5, 16, 17, 18, 100, 129, 1001, 20000 };
+
+  for (gsize p = 0; p < G_N_ELEMENTS (patterns); p++)
+    for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
+      {
+        gsize n = sizes[s];
+        g_autofree double *values = g_new (double, n);
+        gsize ks[] = { 0, n / 2, n - 1, n / 3, (gsize) g_test_rand_int_range (0, (gint32) n) };
+
+        patterns[p] (values, n);
+        for (gsize i = 0; i < G_N_ELEMENTS (ks); i++)
+          assert_select_matches_sort (values, n, ks[i]);
+      }
+}
+
+static void
+test_quantiles_consistent (void)
+{
+  enum { N = 10001 };
+  const double qs[] = { 1.0, 0.0, 0.5, 0.5, 0.999, 0.25, 0.7500001, 2.0, -1.0 };
+  double batch[G_N_ELEMENTS (qs)];
+  g_autofree double *values = g_new (double, N);
+  g_autofree double *sorted = NULL;
+
+  pattern_random (values, N);
+  sorted = g_memdup2 (values, N * sizeof (double));
+  qsort (sorted, N, sizeof (double), (int (*) (const void *, const void *)) compare_doubles);
+
+  /* Quantiles in any order, repeated, with one scratch copy... */
+  g_assert_true (_tprof_select_quantiles (values, N, qs, G_N_ELEMENTS (qs), batch));
+  /* ...give the sorted ends exactly, and NaN out of [0, 1]. */
+  g_assert_cmpfloat (batch[0], ==, sorted[N - 1]);
+  g_assert_cmpfloat (batch[1], ==, sorted[0]);
+  g_assert_cmpfloat (batch[2], ==, sorted[N / 2]);
+  g_assert_cmpfloat (batch[3], ==, sorted[N / 2]);
+  g_assert_cmpfloat (batch[5], ==, sorted[N / 4]);
+  g_assert_true (isnan (batch[7]) && isnan (batch[8]));
+  /* Interpolated ones lie between their neighbours (h ~ 9990 and ~ 7500.001). */
+  g_assert_cmpfloat (batch[4], >=, sorted[9989]);
+  g_assert_cmpfloat (batch[4], <=, sorted[9991]);
+  g_assert_cmpfloat (batch[6], >=, sorted[7500]);
+  g_assert_cmpfloat (batch[6], <=, sorted[7501]);
+}
+
+static void
+test_nan_terminates (void)
+{
+  enum { N = 3000 };
+  g_autofree double *values = g_new (double, N);
+  double q = 0.5;
+  double out;
+
+  /* NaN breaks the ordering, so the value is unspecified: the point is
+   * that selection stays in bounds and ends. */
+  pattern_random (values, N);
+  for (gsize i = 0; i < N; i += 7)
+    values[i] = NAN;
+  for (gsize k = 0; k < N; k += 499)
+    _tprof_select_nth (values, N, k);
+  g_assert_true (_tprof_select_quantiles (values, N, &q, 1, &out));
+
+  for (gsize i = 0; i < N; i++)
+    values[i] = NAN;
+  _tprof_select_nth (values, N, N / 2);
+  g_assert_true (isnan (values[N / 2]));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/capture/select/nth", test_select_nth);
+  g_test_add_func ("/capture/select/quantiles", test_quantiles_consistent);
+  g_test_add_func ("/capture/select/nan-terminates", test_nan_terminates);
+
+  return g_test_run ();
+}
