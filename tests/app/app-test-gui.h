@@ -1,0 +1,21 @@
+/* app-test-gui.h — starting tprof-viewer's application and windows inside a test, and waiting for them. */
+#pragma once
+
+#include "tprof-application.h"
+#include "tprof-window-private.h"
+
+G_BEGIN_DECLS
+
+/* Registers a non-unique TprofApplication (initialising GTK); call once. */
+TprofApplication *app_test_gui_start        (void);
+TprofWindow      *app_test_gui_new_window   (TprofApplication *app);
+/* Opens @path in @window and waits until it is loaded or refused. */
+void              app_test_gui_open         (TprofWindow      *window,
+                                             const char       *path);
+/* Waits until @window no longer loads or recomputes. */
+void              app_test_gui_wait_idle    (TprofWindow      *window);
+/* Renders @window as it would appear on screen into the PNG @path. */
+void              app_test_gui_render_png   (TprofWindow      *window,
+                                             const char       *path);
+
+G_END_DECLS

@@ -1,0 +1,912 @@
+/* test-window.c — tprof-viewer's window under Xvfb: table, sorting, search, charts, rank filter, export, bad files. */
+
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <tprof/capture.h>
+
+#include "app-test-gui.h"
+#include "app-test-util.h"
+#include "tprof-operation.h"
+
+static TprofApplication *app;
+static char *fixture_dir;
+static char *fixture_path;
+
+/* Number of windows the application holds. */
+static guint
+n_windows (void)
+{
+  return g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+}
+
+static TprofWindow *
+open_fixture (void)
+{
+  TprofWindow *window = app_test_gui_new_window (app);
+
+  app_test_gui_open (window, fixture_path);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
+  g_assert_null (_tprof_window_get_error (window));
+  return window;
+}
+
+static void
+close_window (TprofWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static TprofOperation *
+find_row (TprofWindow *window,
+          const char  *name,
+          guint       *position)
+{
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TprofOperation) op = g_list_model_get_item (model, i);
+
+      if (g_str_equal (_tprof_operation_get_name (op), name))
+        {
+          if (position != NULL)
+            *position = i;
+          return op;
+        }
+    }
+  return NULL;
+}
+
+static void
+assert_row_matches_numpy (TprofWindow *window,
+                          const char  *name,
+                          const char  *ranks)
+{
+  TprofOperation *op = find_row (window, name, NULL);
+  g_autoptr(GHashTable) reference = app_test_reference (fixture_path, "summary", name, ranks, NULL, NULL);
+  GArray *want = app_test_reference_get (reference, "summary");
+  const TprofSummary *s;
+  g_autofree char *mean_cell = NULL;
+  g_autofree char *mean_text = NULL;
+  guint64 count;
+  double mean;
+
+  g_assert_nonnull (op);
+  s = _tprof_operation_get_summary (op);
+
+  /* the properties the sorters read are the numbers numpy gives */
+  g_object_get (op, "count", &count, "mean", &mean, NULL);
+  g_assert_cmpuint (count, ==, (guint64) g_array_index (want, double, 0));
+  app_test_assert_close (mean, g_array_index (want, double, 2), 1e-9, name);
+  app_test_assert_close (s->sum, g_array_index (want, double, 1), 1e-9, name);
+  app_test_assert_close (s->std, g_array_index (want, double, 3), 1e-9, name);
+  app_test_assert_close (s->min, g_array_index (want, double, 4), 0.0, name);
+  app_test_assert_close (s->max, g_array_index (want, double, 5), 0.0, name);
+  app_test_assert_close (s->median, g_array_index (want, double, 6), 1e-9, name);
+  app_test_assert_close (s->p95, g_array_index (want, double, 7), 1e-9, name);
+  g_assert_cmpuint (s->rank_count, ==, (gsize) g_array_index (want, double, 9));
+  app_test_assert_close (s->imbalance, g_array_index (want, double, 10), 1e-9, name);
+  g_assert_cmpint (s->slowest_rank, ==, (int) g_array_index (want, double, 11));
+
+  /* and the cell shows them in human units */
+  mean_cell = _tprof_operation_table_format_cell ("mean", op);
+  mean_text = tprof_format_duration (g_array_index (want, double, 2), 3);
+  g_assert_cmpstr (mean_cell, ==, mean_text);
+}
+
+static void
+test_window_table (void)
+{
+  TprofWindow *window = open_fixture ();
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+  static const char * const names[] = { "forward", "allreduce", "io/checkpoint", "empty", "constant", "zeros", "big" };
+  g_autoptr(TprofOperation) first = NULL;
+  g_autofree char *title = NULL;
+
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, APP_TEST_BASIC_N_OPS);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    assert_row_matches_numpy (window, names[i], "all");
+
+  /* a fresh profile is sorted by total time, largest first, and selects that row */
+  first = g_list_model_get_item (model, 0);
+  g_assert_cmpstr (_tprof_operation_get_name (first), ==, "big");
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 6);
+
+  g_object_get (window, "title", &title, NULL);
+  g_assert_cmpstr (title, ==, "basic.h5");
+
+  close_window (window);
+}
+
+static void
+assert_sorted (TprofWindow *window,
+               const char  *property,
+               gboolean     ascending)
+{
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+  double previous = ascending ? -INFINITY : INFINITY;
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TprofOperation) op = g_list_model_get_item (model, i);
+      double value;
+
+      g_object_get (op, property, &value, NULL);
+      if (isnan (value))
+        continue;
+      if (ascending)
+        g_assert_cmpfloat (value, >=, previous);
+      else
+        g_assert_cmpfloat (value, <=, previous);
+      previous = value;
+    }
+}
+
+static void
+test_window_sort (void)
+{
+  TprofWindow *window = open_fixture ();
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+  g_autoptr(TprofOperation) first = NULL;
+  g_autoptr(TprofOperation) last = NULL;
+
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "mean", GTK_SORT_ASCENDING));
+  assert_sorted (window, "mean", TRUE);
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "max", GTK_SORT_DESCENDING));
+  assert_sorted (window, "max", FALSE);
+  first = g_list_model_get_item (model, 0);
+  g_assert_cmpstr (_tprof_operation_get_name (first), ==, "io/checkpoint");
+
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "name", GTK_SORT_ASCENDING));
+  g_clear_object (&first);
+  first = g_list_model_get_item (model, 0);
+  last = g_list_model_get_item (model, g_list_model_get_n_items (model) - 1);
+  g_assert_cmpstr (_tprof_operation_get_name (first), ==, "allreduce");
+  g_assert_cmpstr (_tprof_operation_get_name (last), ==, "zeros");
+
+  g_assert_false (_tprof_operation_table_sort_by (window->table, "no-such-column", GTK_SORT_ASCENDING));
+
+  /* the selection follows its operation, not its row */
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 6);
+
+  close_window (window);
+}
+
+static void
+test_window_search (void)
+{
+  TprofWindow *window = open_fixture ();
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+  g_autoptr(TprofOperation) only = NULL;
+
+  _tprof_operation_table_set_search (window->table, "FORW");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  only = g_list_model_get_item (model, 0);
+  g_assert_cmpstr (_tprof_operation_get_name (only), ==, "forward");
+
+  _tprof_operation_table_set_search (window->table, "o");   /* allreduce? no: forward, io/checkpoint, constant, zeros */
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 4);
+
+  _tprof_operation_table_set_search (window->table, "nothing matches this");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+
+  _tprof_operation_table_set_search (window->table, "");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, APP_TEST_BASIC_N_OPS);
+
+  close_window (window);
+}
+
+static void
+assert_histogram_matches_numpy (TprofWindow *window,
+                                const char  *op,
+                                const char  *ranks,
+                                const char  *bins)
+{
+  const TprofHistogram *hist = _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts));
+  g_autoptr(GHashTable) reference = app_test_reference (fixture_path, "hist", op, ranks, bins, NULL);
+  GArray *counts = app_test_reference_get (reference, "counts");
+  GArray *edges = app_test_reference_get (reference, "edges");
+
+  g_assert_nonnull (hist);
+  g_assert_cmpuint (hist->n_bins, ==, counts->len);
+  for (gsize i = 0; i < hist->n_bins; i++)
+    g_assert_cmpuint (hist->counts[i], ==, (guint64) g_array_index (counts, double, i));
+  for (gsize i = 0; i <= hist->n_bins; i++)
+    app_test_assert_close (hist->edges[i], g_array_index (edges, double, i), 1e-12, "edge");
+}
+
+static void
+select_operation (TprofWindow *window,
+                  const char  *name)
+{
+  guint position = 0;
+
+  g_assert_nonnull (find_row (window, name, &position));
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (_tprof_operation_table_get_model (window->table)),
+                                   position, TRUE);
+  g_assert_cmpstr (_tprof_charts_panel_get_title (window->charts), ==, name);
+}
+
+static void
+test_window_histogram (void)
+{
+  TprofWindow *window = open_fixture ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const TprofHistogram *hist;
+  g_autofree char *tooltip = NULL;
+
+  select_operation (window, "forward");
+  assert_histogram_matches_numpy (window, "forward", "all", "auto");
+
+  /* the bin count setting drives the view, and the spin button shows it */
+  g_settings_set_int (settings, "bins", 10);
+  assert_histogram_matches_numpy (window, "forward", "all", "10");
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (_tprof_charts_panel_get_bins_spin (window->charts)), ==, 10);
+  gtk_spin_button_set_value (_tprof_charts_panel_get_bins_spin (window->charts), 0);
+  g_assert_cmpint (g_settings_get_int (settings, "bins"), ==, 0);
+  assert_histogram_matches_numpy (window, "forward", "all", "auto");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (_tprof_charts_panel_get_bins_spin (window->charts))), ==, "Auto");
+
+  /* separate ranks: per-rank counts on the shared edges */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "settings.separate-ranks", NULL));
+  g_assert_true (g_settings_get_boolean (settings, "separate-ranks"));
+  hist = _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts));
+  g_assert_cmpuint (hist->n_ranks, ==, APP_TEST_BASIC_WORLD);
+  {
+    g_autoptr(GHashTable) reference = app_test_reference (fixture_path, "hist", "forward", "all", "auto", NULL);
+    GArray *rank5 = app_test_reference_get (reference, "rank_5");
+
+    for (gsize i = 0; i < hist->n_bins; i++)
+      g_assert_cmpuint (hist->rank_counts[5 * hist->n_bins + i], ==, (guint64) g_array_index (rank5, double, i));
+  }
+
+  /* hovering a bin describes its range, count and ranks */
+  tooltip = _tprof_histogram_view_describe_bin (_tprof_charts_panel_get_histogram (window->charts), 0);
+  g_assert_nonnull (tooltip);
+  g_assert_nonnull (strstr (tooltip, "samples"));
+  g_assert_nonnull (strstr (tooltip, "Rank "));
+  g_assert_null (_tprof_histogram_view_describe_bin (_tprof_charts_panel_get_histogram (window->charts), 100000));
+
+  g_settings_reset (settings, "separate-ranks");
+  g_settings_set_boolean (settings, "log-x", TRUE);
+  hist = _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts));
+  g_assert_cmpfloat (hist->edges[1] / hist->edges[0], >, 1.0);
+  app_test_assert_close (hist->edges[2] / hist->edges[1], hist->edges[1] / hist->edges[0], 1e-9, "log edges");
+  g_settings_reset (settings, "log-x");
+
+  close_window (window);
+}
+
+static void
+test_window_rank_filter (void)
+{
+  TprofWindow *window = open_fixture ();
+  g_autoptr(GError) error = NULL;
+  const TprofRankSummary *ranks;
+  gsize n_ranks = 0;
+  guint64 total_before = 0;
+  guint64 total_after = 0;
+  const TprofHistogram *hist;
+  g_autofree char *rank_tip = NULL;
+
+  select_operation (window, "forward");
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 8 of 8 ranks");
+  hist = _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts));
+  for (gsize i = 0; i < hist->n_bins; i++)
+    total_before += hist->counts[i];
+  g_assert_cmpuint (total_before, ==, 8 * 300);
+
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-2,5", &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 4 of 8 ranks");
+
+  /* charts follow at once */
+  hist = _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts));
+  for (gsize i = 0; i < hist->n_bins; i++)
+    total_after += hist->counts[i];
+  g_assert_cmpuint (total_after, ==, 4 * 300);
+  assert_histogram_matches_numpy (window, "forward", "0,1,2,5", "auto");
+
+  ranks = _tprof_rank_chart_get_rank_summaries (_tprof_charts_panel_get_rank_chart (window->charts), &n_ranks);
+  g_assert_cmpuint (n_ranks, ==, 4);
+  g_assert_cmpint (ranks[0].rank, ==, 0);
+  g_assert_cmpint (ranks[3].rank, ==, 5);
+  rank_tip = _tprof_rank_chart_describe_rank (_tprof_charts_panel_get_rank_chart (window->charts), 3);
+  g_assert_nonnull (strstr (rank_tip, "Rank 5 on node-b"));
+
+  /* the table follows once its worker is done */
+  app_test_gui_wait_idle (window);
+  assert_row_matches_numpy (window, "forward", "0,1,2,5");
+  assert_row_matches_numpy (window, "allreduce", "0,1,2,5");
+  assert_row_matches_numpy (window, "io/checkpoint", "0,1,2,5");
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 0);
+
+  /* a bad expression is refused, explained and marked, and changes nothing */
+  g_assert_false (_tprof_rank_filter_apply_expression (window->rank_filter, "3-1", &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_false (_tprof_rank_filter_apply_expression (window->rank_filter, "0-99", &error));
+  g_assert_nonnull (error);
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 4 of 8 ranks");
+  _tprof_rank_chart_get_rank_summaries (_tprof_charts_panel_get_rank_chart (window->charts), &n_ranks);
+  g_assert_cmpuint (n_ranks, ==, 4);
+
+  /* clicking a rank in the chart toggles it */
+  g_signal_emit_by_name (_tprof_charts_panel_get_rank_chart (window->charts), "rank-clicked", 5);
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 3 of 8 ranks");
+  app_test_gui_wait_idle (window);
+  assert_row_matches_numpy (window, "forward", "0,1,2");
+
+  _tprof_rank_filter_invert (window->rank_filter);
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 5 of 8 ranks");
+  app_test_gui_wait_idle (window);
+  assert_row_matches_numpy (window, "forward", "3,4,5,6,7");
+  assert_histogram_matches_numpy (window, "forward", "3,4,5,6,7", "auto");
+
+  _tprof_rank_filter_select_none (window->rank_filter);
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts))->n_bins, ==, 0);
+  assert_row_matches_numpy (window, "forward", "none");
+
+  _tprof_rank_filter_select_all (window->rank_filter);
+  app_test_gui_wait_idle (window);
+  assert_row_matches_numpy (window, "forward", "all");
+
+  close_window (window);
+}
+
+static void
+test_window_rank_filter_entry (void)
+{
+  TprofWindow *window = open_fixture ();
+  GtkWidget *entry = gtk_widget_get_first_child (gtk_widget_get_first_child (GTK_WIDGET (window->rank_filter)));
+
+  /* the entry is the second child of the panel's box */
+  entry = gtk_widget_get_next_sibling (entry);
+  g_assert_true (GTK_IS_ENTRY (entry));
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "1-x");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (gtk_widget_has_css_class (entry, "error"));
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 8 of 8 ranks");
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "6,7");
+  g_assert_false (gtk_widget_has_css_class (entry, "error"));
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 2 of 8 ranks");
+
+  /* the entry shows what the check boxes select */
+  _tprof_rank_filter_toggle_rank (window->rank_filter, 0);
+  _tprof_rank_filter_toggle_rank (window->rank_filter, 1);
+  _tprof_rank_filter_toggle_rank (window->rank_filter, 2);
+  {
+    g_autoptr(GArray) shown = NULL;
+    static const gint32 expected[] = { 0, 1, 2, 6, 7 };
+
+    g_assert_true (tprof_rank_expr_parse (gtk_editable_get_text (GTK_EDITABLE (entry)), 8, &shown, NULL));
+    g_assert_cmpmem (shown->data, shown->len * sizeof (gint32), expected, sizeof expected);
+  }
+  _tprof_rank_filter_select_all (window->rank_filter);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+
+  close_window (window);
+}
+
+static void
+test_window_export (void)
+{
+  TprofWindow *window = open_fixture ();
+  g_autofree char *png = g_build_filename (fixture_dir, "chart.png", NULL);
+  g_autofree char *svg = g_build_filename (fixture_dir, "ranks.svg", NULL);
+  g_autofree char *pdf = g_build_filename (fixture_dir, "chart.pdf", NULL);
+  g_autofree char *csv = g_build_filename (fixture_dir, "table.csv", NULL);
+  g_autofree char *contents = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *surface;
+
+  select_operation (window, "forward");
+
+  g_assert_true (_tprof_window_export_chart (window, png, "histogram", 640, 400, &error));
+  g_assert_no_error (error);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 640);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 400);
+  cairo_surface_destroy (surface);
+
+  g_assert_true (_tprof_window_export_chart (window, svg, "ranks", 800, 500, &error));
+  g_assert_true (g_file_get_contents (svg, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "<?xml"));
+  g_assert_nonnull (strstr (contents, "<svg"));
+  g_clear_pointer (&contents, g_free);
+
+  g_assert_true (_tprof_window_export_chart (window, pdf, "histogram", 800, 500, &error));
+  g_assert_true (g_file_get_contents (pdf, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "%PDF"));
+  g_clear_pointer (&contents, g_free);
+
+  g_assert_true (_tprof_window_export_table (window, csv, &error));
+  g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  g_assert_cmpstr (lines[0], ==, "name,count,rank_count,mean,std,min,median,p95,max,sum,imbalance,slowest_rank");
+  g_assert_cmpuint (g_strv_length (lines), ==, APP_TEST_BASIC_N_OPS + 2);   /* header, rows, final "" */
+  g_assert_true (g_str_has_prefix (lines[1], "big,16000,8,"));
+
+  /* failures say why */
+  g_assert_false (_tprof_window_export_chart (window, "/nonexistent-dir/chart.png", "histogram", 640, 400, &error));
+  g_assert_nonnull (error);
+  g_assert_cmpstr (error->message, !=, "");
+  g_clear_error (&error);
+  g_assert_false (_tprof_window_export_chart (window, "/tmp/chart.bmp", "histogram", 640, 400, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_false (_tprof_window_export_table (window, "/nonexistent-dir/table.csv", &error));
+  g_assert_nonnull (error);
+
+  /* through the dialogs' path the window shows why */
+  g_assert_null (_tprof_window_get_error (window));
+  g_assert_false (_tprof_window_save_chart (window, "/nonexistent-dir/chart.png", "histogram", 640, 400));
+  g_assert_true (g_str_has_prefix (_tprof_window_get_error (window), "Could not export to chart.png: "));
+  g_assert_false (_tprof_window_save_table (window, "/nonexistent-dir/table.csv"));
+  g_assert_true (g_str_has_prefix (_tprof_window_get_error (window), "Could not export to table.csv: "));
+  g_assert_true (_tprof_window_save_table (window, csv));
+
+  close_window (window);
+}
+
+static char *
+write_bad_file (guint i)
+{
+  g_autofree char *name = g_strdup_printf ("bad-%02u.h5", i);
+  char *path = g_build_filename (fixture_dir, name, NULL);
+  g_autofree char *good = NULL;
+  gsize good_len = 0;
+
+  switch (i % 4)
+    {
+    case 0:   /* not HDF5 at all */
+      g_assert_true (g_file_set_contents (path, "this is not a profile\n", -1, NULL));
+      break;
+    case 1:   /* empty */
+      g_assert_true (g_file_set_contents (path, "", 0, NULL));
+      break;
+    case 2:   /* a truncated real profile */
+      g_assert_true (g_file_get_contents (fixture_path, &good, &good_len, NULL));
+      g_assert_true (g_file_set_contents (path, good, good_len / (2 + i), NULL));
+      break;
+    default:  /* missing */
+      break;
+    }
+  return path;
+}
+
+static void
+test_window_bad_file (void)
+{
+  TprofWindow *window = app_test_gui_new_window (app);
+  g_autofree char *path = write_bad_file (0);
+  const char *message;
+
+  app_test_gui_open (window, path);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "empty");
+  message = _tprof_window_get_error (window);
+  g_assert_nonnull (message);
+  g_assert_true (g_str_has_prefix (message, "Could not open bad-00.h5: "));
+  g_assert_cmpuint (strlen (message), >, strlen ("Could not open bad-00.h5: "));
+  g_assert_true (_tprof_window_is_empty (window));
+  g_assert_null (_tprof_window_get_file (window));
+
+  /* still alive: a good file opens in the same window and clears the message */
+  app_test_gui_open (window, fixture_path);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
+  g_assert_null (_tprof_window_get_error (window));
+
+  /* a world too large to list is refused with the reason, not allocated */
+  {
+    g_autofree char *huge = g_build_filename (fixture_dir, "huge-world.h5", NULL);
+    TprofProfiledTime *pt = tprof_profiled_time_new (TPROF_PROFILE_MAX_RANKS + 1);
+    TprofError error = { 0 };
+    TprofWindow *other = app_test_gui_new_window (app);
+
+    g_assert_cmpint (tprof_profiled_time_save (pt, huge, &error), ==, 0);
+    tprof_profiled_time_free (pt);
+    app_test_gui_open (other, huge);
+    g_assert_cmpstr (_tprof_window_get_page (other), ==, "empty");
+    g_assert_true (g_str_has_prefix (_tprof_window_get_error (other), "Could not open huge-world.h5: "));
+    g_assert_nonnull (strstr (_tprof_window_get_error (other), "ranks"));
+    close_window (other);
+  }
+
+  /* a bad file opened over a shown profile keeps the profile */
+  app_test_gui_open (window, path);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
+  g_assert_nonnull (_tprof_window_get_error (window));
+
+  close_window (window);
+}
+
+static void
+test_window_many_bad_files (void)
+{
+  TprofWindow *window = app_test_gui_new_window (app);
+
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autofree char *path = write_bad_file (i);
+      g_autofree char *name = g_path_get_basename (path);
+      g_autofree char *prefix = g_strdup_printf ("Could not open %s: ", name);
+
+      app_test_gui_open (window, path);
+      g_assert_cmpstr (_tprof_window_get_page (window), ==, "empty");
+      g_assert_nonnull (_tprof_window_get_error (window));
+      g_assert_true (g_str_has_prefix (_tprof_window_get_error (window), prefix));
+    }
+
+  app_test_gui_open (window, fixture_path);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
+  close_window (window);
+}
+
+static void
+test_window_open_while_loading (void)
+{
+  TprofWindow *window = app_test_gui_new_window (app);
+  g_autofree char *bad = write_bad_file (4);
+  g_autofree char *other_path = app_test_make_profile (fixture_dir, "second.h5", APP_TEST_PROFILE_REALISTIC);
+  g_autoptr(GFile) good = g_file_new_for_path (fixture_path);
+  g_autoptr(GFile) other = g_file_new_for_path (other_path);
+  g_autoptr(GFile) bad_file = g_file_new_for_path (bad);
+  g_autofree char *title = NULL;
+
+  /* the newer request wins; the older one's result is dropped */
+  _tprof_window_open (window, good);
+  _tprof_window_open (window, bad_file);
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "empty");
+  g_assert_true (g_str_has_prefix (_tprof_window_get_error (window), "Could not open bad-04.h5: "));
+
+  _tprof_window_open (window, good);
+  _tprof_window_open (window, other);
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
+  g_assert_null (_tprof_window_get_error (window));
+  g_assert_true (g_file_equal (_tprof_window_get_file (window), other));
+  g_object_get (window, "title", &title, NULL);
+  g_assert_cmpstr (title, ==, "second.h5");
+  g_assert_cmpuint (g_list_model_get_n_items (_tprof_operation_table_get_model (window->table)), ==, 6);
+
+  close_window (window);
+}
+
+static void
+test_window_open_routing (void)
+{
+  TprofWindow *window = open_fixture ();
+  g_autoptr(GFile) same = g_file_new_for_path (fixture_path);
+  g_autofree char *other_path = app_test_make_profile (fixture_dir, "other.h5", APP_TEST_PROFILE_REALISTIC);
+  g_autoptr(GFile) other = g_file_new_for_path (other_path);
+  guint before = n_windows ();
+  GList *windows;
+  TprofWindow *second = NULL;
+
+  /* a file already shown is presented, not opened again */
+  g_application_open (G_APPLICATION (app), &same, 1, "");
+  g_assert_cmpuint (n_windows (), ==, before);
+
+  /* another file gets its own window */
+  g_application_open (G_APPLICATION (app), &other, 1, "");
+  g_assert_cmpuint (n_windows (), ==, before + 1);
+  windows = gtk_application_get_windows (GTK_APPLICATION (app));
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (l->data != window && _tprof_window_get_file (l->data) != NULL &&
+        g_file_equal (_tprof_window_get_file (l->data), other))
+      second = l->data;
+  g_assert_nonnull (second);
+  app_test_gui_wait_idle (second);
+  g_assert_cmpstr (_tprof_window_get_page (second), ==, "profile");
+
+  close_window (second);
+  close_window (window);
+}
+
+static void
+test_window_settings_saved (void)
+{
+  TprofWindow *window = app_test_gui_new_window (app);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
+  gtk_window_close (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 900);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 640);
+  g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
+
+  /* the next window starts at the saved size */
+  window = app_test_gui_new_window (app);
+  {
+    int width;
+    int height;
+
+    gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
+    g_assert_cmpint (width, ==, 900);
+    g_assert_cmpint (height, ==, 640);
+  }
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  close_window (window);
+}
+
+static GtkDropTarget *
+find_drop_target (TprofWindow *window)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (controller))
+        return GTK_DROP_TARGET (controller);
+    }
+  return NULL;
+}
+
+static void
+test_window_drop (void)
+{
+  TprofWindow *window = app_test_gui_new_window (app);
+  g_autofree char *other_path = app_test_make_profile (fixture_dir, "dropped.h5", APP_TEST_PROFILE_REALISTIC);
+  GFile *files[] = { g_file_new_for_path (fixture_path), g_file_new_for_path (other_path) };
+  GtkDropTarget *target = find_drop_target (window);
+  GValue value = G_VALUE_INIT;
+  gboolean accepted = FALSE;
+  guint before = n_windows ();
+  TprofWindow *second = NULL;
+
+  g_assert_nonnull (target);
+  g_assert_true (gdk_content_formats_contain_gtype (gtk_drop_target_get_formats (target), GDK_TYPE_FILE_LIST));
+
+  g_value_init (&value, GDK_TYPE_FILE_LIST);
+  g_value_take_boxed (&value, gdk_file_list_new_from_array (files, G_N_ELEMENTS (files)));
+  g_signal_emit_by_name (target, "drop", &value, 10.0, 10.0, &accepted);
+  g_value_unset (&value);
+  g_assert_true (accepted);
+
+  /* the first file opens here, the second in a window of its own */
+  g_assert_true (g_file_equal (_tprof_window_get_file (window), files[0]));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
+  g_assert_cmpuint (n_windows (), ==, before + 1);
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l != NULL; l = l->next)
+    if (_tprof_window_get_file (l->data) != NULL && g_file_equal (_tprof_window_get_file (l->data), files[1]))
+      second = l->data;
+  g_assert_nonnull (second);
+  app_test_gui_wait_idle (second);
+
+  /* both were added to the recent files */
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *uri = g_file_get_uri (files[i]);
+
+      g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
+      g_object_unref (files[i]);
+    }
+
+  close_window (second);
+  close_window (window);
+}
+
+static void
+test_window_actions (void)
+{
+  TprofWindow *window = app_test_gui_new_window (app);
+  static const struct { const char *action; const char *accel; } accels[] = {
+    { "win.open", "<Control>o" },
+    { "win.export-chart", "<Control>e" },
+    { "win.export-table", "<Shift><Control>e" },
+    { "win.close", "<Control>w" },
+    { "win.find", "<Control>f" },
+    { "app.quit", "<Control>q" },
+    { "win.show-help-overlay", "<Control>question" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    {
+      g_auto(GStrv) set = gtk_application_get_accels_for_action (GTK_APPLICATION (app), accels[i].action);
+      guint key = 0;
+      GdkModifierType mods = 0;
+      guint want_key = 0;
+      GdkModifierType want_mods = 0;
+
+      g_assert_nonnull (set[0]);
+      g_assert_true (gtk_accelerator_parse (set[0], &key, &mods));
+      g_assert_true (gtk_accelerator_parse (accels[i].accel, &want_key, &want_mods));
+      g_assert_cmpuint (gdk_keyval_to_lower (key), ==, gdk_keyval_to_lower (want_key));
+      g_assert_cmpuint (mods, ==, want_mods);
+    }
+
+  /* the shortcuts window came from the GResource, About is an app action */
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (window), "show-help-overlay"));
+  g_assert_nonnull (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (app), "about"));
+
+  /* exports need a profile, and say so */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *png = g_build_filename (fixture_dir, "nothing.png", NULL);
+
+    g_assert_false (_tprof_window_export_chart (window, png, "histogram", 100, 100, &error));
+    g_assert_nonnull (error);
+    g_assert_false (g_file_test (png, G_FILE_TEST_EXISTS));
+  }
+  app_test_gui_open (window, fixture_path);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL));
+
+  close_window (window);
+}
+
+static void
+test_window_many_operations (void)
+{
+  g_autofree char *path = g_build_filename (fixture_dir, "many.h5", NULL);
+  TprofProfiledTime *pt = tprof_profiled_time_new (4);
+  TprofError error = { 0 };
+  TprofWindow *window = app_test_gui_new_window (app);
+  GListModel *model;
+
+  for (int i = 0; i < 10000; i++)
+    {
+      double times[8];
+      int32_t ranks[8];
+      g_autofree char *name = g_strdup_printf ("op/%05d", i);
+
+      for (int s = 0; s < 8; s++)
+        {
+          times[s] = 1e-6 * (i + 1) * (1 + s);
+          ranks[s] = s % 4;
+        }
+      g_assert_cmpint (tprof_profiled_time_add (pt, name, tprof_gathered_time_new (times, ranks, 8), &error), ==, 0);
+    }
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+
+  app_test_gui_open (window, path);
+  model = _tprof_operation_table_get_model (window->table);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 10000);
+
+  _tprof_operation_table_set_search (window->table, "op/0999");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 10);
+  _tprof_operation_table_set_search (window->table, "");
+
+  /* ranks 0 and 1 hold samples s = 0, 1, 4, 5: sum = 1e-6 (i + 1) (1 + 2 + 5 + 6) */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-1", NULL));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 10000);
+  {
+    TprofOperation *op = find_row (window, "op/00041", NULL);
+
+    g_assert_cmpuint (_tprof_operation_get_summary (op)->count, ==, 4);
+    app_test_assert_close (_tprof_operation_get_summary (op)->sum, 1e-6 * 42 * 14, 1e-12, "sum");
+  }
+
+  close_window (window);
+}
+
+static void
+assert_png_size (const char *png,
+                 int         min_width)
+{
+  cairo_surface_t *surface = cairo_image_surface_create_from_png (png);
+
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), >=, min_width);
+  cairo_surface_destroy (surface);
+  g_test_message ("screenshot: %s", png);
+}
+
+static void
+test_window_screenshot (void)
+{
+  g_autofree char *path = app_test_make_profile (fixture_dir, "training-run.h5", APP_TEST_PROFILE_REALISTIC);
+  g_autofree char *bad = write_bad_file (0);
+  g_autofree char *main_png = g_test_build_filename (G_TEST_BUILT, "app", "main-window.png", NULL);
+  g_autofree char *overlay_png = g_test_build_filename (G_TEST_BUILT, "app", "overlay-window.png", NULL);
+  g_autofree char *empty_png = g_test_build_filename (G_TEST_BUILT, "app", "empty-window.png", NULL);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = app_test_gui_new_window (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
+
+  app_test_gui_open (window, bad);
+  app_test_gui_render_png (window, empty_png);
+  assert_png_size (empty_png, 1000);
+
+  app_test_gui_open (window, path);
+  select_operation (window, "train/forward");
+  app_test_gui_render_png (window, main_png);
+  assert_png_size (main_png, 1000);
+
+  /* ranks overlaid on a log axis, a filter applied and a refused expression */
+  g_settings_set_boolean (settings, "separate-ranks", TRUE);
+  g_settings_set_boolean (settings, "log-y", TRUE);
+  g_settings_set_string (settings, "rank-metric", "mean");
+  select_operation (window, "data/load_batch");
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-5", NULL));
+  g_assert_false (_tprof_rank_filter_apply_expression (window->rank_filter, "0-5,7-3", NULL));
+  app_test_gui_wait_idle (window);
+  app_test_gui_render_png (window, overlay_png);
+  assert_png_size (overlay_png, 1000);
+  g_settings_reset (settings, "separate-ranks");
+  g_settings_reset (settings, "log-y");
+  g_settings_reset (settings, "rank-metric");
+
+  close_window (window);
+}
+
+/* Asks numpy for what the tests compare with, in one Python run. */
+static void
+prefetch_references (void)
+{
+  static const char * const ops[] = { "forward", "allreduce", "io/checkpoint", "empty", "constant", "zeros", "big" };
+  static const char * const selections[] = { "all", "0,1,2,5", "0,1,2", "3,4,5,6,7", "none" };
+  g_autoptr(GPtrArray) queries = g_ptr_array_new_with_free_func ((GDestroyNotify) g_strfreev);
+
+  for (guint s = 0; s < G_N_ELEMENTS (selections); s++)
+    {
+      for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+        g_ptr_array_add (queries, g_strdupv ((char *[]) { "summary", (char *) ops[o], (char *) selections[s], NULL }));
+      if (s != 4)
+        g_ptr_array_add (queries, g_strdupv ((char *[]) { "hist", "forward", (char *) selections[s], "auto", NULL }));
+    }
+  g_ptr_array_add (queries, g_strdupv ((char *[]) { "hist", "forward", "all", "10", NULL }));
+
+  app_test_reference_prefetch (fixture_path, (const char * const *const *) queries->pdata, queries->len);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+
+  app = app_test_gui_start ();
+  fixture_dir = app_test_make_dir ();
+  fixture_path = app_test_make_profile (fixture_dir, "basic.h5", APP_TEST_PROFILE_BASIC);
+  prefetch_references ();
+
+  g_test_add_func ("/app/window/table", test_window_table);
+  g_test_add_func ("/app/window/sort", test_window_sort);
+  g_test_add_func ("/app/window/search", test_window_search);
+  g_test_add_func ("/app/window/histogram", test_window_histogram);
+  g_test_add_func ("/app/window/rank-filter", test_window_rank_filter);
+  g_test_add_func ("/app/window/rank-filter-entry", test_window_rank_filter_entry);
+  g_test_add_func ("/app/window/export", test_window_export);
+  g_test_add_func ("/app/window/bad-file", test_window_bad_file);
+  g_test_add_func ("/app/window/many-bad-files", test_window_many_bad_files);
+  g_test_add_func ("/app/window/open-while-loading", test_window_open_while_loading);
+  g_test_add_func ("/app/window/open-routing", test_window_open_routing);
+  g_test_add_func ("/app/window/settings-saved", test_window_settings_saved);
+  g_test_add_func ("/app/window/drop", test_window_drop);
+  g_test_add_func ("/app/window/actions", test_window_actions);
+  g_test_add_func ("/app/window/many-operations", test_window_many_operations);
+  g_test_add_func ("/app/window/screenshot", test_window_screenshot);
+
+  ret = g_test_run ();
+
+  app_test_remove_dir (fixture_dir);
+  g_free (fixture_path);
+  g_free (fixture_dir);
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return ret;
+}

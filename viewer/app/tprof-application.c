@@ -1,0 +1,168 @@
+/* tprof-application.c — TprofApplication: app actions, styling, and routing opened files to windows. */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tprof-application.h"
+#include "tprof-window.h"
+
+struct _TprofApplication
+{
+  GtkApplication parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (TprofApplication, tprof_application, GTK_TYPE_APPLICATION)
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  GApplication *app = G_APPLICATION (user_data);
+  GList *windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+  /* closing each window saves its size like a normal close would */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+  g_list_free (windows);
+  g_application_quit (app);
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  static const char * const authors[] = { "The tprof developers", NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (app),
+                         "program-name", "tprof",
+                         "logo-icon-name", APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("See where the time of a distributed program goes, rank by rank"),
+                         "license-type", GTK_LICENSE_MIT_X11,
+                         "authors", authors,
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static const GActionEntry app_actions[] = {
+  { .name = "quit", .activate = quit_activated },
+  { .name = "about", .activate = about_activated },
+};
+
+static void
+tprof_application_startup (GApplication *application)
+{
+  GtkApplication *app = GTK_APPLICATION (application);
+  g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
+
+  G_APPLICATION_CLASS (tprof_application_parent_class)->startup (application);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
+
+  gtk_application_set_accels_for_action (app, "app.quit", (const char *[]) { "<Control>q", NULL });
+  gtk_application_set_accels_for_action (app, "win.open", (const char *[]) { "<Control>o", NULL });
+  gtk_application_set_accels_for_action (app, "win.export-chart", (const char *[]) { "<Control>e", NULL });
+  gtk_application_set_accels_for_action (app, "win.export-table", (const char *[]) { "<Control><Shift>e", NULL });
+  gtk_application_set_accels_for_action (app, "win.find", (const char *[]) { "<Control>f", NULL });
+  gtk_application_set_accels_for_action (app, "win.close", (const char *[]) { "<Control>w", NULL });
+
+  gtk_css_provider_load_from_resource (css, "/io/github/tprof/Viewer/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static void
+tprof_application_activate (GApplication *application)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
+
+  if (window == NULL)
+    window = GTK_WINDOW (_tprof_window_new (TPROF_APPLICATION (application)));
+  gtk_window_present (window);
+}
+
+/* The window already showing @file, else one that is free, else a new one. */
+static TprofWindow *
+tprof_application_window_for (TprofApplication *self,
+                              GFile            *file,
+                              gboolean         *already_open)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  *already_open = FALSE;
+  for (GList *l = windows; l != NULL; l = l->next)
+    {
+      GFile *shown;
+
+      if (!TPROF_IS_WINDOW (l->data))
+        continue;
+      shown = _tprof_window_get_file (l->data);
+      if (shown != NULL && g_file_equal (shown, file))
+        {
+          *already_open = TRUE;
+          return l->data;
+        }
+    }
+
+  if (TPROF_IS_WINDOW (active) && _tprof_window_is_empty (TPROF_WINDOW (active)))
+    return TPROF_WINDOW (active);
+  for (GList *l = windows; l != NULL; l = l->next)
+    if (TPROF_IS_WINDOW (l->data) && _tprof_window_is_empty (l->data))
+      return l->data;
+
+  return _tprof_window_new (self);
+}
+
+static void
+tprof_application_open (GApplication  *application,
+                        GFile        **files,
+                        int            n_files,
+                        const char    *hint)
+{
+  TprofApplication *self = TPROF_APPLICATION (application);
+
+  for (int i = 0; i < n_files; i++)
+    {
+      gboolean already_open;
+      TprofWindow *window = tprof_application_window_for (self, files[i], &already_open);
+
+      if (!already_open)
+        _tprof_window_open (window, files[i]);
+      gtk_window_present (GTK_WINDOW (window));
+    }
+}
+
+static void
+tprof_application_class_init (TprofApplicationClass *klass)
+{
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  app_class->startup = tprof_application_startup;
+  app_class->activate = tprof_application_activate;
+  app_class->open = tprof_application_open;
+}
+
+static void
+tprof_application_init (TprofApplication *self)
+{
+}
+
+TprofApplication *
+_tprof_application_new (GApplicationFlags flags)
+{
+  TprofApplication *self = g_object_new (TPROF_TYPE_APPLICATION,
+                                         "application-id", APP_ID,
+                                         "flags", G_APPLICATION_HANDLES_OPEN | flags,
+                                         NULL);
+
+  /* Translators: the arguments in `tprof-viewer --help` */
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Show tprof profiles (.h5): per-operation statistics, histograms and per-rank times."));
+  return self;
+}

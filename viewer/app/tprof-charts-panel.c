@@ -1,0 +1,184 @@
+/* tprof-charts-panel.c — TprofChartsPanel: binds the charts and their controls to the settings, and names the operation. */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tprof-charts-panel.h"
+
+struct _TprofChartsPanel
+{
+  GtkWidget           parent_instance;
+
+  GSettings          *settings;
+
+  /* template widgets */
+  GtkLabel           *operation_label;
+  TprofHistogramView *histogram;
+  TprofRankChart     *rank_chart;
+  GtkSpinButton      *bins_spin;
+};
+
+enum {
+  RANK_CLICKED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (TprofChartsPanel, tprof_charts_panel, GTK_TYPE_WIDGET)
+
+void
+_tprof_charts_panel_set_source (TprofChartsPanel *self,
+                                TprofProfile     *profile,
+                                gssize            op,
+                                GBytes           *mask)
+{
+  const TprofProfileIndex *index = profile != NULL ? _tprof_profile_get_index (profile) : NULL;
+
+  g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
+
+  _tprof_histogram_view_set_source (self->histogram, profile, op, mask);
+  _tprof_rank_chart_set_source (self->rank_chart, profile, op, mask);
+
+  if (index != NULL && op >= 0 && (gsize) op < _tprof_profile_index_get_n_operations (index))
+    gtk_label_set_text (self->operation_label, _tprof_profile_index_get_name (index, op));
+  else
+    gtk_label_set_text (self->operation_label, "");
+}
+
+TprofHistogramView *
+_tprof_charts_panel_get_histogram (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return self->histogram;
+}
+
+TprofRankChart *
+_tprof_charts_panel_get_rank_chart (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return self->rank_chart;
+}
+
+GtkSpinButton *
+_tprof_charts_panel_get_bins_spin (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return self->bins_spin;
+}
+
+const char *
+_tprof_charts_panel_get_title (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return gtk_label_get_text (self->operation_label);
+}
+
+static void
+rank_clicked_cb (TprofChartsPanel *self,
+                 int               rank,
+                 TprofRankChart   *chart)
+{
+  g_signal_emit (self, signals[RANK_CLICKED], 0, rank);
+}
+
+static int
+bins_input_cb (GtkSpinButton *spin,
+               double        *new_value)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (spin));
+
+  if (g_ascii_strcasecmp (text, _("Auto")) == 0)
+    {
+      *new_value = 0;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+bins_output_cb (GtkSpinButton *spin)
+{
+  /* 0 bins means numpy's automatic choice */
+  if (gtk_spin_button_get_value_as_int (spin) != 0)
+    return FALSE;
+  gtk_editable_set_text (GTK_EDITABLE (spin), _("Auto"));
+  return TRUE;
+}
+
+static gboolean
+int_to_double_mapping (GValue   *value,
+                       GVariant *variant,
+                       gpointer  user_data)
+{
+  g_value_set_double (value, g_variant_get_int32 (variant));
+  return TRUE;
+}
+
+static GVariant *
+double_to_int_mapping (const GValue       *value,
+                       const GVariantType *expected_type,
+                       gpointer            user_data)
+{
+  return g_variant_new_int32 ((gint32) g_value_get_double (value));
+}
+
+static void
+tprof_charts_panel_dispose (GObject *object)
+{
+  TprofChartsPanel *self = (TprofChartsPanel *)object;
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TPROF_TYPE_CHARTS_PANEL);
+  /* the template's top box has no id, so unparent it ourselves */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (tprof_charts_panel_parent_class)->dispose (object);
+}
+
+static void
+tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tprof_charts_panel_dispose;
+
+  signals[RANK_CLICKED] =
+    g_signal_new ("rank-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+
+  g_type_ensure (TPROF_TYPE_HISTOGRAM_VIEW);
+  g_type_ensure (TPROF_TYPE_RANK_CHART);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tprof/Viewer/tprof-charts-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, operation_label);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, histogram);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_chart);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, bins_spin);
+  gtk_widget_class_bind_template_callback (widget_class, rank_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bins_input_cb);
+  gtk_widget_class_bind_template_callback (widget_class, bins_output_cb);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "chartspanel");
+}
+
+static void
+tprof_charts_panel_init (TprofChartsPanel *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* the toggle buttons use the window's "settings" actions; the rest binds here */
+  self->settings = g_settings_new (APP_ID);
+  g_settings_bind (self->settings, "separate-ranks", self->histogram, "separate-ranks", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "log-x", self->histogram, "log-x", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "log-y", self->histogram, "log-y", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "bins", self->histogram, "bins", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "rank-metric", self->rank_chart, "metric", G_SETTINGS_BIND_GET);
+  g_settings_bind_with_mapping (self->settings, "bins", self->bins_spin, "value", G_SETTINGS_BIND_DEFAULT,
+                                int_to_double_mapping, double_to_int_mapping, NULL, NULL);
+}

@@ -1,0 +1,26 @@
+/* tprof-charts-panel.h — TprofChartsPanel: the histogram and per-rank chart of the selected operation, with their controls. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tprof-histogram-view.h"
+#include "tprof-profile.h"
+#include "tprof-rank-chart.h"
+
+G_BEGIN_DECLS
+
+#define TPROF_TYPE_CHARTS_PANEL (tprof_charts_panel_get_type ())
+G_DECLARE_FINAL_TYPE (TprofChartsPanel, tprof_charts_panel, TPROF, CHARTS_PANEL, GtkWidget)
+
+/* Shows operation @op of @profile (-1: none) on the ranks of @mask (NULL: all). */
+void                _tprof_charts_panel_set_source    (TprofChartsPanel *self,
+                                                       TprofProfile     *profile,
+                                                       gssize            op,
+                                                       GBytes           *mask);
+TprofHistogramView *_tprof_charts_panel_get_histogram (TprofChartsPanel *self);
+TprofRankChart     *_tprof_charts_panel_get_rank_chart (TprofChartsPanel *self);
+GtkSpinButton      *_tprof_charts_panel_get_bins_spin (TprofChartsPanel *self);
+/* The name of the operation shown, "" for none. */
+const char         *_tprof_charts_panel_get_title     (TprofChartsPanel *self);
+
+G_END_DECLS

@@ -1,0 +1,459 @@
+/* tprof-operation-table.c — TprofOperationTable: column view over searched and sorted TprofOperation rows. */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "tprof-operation-table.h"
+#include "tprof-plot.h"
+
+typedef enum
+{
+  COLUMN_NAME,
+  COLUMN_COUNT,      /* a size_t field of TprofSummary */
+  COLUMN_DURATION,   /* a double field, seconds */
+  COLUMN_RATIO,      /* a double field without unit */
+  COLUMN_RANK,       /* an int32 field, -1 for none */
+} ColumnKind;
+
+typedef struct
+{
+  const char *id;
+  const char *title;
+  const char *property;
+  ColumnKind  kind;
+  gsize       offset;   /* into TprofSummary */
+} ColumnSpec;
+
+static const ColumnSpec column_specs[] = {
+  { "name", N_("Name"), "name", COLUMN_NAME, 0 },
+  { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count) },
+  { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count) },
+  { "mean", N_("Mean"), "mean", COLUMN_DURATION, offsetof (TprofSummary, mean) },
+  { "std", N_("Std"), "std", COLUMN_DURATION, offsetof (TprofSummary, std) },
+  { "min", N_("Min"), "min", COLUMN_DURATION, offsetof (TprofSummary, min) },
+  { "median", N_("Median"), "median", COLUMN_DURATION, offsetof (TprofSummary, median) },
+  { "p95", N_("P95"), "p95", COLUMN_DURATION, offsetof (TprofSummary, p95) },
+  { "max", N_("Max"), "max", COLUMN_DURATION, offsetof (TprofSummary, max) },
+  { "sum", N_("Sum"), "sum", COLUMN_DURATION, offsetof (TprofSummary, sum) },
+  { "imbalance", N_("Imbalance"), "imbalance", COLUMN_RATIO, offsetof (TprofSummary, imbalance) },
+  { "slowest-rank", N_("Slowest rank"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank) },
+};
+
+struct _TprofOperationTable
+{
+  GtkWidget           parent_instance;
+
+  GListStore         *store;
+  GtkSortListModel   *sort_model;
+  GtkSingleSelection *selection;
+  GtkStringFilter    *name_filter;
+  GtkColumnViewColumn *columns[G_N_ELEMENTS (column_specs)];
+  int                 selected_index;
+  gboolean            replacing;   /* rows are being swapped: the selection is in flux */
+
+  /* template widgets */
+  GtkSearchEntry     *search_entry;
+  GtkColumnView      *column_view;
+};
+
+enum {
+  PROP_0,
+  PROP_SELECTED_INDEX,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TprofOperationTable, tprof_operation_table, GTK_TYPE_WIDGET)
+
+static const ColumnSpec *
+column_spec_find (const char *id)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
+    if (g_str_equal (column_specs[i].id, id))
+      return &column_specs[i];
+  return NULL;
+}
+
+static char *
+column_spec_format (const ColumnSpec *spec,
+                    TprofOperation   *operation)
+{
+  const guint8 *summary = (const guint8 *) _tprof_operation_get_summary (operation);
+  double value;
+  int32_t rank;
+
+  switch (spec->kind)
+    {
+    case COLUMN_NAME:
+      return g_strdup (_tprof_operation_get_name (operation));
+    case COLUMN_COUNT:
+      return g_strdup_printf ("%zu", *(const size_t *) (summary + spec->offset));
+    case COLUMN_DURATION:
+      return tprof_format_duration (*(const double *) (summary + spec->offset), 3);
+    case COLUMN_RATIO:
+      value = *(const double *) (summary + spec->offset);
+      if (isnan (value))
+        return g_strdup ("—");
+      /* Translators: a load imbalance factor, e.g. 1.25× */
+      return g_strdup_printf (_("%.2f×"), value);
+    case COLUMN_RANK:
+      rank = *(const int32_t *) (summary + spec->offset);
+      return rank < 0 ? g_strdup ("—") : g_strdup_printf ("%d", rank);
+    default:
+      g_return_val_if_reached (NULL);
+    }
+}
+
+char *
+_tprof_operation_table_format_cell (const char     *id,
+                                    TprofOperation *operation)
+{
+  const ColumnSpec *spec = column_spec_find (id);
+
+  g_return_val_if_fail (spec != NULL, NULL);
+  return column_spec_format (spec, operation);
+}
+
+static void
+setup_cell_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               const ColumnSpec         *spec)
+{
+  GtkWidget *cell = gtk_inscription_new (NULL);
+
+  /* GtkInscription does not measure its text: give each column room for its values */
+  if (spec->kind != COLUMN_NAME)
+    {
+      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0f);
+      gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), spec->kind == COLUMN_COUNT ? 6 : 8);
+      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), spec->kind == COLUMN_COUNT ? 8 : 9);
+      gtk_widget_add_css_class (cell, "numeric");
+    }
+  else
+    {
+      gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 12);
+      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), 28);
+      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+    }
+  gtk_list_item_set_child (list_item, cell);
+}
+
+static void
+bind_cell_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              const ColumnSpec         *spec)
+{
+  g_autofree char *text = column_spec_format (spec, gtk_list_item_get_item (list_item));
+  GtkInscription *cell = GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
+
+  gtk_inscription_set_text (cell, text);
+  if (spec->kind == COLUMN_NAME)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (cell), text);
+}
+
+/* The raw number a column sorts on; an empty operation's NaN sorts as the
+ * smallest value so it ends up last in the usual largest-first order. */
+static double
+column_sort_key (TprofOperation   *operation,
+                 const ColumnSpec *spec)
+{
+  const guint8 *summary = (const guint8 *) _tprof_operation_get_summary (operation);
+  double value;
+
+  switch (spec->kind)
+    {
+    case COLUMN_COUNT:
+      return (double) *(const size_t *) (summary + spec->offset);
+    case COLUMN_RANK:
+      return *(const int32_t *) (summary + spec->offset);
+    case COLUMN_DURATION:
+    case COLUMN_RATIO:
+      value = *(const double *) (summary + spec->offset);
+      return isnan (value) ? -G_MAXDOUBLE : value;
+    case COLUMN_NAME:
+    default:
+      g_return_val_if_reached (0.0);
+    }
+}
+
+static GtkSorter *
+column_spec_sorter (const ColumnSpec *spec)
+{
+  if (spec->kind == COLUMN_NAME)
+    return GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (TPROF_TYPE_OPERATION, NULL, "name")));
+
+  return GTK_SORTER (gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
+                                                                          G_CALLBACK (column_sort_key),
+                                                                          (gpointer) spec, NULL)));
+}
+
+static void
+tprof_operation_table_add_columns (TprofOperationTable *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
+    {
+      const ColumnSpec *spec = &column_specs[i];
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      GtkColumnViewColumn *column;
+      GtkSorter *sorter = column_spec_sorter (spec);
+
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), (gpointer) spec);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), (gpointer) spec);
+
+      column = gtk_column_view_column_new (_(spec->title), factory);
+      gtk_column_view_column_set_sorter (column, sorter);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      if (spec->kind == COLUMN_NAME)
+        {
+          gtk_column_view_column_set_expand (column, TRUE);
+        }
+      gtk_column_view_append_column (self->column_view, column);
+      self->columns[i] = column;
+      g_object_unref (sorter);
+      g_object_unref (column);
+    }
+}
+
+static void
+selection_changed_cb (TprofOperationTable *self)
+{
+  TprofOperation *operation = gtk_single_selection_get_selected_item (self->selection);
+  int index = operation != NULL ? (int) _tprof_operation_get_index (operation) : -1;
+
+  if (self->replacing || index == self->selected_index)
+    return;
+  self->selected_index = index;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_INDEX]);
+}
+
+void
+_tprof_operation_table_select_index (TprofOperationTable *self,
+                                     int                  index)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TprofOperation) operation = g_list_model_get_item (model, i);
+
+      if ((int) _tprof_operation_get_index (operation) == index)
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          return;
+        }
+    }
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+}
+
+void
+_tprof_operation_table_set_operations (TprofOperationTable *self,
+                                       GPtrArray           *operations)
+{
+  int keep = self->selected_index;
+
+  g_return_if_fail (TPROF_IS_OPERATION_TABLE (self));
+
+  /* one notification at the end, so charts do not redraw for the in-between states */
+  self->replacing = TRUE;
+  g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
+                       operations->pdata, operations->len);
+
+  if (keep >= 0)
+    _tprof_operation_table_select_index (self, keep);
+  else if (operations->len > 0)
+    gtk_single_selection_set_selected (self->selection, 0);
+  self->replacing = FALSE;
+  selection_changed_cb (self);
+}
+
+GListModel *
+_tprof_operation_table_get_model (TprofOperationTable *self)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), NULL);
+  return G_LIST_MODEL (self->selection);
+}
+
+int
+_tprof_operation_table_get_selected_index (TprofOperationTable *self)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), -1);
+  return self->selected_index;
+}
+
+gboolean
+_tprof_operation_table_sort_by (TprofOperationTable *self,
+                                const char          *id,
+                                GtkSortType          order)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
+    if (g_str_equal (column_specs[i].id, id))
+      {
+        gtk_column_view_sort_by_column (self->column_view, self->columns[i], order);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+void
+_tprof_operation_table_set_search (TprofOperationTable *self,
+                                   const char          *text)
+{
+  g_return_if_fail (TPROF_IS_OPERATION_TABLE (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
+  /* the entry delays "search-changed"; apply now so callers see the result */
+  gtk_string_filter_set_search (self->name_filter, text);
+}
+
+void
+_tprof_operation_table_focus_search (TprofOperationTable *self)
+{
+  g_return_if_fail (TPROF_IS_OPERATION_TABLE (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+csv_append_field (GString    *csv,
+                  const char *text)
+{
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      g_string_append (csv, text);
+      return;
+    }
+  g_string_append_c (csv, '"');
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (csv, '"');
+      g_string_append_c (csv, *p);
+    }
+  g_string_append_c (csv, '"');
+}
+
+char *
+_tprof_operation_table_to_csv (TprofOperationTable *self)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (model);
+  GString *csv = g_string_new ("name,count,rank_count,mean,std,min,median,p95,max,sum,imbalance,slowest_rank\n");
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TprofOperation) operation = g_list_model_get_item (model, i);
+      const TprofSummary *s = _tprof_operation_get_summary (operation);
+      const double values[] = { s->mean, s->std, s->min, s->median, s->p95, s->max, s->sum, s->imbalance };
+
+      csv_append_field (csv, _tprof_operation_get_name (operation));
+      g_string_append_printf (csv, ",%zu,%zu", s->count, s->rank_count);
+      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+        {
+          if (isnan (values[v]))
+            g_string_append_c (csv, ',');
+          else
+            g_string_append_printf (csv, ",%.17g", values[v]);
+        }
+      g_string_append_printf (csv, ",%d\n", s->slowest_rank);
+    }
+
+  return g_string_free (csv, FALSE);
+}
+
+static void
+search_changed_cb (TprofOperationTable *self,
+                   GtkSearchEntry      *entry)
+{
+  gtk_string_filter_set_search (self->name_filter, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+tprof_operation_table_get_property (GObject    *object,
+                                    guint       prop_id,
+                                    GValue     *value,
+                                    GParamSpec *pspec)
+{
+  TprofOperationTable *self = TPROF_OPERATION_TABLE (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_INDEX:
+      g_value_set_int (value, self->selected_index);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tprof_operation_table_dispose (GObject *object)
+{
+  TprofOperationTable *self = (TprofOperationTable *)object;
+  GtkWidget *child;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), TPROF_TYPE_OPERATION_TABLE);
+  /* the template's top box has no id, so unparent it ourselves */
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
+    gtk_widget_unparent (child);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (tprof_operation_table_parent_class)->dispose (object);
+}
+
+static void
+tprof_operation_table_class_init (TprofOperationTableClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tprof_operation_table_dispose;
+  object_class->get_property = tprof_operation_table_get_property;
+
+  properties[PROP_SELECTED_INDEX] =
+    g_param_spec_int ("selected-index", NULL, NULL, -1, G_MAXINT, -1,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tprof/Viewer/tprof-operation-table.ui");
+  gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, column_view);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "operationtable");
+}
+
+static void
+tprof_operation_table_init (TprofOperationTable *self)
+{
+  GtkFilterListModel *filter_model;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->selected_index = -1;
+  self->store = g_list_store_new (TPROF_TYPE_OPERATION);
+
+  self->name_filter = gtk_string_filter_new (gtk_property_expression_new (TPROF_TYPE_OPERATION, NULL, "name"));
+  gtk_string_filter_set_match_mode (self->name_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_string_filter_set_ignore_case (self->name_filter, TRUE);
+  filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
+                                            GTK_FILTER (self->name_filter));
+
+  tprof_operation_table_add_columns (self);
+
+  self->sort_model = gtk_sort_list_model_new (G_LIST_MODEL (filter_model),
+                                              g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (self->sort_model));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self);
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+}

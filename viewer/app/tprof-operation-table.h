@@ -1,0 +1,36 @@
+/* tprof-operation-table.h — TprofOperationTable: the searchable, sortable table of per-operation statistics. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tprof-operation.h"
+
+G_BEGIN_DECLS
+
+#define TPROF_TYPE_OPERATION_TABLE (tprof_operation_table_get_type ())
+G_DECLARE_FINAL_TYPE (TprofOperationTable, tprof_operation_table, TPROF, OPERATION_TABLE, GtkWidget)
+
+/* Replaces the rows with @operations (of TprofOperation), keeping the
+ * selected operation selected; with nothing selected before, selects the first row. */
+void        _tprof_operation_table_set_operations (TprofOperationTable *self,
+                                                   GPtrArray           *operations);
+/* The rows as shown: searched and sorted. */
+GListModel *_tprof_operation_table_get_model      (TprofOperationTable *self);
+/* Profile index of the selected operation, -1 when none ("selected-index"). */
+int         _tprof_operation_table_get_selected_index (TprofOperationTable *self);
+void        _tprof_operation_table_select_index   (TprofOperationTable *self,
+                                                   int                  index);
+/* Sorts by the column @id ("name", "count", "mean", ...); FALSE when unknown. */
+gboolean    _tprof_operation_table_sort_by        (TprofOperationTable *self,
+                                                   const char          *id,
+                                                   GtkSortType          order);
+void        _tprof_operation_table_set_search     (TprofOperationTable *self,
+                                                   const char          *text);
+void        _tprof_operation_table_focus_search   (TprofOperationTable *self);
+/* The shown rows as CSV with a header, times in seconds. */
+char       *_tprof_operation_table_to_csv         (TprofOperationTable *self);
+/* The text the cell of column @id shows for @operation (for tests and CSV checks). */
+char       *_tprof_operation_table_format_cell    (const char          *id,
+                                                   TprofOperation      *operation);
+
+G_END_DECLS

@@ -1,0 +1,20 @@
+/* tprof-operation.h — TprofOperation: one row of the operations table, the statistics of one operation. */
+#pragma once
+
+#include <glib-object.h>
+#include <tprof/capture.h>
+
+G_BEGIN_DECLS
+
+#define TPROF_TYPE_OPERATION (tprof_operation_get_type ())
+G_DECLARE_FINAL_TYPE (TprofOperation, tprof_operation, TPROF, OPERATION, GObject)
+
+/* @index is the operation's position in the profile. */
+TprofOperation     *_tprof_operation_new         (const char         *name,
+                                                  guint               index,
+                                                  const TprofSummary *summary);
+const char         *_tprof_operation_get_name    (TprofOperation *self);
+guint               _tprof_operation_get_index   (TprofOperation *self);
+const TprofSummary *_tprof_operation_get_summary (TprofOperation *self);
+
+G_END_DECLS

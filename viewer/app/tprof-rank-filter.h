@@ -1,0 +1,32 @@
+/* tprof-rank-filter.h — TprofRankFilter: the side panel choosing which ranks the table and charts show. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tprof-profile-index.h"
+
+G_BEGIN_DECLS
+
+#define TPROF_TYPE_RANK_FILTER (tprof_rank_filter_get_type ())
+G_DECLARE_FINAL_TYPE (TprofRankFilter, tprof_rank_filter, TPROF, RANK_FILTER, GtkWidget)
+
+/* Lists the ranks of @index (NULL: none), all selected. */
+void      _tprof_rank_filter_set_index       (TprofRankFilter         *self,
+                                              const TprofProfileIndex *index);
+/* world_size bytes, non-zero for a selected rank; NULL when every rank is selected. */
+GBytes   *_tprof_rank_filter_dup_mask        (TprofRankFilter         *self);
+guint     _tprof_rank_filter_get_n_selected  (TprofRankFilter         *self);
+void      _tprof_rank_filter_toggle_rank     (TprofRankFilter         *self,
+                                              int                      rank);
+void      _tprof_rank_filter_select_all      (TprofRankFilter         *self);
+void      _tprof_rank_filter_select_none     (TprofRankFilter         *self);
+void      _tprof_rank_filter_invert          (TprofRankFilter         *self);
+/* Selects exactly the ranks of @expr ("0-3,8"); on a bad expression changes
+ * nothing, marks the entry and explains why. */
+gboolean  _tprof_rank_filter_apply_expression (TprofRankFilter        *self,
+                                               const char             *expr,
+                                               GError                **error);
+/* The "Showing 5 of 64 ranks" text. */
+const char *_tprof_rank_filter_get_summary   (TprofRankFilter         *self);
+
+G_END_DECLS

@@ -1,0 +1,73 @@
+/* tprof-window-private.h — TprofWindow's state, shared by tprof-window.c, tprof-window-actions.c and tests. */
+#pragma once
+
+#include "tprof-charts-panel.h"
+#include "tprof-operation-table.h"
+#include "tprof-profile.h"
+#include "tprof-rank-filter.h"
+#include "tprof-window.h"
+
+G_BEGIN_DECLS
+
+struct _TprofWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  GFile                *file;             /* shown or loading */
+  TprofProfile         *profile;          /* shown, NULL when empty */
+  TprofProfile         *loading;          /* being loaded */
+  GCancellable         *cancellable;
+  guint                 progress_source;
+  GBytes               *mask;             /* NULL: every rank */
+  guint                 table_generation; /* drops stale table recomputations */
+  GCancellable         *table_cancellable;
+  guint                 table_pending;
+
+  /* template widgets */
+  GtkStack             *stack;
+  GtkRevealer          *error_revealer;
+  GtkLabel             *error_label;
+  GtkLabel             *loading_label;
+  GtkProgressBar       *progress_bar;
+  GtkLabel             *empty_title;
+  TprofOperationTable  *table;
+  TprofChartsPanel     *charts;
+  TprofRankFilter      *rank_filter;
+};
+
+/* tprof-window.c */
+void        _tprof_window_show_error      (TprofWindow  *self,
+                                           const char   *message);
+void        _tprof_window_hide_error      (TprofWindow  *self);
+/* The shown error message, NULL when none. */
+const char *_tprof_window_get_error       (TprofWindow  *self);
+/* "empty", "loading" or "profile". */
+const char *_tprof_window_get_page        (TprofWindow  *self);
+/* TRUE while a file loads or the table is recomputed for a new rank filter. */
+gboolean    _tprof_window_is_busy         (TprofWindow  *self);
+
+/* tprof-window-actions.c */
+void        _tprof_window_class_add_actions (GtkWidgetClass *widget_class);
+void        _tprof_window_update_actions  (TprofWindow  *self);
+/* Writes the chart @chart ("histogram" or "ranks") as shown to @path, its
+ * format from the suffix. */
+gboolean    _tprof_window_export_chart    (TprofWindow  *self,
+                                           const char   *path,
+                                           const char   *chart,
+                                           int           width,
+                                           int           height,
+                                           GError      **error);
+gboolean    _tprof_window_export_table    (TprofWindow  *self,
+                                           const char   *path,
+                                           GError      **error);
+/* As the export dialogs do: export, and on failure tell the user why in the window. */
+gboolean    _tprof_window_save_chart      (TprofWindow  *self,
+                                           const char   *path,
+                                           const char   *chart,
+                                           int           width,
+                                           int           height);
+gboolean    _tprof_window_save_table      (TprofWindow  *self,
+                                           const char   *path);
+
+G_END_DECLS

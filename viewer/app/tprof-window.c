@@ -1,0 +1,468 @@
+/* tprof-window.c — TprofWindow: loading a profile, the empty/loading/profile pages and the rank filter's effects. */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tprof-operation.h"
+#include "tprof-window-private.h"
+
+#define PROGRESS_INTERVAL_MS 100
+
+G_DEFINE_FINAL_TYPE (TprofWindow, tprof_window, GTK_TYPE_APPLICATION_WINDOW)
+
+typedef struct
+{
+  TprofProfile *profile;
+  GBytes       *mask;
+  guint         generation;
+} TableJob;
+
+static void
+table_job_free (TableJob *job)
+{
+  g_object_unref (job->profile);
+  g_clear_pointer (&job->mask, g_bytes_unref);
+  g_free (job);
+}
+
+void
+_tprof_window_show_error (TprofWindow *self,
+                          const char  *message)
+{
+  gtk_label_set_text (self->error_label, message);
+  gtk_revealer_set_reveal_child (self->error_revealer, TRUE);
+}
+
+void
+_tprof_window_hide_error (TprofWindow *self)
+{
+  gtk_revealer_set_reveal_child (self->error_revealer, FALSE);
+}
+
+const char *
+_tprof_window_get_error (TprofWindow *self)
+{
+  if (!gtk_revealer_get_reveal_child (self->error_revealer))
+    return NULL;
+  return gtk_label_get_text (self->error_label);
+}
+
+const char *
+_tprof_window_get_page (TprofWindow *self)
+{
+  return gtk_stack_get_visible_child_name (self->stack);
+}
+
+gboolean
+_tprof_window_is_busy (TprofWindow *self)
+{
+  return self->loading != NULL || self->table_pending > 0;
+}
+
+GFile *
+_tprof_window_get_file (TprofWindow *self)
+{
+  g_return_val_if_fail (TPROF_IS_WINDOW (self), NULL);
+  return self->file;
+}
+
+gboolean
+_tprof_window_is_empty (TprofWindow *self)
+{
+  g_return_val_if_fail (TPROF_IS_WINDOW (self), FALSE);
+  return self->profile == NULL && self->loading == NULL;
+}
+
+static GPtrArray *
+operations_new (const TprofProfileIndex *index,
+                const TprofSummary      *summaries)
+{
+  gsize n = _tprof_profile_index_get_n_operations (index);
+  GPtrArray *operations = g_ptr_array_new_full (n, g_object_unref);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const TprofSummary *summary = summaries != NULL ? &summaries[i] : _tprof_profile_index_get_summary (index, i);
+
+      g_ptr_array_add (operations, _tprof_operation_new (_tprof_profile_index_get_name (index, i), i, summary));
+    }
+  return operations;
+}
+
+static void
+table_job_worker (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  TableJob *job = task_data;
+  const TprofProfileIndex *index = _tprof_profile_get_index (job->profile);
+  gsize n = _tprof_profile_index_get_n_operations (index);
+  TprofSummary *summaries = g_new (TprofSummary, MAX (n, 1));
+  const guint8 *mask = g_bytes_get_data (job->mask, NULL);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      /* a newer filter made this work useless */
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          g_free (summaries);
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+          return;
+        }
+      _tprof_profile_index_summarize (index, i, mask, &summaries[i]);
+    }
+  g_task_return_pointer (task, summaries, g_free);
+}
+
+static void
+table_job_done (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  TprofWindow *self = TPROF_WINDOW (object);
+  TableJob *job = g_task_get_task_data (G_TASK (result));
+  g_autofree TprofSummary *summaries = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autoptr(GPtrArray) operations = NULL;
+
+  self->table_pending--;
+  if (summaries == NULL || job->generation != self->table_generation || job->profile != self->profile)
+    return;
+
+  operations = operations_new (_tprof_profile_get_index (self->profile), summaries);
+  _tprof_operation_table_set_operations (self->table, operations);
+}
+
+/* Statistics under a rank filter need quantiles of every operation: a worker
+ * computes them while the charts, which are cheap, follow at once. */
+static void
+tprof_window_update_table (TprofWindow *self)
+{
+  g_autoptr(GTask) task = NULL;
+  TableJob *job;
+
+  self->table_generation++;
+  g_cancellable_cancel (self->table_cancellable);
+  g_clear_object (&self->table_cancellable);
+  if (self->profile == NULL)
+    return;
+
+  if (self->mask == NULL)
+    {
+      g_autoptr(GPtrArray) operations = operations_new (_tprof_profile_get_index (self->profile), NULL);
+
+      _tprof_operation_table_set_operations (self->table, operations);
+      return;
+    }
+
+  job = g_new0 (TableJob, 1);
+  job->profile = g_object_ref (self->profile);
+  job->mask = g_bytes_ref (self->mask);
+  job->generation = self->table_generation;
+
+  self->table_cancellable = g_cancellable_new ();
+  task = g_task_new (self, self->table_cancellable, table_job_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) table_job_free);
+  self->table_pending++;
+  g_task_run_in_thread (task, table_job_worker);
+}
+
+static void
+tprof_window_update_charts (TprofWindow *self)
+{
+  _tprof_charts_panel_set_source (self->charts, self->profile,
+                                  _tprof_operation_table_get_selected_index (self->table), self->mask);
+}
+
+static void
+rank_filter_changed_cb (TprofWindow     *self,
+                        TprofRankFilter *filter)
+{
+  g_clear_pointer (&self->mask, g_bytes_unref);
+  self->mask = _tprof_rank_filter_dup_mask (filter);
+
+  tprof_window_update_charts (self);
+  tprof_window_update_table (self);
+}
+
+static void
+selected_operation_cb (TprofWindow *self)
+{
+  tprof_window_update_charts (self);
+}
+
+static void
+rank_clicked_cb (TprofWindow      *self,
+                 int               rank,
+                 TprofChartsPanel *charts)
+{
+  _tprof_rank_filter_toggle_rank (self->rank_filter, rank);
+}
+
+static void
+tprof_window_stop_progress (TprofWindow *self)
+{
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+}
+
+static gboolean
+progress_tick_cb (gpointer user_data)
+{
+  TprofWindow *self = user_data;
+
+  if (self->loading == NULL)
+    return G_SOURCE_CONTINUE;
+
+  if (_tprof_profile_get_is_reading (self->loading))
+    gtk_progress_bar_pulse (self->progress_bar);
+  else
+    gtk_progress_bar_set_fraction (self->progress_bar, _tprof_profile_get_progress (self->loading));
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+tprof_window_show_profile (TprofWindow  *self,
+                           TprofProfile *profile)
+{
+  g_autofree char *basename = g_file_get_basename (_tprof_profile_get_file (profile));
+  g_autofree char *uri = g_file_get_uri (_tprof_profile_get_file (profile));
+
+  g_set_object (&self->profile, profile);
+  g_clear_pointer (&self->mask, g_bytes_unref);
+
+  gtk_window_set_title (GTK_WINDOW (self), basename);
+  gtk_stack_set_visible_child_name (self->stack, "profile");
+
+  /* empty the table first so the old selection is not carried over */
+  {
+    g_autoptr(GPtrArray) none = g_ptr_array_new ();
+
+    _tprof_operation_table_set_operations (self->table, none);
+  }
+  _tprof_operation_table_sort_by (self->table, "sum", GTK_SORT_DESCENDING);
+  _tprof_rank_filter_set_index (self->rank_filter, _tprof_profile_get_index (profile));
+
+  gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
+  _tprof_window_update_actions (self);
+}
+
+static void
+load_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(TprofWindow) self = user_data;
+  TprofProfile *profile = TPROF_PROFILE (object);
+  g_autoptr(GError) error = NULL;
+
+  if (!_tprof_profile_load_finish (profile, result, &error))
+    {
+      g_autofree char *name = NULL;
+      g_autofree char *message = NULL;
+
+      if (profile != self->loading || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+
+      name = g_file_get_basename (_tprof_profile_get_file (profile));
+      /* Translators: the first %s is a file name, the second says what is wrong with it */
+      message = g_strdup_printf (_("Could not open %s: %s"), name, error->message);
+      _tprof_window_show_error (self, message);
+
+      g_clear_object (&self->loading);
+      tprof_window_stop_progress (self);
+      g_clear_object (&self->file);
+      if (self->profile != NULL)
+        self->file = g_object_ref (_tprof_profile_get_file (self->profile));
+      gtk_stack_set_visible_child_name (self->stack, self->profile != NULL ? "profile" : "empty");
+      _tprof_window_update_actions (self);
+      return;
+    }
+
+  if (profile != self->loading)
+    return;
+
+  g_clear_object (&self->loading);
+  tprof_window_stop_progress (self);
+  _tprof_window_hide_error (self);
+  tprof_window_show_profile (self, profile);
+}
+
+void
+_tprof_window_open (TprofWindow *self,
+                    GFile       *file)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (TPROF_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  g_set_object (&self->file, file);
+  g_clear_object (&self->loading);
+  self->loading = _tprof_profile_new (file);
+
+  name = g_file_get_basename (file);
+  /* Translators: %s is a file name */
+  text = g_strdup_printf (_("Loading %s…"), name);
+  gtk_label_set_text (self->loading_label, text);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
+  gtk_stack_set_visible_child_name (self->stack, "loading");
+  _tprof_window_hide_error (self);
+
+  if (self->progress_source == 0)
+    self->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, progress_tick_cb, self);
+
+  _tprof_profile_load_async (self->loading, self->cancellable, load_done_cb, g_object_ref (self));
+  _tprof_window_update_actions (self);
+}
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         TprofWindow   *self)
+{
+  GdkFileList *list = g_value_get_boxed (value);
+  g_autoptr(GSList) files = list != NULL ? gdk_file_list_get_files (list) : NULL;
+  g_autoptr(GPtrArray) rest = g_ptr_array_new ();
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  GSList *l = files;
+
+  if (files == NULL)
+    return FALSE;
+
+  /* the first file lands here when this window is free; the others get their own */
+  if (_tprof_window_is_empty (self))
+    {
+      _tprof_window_open (self, l->data);
+      l = l->next;
+    }
+  for (; l != NULL; l = l->next)
+    g_ptr_array_add (rest, l->data);
+  if (rest->len > 0 && app != NULL)
+    g_application_open (app, (GFile **) rest->pdata, rest->len, "");
+  return TRUE;
+}
+
+static void
+tprof_window_bind_settings (TprofWindow *self)
+{
+  static const char * const actions[] = { "separate-ranks", "log-x", "log-y", "rank-metric" };
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
+    {
+      g_autoptr(GAction) action = g_settings_create_action (self->settings, actions[i]);
+
+      g_action_map_add_action (G_ACTION_MAP (group), action);
+    }
+  /* the menu and the charts panel's toggle buttons share these */
+  gtk_widget_insert_action_group (GTK_WIDGET (self), "settings", G_ACTION_GROUP (group));
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+}
+
+static gboolean
+tprof_window_close_request (GtkWindow *window)
+{
+  TprofWindow *self = TPROF_WINDOW (window);
+  int width;
+  int height;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  if (!gtk_window_is_maximized (window) && width > 0 && height > 0)
+    {
+      g_settings_set_int (self->settings, "window-width", width);
+      g_settings_set_int (self->settings, "window-height", height);
+    }
+
+  g_cancellable_cancel (self->cancellable);
+
+  return GTK_WINDOW_CLASS (tprof_window_parent_class)->close_request (window);
+}
+
+static void
+tprof_window_dispose (GObject *object)
+{
+  TprofWindow *self = (TprofWindow *)object;
+
+  tprof_window_stop_progress (self);
+  g_cancellable_cancel (self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TPROF_TYPE_WINDOW);
+
+  g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->table_cancellable);
+  g_clear_object (&self->table_cancellable);
+  g_clear_object (&self->loading);
+  g_clear_object (&self->profile);
+  g_clear_object (&self->file);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->mask, g_bytes_unref);
+
+  G_OBJECT_CLASS (tprof_window_parent_class)->dispose (object);
+}
+
+static void
+tprof_window_class_init (TprofWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = tprof_window_dispose;
+  window_class->close_request = tprof_window_close_request;
+
+  g_type_ensure (TPROF_TYPE_CHARTS_PANEL);
+  g_type_ensure (TPROF_TYPE_OPERATION_TABLE);
+  g_type_ensure (TPROF_TYPE_RANK_FILTER);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tprof/Viewer/tprof-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, empty_title);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, table);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, charts);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, rank_filter);
+  gtk_widget_class_bind_template_callback (widget_class, rank_filter_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, selected_operation_cb);
+  gtk_widget_class_bind_template_callback (widget_class, rank_clicked_cb);
+
+  _tprof_window_class_add_actions (widget_class);
+}
+
+static void
+tprof_window_init (TprofWindow *self)
+{
+  GtkDropTarget *drop;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (APP_ID);
+  tprof_window_bind_settings (self);
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  _tprof_window_update_actions (self);
+}
+
+TprofWindow *
+_tprof_window_new (TprofApplication *application)
+{
+  return g_object_new (TPROF_TYPE_WINDOW, "application", application, NULL);
+}

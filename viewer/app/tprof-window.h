@@ -1,0 +1,22 @@
+/* tprof-window.h — TprofWindow: one window showing one profile. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tprof-application.h"
+
+G_BEGIN_DECLS
+
+#define TPROF_TYPE_WINDOW (tprof_window_get_type ())
+G_DECLARE_FINAL_TYPE (TprofWindow, tprof_window, TPROF, WINDOW, GtkApplicationWindow)
+
+TprofWindow *_tprof_window_new       (TprofApplication *application);
+/* Loads @file into this window in the background (replacing what it shows on success). */
+void         _tprof_window_open      (TprofWindow      *self,
+                                      GFile            *file);
+/* The file shown or being loaded; NULL for an empty window. */
+GFile       *_tprof_window_get_file  (TprofWindow      *self);
+/* TRUE when the window shows nothing and loads nothing, so a new file may go here. */
+gboolean     _tprof_window_is_empty  (TprofWindow      *self);
+
+G_END_DECLS
