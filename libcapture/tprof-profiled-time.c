@@ -1,1 +1,387 @@
-/* tprof-profiled-time.c — placeholder until implemented */
+/* tprof-profiled-time.c — TprofProfiledTime: operations in recording order, found by name through a hash index. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof/tprof-profiled-time.h"
+#include "tprof-profiled-time-private.h"
+
+struct _TprofProfiledTime
+{
+  int                 world_size;
+
+  size_t              n_ops;
+  size_t              ops_capacity;
+  char              **names;
+  TprofGatheredTime **gts;
+
+  /* Open addressing, linear probing; a slot holds an op index + 1, 0 when
+   * free. Kept at most half full so probes stay short. */
+  size_t             *slots;
+  size_t              n_slots;
+
+  char              **hostnames;  /* world_size entries, or NULL */
+  char               *created;
+  char               *producer;
+  char               *clock;
+};
+
+static size_t
+tprof_profiled_time_hash (const char *name)
+{
+  /* FNV-1a: cheap, and good enough for operation names. */
+  uint64_t h = UINT64_C (14695981039346656037);
+
+  for (const unsigned char *p = (const unsigned char *) name; *p != '\0'; p++)
+    {
+      h ^= *p;
+      h *= UINT64_C (1099511628211);
+    }
+  return (size_t) (h ^ (h >> 32));
+}
+
+TprofProfiledTime *
+tprof_profiled_time_new (int world_size)
+{
+  TprofProfiledTime *pt;
+
+  if (world_size < 1)
+    return NULL;
+  pt = calloc (1, sizeof *pt);
+  if (pt == NULL)
+    return NULL;
+  pt->world_size = world_size;
+  return pt;
+}
+
+static void
+tprof_profiled_time_free_hostnames (TprofProfiledTime *pt)
+{
+  if (pt->hostnames == NULL)
+    return;
+  for (int r = 0; r < pt->world_size; r++)
+    free (pt->hostnames[r]);
+  free (pt->hostnames);
+  pt->hostnames = NULL;
+}
+
+void
+tprof_profiled_time_free (TprofProfiledTime *pt)
+{
+  if (pt == NULL)
+    return;
+  for (size_t i = 0; i < pt->n_ops; i++)
+    {
+      free (pt->names[i]);
+      tprof_gathered_time_free (pt->gts[i]);
+    }
+  free (pt->names);
+  free (pt->gts);
+  free (pt->slots);
+  tprof_profiled_time_free_hostnames (pt);
+  free (pt->created);
+  free (pt->producer);
+  free (pt->clock);
+  free (pt);
+}
+
+size_t
+_tprof_profiled_time_find (const TprofProfiledTime *pt,
+                           const char              *name)
+{
+  size_t mask;
+
+  if (pt->n_slots == 0 || name == NULL)
+    return TPROF_PROFILED_TIME_NOT_FOUND;
+  mask = pt->n_slots - 1;
+  for (size_t s = tprof_profiled_time_hash (name) & mask;; s = (s + 1) & mask)
+    {
+      size_t slot = pt->slots[s];
+
+      if (slot == 0)
+        return TPROF_PROFILED_TIME_NOT_FOUND;
+      if (strcmp (pt->names[slot - 1], name) == 0)
+        return slot - 1;
+    }
+}
+
+static void
+tprof_profiled_time_index_insert (size_t     *slots,
+                                  size_t      n_slots,
+                                  const char *name,
+                                  size_t      op)
+{
+  size_t mask = n_slots - 1;
+  size_t s = tprof_profiled_time_hash (name) & mask;
+
+  while (slots[s] != 0)
+    s = (s + 1) & mask;
+  slots[s] = op + 1;
+}
+
+/* Makes room for one more operation in the arrays and the index. */
+static bool
+tprof_profiled_time_reserve (TprofProfiledTime *pt)
+{
+  if (pt->n_ops == pt->ops_capacity)
+    {
+      size_t capacity = pt->ops_capacity != 0 ? pt->ops_capacity * 2 : 16;
+      char **names;
+      TprofGatheredTime **gts;
+
+      if (capacity > SIZE_MAX / 4 / sizeof *gts)
+        return false;
+      names = realloc (pt->names, capacity * sizeof *names);
+      if (names == NULL)
+        return false;
+      pt->names = names;
+      gts = realloc (pt->gts, capacity * sizeof *gts);
+      if (gts == NULL)
+        return false;
+      pt->gts = gts;
+      pt->ops_capacity = capacity;
+    }
+
+  if ((pt->n_ops + 1) * 2 > pt->n_slots)
+    {
+      size_t n_slots = pt->n_slots != 0 ? pt->n_slots * 2 : 32;
+      size_t *slots = calloc (n_slots, sizeof *slots);
+
+      if (slots == NULL)
+        return false;
+      for (size_t i = 0; i < pt->n_ops; i++)
+        tprof_profiled_time_index_insert (slots, n_slots, pt->names[i], i);
+      free (pt->slots);
+      pt->slots = slots;
+      pt->n_slots = n_slots;
+    }
+  return true;
+}
+
+bool
+_tprof_profiled_time_append (TprofProfiledTime *pt,
+                             const char        *name,
+                             TprofGatheredTime *gt)
+{
+  char *copy;
+
+  if (!tprof_profiled_time_reserve (pt) || (copy = strdup (name)) == NULL)
+    {
+      tprof_gathered_time_free (gt);
+      return false;
+    }
+  pt->names[pt->n_ops] = copy;
+  pt->gts[pt->n_ops] = gt;
+  tprof_profiled_time_index_insert (pt->slots, pt->n_slots, copy, pt->n_ops);
+  pt->n_ops++;
+  return true;
+}
+
+int
+tprof_profiled_time_add (TprofProfiledTime *pt,
+                         const char        *name,
+                         TprofGatheredTime *gt,
+                         TprofError        *error)
+{
+  const int32_t *ranks;
+  size_t n;
+
+  if (pt == NULL || gt == NULL)
+    {
+      tprof_gathered_time_free (gt);
+      return tprof_error_set (error, TPROF_ERROR_INVALID,
+                              "tprof_profiled_time_add: %s is NULL",
+                              pt == NULL ? "the profile" : "the samples");
+    }
+  if (name == NULL || name[0] == '\0')
+    {
+      tprof_gathered_time_free (gt);
+      return tprof_error_set (error, TPROF_ERROR_INVALID,
+                              "an operation name must not be empty");
+    }
+  if (_tprof_profiled_time_find (pt, name) != TPROF_PROFILED_TIME_NOT_FOUND)
+    {
+      tprof_gathered_time_free (gt);
+      return tprof_error_set (error, TPROF_ERROR_INVALID,
+                              "operation '%s' is already in the profile", name);
+    }
+
+  n = tprof_gathered_time_count (gt);
+  ranks = tprof_gathered_time_ranks (gt);
+  for (size_t i = 0; i < n; i++)
+    if (ranks[i] < 0 || ranks[i] >= pt->world_size)
+      {
+        int32_t bad = ranks[i];
+
+        tprof_gathered_time_free (gt);
+        return tprof_error_set (error, TPROF_ERROR_INVALID,
+                                "operation '%s': sample %zu has rank %d, outside [0, %d)",
+                                name, i, (int) bad, pt->world_size);
+      }
+
+  if (!_tprof_profiled_time_append (pt, name, gt))
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY,
+                            "out of memory adding operation '%s'", name);
+  return 0;
+}
+
+TprofProfiledTime *
+tprof_time_manager_gather_local (TprofTimeManager *tm)
+{
+  TprofProfiledTime *pt;
+  const char **names = NULL;
+  size_t n_names;
+
+  if (tm == NULL)
+    return NULL;
+  pt = tprof_profiled_time_new (1);
+  if (pt == NULL)
+    return NULL;
+
+  n_names = tprof_time_manager_list_names (tm, &names);
+  for (size_t i = 0; i < n_names; i++)
+    {
+      double *times = NULL;
+      size_t n = tprof_time_manager_get_time (tm, names[i], &times);
+      /* calloc: every sample is rank 0 */
+      int32_t *ranks = n != 0 ? calloc (n, sizeof *ranks) : NULL;
+      TprofGatheredTime *gt;
+
+      if (n != 0 && (times == NULL || ranks == NULL))
+        {
+          free (times);
+          free (ranks);
+          goto failed;
+        }
+      gt = tprof_gathered_time_new_take (times, ranks, n);
+      if (gt == NULL || !_tprof_profiled_time_append (pt, names[i], gt))
+        goto failed;
+    }
+  free (names);
+  return pt;
+
+failed:
+  free (names);
+  tprof_profiled_time_free (pt);
+  return NULL;
+}
+
+size_t
+tprof_profiled_time_len (const TprofProfiledTime *pt)
+{
+  return pt != NULL ? pt->n_ops : 0;
+}
+
+const char *
+tprof_profiled_time_name (const TprofProfiledTime *pt,
+                          size_t                   i)
+{
+  if (pt == NULL || i >= pt->n_ops)
+    return NULL;
+  return pt->names[i];
+}
+
+const TprofGatheredTime *
+tprof_profiled_time_nth (const TprofProfiledTime *pt,
+                         size_t                   i)
+{
+  if (pt == NULL || i >= pt->n_ops)
+    return NULL;
+  return pt->gts[i];
+}
+
+const TprofGatheredTime *
+tprof_profiled_time_get (const TprofProfiledTime *pt,
+                         const char              *name)
+{
+  size_t i;
+
+  if (pt == NULL)
+    return NULL;
+  i = _tprof_profiled_time_find (pt, name);
+  return i != TPROF_PROFILED_TIME_NOT_FOUND ? pt->gts[i] : NULL;
+}
+
+int
+tprof_profiled_time_world_size (const TprofProfiledTime *pt)
+{
+  return pt != NULL ? pt->world_size : 0;
+}
+
+int
+tprof_profiled_time_set_hostnames (TprofProfiledTime *pt,
+                                   const char *const *hostnames,
+                                   TprofError        *error)
+{
+  char **copy;
+
+  if (pt == NULL || hostnames == NULL)
+    return tprof_error_set (error, TPROF_ERROR_INVALID,
+                            "tprof_profiled_time_set_hostnames: %s is NULL",
+                            pt == NULL ? "the profile" : "the host name array");
+  for (int r = 0; r < pt->world_size; r++)
+    if (hostnames[r] == NULL)
+      return tprof_error_set (error, TPROF_ERROR_INVALID,
+                              "the host name of rank %d is NULL", r);
+
+  copy = calloc ((unsigned) pt->world_size, sizeof *copy);
+  if (copy == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY,
+                            "out of memory copying %d host names", pt->world_size);
+  for (int r = 0; r < pt->world_size; r++)
+    {
+      copy[r] = strdup (hostnames[r]);
+      if (copy[r] == NULL)
+        {
+          for (int k = 0; k < r; k++)
+            free (copy[k]);
+          free (copy);
+          return tprof_error_set (error, TPROF_ERROR_NO_MEMORY,
+                                  "out of memory copying %d host names", pt->world_size);
+        }
+    }
+  tprof_profiled_time_free_hostnames (pt);
+  pt->hostnames = copy;
+  return 0;
+}
+
+const char *
+tprof_profiled_time_hostname (const TprofProfiledTime *pt,
+                              int                      rank)
+{
+  if (pt == NULL || pt->hostnames == NULL || rank < 0 || rank >= pt->world_size)
+    return NULL;
+  return pt->hostnames[rank];
+}
+
+void
+_tprof_profiled_time_take_info (TprofProfiledTime *pt,
+                                char              *created,
+                                char              *producer,
+                                char              *clock)
+{
+  free (pt->created);
+  free (pt->producer);
+  free (pt->clock);
+  pt->created = created;
+  pt->producer = producer;
+  pt->clock = clock;
+}
+
+const char *
+tprof_profiled_time_created (const TprofProfiledTime *pt)
+{
+  return pt != NULL ? pt->created : NULL;
+}
+
+const char *
+tprof_profiled_time_producer (const TprofProfiledTime *pt)
+{
+  return pt != NULL ? pt->producer : NULL;
+}
+
+const char *
+tprof_profiled_time_clock (const TprofProfiledTime *pt)
+{
+  return pt != NULL ? pt->clock : NULL;
+}

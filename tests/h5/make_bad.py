@@ -1,0 +1,81 @@
+# make_bad.py — writes one broken profile per rule of DESIGN.md section 2 into a directory, for the refusal tests.
+import os
+import sys
+
+import h5py
+import numpy as np
+
+
+def good(f, world_size=4):
+    """A valid profile; each case below breaks one thing in it."""
+    f.attrs["format"] = "tprof-profile"
+    f.attrs["format_version"] = 1
+    f.attrs["world_size"] = world_size
+    timings = f.create_group("timings", track_order=True)
+    for name in ("forward", "backward"):
+        group = timings.create_group(name)
+        group.attrs["name"] = name
+        group["times"] = np.array([0.5, 0.25, 0.125, 1.0])
+        group["ranks"] = np.array([0, 1, 2, 3], dtype=np.int32)
+    return timings
+
+
+def replace(group, key, value):
+    del group[key]
+    group[key] = value
+
+
+CASES = {
+    "no-format": lambda f: (good(f), f.attrs.__delitem__("format")),
+    "wrong-format": lambda f: (good(f), f.attrs.__setitem__("format", "caliper-profile")),
+    "format-not-string": lambda f: (good(f), f.attrs.__setitem__("format", 7)),
+    "no-format-version": lambda f: (good(f), f.attrs.__delitem__("format_version")),
+    "format-version-2": lambda f: (good(f), f.attrs.__setitem__("format_version", 2)),
+    "no-world-size": lambda f: (good(f), f.attrs.__delitem__("world_size")),
+    "world-size-0": lambda f: (good(f), f.attrs.__setitem__("world_size", 0)),
+    "world-size-float": lambda f: (good(f), f.attrs.__setitem__("world_size", 4.0)),
+    "no-timings": lambda f: (good(f), f.__delitem__("timings")),
+    "times-2d": lambda f: replace(good(f)["backward"], "times", np.ones((2, 2))),
+    "times-string": lambda f: replace(good(f)["backward"], "times",
+                                      np.array([b"1", b"2", b"3", b"4"])),
+    "ranks-float": lambda f: replace(good(f)["backward"], "ranks", np.array([0.0, 1.0, 2.0, 3.0])),
+    "no-ranks": lambda f: good(f)["backward"].__delitem__("ranks"),
+    "length-mismatch": lambda f: replace(good(f)["backward"], "ranks", np.array([0, 1, 2], dtype=np.int32)),
+    "nan-time": lambda f: replace(good(f)["backward"], "times", np.array([0.5, 0.25, np.nan, 1.0])),
+    "inf-time": lambda f: replace(good(f)["backward"], "times", np.array([0.5, 0.25, 0.5, np.inf])),
+    "negative-time": lambda f: replace(good(f)["backward"], "times", np.array([0.5, -0.25, 0.5, 1.0])),
+    "rank-out-of-range": lambda f: replace(good(f)["backward"], "ranks", np.array([0, 1, 2, 4], dtype=np.int64)),
+    "negative-rank": lambda f: replace(good(f)["backward"], "ranks", np.array([0, -1, 2, 3], dtype=np.int16)),
+    "duplicate-name": lambda f: good(f)["backward"].attrs.__setitem__("name", "forward"),
+    "empty-name": lambda f: good(f)["backward"].attrs.__setitem__("name", ""),
+    "bad-utf8-name": lambda f: good(f)["backward"].attrs.__setitem__("name", np.bytes_(b"back\xffward")),
+    "soft-link": lambda f: good(f).__setitem__("alias", h5py.SoftLink("/timings/forward")),
+    "not-a-group": lambda f: good(f).__setitem__("stray", np.arange(3)),
+    "hostname-length": lambda f: (good(f), f.create_group("ranks").__setitem__(
+        "hostname", np.array([b"a", b"b"]))),
+}
+
+
+def main():
+    directory = sys.argv[1]
+    for case, make in CASES.items():
+        with h5py.File(os.path.join(directory, case + ".h5"), "w") as f:
+            make(f)
+    # a valid file whose `backward` group lost its name: readers use the link name
+    with h5py.File(os.path.join(directory, "no-name-attribute.h5"), "w") as f:
+        timings = good(f)
+        del timings["backward"].attrs["name"]
+        timings.move("backward", "io%2Fcheck%25")
+    with open(os.path.join(directory, "not-hdf5.h5"), "w") as f:
+        f.write("forward,0.5\nbackward,0.25\n")
+    open(os.path.join(directory, "empty.h5"), "wb").close()
+    with h5py.File(os.path.join(directory, "valid.h5"), "w") as f:
+        good(f)
+    with open(os.path.join(directory, "valid.h5"), "rb") as f:
+        data = f.read()
+    with open(os.path.join(directory, "truncated.h5"), "wb") as f:
+        f.write(data[: len(data) // 2])
+    print("OK")
+
+
+main()
