@@ -44,8 +44,16 @@ void
 tprof_scope_end_slow (TprofScope *scope, int64_t end_ns)
 {
   double secs = tprof_clock_ns_to_secs (end_ns - scope->start_ns);
-  int depth = enabled_depth < TPROF_MAX_ENABLED ? enabled_depth : TPROF_MAX_ENABLED;
+  int depth = enabled_depth;
 
+  /* One enabled manager is the common case: keep it free of the loop. */
+  if (TPROF_LIKELY (depth == 1))
+    {
+      _tprof_thread_buffer_append (enabled_buffers[0], scope->name_id, secs);
+      return;
+    }
+  if (depth > TPROF_MAX_ENABLED)
+    depth = TPROF_MAX_ENABLED;
   for (int i = 0; i < depth; i++)
     _tprof_thread_buffer_append (enabled_buffers[i], scope->name_id, secs);
 }

@@ -1,6 +1,7 @@
 /* tprof-time-manager-private.h — the per-thread sample buffers behind the recording hot path. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +38,32 @@ struct _TprofThreadBuffer
   TprofSeries      **blocks[TPROF_SERIES_BLOCKS];
 };
 
+/* Called with each stored run of samples; returns false to stop the visit. */
+typedef bool (*TprofSampleRunFunc) (const double *samples, size_t n, void *user_data);
+
+/* Calls @func on each contiguous run of @name's samples where @tm stores
+ * them, in the order tprof_time_manager_get_time() copies them, with no copy.
+ * Appends made meanwhile are left out. The runs stay valid and unchanged
+ * until tprof_time_manager_clear() or _free() on @tm (appends never move
+ * them), so a caller may keep them past the visit. Unknown @name: no call.
+ * Returns false when @func stopped the visit. Exported (with a _tprof_ name,
+ * outside the installed headers) for libtprof-capture-mpi's gather. */
+TPROF_EXPORT bool _tprof_time_manager_visit_samples (TprofTimeManager   *tm,
+                                                     const char         *name,
+                                                     TprofSampleRunFunc  func,
+                                                     void               *user_data);
+
+/* tprof_time_manager_list_names(), telling out-of-memory (returns
+ * (size_t) -1 and stores NULL) from no names (returns 0). */
+TPROF_EXPORT size_t _tprof_time_manager_list_names (TprofTimeManager   *tm,
+                                                    const char       ***names);
+
+/* tprof_time_manager_get_time(), telling out-of-memory (returns (size_t) -1
+ * and stores NULL) from no samples (returns 0). */
+size_t _tprof_time_manager_get_time (TprofTimeManager  *tm,
+                                     const char        *name,
+                                     double           **times);
+
 /* This thread's buffer in @tm, created on first use; NULL when out of memory. */
 TprofThreadBuffer *_tprof_time_manager_thread_buffer (TprofTimeManager *tm);
 
@@ -52,11 +79,12 @@ _tprof_series_chunk_capacity (int chunk)
 static inline TprofSeries *
 _tprof_thread_buffer_series (TprofThreadBuffer *buf, int id)
 {
-  TprofSeries **block = __atomic_load_n (&buf->blocks[id / TPROF_SERIES_PER_BLOCK], __ATOMIC_ACQUIRE);
+  unsigned uid = (unsigned) id;  /* ids are positive: unsigned division is a shift */
+  TprofSeries **block = __atomic_load_n (&buf->blocks[uid / TPROF_SERIES_PER_BLOCK], __ATOMIC_ACQUIRE);
 
   if (block == NULL)
     return NULL;
-  return __atomic_load_n (&block[id % TPROF_SERIES_PER_BLOCK], __ATOMIC_ACQUIRE);
+  return __atomic_load_n (&block[uid % TPROF_SERIES_PER_BLOCK], __ATOMIC_ACQUIRE);
 }
 
 /* Records @secs for name @id; only ever called by the thread owning @buf. */
