@@ -1,21 +1,32 @@
-/* tprof-gather-mpi-private.h — the gather's internals, reachable by tests that compile tprof-gather-mpi.c. */
+/* tprof-gather-mpi-private.h — the gather's internals, shared by its files and reachable by tests linking its objects. */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <mpi.h>
 
 #include <tprof/capture.h>
 
-/* One rank's records as the gather sends them: @n_names operations in
- * first-recorded order, each with @counts[i] samples in @times[i] (NULL when
- * the count is 0). Nothing here is owned by the gather. */
+/* A run of samples stored contiguously somewhere the gather only reads. */
 typedef struct
 {
-  size_t               n_names;
-  const char *const   *names;
-  const size_t        *counts;
-  const double *const *times;
+  const double *samples;
+  size_t        n;
+} TprofGatherRun;
+
+/* One rank's records as the gather sends them: @n_names operations in
+ * first-recorded order; operation i's samples are, in order, the runs
+ * @runs[@run_base[i]] up to @runs[@run_base[i + 1]] (@run_base has
+ * @n_names + 1 entries). Nothing here is owned by the gather, and the runs
+ * must stay valid until it returns. */
+typedef struct
+{
+  size_t                n_names;
+  const char *const    *names;
+  const size_t         *run_base;
+  const TprofGatherRun *runs;
 } TprofGatherLocal;
 
 /* The collective part of tprof_time_manager_gather(): gathers @local (which
@@ -38,9 +49,125 @@ void _tprof_gather_set_block_elems (size_t block_elems);
 typedef enum
 {
   TPROF_GATHER_STAGE_NONE,
+  TPROF_GATHER_STAGE_READ,     /* this rank's list of runs */
   TPROF_GATHER_STAGE_PACK,     /* this rank's name table */
   TPROF_GATHER_STAGE_NAMES,    /* a receiver's room for every name table */
   TPROF_GATHER_STAGE_SAMPLES,  /* a receiver's arrays of samples */
 } TprofGatherStage;
 
 void _tprof_gather_inject_failure (TprofGatherStage stage);
+
+/* --- shared by the gather's own files --- */
+
+/* Sizes travel as uint64 whatever size_t is; one record per rank. */
+enum { TPROF_GATHER_META_BLOB_BYTES, TPROF_GATHER_META_N_SAMPLES, TPROF_GATHER_META_N };
+
+typedef struct
+{
+  MPI_Comm        comm;
+  int             rank;
+  int             size;
+  int             dst;
+  bool            receiving;
+  MPI_Datatype    byte_block;
+  MPI_Datatype    double_block;
+  uint64_t       *meta;          /* TPROF_GATHER_META_N per rank */
+
+  unsigned char  *blob;          /* this rank's packed name table */
+  size_t          blob_bytes;
+  MPI_Datatype    send_type;
+  int             send_count;
+  MPI_Datatype   *recv_types;    /* per rank; receiving ranks only */
+  int            *recv_counts;
+  /* the arguments of MPI_Alltoallw, allocated up front so that nothing can
+   * fail between an agreement and the transfer it allows */
+  int            *a2a_send_counts;
+  int            *a2a_recv_counts;
+  int            *a2a_displs;
+  MPI_Datatype   *a2a_send_types;
+  MPI_Datatype   *a2a_recv_types;
+
+  /* receiving ranks only */
+  unsigned char  *blobs;
+  size_t         *blob_offsets;  /* per rank */
+  size_t          total_samples;
+  size_t         *name_base;     /* per rank + 1: first entry of the rank in the name tables */
+  const char    **hostnames;     /* per rank, into @blobs */
+  const char    **name_str;      /* per (rank, name), into @blobs */
+  size_t         *name_count;
+  size_t         *name_op;       /* operation of each (rank, name) */
+  size_t         *name_offset;   /* where its samples start in the operation */
+  size_t          n_ops;
+  const char    **op_names;
+  size_t         *op_counts;
+  double        **op_times;
+  int32_t       **op_ranks;
+} TprofGather;
+
+static inline bool
+_tprof_gather_size_add (size_t *acc, size_t n)
+{
+  return !__builtin_add_overflow (*acc, n, acc);
+}
+
+static inline bool
+_tprof_gather_size_mul (size_t a, size_t b, size_t *out)
+{
+  return !__builtin_mul_overflow (a, b, out);
+}
+
+/* tprof-gather-error.c: errors, and how every rank learns of one */
+void *_tprof_gather_malloc (TprofGatherStage stage, size_t bytes);
+int _tprof_gather_set_mpi_error (TprofError *error, int rc, const char *call, const char *stage);
+int _tprof_gather_set_no_memory (TprofError *error, const char *stage);
+int _tprof_gather_agree (TprofGather *g, const char *stage, TprofError *error);
+
+/* tprof-gather-type.c: memory regions become one MPI datatype at absolute
+ * addresses, so that data go straight from where they are into the
+ * profile's arrays with no packing, and no count or displacement is an int */
+typedef struct
+{
+  int           n;
+  int           cap;
+  int          *lens;
+  MPI_Aint     *disps;
+  MPI_Datatype *types;
+  MPI_Datatype  elem;
+  size_t        elem_size;
+  MPI_Datatype  block;
+  bool          too_large;
+} TprofGatherTypeBuilder;
+
+size_t _tprof_gather_block_elems (void);
+int _tprof_gather_make_block (MPI_Datatype elem, MPI_Datatype *block);
+int _tprof_gather_type_builder_init (TprofGatherTypeBuilder *b,
+                                     size_t                  max_regions,
+                                     MPI_Datatype            elem,
+                                     size_t                  elem_size,
+                                     MPI_Datatype            block,
+                                     TprofError             *error);
+void _tprof_gather_type_builder_clear (TprofGatherTypeBuilder *b);
+void _tprof_gather_type_builder_add (TprofGatherTypeBuilder *b, const void *addr, size_t n_elems);
+int _tprof_gather_type_builder_commit (TprofGatherTypeBuilder *b,
+                                       MPI_Datatype           *type,
+                                       int                    *count,
+                                       TprofError             *error);
+void _tprof_gather_free_type (MPI_Datatype *type, int *count);
+
+/* tprof-gather-name-table.c: the wire format of a rank's name table */
+int _tprof_gather_pack_local (TprofGather *g, const TprofGatherLocal *local, TprofError *error);
+int _tprof_gather_unpack_names (TprofGather *g, TprofError *error);
+
+/* tprof-gather-union.c: the union of every rank's names */
+int _tprof_gather_unite_names (TprofGather *g, TprofError *error);
+
+/* tprof-gather-exchange.c: the collectives and the layouts they move */
+int _tprof_gather_share_sizes (TprofGather *g, TprofError *error);
+int _tprof_gather_prepare_names (TprofGather *g, TprofError *error);
+int _tprof_gather_describe_samples (TprofGather *g, const TprofGatherLocal *local, TprofError *error);
+int _tprof_gather_transfer (TprofGather *g, const char *stage, TprofError *error);
+void _tprof_gather_free_transfer_types (TprofGather *g);
+
+/* tprof-gather-samples.c: a receiver's sample arrays, then its profile */
+int _tprof_gather_alloc_samples (TprofGather *g, TprofError *error);
+TprofProfiledTime *_tprof_gather_build_profile (TprofGather *g, TprofError *error);

@@ -3,10 +3,12 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <hdf5.h>
 
 #include "tprof/tprof-error.h"
+#include "tprof/tprof-profiled-time.h"
 
 #define TPROF_H5_FORMAT         "tprof-profile"
 #define TPROF_H5_FORMAT_VERSION 1
@@ -77,3 +79,92 @@ int _tprof_h5_read_string_dataset (hid_t    dset,
                                    size_t   problem_size);
 
 void _tprof_h5_free_strings (char **strings, size_t n);
+
+/* --- the reader, split over tprof-h5-read*.c and tprof-h5-heap-check.c --- */
+
+typedef struct
+{
+  const char        *path;
+  TprofError        *error;
+  hid_t              file;
+  TprofProfiledTime *pt;         /* created by _tprof_h5_read_root() */
+  int                world_size;
+} TprofH5Reader;
+
+/* HDF5 1.10 trusts the sizes inside the global heap collections that hold
+ * variable-length strings: damaged ones make it loop forever or copy out of
+ * bounds. Checks every collection of @path (open as @file) before HDF5 reads
+ * any. Returns 0, or -1 with @error set. */
+int _tprof_h5_check_global_heaps (const char *path,
+                                  hid_t       file,
+                                  TprofError *error);
+
+/* Each returns 0, or -1 with r->error set. */
+int _tprof_h5_read_root (TprofH5Reader *r);
+int _tprof_h5_read_timings (TprofH5Reader *r);
+int _tprof_h5_read_hostnames (TprofH5Reader *r);
+
+/* Reads and checks the `times` and `ranks` datasets of operation @op (open
+ * as @group): on success stores malloc'd arrays (NULL when empty) and their
+ * length. */
+int _tprof_h5_read_op_samples (TprofH5Reader  *r,
+                               hid_t           group,
+                               const char     *op,
+                               double        **times,
+                               int32_t       **ranks,
+                               size_t         *n);
+
+/* --- the writer, split over tprof-h5-write.c, -image.c, -rank-order.c and -save.c --- */
+
+/* The file is built in memory by HDF5's core driver and written out by us:
+ * in HDF5 1.10 a close that fails on a full disk leaves a half-destroyed
+ * file id that crashes the process at exit, so HDF5 must never do the I/O.
+ * These callbacks let the image outlive the close without a copy. */
+typedef struct
+{
+  void   *buffer;
+  size_t  size;   /* of the mapping */
+  bool    kept;
+} TprofH5Image;
+
+void _tprof_h5_image_release (TprofH5Image *image);
+
+/* A core-driver file access list whose image goes to @image, sized for @pt;
+ * -1 on failure. */
+hid_t _tprof_h5_image_fapl (const TprofProfiledTime *pt,
+                            TprofH5Image            *image);
+
+/* Builds the whole profile as an HDF5 image in memory: on success stores
+ * the image in *@image_out (the caller releases it) and its size. The
+ * in-memory file is named after the unique @tmp_path, so it cannot clash
+ * with a file HDF5 already has open at @path. Returns 0, or -1 with @error
+ * set. */
+int _tprof_h5_build_image (const TprofProfiledTime *pt,
+                           const char              *tmp_path,
+                           const char              *path,
+                           TprofH5Image            *image_out,
+                           size_t                  *image_size,
+                           TprofError              *error);
+
+typedef enum
+{
+  TPROF_H5_GROUPED,
+  TPROF_H5_INTERLEAVED,
+  TPROF_H5_OUT_OF_RANGE,
+} TprofH5RankOrder;
+
+/* Whether @ranks are grouped by ascending rank, interleaved, or hold a
+ * value outside [0, @world_size). */
+TprofH5RankOrder _tprof_h5_rank_order (const int32_t *ranks,
+                                       size_t         n,
+                                       int            world_size);
+
+/* Fills @out_times/@out_ranks with the samples grouped by ascending rank,
+ * each rank's samples in their original order (ranks must be in range).
+ * Returns false when memory is exhausted. */
+bool _tprof_h5_group_by_rank (const double  *times,
+                              const int32_t *ranks,
+                              size_t         n,
+                              int            world_size,
+                              double        *out_times,
+                              int32_t       *out_ranks);

@@ -1,38 +1,12 @@
-/* tprof-h5-write.c — tprof_profiled_time_save(): a profile to HDF5 (DESIGN.md section 2) through a temporary file. */
-#include <errno.h>
-#include <fcntl.h>
+/* tprof-h5-write.c — a profile written as HDF5 (DESIGN.md section 2) into an in-memory image. */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "tprof/tprof-clock.h"
 #include "tprof/tprof-profiled-time.h"
 #include "tprof-h5-private.h"
-
-/* The file is built in memory by HDF5's core driver and written out by us:
- * in HDF5 1.10 a close that fails on a full disk leaves a half-destroyed
- * file id that crashes the process at exit, so HDF5 must never do the I/O.
- * These callbacks let the image outlive the close without a copy. */
-typedef struct
-{
-  void   *buffer;
-  size_t  size;   /* of the mapping */
-  bool    kept;
-} TprofH5Image;
-
-static void
-tprof_h5_image_release (TprofH5Image *image)
-{
-  if (image->buffer != NULL)
-    munmap (image->buffer, image->size);
-  image->buffer = NULL;
-  image->size = 0;
-  image->kept = false;
-}
 
 typedef struct
 {
@@ -92,101 +66,6 @@ tprof_h5_write_array (hid_t       group,
   return status < 0 ? -1 : 0;
 }
 
-typedef struct
-{
-  int32_t rank;
-  size_t  index;
-} TprofRankedIndex;
-
-static int
-tprof_ranked_index_compare (const void *a,
-                            const void *b)
-{
-  const TprofRankedIndex *x = a;
-  const TprofRankedIndex *y = b;
-
-  /* ties broken by position: a stable order */
-  if (x->rank != y->rank)
-    return x->rank < y->rank ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* Fills @out_times/@out_ranks with the samples grouped by ascending rank,
- * each rank's samples in their original order. */
-static bool
-tprof_h5_group_by_rank (const double  *times,
-                        const int32_t *ranks,
-                        size_t         n,
-                        int            world_size,
-                        double        *out_times,
-                        int32_t       *out_ranks)
-{
-  if ((size_t) world_size <= n + 1024)
-    {
-      /* counting sort: O(n + world_size) */
-      size_t *next = calloc ((size_t) world_size + 1, sizeof *next);
-
-      if (next == NULL)
-        return false;
-      for (size_t i = 0; i < n; i++)
-        next[ranks[i] + 1]++;
-      for (int r = 0; r < world_size; r++)
-        next[r + 1] += next[r];
-      for (size_t i = 0; i < n; i++)
-        {
-          size_t at = next[ranks[i]]++;
-
-          out_times[at] = times[i];
-          out_ranks[at] = ranks[i];
-        }
-      free (next);
-    }
-  else
-    {
-      /* few samples over a huge world: sort the samples, not the ranks */
-      TprofRankedIndex *sorted = n <= SIZE_MAX / sizeof *sorted ? malloc (n * sizeof *sorted) : NULL;
-
-      if (sorted == NULL)
-        return false;
-      for (size_t i = 0; i < n; i++)
-        sorted[i] = (TprofRankedIndex) { ranks[i], i };
-      qsort (sorted, n, sizeof *sorted, tprof_ranked_index_compare);
-      for (size_t i = 0; i < n; i++)
-        {
-          out_times[i] = times[sorted[i].index];
-          out_ranks[i] = sorted[i].rank;
-        }
-      free (sorted);
-    }
-  return true;
-}
-
-typedef enum
-{
-  TPROF_H5_GROUPED,
-  TPROF_H5_INTERLEAVED,
-  TPROF_H5_OUT_OF_RANGE,
-} TprofH5RankOrder;
-
-/* The profile checked its ranks when they were added; checked again here
- * because the counting sort indexes by rank. */
-static TprofH5RankOrder
-tprof_h5_rank_order (const int32_t *ranks,
-                     size_t         n,
-                     int            world_size)
-{
-  TprofH5RankOrder order = TPROF_H5_GROUPED;
-
-  for (size_t i = 0; i < n; i++)
-    {
-      if (ranks[i] < 0 || ranks[i] >= world_size)
-        return TPROF_H5_OUT_OF_RANGE;
-      if (i > 0 && ranks[i] < ranks[i - 1])
-        order = TPROF_H5_INTERLEAVED;
-    }
-  return order;
-}
-
 static int
 tprof_h5_write_operation (TprofH5Writer           *w,
                           const TprofProfiledTime *pt,
@@ -209,7 +88,7 @@ tprof_h5_write_operation (TprofH5Writer           *w,
   if (link_name == NULL)
     goto no_memory;
 
-  order = tprof_h5_rank_order (ranks, n, tprof_profiled_time_world_size (pt));
+  order = _tprof_h5_rank_order (ranks, n, tprof_profiled_time_world_size (pt));
   if (order == TPROF_H5_OUT_OF_RANGE)
     {
       tprof_error_set (error, TPROF_ERROR_INVALID, "%s: operation '%s' has a rank outside [0, %d)",
@@ -223,7 +102,7 @@ tprof_h5_write_operation (TprofH5Writer           *w,
       sorted_times = malloc (n * sizeof *sorted_times);
       sorted_ranks = malloc (n * sizeof *sorted_ranks);
       if (sorted_times == NULL || sorted_ranks == NULL ||
-          !tprof_h5_group_by_rank (times, ranks, n, tprof_profiled_time_world_size (pt),
+          !_tprof_h5_group_by_rank (times, ranks, n, tprof_profiled_time_world_size (pt),
                                    sorted_times, sorted_ranks))
         goto no_memory;
       times = sorted_times;
@@ -335,133 +214,13 @@ tprof_h5_write_timings (TprofH5Writer           *w,
   _tprof_h5_close (gcpl);
   return result;
 }
-
-/* The image lives in an anonymous mapping populated up front: faulting in
- * a large fresh heap buffer page by page would cost more than the copy. */
-static void *
-tprof_h5_image_map (size_t size)
-{
-  void *map = mmap (NULL, size, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-
-  return map != MAP_FAILED ? map : NULL;
-}
-
-static void *
-tprof_h5_image_malloc (size_t size, H5FD_file_image_op_t op, void *udata)
-{
-  TprofH5Image *image = udata;
-  void *map = tprof_h5_image_map (size);
-
-  if (map != NULL)
-    {
-      image->buffer = map;
-      image->size = size;
-    }
-  return map;
-}
-
-static void *
-tprof_h5_image_memcpy (void *dest, const void *src, size_t size, H5FD_file_image_op_t op, void *udata)
-{
-  return memcpy (dest, src, size);
-}
-
-static void *
-tprof_h5_image_realloc (void *ptr, size_t size, H5FD_file_image_op_t op, void *udata)
-{
-  TprofH5Image *image = udata;
-  void *map;
-
-  if (ptr == NULL)
-    return tprof_h5_image_malloc (size, op, udata);
-  if (ptr != image->buffer)
-    return NULL;
-  map = mremap (ptr, image->size, size, MREMAP_MAYMOVE);
-  if (map == MAP_FAILED)
-    return NULL;
-  image->buffer = map;
-  image->size = size;
-  return map;
-}
-
-static herr_t
-tprof_h5_image_free (void *ptr, H5FD_file_image_op_t op, void *udata)
-{
-  TprofH5Image *image = udata;
-
-  if (ptr == NULL || ptr != image->buffer)
-    return ptr == NULL ? 0 : -1;
-  if (op == H5FD_FILE_IMAGE_OP_FILE_CLOSE)
-    image->kept = true;
-  else
-    tprof_h5_image_release (image);
-  return 0;
-}
-
-static void *
-tprof_h5_image_udata_copy (void *udata)
-{
-  return udata;
-}
-
-static herr_t
-tprof_h5_image_udata_free (void *udata)
-{
-  return 0;
-}
-
-/* Roughly the file's size, so the in-memory image rarely grows; it grows
- * by this much too, hence the cap (growing is a cheap mremap). */
-static size_t
-tprof_h5_estimate_size (const TprofProfiledTime *pt)
-{
-  const size_t cap = (size_t) 256 << 20;
-  size_t size = (size_t) 1 << 20;
-
-  for (size_t op = 0; op < tprof_profiled_time_len (pt) && size < cap; op++)
-    {
-      size_t n = tprof_gathered_time_count (tprof_profiled_time_nth (pt, op));
-
-      /* HDF5 needs about 2 kB for a group, its attribute and two datasets */
-      size += n < cap ? n * (sizeof (double) + sizeof (int32_t)) + 2048 : cap;
-    }
-  size += size / 16;
-  return size < cap ? size : cap;
-}
-
-static hid_t
-tprof_h5_image_fapl (const TprofProfiledTime *pt,
-                     TprofH5Image            *image)
-{
-  H5FD_file_image_callbacks_t callbacks = {
-    tprof_h5_image_malloc, tprof_h5_image_memcpy, tprof_h5_image_realloc,
-    tprof_h5_image_free, tprof_h5_image_udata_copy, tprof_h5_image_udata_free,
-    image,
-  };
-  hid_t fapl = H5Pcreate (H5P_FILE_ACCESS);
-
-  if (fapl < 0 ||
-      H5Pset_fapl_core (fapl, tprof_h5_estimate_size (pt), 0) < 0 ||
-      H5Pset_file_image_callbacks (fapl, &callbacks) < 0)
-    {
-      _tprof_h5_close (fapl);
-      return -1;
-    }
-  return fapl;
-}
-
-/* Builds the whole profile as an HDF5 image in memory: on success stores
- * the image in *@image_out (the caller releases it) and its size. The
- * in-memory file is named after the unique @tmp_path, so it cannot clash
- * with a file HDF5 already has open at @path. */
-static int
-tprof_h5_build_image (const TprofProfiledTime *pt,
-                      const char              *tmp_path,
-                      const char              *path,
-                      TprofH5Image            *image_out,
-                      size_t                  *image_size,
-                      TprofError              *error)
+int
+_tprof_h5_build_image (const TprofProfiledTime *pt,
+                       const char              *tmp_path,
+                       const char              *path,
+                       TprofH5Image            *image_out,
+                       size_t                  *image_size,
+                       TprofError              *error)
 {
   TprofH5Writer w = { path, -1, -1, -1, -1 };
   TprofH5Image image = { NULL, 0, false };
@@ -472,7 +231,7 @@ tprof_h5_build_image (const TprofProfiledTime *pt,
   w.str_type = _tprof_h5_vlen_utf8_type ();
   w.scalar = H5Screate (H5S_SCALAR);
   w.lcpl = H5Pcreate (H5P_LINK_CREATE);
-  fapl = tprof_h5_image_fapl (pt, &image);
+  fapl = _tprof_h5_image_fapl (pt, &image);
   if (w.str_type < 0 || w.scalar < 0 || w.lcpl < 0 || fapl < 0 ||
       H5Pset_char_encoding (w.lcpl, H5T_CSET_UTF8) < 0)
     {
@@ -509,123 +268,6 @@ out:
   if (result == 0)
     *image_out = image;
   else
-    tprof_h5_image_release (&image);
-  return result;
-}
-
-/* Creates a new empty file "<dir>/.<base>.XXXXXX" beside @path, like
- * mkstemp() but with the permissions the umask gives ordinary files. Returns
- * its malloc'd name and its descriptor in *@fd, or NULL with @error set. */
-static char *
-tprof_h5_create_temp (const char *path,
-                      int        *fd,
-                      TprofError *error)
-{
-  static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  static unsigned counter;
-  const char *slash = strrchr (path, '/');
-  const char *base = slash != NULL ? slash + 1 : path;
-  size_t dir_len = (size_t) (base - path);
-  size_t len = strlen (path) + sizeof "/..XXXXXX";
-  char *tmp;
-  int saved_errno = EEXIST;
-
-  if (base[0] == '\0')
-    {
-      tprof_error_set (error, TPROF_ERROR_INVALID, "%s: the path names a directory, not a file", path);
-      return NULL;
-    }
-  tmp = malloc (len);
-  if (tmp == NULL)
-    {
-      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
-      return NULL;
-    }
-
-  for (int attempt = 0; attempt < 100 && saved_errno == EEXIST; attempt++)
-    {
-      uint64_t seed = (uint64_t) tprof_clock_now_ns () ^ ((uint64_t) getpid () << 32)
-                      ^ ((uint64_t) __atomic_add_fetch (&counter, 1, __ATOMIC_RELAXED) * 2654435761u);
-      char suffix[7];
-
-      for (int k = 0; k < 6; k++, seed /= sizeof alphabet - 1)
-        suffix[k] = alphabet[seed % (sizeof alphabet - 1)];
-      suffix[6] = '\0';
-      snprintf (tmp, len, "%.*s.%s.%s", (int) dir_len, path, base, suffix);
-      *fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (*fd >= 0)
-        return tmp;
-      saved_errno = errno;
-    }
-
-  tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot create a temporary file beside it: %s",
-                   path, strerror (saved_errno));
-  free (tmp);
-  return NULL;
-}
-
-/* Writes all of @data to @fd and makes it durable; 0, or -1 with errno. */
-static int
-tprof_h5_write_all (int         fd,
-                    const char *data,
-                    size_t      size)
-{
-  while (size > 0)
-    {
-      ssize_t written = write (fd, data, size);
-
-      if (written < 0 && errno == EINTR)
-        continue;
-      if (written <= 0)
-        {
-          if (written == 0)
-            errno = EIO;
-          return -1;
-        }
-      data += written;
-      size -= (size_t) written;
-    }
-  return fsync (fd);
-}
-
-int
-tprof_profiled_time_save (const TprofProfiledTime *pt,
-                          const char              *path,
-                          TprofError              *error)
-{
-  TprofH5Guard guard;
-  TprofH5Image image = { NULL, 0, false };
-  size_t image_size = 0;
-  char *tmp;
-  int fd = -1;
-  int result;
-
-  tprof_error_clear (error);
-  if (pt == NULL || path == NULL || path[0] == '\0')
-    return tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profiled_time_save: %s",
-                            pt == NULL ? "the profile is NULL" : "the path is empty");
-
-  /* the temporary file first: an unwritable place fails before any work */
-  tmp = tprof_h5_create_temp (path, &fd, error);
-  if (tmp == NULL)
-    return -1;
-
-  _tprof_h5_enter (&guard);
-  result = tprof_h5_build_image (pt, tmp, path, &image, &image_size, error);
-  _tprof_h5_leave (&guard);
-
-  if (result == 0 && tprof_h5_write_all (fd, image.buffer, image_size) < 0)
-    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write %s: %s",
-                              path, tmp, strerror (errno));
-  tprof_h5_image_release (&image);
-  if (close (fd) < 0 && result == 0)
-    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write %s: %s",
-                              path, tmp, strerror (errno));
-  if (result == 0 && rename (tmp, path) < 0)
-    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot replace it with %s: %s",
-                              path, tmp, strerror (errno));
-  if (result < 0)
-    unlink (tmp);
-  free (tmp);
+    _tprof_h5_image_release (&image);
   return result;
 }

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "tprof/tprof-macros.h"
 #include "tprof/tprof-profiled-time.h"
 
 #define TPROF_PROFILED_TIME_NOT_FOUND ((size_t) -1)
@@ -14,10 +15,11 @@ size_t _tprof_profiled_time_find (const TprofProfiledTime *pt,
 
 /* Appends @name (copied) with @gt (taken in every case) without checking
  * ranks or duplicates: the caller has. Returns false when memory is
- * exhausted. */
-bool _tprof_profiled_time_append (TprofProfiledTime *pt,
-                                  const char        *name,
-                                  TprofGatheredTime *gt);
+ * exhausted. Exported (outside the installed headers) for the gather in
+ * libtprof-capture-mpi, whose results are valid by construction. */
+TPROF_EXPORT bool _tprof_profiled_time_append (TprofProfiledTime *pt,
+                                               const char        *name,
+                                               TprofGatheredTime *gt);
 
 /* Takes ownership of the malloc'd strings (any may be NULL), replacing
  * earlier ones. */

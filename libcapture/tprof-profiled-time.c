@@ -5,6 +5,7 @@
 
 #include "tprof/tprof-profiled-time.h"
 #include "tprof-profiled-time-private.h"
+#include "tprof-time-manager-private.h"
 
 struct _TprofProfiledTime
 {
@@ -238,16 +239,18 @@ tprof_time_manager_gather_local (TprofTimeManager *tm)
   if (pt == NULL)
     return NULL;
 
-  n_names = tprof_time_manager_list_names (tm, &names);
+  n_names = _tprof_time_manager_list_names (tm, &names);
+  if (n_names == (size_t) -1)
+    goto failed;
   for (size_t i = 0; i < n_names; i++)
     {
       double *times = NULL;
-      size_t n = tprof_time_manager_get_time (tm, names[i], &times);
+      size_t n = _tprof_time_manager_get_time (tm, names[i], &times);
       /* calloc: every sample is rank 0 */
-      int32_t *ranks = n != 0 ? calloc (n, sizeof *ranks) : NULL;
+      int32_t *ranks = n != 0 && n != (size_t) -1 ? calloc (n, sizeof *ranks) : NULL;
       TprofGatheredTime *gt;
 
-      if (n != 0 && (times == NULL || ranks == NULL))
+      if (n == (size_t) -1 || (n != 0 && ranks == NULL))
         {
           free (times);
           free (ranks);

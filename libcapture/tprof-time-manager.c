@@ -260,68 +260,129 @@ tprof_time_manager_append_time (TprofTimeManager *tm, const char *name, double s
   _tprof_thread_buffer_append (_tprof_time_manager_thread_buffer (tm), id, secs);
 }
 
-/* Copies the published samples of @series to @out (room for its length). */
-static size_t
-series_copy (TprofSeries *series, size_t len, double *out)
+/* Calls @func on the chunks holding the first @len samples of @series. */
+static bool
+series_foreach_run (TprofSeries *series, size_t len, TprofSampleRunFunc func, void *user_data)
 {
-  size_t copied = 0;
+  size_t done = 0;
 
-  for (int k = 0; copied < len; k++)
+  for (int k = 0; done < len; k++)
     {
       const double *chunk = __atomic_load_n (&series->chunks[k], __ATOMIC_ACQUIRE);
       size_t take = _tprof_series_chunk_capacity (k);
 
-      if (take > len - copied)
-        take = len - copied;
-      memcpy (out + copied, chunk, take * sizeof *out);
-      copied += take;
+      if (take > len - done)
+        take = len - done;
+      if (!func (chunk, take, user_data))
+        return false;
+      done += take;
     }
-  return copied;
+  return true;
+}
+
+/* Calls @func on the runs of at most @limit published samples of name @id,
+ * thread after thread; tm->lock held. Threads may append meanwhile: @limit
+ * keeps a second pass within what a first one counted. */
+static bool
+foreach_run_locked (TprofTimeManager *tm, int id, size_t limit, TprofSampleRunFunc func, void *user_data)
+{
+  for (TprofThreadBuffer *buf = tm->threads; buf != NULL && limit > 0; buf = buf->next)
+    {
+      TprofSeries *series = _tprof_thread_buffer_series (buf, id);
+      size_t len;
+
+      if (series == NULL)
+        continue;
+      len = __atomic_load_n (&series->len, __ATOMIC_ACQUIRE);
+      if (len > limit)
+        len = limit;
+      if (!series_foreach_run (series, len, func, user_data))
+        return false;
+      limit -= len;
+    }
+  return true;
+}
+
+static bool
+name_recorded_locked (TprofTimeManager *tm, int id)
+{
+  return id > 0 && (size_t) id < tm->first_order_len && tm->first_order[id] != 0;
+}
+
+bool
+_tprof_time_manager_visit_samples (TprofTimeManager   *tm,
+                                   const char         *name,
+                                   TprofSampleRunFunc  func,
+                                   void               *user_data)
+{
+  int id = tprof_name_intern (name);
+  bool finished = true;
+
+  pthread_mutex_lock (&tm->lock);
+  if (name_recorded_locked (tm, id))
+    finished = foreach_run_locked (tm, id, SIZE_MAX, func, user_data);
+  pthread_mutex_unlock (&tm->lock);
+  return finished;
+}
+
+static bool
+count_run (const double *samples, size_t n, void *user_data)
+{
+  size_t *total = user_data;
+
+  *total += n;
+  return true;
+}
+
+typedef struct
+{
+  double *out;
+  size_t  copied;
+} CopyCursor;
+
+static bool
+copy_run (const double *samples, size_t n, void *user_data)
+{
+  CopyCursor *cursor = user_data;
+
+  memcpy (cursor->out + cursor->copied, samples, n * sizeof *samples);
+  cursor->copied += n;
+  return true;
+}
+
+size_t
+_tprof_time_manager_get_time (TprofTimeManager *tm, const char *name, double **times)
+{
+  int id = tprof_name_intern (name);
+  CopyCursor cursor = { NULL, 0 };
+  size_t total = 0;
+  bool no_memory = false;
+
+  *times = NULL;
+  pthread_mutex_lock (&tm->lock);
+  if (name_recorded_locked (tm, id))
+    {
+      foreach_run_locked (tm, id, SIZE_MAX, count_run, &total);
+      if (total > 0 && total <= SIZE_MAX / sizeof *cursor.out)
+        cursor.out = malloc (total * sizeof *cursor.out);
+      no_memory = total > 0 && cursor.out == NULL;
+      if (cursor.out != NULL)
+        foreach_run_locked (tm, id, total, copy_run, &cursor);
+    }
+  pthread_mutex_unlock (&tm->lock);
+
+  if (no_memory)
+    return (size_t) -1;
+  *times = cursor.out;
+  return cursor.copied;
 }
 
 size_t
 tprof_time_manager_get_time (TprofTimeManager *tm, const char *name, double **times)
 {
-  int id = tprof_name_intern (name);
-  size_t total = 0, copied = 0;
-  double *out = NULL;
+  size_t n = _tprof_time_manager_get_time (tm, name, times);
 
-  *times = NULL;
-  if (id == 0)
-    return 0;
-
-  pthread_mutex_lock (&tm->lock);
-  if ((size_t) id < tm->first_order_len && tm->first_order[id] != 0)
-    {
-      for (TprofThreadBuffer *buf = tm->threads; buf != NULL; buf = buf->next)
-        {
-          TprofSeries *series = _tprof_thread_buffer_series (buf, id);
-
-          if (series != NULL)
-            total += __atomic_load_n (&series->len, __ATOMIC_ACQUIRE);
-        }
-      if (total > 0 && total <= SIZE_MAX / sizeof *out)
-        out = malloc (total * sizeof *out);
-      /* Threads may have appended since the count: copy at most what was counted. */
-      for (TprofThreadBuffer *buf = tm->threads; out != NULL && buf != NULL; buf = buf->next)
-        {
-          TprofSeries *series = _tprof_thread_buffer_series (buf, id);
-          size_t len;
-
-          if (series == NULL)
-            continue;
-          len = __atomic_load_n (&series->len, __ATOMIC_ACQUIRE);
-          if (len > total - copied)
-            len = total - copied;
-          copied += series_copy (series, len, out + copied);
-        }
-    }
-  pthread_mutex_unlock (&tm->lock);
-
-  if (out == NULL)
-    return 0;
-  *times = out;
-  return copied;
+  return n != (size_t) -1 ? n : 0;
 }
 
 typedef struct
@@ -339,27 +400,34 @@ compare_name_order (const void *a, const void *b)
 }
 
 size_t
-tprof_time_manager_list_names (TprofTimeManager *tm, const char ***names)
+_tprof_time_manager_list_names (TprofTimeManager *tm, const char ***names)
 {
   NameOrder *entries = NULL;
   const char **out = NULL;
   size_t n = 0;
+  bool no_memory = false;
 
   *names = NULL;
   pthread_mutex_lock (&tm->lock);
   if (tm->n_recorded > 0)
-    entries = malloc ((size_t) tm->n_recorded * sizeof *entries);
+    {
+      entries = malloc ((size_t) tm->n_recorded * sizeof *entries);
+      no_memory = entries == NULL;
+    }
   for (size_t id = 0; entries != NULL && id < tm->first_order_len; id++)
     if (tm->first_order[id] != 0)
       entries[n++] = (NameOrder) { (int) id, tm->first_order[id] };
   pthread_mutex_unlock (&tm->lock);
 
   if (n > 0)
-    out = malloc (n * sizeof *out);
+    {
+      out = malloc (n * sizeof *out);
+      no_memory = out == NULL;
+    }
   if (out == NULL)
     {
       free (entries);
-      return 0;
+      return no_memory ? (size_t) -1 : 0;
     }
   qsort (entries, n, sizeof *entries, compare_name_order);
   for (size_t i = 0; i < n; i++)
@@ -367,4 +435,12 @@ tprof_time_manager_list_names (TprofTimeManager *tm, const char ***names)
   free (entries);
   *names = out;
   return n;
+}
+
+size_t
+tprof_time_manager_list_names (TprofTimeManager *tm, const char ***names)
+{
+  size_t n = _tprof_time_manager_list_names (tm, names);
+
+  return n != (size_t) -1 ? n : 0;
 }

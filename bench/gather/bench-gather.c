@@ -25,8 +25,6 @@ typedef struct
   int      *counts;
   int      *displs;
   TprofTimeManager *tm;
-  double   *build_times[N_OPS];  /* rank 0: arrays for the next profile build */
-  int32_t  *build_ranks[N_OPS];
 } Bench;
 
 static int
@@ -105,75 +103,6 @@ bench_run_tprof (Bench *b)
   tprof_profiled_time_free (pt);
 }
 
-/* The part of the gather that is not transfer: every rank copies its
- * records out of the time manager (the slowest rank sets the pace)... */
-static void
-bench_run_read_only (Bench *b)
-{
-  const char **names = NULL;
-  size_t n = tprof_time_manager_list_names (b->tm, &names);
-
-  for (size_t i = 0; i < n; i++)
-    {
-      double *times = NULL;
-
-      tprof_time_manager_get_time (b->tm, names[i], &times);
-      free (times);
-    }
-  free (names);
-  MPI_Barrier (b->comm);
-}
-
-/* ...and rank 0 hands the received arrays to a new profile, which checks
- * every sample's rank (the arrays are made beforehand, untimed). */
-static void
-bench_prepare_build (Bench *b)
-{
-  size_t per_op = (size_t) b->size * b->samples / N_OPS;
-
-  if (b->rank != 0)
-    return;
-  for (int op = 0; op < N_OPS; op++)
-    {
-      b->build_times[op] = malloc (per_op * sizeof (double));
-      b->build_ranks[op] = malloc (per_op * sizeof (int32_t));
-      if (b->build_times[op] == NULL || b->build_ranks[op] == NULL)
-        MPI_Abort (b->comm, 1);
-      for (int r = 0; r < b->size; r++)
-        for (size_t i = 0; i < per_op / (size_t) b->size; i++)
-          {
-            b->build_times[op][(size_t) r * (per_op / (size_t) b->size) + i] = 1e-6;
-            b->build_ranks[op][(size_t) r * (per_op / (size_t) b->size) + i] = r;
-          }
-    }
-}
-
-static void
-bench_run_build_only (Bench *b)
-{
-  size_t per_op = (size_t) b->size * b->samples / N_OPS;
-  TprofProfiledTime *pt;
-  TprofError error;
-
-  if (b->rank != 0)
-    return;
-  pt = tprof_profiled_time_new (b->size);
-  if (pt == NULL)
-    MPI_Abort (b->comm, 1);
-  for (int op = 0; op < N_OPS; op++)
-    {
-      char name[16];
-
-      snprintf (name, sizeof name, "op%d", op);
-      if (tprof_profiled_time_add (pt, name, tprof_gathered_time_new_take (b->build_times[op], b->build_ranks[op], per_op),
-                                   &error) < 0)
-        MPI_Abort (b->comm, 1);
-      b->build_times[op] = NULL;
-      b->build_ranks[op] = NULL;
-    }
-  tprof_profiled_time_free (pt);
-}
-
 static int
 bench_setup (Bench *b, size_t samples)
 {
@@ -223,8 +152,8 @@ main (int argc, char **argv)
 {
   size_t samples = DEFAULT_SAMPLES;
   int reps = DEFAULT_REPS;
-  double *t_fresh, *t_warm, *t_tprof, *t_read, *t_build;
-  double fresh, warm, tprof, read, build, mbytes;
+  double *t_fresh, *t_warm, *t_tprof;
+  double fresh, warm, tprof, mbytes;
   Bench b;
 
   MPI_Init (&argc, &argv);
@@ -246,9 +175,7 @@ main (int argc, char **argv)
   t_fresh = calloc ((size_t) reps, sizeof *t_fresh);
   t_warm = calloc ((size_t) reps, sizeof *t_warm);
   t_tprof = calloc ((size_t) reps, sizeof *t_tprof);
-  t_read = calloc ((size_t) reps, sizeof *t_read);
-  t_build = calloc ((size_t) reps, sizeof *t_build);
-  if (t_fresh == NULL || t_warm == NULL || t_tprof == NULL || t_read == NULL || t_build == NULL)
+  if (t_fresh == NULL || t_warm == NULL || t_tprof == NULL)
     MPI_Abort (MPI_COMM_WORLD, 1);
 
   /* one untimed round of each, then interleaved repetitions so that the
@@ -261,15 +188,10 @@ main (int argc, char **argv)
       t_fresh[i] = bench_time (&b, bench_run_raw_fresh);
       t_warm[i] = bench_time (&b, bench_run_raw_warm);
       t_tprof[i] = bench_time (&b, bench_run_tprof);
-      t_read[i] = bench_time (&b, bench_run_read_only);
-      bench_prepare_build (&b);
-      t_build[i] = bench_time (&b, bench_run_build_only);
     }
   fresh = bench_median (t_fresh, reps);
   warm = bench_median (t_warm, reps);
   tprof = bench_median (t_tprof, reps);
-  read = bench_median (t_read, reps);
-  build = bench_median (t_build, reps);
 
   if (b.rank == 0)
     {
@@ -281,14 +203,7 @@ main (int argc, char **argv)
       printf ("  tprof_time_manager_gather       %9.2f ms  %7.0f MB/s\n", tprof * 1e3, mbytes / tprof);
       printf ("  ratio tprof / raw (fresh buffer)   %.2fx   (target <= 2x)\n", tprof / fresh);
       printf ("  ratio tprof / raw (reused buffer)  %.2fx\n", tprof / warm);
-      printf ("  of which, outside the gather's own code:\n"
-              "    copying the records out of the time managers  %7.2f ms\n"
-              "    checking and storing them in the profile      %7.2f ms\n"
-              "  the rest (exchange and layout) / raw (fresh)     %.2fx\n",
-              read * 1e3, build * 1e3, (tprof - read - build) / fresh);
     }
-  free (t_read);
-  free (t_build);
   free (t_fresh);
   free (t_warm);
   free (t_tprof);

@@ -117,21 +117,18 @@ test_gather_zero_samples (void)
 {
   const char *names[] = { "never", "sometimes", "always" };
   double some[] = { 0.5, 0.25, 0.125 };
-  size_t counts[3];
-  const double *times[3];
-  TprofGatherLocal local = { 3, names, counts, times };
+  /* "never" has no run, "sometimes" one run that may be empty */
+  size_t run_base[] = { 0, 0, 1, 2 };
+  TprofGatherRun runs[2];
+  TprofGatherLocal local = { 3, names, run_base, runs };
   TprofProfiledTime *pt;
   TprofError error;
   int rank, size;
 
   MPI_Comm_rank (MPI_COMM_WORLD, &rank);
   MPI_Comm_size (MPI_COMM_WORLD, &size);
-  counts[0] = 0;
-  times[0] = NULL;
-  counts[1] = rank % 2 == 1 ? 1 : 0;
-  times[1] = counts[1] > 0 ? some : NULL;
-  counts[2] = 3;
-  times[2] = some;
+  runs[0] = (TprofGatherRun) { rank % 2 == 1 ? some : NULL, rank % 2 == 1 ? 1 : 0 };
+  runs[1] = (TprofGatherRun) { some, 3 };
 
   pt = _tprof_gather_records (&local, NULL, MPI_COMM_WORLD, TPROF_GATHER_ALL, &error);
   if (pt == NULL)
@@ -148,6 +145,190 @@ test_gather_zero_samples (void)
   g_assert_cmpuint (tprof_gathered_time_count (tprof_profiled_time_nth (pt, 2)), ==, 3 * (size_t) size);
   mpi_test_assert_roundtrip (pt);
   tprof_profiled_time_free (pt);
+}
+
+static void
+assert_failed_everywhere (TprofProfiledTime *pt, const TprofError *error, int code, const char *fragment)
+{
+  g_assert_null (pt);
+  g_assert_cmpint (error->code, ==, code);
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("error message '%s' does not mention '%s'", error->message, fragment);
+}
+
+/* Runs that lie apart in memory, some empty: the gather must send each one
+ * from where it is, in order, also when split into tiny blocks. */
+static void
+check_scattered_runs (size_t block_elems)
+{
+  const char *names[] = { "scattered" };
+  size_t run_base[] = { 0, 4 };
+  TprofGatherRun runs[4];
+  TprofGatherLocal local = { 1, names, run_base, runs };
+  g_autofree double *storage = NULL;
+  TprofProfiledTime *pt;
+  const TprofGatheredTime *gt;
+  TprofError error;
+  size_t n, lens[4], expected_total = 0, at = 0;
+  int rank, size;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  n = 7 + 3 * (size_t) rank;
+  lens[0] = 1;
+  lens[1] = 0;
+  lens[2] = 3;
+  lens[3] = n - 4;
+  /* each run followed by a gap of poison that must never be sent */
+  storage = g_new (double, 2 * n + 8);
+  for (size_t i = 0; i < 2 * n + 8; i++)
+    storage[i] = -1.0;
+  for (size_t k = 0, v = 0; k < 4; k++)
+    {
+      runs[k] = (TprofGatherRun) { lens[k] > 0 ? storage + at : NULL, lens[k] };
+      for (size_t i = 0; i < lens[k]; i++)
+        storage[at + i] = 1000.0 * rank + (double) v++;
+      at += lens[k] + 2;
+    }
+
+  _tprof_gather_set_block_elems (block_elems);
+  pt = _tprof_gather_records (&local, NULL, MPI_COMM_WORLD, TPROF_GATHER_ALL, &error);
+  _tprof_gather_set_block_elems (0);
+  if (pt == NULL)
+    g_error ("gather failed: %s", error.message);
+  gt = tprof_profiled_time_get (pt, "scattered");
+  for (int r = 0; r < size; r++)
+    expected_total += 7 + 3 * (size_t) r;
+  g_assert_cmpuint (tprof_gathered_time_count (gt), ==, expected_total);
+  at = 0;
+  for (int r = 0; r < size; r++)
+    for (size_t v = 0; v < 7 + 3 * (size_t) r; v++, at++)
+      {
+        g_assert_cmpfloat (tprof_gathered_time_times (gt)[at], ==, 1000.0 * r + (double) v);
+        g_assert_cmpint (tprof_gathered_time_ranks (gt)[at], ==, r);
+      }
+  tprof_profiled_time_free (pt);
+}
+
+static void
+test_gather_scattered_runs (void)
+{
+  check_scattered_runs (0);
+  check_scattered_runs (2);
+}
+
+/* Operation @i of @local has a run claiming samples it does not point to. */
+static void
+test_gather_run_without_data (void)
+{
+  const char *names[] = { "fine", "broken" };
+  double one = 1.0;
+  size_t run_base[] = { 0, 1, 2 };
+  TprofGatherRun runs[2] = { { &one, 1 }, { &one, 1 } };
+  TprofGatherLocal local = { 2, names, run_base, runs };
+  TprofProfiledTime *pt;
+  TprofError error;
+  int rank, size;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  if (rank == size - 1)
+    runs[1] = (TprofGatherRun) { NULL, 2 };
+  pt = _tprof_gather_records (&local, NULL, MPI_COMM_WORLD, 0, &error);
+  assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, "operation 'broken' has 2 samples but no data");
+}
+
+#define N_THREADS 3
+
+typedef struct
+{
+  TprofTimeManager *tm;
+  int               rank;
+  int               thread;
+} ThreadJob;
+
+static double
+thread_value (int rank, int thread, size_t k)
+{
+  return (double) rank + 0.125 * thread + 1e-6 * (double) k;
+}
+
+/* Enough samples to fill several of a thread's chunks (the first holds 512). */
+static size_t
+thread_count (int rank, int thread)
+{
+  return 600 + 500 * (size_t) thread + (size_t) rank;
+}
+
+static gpointer
+thread_record (gpointer data)
+{
+  const ThreadJob *job = data;
+
+  for (size_t k = 0; k < thread_count (job->rank, job->thread); k++)
+    {
+      tprof_time_manager_append_time (job->tm, "shared", thread_value (job->rank, job->thread, k));
+      if (job->thread == 1 && k < 5)
+        tprof_time_manager_append_time (job->tm, "middle", (double) k);
+    }
+  return NULL;
+}
+
+/* Samples recorded by several threads, each in several chunks, read in
+ * place: each rank's threads in the order they first recorded. */
+static void
+check_threads (size_t block_elems)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  ThreadJob jobs[N_THREADS];
+  TprofProfiledTime *pt;
+  const TprofGatheredTime *shared, *middle;
+  TprofError error;
+  size_t at = 0;
+  int rank, size;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  for (int t = 0; t < N_THREADS; t++)
+    {
+      jobs[t] = (ThreadJob) { tm, rank, t };
+      /* one after the other, so that the threads' order is known */
+      g_thread_join (g_thread_new ("recorder", thread_record, &jobs[t]));
+    }
+  _tprof_gather_set_block_elems (block_elems);
+  pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, TPROF_GATHER_ALL, &error);
+  _tprof_gather_set_block_elems (0);
+  if (pt == NULL)
+    g_error ("gather failed: %s", error.message);
+  g_assert_cmpuint (tprof_profiled_time_len (pt), ==, 2);
+  g_assert_cmpstr (tprof_profiled_time_name (pt, 0), ==, "shared");
+  g_assert_cmpstr (tprof_profiled_time_name (pt, 1), ==, "middle");
+  shared = tprof_profiled_time_nth (pt, 0);
+  for (int r = 0; r < size; r++)
+    for (int t = 0; t < N_THREADS; t++)
+      for (size_t k = 0; k < thread_count (r, t); k++, at++)
+        {
+          g_assert_cmpuint (at, <, tprof_gathered_time_count (shared));
+          g_assert_cmpfloat (tprof_gathered_time_times (shared)[at], ==, thread_value (r, t, k));
+          g_assert_cmpint (tprof_gathered_time_ranks (shared)[at], ==, r);
+        }
+  g_assert_cmpuint (at, ==, tprof_gathered_time_count (shared));
+  middle = tprof_profiled_time_nth (pt, 1);
+  g_assert_cmpuint (tprof_gathered_time_count (middle), ==, 5 * (size_t) size);
+  for (size_t i = 0; i < 5 * (size_t) size; i++)
+    {
+      g_assert_cmpfloat (tprof_gathered_time_times (middle)[i], ==, (double) (i % 5));
+      g_assert_cmpint (tprof_gathered_time_ranks (middle)[i], ==, (int) (i / 5));
+    }
+  tprof_profiled_time_free (pt);
+  tprof_time_manager_free (tm);
+}
+
+static void
+test_gather_threads (void)
+{
+  check_threads (0);
+  check_threads (100);
 }
 
 static unsigned
@@ -184,15 +365,6 @@ test_gather_fixed_collectives (void)
   g_assert_cmpuint (few, ==, many);
   g_assert_cmpuint (few, ==, none);
   g_assert_cmpuint (few, <=, 8);
-}
-
-static void
-assert_failed_everywhere (TprofProfiledTime *pt, const TprofError *error, int code, const char *fragment)
-{
-  g_assert_null (pt);
-  g_assert_cmpint (error->code, ==, code);
-  if (strstr (error->message, fragment) == NULL)
-    g_error ("error message '%s' does not mention '%s'", error->message, fragment);
 }
 
 static void
@@ -288,6 +460,7 @@ test_gather_out_of_memory (void)
   int size;
 
   MPI_Comm_size (MPI_COMM_WORLD, &size);
+  check_failure_at (TPROF_GATHER_STAGE_READ, size - 1, 0, "out of memory while finding this rank's samples");
   check_failure_at (TPROF_GATHER_STAGE_PACK, size - 1, 0, "out of memory while packing");
   check_failure_at (TPROF_GATHER_STAGE_NAMES, 0, 0, "out of memory while receiving the operation names");
   check_failure_at (TPROF_GATHER_STAGE_SAMPLES, size - 1, size - 1, "out of memory while receiving the samples");
@@ -380,6 +553,9 @@ main (int argc, char **argv)
   add_gather_cases ();
   g_test_add_func ("/mpi/gather/split-comm", test_gather_split_comm);
   g_test_add_func ("/mpi/gather/zero-samples", test_gather_zero_samples);
+  g_test_add_func ("/mpi/gather/scattered-runs", test_gather_scattered_runs);
+  g_test_add_func ("/mpi/gather/run-without-data", test_gather_run_without_data);
+  g_test_add_func ("/mpi/gather/threads", test_gather_threads);
   g_test_add_func ("/mpi/gather/fixed-collectives", test_gather_fixed_collectives);
   g_test_add_func ("/mpi/gather/bad-destination", test_gather_bad_destination);
   g_test_add_func ("/mpi/gather/null-manager-on-one-rank", test_gather_null_manager_on_one_rank);

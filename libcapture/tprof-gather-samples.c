@@ -1,0 +1,88 @@
+/* tprof-gather-samples.c — a receiver's arrays of gathered samples and ranks, handed over to a new profile. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof-gather-mpi-private.h"
+#include "tprof-profiled-time-private.h"
+
+/* Stamps @rank over @n entries: a short run written once, then copied by
+ * blocks that stay in the L1 cache. */
+static void
+gather_fill_rank (int32_t *out, int32_t rank, size_t n)
+{
+  enum { STAMP = 2048 };
+  size_t done;
+
+  if (rank == 0)
+    {
+      memset (out, 0, n * sizeof *out);
+      return;
+    }
+  for (done = 0; done < n && done < STAMP; done++)
+    out[done] = rank;
+  while (done < n)
+    {
+      size_t take = n - done < STAMP ? n - done : STAMP;
+
+      memcpy (out + done, out, take * sizeof *out);
+      done += take;
+    }
+}
+
+int
+_tprof_gather_alloc_samples (TprofGather *g, TprofError *error)
+{
+  g->op_times = calloc (g->n_ops > 0 ? g->n_ops : 1, sizeof *g->op_times);
+  g->op_ranks = calloc (g->n_ops > 0 ? g->n_ops : 1, sizeof *g->op_ranks);
+  if (g->op_times == NULL || g->op_ranks == NULL)
+    return _tprof_gather_set_no_memory (error, "receiving the samples");
+  for (size_t op = 0; op < g->n_ops; op++)
+    {
+      if (g->op_counts[op] == 0)
+        continue;
+      g->op_times[op] = _tprof_gather_malloc (TPROF_GATHER_STAGE_SAMPLES, g->op_counts[op] * sizeof (double));
+      g->op_ranks[op] = _tprof_gather_malloc (TPROF_GATHER_STAGE_SAMPLES, g->op_counts[op] * sizeof (int32_t));
+      if (g->op_times[op] == NULL || g->op_ranks[op] == NULL)
+        return _tprof_gather_set_no_memory (error, "receiving the samples");
+    }
+  /* the ranks are known before any sample arrives */
+  for (int r = 0; r < g->size; r++)
+    for (size_t i = g->name_base[r]; i < g->name_base[r + 1]; i++)
+      if (g->name_count[i] > 0)
+        gather_fill_rank (g->op_ranks[g->name_op[i]] + g->name_offset[i], r, g->name_count[i]);
+  return 0;
+}
+
+/* The names are distinct and the ranks in range by construction, so the
+ * profile takes the arrays without checking them sample by sample. */
+TprofProfiledTime *
+_tprof_gather_build_profile (TprofGather *g, TprofError *error)
+{
+  TprofProfiledTime *pt = tprof_profiled_time_new (g->size);
+
+  if (pt == NULL)
+    {
+      _tprof_gather_set_no_memory (error, "building the profile");
+      return NULL;
+    }
+  for (size_t op = 0; op < g->n_ops; op++)
+    {
+      TprofGatheredTime *gt = tprof_gathered_time_new_take (g->op_times[op], g->op_ranks[op],
+                                                            g->op_counts[op]);
+
+      g->op_times[op] = NULL;
+      g->op_ranks[op] = NULL;
+      if (gt == NULL || !_tprof_profiled_time_append (pt, g->op_names[op], gt))
+        {
+          _tprof_gather_set_no_memory (error, "building the profile");
+          goto fail;
+        }
+    }
+  if (tprof_profiled_time_set_hostnames (pt, g->hostnames, error) < 0)
+    goto fail;
+  return pt;
+
+fail:
+  tprof_profiled_time_free (pt);
+  return NULL;
+}
