@@ -14,7 +14,10 @@ TPROF_BEGIN_DECLS
  * ranks in @comm. Ranks may hold different names, in any order, or none.
  * On @dst (on every rank for TPROF_GATHER_ALL) returns the profile (caller
  * frees); elsewhere returns NULL with error->code == 0. On failure returns
- * NULL and fills @error, on every rank where the failure can be known. */
+ * NULL and fills @error, on every rank where the failure can be known.
+ * Other threads may keep recording into @tm meanwhile (what they add after
+ * the read is left out), but @tm must not be cleared or freed while the
+ * gather runs. */
 TPROF_EXPORT TprofProfiledTime *tprof_time_manager_gather (TprofTimeManager *tm,
                                                            MPI_Comm          comm,
                                                            int               dst,
