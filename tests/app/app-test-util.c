@@ -148,6 +148,16 @@ make_realistic (GRand *rand)
   return pt;
 }
 
+static TprofProfiledTime *
+make_many_ranks (GRand *rand)
+{
+  TprofProfiledTime *pt = tprof_profiled_time_new (1024);
+
+  add_lognormal (pt, rand, "train/forward", 1024, 60, 0.042, 0.08, 777, 1.35);
+  add_lognormal (pt, rand, "comm/allreduce", 1024, 60, 0.012, 0.5, -1, 1.0);
+  return pt;
+}
+
 char *
 app_test_make_profile (const char     *dir,
                        const char     *name,
@@ -165,6 +175,9 @@ app_test_make_profile (const char     *dir,
       break;
     case APP_TEST_PROFILE_REALISTIC:
       pt = make_realistic (rand);
+      break;
+    case APP_TEST_PROFILE_MANY_RANKS:
+      pt = make_many_ranks (rand);
       break;
     default:
       g_assert_not_reached ();
@@ -304,6 +317,45 @@ app_test_reference_get (GHashTable *reference,
   if (values == NULL)
     g_error ("reference.py printed no line %s", name);
   return values;
+}
+
+guint8 *
+app_test_mask_new (const char *selection,
+                   int         world_size,
+                   GArray    **ranks)
+{
+  g_auto(GStrv) items = NULL;
+  guint8 *mask;
+
+  if (ranks != NULL)
+    *ranks = NULL;
+  if (selection == NULL || g_str_equal (selection, "all"))
+    return NULL;
+  mask = g_new0 (guint8, world_size);
+  if (ranks != NULL)
+    *ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+  items = g_strsplit (selection, ",", -1);
+  for (guint i = 0; items[i] != NULL; i++)
+    {
+      gint32 r = atoi (items[i]);
+
+      g_assert_cmpint (r, >=, 0);
+      g_assert_cmpint (r, <, world_size);
+      mask[r] = 1;
+      if (ranks != NULL)
+        g_array_append_val (*ranks, r);
+    }
+  return mask;
+}
+
+gsize
+app_test_op_index (const TprofProfileIndex *index,
+                   const char              *name)
+{
+  for (gsize i = 0; i < _tprof_profile_index_get_n_operations (index); i++)
+    if (g_str_equal (_tprof_profile_index_get_name (index, i), name))
+      return i;
+  g_error ("no operation %s in the index", name);
 }
 
 void

@@ -6,30 +6,23 @@
 #   OP     an operation name (the `name` attribute of its group)
 #   RANKS  'all', 'none' or a comma-separated list of ranks
 #   summary                  count sum mean std min max median p95 p99 rank_count imbalance slowest_rank
-#   hist BINS [log]          BINS: 'auto' or a number (for log: a number, edges from logspace)
-#                            prints edges, counts, and `rank_R` counts on the same edges
+#   hist BINS [log]          BINS: 'auto' or a number; prints edges, counts, and
+#                            `rank_R` counts on the same edges
+#   auto-bins [log]          numpy's uncapped 'auto' bin count (of log10 of the
+#                            positive samples for log)
 #   ranks                    one `rank_R count sum mean min max` line per rank with samples
 # Floats are printed with float.hex() so the C side reads back the exact bits.
+# The formatting and the log edges come from the stats tests' reference.py,
+# so that both suites hold tprof to one reading of numpy.
 
+import os
 import sys
 
 import h5py
 import numpy as np
 
-
-def fmt(v):
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    v = float(v)
-    if v != v:
-        return 'nan'
-    return v.hex()
-
-
-def emit(name, values):
-    if np.ndim(values) == 0:
-        values = [values]
-    print(name, *[fmt(v) for v in values])
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'stats'))
+from reference import emit, log_edges  # noqa: E402  (tests/stats/reference.py)
 
 
 def load(path, op, ranks_arg):
@@ -63,22 +56,25 @@ def cmd_summary(times, ranks):
 
 
 def cmd_hist(times, ranks, bins, log=False):
+    if log:
+        used = times > 0
+        times, ranks = times[used], ranks[used]
     if times.size == 0:
         return
     if log:
-        positive = times[times > 0]
-        lo, hi = positive.min(), positive.max()
-        edges = np.logspace(np.log10(lo), np.log10(hi), int(bins) + 1)
-        edges[0], edges[-1] = lo, hi
-        counts, edges = np.histogram(positive, bins=edges)
-        source, source_ranks = positive, ranks[times > 0]
+        edges = log_edges(times, bins if bins == 'auto' else int(bins))
+        counts = np.histogram(times, bins=edges)[0]
     else:
         counts, edges = np.histogram(times, bins='auto' if bins == 'auto' else int(bins))
-        source, source_ranks = times, ranks
     emit('edges', edges)
     emit('counts', counts)
-    for r in np.unique(source_ranks):
-        emit('rank_%d' % r, np.histogram(source[source_ranks == r], bins=edges)[0])
+    for r in np.unique(ranks):
+        emit('rank_%d' % r, np.histogram(times[ranks == r], bins=edges)[0])
+
+
+def cmd_auto_bins(times, log=False):
+    values = np.log10(times[times > 0]) if log else times
+    emit('auto_bins', np.histogram_bin_edges(values, 'auto').size - 1 if values.size else 0)
 
 
 def cmd_ranks(times, ranks):
@@ -89,10 +85,13 @@ def cmd_ranks(times, ranks):
 
 def answer(path, command, op, ranks_arg, *args):
     times, ranks = load(path, op, ranks_arg)
+    log = 'log' in args
     if command == 'summary':
         cmd_summary(times, ranks)
     elif command == 'hist':
-        cmd_hist(times, ranks, args[0], len(args) > 1 and args[1] == 'log')
+        cmd_hist(times, ranks, args[0], log)
+    elif command == 'auto-bins':
+        cmd_auto_bins(times, log)
     elif command == 'ranks':
         cmd_ranks(times, ranks)
     else:

@@ -20,30 +20,6 @@ static const char * const op_names[] = {
 /* Rank selections as mask and as the list reference.py takes. */
 static const char * const selections[] = { "all", "1,2,5", "0", "7", "3,4,5,6,7" };
 
-static guint8 *
-mask_new (const char *selection)
-{
-  g_auto(GStrv) items = NULL;
-  guint8 *mask;
-
-  if (g_str_equal (selection, "all"))
-    return NULL;
-  mask = g_new0 (guint8, APP_TEST_BASIC_WORLD);
-  items = g_strsplit (selection, ",", -1);
-  for (guint i = 0; items[i] != NULL; i++)
-    mask[atoi (items[i])] = 1;
-  return mask;
-}
-
-static gsize
-op_index (const char *name)
-{
-  for (gsize i = 0; i < _tprof_profile_index_get_n_operations (fixture); i++)
-    if (g_str_equal (_tprof_profile_index_get_name (fixture, i), name))
-      return i;
-  g_error ("no operation %s in the index", name);
-}
-
 static void
 assert_summary (const TprofSummary *s,
                 GHashTable         *reference,
@@ -69,17 +45,17 @@ test_index_summaries (void)
   for (guint o = 0; o < G_N_ELEMENTS (op_names); o++)
     for (guint s = 0; s < G_N_ELEMENTS (selections); s++)
       {
-        g_autofree guint8 *mask = mask_new (selections[s]);
+        g_autofree guint8 *mask = app_test_mask_new (selections[s], APP_TEST_BASIC_WORLD, NULL);
         g_autoptr(GHashTable) reference = app_test_reference (fixture_path, "summary", op_names[o],
                                                               selections[s], NULL, NULL);
         g_autofree char *what = g_strdup_printf ("%s on ranks %s", op_names[o], selections[s]);
         TprofSummary summary;
 
-        _tprof_profile_index_summarize (fixture, op_index (op_names[o]), mask, &summary);
+        _tprof_profile_index_summarize (fixture, app_test_op_index (fixture, op_names[o]), mask, &summary);
         assert_summary (&summary, reference, what);
 
         if (mask == NULL)
-          assert_summary (_tprof_profile_index_get_summary (fixture, op_index (op_names[o])), reference, what);
+          assert_summary (_tprof_profile_index_get_summary (fixture, app_test_op_index (fixture, op_names[o])), reference, what);
       }
 }
 
@@ -118,10 +94,10 @@ test_index_histogram_auto (void)
   for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
     for (guint s = 0; s < G_N_ELEMENTS (selections); s++)
       {
-        g_autofree guint8 *mask = mask_new (selections[s]);
+        g_autofree guint8 *mask = app_test_mask_new (selections[s], APP_TEST_BASIC_WORLD, NULL);
         g_autoptr(GHashTable) reference = app_test_reference (fixture_path, "hist", ops[o], selections[s], "auto", NULL);
         g_autofree char *what = g_strdup_printf ("auto histogram of %s on ranks %s", ops[o], selections[s]);
-        g_autoptr(TprofHistogram) hist = _tprof_profile_index_histogram (fixture, op_index (ops[o]), mask, 0,
+        g_autoptr(TprofHistogram) hist = _tprof_profile_index_histogram (fixture, app_test_op_index (fixture, ops[o]), mask, 0,
                                                                          TPROF_HISTOGRAM_SEPARATE_RANKS);
 
         if (g_hash_table_lookup (reference, "counts") == NULL || hist->n_bins == 0)
@@ -137,9 +113,9 @@ test_index_histogram_auto (void)
 static void
 test_index_histogram_bins (void)
 {
-  g_autofree guint8 *mask = mask_new ("1,2,5");
+  g_autofree guint8 *mask = app_test_mask_new ("1,2,5", APP_TEST_BASIC_WORLD, NULL);
   g_autoptr(GHashTable) reference = app_test_reference (fixture_path, "hist", "forward", "1,2,5", "17", NULL);
-  g_autoptr(TprofHistogram) hist = _tprof_profile_index_histogram (fixture, op_index ("forward"), mask, 17,
+  g_autoptr(TprofHistogram) hist = _tprof_profile_index_histogram (fixture, app_test_op_index (fixture, "forward"), mask, 17,
                                                                    TPROF_HISTOGRAM_DEFAULT);
 
   g_assert_cmpuint (hist->n_ranks, ==, 0);
@@ -154,7 +130,7 @@ test_index_histogram_log (void)
 
   for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
     {
-      g_autoptr(TprofHistogram) hist = _tprof_profile_index_histogram (fixture, op_index (ops[o]), NULL, 12,
+      g_autoptr(TprofHistogram) hist = _tprof_profile_index_histogram (fixture, app_test_op_index (fixture, ops[o]), NULL, 12,
                                                                        TPROF_HISTOGRAM_LOG | TPROF_HISTOGRAM_SEPARATE_RANKS);
       g_autoptr(GHashTable) reference = app_test_reference (fixture_path, "hist", ops[o], "all", "12", "log");
       g_autofree char *what = g_strdup_printf ("log histogram of %s", ops[o]);
@@ -166,7 +142,7 @@ test_index_histogram_log (void)
 
   /* the automatic count on a log axis still gives edges spanning the positive samples */
   {
-    g_autoptr(TprofHistogram) hist = _tprof_profile_index_histogram (fixture, op_index ("zeros"), NULL, 0,
+    g_autoptr(TprofHistogram) hist = _tprof_profile_index_histogram (fixture, app_test_op_index (fixture, "zeros"), NULL, 0,
                                                                      TPROF_HISTOGRAM_LOG);
     g_autoptr(GHashTable) reference = app_test_reference (fixture_path, "summary", "zeros", "all", NULL, NULL);
     guint64 total = 0;
@@ -185,10 +161,10 @@ test_index_rank_summaries (void)
 {
   for (guint s = 0; s < G_N_ELEMENTS (selections); s++)
     {
-      g_autofree guint8 *mask = mask_new (selections[s]);
+      g_autofree guint8 *mask = app_test_mask_new (selections[s], APP_TEST_BASIC_WORLD, NULL);
       g_autoptr(GHashTable) reference = app_test_reference (fixture_path, "ranks", "allreduce", selections[s], NULL, NULL);
       g_autofree TprofRankSummary *ranks = NULL;
-      gsize n = _tprof_profile_index_rank_summaries (fixture, op_index ("allreduce"), mask, &ranks);
+      gsize n = _tprof_profile_index_rank_summaries (fixture, app_test_op_index (fixture, "allreduce"), mask, &ranks);
 
       g_assert_cmpuint (n, ==, g_hash_table_size (reference));
       for (gsize i = 0; i < n; i++)
@@ -230,8 +206,8 @@ test_index_histogram_ragged (void)
   TprofError error = { 0 };
   g_autoptr(TprofProfileIndex) index = NULL;
   static const char * const bins[] = { "auto", "7", "300" };
-  g_autofree guint8 *mask = g_new0 (guint8, 21);
   const char *selection = "0,2,3,5,8,9,10,11,12,13,14,15,16,17,20";
+  g_autofree guint8 *mask = app_test_mask_new (selection, 21, NULL);
 
   for (int32_t r = 0; r < 21; r++)
     for (int i = 0; i < (r * 37) % 50; i++)
@@ -249,13 +225,6 @@ test_index_histogram_ragged (void)
   g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
   index = _tprof_profile_index_new (pt, NULL, NULL, NULL);
   tprof_profiled_time_free (pt);
-
-  {
-    g_auto(GStrv) items = g_strsplit (selection, ",", -1);
-
-    for (guint i = 0; items[i] != NULL; i++)
-      mask[atoi (items[i])] = 1;
-  }
 
   for (guint b = 0; b < G_N_ELEMENTS (bins); b++)
     for (guint all = 0; all < 2; all++)
@@ -340,8 +309,8 @@ test_index_metadata (void)
   g_assert_cmpstr (_tprof_profile_index_get_hostname (fixture, 0), ==, "node-a");
   g_assert_cmpstr (_tprof_profile_index_get_hostname (fixture, 7), ==, "node-b");
   g_assert_null (_tprof_profile_index_get_hostname (fixture, 8));
-  g_assert_cmpuint (_tprof_profile_index_get_n_samples (fixture, op_index ("big")), ==, 16000);
-  g_assert_cmpuint (_tprof_profile_index_get_n_samples (fixture, op_index ("empty")), ==, 0);
+  g_assert_cmpuint (_tprof_profile_index_get_n_samples (fixture, app_test_op_index (fixture, "big")), ==, 16000);
+  g_assert_cmpuint (_tprof_profile_index_get_n_samples (fixture, app_test_op_index (fixture, "empty")), ==, 0);
 }
 
 /* Asks numpy for everything the tests below compare with, in one Python run. */

@@ -266,11 +266,11 @@ test_window_histogram (void)
   }
 
   /* hovering a bin describes its range, count and ranks */
-  tooltip = _tprof_histogram_view_describe_bin (_tprof_charts_panel_get_histogram (window->charts), 0);
+  tooltip = _tprof_chart_describe (TPROF_CHART (_tprof_charts_panel_get_histogram (window->charts)), 0);
   g_assert_nonnull (tooltip);
   g_assert_nonnull (strstr (tooltip, "samples"));
   g_assert_nonnull (strstr (tooltip, "Rank "));
-  g_assert_null (_tprof_histogram_view_describe_bin (_tprof_charts_panel_get_histogram (window->charts), 100000));
+  g_assert_null (_tprof_chart_describe (TPROF_CHART (_tprof_charts_panel_get_histogram (window->charts)), 100000));
 
   g_settings_reset (settings, "separate-ranks");
   g_settings_set_boolean (settings, "log-x", TRUE);
@@ -296,6 +296,8 @@ test_window_rank_filter (void)
 
   select_operation (window, "forward");
   g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 8 of 8 ranks");
+  g_assert_true (g_str_has_prefix (_tprof_histogram_view_get_subtitle (_tprof_charts_panel_get_histogram (window->charts)),
+                                   "All 8 Ranks, n=2400, "));
   hist = _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts));
   for (gsize i = 0; i < hist->n_bins; i++)
     total_before += hist->counts[i];
@@ -304,6 +306,9 @@ test_window_rank_filter (void)
   g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-2,5", &error));
   g_assert_no_error (error);
   g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 4 of 8 ranks");
+  /* the histogram names the filter */
+  g_assert_true (g_str_has_prefix (_tprof_histogram_view_get_subtitle (_tprof_charts_panel_get_histogram (window->charts)),
+                                   "Ranks 0-2,5, n=1200, "));
 
   /* charts follow at once */
   hist = _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts));
@@ -316,7 +321,7 @@ test_window_rank_filter (void)
   g_assert_cmpuint (n_ranks, ==, 4);
   g_assert_cmpint (ranks[0].rank, ==, 0);
   g_assert_cmpint (ranks[3].rank, ==, 5);
-  rank_tip = _tprof_rank_chart_describe_rank (_tprof_charts_panel_get_rank_chart (window->charts), 3);
+  rank_tip = _tprof_chart_describe (TPROF_CHART (_tprof_charts_panel_get_rank_chart (window->charts)), 3);
   g_assert_nonnull (strstr (rank_tip, "Rank 5 on node-b"));
 
   /* the table follows once its worker is done */
@@ -812,41 +817,82 @@ assert_png_size (const char *png,
   g_test_message ("screenshot: %s", png);
 }
 
+/* Renders @window into build/tests/app/@name and checks it is a real picture. */
+static void
+shoot (TprofWindow *window,
+       const char  *name)
+{
+  g_autofree char *png = g_test_build_filename (G_TEST_BUILT, "app", name, NULL);
+
+  app_test_gui_wait_idle (window);
+  app_test_gui_render_png (window, png);
+  assert_png_size (png, 1000);
+}
+
+/* @path with @op selected, then its ranks overlaid, then on a log time axis. */
+static void
+shoot_profile (TprofWindow *window,
+               const char  *path,
+               const char  *op,
+               const char  *prefix)
+{
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *main_png = g_strconcat (prefix, "-window.png", NULL);
+  g_autofree char *overlay_png = g_strconcat (prefix, "-overlay.png", NULL);
+  g_autofree char *log_png = g_strconcat (prefix, "-overlay-log.png", NULL);
+
+  app_test_gui_open (window, path);
+  select_operation (window, op);
+  shoot (window, main_png);
+  g_settings_set_boolean (settings, "separate-ranks", TRUE);
+  shoot (window, overlay_png);
+  g_settings_set_boolean (settings, "log-x", TRUE);
+  shoot (window, log_png);
+  g_settings_reset (settings, "separate-ranks");
+  g_settings_reset (settings, "log-x");
+}
+
+/* The screenshots a person looks at, as PNG files in build/tests/app. Setting
+ * TPROF_TEST_SCREENSHOT_PROFILE=FILE (and TPROF_TEST_SCREENSHOT_OP, default
+ * "forward") also shoots FILE as profile-*.png, which is how the README's
+ * screenshot of the demo profile is made. */
 static void
 test_window_screenshot (void)
 {
   g_autofree char *path = app_test_make_profile (fixture_dir, "training-run.h5", APP_TEST_PROFILE_REALISTIC);
+  g_autofree char *many = app_test_make_profile (fixture_dir, "1024-ranks.h5", APP_TEST_PROFILE_MANY_RANKS);
   g_autofree char *bad = write_bad_file (0);
-  g_autofree char *main_png = g_test_build_filename (G_TEST_BUILT, "app", "main-window.png", NULL);
-  g_autofree char *overlay_png = g_test_build_filename (G_TEST_BUILT, "app", "overlay-window.png", NULL);
-  g_autofree char *empty_png = g_test_build_filename (G_TEST_BUILT, "app", "empty-window.png", NULL);
+  const char *extra = g_getenv ("TPROF_TEST_SCREENSHOT_PROFILE");
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   TprofWindow *window = app_test_gui_new_window (app);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 860);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 900);
 
   app_test_gui_open (window, bad);
-  app_test_gui_render_png (window, empty_png);
-  assert_png_size (empty_png, 1000);
+  shoot (window, "empty-window.png");
 
-  app_test_gui_open (window, path);
-  select_operation (window, "train/forward");
-  app_test_gui_render_png (window, main_png);
-  assert_png_size (main_png, 1000);
+  shoot_profile (window, path, "train/forward", "main");
+  shoot_profile (window, many, "train/forward", "many-ranks");
 
   /* ranks overlaid on a log axis, a filter applied and a refused expression */
+  app_test_gui_open (window, path);
   g_settings_set_boolean (settings, "separate-ranks", TRUE);
   g_settings_set_boolean (settings, "log-y", TRUE);
   g_settings_set_string (settings, "rank-metric", "mean");
   select_operation (window, "data/load_batch");
   g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-5", NULL));
   g_assert_false (_tprof_rank_filter_apply_expression (window->rank_filter, "0-5,7-3", NULL));
-  app_test_gui_wait_idle (window);
-  app_test_gui_render_png (window, overlay_png);
-  assert_png_size (overlay_png, 1000);
+  shoot (window, "filtered-window.png");
   g_settings_reset (settings, "separate-ranks");
   g_settings_reset (settings, "log-y");
   g_settings_reset (settings, "rank-metric");
+
+  if (extra != NULL)
+    {
+      const char *op = g_getenv ("TPROF_TEST_SCREENSHOT_OP");
+
+      shoot_profile (window, extra, op != NULL ? op : "forward", "profile");
+    }
 
   close_window (window);
 }

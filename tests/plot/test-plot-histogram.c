@@ -1,5 +1,6 @@
 /* test-plot-histogram.c — the histogram chart drawn into images: bars, overlays, log axes, hover, hit-testing. */
 #include <math.h>
+#include <string.h>
 
 #include "plot-test-util.h"
 
@@ -418,6 +419,166 @@ test_many_ranks (void)
   g_free (rank_counts);
 }
 
+/* @n ranks, rank r with 5 samples in bin r of @n, drawn overlaid at 800x600. */
+static cairo_surface_t *
+render_diagonal_overlay (gsize    n,
+                         Drawing *d)
+{
+  g_autofree guint64 *counts = g_new (guint64, n);
+  g_autofree guint64 *rank_counts = g_new0 (guint64, n * n);
+  cairo_surface_t *surface;
+
+  for (gsize r = 0; r < n; r++)
+    {
+      counts[r] = 5;
+      rank_counts[r * n + r] = 5;
+    }
+  tprof_plot_histogram_init (&d->plot);
+  d->plot.hist = plot_test_histogram_new (0, 1, n, counts, n, rank_counts);
+  d->plot.separate_ranks = TRUE;
+  surface = plot_test_render (800, 600, draw_histogram, d);
+  plot_test_histogram_free ((TprofHistogram *) d->plot.hist);
+  d->plot.hist = NULL;
+  return surface;
+}
+
+/* Up to 8 ranks (the palette's colours), every rank is its own translucent
+ * series in its palette colour; a ninth would repeat a colour, so the
+ * overlay becomes the slowest ranks over a band. */
+static void
+test_overlay_every_rank (void)
+{
+  TprofPlotTheme theme;
+  double rgb[3], want[3], band[3];
+  cairo_surface_t *surface;
+  Drawing d;
+
+  surface = render_diagonal_overlay (8, &d);
+  for (guint r = 0; r < 8; r++)
+    {
+      tprof_plot_palette_color (r, rgb);
+      plot_test_blend (rgb, 0.7, white, want);
+      plot_test_assert_pixel (surface, d.area.x + d.area.width * (r + 0.5) / 8, count_y (&d, 1.5), want, 3);
+    }
+  cairo_surface_destroy (surface);
+
+  /* 9 ranks: the 4 with the most time (the last bins) in the first colours, the rest grey */
+  tprof_plot_theme_init_default (&theme);
+  plot_test_blend (theme.foreground, theme.foreground[3] * 0.22, white, band);
+  surface = render_diagonal_overlay (9, &d);
+  for (guint r = 0; r < 9; r++)
+    {
+      tprof_plot_palette_color (8 - r, rgb);
+      plot_test_blend (rgb, 0.7, white, want);
+      plot_test_assert_pixel (surface, d.area.x + d.area.width * (r + 0.5) / 9, count_y (&d, 1.5),
+                              r >= 5 ? want : band, 3);
+    }
+  cairo_surface_destroy (surface);
+}
+
+/* Beyond 8 ranks the slowest keep their own series (found from the
+ * summaries, or from the bins without them) and the others become one
+ * band reaching each bin's highest count among them. */
+static void
+test_overlay_band (void)
+{
+  enum { N_RANKS = 40, N_BINS = 10, SLOW = 33 };
+  guint64 counts[N_BINS] = { 0 };
+  guint64 rank_counts[N_RANKS * N_BINS] = { 0 };
+  TprofRankSummary summaries[N_RANKS];
+  TprofPlotTheme theme;
+  double c0[3], only_slow[3], band[3];
+  TprofHistogram *hist;
+
+  for (int r = 0; r < N_RANKS; r++)
+    {
+      gsize bin = r == SLOW ? 9 : (gsize) (r % 8);
+      guint64 c = r == SLOW ? 5 : 2 + r % 3;
+
+      rank_counts[r * N_BINS + bin] = c;
+      counts[bin] += c;
+      summaries[r] = (TprofRankSummary) { .rank = r, .count = c, .sum = r == SLOW ? 100 : 1,
+                                          .mean = 0.1, .std = 0.01, .min = 0.05, .max = 0.2 };
+    }
+  hist = plot_test_histogram_new (0, 1, N_BINS, counts, N_RANKS, rank_counts);
+  tprof_plot_theme_init_default (&theme);
+  tprof_plot_palette_color (0, c0);
+  plot_test_blend (c0, 0.7, white, only_slow);
+  plot_test_blend (theme.foreground, theme.foreground[3] * 0.22, white, band);
+
+  for (int with_summaries = 0; with_summaries < 2; with_summaries++)
+    {
+      cairo_surface_t *surface;
+      Drawing d;
+
+      tprof_plot_histogram_init (&d.plot);
+      d.plot.hist = hist;
+      d.plot.separate_ranks = TRUE;
+      d.plot.max_legend_ranks = 1;
+      if (with_summaries)
+        {
+          d.plot.rank_summaries = summaries;
+          d.plot.n_rank_summaries = N_RANKS;
+        }
+      surface = plot_test_render (800, 600, draw_histogram, &d);
+
+      plot_test_assert_pixel (surface, bin_centre (&d, 9), count_y (&d, 1.5), only_slow, 3);
+      plot_test_assert_pixel (surface, bin_centre (&d, 8), count_y (&d, 1.5), white, 3);
+      for (gsize bin = 0; bin < 8; bin++)
+        {
+          guint64 highest = 0;
+
+          /* the band reaches the highest count among the bin's ranks */
+          for (int r = (int) bin; r < N_RANKS; r += 8)
+            if (r != SLOW)
+              highest = MAX (highest, 2 + (guint64) (r % 3));
+          plot_test_assert_pixel (surface, bin_centre (&d, bin), count_y (&d, 1.5), band, 3);
+          plot_test_assert_pixel (surface, bin_centre (&d, bin), count_y (&d, highest - 0.3), band, 3);
+          plot_test_assert_pixel (surface, bin_centre (&d, bin), count_y (&d, highest + 0.3), white, 3);
+        }
+      cairo_surface_destroy (surface);
+    }
+  plot_test_histogram_free (hist);
+}
+
+/* The legend never hides the top of a bar: it takes the corner over the
+ * lower bars, or the count axis grows to leave it room. */
+static void
+test_legend_clear_of_bars (void)
+{
+  static const guint64 shapes[][10] = {
+    { 10, 10, 10, 10, 10, 10, 10, 10, 10, 10 },   /* flat: no free corner */
+    { 1, 1, 1, 1, 1, 1, 1, 1, 10, 10 },           /* tall on the right */
+    { 10, 10, 1, 1, 1, 1, 1, 1, 1, 1 },           /* tall on the left */
+  };
+  double c0[3], only0[3];
+
+  tprof_plot_palette_color (0, c0);
+  plot_test_blend (c0, 0.7, white, only0);
+  for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
+    {
+      /* 8 ranks make a legend of 8 lines; only the first has samples */
+      guint64 rank_counts[8 * 10] = { 0 };
+      TprofHistogram *hist;
+      cairo_surface_t *surface;
+      Drawing d;
+
+      memcpy (rank_counts, shapes[s], sizeof shapes[s]);
+      hist = plot_test_histogram_new (0, 1, 10, shapes[s], 8, rank_counts);
+      tprof_plot_histogram_init (&d.plot);
+      d.plot.hist = hist;
+      d.plot.separate_ranks = TRUE;
+      surface = plot_test_render (640, 400, draw_histogram, &d);
+      for (gsize i = 0; i < 10; i++)
+        plot_test_assert_pixel (surface, bin_centre (&d, i), count_y (&d, shapes[s][i] - 0.3), only0, 3);
+      /* a free corner leaves the axis as tight as without a legend */
+      if (s > 0)
+        g_assert_cmpfloat (d.area.y_max, <=, 12);
+      cairo_surface_destroy (surface);
+      plot_test_histogram_free (hist);
+    }
+}
+
 static void
 test_format_selection (void)
 {
@@ -452,6 +613,9 @@ main (int argc, char **argv)
   g_test_add_func ("/plot/histogram/theme-font-size", test_theme_font_size);
   g_test_add_func ("/plot/histogram/empty", test_empty);
   g_test_add_func ("/plot/histogram/many-ranks", test_many_ranks);
+  g_test_add_func ("/plot/histogram/overlay-every-rank", test_overlay_every_rank);
+  g_test_add_func ("/plot/histogram/overlay-band", test_overlay_band);
+  g_test_add_func ("/plot/histogram/legend-clear-of-bars", test_legend_clear_of_bars);
   g_test_add_func ("/plot/histogram/format-selection", test_format_selection);
   return g_test_run ();
 }

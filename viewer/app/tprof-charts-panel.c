@@ -38,8 +38,8 @@ _tprof_charts_panel_set_source (TprofChartsPanel *self,
 
   g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
 
-  _tprof_histogram_view_set_source (self->histogram, profile, op, mask);
-  _tprof_rank_chart_set_source (self->rank_chart, profile, op, mask);
+  _tprof_chart_set_source (TPROF_CHART (self->histogram), profile, op, mask);
+  _tprof_chart_set_source (TPROF_CHART (self->rank_chart), profile, op, mask);
 
   if (index != NULL && op >= 0 && (gsize) op < _tprof_profile_index_get_n_operations (index))
     gtk_label_set_text (self->operation_label, _tprof_profile_index_get_name (index, op));

@@ -4,7 +4,6 @@
 
 #include <glib/gi18n.h>
 
-#include "tprof-chart-util.h"
 #include "tprof-histogram-view.h"
 
 /* Overlays list at most this many ranks in the tooltip. */
@@ -12,9 +11,8 @@
 
 struct _TprofHistogramView
 {
-  GtkWidget          parent_instance;
+  TprofChart         parent_instance;
 
-  TprofChartSource   source;
   gboolean           separate_ranks;
   gboolean           log_x;
   gboolean           log_y;
@@ -24,9 +22,7 @@ struct _TprofHistogramView
   TprofSummary       summary;
   TprofRankSummary  *rank_summaries;
   gsize              n_rank_summaries;
-  gssize             hover_bin;
-  TprofPlotArea      area;
-  gboolean           have_area;
+  char              *subtitle;
 };
 
 enum {
@@ -40,36 +36,53 @@ enum {
 
 static GParamSpec *properties[N_PROPS];
 
-G_DEFINE_FINAL_TYPE (TprofHistogramView, tprof_histogram_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (TprofHistogramView, tprof_histogram_view, TPROF_TYPE_CHART)
+
+/* Names the rank filter, not only the ranks that happen to have samples:
+ * "Ranks 0-5, n=…" under a filter, "All 16 Ranks, n=…" without. */
+static char *
+tprof_histogram_view_format_subtitle (TprofHistogramView      *self,
+                                      const TprofProfileIndex *index,
+                                      const guint8            *mask)
+{
+  int world_size = _tprof_profile_index_get_world_size (index);
+  g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  for (gint32 r = 0; mask != NULL && r < world_size; r++)
+    if (mask[r])
+      g_array_append_val (ranks, r);
+  if (mask == NULL || ranks->len == (guint) world_size)
+    return tprof_plot_format_selection (&self->summary, NULL, 0, world_size);
+  return tprof_plot_format_selection (&self->summary, (const gint32 *) ranks->data, ranks->len, world_size);
+}
 
 static void
-tprof_histogram_view_recompute (TprofHistogramView *self)
+tprof_histogram_view_recompute (TprofChart *chart)
 {
-  const TprofProfileIndex *index = _tprof_chart_source_get_index (&self->source);
-  const guint8 *mask = _tprof_chart_source_get_mask (&self->source);
+  TprofHistogramView *self = TPROF_HISTOGRAM_VIEW (chart);
+  const TprofProfileIndex *index = _tprof_chart_get_index (chart);
+  const guint8 *mask = _tprof_chart_get_mask (chart);
+  gsize op = (gsize) _tprof_chart_get_op (chart);
   TprofHistogramFlags flags = TPROF_HISTOGRAM_DEFAULT;
 
   g_clear_pointer (&self->hist, _tprof_histogram_free);
   g_clear_pointer (&self->rank_summaries, g_free);
+  g_clear_pointer (&self->subtitle, g_free);
   self->n_rank_summaries = 0;
-  self->hover_bin = -1;
-  self->have_area = FALSE;
 
-  if (index != NULL)
-    {
-      if (self->separate_ranks)
-        flags |= TPROF_HISTOGRAM_SEPARATE_RANKS;
-      if (self->log_x)
-        flags |= TPROF_HISTOGRAM_LOG;
+  if (index == NULL)
+    return;
 
-      self->hist = _tprof_profile_index_histogram (index, self->source.op, mask, self->bins, flags);
-      _tprof_profile_index_summarize_moments (index, self->source.op, mask, &self->summary);
-      if (self->separate_ranks)
-        self->n_rank_summaries = _tprof_profile_index_rank_summaries (index, self->source.op, mask,
-                                                                      &self->rank_summaries);
-    }
+  if (self->separate_ranks)
+    flags |= TPROF_HISTOGRAM_SEPARATE_RANKS;
+  if (self->log_x)
+    flags |= TPROF_HISTOGRAM_LOG;
 
-  gtk_widget_queue_draw (GTK_WIDGET (self));
+  self->hist = _tprof_profile_index_histogram (index, op, mask, self->bins, flags);
+  _tprof_profile_index_summarize_moments (index, op, mask, &self->summary);
+  if (self->separate_ranks)
+    self->n_rank_summaries = _tprof_profile_index_rank_summaries (index, op, mask, &self->rank_summaries);
+  self->subtitle = tprof_histogram_view_format_subtitle (self, index, mask);
 }
 
 static void
@@ -84,118 +97,65 @@ tprof_histogram_view_fill_plot (TprofHistogramView *self,
   plot->separate_ranks = self->separate_ranks;
   plot->log_x = self->log_x;
   plot->log_y = self->log_y;
-  plot->hover_bin = -1;
+  plot->subtitle = self->subtitle;
 }
 
-void
-_tprof_histogram_view_draw (TprofHistogramView   *self,
-                            cairo_t              *cr,
-                            double                width,
-                            double                height,
-                            const TprofPlotTheme *theme)
+static const char *
+tprof_histogram_view_empty_message (TprofChart *chart)
 {
-  TprofPlotHistogram plot;
-  TprofPlotTheme export_theme;
+  TprofHistogramView *self = TPROF_HISTOGRAM_VIEW (chart);
 
-  g_return_if_fail (TPROF_IS_HISTOGRAM_VIEW (self));
-
-  if (theme == NULL)
-    {
-      tprof_plot_theme_init_default (&export_theme);
-      theme = &export_theme;
-    }
-  tprof_histogram_view_fill_plot (self, &plot);
-  if (plot.hist != NULL)
-    tprof_plot_histogram_draw (cr, width, height, &plot, theme, NULL);
+  if (self->hist == NULL)
+    return _("Select an operation to see its histogram");
+  if (self->hist->n_bins > 0)
+    return NULL;
+  if (self->hist->n_nonpositive > 0)
+    return _("No samples above zero to show on a logarithmic time axis");
+  return _("No samples on the selected ranks");
 }
 
 static void
-tprof_histogram_view_snapshot (GtkWidget   *widget,
-                               GtkSnapshot *snapshot)
+tprof_histogram_view_draw (TprofChart           *chart,
+                           cairo_t              *cr,
+                           double                width,
+                           double                height,
+                           const TprofPlotTheme *theme,
+                           gssize                hover,
+                           TprofPlotArea        *area)
 {
-  TprofHistogramView *self = TPROF_HISTOGRAM_VIEW (widget);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
+  TprofHistogramView *self = TPROF_HISTOGRAM_VIEW (chart);
   TprofPlotHistogram plot;
-  TprofPlotTheme theme;
-  cairo_t *cr;
 
   if (self->hist == NULL)
-    {
-      _tprof_chart_snapshot_message (widget, snapshot, _("Select an operation to see its histogram"));
-      return;
-    }
-  if (self->hist->n_bins == 0)
-    {
-      _tprof_chart_snapshot_message (widget, snapshot,
-                                     self->hist->n_nonpositive > 0
-                                     ? _("No samples above zero to show on a logarithmic time axis")
-                                     : _("No samples on the selected ranks"));
-      return;
-    }
-  if (width <= 0 || height <= 0)
     return;
-
-  _tprof_chart_theme_from_widget (widget, &theme);
   tprof_histogram_view_fill_plot (self, &plot);
-  plot.hover_bin = self->hover_bin;
-
-  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  tprof_plot_histogram_draw (cr, width, height, &plot, &theme, &self->area);
-  self->have_area = TRUE;
-  cairo_destroy (cr);
+  plot.hover_bin = hover;
+  tprof_plot_histogram_draw (cr, width, height, &plot, theme, area);
 }
 
 static gssize
-tprof_histogram_view_hit (TprofHistogramView *self,
-                          double              x,
-                          double              y)
+tprof_histogram_view_hit (TprofChart          *chart,
+                          const TprofPlotArea *area,
+                          double               x,
+                          double               y)
 {
   TprofPlotHistogram plot;
 
-  if (self->hist == NULL || self->hist->n_bins == 0 || !self->have_area)
-    return -1;
-  tprof_histogram_view_fill_plot (self, &plot);
-  return tprof_plot_histogram_hit_bin (&plot, &self->area, x, y);
+  tprof_histogram_view_fill_plot (TPROF_HISTOGRAM_VIEW (chart), &plot);
+  return tprof_plot_histogram_hit_bin (&plot, area, x, y);
 }
 
-static void
-tprof_histogram_view_set_hover (TprofHistogramView *self,
-                                gssize              bin)
+static char *
+tprof_histogram_view_describe (TprofChart *chart,
+                               gssize      bin)
 {
-  if (self->hover_bin == bin)
-    return;
-  self->hover_bin = bin;
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-motion_cb (GtkEventControllerMotion *motion,
-           double                    x,
-           double                    y,
-           TprofHistogramView       *self)
-{
-  tprof_histogram_view_set_hover (self, tprof_histogram_view_hit (self, x, y));
-}
-
-static void
-leave_cb (GtkEventControllerMotion *motion,
-          TprofHistogramView       *self)
-{
-  tprof_histogram_view_set_hover (self, -1);
-}
-
-char *
-_tprof_histogram_view_describe_bin (TprofHistogramView *self,
-                                    gssize              bin)
-{
-  const TprofHistogram *hist = self->hist;
+  const TprofHistogram *hist = TPROF_HISTOGRAM_VIEW (chart)->hist;
   g_autofree char *left = NULL;
   g_autofree char *right = NULL;
   GString *text;
   guint listed = 0;
 
-  if (hist == NULL || bin < 0 || (gsize) bin >= hist->n_bins)
+  if (hist == NULL || (gsize) bin >= hist->n_bins)
     return NULL;
 
   left = tprof_format_duration (hist->edges[bin], 4);
@@ -223,30 +183,14 @@ _tprof_histogram_view_describe_bin (TprofHistogramView *self,
   return g_string_free (text, FALSE);
 }
 
-static gboolean
-query_tooltip_cb (GtkWidget          *widget,
-                  int                 x,
-                  int                 y,
-                  gboolean            keyboard,
-                  GtkTooltip         *tooltip,
-                  TprofHistogramView *self)
-{
-  g_autofree char *text = _tprof_histogram_view_describe_bin (self, tprof_histogram_view_hit (self, x, y));
-
-  if (text == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
 static void
 tprof_histogram_view_dispose (GObject *object)
 {
   TprofHistogramView *self = (TprofHistogramView *)object;
 
-  _tprof_chart_source_clear (&self->source);
   g_clear_pointer (&self->hist, _tprof_histogram_free);
   g_clear_pointer (&self->rank_summaries, g_free);
+  g_clear_pointer (&self->subtitle, g_free);
 
   G_OBJECT_CLASS (tprof_histogram_view_parent_class)->dispose (object);
 }
@@ -295,6 +239,7 @@ tprof_histogram_view_set_property (GObject      *object,
       self->log_x = g_value_get_boolean (value);
       break;
     case PROP_LOG_Y:
+      /* the counts stay; only the axis changes */
       self->log_y = g_value_get_boolean (value);
       gtk_widget_queue_draw (GTK_WIDGET (self));
       return;
@@ -305,7 +250,7 @@ tprof_histogram_view_set_property (GObject      *object,
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       return;
     }
-  tprof_histogram_view_recompute (self);
+  _tprof_chart_recompute (TPROF_CHART (self));
 }
 
 static void
@@ -313,12 +258,17 @@ tprof_histogram_view_class_init (TprofHistogramViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  TprofChartClass *chart_class = TPROF_CHART_CLASS (klass);
 
   object_class->dispose = tprof_histogram_view_dispose;
   object_class->get_property = tprof_histogram_view_get_property;
   object_class->set_property = tprof_histogram_view_set_property;
 
-  widget_class->snapshot = tprof_histogram_view_snapshot;
+  chart_class->recompute = tprof_histogram_view_recompute;
+  chart_class->empty_message = tprof_histogram_view_empty_message;
+  chart_class->draw = tprof_histogram_view_draw;
+  chart_class->hit = tprof_histogram_view_hit;
+  chart_class->describe = tprof_histogram_view_describe;
 
   properties[PROP_SEPARATE_RANKS] =
     g_param_spec_boolean ("separate-ranks", NULL, NULL, FALSE,
@@ -340,35 +290,6 @@ tprof_histogram_view_class_init (TprofHistogramViewClass *klass)
 static void
 tprof_histogram_view_init (TprofHistogramView *self)
 {
-  GtkEventController *motion = gtk_event_controller_motion_new ();
-
-  self->source.op = -1;
-  self->hover_bin = -1;
-
-  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
-  g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
-}
-
-GtkWidget *
-_tprof_histogram_view_new (void)
-{
-  return g_object_new (TPROF_TYPE_HISTOGRAM_VIEW, NULL);
-}
-
-void
-_tprof_histogram_view_set_source (TprofHistogramView *self,
-                                  TprofProfile       *profile,
-                                  gssize              op,
-                                  GBytes             *mask)
-{
-  g_return_if_fail (TPROF_IS_HISTOGRAM_VIEW (self));
-
-  if (_tprof_chart_source_set (&self->source, profile, op, mask))
-    tprof_histogram_view_recompute (self);
 }
 
 const TprofHistogram *
@@ -376,4 +297,11 @@ _tprof_histogram_view_get_histogram (TprofHistogramView *self)
 {
   g_return_val_if_fail (TPROF_IS_HISTOGRAM_VIEW (self), NULL);
   return self->hist;
+}
+
+const char *
+_tprof_histogram_view_get_subtitle (TprofHistogramView *self)
+{
+  g_return_val_if_fail (TPROF_IS_HISTOGRAM_VIEW (self), NULL);
+  return self->subtitle;
 }

@@ -1,32 +1,16 @@
 /* tprof-histogram-view.h — TprofHistogramView: the histogram of the selected operation, drawn by viewer/plot. */
 #pragma once
 
-#include <gtk/gtk.h>
-
-#include "tprof-plot.h"
-#include "tprof-profile.h"
+#include "tprof-chart.h"
 
 G_BEGIN_DECLS
 
 #define TPROF_TYPE_HISTOGRAM_VIEW (tprof_histogram_view_get_type ())
-G_DECLARE_FINAL_TYPE (TprofHistogramView, tprof_histogram_view, TPROF, HISTOGRAM_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TprofHistogramView, tprof_histogram_view, TPROF, HISTOGRAM_VIEW, TprofChart)
 
-GtkWidget            *_tprof_histogram_view_new           (void);
-/* Shows operation @op of @profile (-1: none) on the ranks of @mask (NULL: all). */
-void                  _tprof_histogram_view_set_source    (TprofHistogramView *self,
-                                                           TprofProfile       *profile,
-                                                           gssize              op,
-                                                           GBytes             *mask);
 /* The histogram drawn now (NULL when nothing is shown); owned by the view. */
 const TprofHistogram *_tprof_histogram_view_get_histogram (TprofHistogramView *self);
-/* Draws what the view shows with @theme (NULL: the export theme), no hover. */
-void                  _tprof_histogram_view_draw          (TprofHistogramView   *self,
-                                                           cairo_t              *cr,
-                                                           double                width,
-                                                           double                height,
-                                                           const TprofPlotTheme *theme);
-/* The tooltip text of bin @bin; NULL when out of range. */
-char                 *_tprof_histogram_view_describe_bin  (TprofHistogramView *self,
-                                                           gssize              bin);
+/* The chart's subtitle: the rank filter and the moments of the selection. */
+const char           *_tprof_histogram_view_get_subtitle  (TprofHistogramView *self);
 
 G_END_DECLS

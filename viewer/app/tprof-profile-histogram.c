@@ -5,10 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "tprof-plot.h"
 #include "tprof-profile-index-private.h"
-
-/* Guards memory against a pathological 'auto' result (numpy has no cap). */
-#define MAX_AUTO_BINS 100000
 
 void
 _tprof_histogram_free (TprofHistogram *hist)
@@ -23,25 +21,62 @@ _tprof_histogram_free (TprofHistogram *hist)
   g_free (hist);
 }
 
-/* numpy's 'auto': the narrower of the Freedman-Diaconis and Sturges widths. */
+/* numpy's 'auto' on the selection, or on its log10 for a log axis, as
+ * tprof_histogram_compute() counts it over [@first, @last] (the extremes,
+ * in log10 for a log axis): the narrower of the Freedman-Diaconis and Sturges
+ * widths, the quartiles interpolated between log10 of the order statistics.
+ * Unlike numpy, capped at TPROF_PLOT_MAX_AUTO_BINS. */
 static gsize
-auto_bins (gsize  n,
-           double lo,
-           double hi,
-           double q25,
-           double q75,
-           double range_lo,
-           double range_hi)
+auto_bins (TprofRun *runs,
+           gsize     n_runs,
+           gsize     total,
+           double    first,
+           double    last,
+           gboolean  log_scale)
 {
-  double sturges = (hi - lo) / (log2 ((double) n) + 1.0);
-  double fd = 2.0 * (q75 - q25) * pow ((double) n, -1.0 / 3.0);
-  double width = fd > 0.0 ? MIN (fd, sturges) : sturges;
-  double bins;
+  double (*map) (double) = log_scale ? log10 : NULL;
+  double ptp = last - first;
+  double sturges, fd, width, bins;
 
+  if (total < 2 || ptp == 0.0)
+    return 1;
+
+  sturges = ptp / (log2 ((double) total) + 1.0);
+  fd = 2.0 * (_tprof_runs_quantile (runs, n_runs, total, 0.75, map)
+              - _tprof_runs_quantile (runs, n_runs, total, 0.25, map)) * pow ((double) total, -1.0 / 3.0);
+  /* Python's min (fd, sturges) keeps fd unless sturges is strictly smaller */
+  width = fd != 0.0 ? (sturges < fd ? sturges : fd) : sturges;
   if (!(width > 0.0))
     return 1;
-  bins = ceil ((range_hi - range_lo) / width);
-  return (gsize) CLAMP (bins, 1.0, (double) MAX_AUTO_BINS);
+  bins = ceil (ptp / width);
+  return (gsize) CLAMP (bins, 1.0, (double) TPROF_PLOT_MAX_AUTO_BINS);
+}
+
+/* The edges of @n_bins bins that libcapture, and so `tprof hist`, gives a
+ * selection whose extremes (positive extremes for a log axis) are @lo and
+ * @hi: they depend on nothing else, so asking libcapture with just those two
+ * samples shares its code and its rounding instead of repeating them. */
+static double *
+library_edges (double   lo,
+               double   hi,
+               gsize    n_bins,
+               gboolean log_scale)
+{
+  const double extremes[] = { lo, hi };
+  const gint32 ranks[] = { 0, 0 };
+  TprofGatheredTime *gt = tprof_gathered_time_new (extremes, ranks, G_N_ELEMENTS (extremes));
+  TprofHistogram *hist = gt != NULL ? tprof_histogram_compute (gt, n_bins,
+                                                               log_scale ? TPROF_HISTOGRAM_LOG
+                                                                         : TPROF_HISTOGRAM_DEFAULT)
+                                    : NULL;
+  double *edges;
+
+  if (hist == NULL || hist->n_bins != n_bins)
+    g_error ("libtprof-capture could not place %zu histogram edges", n_bins);
+  edges = g_memdup2 (hist->edges, (n_bins + 1) * sizeof *edges);
+  tprof_histogram_free (hist);
+  tprof_gathered_time_free (gt);
+  return edges;
 }
 
 /* Runs counted side by side: their searches are independent, so the CPU
@@ -146,8 +181,6 @@ _tprof_profile_index_histogram (const TprofProfileIndex *index,
   gsize total = 0;
   double lo = INFINITY;
   double hi = -INFINITY;
-  double first;
-  double last;
 
   g_return_val_if_fail (op_i < index->n_ops, NULL);
 
@@ -172,66 +205,25 @@ _tprof_profile_index_histogram (const TprofProfileIndex *index,
       hi = MAX (hi, runs[r].values[runs[r].len - 1]);
     }
 
+  /* like tprof_histogram_compute(), nothing to bin means no ranks either */
+  if (total == 0)
+    return hist;
+
   if (separate)
     {
       hist->n_ranks = n_runs;
-      hist->ranks = g_new (gint32, MAX (n_runs, 1));
+      hist->ranks = g_new (gint32, n_runs);
       for (gsize r = 0; r < n_runs; r++)
         hist->ranks[r] = index->ops[op_i].ranks[runs[r].rank_index];
     }
 
-  if (total == 0)
-    return hist;
-
-  if (log_scale)
-    {
-      first = log10 (lo);
-      last = log10 (hi);
-    }
-  else
-    {
-      first = lo;
-      last = hi;
-    }
-  if (first == last)
-    {
-      first -= 0.5;
-      last += 0.5;
-    }
-
   if (n_bins == TPROF_HISTOGRAM_AUTO_BINS)
-    {
-      double q25 = _tprof_runs_quantile (runs, n_runs, total, 0.25);
-      double q75 = _tprof_runs_quantile (runs, n_runs, total, 0.75);
-
-      if (log_scale)
-        n_bins = auto_bins (total, log10 (lo), log10 (hi), log10 (q25), log10 (q75), first, last);
-      else
-        n_bins = auto_bins (total, lo, hi, q25, q75, first, last);
-    }
+    n_bins = log_scale ? auto_bins (runs, n_runs, total, log10 (lo), log10 (hi), TRUE)
+                       : auto_bins (runs, n_runs, total, lo, hi, FALSE);
 
   hist->n_bins = n_bins;
-  hist->edges = g_new (double, n_bins + 1);
+  hist->edges = library_edges (lo, hi, n_bins, log_scale);
   hist->counts = g_new0 (guint64, n_bins);
-
-  /* numpy.linspace: start + i * step, with the stop exact */
-  {
-    double step = (last - first) / (double) n_bins;
-
-    for (gsize i = 0; i < n_bins; i++)
-      {
-        double e = first + (double) i * step;
-
-        hist->edges[i] = log_scale ? pow (10.0, e) : e;
-      }
-    hist->edges[n_bins] = log_scale ? pow (10.0, last) : last;
-    /* keep the extreme samples inside despite pow()'s rounding */
-    if (log_scale && lo != hi)
-      {
-        hist->edges[0] = lo;
-        hist->edges[n_bins] = hi;
-      }
-  }
 
   if (separate)
     hist->rank_counts = g_new0 (guint64, n_runs * n_bins);

@@ -46,11 +46,14 @@ double _tprof_runs_select_kth      (TprofRun *runs,
                                     gsize     n_runs,
                                     gsize     total,
                                     gsize     k);
-/* numpy 'linear' quantile @q of the union of @runs; NaN when @total is 0. */
+/* numpy 'linear' quantile @q of the union of @runs, mapped through the
+ * increasing function @map (NULL: as they are), i.e. numpy.quantile (map
+ * (values), q); NaN when @total is 0. */
 double _tprof_runs_quantile        (TprofRun *runs,
                                     gsize     n_runs,
                                     gsize     total,
-                                    double    q);
+                                    double    q,
+                                    double  (*map) (double));
 /* First index in [@from, @len) of @values whose value is >= @x (or > @x when
  * @inclusive), galloping from @from since callers advance monotonically. */
 gsize  _tprof_sorted_search        (const double *values,

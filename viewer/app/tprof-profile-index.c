@@ -253,7 +253,7 @@ _tprof_profile_index_quantiles (const TprofProfileIndex *index,
     total += runs[r].len;
 
   for (gsize i = 0; i < n_qs; i++)
-    out[i] = _tprof_runs_quantile (runs, n_runs, total, qs[i]);
+    out[i] = _tprof_runs_quantile (runs, n_runs, total, qs[i], NULL);
 }
 
 void

@@ -352,7 +352,8 @@ double
 _tprof_runs_quantile (TprofRun *runs,
                       gsize     n_runs,
                       gsize     total,
-                      double    q)
+                      double    q,
+                      double  (*map) (double))
 {
   double h;
   double fl;
@@ -363,15 +364,25 @@ _tprof_runs_quantile (TprofRun *runs,
   if (total == 0 || !(q >= 0.0 && q <= 1.0))
     return NAN;
 
+  /* A monotonic @map keeps the order statistics where they are, so only the
+   * two neighbours of the quantile need mapping before interpolation. */
   h = q * (double) (total - 1);
   fl = floor (h);
   i = (gsize) fl;
   if (i >= total - 1)
-    return _tprof_runs_select_kth (runs, n_runs, total, total - 1);
+    {
+      a = _tprof_runs_select_kth (runs, n_runs, total, total - 1);
+      return map != NULL ? map (a) : a;
+    }
 
   a = _tprof_runs_select_kth (runs, n_runs, total, i);
   if (h == fl)
-    return a;
+    return map != NULL ? map (a) : a;
   b = select_next (runs, n_runs, i, a);
+  if (map != NULL)
+    {
+      a = map (a);
+      b = map (b);
+    }
   return lerp (a, b, h - fl);
 }

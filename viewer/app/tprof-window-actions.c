@@ -21,21 +21,12 @@ static const ExportSize export_sizes[] = {
 };
 
 static void
-draw_histogram_cb (cairo_t  *cr,
-                   double    width,
-                   double    height,
-                   gpointer  user_data)
-{
-  _tprof_histogram_view_draw (user_data, cr, width, height, NULL);
-}
-
-static void
-draw_ranks_cb (cairo_t  *cr,
+draw_chart_cb (cairo_t  *cr,
                double    width,
                double    height,
                gpointer  user_data)
 {
-  _tprof_rank_chart_draw (user_data, cr, width, height, NULL);
+  _tprof_chart_draw (user_data, cr, width, height, NULL);
 }
 
 gboolean
@@ -65,9 +56,8 @@ _tprof_window_export_chart (TprofWindow  *self,
       return g_file_set_contents (path, csv, -1, error);
     }
 
-  return tprof_plot_export (path, width, height,
-                            ranks ? draw_ranks_cb : draw_histogram_cb,
-                            ranks ? (gpointer) rank_chart : (gpointer) histogram,
+  return tprof_plot_export (path, width, height, draw_chart_cb,
+                            ranks ? TPROF_CHART (rank_chart) : TPROF_CHART (histogram),
                             error);
 }
 

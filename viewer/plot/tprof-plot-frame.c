@@ -5,11 +5,11 @@
 
 #include "tprof-plot-private.h"
 
-void
-_tprof_plot_frame_init (TprofPlotFrame       *frame,
-                        double                width,
-                        double                height,
-                        const TprofPlotTheme *theme)
+static void
+tprof_plot_frame_init (TprofPlotFrame       *frame,
+                       double                width,
+                       double                height,
+                       const TprofPlotTheme *theme)
 {
   frame->width = MAX (width, 1);
   frame->height = MAX (height, 1);
@@ -27,18 +27,9 @@ _tprof_plot_frame_init (TprofPlotFrame       *frame,
   frame->tick = frame->font * 0.35;
 }
 
-double
-_tprof_plot_frame_snap (const TprofPlotFrame *frame,
-                        double                v)
-{
-  double scale = frame->theme->scale > 0 ? frame->theme->scale : 1;
-
-  return (round (v * scale - 0.5) + 0.5) / scale;
-}
-
-void
-_tprof_plot_frame_clear (cairo_t              *cr,
-                         const TprofPlotFrame *frame)
+static void
+tprof_plot_frame_clear (cairo_t              *cr,
+                        const TprofPlotFrame *frame)
 {
   cairo_save (cr);
   cairo_rectangle (cr, 0, 0, frame->width, frame->height);
@@ -46,6 +37,38 @@ _tprof_plot_frame_clear (cairo_t              *cr,
   _tprof_plot_set_rgba (cr, frame->theme->background);
   cairo_fill (cr);
   cairo_restore (cr);
+}
+
+TprofPlotArea *
+_tprof_plot_frame_begin (TprofPlotFrame       *frame,
+                         cairo_t              *cr,
+                         double                width,
+                         double                height,
+                         const TprofPlotTheme *theme,
+                         TprofPlotArea        *area)
+{
+  if (theme == NULL)
+    {
+      tprof_plot_theme_init_default (&frame->default_theme);
+      theme = &frame->default_theme;
+    }
+  if (area == NULL)
+    area = &frame->own_area;
+  memset (area, 0, sizeof *area);
+
+  tprof_plot_frame_init (frame, width, height, theme);
+  cairo_save (cr);
+  tprof_plot_frame_clear (cr, frame);
+  return area;
+}
+
+double
+_tprof_plot_frame_snap (const TprofPlotFrame *frame,
+                        double                v)
+{
+  double scale = frame->theme->scale > 0 ? frame->theme->scale : 1;
+
+  return (round (v * scale - 0.5) + 0.5) / scale;
 }
 
 double

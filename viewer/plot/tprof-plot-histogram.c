@@ -8,7 +8,6 @@
 #include "tprof-plot-private.h"
 
 #define DEFAULT_ALPHA            0.7
-#define DEFAULT_MAX_LEGEND_RANKS 8
 
 /* Where bins sit on the x axis. numpy gives a single distinct value v the
  * range [v-0.5, v+0.5], which for durations means a bar from minus half a
@@ -218,35 +217,68 @@ add_bars (cairo_t                  *cr,
     }
 }
 
+/* Which rows of hist->rank_counts an overlay draws one by one (the slowest
+ * first), and whether the others make a band. */
+static void
+band_rgba (const TprofPlotFrame *frame,
+           double                rgba[4])
+{
+  memcpy (rgba, frame->theme->foreground, 4 * sizeof (double));
+  rgba[3] *= 0.22;
+}
+
+static void
+draw_overlay (cairo_t                  *cr,
+              const TprofPlotFrame     *frame,
+              const TprofPlotHistogram *plot,
+              const TprofPlotOverlay   *overlay,
+              const BinGeometry        *geometry,
+              const TprofPlotArea      *area)
+{
+  const TprofHistogram *hist = plot->hist;
+  double alpha = plot->alpha > 0 ? plot->alpha : DEFAULT_ALPHA;
+  double rgb[3];
+
+  if (overlay->band)
+    {
+      g_autofree guint64 *band = _tprof_plot_overlay_band_counts (overlay, hist);
+      double rgba[4];
+
+      add_bars (cr, frame, plot, geometry, area, band);
+      band_rgba (frame, rgba);
+      _tprof_plot_set_rgba (cr, rgba);
+      cairo_fill (cr);
+    }
+  for (gsize k = 0; k < overlay->n_rows; k++)
+    {
+      add_bars (cr, frame, plot, geometry, area, hist->rank_counts + overlay->rows[k] * hist->n_bins);
+      tprof_plot_palette_color ((guint) k, rgb);
+      cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
+      cairo_fill (cr);
+    }
+}
+
+/* @overlay: NULL for all ranks together. */
 static void
 draw_bars (cairo_t                  *cr,
            const TprofPlotFrame     *frame,
            const TprofPlotHistogram *plot,
+           const TprofPlotOverlay   *overlay,
            const BinGeometry        *geometry,
            const TprofPlotArea      *area)
 {
   const TprofHistogram *hist = plot->hist;
-  double rgb[3];
 
   cairo_save (cr);
   cairo_rectangle (cr, area->x, area->y, area->width, area->height);
   cairo_clip (cr);
 
-  if (plot->separate_ranks && hist->rank_counts != NULL)
-    {
-      double alpha = plot->alpha > 0 ? plot->alpha : DEFAULT_ALPHA;
-
-      for (gsize r = 0; r < hist->n_ranks; r++)
-        {
-          add_bars (cr, frame, plot, geometry, area, hist->rank_counts + r * hist->n_bins);
-          tprof_plot_palette_color ((guint) r, rgb);
-          cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
-          cairo_fill (cr);
-        }
-    }
+  if (overlay != NULL)
+    draw_overlay (cr, frame, plot, overlay, geometry, area);
   else
     {
       double bar_px = area->width / hist->n_bins * frame->theme->scale;
+      double rgb[3];
 
       add_bars (cr, frame, plot, geometry, area, hist->counts);
       tprof_plot_palette_color (0, rgb);
@@ -305,34 +337,12 @@ draw_hover (cairo_t                  *cr,
   cairo_restore (cr);
 }
 
-static const TprofRankSummary *
-find_rank_summary (const TprofPlotHistogram *plot,
-                   gint32                    rank)
-{
-  gsize lo = 0, hi = plot->n_rank_summaries;
-
-  if (plot->rank_summaries == NULL)
-    return NULL;
-  while (lo < hi)
-    {
-      gsize mid = (lo + hi) / 2;
-
-      if (plot->rank_summaries[mid].rank < rank)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo < plot->n_rank_summaries && plot->rank_summaries[lo].rank == rank)
-    return &plot->rank_summaries[lo];
-  return NULL;
-}
-
 static char *
 rank_legend_label (const TprofPlotHistogram *plot,
                    gsize                     r)
 {
   const TprofHistogram *hist = plot->hist;
-  const TprofRankSummary *summary = find_rank_summary (plot, hist->ranks[r]);
+  const TprofRankSummary *summary = _tprof_plot_find_rank_summary (plot, hist->ranks[r]);
   char *mean, *std, *label;
   guint64 n = 0;
 
@@ -351,37 +361,93 @@ rank_legend_label (const TprofPlotHistogram *plot,
   return label;
 }
 
+/* The overlay's legend, built before the axes so that its size can decide
+ * where it goes. */
+typedef struct
+{
+  TprofPlotLegendItem *items;
+  guint                n_items;
+  char                *more;
+  double               width, height;
+  double               x, y;
+} Legend;
+
 static void
-draw_legend (cairo_t                  *cr,
+legend_init (Legend                   *legend,
+             cairo_t                  *cr,
              const TprofPlotFrame     *frame,
              const TprofPlotHistogram *plot,
-             const TprofPlotArea      *area)
+             const TprofPlotOverlay   *overlay)
 {
   const TprofHistogram *hist = plot->hist;
-  guint max_items = plot->max_legend_ranks > 0 ? plot->max_legend_ranks : DEFAULT_MAX_LEGEND_RANKS;
-  guint n_items = (guint) MIN (hist->n_ranks, max_items);
-  TprofPlotLegendItem *items = g_new0 (TprofPlotLegendItem, n_items);
-  char *more = NULL;
+  guint n_listed = (guint) MIN (overlay->n_rows, _tprof_plot_max_legend_ranks (plot));
 
-  for (guint i = 0; i < n_items; i++)
+  memset (legend, 0, sizeof *legend);
+  legend->n_items = n_listed + (overlay->band ? 1 : 0);
+  legend->items = g_new0 (TprofPlotLegendItem, legend->n_items);
+  for (guint i = 0; i < n_listed; i++)
     {
-      tprof_plot_palette_color (i, items[i].rgb);
-      items[i].alpha = plot->alpha > 0 ? plot->alpha : DEFAULT_ALPHA;
-      items[i].label = rank_legend_label (plot, i);
+      tprof_plot_palette_color (i, legend->items[i].rgb);
+      legend->items[i].alpha = plot->alpha > 0 ? plot->alpha : DEFAULT_ALPHA;
+      legend->items[i].label = rank_legend_label (plot, overlay->rows[i]);
     }
-  if (hist->n_ranks > n_items)
+  if (overlay->band)
     {
-      gsize rest = hist->n_ranks - n_items;
+      TprofPlotLegendItem *item = &legend->items[n_listed];
+      gsize rest = hist->n_ranks - overlay->n_rows;
+      double rgba[4];
 
-      more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… and %zu more rank",
-                                           "… and %zu more ranks", rest), rest);
+      band_rgba (frame, rgba);
+      memcpy (item->rgb, rgba, sizeof item->rgb);
+      item->alpha = rgba[3];
+      /* TRANSLATORS: the shaded band standing for the ranks not drawn one by one */
+      item->label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                  "%zu other rank: highest count per bin",
+                                                  "%zu other ranks: highest count per bin",
+                                                  rest), rest);
     }
-  _tprof_plot_legend_draw (cr, frame, area, items, n_items, more);
+  else if (hist->n_ranks > n_listed)
+    {
+      gsize rest = hist->n_ranks - n_listed;
 
-  for (guint i = 0; i < n_items; i++)
-    g_free (items[i].label);
-  g_free (items);
-  g_free (more);
+      legend->more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… and %zu more rank",
+                                                   "… and %zu more ranks", rest), rest);
+    }
+  _tprof_plot_legend_measure (cr, frame, legend->items, legend->n_items, legend->more,
+                              &legend->width, &legend->height);
+}
+
+static void
+legend_clear (Legend *legend)
+{
+  for (guint i = 0; i < legend->n_items; i++)
+    g_free (legend->items[i].label);
+  g_clear_pointer (&legend->items, g_free);
+  g_clear_pointer (&legend->more, g_free);
+}
+
+/* The highest count of any rank in the bins under [@x0, @x1] (user units). */
+static guint64
+tallest_under (const TprofPlotHistogram *plot,
+               const BinGeometry        *geometry,
+               const TprofPlotArea      *area,
+               double                    x0,
+               double                    x1)
+{
+  const TprofHistogram *hist = plot->hist;
+  guint64 tallest = 0;
+
+  for (gsize i = 0; i < hist->n_bins; i++)
+    {
+      double b0, b1;
+
+      bin_span (plot, geometry, i, &b0, &b1);
+      if (_tprof_plot_area_x (area, b1) < x0 || _tprof_plot_area_x (area, b0) > x1)
+        continue;
+      for (gsize r = 0; r < hist->n_ranks; r++)
+        tallest = MAX (tallest, hist->rank_counts[r * hist->n_bins + i]);
+    }
+  return tallest;
 }
 
 static void
@@ -417,12 +483,13 @@ default_subtitle (const TprofPlotHistogram *plot)
   return tprof_plot_format_selection (summary, NULL, 0, (int) summary->rank_count);
 }
 
+/* A count axis reaching a little above @top. */
 static void
 init_count_axis (TprofPlotAxis            *axis,
-                 const TprofPlotHistogram *plot)
+                 const TprofPlotHistogram *plot,
+                 double                    top)
 {
-  double top = (double) MAX (max_count (plot), 1);
-
+  top = MAX (top, 1);
   if (plot->log_y)
     _tprof_plot_axis_init_log (axis, TPROF_PLOT_AXIS_COUNT, 0.5, MAX (top * 1.6, 2));
   else
@@ -444,6 +511,40 @@ init_time_axis (TprofPlotAxis            *axis,
                                   target, FALSE);
 }
 
+/* Puts the legend in the top corner over the lower bars and, when bars
+ * still reach up to it, raises the count axis so that they stay below it,
+ * unless the legend fills so much of a small chart that the bars would
+ * shrink to nothing. */
+static void
+place_legend (Legend                   *legend,
+              cairo_t                  *cr,
+              const TprofPlotFrame     *frame,
+              const TprofPlotHistogram *plot,
+              const BinGeometry        *geometry,
+              const TprofPlotAxes      *axes,
+              TprofPlotAxis            *y_axis,
+              double                    top,
+              TprofPlotArea            *area)
+{
+  double margin = frame->font * 0.5;
+  double right_x = area->x + area->width - legend->width - margin;
+  double left_x = area->x + margin;
+  guint64 right = tallest_under (plot, geometry, area, right_x, right_x + legend->width);
+  guint64 left = tallest_under (plot, geometry, area, left_x, left_x + legend->width);
+  double tallest = (double) MIN (left, right);
+  /* the fraction of the axis below the legend */
+  double below = 1 - (margin + legend->height) / area->height;
+
+  if (tallest > 0 && below > 0.4 && _tprof_plot_axis_fraction (y_axis, tallest) > below)
+    {
+      init_count_axis (y_axis, plot, y_axis->log ? y_axis->min * pow (tallest / y_axis->min, 1 / below)
+                                                 : tallest / below);
+      _tprof_plot_axes_layout (cr, frame, axes, top, area);
+    }
+  legend->x = left < right ? area->x + margin : area->x + area->width - legend->width - margin;
+  legend->y = area->y + margin;
+}
+
 void
 tprof_plot_histogram_draw (cairo_t                  *cr,
                            double                    width,
@@ -452,30 +553,20 @@ tprof_plot_histogram_draw (cairo_t                  *cr,
                            const TprofPlotTheme     *theme,
                            TprofPlotArea            *area)
 {
-  TprofPlotTheme default_theme;
   TprofPlotFrame frame;
-  TprofPlotArea local_area;
   TprofPlotAxis x_axis, y_axis;
   TprofPlotAxes axes = { 0 };
   BinGeometry geometry;
+  TprofPlotOverlay overlay;
+  Legend legend;
+  gboolean overlaid;
   char *subtitle = NULL;
   double top;
 
   g_return_if_fail (cr != NULL);
   g_return_if_fail (plot != NULL);
 
-  if (theme == NULL)
-    {
-      tprof_plot_theme_init_default (&default_theme);
-      theme = &default_theme;
-    }
-  if (area == NULL)
-    area = &local_area;
-  memset (area, 0, sizeof *area);
-
-  _tprof_plot_frame_init (&frame, width, height, theme);
-  cairo_save (cr);
-  _tprof_plot_frame_clear (cr, &frame);
+  area = _tprof_plot_frame_begin (&frame, cr, width, height, theme, area);
 
   if (plot->subtitle == NULL && plot->hist != NULL)
     subtitle = default_subtitle (plot);
@@ -493,20 +584,31 @@ tprof_plot_histogram_draw (cairo_t                  *cr,
 
   bin_geometry (plot, &geometry);
   init_time_axis (&x_axis, plot, &geometry, frame.width / frame.font);
-  init_count_axis (&y_axis, plot);
+  init_count_axis (&y_axis, plot, (double) max_count (plot));
   axes.x = &x_axis;
   axes.y = &y_axis;
   axes.x_title = _("Time");
   axes.y_title = _("Frequency");
 
   _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
+  overlaid = plot->separate_ranks && plot->hist->rank_counts != NULL && plot->hist->n_ranks > 0;
+  if (overlaid)
+    {
+      _tprof_plot_overlay_init (&overlay, plot);
+      legend_init (&legend, cr, &frame, plot, &overlay);
+      place_legend (&legend, cr, &frame, plot, &geometry, &axes, &y_axis, top, area);
+    }
   _tprof_plot_axes_draw_grid (cr, &frame, &axes, area);
-  draw_bars (cr, &frame, plot, &geometry, area);
+  draw_bars (cr, &frame, plot, overlaid ? &overlay : NULL, &geometry, area);
   if (plot->hover_bin >= 0 && (gsize) plot->hover_bin < plot->hist->n_bins)
     draw_hover (cr, &frame, plot, &geometry, area);
   _tprof_plot_axes_draw (cr, &frame, &axes, area);
-  if (plot->separate_ranks && plot->hist->rank_counts != NULL && plot->hist->n_ranks > 0)
-    draw_legend (cr, &frame, plot, area);
+  if (overlaid)
+    {
+      _tprof_plot_legend_draw (cr, &frame, legend.x, legend.y, legend.items, legend.n_items, legend.more);
+      legend_clear (&legend);
+      _tprof_plot_overlay_clear (&overlay);
+    }
   draw_left_out_note (cr, &frame, plot, area);
   cairo_restore (cr);
 }

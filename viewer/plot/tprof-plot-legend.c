@@ -3,47 +3,79 @@
 
 #include "tprof-plot-private.h"
 
+/* Sizes shared by measuring and drawing. */
+typedef struct
+{
+  TprofPlotFont font;
+  double        line_h, swatch, gap, width, height;
+} LegendLayout;
+
+static void
+legend_layout (cairo_t                   *cr,
+               const TprofPlotFrame      *frame,
+               const TprofPlotLegendItem *items,
+               guint                      n_items,
+               const char                *more,
+               LegendLayout              *layout)
+{
+  guint n_lines = n_items + (more != NULL ? 1 : 0);
+  double text_w = 0;
+
+  layout->font = (TprofPlotFont) { frame->font * 0.8, FALSE };
+  _tprof_plot_text_extents (cr, &layout->font, "Rank", NULL, &layout->line_h);
+  for (guint i = 0; i <= n_items; i++)
+    {
+      const char *text = i < n_items ? items[i].label : more;
+      double w;
+
+      if (text == NULL)
+        continue;
+      _tprof_plot_text_extents (cr, &layout->font, text, &w, NULL);
+      text_w = MAX (text_w, w);
+    }
+
+  layout->swatch = layout->line_h * 0.7;
+  layout->gap = frame->font * 0.4;
+  layout->width = layout->gap + layout->swatch + layout->gap + text_w + layout->gap;
+  layout->height = n_lines > 0 ? layout->gap + n_lines * layout->line_h + layout->gap : 0;
+}
+
+void
+_tprof_plot_legend_measure (cairo_t                   *cr,
+                            const TprofPlotFrame      *frame,
+                            const TprofPlotLegendItem *items,
+                            guint                      n_items,
+                            const char                *more,
+                            double                    *width,
+                            double                    *height)
+{
+  LegendLayout layout;
+
+  legend_layout (cr, frame, items, n_items, more, &layout);
+  *width = layout.width;
+  *height = layout.height;
+}
+
 void
 _tprof_plot_legend_draw (cairo_t                   *cr,
                          const TprofPlotFrame      *frame,
-                         const TprofPlotArea       *area,
+                         double                     x,
+                         double                     y,
                          const TprofPlotLegendItem *items,
                          guint                      n_items,
                          const char                *more)
 {
-  TprofPlotFont font = { frame->font * 0.8, FALSE };
-  double line_h, swatch, gap, text_w = 0, box_w, box_h, x, y;
+  LegendLayout layout;
   double more_rgba[4];
-  guint n_lines = n_items + (more != NULL ? 1 : 0);
+  double text_x;
 
-  if (n_lines == 0)
+  legend_layout (cr, frame, items, n_items, more, &layout);
+  if (layout.height == 0)
     return;
-
-  _tprof_plot_text_extents (cr, &font, "Rank", NULL, &line_h);
-  for (guint i = 0; i < n_items; i++)
-    {
-      double w;
-
-      _tprof_plot_text_extents (cr, &font, items[i].label, &w, NULL);
-      text_w = MAX (text_w, w);
-    }
-  if (more != NULL)
-    {
-      double w;
-
-      _tprof_plot_text_extents (cr, &font, more, &w, NULL);
-      text_w = MAX (text_w, w);
-    }
-
-  swatch = line_h * 0.7;
-  gap = frame->font * 0.4;
-  box_w = gap + swatch + gap + text_w + gap;
-  box_h = gap + n_lines * line_h + gap;
-  x = area->x + area->width - box_w - frame->font * 0.5;
-  y = area->y + frame->font * 0.5;
+  text_x = x + layout.gap + layout.swatch + layout.gap;
 
   cairo_save (cr);
-  cairo_rectangle (cr, x, y, box_w, box_h);
+  cairo_rectangle (cr, x, y, layout.width, layout.height);
   cairo_set_source_rgba (cr, frame->theme->background[0], frame->theme->background[1],
                          frame->theme->background[2], 0.85);
   cairo_fill_preserve (cr);
@@ -53,19 +85,20 @@ _tprof_plot_legend_draw (cairo_t                   *cr,
 
   for (guint i = 0; i < n_items; i++)
     {
-      double line_y = y + gap + i * line_h;
+      double line_y = y + layout.gap + i * layout.line_h;
 
-      cairo_rectangle (cr, x + gap, line_y + (line_h - swatch) / 2, swatch, swatch);
+      cairo_rectangle (cr, x + layout.gap, line_y + (layout.line_h - layout.swatch) / 2,
+                       layout.swatch, layout.swatch);
       cairo_set_source_rgba (cr, items[i].rgb[0], items[i].rgb[1], items[i].rgb[2], items[i].alpha);
       cairo_fill (cr);
-      _tprof_plot_text_draw (cr, &font, items[i].label, x + gap + swatch + gap, line_y,
+      _tprof_plot_text_draw (cr, &layout.font, items[i].label, text_x, line_y,
                              0, 0, FALSE, frame->theme->foreground);
     }
   if (more != NULL)
     {
       memcpy (more_rgba, frame->theme->foreground, sizeof more_rgba);
       more_rgba[3] *= 0.7;
-      _tprof_plot_text_draw (cr, &font, more, x + gap + swatch + gap, y + gap + n_items * line_h,
+      _tprof_plot_text_draw (cr, &layout.font, more, text_x, y + layout.gap + n_items * layout.line_h,
                              0, 0, FALSE, more_rgba);
     }
   cairo_restore (cr);

@@ -19,13 +19,19 @@ typedef struct
   double pad;       /* outer margin */
   double tick;      /* tick mark length */
   const TprofPlotTheme *theme;
+  TprofPlotTheme default_theme;   /* what theme points to when none is given */
+  TprofPlotArea  own_area;        /* the data area when the caller wants none */
 } TprofPlotFrame;
 
-void _tprof_plot_frame_init (TprofPlotFrame       *frame,
-                             double                width,
-                             double                height,
-                             const TprofPlotTheme *theme);
-void _tprof_plot_frame_clear (cairo_t *cr, const TprofPlotFrame *frame);
+/* Starts a chart on @cr: sizes @frame for @theme (NULL: the default theme),
+ * saves @cr and paints the background. Returns @area, or the frame's own
+ * when @area is NULL, zeroed for the chart to fill. End with cairo_restore(). */
+TprofPlotArea *_tprof_plot_frame_begin (TprofPlotFrame       *frame,
+                                        cairo_t              *cr,
+                                        double                width,
+                                        double                height,
+                                        const TprofPlotTheme *theme,
+                                        TprofPlotArea        *area);
 /* Title and subtitle centred at the top; returns the y below them. */
 double _tprof_plot_frame_draw_titles (cairo_t              *cr,
                                       const TprofPlotFrame *frame,
@@ -40,6 +46,9 @@ void _tprof_plot_frame_draw_message (cairo_t              *cr,
 double _tprof_plot_frame_snap (const TprofPlotFrame *frame, double v);
 
 void _tprof_plot_set_rgba (cairo_t *cr, const double rgba[4]);
+
+/* Distinct colours of tprof_plot_palette_color() before it cycles. */
+#define TPROF_PLOT_PALETTE_SIZE 8
 
 /* ---- text ---- */
 
@@ -149,14 +158,48 @@ typedef struct
   char  *label;
 } TprofPlotLegendItem;
 
-/* A boxed legend in the top right corner of @area; @more (may be NULL) is a
- * last line without a swatch. */
+/* The size of the boxed legend of @items; @more (may be NULL) is a last
+ * line without a swatch. */
+void _tprof_plot_legend_measure (cairo_t                   *cr,
+                                 const TprofPlotFrame      *frame,
+                                 const TprofPlotLegendItem *items,
+                                 guint                      n_items,
+                                 const char                *more,
+                                 double                    *width,
+                                 double                    *height);
+/* Draws it with its top left corner at (@x, @y). */
 void _tprof_plot_legend_draw (cairo_t                   *cr,
                               const TprofPlotFrame      *frame,
-                              const TprofPlotArea       *area,
+                              double                     x,
+                              double                     y,
                               const TprofPlotLegendItem *items,
                               guint                      n_items,
                               const char                *more);
+
+/* ---- overlays (tprof-plot-overlay.c) ---- */
+
+/* The rows of plot->hist->rank_counts an overlay draws one by one, in the
+ * order of their colours, and whether the other rows make one band. */
+typedef struct
+{
+  gsize   *rows;
+  gsize    n_rows;
+  gboolean band;
+} TprofPlotOverlay;
+
+/* Every rank while colours last, else the slowest few (by their summary's
+ * total, or by the time their bins hold) and a band. */
+void     _tprof_plot_overlay_init        (TprofPlotOverlay         *overlay,
+                                          const TprofPlotHistogram *plot);
+void     _tprof_plot_overlay_clear       (TprofPlotOverlay         *overlay);
+/* Each bin's highest count among the rows not drawn one by one (g_free). */
+guint64 *_tprof_plot_overlay_band_counts (const TprofPlotOverlay   *overlay,
+                                          const TprofHistogram     *hist);
+/* plot->max_legend_ranks or its default. */
+guint    _tprof_plot_max_legend_ranks    (const TprofPlotHistogram *plot);
+/* The summary of @rank in plot->rank_summaries, or NULL. */
+const TprofRankSummary *_tprof_plot_find_rank_summary (const TprofPlotHistogram *plot,
+                                                       gint32                    rank);
 
 /* ---- units (tprof-units.c) ---- */
 

@@ -284,9 +284,7 @@ tprof_plot_ranks_draw (cairo_t              *cr,
                        const TprofPlotTheme *theme,
                        TprofPlotArea        *area)
 {
-  TprofPlotTheme default_theme;
   TprofPlotFrame frame;
-  TprofPlotArea local_area;
   TprofPlotAxis y_axis;
   TprofPlotAxes axes = { 0 };
   gboolean *slowest;
@@ -299,18 +297,7 @@ tprof_plot_ranks_draw (cairo_t              *cr,
   g_return_if_fail (cr != NULL);
   g_return_if_fail (plot != NULL);
 
-  if (theme == NULL)
-    {
-      tprof_plot_theme_init_default (&default_theme);
-      theme = &default_theme;
-    }
-  if (area == NULL)
-    area = &local_area;
-  memset (area, 0, sizeof *area);
-
-  _tprof_plot_frame_init (&frame, width, height, theme);
-  cairo_save (cr);
-  _tprof_plot_frame_clear (cr, &frame);
+  area = _tprof_plot_frame_begin (&frame, cr, width, height, theme, area);
   title = plot->title != NULL ? plot->title
         : plot->metric == TPROF_PLOT_RANK_MEAN ? _("Mean Time per Rank") : _("Time per Rank");
 
@@ -350,7 +337,7 @@ tprof_plot_ranks_draw (cairo_t              *cr,
   cairo_clip (cr);
   if (plot->hover_index >= 0 && (gsize) plot->hover_index < plot->n_ranks)
     draw_hover (cr, &frame, plot, area);
-  slot_px = area->width / plot->n_ranks * (theme->scale > 0 ? theme->scale : 1);
+  slot_px = area->width / plot->n_ranks * (frame.theme->scale > 0 ? frame.theme->scale : 1);
   if (plot->metric == TPROF_PLOT_RANK_MEAN && slot_px < 6)
     draw_min_max_band (cr, plot, area);
   if (slot_px >= MIN_BAR_PIXELS)

@@ -17,6 +17,7 @@ static const guint32 palette[] = {
   0xF0E442, /* yellow */
   0x999999, /* grey */
 };
+G_STATIC_ASSERT (G_N_ELEMENTS (palette) == TPROF_PLOT_PALETTE_SIZE);
 
 void
 tprof_plot_palette_color (guint   i,

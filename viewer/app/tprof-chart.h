@@ -1,0 +1,71 @@
+/* tprof-chart.h — TprofChart: the base of the chart widgets: source, hover, tooltip, snapshot and export. */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tprof-plot.h"
+#include "tprof-profile.h"
+
+G_BEGIN_DECLS
+
+#define TPROF_TYPE_CHART (tprof_chart_get_type ())
+G_DECLARE_DERIVABLE_TYPE (TprofChart, tprof_chart, TPROF, CHART, GtkWidget)
+
+struct _TprofChartClass
+{
+  GtkWidgetClass parent_class;
+
+  /* What is shown changed (source or a setting): recompute the data drawn. */
+  void        (*recompute)     (TprofChart *self);
+  /* The message shown instead of the chart, or NULL when there is a chart. */
+  const char *(*empty_message) (TprofChart *self);
+  /* Draws the chart with @theme, item @hover highlighted (-1: none); fills
+   * @area (never NULL) for hit-testing. */
+  void        (*draw)          (TprofChart           *self,
+                                cairo_t              *cr,
+                                double                width,
+                                double                height,
+                                const TprofPlotTheme *theme,
+                                gssize                hover,
+                                TprofPlotArea        *area);
+  /* The item (bin, rank) at (@x, @y) of the drawn @area, or -1. */
+  gssize      (*hit)           (TprofChart          *self,
+                                const TprofPlotArea *area,
+                                double               x,
+                                double               y);
+  /* The tooltip of item @index; NULL when out of range. */
+  char       *(*describe)      (TprofChart *self,
+                                gssize      index);
+};
+
+/* Shows operation @op of @profile (-1: none) on the ranks of @mask
+ * (world_size bytes; NULL: all), recomputing only when that changed. */
+void                     _tprof_chart_set_source (TprofChart   *self,
+                                                  TprofProfile *profile,
+                                                  gssize        op,
+                                                  GBytes       *mask);
+/* Draws what the chart shows with @theme (NULL: the export theme), no hover. */
+void                     _tprof_chart_draw       (TprofChart           *self,
+                                                  cairo_t              *cr,
+                                                  double                width,
+                                                  double                height,
+                                                  const TprofPlotTheme *theme);
+/* The tooltip text of item @index (free it); NULL when out of range. */
+char                    *_tprof_chart_describe   (TprofChart *self,
+                                                  gssize      index);
+
+/* For subclasses. */
+
+/* The index when an operation is shown, else NULL. */
+const TprofProfileIndex *_tprof_chart_get_index     (TprofChart *self);
+gssize                   _tprof_chart_get_op        (TprofChart *self);
+/* world_size bytes, non-zero for a shown rank; NULL: every rank. */
+const guint8            *_tprof_chart_get_mask      (TprofChart *self);
+/* Recomputes and redraws after a setting of the subclass changed. */
+void                     _tprof_chart_recompute     (TprofChart *self);
+/* The item under (@x, @y) in the last drawn picture, or -1. */
+gssize                   _tprof_chart_hit           (TprofChart *self,
+                                                     double      x,
+                                                     double      y);
+
+G_END_DECLS
