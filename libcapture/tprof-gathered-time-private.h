@@ -1,10 +1,12 @@
-/* tprof-gathered-time-private.h — helpers shared by the statistics and histogram code: checked allocation, rank lookup. */
+/* tprof-gathered-time-private.h — what the statistics code shares: allocation, array statistics, threads, rank index. */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+
+#include <tprof/tprof-gathered-time.h>
 
 /* malloc (@n_items * @item_size), or NULL when that product overflows. */
 static inline void *
@@ -19,6 +21,8 @@ _tprof_malloc_array (size_t n_items,
   return malloc (bytes > 0 ? bytes : 1);
 }
 
+/* ---- statistics of a plain array (tprof-stats-values.c) ---- */
+
 /* The smallest and largest of @x[0..@n), NaN when @n is 0. Returns false
  * when some value is NaN or infinite (a NaN first value then leaks into the
  * result; callers needing finite extremes rescan). */
@@ -26,6 +30,87 @@ bool _tprof_values_min_max (const double *x,
                             size_t        n,
                             double       *min,
                             double       *max);
+
+/* numpy's sum of @x[0..@n), bit for bit: pairwise within each buffer of
+ * TPROF_NUMPY_BUFFER values, the buffers' sums added in order. */
+double _tprof_values_sum (const double *x,
+                          size_t        n);
+
+/* Sample standard deviation (N-1) as numpy computes it from @mean (two
+ * passes: sum of squared deviations, divided, square root), bit for bit
+ * when @mean is numpy's; NaN when @n < 2. */
+double _tprof_values_std (const double *x,
+                          size_t        n,
+                          double        mean);
+
+/* Fills everything of @out but the rank. */
+void _tprof_values_summarize (const double     *x,
+                              size_t            n,
+                              TprofRankSummary *out);
+
+/* Called on each leaf block (at most 128 values) of numpy's pairwise sum,
+ * in order, with the block's sum, while the block is still in the cache;
+ * @offset is its index. */
+typedef void (*TprofValuesVisitor) (const double *block,
+                                    size_t        offset,
+                                    size_t        n,
+                                    double        block_sum,
+                                    void         *data);
+
+/* The sums of the numpy buffers of @x[0..@n) (which must start at a
+ * buffer boundary) into @buffer_sums if not NULL, showing @visit (if not
+ * NULL) every leaf block; returns their sum in order, which is numpy's sum
+ * when @x is the whole array. */
+double _tprof_values_sum_buffers (const double       *x,
+                                  size_t              n,
+                                  double             *buffer_sums,
+                                  TprofValuesVisitor  visit,
+                                  void               *data);
+
+/* ---- passes split over threads (tprof-stats-parallel.c) ---- */
+
+/* numpy reduces in buffers of this many values: pairwise within one, in
+ * order across them. */
+#define TPROF_NUMPY_BUFFER 8192
+#define TPROF_STATS_MAX_CHUNKS 4
+
+/* Splits [0, @n) into 1, 2 or 4 chunks, @bounds[c] .. @bounds[c + 1],
+ * at numpy buffer boundaries. Small arrays, and machines with one core,
+ * get one chunk. */
+size_t _tprof_stats_split (size_t n,
+                           size_t bounds[TPROF_STATS_MAX_CHUNKS + 1]);
+
+/* A pass over @n values split into chunks, and where the chunks put the
+ * sums of their numpy buffers so that the total comes out in numpy's order. */
+typedef struct
+{
+  size_t  n_chunks;
+  size_t  bounds[TPROF_STATS_MAX_CHUNKS + 1];
+  double *buffer_sums;   /* NULL with one chunk */
+} TprofStatsPass;
+
+/* One chunk when memory for the buffer sums is short: never fails. */
+void _tprof_stats_pass_init (TprofStatsPass *pass,
+                             size_t          n);
+/* Where chunk @c stores its buffer sums (NULL with one chunk). */
+double *_tprof_stats_pass_sums (const TprofStatsPass *pass,
+                                size_t                c);
+/* The total in numpy's order, from what each chunk's
+ * _tprof_values_sum_buffers() returned. */
+double _tprof_stats_pass_total (const TprofStatsPass *pass,
+                                const double         *chunk_totals);
+void _tprof_stats_pass_clear (TprofStatsPass *pass);
+
+/* Runs @func on each of the @n_tasks elements (each @task_size bytes) of
+ * @tasks, one thread each, the first on the calling thread. Where a thread
+ * cannot be started, its task runs on the calling thread instead. */
+typedef void (*TprofStatsTaskFunc) (void *task);
+void _tprof_stats_run_parallel (void               *tasks,
+                                size_t              n_tasks,
+                                size_t              task_size,
+                                TprofStatsTaskFunc  func);
+
+/* ---- rank index (tprof-rank-index.c) ---- */
 
 /* Maps ranks (any int32, possibly sparse) to dense rows 0..n_ranks-1 in
  * ascending rank order. */
@@ -64,3 +149,8 @@ _tprof_rank_index_lookup (const TprofRankIndex *index,
 
   return _tprof_rank_index_search (index, rank);
 }
+
+/* Number of distinct values in @ranks[0..@n) without allocating: slow for
+ * sparse ranks, for when malloc fails. */
+size_t _tprof_ranks_count_distinct_in_place (const int32_t *ranks,
+                                             size_t         n);

@@ -1,4 +1,4 @@
-/* tprof-histogram.c — numpy.histogram-compatible binning of a selection, combined or per rank. */
+/* tprof-histogram.c — numpy.histogram-compatible histograms: range, 'auto' bin count, edges (counting: stats-binning). */
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,21 +8,7 @@
 
 #include "tprof-gathered-time-private.h"
 #include "tprof-select.h"
-
-/* How samples map to bins: numpy's fast path for equal bins, or for a log
- * axis a guess from log10 corrected against the edges; a binary search of
- * the edges when the range is too absurd for a scale factor (a denormal
- * width, a width beyond DBL_MAX). */
-typedef struct
-{
-  bool          log;
-  bool          search;
-  double        first;   /* the outer edges, in log10 for a log axis */
-  double        last;
-  double        norm;    /* n_bins / (last - first) */
-  size_t        n_bins;
-  const double *edges;
-} TprofBinning;
+#include "tprof-stats-binning.h"
 
 /* Which samples a histogram counts: the finite ones (the positive ones on a
  * log axis), how many there are and their extremes. */
@@ -82,16 +68,15 @@ binned_range_scan (const double     *times,
   range->n_nonpositive = n_nonpositive;
 }
 
-/* numpy's _hist_bin_auto on @values (reordered: scratch), whose extremes
- * are @min and @max. */
+/* numpy's _hist_bin_auto for @n values with extremes @min and @max and
+ * quartiles @quartiles (0.75 then 0.25), or Sturges alone when
+ * @quartiles is NULL (no memory to find them). */
 static size_t
-auto_bins_of (double *values,
-              size_t  n,
-              double  min,
-              double  max)
+auto_bins_from (size_t        n,
+                double        min,
+                double        max,
+                const double *quartiles)
 {
-  static const double quartiles[] = { 0.75, 0.25 };
-  double quartile_values[2];
   double ptp = max - min;
   double sturges_width, fd_width = 0.0, width, bins;
 
@@ -99,9 +84,8 @@ auto_bins_of (double *values,
     return 1;
 
   sturges_width = ptp / (log2 ((double) n) + 1.0);
-  /* Without memory for the quartiles, Sturges alone still gives a sane count. */
-  if (_tprof_select_quantiles (values, n, quartiles, 2, quartile_values))
-    fd_width = 2.0 * (quartile_values[0] - quartile_values[1]) * pow ((double) n, -1.0 / 3.0);
+  if (quartiles != NULL)
+    fd_width = 2.0 * (quartiles[0] - quartiles[1]) * pow ((double) n, -1.0 / 3.0);
 
   /* Python's min (fd, sturges) keeps fd unless sturges is strictly smaller. */
   width = fd_width != 0.0 ? (sturges_width < fd_width ? sturges_width : fd_width) : sturges_width;
@@ -134,32 +118,77 @@ copy_used_samples (const double *times,
   return values;
 }
 
+/* The quartiles (0.75 then 0.25) of the used samples of @times (their
+ * log10 for a log axis). When every sample is used on a linear axis they
+ * are found without a copy. Returns false when memory is exhausted. */
+static bool
+used_quartiles (const double           *times,
+                size_t                  n,
+                bool                    log,
+                const TprofBinnedRange *range,
+                double                  quartiles[2])
+{
+  static const double qs[] = { 0.75, 0.25 };
+  double *scratch;
+  bool ok;
+
+  if (!log && range->n_used == n)
+    return _tprof_quantiles_of (times, n, qs, 2, quartiles);
+
+  scratch = copy_used_samples (times, n, range->n_used, log);
+  if (scratch == NULL)
+    return false;
+  ok = _tprof_select_quantiles (scratch, range->n_used, qs, 2, quartiles);
+  free (scratch);
+  return ok;
+}
+
+/* numpy's 'auto' bin count for the used samples of @times. */
+static size_t
+auto_bins_of (const double           *times,
+              size_t                  n,
+              bool                    log,
+              const TprofBinnedRange *range,
+              double                  first,
+              double                  last)
+{
+  double quartiles[2];
+  bool have_quartiles;
+
+  if (range->n_used < 2 || first == last)
+    return 1;
+  /* Without memory for the quartiles, Sturges alone still gives a sane count. */
+  have_quartiles = used_quartiles (times, n, log, range, quartiles);
+  return auto_bins_from (range->n_used, first, last, have_quartiles ? quartiles : NULL);
+}
+
 size_t
 tprof_histogram_auto_bins (const double *values,
                            size_t        n)
 {
+  static const double qs[] = { 0.75, 0.25 };
   TprofBinnedRange range;
-  double *scratch;
-  size_t bins;
+  double quartiles[2];
+  bool have_quartiles, scanned;
 
   if (values == NULL || n < 2)
     return 1;
 
-  binned_range_scan (values, n, false, &range);
-  if (range.n_used < 2 || range.min == range.max)
-    return 1;
+  /* The common case, every value finite: the quartiles of all of them, in
+   * one pass that also finds the extremes when the input is large. */
+  have_quartiles = _tprof_quantiles_and_extremes_of (values, n, qs, 2, quartiles, &scanned,
+                                                     &range.min, &range.max);
+  if (scanned)
+    range.n_used = isfinite (range.min) && isfinite (range.max) ? n : 0;
+  else
+    binned_range_scan (values, n, false, &range);
+  if (have_quartiles && range.n_used == n)
+    return auto_bins_from (n, range.min, range.max, quartiles);
 
-  scratch = copy_used_samples (values, n, range.n_used, false);
-  if (scratch == NULL)
-    {
-      /* No scratch for the quartiles: Sturges only. */
-      double sturges = ceil (log2 ((double) range.n_used) + 1.0);
-      return (size_t) sturges;
-    }
-
-  bins = auto_bins_of (scratch, range.n_used, range.min, range.max);
-  free (scratch);
-  return bins;
+  /* Otherwise those of the finite values only. */
+  if (scanned)
+    binned_range_scan (values, n, false, &range);
+  return auto_bins_of (values, n, false, &range, range.min, range.max);
 }
 
 /* numpy.linspace (first, last, n_bins + 1), bit for bit. */
@@ -180,156 +209,6 @@ fill_linear_edges (double *edges,
       edges[i] = offset + first;
     }
   edges[n_bins] = last;
-}
-
-/* numpy.histogram's fast path for equal bins, including its one-step
- * corrections against the edges, so that counts match numpy exactly. */
-static inline ptrdiff_t
-binning_find_linear (const TprofBinning *binning,
-                     double              x)
-{
-  ptrdiff_t last_bin = (ptrdiff_t) binning->n_bins - 1;
-  ptrdiff_t index;
-  double position;
-
-  if (!(x >= binning->first && x <= binning->last))
-    return -1;
-
-  /* Truncated like numpy's astype (intp), the top edge moved into the last
-   * bin; clamped as a double, so that no value can make the cast overflow. */
-  position = (x - binning->first) * binning->norm;
-  index = position < (double) last_bin ? (position >= 0.0 ? (ptrdiff_t) position : 0) : last_bin;
-
-  if (x < binning->edges[index])
-    index--;
-  else if (index != last_bin && x >= binning->edges[index + 1])
-    index++;
-
-  return index;
-}
-
-/* numpy's searchsorted rule: the last bin whose left edge is <= @value,
- * the last bin closed; -1 outside the edges. */
-static ptrdiff_t
-edges_search (const double *edges,
-              size_t        n_bins,
-              double        value)
-{
-  size_t lo = 0;
-  size_t hi = n_bins - 1;
-
-  if (!(value >= edges[0] && value <= edges[n_bins]))
-    return -1;
-
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo + 1) / 2;
-
-      if (edges[mid] <= value)
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-
-  return (ptrdiff_t) lo;
-}
-
-/* For a log axis: a guess from log10, walked to the bin whose edges hold
- * @x, so the edges stay the single authority (numpy's searchsorted rule). */
-static inline ptrdiff_t
-binning_find_log (const TprofBinning *binning,
-                  double              x)
-{
-  ptrdiff_t last_bin = (ptrdiff_t) binning->n_bins - 1;
-  const double *edges = binning->edges;
-  double guess;
-  ptrdiff_t index;
-
-  if (!(x >= edges[0] && x <= edges[binning->n_bins]))
-    return -1;
-
-  guess = (log10 (x) - binning->first) * binning->norm;
-  index = guess <= 0.0 ? 0 : guess >= (double) last_bin ? last_bin : (ptrdiff_t) guess;
-
-  while (index > 0 && x < edges[index])
-    index--;
-  while (index < last_bin && x >= edges[index + 1])
-    index++;
-
-  return index;
-}
-
-/* Counts every sample into @counts (n_bins wide) or, with @rows, into the
- * row of its rank. Called with a constant @log so that each variant of the
- * loop is compiled without the other's code; works on a local copy of
- * @binning since stores to @counts could otherwise alias it. */
-static inline __attribute__ ((always_inline)) void
-binning_count (const TprofBinning   *binning,
-               const double         *times,
-               const int32_t        *ranks,
-               size_t                n,
-               const TprofRankIndex *rows,
-               uint64_t             *counts,
-               bool                  log)
-{
-  const TprofBinning local = *binning;
-
-  for (size_t i = 0; i < n; i++)
-    {
-      ptrdiff_t bin = log ? binning_find_log (&local, times[i])
-                          : binning_find_linear (&local, times[i]);
-      size_t offset;
-
-      if (bin < 0)
-        continue;
-
-      offset = (size_t) bin;
-      if (rows != NULL)
-        offset += (size_t) _tprof_rank_index_lookup (rows, ranks[i]) * local.n_bins;
-      counts[offset]++;
-    }
-}
-
-/* The same for absurd ranges, with the edges searched for every sample. */
-static void
-binning_count_searching (const TprofBinning   *binning,
-                         const double         *times,
-                         const int32_t        *ranks,
-                         size_t                n,
-                         const TprofRankIndex *rows,
-                         uint64_t             *counts)
-{
-  for (size_t i = 0; i < n; i++)
-    {
-      ptrdiff_t bin = edges_search (binning->edges, binning->n_bins, times[i]);
-      size_t offset;
-
-      if (bin < 0)
-        continue;
-
-      offset = (size_t) bin;
-      if (rows != NULL)
-        offset += (size_t) _tprof_rank_index_lookup (rows, ranks[i]) * binning->n_bins;
-      counts[offset]++;
-    }
-}
-
-/* Inlined too, so that each call site also gets its loops specialised for
- * @rows being NULL or not, with no per-sample test left. */
-static inline __attribute__ ((always_inline)) void
-binning_count_all (const TprofBinning   *binning,
-                   const double         *times,
-                   const int32_t        *ranks,
-                   size_t                n,
-                   const TprofRankIndex *rows,
-                   uint64_t             *counts)
-{
-  if (binning->search)
-    binning_count_searching (binning, times, ranks, n, rows, counts);
-  else if (binning->log)
-    binning_count (binning, times, ranks, n, rows, counts, true);
-  else
-    binning_count (binning, times, ranks, n, rows, counts, false);
 }
 
 void
@@ -396,14 +275,7 @@ histogram_place_edges (TprofHistogram         *hist,
   bool widened = first == last;
 
   if (n_bins == TPROF_HISTOGRAM_AUTO_BINS)
-    {
-      double *scratch = copy_used_samples (times, n, range->n_used, log);
-
-      if (scratch == NULL)
-        return false;
-      n_bins = auto_bins_of (scratch, range->n_used, first, last);
-      free (scratch);
-    }
+    n_bins = auto_bins_of (times, n, log, range, first, last);
 
   /* numpy widens a single distinct value to [v - 0.5, v + 0.5]. */
   if (widened)
@@ -475,17 +347,17 @@ tprof_histogram_compute (const TprofGatheredTime *gt,
                               separate ? &rows : NULL, &binning))
     goto failed;
 
+  if (!_tprof_binning_count (&binning, times, ranks, n, separate ? &rows : NULL,
+                        separate ? hist->rank_counts : hist->counts))
+    goto failed;
+
   if (separate)
     {
-      binning_count_all (&binning, times, ranks, n, &rows, hist->rank_counts);
-
       /* The combined counts are the column sums of the rank rows. */
       for (size_t r = 0; r < hist->n_ranks; r++)
         for (size_t b = 0; b < hist->n_bins; b++)
           hist->counts[b] += hist->rank_counts[r * hist->n_bins + b];
     }
-  else
-    binning_count_all (&binning, times, ranks, n, NULL, hist->counts);
 
   _tprof_rank_index_clear (&rows);
   return hist;
@@ -503,5 +375,5 @@ tprof_histogram_find_bin (const TprofHistogram *hist,
   if (hist == NULL || hist->n_bins == 0 || hist->edges == NULL)
     return -1;
 
-  return edges_search (hist->edges, hist->n_bins, value);
+  return _tprof_edges_search (hist->edges, hist->n_bins, value);
 }

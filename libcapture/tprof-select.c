@@ -1,4 +1,4 @@
-/* tprof-select.c — in-place selection (k-th smallest) and numpy 'linear' quantiles on scratch arrays. */
+/* tprof-select.c — in-place selection of order statistics, and numpy 'linear' quantiles interpolated from them. */
 
 #include <math.h>
 #include <stdlib.h>
@@ -214,6 +214,74 @@ quantile_is_valid (double q)
   return q >= 0.0 && q <= 1.0;
 }
 
+size_t
+_tprof_quantile_ranks (size_t        n,
+                       const double *qs,
+                       size_t        n_qs,
+                       size_t       *ranks)
+{
+  double last_index = (double) (n - 1);
+  size_t n_ranks = 0;
+  size_t n_distinct = 0;
+
+  if (n == 0)
+    return 0;
+
+  for (size_t i = 0; i < n_qs; i++)
+    {
+      double h = last_index * qs[i];
+
+      if (!quantile_is_valid (qs[i]))
+        continue;
+
+      if (h >= last_index)
+        ranks[n_ranks++] = n - 1;
+      else
+        {
+          ranks[n_ranks++] = (size_t) floor (h);
+          ranks[n_ranks++] = (size_t) floor (h) + 1;
+        }
+    }
+
+  qsort (ranks, n_ranks, sizeof *ranks, compare_sizes);
+  for (size_t i = 0; i < n_ranks; i++)
+    if (n_distinct == 0 || ranks[n_distinct - 1] != ranks[i])
+      ranks[n_distinct++] = ranks[i];
+  return n_distinct;
+}
+
+void
+_tprof_select_ranks (double       *values,
+                     size_t        n,
+                     const size_t *ranks,
+                     size_t        n_ranks,
+                     double       *out)
+{
+  size_t start = 0;
+
+  /* Select in ascending order: each selection leaves everything larger to
+   * its right, so the next one only needs to look at what remains there. */
+  for (size_t i = 0; i < n_ranks; i++)
+    {
+      size_t k = ranks[i];
+
+      if (k == start)
+        {
+          size_t smallest = start;
+
+          for (size_t j = start + 1; j < n; j++)
+            if (values[j] < values[smallest])
+              smallest = j;
+          swap_values (values, start, smallest);
+        }
+      else
+        _tprof_select_nth (values + start, n - start, k - start);
+
+      out[i] = values[k];
+      start = k + 1;
+    }
+}
+
 /* numpy's _lerp: interpolating from the nearer end keeps the result exact
  * at both ends and monotonic in between. */
 static double
@@ -228,6 +296,58 @@ numpy_lerp (double below,
   return below + diff * gamma;
 }
 
+/* The value of order statistic @k, which _tprof_quantile_ranks() listed. */
+static double
+rank_value (const size_t *ranks,
+            const double *rank_values,
+            size_t        n_ranks,
+            size_t        k)
+{
+  size_t lo = 0;
+  size_t hi = n_ranks;
+
+  while (hi - lo > 1)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+
+      if (ranks[mid] <= k)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return rank_values[lo];
+}
+
+void
+_tprof_quantiles_interpolate (size_t        n,
+                              const double *qs,
+                              size_t        n_qs,
+                              const size_t *ranks,
+                              const double *rank_values,
+                              size_t        n_ranks,
+                              double       *out)
+{
+  double last_index = (double) (n - 1);
+
+  for (size_t i = 0; i < n_qs; i++)
+    {
+      double h = last_index * qs[i];
+      double below;
+
+      if (n == 0 || !quantile_is_valid (qs[i]))
+        out[i] = NAN;
+      else if (h >= last_index)
+        out[i] = rank_value (ranks, rank_values, n_ranks, n - 1);
+      else
+        {
+          below = floor (h);
+          out[i] = numpy_lerp (rank_value (ranks, rank_values, n_ranks, (size_t) below),
+                               rank_value (ranks, rank_values, n_ranks, (size_t) below + 1),
+                               h - below);
+        }
+    }
+}
+
 bool
 _tprof_select_quantiles (double       *values,
                          size_t        n,
@@ -235,87 +355,30 @@ _tprof_select_quantiles (double       *values,
                          size_t        n_qs,
                          double       *out)
 {
-  size_t *wanted;
-  size_t n_wanted = 0;
-  size_t start = 0;
-  double last_index = (double) (n - 1);
+  size_t *ranks;
+  double *rank_values;
+  size_t n_ranks;
 
   if (n == 0)
     {
-      for (size_t i = 0; i < n_qs; i++)
-        out[i] = NAN;
+      _tprof_quantiles_interpolate (0, qs, n_qs, NULL, NULL, 0, out);
       return true;
     }
 
-  wanted = _tprof_malloc_array (n_qs, 2 * sizeof *wanted);
-  if (wanted == NULL)
-    return false;
-
-  for (size_t i = 0; i < n_qs; i++)
+  ranks = _tprof_malloc_array (n_qs, 2 * sizeof *ranks);
+  rank_values = _tprof_malloc_array (n_qs, 2 * sizeof *rank_values);
+  if (ranks == NULL || rank_values == NULL)
     {
-      double h = last_index * qs[i];
-
-      if (!quantile_is_valid (qs[i]))
-        continue;
-
-      if (h >= last_index)
-        wanted[n_wanted++] = n - 1;
-      else
-        {
-          wanted[n_wanted++] = (size_t) floor (h);
-          wanted[n_wanted++] = (size_t) floor (h) + 1;
-        }
+      free (ranks);
+      free (rank_values);
+      return false;
     }
 
-  qsort (wanted, n_wanted, sizeof *wanted, compare_sizes);
+  n_ranks = _tprof_quantile_ranks (n, qs, n_qs, ranks);
+  _tprof_select_ranks (values, n, ranks, n_ranks, rank_values);
+  _tprof_quantiles_interpolate (n, qs, n_qs, ranks, rank_values, n_ranks, out);
 
-  /* Select the wanted order statistics in ascending order: each selection
-   * leaves everything larger to its right, so the next one only needs to
-   * look at what remains there. */
-  for (size_t i = 0; i < n_wanted; i++)
-    {
-      size_t k = wanted[i];
-
-      if (k < start)
-        continue;
-
-      if (k == start)
-        {
-          size_t smallest = start;
-
-          for (size_t j = start + 1; j < n; j++)
-            if (values[j] < values[smallest])
-              smallest = j;
-          swap_values (values, start, smallest);
-        }
-      else
-        _tprof_select_nth (values + start, n - start, k - start);
-
-      start = k + 1;
-    }
-
-  free (wanted);
-
-  for (size_t i = 0; i < n_qs; i++)
-    {
-      double h = last_index * qs[i];
-      double below;
-
-      if (!quantile_is_valid (qs[i]))
-        {
-          out[i] = NAN;
-          continue;
-        }
-
-      if (h >= last_index)
-        {
-          out[i] = values[n - 1];
-          continue;
-        }
-
-      below = floor (h);
-      out[i] = numpy_lerp (values[(size_t) below], values[(size_t) below + 1], h - below);
-    }
-
+  free (ranks);
+  free (rank_values);
   return true;
 }

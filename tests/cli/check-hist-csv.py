@@ -15,7 +15,25 @@ parser.add_argument('--bins', default='auto')
 parser.add_argument('--ranks')
 parser.add_argument('--separate-ranks', action='store_true')
 parser.add_argument('--log-x', action='store_true')
+parser.add_argument('--max-auto-bins', type=int, help="the cap on 'auto' (numpy's rule has none)")
 args = parser.parse_args()
+
+
+def auto_bin_count(values):
+    # numpy's own 'auto' width, without building its (possibly huge) edges
+    ptp = values.max() - values.min()
+    if ptp == 0:
+        return 1
+    width = np.lib.histograms._hist_bin_auto(values, (values.min(), values.max()))
+    return int(np.ceil(ptp / width)) if width else 1
+
+
+def capped(bins, values):
+    if bins != 'auto' or args.max_auto_bins is None:
+        return bins
+    count = auto_bin_count(values)
+    return 'auto' if count <= args.max_auto_bins else args.max_auto_bins
+
 
 _, ops = load(args.profile)
 times, ranks = next((t, r) for name, t, r in ops if name == args.op)
@@ -34,11 +52,12 @@ errors = []
 bins = args.bins if args.bins == 'auto' else int(args.bins)
 if args.log_x:
     positive = times[times > 0]
-    n_bins = len(body) if bins == 'auto' else bins
+    n_bins = capped(bins, np.log10(positive))
+    n_bins = np.histogram_bin_edges(np.log10(positive), 'auto').size - 1 if n_bins == 'auto' else n_bins
     edges = np.logspace(np.log10(positive.min()), np.log10(positive.max()), n_bins + 1)
     data = positive
 else:
-    edges = np.histogram_bin_edges(times, bins=bins)
+    edges = np.histogram_bin_edges(times, bins=capped(bins, times))
     data = times
 expected_counts, _ = np.histogram(data, bins=edges)
 

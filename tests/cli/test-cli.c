@@ -5,8 +5,11 @@
 #include <glib/gstdio.h>
 #include <tprof/capture.h>
 
+#include "tprof-plot.h"
+
 static char *fixture_dir;
 static char *profile_path;
+static char *outlier_path;
 static char *not_hdf5_path;
 
 /* ---- fixtures ---- */
@@ -49,6 +52,13 @@ static double
 sample_few (GRand *rand, int rank, int i)
 {
   return rank == 0 ? 1e-3 * (i + 1) : -1;
+}
+
+/* 1 ms +- 10 us and one 10 s outlier: numpy's 'auto' asks for ~10^7 bins. */
+static double
+sample_spiky (GRand *rand, int rank, int i)
+{
+  return rank == 0 && i == 7 ? 10.0 : 1e-3 + 1e-5 * normal (rand);
 }
 
 static void
@@ -97,6 +107,13 @@ make_fixtures (void)
   add_operation (profile, "empty", 8, 0, sample_forward, rand);
   add_operation (profile, "say \"hi\"\\ é,x", 8, 3, sample_few, rand);
   if (tprof_profiled_time_save (profile, profile_path, &error) != 0)
+    g_error ("saving the fixture: %s", error.message);
+  tprof_profiled_time_free (profile);
+
+  outlier_path = g_build_filename (fixture_dir, "outlier.h5", NULL);
+  profile = tprof_profiled_time_new (4);
+  add_operation (profile, "spiky", 4, 5000, sample_spiky, rand);
+  if (tprof_profiled_time_save (profile, outlier_path, &error) != 0)
     g_error ("saving the fixture: %s", error.message);
   tprof_profiled_time_free (profile);
   g_rand_free (rand);
@@ -299,16 +316,20 @@ test_summary_sort_columns (void)
 
 /* ---- hist ---- */
 
-static void
-check_hist_csv (const char *op, const char *const *options, const char *const *check_options)
+/* Runs `tprof hist` on operation @op of @profile into a CSV, checks it with
+ * check-hist-csv.py and returns its number of bins. */
+static guint
+check_profile_hist_csv (const char *profile, const char *op, const char *const *options,
+                        const char *const *check_options)
 {
   GPtrArray *args = g_ptr_array_new ();
   GPtrArray *check = g_ptr_array_new ();
   char *csv = fixture_file ("hist.csv");
-  char *err = NULL;
+  char *err = NULL, *text = NULL;
+  guint n_bins;
 
   g_ptr_array_add (args, (char *) "hist");
-  g_ptr_array_add (args, profile_path);
+  g_ptr_array_add (args, (char *) profile);
   g_ptr_array_add (args, (char *) "--op");
   g_ptr_array_add (args, (char *) op);
   g_ptr_array_add (args, (char *) "-o");
@@ -319,7 +340,7 @@ check_hist_csv (const char *op, const char *const *options, const char *const *c
   g_assert_cmpint (run_tprof ((const char *const *) args->pdata, NULL, &err), ==, 0);
   g_assert_cmpstr (err, ==, "");
 
-  g_ptr_array_add (check, profile_path);
+  g_ptr_array_add (check, (char *) profile);
   g_ptr_array_add (check, (char *) op);
   g_ptr_array_add (check, csv);
   for (guint i = 0; check_options[i] != NULL; i++)
@@ -327,10 +348,25 @@ check_hist_csv (const char *op, const char *const *options, const char *const *c
   g_ptr_array_add (check, NULL);
   run_check ("check-hist-csv.py", (const char *const *) check->pdata);
 
+  /* a header, then one line per bin */
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  n_bins = 0;
+  for (const char *c = text; *c != '\0'; c++)
+    n_bins += *c == '\n';
+  g_assert_cmpuint (n_bins, >=, 1);
+
   g_ptr_array_unref (args);
   g_ptr_array_unref (check);
+  g_free (text);
   g_free (csv);
   g_free (err);
+  return n_bins - 1;
+}
+
+static void
+check_hist_csv (const char *op, const char *const *options, const char *const *check_options)
+{
+  check_profile_hist_csv (profile_path, op, options, check_options);
 }
 
 static void
@@ -349,6 +385,31 @@ test_hist_csv (void)
   check_hist_csv ("forward", separate, check_separate);
   check_hist_csv ("with zeros", log_x, check_log_x);
   check_hist_csv ("io/checkpoint", none, none);
+}
+
+/* One far outlier makes numpy's 'auto' rule ask for millions of bins:
+ * the automatic count stops at TPROF_PLOT_MAX_AUTO_BINS, an explicit one
+ * does not, and below the cap 'auto' stays numpy's (test_hist_csv). */
+static void
+test_hist_auto_bins_capped (void)
+{
+  g_autofree char *cap = g_strdup_printf ("%d", TPROF_PLOT_MAX_AUTO_BINS);
+  const char *none[] = { NULL };
+  const char *check_capped[] = { "--max-auto-bins", cap, NULL };
+  const char *log_x[] = { "--log-x", NULL };
+  const char *check_log_x[] = { "--log-x", "--max-auto-bins", cap, NULL };
+  const char *explicit_bins[] = { "--bins", "4321", NULL };
+  const char *check_explicit[] = { "--bins", "4321", NULL };
+
+  g_assert_cmpuint (check_profile_hist_csv (outlier_path, "spiky", none, check_capped), ==,
+                    TPROF_PLOT_MAX_AUTO_BINS);
+  g_assert_cmpuint (check_profile_hist_csv (outlier_path, "spiky", explicit_bins, check_explicit), ==,
+                    4321);
+  /* four decades on a log axis still ask for ~9000 bins */
+  g_assert_cmpuint (check_profile_hist_csv (outlier_path, "spiky", log_x, check_log_x), ==,
+                    TPROF_PLOT_MAX_AUTO_BINS);
+  g_assert_cmpuint (check_profile_hist_csv (profile_path, "forward", none, check_capped), <,
+                    TPROF_PLOT_MAX_AUTO_BINS);
 }
 
 static void
@@ -448,6 +509,7 @@ test_usage_errors (void)
     (const char *[]) { "hist", profile_path, "--op", "forward", "-o", "x.gif", NULL },
     (const char *[]) { "hist", profile_path, "--op", "forward", "-o", out_png, "--bins", "0", NULL },
     (const char *[]) { "hist", profile_path, "--op", "forward", "-o", out_png, "--bins", "many", NULL },
+    (const char *[]) { "hist", profile_path, "--op", "forward", "-o", out_png, "--bins", "1000001", NULL },
     (const char *[]) { "hist", profile_path, "--op", "forward", "-o", out_png, "--width", "0", NULL },
     (const char *[]) { "hist", profile_path, "--op", "forward", "-o", out_png, "--height", "abc", NULL },
     (const char *[]) { "hist", profile_path, "--op", "forward", "-o", out_png, "--ranks", "9", NULL },
@@ -580,7 +642,7 @@ test_help_and_version (void)
     (const char *[]) { "summary", "--help", NULL },
     (const char *[]) { "ranks", "--help", NULL },
   };
-  char *out = NULL;
+  char *out = NULL, *cap_text;
 
   g_assert_cmpint (run_tprof ((const char *[]) { "--version", NULL }, &out, NULL), ==, 0);
   g_assert_true (g_str_has_prefix (out, "tprof "));
@@ -593,6 +655,10 @@ test_help_and_version (void)
     }
   g_assert_cmpint (run_tprof ((const char *[]) { "help", "hist", NULL }, &out, NULL), ==, 0);
   g_assert_nonnull (strstr (out, "--separate-ranks"));
+  /* the cap on automatic bins is documented */
+  cap_text = g_strdup_printf ("at most %d bins", TPROF_PLOT_MAX_AUTO_BINS);
+  g_assert_nonnull (strstr (out, cap_text));
+  g_free (cap_text);
   g_free (out);
   g_assert_cmpint (run_tprof ((const char *[]) { "ranks", "--help", NULL }, &out, NULL), ==, 0);
   g_assert_nonnull (strstr (out, "MAD"));
@@ -610,6 +676,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/summary/csv-and-table", test_summary_csv_and_table);
   g_test_add_func ("/cli/summary/sort-columns", test_summary_sort_columns);
   g_test_add_func ("/cli/hist/csv-matches-numpy", test_hist_csv);
+  g_test_add_func ("/cli/hist/auto-bins-capped", test_hist_auto_bins_capped);
   g_test_add_func ("/cli/hist/pictures", test_hist_pictures);
   g_test_add_func ("/cli/ranks/outliers", test_ranks_outliers);
   g_test_add_func ("/cli/errors/usage", test_usage_errors);

@@ -262,6 +262,27 @@ test_alloc_failure (gconstpointer data)
     }
 }
 
+/* Large enough for the sampled quantiles (one pass, no scratch copy),
+ * small enough for one thread: this malloc is not thread-safe. */
+static void
+test_alloc_failure_sampled (gconstpointer data)
+{
+  enum { N = 100000 };
+  g_autofree double *times = g_new (double, N);
+  g_autofree int32_t *ranks = g_new (int32_t, N);
+  g_autoptr(TprofGatheredTime) gt = NULL;
+
+  for (gsize i = 0; i < N; i++)
+    {
+      times[i] = g_test_rand_double_range (1e-4, 1e-2);
+      ranks[i] = (int32_t) (i % 5) * 7;
+    }
+  gt = tprof_gathered_time_new (times, ranks, N);
+  g_assert_nonnull (gt);
+
+  run_with_each_allocation_failing ((Scenario) data, gt);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -284,6 +305,12 @@ main (int   argc,
                         (gconstpointer) scenario_summarize, test_alloc_failure);
   g_test_add_data_func ("/capture/alloc-failure/histograms",
                         (gconstpointer) scenario_histograms, test_alloc_failure);
+  g_test_add_data_func ("/capture/alloc-failure/sampled-quantiles",
+                        (gconstpointer) scenario_quantiles, test_alloc_failure_sampled);
+  g_test_add_data_func ("/capture/alloc-failure/sampled-summarize",
+                        (gconstpointer) scenario_summarize, test_alloc_failure_sampled);
+  g_test_add_data_func ("/capture/alloc-failure/sampled-histograms",
+                        (gconstpointer) scenario_histograms, test_alloc_failure_sampled);
 
   return g_test_run ();
 }

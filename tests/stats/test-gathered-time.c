@@ -24,15 +24,15 @@ gathered_time_new_checked (const double  *times,
 }
 
 /* Compares a TprofRankSummary-shaped result with reference.py's
- * [count, sum, mean, std, min, max]. */
+ * [count, sum, mean, std, min, max]: numpy's numbers, bit for bit. */
 static void
 assert_summary_matches (const TprofRankSummary *s,
                         const double           *expected)
 {
   g_assert_cmpuint (s->count, ==, (gsize) expected[0]);
-  stats_assert_close (s->sum, expected[1], REL_TOL);
-  stats_assert_close (s->mean, expected[2], REL_TOL);
-  stats_assert_close (s->std, expected[3], REL_TOL);
+  stats_assert_close (s->sum, expected[1], 0.0);
+  stats_assert_close (s->mean, expected[2], 0.0);
+  stats_assert_close (s->std, expected[3], 0.0);
   stats_assert_close (s->min, expected[4], 0.0);
   stats_assert_close (s->max, expected[5], 0.0);
 }
@@ -527,6 +527,43 @@ test_million_samples (void)
   for (gsize i = 0; i < N; i++)
     ranks[i] *= 20000;
   assert_rank_summaries_match (times, ranks, N);
+  /* beyond the table the summary pass keeps: the general path */
+  assert_summarize_matches (times, ranks, N);
+}
+
+/* numpy's sum (pairwise within buffers of 8192 values, the buffers in
+ * order), mean and std, bit for bit, also where a pass is split between
+ * threads (from a million samples on, at buffer boundaries). */
+static void
+test_sum_bit_identical (void)
+{
+  const gsize sizes[] = { 1000, 1000003, 2100007 };
+
+  for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      gsize n = sizes[s], n_values;
+      g_autofree double *times = NULL;
+      g_autofree int32_t *ranks = NULL;
+      g_autoptr(TprofGatheredTime) gt = NULL;
+      g_autoptr(StatsReference) ref = NULL;
+      const double *expected;
+      TprofSummary summary;
+
+      stats_random_samples (n, 16, &times, &ranks);
+      gt = gathered_time_new_checked (times, ranks, n);
+      ref = stats_reference_run ("stats", times, ranks, n, NULL);
+      expected = stats_reference_get (ref, "summary", &n_values);
+
+      g_assert_cmpfloat (tprof_gathered_time_sum (gt), ==, expected[1]);
+      g_assert_cmpfloat (tprof_gathered_time_mean (gt), ==, expected[2]);
+      g_assert_cmpfloat (tprof_gathered_time_std (gt), ==, expected[3]);
+      g_assert_true (tprof_gathered_time_summarize (gt, &summary));
+      g_assert_cmpfloat (summary.sum, ==, expected[1]);
+      g_assert_cmpfloat (summary.mean, ==, expected[2]);
+      g_assert_cmpfloat (summary.std, ==, expected[3]);
+      g_assert_cmpfloat (summary.min, ==, expected[4]);
+      g_assert_cmpfloat (summary.max, ==, expected[5]);
+    }
 }
 
 int
@@ -546,6 +583,7 @@ main (int   argc,
   g_test_add_func ("/capture/stats/rank-summaries", test_rank_summaries);
   g_test_add_func ("/capture/stats/summarize", test_summarize);
   g_test_add_func ("/capture/stats/million-samples", test_million_samples);
+  g_test_add_func ("/capture/stats/sum-bit-identical", test_sum_bit_identical);
 
   return g_test_run ();
 }

@@ -1,4 +1,4 @@
-/* test-select.c — the private selection code (tprof-select.c, built into this test) against a full sort. */
+/* test-select.c — the private selection code (in place and sampled, built into this test) against a full sort. */
 
 #include <glib.h>
 #include <math.h>
@@ -174,6 +174,109 @@ test_nan_terminates (void)
   g_assert_true (isnan (values[N / 2]));
 }
 
+/* The order statistics numpy's quantiles read, by the sampled scan of a
+ * read-only array, against a full sort: exact values, exact extremes. */
+static void
+assert_sampled_matches_sort (const double *values,
+                             gsize         n)
+{
+  const double qs[] = { 0.0, 0.25, 0.5, 0.75, 0.95, 0.99, 1.0 };
+  gsize ranks[2 * G_N_ELEMENTS (qs)];
+  double found[G_N_ELEMENTS (ranks)];
+  g_autofree double *before = g_memdup2 (values, n * sizeof (double));
+  g_autofree double *sorted = g_memdup2 (values, n * sizeof (double));
+  gsize n_ranks = _tprof_quantile_ranks (n, qs, G_N_ELEMENTS (qs), ranks);
+  double min = 0, max = 0;
+
+  qsort (sorted, n, sizeof (double), (int (*) (const void *, const void *)) compare_doubles);
+  g_assert_cmpint (_tprof_select_ranks_sampled (values, n, ranks, n_ranks, found, &min, &max), ==, 1);
+  for (gsize i = 0; i < n_ranks; i++)
+    g_assert_cmpfloat (found[i], ==, sorted[ranks[i]]);
+  g_assert_cmpfloat (min, ==, sorted[0]);
+  g_assert_cmpfloat (max, ==, sorted[n - 1]);
+  /* read-only */
+  g_assert_cmpmem (values, n * sizeof (double), before, n * sizeof (double));
+}
+
+static void
+test_sampled_select (void)
+{
+  const PatternFunc patterns[] = {
+    pattern_random, pattern_sorted, pattern_reversed, pattern_constant,
+    pattern_few_distinct, pattern_organ_pipe, pattern_sampling_killer,
+  };
+  /* one chunk, and (from 2^19 on, with two cores) several threads */
+  const gsize sizes[] = { 70001, 600000 };
+
+  for (gsize s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      gsize n = sizes[s];
+      g_autofree double *values = g_new (double, n);
+
+      for (gsize p = 0; p < G_N_ELEMENTS (patterns); p++)
+        {
+          patterns[p] (values, n);
+          assert_sampled_matches_sort (values, n);
+        }
+
+      /* infinities are ordinary values */
+      pattern_random (values, n);
+      for (gsize i = 0; i < n; i += 101)
+        values[i] = i % 2 ? INFINITY : -INFINITY;
+      assert_sampled_matches_sort (values, n);
+    }
+}
+
+static gboolean
+same_double (double a,
+             double b)
+{
+  return memcmp (&a, &b, sizeof a) == 0;
+}
+
+/* Where sampling cannot work it says so (0), and _tprof_quantiles_of()
+ * then gives what a scratch copy gives. */
+static void
+test_sampled_fallback (void)
+{
+  enum { N = 100000 };
+  const double qs[] = { 0.5, 0.95, 0.99, 0.1 };
+  double sampled[G_N_ELEMENTS (qs)], copied[G_N_ELEMENTS (qs)];
+  gsize ranks[2 * G_N_ELEMENTS (qs) + 20];
+  double found[G_N_ELEMENTS (ranks)], min, max;
+  g_autofree double *values = g_new (double, N);
+  g_autofree double *scratch = NULL;
+  gsize n_ranks;
+
+  pattern_random (values, N);
+  n_ranks = _tprof_quantile_ranks (N, qs, G_N_ELEMENTS (qs), ranks);
+
+  /* too few values to pay, too many targets */
+  g_assert_cmpint (_tprof_select_ranks_sampled (values, 1000, ranks, 1, found, &min, &max), ==, 0);
+  for (gsize i = 0; i < G_N_ELEMENTS (ranks); i++)
+    ranks[i] = i * 1000;
+  g_assert_cmpint (_tprof_select_ranks_sampled (values, N, ranks, G_N_ELEMENTS (ranks), found,
+                                                &min, &max), ==, 0);
+
+  /* a NaN breaks the ordering the brackets rely on */
+  values[N / 3] = NAN;
+  n_ranks = _tprof_quantile_ranks (N, qs, G_N_ELEMENTS (qs), ranks);
+  g_assert_cmpint (_tprof_select_ranks_sampled (values, N, ranks, n_ranks, found, &min, &max), ==, 0);
+  scratch = g_memdup2 (values, N * sizeof (double));
+  g_assert_true (_tprof_quantiles_of (values, N, qs, G_N_ELEMENTS (qs), sampled));
+  g_assert_true (_tprof_select_quantiles (scratch, N, qs, G_N_ELEMENTS (qs), copied));
+  for (gsize i = 0; i < G_N_ELEMENTS (qs); i++)
+    g_assert_true (same_double (sampled[i], copied[i]));
+
+  /* without NaN the two ways agree bit for bit, interpolation included */
+  values[N / 3] = 0.5;
+  memcpy (scratch, values, N * sizeof (double));
+  g_assert_true (_tprof_quantiles_of (values, N, qs, G_N_ELEMENTS (qs), sampled));
+  g_assert_true (_tprof_select_quantiles (scratch, N, qs, G_N_ELEMENTS (qs), copied));
+  for (gsize i = 0; i < G_N_ELEMENTS (qs); i++)
+    g_assert_true (same_double (sampled[i], copied[i]));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -183,6 +286,8 @@ main (int   argc,
   g_test_add_func ("/capture/select/nth", test_select_nth);
   g_test_add_func ("/capture/select/quantiles", test_quantiles_consistent);
   g_test_add_func ("/capture/select/nan-terminates", test_nan_terminates);
+  g_test_add_func ("/capture/select/sampled", test_sampled_select);
+  g_test_add_func ("/capture/select/sampled-fallback", test_sampled_fallback);
 
   return g_test_run ();
 }

@@ -89,14 +89,45 @@ check_options (HistOptions *options,
   return TRUE;
 }
 
-/* What the chart shows of the selection: the subtitle's statistics and the
- * range. The quantiles of a full summary would cost more than the drawing. */
+/* numpy's 'auto' bin count for what the chart shows (the log10 of the
+ * positive samples on a log axis), capped: one far outlier would
+ * otherwise ask for millions of bins. */
+static gsize
+auto_bin_count (const TprofGatheredTime *gt,
+                gboolean                 log_x)
+{
+  const double *times = tprof_gathered_time_times (gt);
+  gsize n = tprof_gathered_time_count (gt);
+  gsize bins;
+
+  if (!log_x)
+    bins = tprof_histogram_auto_bins (times, n);
+  else
+    {
+      GArray *logs = g_array_sized_new (FALSE, FALSE, sizeof (double), n);
+
+      for (gsize i = 0; i < n; i++)
+        if (times[i] > 0 && isfinite (times[i]))
+          {
+            double v = log10 (times[i]);
+
+            g_array_append_val (logs, v);
+          }
+      bins = tprof_histogram_auto_bins ((const double *) logs->data, logs->len);
+      g_array_unref (logs);
+    }
+  return MIN (bins, TPROF_PLOT_MAX_AUTO_BINS);
+}
+
+/* What the chart shows of the selection: the subtitle's count, mean and
+ * std, and the extremes. A full summary's quantiles and rank totals would
+ * go unused, and the subtitle is given, so no count of ranks either. */
 static void
 describe_selection (const TprofGatheredTime *selection,
                     TprofSummary            *summary)
 {
   summary->count = tprof_gathered_time_count (selection);
-  summary->rank_count = tprof_gathered_time_rank_count (selection);
+  summary->rank_count = 0;
   summary->sum = tprof_gathered_time_sum (selection);
   summary->mean = summary->count > 0 ? summary->sum / summary->count : NAN;
   summary->std = tprof_gathered_time_std (selection);
@@ -222,7 +253,10 @@ run (const HistOptions *options,
     flags |= TPROF_HISTOGRAM_SEPARATE_RANKS;
   if (options->log_x)
     flags |= TPROF_HISTOGRAM_LOG;
-  hist = tprof_histogram_compute (gt, options->bins, (TprofHistogramFlags) flags);
+  hist = tprof_histogram_compute (gt,
+                                  options->bins != TPROF_HISTOGRAM_AUTO_BINS
+                                  ? options->bins : auto_bin_count (gt, options->log_x),
+                                  (TprofHistogramFlags) flags);
   if (hist == NULL)
     {
       tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
@@ -256,12 +290,20 @@ tprof_cli_hist (int    argc,
                 char **argv)
 {
   HistOptions options = { .width = DEFAULT_WIDTH, .height = DEFAULT_HEIGHT };
+  /* TRANSLATORS: the --bins option; the numbers are the largest bin count and the cap on the automatic one */
+  char *bins_help = g_strdup_printf (_("Number of bins from 1 to %d, or auto (default): numpy's rule, "
+                                       "at most %d bins"), MAX_BINS, TPROF_PLOT_MAX_AUTO_BINS);
+  char *description = g_strdup_printf (_("Bins follow numpy.histogram: equal widths over [min, max], the "
+                                         "last bin closed. The automatic bin count is numpy's 'auto' rule "
+                                         "capped at %d bins, since a single far outlier can make it ask "
+                                         "for millions; give --bins N for more."),
+                                       TPROF_PLOT_MAX_AUTO_BINS);
   const GOptionEntry entries[] = {
     { "op", 0, 0, G_OPTION_ARG_STRING, &options.op, N_("The operation to draw (required)"), N_("NAME") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options.output,
       N_("Where to write (required): a .png, .svg, .pdf picture or the .csv numbers"), N_("OUT") },
     { "bins", 'b', 0, G_OPTION_ARG_STRING, &options.bins_text,
-      N_("Number of bins, or auto for numpy's rule (default)"), N_("N|auto") },
+      bins_help, N_("N|auto") },
     { "ranks", 'r', 0, G_OPTION_ARG_STRING, &options.ranks_expr,
       N_("Only these ranks, e.g. 0-3,8,12-15"), N_("EXPR") },
     { "separate-ranks", 0, 0, G_OPTION_ARG_NONE, &options.separate_ranks,
@@ -286,14 +328,14 @@ tprof_cli_hist (int    argc,
                                      "together or one overlaid histogram per rank, and writes it as a "
                                      "picture or as CSV numbers (columns left,right,count and, with "
                                      "--separate-ranks, rank_N; times in seconds)."),
-                                   _("Bins follow numpy.histogram: equal widths over [min, max], the "
-                                     "last bin closed."),
-                                   entries);
+                                   description, entries);
   if (tprof_cli_parse (context, "hist", &argc, &argv, &file, &status)
       && check_options (&options, &status))
     status = run (&options, file);
 
   g_option_context_free (context);
   hist_options_clear (&options);
+  g_free (bins_help);
+  g_free (description);
   return status;
 }

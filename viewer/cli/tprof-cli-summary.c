@@ -214,37 +214,84 @@ render_json (const char *file,
   return g_string_free (out, FALSE);
 }
 
-/* One row per operation of @profile, restricted to @ranks when not NULL. */
+/* What the threads summarizing operations share. */
+typedef struct
+{
+  const TprofProfiledTime *profile;
+  const GArray            *ranks;
+  Row                     *rows;
+  gsize                    n_rows;
+  gint                     next;    /* atomic: the next operation to take */
+  gint                     failed;  /* atomic */
+} SummaryJob;
+
+/* Summarizes operation @i of the job's profile into its row. */
+static gboolean
+summarize_one (SummaryJob *job,
+               gsize       i)
+{
+  const TprofGatheredTime *gt = tprof_profiled_time_nth (job->profile, i);
+  TprofGatheredTime *selection = NULL;
+  gboolean ok;
+
+  if (job->ranks != NULL)
+    selection = tprof_gathered_time_get_rank (gt, (const int32_t *) job->ranks->data, job->ranks->len);
+  job->rows[i].name = tprof_profiled_time_name (job->profile, i);
+  job->rows[i].index = i;
+  ok = (job->ranks == NULL || selection != NULL)
+       && tprof_gathered_time_summarize (selection != NULL ? selection : gt, &job->rows[i].s);
+  if (selection != NULL)
+    tprof_gathered_time_free (selection);
+  return ok;
+}
+
+/* Takes operations until none is left. */
+static gpointer
+summarize_worker (gpointer data)
+{
+  SummaryJob *job = data;
+  gsize i;
+
+  while ((i = (gsize) g_atomic_int_add (&job->next, 1)) < job->n_rows)
+    if (!summarize_one (job, i))
+      g_atomic_int_set (&job->failed, TRUE);
+  return NULL;
+}
+
+/* One row per operation of @profile, restricted to @ranks when not NULL.
+ * Operations are summarized in parallel, one thread per core; a large one
+ * also splits its own passes, so that one huge operation keeps the cores
+ * busy too. */
 static Row *
 summarize_operations (const TprofProfiledTime *profile,
                       const GArray            *ranks,
                       gsize                   *n_rows)
 {
   gsize n = tprof_profiled_time_len (profile);
-  Row *rows = g_new0 (Row, MAX (n, 1));
+  SummaryJob job = { profile, ranks, g_new0 (Row, MAX (n, 1)), n, 0, FALSE };
+  guint n_threads = MIN (g_get_num_processors (), MIN (n, G_MAXINT));
+  GPtrArray *threads = g_ptr_array_new ();
 
-  for (gsize i = 0; i < n; i++)
+  /* A thread that cannot start leaves its share to the others. */
+  for (guint t = 1; t < n_threads; t++)
     {
-      const TprofGatheredTime *gt = tprof_profiled_time_nth (profile, i);
-      TprofGatheredTime *selection = NULL;
-      gboolean ok;
+      GThread *thread = g_thread_try_new ("tprof-summary", summarize_worker, &job, NULL);
 
-      if (ranks != NULL)
-        selection = tprof_gathered_time_get_rank (gt, (const int32_t *) ranks->data, ranks->len);
-      rows[i].name = tprof_profiled_time_name (profile, i);
-      rows[i].index = i;
-      ok = (ranks == NULL || selection != NULL)
-           && tprof_gathered_time_summarize (selection != NULL ? selection : gt, &rows[i].s);
-      if (selection != NULL)
-        tprof_gathered_time_free (selection);
-      if (!ok)
-        {
-          g_free (rows);
-          return NULL;
-        }
+      if (thread != NULL)
+        g_ptr_array_add (threads, thread);
+    }
+  summarize_worker (&job);
+  for (guint t = 0; t < threads->len; t++)
+    g_thread_join (threads->pdata[t]);
+  g_ptr_array_unref (threads);
+
+  if (g_atomic_int_get (&job.failed))
+    {
+      g_free (job.rows);
+      return NULL;
     }
   *n_rows = n;
-  return rows;
+  return job.rows;
 }
 
 int
