@@ -31,6 +31,8 @@ TPROF_EXPORT const int32_t *tprof_gathered_time_ranks (const TprofGatheredTime *
 TPROF_EXPORT size_t tprof_gathered_time_count (const TprofGatheredTime *gt);
 /* Number of distinct ranks with at least one sample. */
 TPROF_EXPORT size_t tprof_gathered_time_rank_count (const TprofGatheredTime *gt);
+/* sum, mean and std equal numpy's (blocked pairwise summation) bit for bit.
+ * Statistics of 2^19 samples or more may use a few short-lived threads. */
 TPROF_EXPORT double tprof_gathered_time_sum (const TprofGatheredTime *gt);
 /* sum / count; NaN when empty. */
 TPROF_EXPORT double tprof_gathered_time_mean (const TprofGatheredTime *gt);
@@ -40,9 +42,10 @@ TPROF_EXPORT double tprof_gathered_time_std (const TprofGatheredTime *gt);
 TPROF_EXPORT double tprof_gathered_time_min (const TprofGatheredTime *gt);
 TPROF_EXPORT double tprof_gathered_time_max (const TprofGatheredTime *gt);
 /* numpy's default ('linear') quantile, @q in [0, 1]; NaN when empty or @q is
- * out of range. O(n) expected (selection on a scratch copy). */
+ * out of range. O(n) expected: a sample of the data brackets the answer and
+ * one read-only pass finds it (a scratch copy and selection only as fallback). */
 TPROF_EXPORT double tprof_gathered_time_quantile (const TprofGatheredTime *gt, double q);
-/* Several quantiles with one scratch copy: @out[i] = quantile (@qs[i]).
+/* Several quantiles in one pass: @out[i] = quantile (@qs[i]).
  * Returns false when memory is exhausted. */
 TPROF_EXPORT bool tprof_gathered_time_quantiles (const TprofGatheredTime *gt,
                                                  const double            *qs,
