@@ -349,36 +349,56 @@ _tprof_quantiles_interpolate (size_t        n,
 }
 
 bool
+_tprof_quantile_plan_init (TprofQuantilePlan *plan,
+                           size_t             n,
+                           const double      *qs,
+                           size_t             n_qs)
+{
+  *plan = (TprofQuantilePlan) { .n = n, .qs = qs, .n_qs = n_qs };
+  if (n == 0)
+    return true;
+
+  plan->ranks = _tprof_malloc_array (n_qs, 2 * sizeof *plan->ranks);
+  plan->values = _tprof_malloc_array (n_qs, 2 * sizeof *plan->values);
+  if (plan->ranks == NULL || plan->values == NULL)
+    {
+      _tprof_quantile_plan_clear (plan);
+      return false;
+    }
+  plan->n_ranks = _tprof_quantile_ranks (n, qs, n_qs, plan->ranks);
+  return true;
+}
+
+void
+_tprof_quantile_plan_finish (TprofQuantilePlan *plan,
+                             double            *out)
+{
+  _tprof_quantiles_interpolate (plan->n, plan->qs, plan->n_qs, plan->ranks, plan->values, plan->n_ranks, out);
+  _tprof_quantile_plan_clear (plan);
+}
+
+void
+_tprof_quantile_plan_clear (TprofQuantilePlan *plan)
+{
+  free (plan->ranks);
+  free (plan->values);
+  plan->ranks = NULL;
+  plan->values = NULL;
+  plan->n_ranks = 0;
+}
+
+bool
 _tprof_select_quantiles (double       *values,
                          size_t        n,
                          const double *qs,
                          size_t        n_qs,
                          double       *out)
 {
-  size_t *ranks;
-  double *rank_values;
-  size_t n_ranks;
+  TprofQuantilePlan plan;
 
-  if (n == 0)
-    {
-      _tprof_quantiles_interpolate (0, qs, n_qs, NULL, NULL, 0, out);
-      return true;
-    }
-
-  ranks = _tprof_malloc_array (n_qs, 2 * sizeof *ranks);
-  rank_values = _tprof_malloc_array (n_qs, 2 * sizeof *rank_values);
-  if (ranks == NULL || rank_values == NULL)
-    {
-      free (ranks);
-      free (rank_values);
-      return false;
-    }
-
-  n_ranks = _tprof_quantile_ranks (n, qs, n_qs, ranks);
-  _tprof_select_ranks (values, n, ranks, n_ranks, rank_values);
-  _tprof_quantiles_interpolate (n, qs, n_qs, ranks, rank_values, n_ranks, out);
-
-  free (ranks);
-  free (rank_values);
+  if (!_tprof_quantile_plan_init (&plan, n, qs, n_qs))
+    return false;
+  _tprof_select_ranks (values, n, plan.ranks, plan.n_ranks, plan.values);
+  _tprof_quantile_plan_finish (&plan, out);
   return true;
 }

@@ -37,6 +37,28 @@ void _tprof_quantiles_interpolate (size_t        n,
                                    size_t        n_ranks,
                                    double       *out);
 
+/* The order statistics that numpy's 'linear' quantiles @qs of @n values
+ * read, and room for their values: init, fill @values[0..@n_ranks), finish. */
+typedef struct
+{
+  size_t        n;
+  const double *qs;
+  size_t        n_qs;
+  size_t       *ranks;     /* ascending, distinct; NULL when there are no values */
+  double       *values;
+  size_t        n_ranks;
+} TprofQuantilePlan;
+
+/* Returns false, with nothing to clear, when memory is exhausted. */
+bool _tprof_quantile_plan_init   (TprofQuantilePlan *plan,
+                                  size_t             n,
+                                  const double      *qs,
+                                  size_t             n_qs);
+/* @out[i] = the quantile qs[i] interpolated from plan->values; clears @plan. */
+void _tprof_quantile_plan_finish (TprofQuantilePlan *plan,
+                                  double            *out);
+void _tprof_quantile_plan_clear  (TprofQuantilePlan *plan);
+
 /* @out[i] = numpy.quantile (@values, @qs[i]) (method 'linear'); NaN for a
  * @qs[i] outside [0, 1] and for every @qs[i] when @n is 0. @values is
  * scratch: it is reordered. Returns false when memory is exhausted. */

@@ -36,8 +36,8 @@ binning_find_linear (const TprofBinning *binning,
  * the last bin closed; -1 outside the edges. */
 ptrdiff_t
 _tprof_edges_search (const double *edges,
-              size_t        n_bins,
-              double        value)
+                     size_t        n_bins,
+                     double        value)
 {
   size_t lo = 0;
   size_t hi = n_bins - 1;
@@ -83,9 +83,17 @@ binning_find_log (const TprofBinning *binning,
   return index;
 }
 
+/* How binning_count() finds a sample's bin. */
+typedef enum
+{
+  FIND_LINEAR,
+  FIND_LOG,
+  FIND_SEARCH,   /* absurd ranges: the edges searched for every sample */
+} FindMode;
+
 /* Counts every sample into @counts (n_bins wide) or, with @rows, into the
- * row of its rank. Called with a constant @log so that each variant of the
- * loop is compiled without the other's code; works on a local copy of
+ * row of its rank. Called with a constant @mode so that each variant of the
+ * loop is compiled without the others' code; works on a local copy of
  * @binning since stores to @counts could otherwise alias it. */
 static inline __attribute__ ((always_inline)) void
 binning_count (const TprofBinning   *binning,
@@ -94,7 +102,7 @@ binning_count (const TprofBinning   *binning,
                size_t                n,
                const TprofRankIndex *rows,
                uint64_t             *counts,
-               bool                  log)
+               FindMode              mode)
 {
   const TprofBinning local = *binning;
 
@@ -105,7 +113,12 @@ binning_count (const TprofBinning   *binning,
 
       /* Measured: the hardware prefetcher alone leaves this loop waiting. */
       __builtin_prefetch (times + i + 64);
-      bin = log ? binning_find_log (&local, times[i]) : binning_find_linear (&local, times[i]);
+      if (mode == FIND_LINEAR)
+        bin = binning_find_linear (&local, times[i]);
+      else if (mode == FIND_LOG)
+        bin = binning_find_log (&local, times[i]);
+      else
+        bin = _tprof_edges_search (local.edges, local.n_bins, times[i]);
 
       if (bin < 0)
         continue;
@@ -113,30 +126,6 @@ binning_count (const TprofBinning   *binning,
       offset = (size_t) bin;
       if (rows != NULL)
         offset += (size_t) _tprof_rank_index_lookup (rows, ranks[i]) * local.n_bins;
-      counts[offset]++;
-    }
-}
-
-/* The same for absurd ranges, with the edges searched for every sample. */
-static void
-binning_count_searching (const TprofBinning   *binning,
-                         const double         *times,
-                         const int32_t        *ranks,
-                         size_t                n,
-                         const TprofRankIndex *rows,
-                         uint64_t             *counts)
-{
-  for (size_t i = 0; i < n; i++)
-    {
-      ptrdiff_t bin = _tprof_edges_search (binning->edges, binning->n_bins, times[i]);
-      size_t offset;
-
-      if (bin < 0)
-        continue;
-
-      offset = (size_t) bin;
-      if (rows != NULL)
-        offset += (size_t) _tprof_rank_index_lookup (rows, ranks[i]) * binning->n_bins;
       counts[offset]++;
     }
 }
@@ -152,11 +141,11 @@ binning_count_all (const TprofBinning   *binning,
                    uint64_t             *counts)
 {
   if (binning->search)
-    binning_count_searching (binning, times, ranks, n, rows, counts);
+    binning_count (binning, times, ranks, n, rows, counts, FIND_SEARCH);
   else if (binning->log)
-    binning_count (binning, times, ranks, n, rows, counts, true);
+    binning_count (binning, times, ranks, n, rows, counts, FIND_LOG);
   else
-    binning_count (binning, times, ranks, n, rows, counts, false);
+    binning_count (binning, times, ranks, n, rows, counts, FIND_LINEAR);
 }
 
 /* One chunk of the counting pass, into its own counts. */
@@ -183,11 +172,11 @@ count_task_run (void *data)
 
 bool
 _tprof_binning_count (const TprofBinning   *binning,
-                 const double         *times,
-                 const int32_t        *ranks,
-                 size_t                n,
-                 const TprofRankIndex *rows,
-                 uint64_t             *counts)
+                      const double         *times,
+                      const int32_t        *ranks,
+                      size_t                n,
+                      const TprofRankIndex *rows,
+                      uint64_t             *counts)
 {
   CountTask tasks[TPROF_STATS_MAX_CHUNKS];
   size_t bounds[TPROF_STATS_MAX_CHUNKS + 1];

@@ -311,6 +311,32 @@ _tprof_select_ranks_sampled (const double *values,
   return result;
 }
 
+/* Fills plan->values: sampled when that works, else from a scratch copy.
+ * Returns false when memory is exhausted. */
+static bool
+select_plan_values (const double      *values,
+                    size_t             n,
+                    TprofQuantilePlan *plan,
+                    bool              *scanned,
+                    double            *min,
+                    double            *max)
+{
+  int found = _tprof_select_ranks_sampled (values, n, plan->ranks, plan->n_ranks, plan->values, min, max);
+  double *scratch;
+
+  *scanned = found > 0;
+  if (found != 0)
+    return found > 0;
+
+  scratch = _tprof_malloc_array (n, sizeof *scratch);
+  if (scratch == NULL)
+    return false;
+  memcpy (scratch, values, n * sizeof *scratch);
+  _tprof_select_ranks (scratch, n, plan->ranks, plan->n_ranks, plan->values);
+  free (scratch);
+  return true;
+}
+
 bool
 _tprof_quantiles_and_extremes_of (const double *values,
                                   size_t        n,
@@ -321,49 +347,18 @@ _tprof_quantiles_and_extremes_of (const double *values,
                                   double       *min,
                                   double       *max)
 {
-  size_t *ranks;
-  double *rank_values;
-  size_t n_ranks;
-  int found;
+  TprofQuantilePlan plan;
 
   *scanned = false;
-  if (n == 0)
+  if (!_tprof_quantile_plan_init (&plan, n, qs, n_qs))
+    return false;
+  if (n > 0 && !select_plan_values (values, n, &plan, scanned, min, max))
     {
-      _tprof_quantiles_interpolate (0, qs, n_qs, NULL, NULL, 0, out);
-      return true;
-    }
-
-  ranks = _tprof_malloc_array (n_qs, 2 * sizeof *ranks);
-  rank_values = _tprof_malloc_array (n_qs, 2 * sizeof *rank_values);
-  if (ranks == NULL || rank_values == NULL)
-    {
-      free (ranks);
-      free (rank_values);
+      _tprof_quantile_plan_clear (&plan);
       return false;
     }
-
-  n_ranks = _tprof_quantile_ranks (n, qs, n_qs, ranks);
-  found = _tprof_select_ranks_sampled (values, n, ranks, n_ranks, rank_values, min, max);
-  *scanned = found > 0;
-  if (found == 0)
-    {
-      double *scratch = _tprof_malloc_array (n, sizeof *scratch);
-
-      found = -1;
-      if (scratch != NULL)
-        {
-          memcpy (scratch, values, n * sizeof *scratch);
-          _tprof_select_ranks (scratch, n, ranks, n_ranks, rank_values);
-          free (scratch);
-          found = 1;
-        }
-    }
-  if (found > 0)
-    _tprof_quantiles_interpolate (n, qs, n_qs, ranks, rank_values, n_ranks, out);
-
-  free (ranks);
-  free (rank_values);
-  return found > 0;
+  _tprof_quantile_plan_finish (&plan, out);
+  return true;
 }
 
 bool

@@ -67,48 +67,44 @@ demo_usage_error (bool verbose, const char *format, ...)
   return DEMO_OPTIONS_USAGE;
 }
 
+/* Whether the strto*() call that stopped at @end read all of @text, in range.
+ * The parsers below set their *out even when it did not: a bad value ends
+ * the parse anyway. */
+static bool
+demo_parsed_whole (const char *text, const char *end)
+{
+  return errno == 0 && end != text && *end == '\0';
+}
+
 static bool
 demo_parse_long (const char *text, long min, long max, long *out)
 {
-  char *end = NULL;
-  long v;
+  char *end;
 
   errno = 0;
-  v = strtol (text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0' || v < min || v > max)
-    return false;
-  *out = v;
-  return true;
+  *out = strtol (text, &end, 10);
+  return demo_parsed_whole (text, end) && *out >= min && *out <= max;
 }
 
 static bool
 demo_parse_double (const char *text, double min, double max, double *out)
 {
-  char *end = NULL;
-  double v;
+  char *end;
 
   errno = 0;
-  v = strtod (text, &end);
-  if (errno != 0 || end == text || *end != '\0' || !isfinite (v) || v < min || v > max)
-    return false;
-  *out = v;
-  return true;
+  *out = strtod (text, &end);
+  return demo_parsed_whole (text, end) && isfinite (*out) && *out >= min && *out <= max;
 }
 
+/* strtoull() takes "-1" as a huge number: a sign is refused first. */
 static bool
 demo_parse_u64 (const char *text, uint64_t *out)
 {
-  char *end = NULL;
-  unsigned long long v;
+  char *end;
 
-  if (text[0] == '-')
-    return false;
   errno = 0;
-  v = strtoull (text, &end, 10);
-  if (errno != 0 || end == text || *end != '\0')
-    return false;
-  *out = v;
-  return true;
+  *out = strtoull (text, &end, 10);
+  return text[0] != '-' && demo_parsed_whole (text, end);
 }
 
 DemoOptionsResult

@@ -25,6 +25,24 @@ typedef struct
 } GatherCase;
 
 static int
+world_rank (void)
+{
+  int rank;
+
+  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+static int
+world_size (void)
+{
+  int size;
+
+  MPI_Comm_size (MPI_COMM_WORLD, &size);
+  return size;
+}
+
+static int
 dst_resolve (DstKind kind, int size)
 {
   switch (kind)
@@ -47,16 +65,16 @@ run_gather (MPI_Comm comm, MpiTestScenario scenario, int dst)
   TprofTimeManager *tm = tprof_time_manager_new ();
   TprofProfiledTime *pt;
   TprofError error;
-  int rank, size, world_rank;
+  int world = world_rank ();
+  int rank, size;
   int *data_ranks;
 
   MPI_Comm_rank (comm, &rank);
   MPI_Comm_size (comm, &size);
-  MPI_Comm_rank (MPI_COMM_WORLD, &world_rank);
   data_ranks = g_new (int, size);
-  MPI_Allgather (&world_rank, 1, MPI_INT, data_ranks, 1, MPI_INT, comm);
+  MPI_Allgather (&world, 1, MPI_INT, data_ranks, 1, MPI_INT, comm);
 
-  mpi_test_fill (tm, scenario, rank, size, world_rank);
+  mpi_test_fill (tm, scenario, rank, size, world);
   error.code = -1;
   pt = tprof_time_manager_gather (tm, comm, dst, &error);
   if (dst == TPROF_GATHER_ALL || dst == rank)
@@ -81,9 +99,8 @@ static void
 test_gather_case (gconstpointer data)
 {
   const GatherCase *c = data;
-  int size;
+  int size = world_size ();
 
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   _tprof_gather_set_block_elems (c->block_elems);
   run_gather (MPI_COMM_WORLD, c->scenario, dst_resolve (c->dst, size));
   _tprof_gather_set_block_elems (0);
@@ -93,11 +110,10 @@ static void
 test_gather_split_comm (void)
 {
   MPI_Comm half;
-  int world_rank;
+  int world = world_rank ();
   static const MpiTestScenario scenarios[] = { MPI_TEST_IDENTICAL, MPI_TEST_SHUFFLED, MPI_TEST_DISJOINT };
 
-  MPI_Comm_rank (MPI_COMM_WORLD, &world_rank);
-  MPI_Comm_split (MPI_COMM_WORLD, world_rank % 2, world_rank, &half);
+  MPI_Comm_split (MPI_COMM_WORLD, world % 2, world, &half);
   for (size_t i = 0; i < G_N_ELEMENTS (scenarios); i++)
     {
       int size;
@@ -123,10 +139,9 @@ test_gather_zero_samples (void)
   TprofGatherLocal local = { 3, names, run_base, runs };
   TprofProfiledTime *pt;
   TprofError error;
-  int rank, size;
+  int rank = world_rank ();
+  int size = world_size ();
 
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   runs[0] = (TprofGatherRun) { rank % 2 == 1 ? some : NULL, rank % 2 == 1 ? 1 : 0 };
   runs[1] = (TprofGatherRun) { some, 3 };
 
@@ -170,10 +185,9 @@ check_scattered_runs (size_t block_elems)
   const TprofGatheredTime *gt;
   TprofError error;
   size_t n, lens[4], expected_total = 0, at = 0;
-  int rank, size;
+  int rank = world_rank ();
+  int size = world_size ();
 
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   n = 7 + 3 * (size_t) rank;
   lens[0] = 1;
   lens[1] = 0;
@@ -228,10 +242,9 @@ test_gather_run_without_data (void)
   TprofGatherLocal local = { 2, names, run_base, runs };
   TprofProfiledTime *pt;
   TprofError error;
-  int rank, size;
+  int rank = world_rank ();
+  int size = world_size ();
 
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   if (rank == size - 1)
     runs[1] = (TprofGatherRun) { NULL, 2 };
   pt = _tprof_gather_records (&local, NULL, MPI_COMM_WORLD, 0, &error);
@@ -285,10 +298,9 @@ check_threads (size_t block_elems)
   const TprofGatheredTime *shared, *middle;
   TprofError error;
   size_t at = 0;
-  int rank, size;
+  int rank = world_rank ();
+  int size = world_size ();
 
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   for (int t = 0; t < N_THREADS; t++)
     {
       jobs[t] = (ThreadJob) { tm, rank, t };
@@ -337,11 +349,10 @@ count_collectives (MpiTestScenario scenario)
   TprofTimeManager *tm = tprof_time_manager_new ();
   TprofProfiledTime *pt;
   TprofError error;
-  int rank, size;
+  int rank = world_rank ();
+  int size = world_size ();
   unsigned n;
 
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   mpi_test_fill (tm, scenario, rank, size, rank);
   mpi_call_count_reset ();
   pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, 0, &error);
@@ -373,9 +384,8 @@ test_gather_bad_destination (void)
   TprofTimeManager *tm = tprof_time_manager_new ();
   TprofProfiledTime *pt;
   TprofError error;
-  int size;
+  int size = world_size ();
 
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   tprof_time_manager_append_time (tm, "x", 1.0);
   pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, size, &error);
   assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, "destination rank");
@@ -393,10 +403,9 @@ test_gather_null_manager_on_one_rank (void)
   TprofTimeManager *tm = tprof_time_manager_new ();
   TprofProfiledTime *pt;
   TprofError error;
-  int rank, size;
+  int rank = world_rank ();
+  int size = world_size ();
 
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   tprof_time_manager_append_time (tm, "x", 1.0);
   pt = tprof_time_manager_gather (rank == size - 1 ? NULL : tm, MPI_COMM_WORLD, 0, &error);
   assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, "time manager is NULL");
@@ -417,10 +426,9 @@ test_gather_local_failure (void)
   TprofError failure;
   TprofProfiledTime *pt;
   TprofError error;
-  int rank, size;
+  int rank = world_rank ();
+  int size = world_size ();
 
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   tprof_error_clear (&failure);
   if (rank == size / 2)
     tprof_error_set (&failure, TPROF_ERROR_NO_MEMORY, "simulated shortage of memory");
@@ -435,10 +443,9 @@ check_failure_at (TprofGatherStage stage, int failing_rank, int dst, const char 
   TprofTimeManager *tm = tprof_time_manager_new ();
   TprofProfiledTime *pt;
   TprofError error;
-  int rank, size;
+  int rank = world_rank ();
+  int size = world_size ();
 
-  MPI_Comm_rank (MPI_COMM_WORLD, &rank);
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   mpi_test_fill (tm, MPI_TEST_IDENTICAL, rank, size, rank);
   if (rank == failing_rank)
     _tprof_gather_inject_failure (stage);
@@ -457,9 +464,8 @@ check_failure_at (TprofGatherStage stage, int failing_rank, int dst, const char 
 static void
 test_gather_out_of_memory (void)
 {
-  int size;
+  int size = world_size ();
 
-  MPI_Comm_size (MPI_COMM_WORLD, &size);
   check_failure_at (TPROF_GATHER_STAGE_READ, size - 1, 0, "out of memory while finding this rank's samples");
   check_failure_at (TPROF_GATHER_STAGE_PACK, size - 1, 0, "out of memory while packing");
   check_failure_at (TPROF_GATHER_STAGE_NAMES, 0, 0, "out of memory while receiving the operation names");

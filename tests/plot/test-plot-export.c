@@ -68,6 +68,18 @@ export (Fixture *f, const char *name, int width, int height, GError **error)
   return path;
 }
 
+/* export() that must succeed. */
+static char *
+export_ok (Fixture *f, const char *name, int width, int height)
+{
+  GError *error = NULL;
+  char *path = export (f, name, width, height, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (path);
+  return path;
+}
+
 static void
 test_format_from_path (void)
 {
@@ -86,12 +98,9 @@ test_png_size (Fixture *f, gconstpointer data)
 
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
     {
-      GError *error = NULL;
-      char *path = export (f, "chart.png", sizes[k][0], sizes[k][1], &error);
-      cairo_surface_t *png;
+      char *path = export_ok (f, "chart.png", sizes[k][0], sizes[k][1]);
+      cairo_surface_t *png = cairo_image_surface_create_from_png (path);
 
-      g_assert_no_error (error);
-      png = cairo_image_surface_create_from_png (path);
       g_assert_cmpint (cairo_surface_status (png), ==, CAIRO_STATUS_SUCCESS);
       g_assert_cmpint (cairo_image_surface_get_width (png), ==, sizes[k][0]);
       g_assert_cmpint (cairo_image_surface_get_height (png), ==, sizes[k][1]);
@@ -103,13 +112,11 @@ test_png_size (Fixture *f, gconstpointer data)
 static void
 test_svg_contents (Fixture *f, gconstpointer data)
 {
-  GError *error = NULL;
-  char *path = export (f, "chart.svg", 900, 500, &error);
+  char *path = export_ok (f, "chart.svg", 900, 500);
   char *bars_text, *fill;
   double blue[3];
   int bars = 0;
 
-  g_assert_no_error (error);
   for (guint i = 0; i < G_N_ELEMENTS (counts); i++)
     bars += counts[i] > 0;
   tprof_plot_palette_color (0, blue);
@@ -128,12 +135,10 @@ test_svg_contents (Fixture *f, gconstpointer data)
 static void
 test_pdf_header (Fixture *f, gconstpointer data)
 {
-  GError *error = NULL;
-  char *path = export (f, "chart.PDF", 800, 600, &error);
+  char *path = export_ok (f, "chart.PDF", 800, 600);
   char *contents = NULL;
   gsize length = 0;
 
-  g_assert_no_error (error);
   g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
   g_assert_cmpuint (length, >, 1000);
   g_assert_true (g_str_has_prefix (contents, "%PDF-"));

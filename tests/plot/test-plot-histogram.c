@@ -12,6 +12,14 @@ typedef struct
   TprofPlotArea      area;
 } Drawing;
 
+/* @hist with the default settings, which a test may change before drawing. */
+static void
+drawing_init (Drawing *d, const TprofHistogram *hist)
+{
+  tprof_plot_histogram_init (&d->plot);
+  d->plot.hist = hist;
+}
+
 static void
 draw_histogram (cairo_t *cr, double width, double height, gpointer data)
 {
@@ -44,8 +52,7 @@ test_bars_where_counts_are (void)
   cairo_surface_t *surface;
   double blue[3];
 
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = hist;
+  drawing_init (&d, hist);
   surface = plot_test_render (800, 600, draw_histogram, &d);
   tprof_plot_palette_color (0, blue);
 
@@ -81,8 +88,7 @@ test_overlay_two_ranks (void)
   cairo_surface_t *surface;
   double y;
 
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = hist;
+  drawing_init (&d, hist);
   d.plot.separate_ranks = TRUE;
   surface = plot_test_render (800, 600, draw_histogram, &d);
 
@@ -134,8 +140,7 @@ test_log_count_axis (void)
   Drawing d;
   cairo_surface_t *surface;
 
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = hist;
+  drawing_init (&d, hist);
   d.plot.log_y = TRUE;
   surface = plot_test_render (800, 600, draw_histogram, &d);
   g_assert_true (d.area.log_y);
@@ -166,8 +171,7 @@ test_log_duration_axis (void)
     hist->edges[i] = 1e-6 * pow (10, i);
   hist->counts = g_memdup2 (counts, sizeof counts);
 
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = hist;
+  drawing_init (&d, hist);
   d.plot.log_x = TRUE;
   surface = plot_test_render (800, 600, draw_histogram, &d);
   tprof_plot_palette_color (0, blue);
@@ -194,8 +198,7 @@ test_hit_bin (void)
   cairo_surface_t *surface;
   double mid_y;
 
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = hist;
+  drawing_init (&d, hist);
   surface = plot_test_render (640, 480, draw_histogram, &d);
   mid_y = d.area.y + d.area.height / 2;
   for (gsize i = 0; i < 10; i++)
@@ -223,8 +226,7 @@ test_hover (void)
   int rgb[3];
   double x, y;
 
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = hist;
+  drawing_init (&d, hist);
   plain = plot_test_render (800, 600, draw_histogram, &d);
   x = bin_centre (&d, 1);
   y = count_y (&d, 2.5);
@@ -254,8 +256,7 @@ test_single_value (void)
   cairo_surface_t *surface;
   double blue[3], x;
 
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = hist;
+  drawing_init (&d, hist);
   d.plot.summary = &summary;
   surface = plot_test_render (800, 600, draw_histogram, &d);
   tprof_plot_palette_color (0, blue);
@@ -281,8 +282,7 @@ test_same_at_any_size (void)
   double ref[4] = { 0 };
   Drawing d;
 
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = hist;
+  drawing_init (&d, hist);
   for (guint k = 0; k < G_N_ELEMENTS (sizes); k++)
     {
       double w = sizes[k][0], h = sizes[k][1];
@@ -316,8 +316,7 @@ test_more_bins_than_pixels (void)
   for (gsize i = 0; i < N; i++)
     counts[i] = i < N / 2 ? 5 + i % 2 : i < N * 3 / 4 ? 0 : 3;
   hist = plot_test_histogram_new (0, 1e-2, N, counts, 0, NULL);
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = hist;
+  drawing_init (&d, hist);
   surface = plot_test_render (800, 600, draw_histogram, &d);
   tprof_plot_palette_color (0, blue);
 
@@ -373,8 +372,7 @@ test_empty (void)
   Drawing d;
   cairo_surface_t *surface;
 
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = &hist;
+  drawing_init (&d, &hist);
   surface = plot_test_render (300, 200, draw_histogram, &d);
   g_assert_cmpint (tprof_plot_histogram_hit_bin (&d.plot, &d.area, 150, 100), ==, -1);
   cairo_surface_destroy (surface);
@@ -400,8 +398,7 @@ test_many_ranks (void)
       counts[r % N_BINS] += 10;
     }
   hist = plot_test_histogram_new (0.05, 0.2, N_BINS, counts, N_RANKS, rank_counts);
-  tprof_plot_histogram_init (&d.plot);
-  d.plot.hist = hist;
+  drawing_init (&d, hist);
   d.plot.separate_ranks = TRUE;
   d.plot.rank_summaries = summaries;
   d.plot.n_rank_summaries = N_RANKS;
@@ -433,8 +430,7 @@ render_diagonal_overlay (gsize    n,
       counts[r] = 5;
       rank_counts[r * n + r] = 5;
     }
-  tprof_plot_histogram_init (&d->plot);
-  d->plot.hist = plot_test_histogram_new (0, 1, n, counts, n, rank_counts);
+  drawing_init (d, plot_test_histogram_new (0, 1, n, counts, n, rank_counts));
   d->plot.separate_ranks = TRUE;
   surface = plot_test_render (800, 600, draw_histogram, d);
   plot_test_histogram_free ((TprofHistogram *) d->plot.hist);
@@ -511,8 +507,7 @@ test_overlay_band (void)
       cairo_surface_t *surface;
       Drawing d;
 
-      tprof_plot_histogram_init (&d.plot);
-      d.plot.hist = hist;
+      drawing_init (&d, hist);
       d.plot.separate_ranks = TRUE;
       d.plot.max_legend_ranks = 1;
       if (with_summaries)
@@ -565,8 +560,7 @@ test_legend_clear_of_bars (void)
 
       memcpy (rank_counts, shapes[s], sizeof shapes[s]);
       hist = plot_test_histogram_new (0, 1, 10, shapes[s], 8, rank_counts);
-      tprof_plot_histogram_init (&d.plot);
-      d.plot.hist = hist;
+      drawing_init (&d, hist);
       d.plot.separate_ranks = TRUE;
       surface = plot_test_render (640, 400, draw_histogram, &d);
       for (gsize i = 0; i < 10; i++)

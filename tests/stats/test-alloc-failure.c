@@ -287,30 +287,29 @@ int
 main (int   argc,
       char *argv[])
 {
+  static const struct
+  {
+    const char    *path;
+    Scenario       scenario;
+    GTestDataFunc  run;
+  } cases[] = {
+    { "/capture/alloc-failure/new", scenario_new, test_alloc_failure },
+    { "/capture/alloc-failure/new-take", scenario_new_take, test_alloc_failure },
+    { "/capture/alloc-failure/selections", scenario_selections, test_alloc_failure },
+    { "/capture/alloc-failure/quantiles", scenario_quantiles, test_alloc_failure },
+    { "/capture/alloc-failure/rank-count", scenario_rank_count, test_alloc_failure },
+    { "/capture/alloc-failure/rank-summaries", scenario_rank_summaries, test_alloc_failure },
+    { "/capture/alloc-failure/summarize", scenario_summarize, test_alloc_failure },
+    { "/capture/alloc-failure/histograms", scenario_histograms, test_alloc_failure },
+    { "/capture/alloc-failure/sampled-quantiles", scenario_quantiles, test_alloc_failure_sampled },
+    { "/capture/alloc-failure/sampled-summarize", scenario_summarize, test_alloc_failure_sampled },
+    { "/capture/alloc-failure/sampled-histograms", scenario_histograms, test_alloc_failure_sampled },
+  };
+
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_data_func ("/capture/alloc-failure/new",
-                        (gconstpointer) scenario_new, test_alloc_failure);
-  g_test_add_data_func ("/capture/alloc-failure/new-take",
-                        (gconstpointer) scenario_new_take, test_alloc_failure);
-  g_test_add_data_func ("/capture/alloc-failure/selections",
-                        (gconstpointer) scenario_selections, test_alloc_failure);
-  g_test_add_data_func ("/capture/alloc-failure/quantiles",
-                        (gconstpointer) scenario_quantiles, test_alloc_failure);
-  g_test_add_data_func ("/capture/alloc-failure/rank-count",
-                        (gconstpointer) scenario_rank_count, test_alloc_failure);
-  g_test_add_data_func ("/capture/alloc-failure/rank-summaries",
-                        (gconstpointer) scenario_rank_summaries, test_alloc_failure);
-  g_test_add_data_func ("/capture/alloc-failure/summarize",
-                        (gconstpointer) scenario_summarize, test_alloc_failure);
-  g_test_add_data_func ("/capture/alloc-failure/histograms",
-                        (gconstpointer) scenario_histograms, test_alloc_failure);
-  g_test_add_data_func ("/capture/alloc-failure/sampled-quantiles",
-                        (gconstpointer) scenario_quantiles, test_alloc_failure_sampled);
-  g_test_add_data_func ("/capture/alloc-failure/sampled-summarize",
-                        (gconstpointer) scenario_summarize, test_alloc_failure_sampled);
-  g_test_add_data_func ("/capture/alloc-failure/sampled-histograms",
-                        (gconstpointer) scenario_histograms, test_alloc_failure_sampled);
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    g_test_add_data_func (cases[i].path, (gconstpointer) cases[i].scenario, cases[i].run);
 
   return g_test_run ();
 }

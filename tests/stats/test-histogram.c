@@ -277,17 +277,30 @@ test_log_axis (void)
   g_assert_cmpuint (hist->n_nonpositive, ==, (N + 96) / 97);
 }
 
+/* Ranks overlaid on shared edges, @n_bins of them and numpy's 'auto', for
+ * @n random samples on @n_ranks ranks; leaves the samples in @times, @ranks. */
+static void
+assert_random_overlays_match (gsize     n,
+                              int32_t   n_ranks,
+                              gsize     n_bins,
+                              double  **times,
+                              int32_t **ranks)
+{
+  const gsize bin_counts[] = { n_bins, TPROF_HISTOGRAM_AUTO_BINS };
+
+  stats_random_samples (n, n_ranks, times, ranks);
+  assert_histograms_match (*times, *ranks, n, bin_counts, G_N_ELEMENTS (bin_counts),
+                           TPROF_HISTOGRAM_SEPARATE_RANKS, 0.0);
+}
+
 static void
 test_separate_ranks (void)
 {
   enum { N = 5000 };
-  const gsize bin_counts[] = { 40, TPROF_HISTOGRAM_AUTO_BINS };
   g_autofree double *times = NULL;
   g_autofree int32_t *ranks = NULL;
 
-  stats_random_samples (N, 9, &times, &ranks);
-  assert_histograms_match (times, ranks, N, bin_counts, G_N_ELEMENTS (bin_counts),
-                           TPROF_HISTOGRAM_SEPARATE_RANKS, 0.0);
+  assert_random_overlays_match (N, 9, 40, &times, &ranks);
 
   /* Sparse, large rank numbers keep their rows in ascending order. */
   for (gsize i = 0; i < N; i++)
@@ -390,14 +403,10 @@ test_absurd_ranges (void)
 static void
 test_million_samples (void)
 {
-  enum { N = 1000000 };
-  const gsize bin_counts[] = { 100, TPROF_HISTOGRAM_AUTO_BINS };
   g_autofree double *times = NULL;
   g_autofree int32_t *ranks = NULL;
 
-  stats_random_samples (N, 32, &times, &ranks);
-  assert_histograms_match (times, ranks, N, bin_counts, G_N_ELEMENTS (bin_counts),
-                           TPROF_HISTOGRAM_SEPARATE_RANKS, 0.0);
+  assert_random_overlays_match (1000000, 32, 100, &times, &ranks);
 }
 
 int

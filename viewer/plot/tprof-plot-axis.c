@@ -229,6 +229,16 @@ _tprof_plot_area_x_value (const TprofPlotArea *area,
   return area->x_min + f * (area->x_max - area->x_min);
 }
 
+gboolean
+_tprof_plot_area_contains (const TprofPlotArea *area,
+                           double               x,
+                           double               y)
+{
+  return area->width > 0 && area->height > 0 &&
+         x >= area->x && x <= area->x + area->width &&
+         y >= area->y && y <= area->y + area->height;
+}
+
 /* ---- layout and drawing ---- */
 
 static TprofPlotFont

@@ -20,6 +20,17 @@ typedef struct
   double   half_width;      /* of the single bar (a factor on log axes) */
 } BinGeometry;
 
+/* One histogram being drawn: onto what, at which sizes, where its data
+ * area is and how its bins sit on the x axis. */
+typedef struct
+{
+  cairo_t                  *cr;
+  const TprofPlotFrame     *frame;
+  const TprofPlotHistogram *plot;
+  BinGeometry               geometry;
+  TprofPlotArea            *area;
+} Picture;
+
 void
 tprof_plot_histogram_init (TprofPlotHistogram *plot)
 {
@@ -150,25 +161,23 @@ add_bar (cairo_t             *cr,
 /* Bins narrower than a device pixel: the tallest bin of each pixel column,
  * so that a million bins cost no more than the picture is wide. */
 static void
-add_bars_per_pixel (cairo_t                  *cr,
-                    const TprofPlotHistogram *plot,
-                    const BinGeometry        *geometry,
-                    const TprofPlotArea      *area,
-                    const guint64            *counts,
-                    double                    pixel)
+add_bars_per_pixel (const Picture *picture,
+                    const guint64 *counts,
+                    double         pixel)
 {
+  const TprofPlotArea *area = picture->area;
   gsize n_columns = (gsize) ceil (area->width / pixel);
   guint64 *tallest = g_new0 (guint64, n_columns);
   gsize c = 0;
 
-  for (gsize i = 0; i < plot->hist->n_bins; i++)
+  for (gsize i = 0; i < picture->plot->hist->n_bins; i++)
     {
       double x0, x1;
       gsize first, last;
 
       if (counts[i] == 0)
         continue;
-      bin_span (plot, geometry, i, &x0, &x1);
+      bin_span (picture->plot, &picture->geometry, i, &x0, &x1);
       x0 = CLAMP ((_tprof_plot_area_x (area, x0) - area->x) / pixel, 0, n_columns - 1);
       x1 = CLAMP ((_tprof_plot_area_x (area, x1) - area->x) / pixel, 0, n_columns - 1);
       first = (gsize) x0;
@@ -183,7 +192,7 @@ add_bars_per_pixel (cairo_t                  *cr,
       while (end < n_columns && tallest[end] == tallest[c])
         end++;
       if (tallest[c] > 0)
-        add_bar (cr, area, area->x + c * pixel, MIN (area->x + end * pixel, area->x + area->width),
+        add_bar (picture->cr, area, area->x + c * pixel, MIN (area->x + end * pixel, area->x + area->width),
                  (double) tallest[c]);
       c = end;
     }
@@ -191,34 +200,42 @@ add_bars_per_pixel (cairo_t                  *cr,
 }
 
 static void
-add_bars (cairo_t                  *cr,
-          const TprofPlotFrame     *frame,
-          const TprofPlotHistogram *plot,
-          const BinGeometry        *geometry,
-          const TprofPlotArea      *area,
-          const guint64            *counts)
+add_bars (const Picture *picture,
+          const guint64 *counts)
 {
-  double pixel = 1.0 / (frame->theme->scale > 0 ? frame->theme->scale : 1);
+  const TprofPlotArea *area = picture->area;
+  const TprofPlotTheme *theme = picture->frame->theme;
+  double pixel = 1.0 / (theme->scale > 0 ? theme->scale : 1);
 
-  if (!geometry->single_value && area->width / plot->hist->n_bins < pixel)
+  if (!picture->geometry.single_value && area->width / picture->plot->hist->n_bins < pixel)
     {
-      add_bars_per_pixel (cr, plot, geometry, area, counts, pixel);
+      add_bars_per_pixel (picture, counts, pixel);
       return;
     }
-  for (gsize i = 0; i < plot->hist->n_bins; i++)
+  for (gsize i = 0; i < picture->plot->hist->n_bins; i++)
     {
       double x0, x1;
 
       if (counts[i] == 0)
         continue;
-      bin_span (plot, geometry, i, &x0, &x1);
-      add_bar (cr, area, _tprof_plot_area_x (area, x0), _tprof_plot_area_x (area, x1),
+      bin_span (picture->plot, &picture->geometry, i, &x0, &x1);
+      add_bar (picture->cr, area, _tprof_plot_area_x (area, x0), _tprof_plot_area_x (area, x1),
                (double) counts[i]);
     }
 }
 
-/* Which rows of hist->rank_counts an overlay draws one by one (the slowest
- * first), and whether the others make a band. */
+/* Everything after it stays inside the data area, until cairo_restore(). */
+static void
+clip_to_area (const Picture *picture)
+{
+  const TprofPlotArea *area = picture->area;
+
+  cairo_save (picture->cr);
+  cairo_rectangle (picture->cr, area->x, area->y, area->width, area->height);
+  cairo_clip (picture->cr);
+}
+
+/* The colour of the band standing for the ranks not drawn one by one. */
 static void
 band_rgba (const TprofPlotFrame *frame,
            double                rgba[4])
@@ -228,15 +245,12 @@ band_rgba (const TprofPlotFrame *frame,
 }
 
 static void
-draw_overlay (cairo_t                  *cr,
-              const TprofPlotFrame     *frame,
-              const TprofPlotHistogram *plot,
-              const TprofPlotOverlay   *overlay,
-              const BinGeometry        *geometry,
-              const TprofPlotArea      *area)
+draw_overlay (const Picture          *picture,
+              const TprofPlotOverlay *overlay)
 {
-  const TprofHistogram *hist = plot->hist;
-  double alpha = plot->alpha > 0 ? plot->alpha : DEFAULT_ALPHA;
+  const TprofHistogram *hist = picture->plot->hist;
+  cairo_t *cr = picture->cr;
+  double alpha = picture->plot->alpha > 0 ? picture->plot->alpha : DEFAULT_ALPHA;
   double rgb[3];
 
   if (overlay->band)
@@ -244,14 +258,14 @@ draw_overlay (cairo_t                  *cr,
       g_autofree guint64 *band = _tprof_plot_overlay_band_counts (overlay, hist);
       double rgba[4];
 
-      add_bars (cr, frame, plot, geometry, area, band);
-      band_rgba (frame, rgba);
+      add_bars (picture, band);
+      band_rgba (picture->frame, rgba);
       _tprof_plot_set_rgba (cr, rgba);
       cairo_fill (cr);
     }
   for (gsize k = 0; k < overlay->n_rows; k++)
     {
-      add_bars (cr, frame, plot, geometry, area, hist->rank_counts + overlay->rows[k] * hist->n_bins);
+      add_bars (picture, hist->rank_counts + overlay->rows[k] * hist->n_bins);
       tprof_plot_palette_color ((guint) k, rgb);
       cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
       cairo_fill (cr);
@@ -260,27 +274,21 @@ draw_overlay (cairo_t                  *cr,
 
 /* @overlay: NULL for all ranks together. */
 static void
-draw_bars (cairo_t                  *cr,
-           const TprofPlotFrame     *frame,
-           const TprofPlotHistogram *plot,
-           const TprofPlotOverlay   *overlay,
-           const BinGeometry        *geometry,
-           const TprofPlotArea      *area)
+draw_bars (const Picture          *picture,
+           const TprofPlotOverlay *overlay)
 {
-  const TprofHistogram *hist = plot->hist;
+  const TprofPlotFrame *frame = picture->frame;
+  cairo_t *cr = picture->cr;
 
-  cairo_save (cr);
-  cairo_rectangle (cr, area->x, area->y, area->width, area->height);
-  cairo_clip (cr);
-
+  clip_to_area (picture);
   if (overlay != NULL)
-    draw_overlay (cr, frame, plot, overlay, geometry, area);
+    draw_overlay (picture, overlay);
   else
     {
-      double bar_px = area->width / hist->n_bins * frame->theme->scale;
+      double bar_px = picture->area->width / picture->plot->hist->n_bins * frame->theme->scale;
       double rgb[3];
 
-      add_bars (cr, frame, plot, geometry, area, hist->counts);
+      add_bars (picture, picture->plot->hist->counts);
       tprof_plot_palette_color (0, rgb);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
       /* thin gaps between wide bars show where one bin ends */
@@ -298,14 +306,13 @@ draw_bars (cairo_t                  *cr,
 }
 
 static void
-draw_hover (cairo_t                  *cr,
-            const TprofPlotFrame     *frame,
-            const TprofPlotHistogram *plot,
-            const BinGeometry        *geometry,
-            const TprofPlotArea      *area)
+draw_hover (const Picture *picture)
 {
+  const TprofPlotHistogram *plot = picture->plot;
   const TprofHistogram *hist = plot->hist;
-  const double *hl = frame->theme->highlight;
+  const TprofPlotArea *area = picture->area;
+  const double *hl = picture->frame->theme->highlight;
+  cairo_t *cr = picture->cr;
   gsize bin = (gsize) plot->hover_bin;
   guint64 top_count = hist->counts[bin];
   double x0, x1, top;
@@ -316,13 +323,11 @@ draw_hover (cairo_t                  *cr,
       for (gsize r = 0; r < hist->n_ranks; r++)
         top_count = MAX (top_count, hist->rank_counts[r * hist->n_bins + bin]);
     }
-  bin_span (plot, geometry, bin, &x0, &x1);
+  bin_span (plot, &picture->geometry, bin, &x0, &x1);
   x0 = _tprof_plot_area_x (area, x0);
   x1 = _tprof_plot_area_x (area, x1);
 
-  cairo_save (cr);
-  cairo_rectangle (cr, area->x, area->y, area->width, area->height);
-  cairo_clip (cr);
+  clip_to_area (picture);
   cairo_rectangle (cr, x0, area->y, x1 - x0, area->height);
   cairo_set_source_rgba (cr, hl[0], hl[1], hl[2], 0.12);
   cairo_fill (cr);
@@ -330,7 +335,7 @@ draw_hover (cairo_t                  *cr,
     {
       top = MAX (area->y, _tprof_plot_area_y (area, (double) top_count));
       cairo_rectangle (cr, x0, top, x1 - x0, area->y + area->height - top);
-      cairo_set_line_width (cr, frame->line * 2);
+      cairo_set_line_width (cr, picture->frame->line * 2);
       _tprof_plot_set_rgba (cr, hl);
       cairo_stroke (cr);
     }
@@ -373,12 +378,11 @@ typedef struct
 } Legend;
 
 static void
-legend_init (Legend                   *legend,
-             cairo_t                  *cr,
-             const TprofPlotFrame     *frame,
-             const TprofPlotHistogram *plot,
-             const TprofPlotOverlay   *overlay)
+legend_init (Legend                 *legend,
+             const Picture          *picture,
+             const TprofPlotOverlay *overlay)
 {
+  const TprofPlotHistogram *plot = picture->plot;
   const TprofHistogram *hist = plot->hist;
   guint n_listed = (guint) MIN (overlay->n_rows, _tprof_plot_max_legend_ranks (plot));
 
@@ -397,7 +401,7 @@ legend_init (Legend                   *legend,
       gsize rest = hist->n_ranks - overlay->n_rows;
       double rgba[4];
 
-      band_rgba (frame, rgba);
+      band_rgba (picture->frame, rgba);
       memcpy (item->rgb, rgba, sizeof item->rgb);
       item->alpha = rgba[3];
       /* TRANSLATORS: the shaded band standing for the ranks not drawn one by one */
@@ -413,7 +417,7 @@ legend_init (Legend                   *legend,
       legend->more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "… and %zu more rank",
                                                    "… and %zu more ranks", rest), rest);
     }
-  _tprof_plot_legend_measure (cr, frame, legend->items, legend->n_items, legend->more,
+  _tprof_plot_legend_measure (picture->cr, picture->frame, legend->items, legend->n_items, legend->more,
                               &legend->width, &legend->height);
 }
 
@@ -428,21 +432,19 @@ legend_clear (Legend *legend)
 
 /* The highest count of any rank in the bins under [@x0, @x1] (user units). */
 static guint64
-tallest_under (const TprofPlotHistogram *plot,
-               const BinGeometry        *geometry,
-               const TprofPlotArea      *area,
-               double                    x0,
-               double                    x1)
+tallest_under (const Picture *picture,
+               double         x0,
+               double         x1)
 {
-  const TprofHistogram *hist = plot->hist;
+  const TprofHistogram *hist = picture->plot->hist;
   guint64 tallest = 0;
 
   for (gsize i = 0; i < hist->n_bins; i++)
     {
       double b0, b1;
 
-      bin_span (plot, geometry, i, &b0, &b1);
-      if (_tprof_plot_area_x (area, b1) < x0 || _tprof_plot_area_x (area, b0) > x1)
+      bin_span (picture->plot, &picture->geometry, i, &b0, &b1);
+      if (_tprof_plot_area_x (picture->area, b1) < x0 || _tprof_plot_area_x (picture->area, b0) > x1)
         continue;
       for (gsize r = 0; r < hist->n_ranks; r++)
         tallest = MAX (tallest, hist->rank_counts[r * hist->n_bins + i]);
@@ -451,22 +453,21 @@ tallest_under (const TprofPlotHistogram *plot,
 }
 
 static void
-draw_left_out_note (cairo_t                  *cr,
-                    const TprofPlotFrame     *frame,
-                    const TprofPlotHistogram *plot,
-                    const TprofPlotArea      *area)
+draw_left_out_note (const Picture *picture)
 {
+  const TprofPlotFrame *frame = picture->frame;
+  const TprofPlotArea *area = picture->area;
   TprofPlotFont font = { frame->font * 0.75, FALSE };
-  guint64 n = plot->hist->n_nonpositive;
+  guint64 n = picture->plot->hist->n_nonpositive;
   char *note;
 
-  if (!plot->log_x || n == 0)
+  if (!picture->plot->log_x || n == 0)
     return;
   note = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                        "%" G_GUINT64_FORMAT " sample of 0 s not shown on the log axis",
                                        "%" G_GUINT64_FORMAT " samples of 0 s not shown on the log axis",
                                        n), n);
-  _tprof_plot_text_draw (cr, &font, note, area->x + frame->font * 0.5, area->y + frame->font * 0.5,
+  _tprof_plot_text_draw (picture->cr, &font, note, area->x + frame->font * 0.5, area->y + frame->font * 0.5,
                          0, 0, FALSE, frame->theme->foreground);
   g_free (note);
 }
@@ -516,30 +517,27 @@ init_time_axis (TprofPlotAxis            *axis,
  * unless the legend fills so much of a small chart that the bars would
  * shrink to nothing. */
 static void
-place_legend (Legend                   *legend,
-              cairo_t                  *cr,
-              const TprofPlotFrame     *frame,
-              const TprofPlotHistogram *plot,
-              const BinGeometry        *geometry,
-              const TprofPlotAxes      *axes,
-              TprofPlotAxis            *y_axis,
-              double                    top,
-              TprofPlotArea            *area)
+place_legend (Legend              *legend,
+              const Picture       *picture,
+              const TprofPlotAxes *axes,
+              TprofPlotAxis       *y_axis,
+              double               top)
 {
-  double margin = frame->font * 0.5;
+  TprofPlotArea *area = picture->area;
+  double margin = picture->frame->font * 0.5;
   double right_x = area->x + area->width - legend->width - margin;
   double left_x = area->x + margin;
-  guint64 right = tallest_under (plot, geometry, area, right_x, right_x + legend->width);
-  guint64 left = tallest_under (plot, geometry, area, left_x, left_x + legend->width);
+  guint64 right = tallest_under (picture, right_x, right_x + legend->width);
+  guint64 left = tallest_under (picture, left_x, left_x + legend->width);
   double tallest = (double) MIN (left, right);
   /* the fraction of the axis below the legend */
   double below = 1 - (margin + legend->height) / area->height;
 
   if (tallest > 0 && below > 0.4 && _tprof_plot_axis_fraction (y_axis, tallest) > below)
     {
-      init_count_axis (y_axis, plot, y_axis->log ? y_axis->min * pow (tallest / y_axis->min, 1 / below)
+      init_count_axis (y_axis, picture->plot, y_axis->log ? y_axis->min * pow (tallest / y_axis->min, 1 / below)
                                                  : tallest / below);
-      _tprof_plot_axes_layout (cr, frame, axes, top, area);
+      _tprof_plot_axes_layout (picture->cr, picture->frame, axes, top, area);
     }
   legend->x = left < right ? area->x + margin : area->x + area->width - legend->width - margin;
   legend->y = area->y + margin;
@@ -556,7 +554,7 @@ tprof_plot_histogram_draw (cairo_t                  *cr,
   TprofPlotFrame frame;
   TprofPlotAxis x_axis, y_axis;
   TprofPlotAxes axes = { 0 };
-  BinGeometry geometry;
+  Picture picture = { cr, &frame, plot };
   TprofPlotOverlay overlay;
   Legend legend;
   gboolean overlaid;
@@ -566,7 +564,7 @@ tprof_plot_histogram_draw (cairo_t                  *cr,
   g_return_if_fail (cr != NULL);
   g_return_if_fail (plot != NULL);
 
-  area = _tprof_plot_frame_begin (&frame, cr, width, height, theme, area);
+  picture.area = _tprof_plot_frame_begin (&frame, cr, width, height, theme, area);
 
   if (plot->subtitle == NULL && plot->hist != NULL)
     subtitle = default_subtitle (plot);
@@ -582,34 +580,34 @@ tprof_plot_histogram_draw (cairo_t                  *cr,
       return;
     }
 
-  bin_geometry (plot, &geometry);
-  init_time_axis (&x_axis, plot, &geometry, frame.width / frame.font);
+  bin_geometry (plot, &picture.geometry);
+  init_time_axis (&x_axis, plot, &picture.geometry, frame.width / frame.font);
   init_count_axis (&y_axis, plot, (double) max_count (plot));
   axes.x = &x_axis;
   axes.y = &y_axis;
   axes.x_title = _("Time");
   axes.y_title = _("Frequency");
 
-  _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
+  _tprof_plot_axes_layout (cr, &frame, &axes, top, picture.area);
   overlaid = plot->separate_ranks && plot->hist->rank_counts != NULL && plot->hist->n_ranks > 0;
   if (overlaid)
     {
       _tprof_plot_overlay_init (&overlay, plot);
-      legend_init (&legend, cr, &frame, plot, &overlay);
-      place_legend (&legend, cr, &frame, plot, &geometry, &axes, &y_axis, top, area);
+      legend_init (&legend, &picture, &overlay);
+      place_legend (&legend, &picture, &axes, &y_axis, top);
     }
-  _tprof_plot_axes_draw_grid (cr, &frame, &axes, area);
-  draw_bars (cr, &frame, plot, overlaid ? &overlay : NULL, &geometry, area);
+  _tprof_plot_axes_draw_grid (cr, &frame, &axes, picture.area);
+  draw_bars (&picture, overlaid ? &overlay : NULL);
   if (plot->hover_bin >= 0 && (gsize) plot->hover_bin < plot->hist->n_bins)
-    draw_hover (cr, &frame, plot, &geometry, area);
-  _tprof_plot_axes_draw (cr, &frame, &axes, area);
+    draw_hover (&picture);
+  _tprof_plot_axes_draw (cr, &frame, &axes, picture.area);
   if (overlaid)
     {
       _tprof_plot_legend_draw (cr, &frame, legend.x, legend.y, legend.items, legend.n_items, legend.more);
       legend_clear (&legend);
       _tprof_plot_overlay_clear (&overlay);
     }
-  draw_left_out_note (cr, &frame, plot, area);
+  draw_left_out_note (&picture);
   cairo_restore (cr);
 }
 
@@ -653,9 +651,7 @@ tprof_plot_histogram_hit_bin (const TprofPlotHistogram *plot,
   g_return_val_if_fail (plot != NULL, -1);
   g_return_val_if_fail (area != NULL, -1);
 
-  if (histogram_is_empty (plot) || area->width <= 0 || area->height <= 0)
-    return -1;
-  if (x < area->x || x > area->x + area->width || y < area->y || y > area->y + area->height)
+  if (histogram_is_empty (plot) || !_tprof_plot_area_contains (area, x, y))
     return -1;
 
   bin_geometry (plot, &geometry);

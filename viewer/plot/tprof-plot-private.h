@@ -148,6 +148,8 @@ void _tprof_plot_axes_draw (cairo_t              *cr,
 double _tprof_plot_area_x (const TprofPlotArea *area, double v);
 double _tprof_plot_area_y (const TprofPlotArea *area, double v);
 double _tprof_plot_area_x_value (const TprofPlotArea *area, double x);
+/* Whether (@x, @y) falls on the data rectangle, which must not be empty. */
+gboolean _tprof_plot_area_contains (const TprofPlotArea *area, double x, double y);
 
 /* ---- legend ---- */
 

@@ -372,9 +372,7 @@ tprof_plot_ranks_hit (const TprofPlotRanks *plot,
   g_return_val_if_fail (plot != NULL, -1);
   g_return_val_if_fail (area != NULL, -1);
 
-  if (plot->n_ranks == 0 || area->width <= 0 || area->height <= 0)
-    return -1;
-  if (x < area->x || x > area->x + area->width || y < area->y || y > area->y + area->height)
+  if (plot->n_ranks == 0 || !_tprof_plot_area_contains (area, x, y))
     return -1;
   i = (gsize) ((x - area->x) / (area->width / plot->n_ranks));
   return (gssize) MIN (i, plot->n_ranks - 1);
