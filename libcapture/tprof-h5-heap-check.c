@@ -135,7 +135,7 @@ typedef struct
   TprofH5Range *ranges;
   size_t        n;
   size_t        capacity;
-  uint64_t      base;       /* the user block's size: HDF5 addresses start there */
+  uint64_t      base;       /* the user block's size: no data before it */
   uint64_t      file_size;
 } TprofH5RawData;
 
@@ -154,9 +154,10 @@ tprof_h5_raw_data_add (TprofH5RawData *raw,
   offset = H5Dget_offset (dset);
   size = H5Dget_storage_size (dset);
   _tprof_h5_close (dset);
-  /* only plausible ranges: a wrong one would hide a heap from the scan */
-  if (offset == HADDR_UNDEF || size == 0 || offset > raw->file_size ||
-      size > raw->file_size - offset || raw->base > raw->file_size - offset - size)
+  /* Only plausible ranges: a wrong one would hide a heap from the scan.
+   * The offset already counts the user block, which holds no data. */
+  if (offset == HADDR_UNDEF || size == 0 || offset < raw->base || offset > raw->file_size ||
+      size > raw->file_size - offset)
     return;
   if (raw->n == raw->capacity)
     {
@@ -169,7 +170,7 @@ tprof_h5_raw_data_add (TprofH5RawData *raw,
       raw->ranges = ranges;
       raw->capacity = capacity;
     }
-  raw->ranges[raw->n++] = (TprofH5Range) { raw->base + offset, raw->base + offset + size };
+  raw->ranges[raw->n++] = (TprofH5Range) { offset, offset + size };
 }
 
 static herr_t

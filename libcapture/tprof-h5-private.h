@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include <hdf5.h>
 
@@ -89,6 +90,7 @@ typedef struct
   hid_t              file;
   TprofProfiledTime *pt;         /* created by _tprof_h5_read_root() */
   int                world_size;
+  int                fd;         /* under @file, for pread(); -1 if none */
 } TprofH5Reader;
 
 /* HDF5 1.10 trusts the sizes inside the global heap collections that hold
@@ -113,6 +115,64 @@ int _tprof_h5_read_op_samples (TprofH5Reader  *r,
                                double        **times,
                                int32_t       **ranks,
                                size_t         *n);
+
+/* --- loading the samples fast: tprof-h5-buffer.c, -validate.c, -read-direct.c --- */
+
+/* A new array of @n values of @elem_size bytes for free(), on huge pages
+ * when large; NULL when memory is exhausted or the size overflows. */
+void *_tprof_h5_alloc_samples (size_t n,
+                               size_t elem_size);
+
+/* The index of the first sample of [@start, @stop) whose time is not finite
+ * and >= 0 or whose rank is outside [0, @world_size); @stop when all are
+ * valid. */
+size_t _tprof_h5_find_invalid (const double  *times,
+                               const int32_t *ranks,
+                               size_t         start,
+                               size_t         stop,
+                               int            world_size);
+
+/* Sets the error for invalid sample @i of operation @op, from its time
+ * and its rank as stored (@rank_text). Returns -1. */
+int _tprof_h5_report_invalid (TprofH5Reader *r,
+                              const char    *op,
+                              double         time,
+                              const char    *rank_text,
+                              size_t         i);
+
+/* true, with the file offset of the first value in *@offset, when @dset
+ * holds its @n values as one contiguous run of @native_type in the file,
+ * so that pread() can fill an array with them. */
+bool _tprof_h5_direct_offset (hid_t   dset,
+                              hid_t   native_type,
+                              size_t  n,
+                              size_t  elem_size,
+                              off_t  *offset);
+
+/* The descriptor under HDF5's file @file (the default driver's), or -1. */
+int _tprof_h5_file_descriptor (hid_t file);
+
+/* Where the arrays come from: already filled by HDF5 (offset -1), or read
+ * from @fd at the offset. */
+typedef struct
+{
+  int   fd;
+  off_t times_offset;
+  off_t ranks_offset;
+} TprofH5SampleSource;
+
+/* Reads what @source leaves to it into @times and @ranks and checks all
+ * @n samples, in blocks split over threads. Returns 0 with the first
+ * invalid sample's index in *@first_invalid (@n when all are valid), or
+ * when a read fails an errno value (-1: the file ends first) and the
+ * array's name in *@failed_array. */
+int _tprof_h5_fill_samples (const TprofH5SampleSource  *source,
+                            double                     *times,
+                            int32_t                    *ranks,
+                            size_t                      n,
+                            int                         world_size,
+                            size_t                     *first_invalid,
+                            const char                **failed_array);
 
 /* --- the writer, split over tprof-h5-write.c, -image.c, -rank-order.c and -save.c --- */
 

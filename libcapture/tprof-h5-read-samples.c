@@ -1,6 +1,6 @@
-/* tprof-h5-read-samples.c — one operation's `times` and `ranks` datasets: shape, type, length and every value checked. */
-#include <math.h>
+/* tprof-h5-read-samples.c — one operation's `times` and `ranks` datasets: shape, type and length checked, then read and every value checked. */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -84,86 +84,102 @@ failed:
   return -1;
 }
 
-/* Reads @n samples of @dset into a new array of @elem_size bytes per value. */
-static void *
-tprof_h5_read_samples (TprofH5Reader *r,
-                       hid_t          dset,
-                       hid_t          mem_type,
-                       size_t         elem_size,
-                       size_t         n,
-                       const char    *op,
-                       const char    *dset_name)
-{
-  void *data;
+/* Below this many bytes, HDF5 reads a dataset as fast as pread() would. */
+#define TPROF_H5_DIRECT_MIN_BYTES ((size_t) 1 << 16)
 
-  if (n > SIZE_MAX / elem_size || (data = malloc (n * elem_size)) == NULL)
-    {
-      tprof_error_set (r->error, TPROF_ERROR_NO_MEMORY,
-                       "%s: operation '%s': not enough memory for %zu samples",
-                       r->path, op, n);
-      return NULL;
-    }
-  if (H5Dread (dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-    {
-      _tprof_h5_error (r->error, TPROF_ERROR_FORMAT, r->path,
-                       "operation '%s': cannot read dataset '%s'", op, dset_name);
-      free (data);
-      return NULL;
-    }
-  return data;
-}
-
-/* Branch-free passes over the bits, cheap even unvectorized: true when
- * every sample is valid, the common case, so the search for the culprit
- * rarely runs. */
-static bool
-tprof_h5_samples_valid (const double  *times,
-                        const int32_t *ranks,
-                        size_t         n,
-                        int            world_size)
-{
-  uint64_t times_bad = 0;
-  uint32_t ranks_bad = 0;
-
-  for (size_t i = 0; i < n; i++)
-    {
-      uint64_t bits;
-
-      /* The sign bit flags negatives (and -0.0, which the slow pass then
-       * accepts); adding one to the exponent carries into the sign bit
-       * exactly for infinities and NaNs. */
-      memcpy (&bits, &times[i], sizeof bits);
-      times_bad |= (bits | (bits + UINT64_C (0x0010000000000000))) >> 63;
-    }
-  /* unsigned: negative ranks wrap to huge ones */
-  for (size_t i = 0; i < n; i++)
-    ranks_bad |= (uint32_t) ranks[i] >= (uint32_t) world_size;
-  return times_bad == 0 && ranks_bad == 0;
-}
-
+/* Either leaves @dset to be read with pread() at the *@offset it returns,
+ * or fills @data with HDF5 (*@offset -1): the only way when the file stores
+ * the values chunked, filtered or in another type. */
 static int
-tprof_h5_check_samples (TprofH5Reader *r,
-                        const char    *op,
-                        const double  *times,
-                        const int32_t *ranks,
-                        size_t         n)
+tprof_h5_read_or_locate (TprofH5Reader *r,
+                         hid_t          dset,
+                         hid_t          mem_type,
+                         size_t         elem_size,
+                         size_t         n,
+                         void          *data,
+                         const char    *op,
+                         const char    *dset_name,
+                         off_t         *offset)
 {
-  if (TPROF_LIKELY (tprof_h5_samples_valid (times, ranks, n, r->world_size)))
+  if (r->fd >= 0 && n * elem_size >= TPROF_H5_DIRECT_MIN_BYTES
+      && _tprof_h5_direct_offset (dset, mem_type, n, elem_size, offset))
     return 0;
-  for (size_t i = 0; i < n; i++)
-    {
-      if (!isfinite (times[i]) || times[i] < 0)
-        return tprof_error_set (r->error, TPROF_ERROR_FORMAT,
-                                "%s: operation '%s': times[%zu] is %s (%g), expected a finite time >= 0",
-                                r->path, op, i,
-                                isnan (times[i]) ? "NaN" : isinf (times[i]) ? "infinite" : "negative",
-                                times[i]);
-      if (ranks[i] < 0 || ranks[i] >= r->world_size)
-        return tprof_error_set (r->error, TPROF_ERROR_FORMAT,
-                                "%s: operation '%s': ranks[%zu] is %d, outside [0, %d) (world_size %d)",
-                                r->path, op, i, (int) ranks[i], r->world_size, r->world_size);
-    }
+  *offset = -1;
+  if (H5Dread (dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
+    return _tprof_h5_error (r->error, TPROF_ERROR_FORMAT, r->path,
+                            "operation '%s': cannot read dataset '%s'", op, dset_name);
   return 0;
+}
+
+/* HDF5 clamps integers too wide for int32: the message shows rank @i as
+ * stored, read again on its own. */
+static void
+tprof_h5_format_stored_rank (hid_t    dset,
+                             size_t   i,
+                             int32_t  converted,
+                             char    *text,
+                             size_t   text_size)
+{
+  hid_t type = H5Dget_type (dset);
+  hid_t file_space = H5Dget_space (dset);
+  hid_t mem_space = -1;
+  hsize_t start = i, count = 1;
+  bool is_unsigned = type >= 0 && H5Tget_sign (type) == H5T_SGN_NONE;
+  unsigned long long u = 0;
+  long long v = 0;
+  bool read = false;
+
+  if (file_space >= 0
+      && H5Sselect_hyperslab (file_space, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0
+      && (mem_space = H5Screate_simple (1, &count, NULL)) >= 0)
+    read = H5Dread (dset, is_unsigned ? H5T_NATIVE_ULLONG : H5T_NATIVE_LLONG,
+                    mem_space, file_space, H5P_DEFAULT, is_unsigned ? (void *) &u : (void *) &v) >= 0;
+  if (read && is_unsigned)
+    snprintf (text, text_size, "%llu", u);
+  else if (read)
+    snprintf (text, text_size, "%lld", v);
+  else
+    snprintf (text, text_size, "%d", (int) converted);
+  _tprof_h5_close (mem_space);
+  _tprof_h5_close (file_space);
+  _tprof_h5_close (type);
+}
+
+/* Fills @times and @ranks (@n > 0 samples) and checks every sample. */
+static int
+tprof_h5_load_samples (TprofH5Reader *r,
+                       const char    *op,
+                       hid_t          times_dset,
+                       hid_t          ranks_dset,
+                       double        *times,
+                       int32_t       *ranks,
+                       size_t         n)
+{
+  TprofH5SampleSource source = { r->fd, -1, -1 };
+  const char *failed_array = NULL;
+  size_t invalid = n;
+  char rank_text[32];
+  int status;
+
+  if (tprof_h5_read_or_locate (r, times_dset, H5T_NATIVE_DOUBLE, sizeof *times, n, times,
+                               op, "times", &source.times_offset) < 0
+      || tprof_h5_read_or_locate (r, ranks_dset, H5T_NATIVE_INT32, sizeof *ranks, n, ranks,
+                                  op, "ranks", &source.ranks_offset) < 0)
+    return -1;
+
+  status = _tprof_h5_fill_samples (&source, times, ranks, n, r->world_size, &invalid, &failed_array);
+  if (status == -1)
+    return tprof_error_set (r->error, TPROF_ERROR_FORMAT,
+                            "%s: operation '%s': dataset '%s' runs past the end of the file (truncated?)",
+                            r->path, op, failed_array);
+  if (status != 0)
+    return tprof_error_set (r->error, TPROF_ERROR_IO, "%s: operation '%s': cannot read dataset '%s': %s",
+                            r->path, op, failed_array, strerror (status));
+  if (TPROF_LIKELY (invalid == n))
+    return 0;
+
+  tprof_h5_format_stored_rank (ranks_dset, invalid, ranks[invalid], rank_text, sizeof rank_text);
+  return _tprof_h5_report_invalid (r, op, times[invalid], rank_text, invalid);
 }
 
 int
@@ -202,13 +218,16 @@ _tprof_h5_read_op_samples (TprofH5Reader  *r,
 
   if (n_times != 0)
     {
-      times = tprof_h5_read_samples (r, times_dset, H5T_NATIVE_DOUBLE, sizeof *times,
-                                     (size_t) n_times, op, "times");
-      if (times == NULL)
-        goto out;
-      ranks = tprof_h5_read_samples (r, ranks_dset, H5T_NATIVE_INT32, sizeof *ranks,
-                                     (size_t) n_times, op, "ranks");
-      if (ranks == NULL || tprof_h5_check_samples (r, op, times, ranks, (size_t) n_times) < 0)
+      times = _tprof_h5_alloc_samples ((size_t) n_times, sizeof *times);
+      ranks = _tprof_h5_alloc_samples ((size_t) n_times, sizeof *ranks);
+      if (times == NULL || ranks == NULL)
+        {
+          tprof_error_set (r->error, TPROF_ERROR_NO_MEMORY,
+                           "%s: operation '%s': not enough memory for %llu samples",
+                           r->path, op, (unsigned long long) n_times);
+          goto out;
+        }
+      if (tprof_h5_load_samples (r, op, times_dset, ranks_dset, times, ranks, (size_t) n_times) < 0)
         goto out;
     }
 

@@ -12,7 +12,7 @@ static TprofProfiledTime *
 tprof_h5_read_file (const char *path,
                     TprofError *error)
 {
-  TprofH5Reader r = { path, error, -1, NULL, 0 };
+  TprofH5Reader r = { path, error, -1, NULL, 0, -1 };
   htri_t is_hdf5 = H5Fis_hdf5 (path);
 
   if (is_hdf5 <= 0)
@@ -29,6 +29,7 @@ tprof_h5_read_file (const char *path,
       _tprof_h5_error (error, TPROF_ERROR_FORMAT, path, "cannot open as HDF5");
       return NULL;
     }
+  r.fd = _tprof_h5_file_descriptor (r.file);
 
   /* after H5Fopen, whose check of a truncated file says it best */
   if (_tprof_h5_check_global_heaps (path, r.file, error) < 0 ||

@@ -71,6 +71,16 @@ def main():
     open(os.path.join(directory, "empty.h5"), "wb").close()
     with h5py.File(os.path.join(directory, "valid.h5"), "w") as f:
         good(f)
+    # a user block shifts every address: the heap right after the samples
+    # must still be scanned
+    with h5py.File(os.path.join(directory, "large-userblock.h5"), "w", userblock_size=4096) as f:
+        f.attrs["format"] = "tprof-profile"
+        f.attrs["format_version"] = 1
+        f.attrs["world_size"] = 4
+        big = f.create_group("timings").create_group("big")
+        big["times"] = np.linspace(0.0, 1.0, 400000)
+        big["ranks"] = np.repeat(np.arange(4, dtype=np.int32), 100000)
+        f.create_group("ranks")["hostname"] = [chr(ord("a") + r) * 3000 for r in range(4)]
     with open(os.path.join(directory, "valid.h5"), "rb") as f:
         data = f.read()
     with open(os.path.join(directory, "truncated.h5"), "wb") as f:

@@ -174,6 +174,8 @@ static const Damage damages[] = {
    * last heap, after the samples */
   { "heap-after-samples", "large.h5", TRUE, "GCOL\1\0\0\0", 8, 16, "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16,
     { "damaged HDF5 global heap", "objects overrun it" } },
+  { "heap-after-samples-userblock", "large-userblock.h5", TRUE, "GCOL\1\0\0\0", 8, 16,
+    "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0", 16, { "damaged HDF5 global heap", "objects overrun it" } },
   /* sample data: 0.125 becomes -0.125, then NaN; rank 3 becomes 7 */
   { "negative-sample", "valid.h5", FALSE, "\0\0\0\0\0\0\xc0\x3f", 8, 7, "\xbf", 1,
     { "times[2] is negative (-0.125)" } },
