@@ -26,6 +26,10 @@ _tprof_malloc_array (size_t n_items,
 /* The smallest and largest of @x[0..@n), NaN when @n is 0. Returns false
  * when some value is NaN or infinite (a NaN first value then leaks into the
  * result; callers needing finite extremes rescan). */
+/* The selection's min and max (NaN when empty), computed once and cached;
+ * false when a NaN was seen. */
+bool _tprof_gathered_time_extremes (const TprofGatheredTime *gt, double *min, double *max);
+
 bool _tprof_values_min_max (const double *x,
                             size_t        n,
                             double       *min,

@@ -1,5 +1,6 @@
 /* tprof-gathered-time.c — a selection of samples over ranks: ownership, accessors and sub-selections by rank or slice. */
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,7 +13,36 @@ struct _TprofGatheredTime
   double  *times;
   int32_t *ranks;
   size_t   n;
+  /* min/max, computed once on demand: the samples never change, and the
+   * extremes are asked for by min(), max() and every linear histogram. */
+  int      extremes_state;  /* EXTREMES_*, accessed atomically */
+  bool     extremes_finite;
+  double   min;
+  double   max;
 };
+
+enum { EXTREMES_UNKNOWN, EXTREMES_KNOWN };
+
+bool
+_tprof_gathered_time_extremes (const TprofGatheredTime *gt, double *min, double *max)
+{
+  TprofGatheredTime *cache = (TprofGatheredTime *) gt;
+
+  if (__atomic_load_n (&gt->extremes_state, __ATOMIC_ACQUIRE) != EXTREMES_KNOWN)
+    {
+      double lo = NAN, hi = NAN;
+      bool finite = _tprof_values_min_max (gt->times, gt->n, &lo, &hi);
+
+      /* Threads racing here store the same values. */
+      __atomic_store (&cache->min, &lo, __ATOMIC_RELAXED);
+      __atomic_store (&cache->max, &hi, __ATOMIC_RELAXED);
+      __atomic_store_n (&cache->extremes_finite, finite, __ATOMIC_RELAXED);
+      __atomic_store_n (&cache->extremes_state, EXTREMES_KNOWN, __ATOMIC_RELEASE);
+    }
+  __atomic_load (&gt->min, min, __ATOMIC_RELAXED);
+  __atomic_load (&gt->max, max, __ATOMIC_RELAXED);
+  return __atomic_load_n (&gt->extremes_finite, __ATOMIC_RELAXED);
+}
 
 TprofGatheredTime *
 tprof_gathered_time_new_take (double  *times,

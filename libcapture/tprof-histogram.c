@@ -335,7 +335,15 @@ tprof_histogram_compute (const TprofGatheredTime *gt,
   if (hist == NULL)
     return NULL;
 
-  binned_range_scan (times, n, log, &range);
+  /* A selection's extremes are cached: min(), max() and other histograms of
+   * it need not scan again. */
+  if (!log && n > 0 && _tprof_gathered_time_extremes (gt, &range.min, &range.max))
+    {
+      range.n_used = n;
+      range.n_nonpositive = 0;
+    }
+  else
+    binned_range_scan (times, n, log, &range);
   hist->n_nonpositive = range.n_nonpositive;
   if (range.n_used == 0)
     return hist;

@@ -56,7 +56,7 @@ tprof_gathered_time_min (const TprofGatheredTime *gt)
 {
   double min, max;
 
-  _tprof_values_min_max (tprof_gathered_time_times (gt), tprof_gathered_time_count (gt), &min, &max);
+  _tprof_gathered_time_extremes (gt, &min, &max);
   return min;
 }
 
@@ -65,7 +65,7 @@ tprof_gathered_time_max (const TprofGatheredTime *gt)
 {
   double min, max;
 
-  _tprof_values_min_max (tprof_gathered_time_times (gt), tprof_gathered_time_count (gt), &min, &max);
+  _tprof_gathered_time_extremes (gt, &min, &max);
   return max;
 }
 
