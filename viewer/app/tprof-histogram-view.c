@@ -2,6 +2,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "tprof-histogram-view.h"
@@ -162,7 +163,7 @@ tprof_histogram_view_describe (TprofChart *chart,
   right = tprof_format_duration (hist->edges[bin + 1], 4);
   text = g_string_new (NULL);
   /* Translators: a histogram bin's range, then how many samples fell in it */
-  g_string_append_printf (text, _("%s – %s: %" G_GUINT64_FORMAT " samples"),
+  g_string_append_printf (text, _("%s – %s: %" PRIu64 " samples"),
                           left, right, (guint64) hist->counts[bin]);
 
   for (gsize r = 0; r < hist->n_ranks && hist->rank_counts != NULL; r++)
@@ -177,7 +178,7 @@ tprof_histogram_view_describe (TprofChart *chart,
           break;
         }
       g_string_append_c (text, '\n');
-      g_string_append_printf (text, _("Rank %d: %" G_GUINT64_FORMAT), hist->ranks[r], (guint64) c);
+      g_string_append_printf (text, _("Rank %d: %" PRIu64), hist->ranks[r], (guint64) c);
     }
 
   return g_string_free (text, FALSE);

@@ -1,6 +1,7 @@
 /* tprof-plot-histogram.c — the histogram of one operation: all ranks together or overlaid on shared edges. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 
 #include <glib/gi18n-lib.h>
@@ -355,7 +356,7 @@ rank_legend_label (const TprofPlotHistogram *plot,
     {
       for (gsize i = 0; i < hist->n_bins; i++)
         n += hist->rank_counts[r * hist->n_bins + i];
-      return g_strdup_printf (_("Rank #%d (n=%" G_GUINT64_FORMAT ")"), hist->ranks[r], n);
+      return g_strdup_printf (_("Rank #%d (n=%" PRIu64 ")"), hist->ranks[r], n);
     }
   mean = tprof_format_duration (summary->mean, 3);
   std = tprof_format_duration (summary->std, 3);
@@ -464,8 +465,8 @@ draw_left_out_note (const Picture *picture)
   if (!picture->plot->log_x || n == 0)
     return;
   note = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                       "%" G_GUINT64_FORMAT " sample of 0 s not shown on the log axis",
-                                       "%" G_GUINT64_FORMAT " samples of 0 s not shown on the log axis",
+                                       "%" PRIu64 " sample of 0 s not shown on the log axis",
+                                       "%" PRIu64 " samples of 0 s not shown on the log axis",
                                        n), n);
   _tprof_plot_text_draw (picture->cr, &font, note, area->x + frame->font * 0.5, area->y + frame->font * 0.5,
                          0, 0, FALSE, frame->theme->foreground);

@@ -1,6 +1,7 @@
 /* tprof-rank-expr.c — rank expressions such as "0-3,8,12-15": parsing with precise errors, and formatting. */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include <glib/gi18n-lib.h>
@@ -45,10 +46,10 @@ check_in_range (gint64   rank,
     return TRUE;
   if (world_size == 1)
     g_set_error (error, TPROF_RANK_EXPR_ERROR, TPROF_RANK_EXPR_ERROR_RANGE,
-                 _("rank %" G_GINT64_FORMAT " is out of range: the profile has 1 rank (0)"), rank);
+                 _("rank %" PRId64 " is out of range: the profile has 1 rank (0)"), rank);
   else
     g_set_error (error, TPROF_RANK_EXPR_ERROR, TPROF_RANK_EXPR_ERROR_RANGE,
-                 _("rank %" G_GINT64_FORMAT " is out of range: the profile has %d ranks (0-%d)"),
+                 _("rank %" PRId64 " is out of range: the profile has %d ranks (0-%d)"),
                  rank, world_size, world_size - 1);
   return FALSE;
 }
