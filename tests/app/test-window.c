@@ -626,12 +626,12 @@ test_window_settings_saved (void)
   TprofWindow *window = app_test_gui_new_window (app);
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
 
-  gtk_window_set_default_size (GTK_WINDOW (window), 900, 640);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1100, 700);
   gtk_window_close (GTK_WINDOW (window));
   while (g_main_context_iteration (NULL, FALSE))
     ;
-  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 900);
-  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 640);
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1100);
+  g_assert_cmpint (g_settings_get_int (settings, "window-height"), ==, 700);
   g_assert_false (g_settings_get_boolean (settings, "window-maximized"));
 
   /* the next window starts at the saved size */
@@ -641,8 +641,8 @@ test_window_settings_saved (void)
     int height;
 
     gtk_window_get_default_size (GTK_WINDOW (window), &width, &height);
-    g_assert_cmpint (width, ==, 900);
-    g_assert_cmpint (height, ==, 640);
+    g_assert_cmpint (width, ==, 1100);
+    g_assert_cmpint (height, ==, 700);
   }
   g_settings_reset (settings, "window-width");
   g_settings_reset (settings, "window-height");
@@ -886,6 +886,14 @@ test_window_screenshot (void)
   g_settings_reset (settings, "separate-ranks");
   g_settings_reset (settings, "log-y");
   g_settings_reset (settings, "rank-metric");
+
+  close_window (window);
+
+  /* the size a first start gets from the settings' defaults */
+  window = app_test_gui_new_window (app);
+  app_test_gui_open (window, path);
+  select_operation (window, "train/forward");
+  shoot (window, "default-size-window.png");
 
   if (extra != NULL)
     {
