@@ -213,15 +213,15 @@ test_start_stop (void)
 static void
 test_names (void)
 {
-  int id = tprof_name_intern ("intern/me");
+  int id = _tprof_name_intern ("intern/me");
 
   g_assert_cmpint (id, >, 0);
-  g_assert_cmpint (tprof_name_intern ("intern/me"), ==, id);
-  g_assert_cmpstr (tprof_name_lookup (id), ==, "intern/me");
-  g_assert_null (tprof_name_lookup (0));
-  g_assert_null (tprof_name_lookup (1 << 30));
-  g_assert_cmpint (tprof_name_intern (""), ==, 0);
-  g_assert_cmpint (tprof_name_intern (NULL), ==, 0);
+  g_assert_cmpint (_tprof_name_intern ("intern/me"), ==, id);
+  g_assert_cmpstr (_tprof_name_lookup (id), ==, "intern/me");
+  g_assert_null (_tprof_name_lookup (0));
+  g_assert_null (_tprof_name_lookup (1 << 30));
+  g_assert_cmpint (_tprof_name_intern (""), ==, 0);
+  g_assert_cmpint (_tprof_name_intern (NULL), ==, 0);
   g_assert_cmpstr (TPROF_VERSION_S, ==, PACKAGE_VERSION_FOR_TEST);
   g_assert_true (TPROF_CHECK_VERSION (0, 0, 1));
 }

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "tprof-select.h"
+#include "tprof-select-private.h"
 
 typedef void (*PatternFunc) (double *values, gsize n);
 

@@ -86,7 +86,8 @@ typedef struct
 TPROF_EXPORT size_t tprof_gathered_time_rank_summaries (const TprofGatheredTime *gt,
                                                         TprofRankSummary       **out);
 
-/* Every statistic of DESIGN.md section 4 at once. */
+/* Every statistic of a selection at once: count, sum, mean, std (N-1),
+ * min, max, numpy-linear median/p95/p99, and the rank balance. */
 typedef struct
 {
   size_t  count;

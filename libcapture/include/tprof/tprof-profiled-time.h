@@ -26,12 +26,9 @@ TPROF_EXPORT int tprof_profiled_time_add (TprofProfiledTime *pt,
                                           TprofGatheredTime *gt,
                                           TprofError        *error);
 
-/* One process's records as rank 0 of a world of 1: a new profile the caller
- * frees, or NULL when memory is exhausted. */
-TPROF_EXPORT TprofProfiledTime *tprof_time_manager_gather_local (TprofTimeManager *tm);
-
-/* Writes @pt to @path in the format of DESIGN.md section 2, through a
- * temporary file beside @path renamed over it when complete: on failure
+/* Writes @pt to @path as one HDF5 profile file (tprof's file format: a
+ * group per operation under /timings, with its `times` and `ranks`), through
+ * a temporary file beside @path renamed over it when complete: on failure
  * (returns -1 and fills @error) an earlier file at @path is left untouched. */
 TPROF_EXPORT int tprof_profiled_time_save (const TprofProfiledTime *pt,
                                            const char              *path,

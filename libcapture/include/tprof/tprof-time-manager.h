@@ -8,6 +8,7 @@
 TPROF_BEGIN_DECLS
 
 typedef struct _TprofTimeManager TprofTimeManager;
+typedef struct _TprofProfiledTime TprofProfiledTime;
 
 /* Returns a new, empty manager; free it with tprof_time_manager_free().
  * Returns NULL only when memory is exhausted. */
@@ -48,5 +49,9 @@ TPROF_EXPORT void tprof_time_manager_enable (TprofTimeManager *tm);
 
 /* Pops @tm from this thread's stack; @tm must be on top (checked by assert). */
 TPROF_EXPORT void tprof_time_manager_disable (TprofTimeManager *tm);
+
+/* One process's records as rank 0 of a world of 1: a new profile the caller
+ * frees, or NULL when memory is exhausted. */
+TPROF_EXPORT TprofProfiledTime *tprof_time_manager_gather_local (TprofTimeManager *tm);
 
 TPROF_END_DECLS

@@ -35,61 +35,66 @@ typedef struct
   int64_t start_ns;
 } TprofScope;
 
+/* Everything named _tprof_ below is plumbing of the macros: exported because
+ * the macros expand in the application, but not API; it may change in any
+ * release. */
+
 /* Number of (manager, thread) enables currently in force in the process;
  * lets TPROF_SCOPE skip everything when nothing is enabled anywhere. */
-TPROF_EXPORT int tprof_scope_enabled_anywhere;
+TPROF_EXPORT int _tprof_scope_enabled_anywhere;
 
 /* Returns the process-wide id (>= 1) of @name, interning it on first use. */
-TPROF_EXPORT int tprof_name_intern (const char *name);
+TPROF_EXPORT int _tprof_name_intern (const char *name);
 /* The name of @id (valid for the life of the process), or NULL. */
-TPROF_EXPORT const char *tprof_name_lookup (int id);
+TPROF_EXPORT const char *_tprof_name_lookup (int id);
 /* Returns @site's name id, resolving and caching it on first use. */
-TPROF_EXPORT int tprof_site_resolve (TprofSite *site);
+TPROF_EXPORT int _tprof_site_resolve (TprofSite *site);
 
 /* Starts timing @name (any non-empty string; copied on first use) into @tm.
  * With a string literal the macro below caches the name's id at the call
  * site; any other string is looked up in a per-thread cache. */
 TPROF_EXPORT TprofTimer tprof_timer_start (TprofTimeManager *tm, const char *name);
-TPROF_EXPORT TprofTimer tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site);
-/* For a constant @name: caches its id in @site (zero-initialised) on first use. */
-TPROF_EXPORT TprofTimer tprof_timer_start_literal (TprofTimeManager *tm, TprofSite *site,
+/* Macro plumbing: start a timer for a call site of TPROF_TIMER; for a
+ * constant @name, cache its id in @site (zero-initialised) on first use. */
+TPROF_EXPORT TprofTimer _tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site);
+TPROF_EXPORT TprofTimer _tprof_timer_start_literal (TprofTimeManager *tm, TprofSite *site,
                                                    const char *name);
 
 #if defined(__GNUC__) || defined(__clang__)
 # define tprof_timer_start(tm, name)                                                  \
   (__builtin_constant_p (name)                                                        \
      ? ({ static TprofSite _tprof_start_site;                                         \
-          tprof_timer_start_literal ((tm), &_tprof_start_site, (name)); })             \
+          _tprof_timer_start_literal ((tm), &_tprof_start_site, (name)); })             \
      : (tprof_timer_start) ((tm), (name)))
 #endif
 /* Stops @timer and records its duration; a stopped timer is left alone.
  * Returns the duration in seconds (0 if the timer was not running). */
 TPROF_EXPORT double tprof_timer_stop (TprofTimer *timer);
-/* cleanup-attribute helper for TPROF_TIMER */
-TPROF_EXPORT void tprof_timer_cleanup (TprofTimer *timer);
+/* Macro plumbing: the cleanup-attribute helpers of TPROF_TIMER and TPROF_SCOPE. */
+TPROF_EXPORT void _tprof_timer_cleanup (TprofTimer *timer);
 
-TPROF_EXPORT void tprof_scope_end_slow (TprofScope *scope, int64_t end_ns);
+TPROF_EXPORT void _tprof_scope_end_slow (TprofScope *scope, int64_t end_ns);
 
 static inline TprofScope
-tprof_scope_begin (TprofSite *site)
+_tprof_scope_begin (TprofSite *site)
 {
   TprofScope scope = { 0, 0 };
 
-  if (TPROF_LIKELY (__atomic_load_n (&tprof_scope_enabled_anywhere, __ATOMIC_RELAXED) == 0))
+  if (TPROF_LIKELY (__atomic_load_n (&_tprof_scope_enabled_anywhere, __ATOMIC_RELAXED) == 0))
     return scope;
   scope.name_id = __atomic_load_n (&site->id, __ATOMIC_RELAXED);
   if (TPROF_UNLIKELY (scope.name_id == 0))
-    scope.name_id = tprof_site_resolve (site);
+    scope.name_id = _tprof_site_resolve (site);
   scope.start_ns = tprof_clock_now_ns ();
   return scope;
 }
 
 static inline void
-tprof_scope_end (TprofScope *scope)
+_tprof_scope_end (TprofScope *scope)
 {
   if (TPROF_LIKELY (scope->name_id == 0))
     return;
-  tprof_scope_end_slow (scope, tprof_clock_now_ns ());
+  _tprof_scope_end_slow (scope, tprof_clock_now_ns ());
 }
 
 #define TPROF_PASTE_(a, b) a##b
@@ -101,17 +106,17 @@ tprof_scope_end (TprofScope *scope)
  * this thread: records nothing. */
 #define TPROF_SCOPE(name)                                                       \
   static TprofSite TPROF_PASTE (_tprof_site_, __LINE__) = { "" name "", 0 };    \
-  __attribute__((cleanup (tprof_scope_end), unused))                            \
+  __attribute__((cleanup (_tprof_scope_end), unused))                            \
   TprofScope TPROF_PASTE (_tprof_scope_, __LINE__) =                            \
-    tprof_scope_begin (&TPROF_PASTE (_tprof_site_, __LINE__))
+    _tprof_scope_begin (&TPROF_PASTE (_tprof_site_, __LINE__))
 
 /* TPROF_TIMER (tm, "name") { ... } times the block into @tm. Leaving the block
  * by return or goto still records; `break` and `continue` inside the block end
  * the timed block itself (it is a one-pass loop), and record too. */
 #define TPROF_TIMER(tm, name)                                                   \
-  for (__attribute__((cleanup (tprof_timer_cleanup)))                           \
+  for (__attribute__((cleanup (_tprof_timer_cleanup)))                           \
        TprofTimer TPROF_PASTE (_tprof_timer_, __LINE__) =                       \
-         tprof_timer_start_site ((tm), ({ static TprofSite _tprof_s = { "" name "", 0 }; &_tprof_s; })); \
+         _tprof_timer_start_site ((tm), ({ static TprofSite _tprof_s = { "" name "", 0 }; &_tprof_s; })); \
        TPROF_PASTE (_tprof_timer_, __LINE__).running;                           \
        tprof_timer_stop (&TPROF_PASTE (_tprof_timer_, __LINE__)))
 

@@ -6,7 +6,7 @@
 #include <tprof/tprof-gathered-time.h>
 
 #include "tprof-gathered-time-private.h"
-#include "tprof-select.h"
+#include "tprof-select-private.h"
 
 /* Ranks below this (MPI ranks, in practice) are totalled in a table during
  * the pass that sums the samples; larger or negative ones take the general

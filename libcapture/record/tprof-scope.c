@@ -8,7 +8,7 @@
  * but records only into the first TPROF_MAX_ENABLED managers. */
 #define TPROF_MAX_ENABLED 32
 
-int tprof_scope_enabled_anywhere;
+int _tprof_scope_enabled_anywhere;
 
 static __thread TprofTimeManager *enabled_managers[TPROF_MAX_ENABLED]
   __attribute__((tls_model ("initial-exec")));
@@ -26,7 +26,7 @@ tprof_time_manager_enable (TprofTimeManager *tm)
       enabled_buffers[enabled_depth] = _tprof_time_manager_thread_buffer (tm);
     }
   enabled_depth++;
-  __atomic_fetch_add (&tprof_scope_enabled_anywhere, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&_tprof_scope_enabled_anywhere, 1, __ATOMIC_RELAXED);
 }
 
 void
@@ -37,11 +37,11 @@ tprof_time_manager_disable (TprofTimeManager *tm)
   if (enabled_depth == 0)
     return;
   enabled_depth--;
-  __atomic_fetch_sub (&tprof_scope_enabled_anywhere, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_sub (&_tprof_scope_enabled_anywhere, 1, __ATOMIC_RELAXED);
 }
 
 void
-tprof_scope_end_slow (TprofScope *scope, int64_t end_ns)
+_tprof_scope_end_slow (TprofScope *scope, int64_t end_ns)
 {
   double secs = tprof_clock_ns_to_secs (end_ns - scope->start_ns);
   int depth = enabled_depth;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tprof-gathered-time-private.h"
-#include "tprof-stats-lanes.h"
+#include "tprof-stats-lanes-private.h"
 
 /* numpy's block size: up to it, eight interleaved sums; above it, halves. */
 #define PAIRWISE_BLOCK 128

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "tprof-gathered-time-private.h"
-#include "tprof-select.h"
+#include "tprof-select-private.h"
 
 /* Below this length insertion sort beats partitioning. */
 #define SMALL_RANGE 16

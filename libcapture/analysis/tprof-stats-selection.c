@@ -5,7 +5,7 @@
 #include <tprof/tprof-gathered-time.h>
 
 #include "tprof-gathered-time-private.h"
-#include "tprof-select.h"
+#include "tprof-select-private.h"
 
 size_t
 tprof_gathered_time_rank_count (const TprofGatheredTime *gt)

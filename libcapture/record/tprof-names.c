@@ -44,7 +44,7 @@ hash_name (const char *name)
 }
 
 const char *
-tprof_name_lookup (int id)
+_tprof_name_lookup (int id)
 {
   const char **block;
 
@@ -69,7 +69,7 @@ hash_grow (void)
 
       if (id == 0)
         continue;
-      j = hash_name (tprof_name_lookup (id)) & (new_capacity - 1);
+      j = hash_name (_tprof_name_lookup (id)) & (new_capacity - 1);
       while (new_slots[j] != 0)
         j = (j + 1) & (new_capacity - 1);
       new_slots[j] = id;
@@ -115,7 +115,7 @@ names_intern_locked (const char *name, uint32_t hash)
   if ((size_t) n_names * 2 >= hash_capacity && !hash_grow ())
     return 0;
   for (j = hash & (hash_capacity - 1); hash_slots[j] != 0; j = (j + 1) & (hash_capacity - 1))
-    if (strcmp (tprof_name_lookup (hash_slots[j]), name) == 0)
+    if (strcmp (_tprof_name_lookup (hash_slots[j]), name) == 0)
       return hash_slots[j];
   id = names_add_locked (name);
   if (id != 0)
@@ -124,7 +124,7 @@ names_intern_locked (const char *name, uint32_t hash)
 }
 
 int
-tprof_name_intern (const char *name)
+_tprof_name_intern (const char *name)
 {
   uint32_t hash;
   ThreadCacheEntry *entry;
@@ -143,7 +143,7 @@ tprof_name_intern (const char *name)
 
   if (id != 0)
     {
-      entry->name = tprof_name_lookup (id);
+      entry->name = _tprof_name_lookup (id);
       entry->hash = hash;
       entry->id = id;
     }
@@ -151,13 +151,13 @@ tprof_name_intern (const char *name)
 }
 
 int
-tprof_site_resolve (TprofSite *site)
+_tprof_site_resolve (TprofSite *site)
 {
   int id = __atomic_load_n (&site->id, __ATOMIC_ACQUIRE);
 
   if (id == 0)
     {
-      id = tprof_name_intern (site->name);
+      id = _tprof_name_intern (site->name);
       __atomic_store_n (&site->id, id, __ATOMIC_RELEASE);
     }
   return id;

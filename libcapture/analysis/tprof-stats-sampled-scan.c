@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "tprof-gathered-time-private.h"
-#include "tprof-select.h"
-#include "tprof-stats-lanes.h"
+#include "tprof-select-private.h"
+#include "tprof-stats-lanes-private.h"
 
 typedef TprofTally Tally;
 

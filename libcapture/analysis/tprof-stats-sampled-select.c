@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tprof-gathered-time-private.h"
-#include "tprof-select.h"
+#include "tprof-select-private.h"
 
 /* Below this many samples a scratch copy is cheap and stays in the cache. */
 #define SAMPLED_MIN_N (1u << 16)

@@ -1,4 +1,4 @@
-/* tprof-stats-binning.h — how a histogram maps samples to bins, and the counting pass (tprof-stats-binning.c). */
+/* tprof-stats-binning-private.h — how a histogram maps samples to bins, and the counting pass (tprof-stats-binning.c). */
 #pragma once
 
 #include <stdbool.h>

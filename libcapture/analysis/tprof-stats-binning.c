@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "tprof-gathered-time-private.h"
-#include "tprof-stats-binning.h"
+#include "tprof-stats-binning-private.h"
 
 /* numpy.histogram's fast path for equal bins, including its one-step
  * corrections against the edges, so that counts match numpy exactly. */

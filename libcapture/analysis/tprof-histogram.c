@@ -7,8 +7,8 @@
 #include <tprof/tprof-histogram.h>
 
 #include "tprof-gathered-time-private.h"
-#include "tprof-select.h"
-#include "tprof-stats-binning.h"
+#include "tprof-select-private.h"
+#include "tprof-stats-binning-private.h"
 
 /* Which samples a histogram counts: the finite ones (the positive ones on a
  * log axis), how many there are and their extremes. */

@@ -1,4 +1,4 @@
-/* tprof-select.h — selection of order statistics (in place, or sampled from read-only samples) and numpy 'linear' quantiles. */
+/* tprof-select-private.h — selection of order statistics (in place, or sampled from read-only samples) and numpy 'linear' quantiles. */
 #pragma once
 
 #include <stdbool.h>

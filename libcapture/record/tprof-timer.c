@@ -9,7 +9,7 @@ TprofTimer
 
   if (tm == NULL)
     return timer;
-  timer.name_id = tprof_name_intern (name);
+  timer.name_id = _tprof_name_intern (name);
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
   timer.running = timer.name_id != 0;
   timer.start_ns = tprof_clock_now_ns ();
@@ -17,7 +17,7 @@ TprofTimer
 }
 
 TprofTimer
-tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
+_tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
 {
   TprofTimer timer = { tm, NULL, 0, false, 0 };
   int id = __atomic_load_n (&site->id, __ATOMIC_RELAXED);
@@ -27,14 +27,14 @@ tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
   timer.running = true;
   if (tm == NULL)
     return timer;
-  timer.name_id = TPROF_LIKELY (id != 0) ? id : tprof_site_resolve (site);
+  timer.name_id = TPROF_LIKELY (id != 0) ? id : _tprof_site_resolve (site);
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
   timer.start_ns = tprof_clock_now_ns ();
   return timer;
 }
 
 TprofTimer
-tprof_timer_start_literal (TprofTimeManager *tm, TprofSite *site, const char *name)
+_tprof_timer_start_literal (TprofTimeManager *tm, TprofSite *site, const char *name)
 {
   TprofTimer timer = { tm, NULL, 0, false, 0 };
   int id = __atomic_load_n (&site->id, __ATOMIC_RELAXED);
@@ -43,7 +43,7 @@ tprof_timer_start_literal (TprofTimeManager *tm, TprofSite *site, const char *na
     return timer;
   if (TPROF_UNLIKELY (id == 0))
     {
-      id = tprof_name_intern (name);
+      id = _tprof_name_intern (name);
       __atomic_store_n (&site->id, id, __ATOMIC_RELAXED);
     }
   timer.name_id = id;
@@ -70,7 +70,7 @@ tprof_timer_stop (TprofTimer *timer)
 }
 
 void
-tprof_timer_cleanup (TprofTimer *timer)
+_tprof_timer_cleanup (TprofTimer *timer)
 {
   tprof_timer_stop (timer);
 }

@@ -1,4 +1,4 @@
-/* tprof-stats-lanes.h — two-lane vectors of doubles for the statistics passes, portable with an SSE2 fast path. */
+/* tprof-stats-lanes-private.h — two-lane vectors of doubles for the statistics passes, portable with an SSE2 fast path. */
 #pragma once
 
 #include <stdbool.h>

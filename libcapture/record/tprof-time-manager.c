@@ -253,7 +253,7 @@ _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, double secs)
 void
 tprof_time_manager_append_time (TprofTimeManager *tm, const char *name, double secs)
 {
-  int id = tprof_name_intern (name);
+  int id = _tprof_name_intern (name);
 
   if (id == 0)
     return;
@@ -315,7 +315,7 @@ _tprof_time_manager_visit_samples (TprofTimeManager   *tm,
                                    TprofSampleRunFunc  func,
                                    void               *user_data)
 {
-  int id = tprof_name_intern (name);
+  int id = _tprof_name_intern (name);
   bool finished = true;
 
   pthread_mutex_lock (&tm->lock);
@@ -353,7 +353,7 @@ copy_run (const double *samples, size_t n, void *user_data)
 size_t
 _tprof_time_manager_get_time (TprofTimeManager *tm, const char *name, double **times)
 {
-  int id = tprof_name_intern (name);
+  int id = _tprof_name_intern (name);
   CopyCursor cursor = { NULL, 0 };
   size_t total = 0;
   bool no_memory = false;
@@ -431,7 +431,7 @@ _tprof_time_manager_list_names (TprofTimeManager *tm, const char ***names)
     }
   qsort (entries, n, sizeof *entries, compare_name_order);
   for (size_t i = 0; i < n; i++)
-    out[i] = tprof_name_lookup (entries[i].id);
+    out[i] = _tprof_name_lookup (entries[i].id);
   free (entries);
   *names = out;
   return n;
