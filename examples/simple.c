@@ -1,4 +1,5 @@
 /* simple.c — a single-process program instrumented with TPROF_SCOPE that saves and prints its profile. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* tprof-error.c — filling TprofError reports. */
+/* SPDX-License-Identifier: MIT */
 #include <stdarg.h>
 #include <stdio.h>
 

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # check-potfiles.py: fails when po/POTFILES.in misses a file with translatable strings, or lists a missing file.
+# SPDX-License-Identifier: MIT
 """Usage: check-potfiles.py SOURCE_ROOT
        check-potfiles.py --update SOURCE_ROOT
        check-potfiles.py --self-test

@@ -1,4 +1,5 @@
 # bench-cli.py — `tprof summary` and `tprof hist -o X.png` against h5py + numpy (+ matplotlib) on a 10^7-sample profile.
+# SPDX-License-Identifier: MIT
 #
 # Both sides run as the command a user would type, on the same file, in the
 # same run, alternating; the figures are medians of a few repetitions. The

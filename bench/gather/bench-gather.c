@@ -1,4 +1,5 @@
 /* bench-gather.c — tprof_time_manager_gather against a raw MPI_Gatherv of the same bytes, measured in the same run. */
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

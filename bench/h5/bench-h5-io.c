@@ -1,4 +1,5 @@
 /* bench-h5-io.c — save and load speed against plain write() and plain H5Dread of the same data, measured in the same run. */
+/* SPDX-License-Identifier: MIT */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* bench-h5-load.c — one tprof_profiled_time_load() of FILE in a fresh process, as `tprof` does, against plain H5Dread of its datasets. */
+/* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
 

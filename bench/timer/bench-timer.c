@@ -1,4 +1,5 @@
 /* bench-timer.c — cost of the timing macros, as ratios against two raw clock_gettime calls. */
+/* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

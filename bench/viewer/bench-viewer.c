@@ -1,4 +1,5 @@
 /* bench-viewer.c — tprof-viewer's redraw paths on 10^7 samples from 1024 ranks, against the 16 ms frame budget. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

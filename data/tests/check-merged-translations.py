@@ -1,5 +1,6 @@
 #!/usr/bin/python3
 # check-merged-translations.py: checks that the built desktop entry and metainfo carry every language's translations.
+# SPDX-License-Identifier: MIT
 """Usage: check-merged-translations.py PO_DIR DESKTOP_FILE METAINFO_FILE
 
 For each language in PO_DIR/LINGUAS, compiles its .po file with msgfmt and

@@ -1,4 +1,5 @@
 /* demo-options.c — parsing and checking tprof-demo-training's options with getopt_long. */
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>

@@ -1,4 +1,5 @@
 /* demo-options.h — the command line of tprof-demo-training. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 /* demo-summary.c — printing a gathered profile as a small table. */
+/* SPDX-License-Identifier: MIT */
 #include "demo-summary.h"
 
 int

@@ -1,4 +1,5 @@
 /* demo-summary.h — the short per-operation summary tprof-demo-training prints. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* demo-train.c — data-parallel linear-layer training: real matrix kernels, a real allreduce, real checkpoint files. */
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>

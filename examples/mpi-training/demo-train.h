@@ -1,4 +1,5 @@
 /* demo-train.h — a small data-parallel training loop whose phases tprof times. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <mpi.h>

@@ -1,4 +1,5 @@
 /* tprof-demo-training.c — an MPI training-loop simulation profiled with tprof: rank 0 saves and summarises the profile. */
+/* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 
 #include <mpi.h>

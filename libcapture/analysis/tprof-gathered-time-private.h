@@ -1,4 +1,5 @@
 /* tprof-gathered-time-private.h — what the statistics code shares: allocation, array statistics, threads, rank index. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

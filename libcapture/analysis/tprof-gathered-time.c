@@ -1,4 +1,5 @@
 /* tprof-gathered-time.c — a selection of samples over ranks: ownership, accessors and sub-selections by rank or slice. */
+/* SPDX-License-Identifier: MIT */
 
 #include <math.h>
 #include <stdlib.h>

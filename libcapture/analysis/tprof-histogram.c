@@ -1,4 +1,5 @@
 /* tprof-histogram.c — numpy.histogram-compatible histograms: range, 'auto' bin count, edges (counting: stats-binning). */
+/* SPDX-License-Identifier: MIT */
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* tprof-rank-index.c — maps the rank numbers of a selection to dense rows, by table or binary search. */
+/* SPDX-License-Identifier: MIT */
 
 #include <stdlib.h>
 #include <string.h>

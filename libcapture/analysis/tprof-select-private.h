@@ -1,4 +1,5 @@
 /* tprof-select-private.h — selection of order statistics (in place, or sampled from read-only samples) and numpy 'linear' quantiles. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 /* tprof-select.c — in-place selection of order statistics, and numpy 'linear' quantiles interpolated from them. */
+/* SPDX-License-Identifier: MIT */
 
 #include <math.h>
 #include <stdlib.h>

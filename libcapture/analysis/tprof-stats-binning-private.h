@@ -1,4 +1,5 @@
 /* tprof-stats-binning-private.h — how a histogram maps samples to bins, and the counting pass (tprof-stats-binning.c). */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

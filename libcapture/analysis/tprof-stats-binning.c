@@ -1,4 +1,5 @@
 /* tprof-stats-binning.c — the counting pass of a histogram: numpy's bin of every sample, on threads for large selections. */
+/* SPDX-License-Identifier: MIT */
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* tprof-stats-lanes-private.h — two-lane vectors of doubles for the statistics passes, portable with an SSE2 fast path. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

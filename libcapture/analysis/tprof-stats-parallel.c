@@ -1,4 +1,5 @@
 /* tprof-stats-parallel.c — splits a pass over a large selection between threads, at numpy's buffer boundaries. */
+/* SPDX-License-Identifier: MIT */
 
 #include <pthread.h>
 #include <unistd.h>

@@ -1,4 +1,5 @@
 /* tprof-stats-rank-summaries.c — each rank's count, sum, mean, std and extremes, as numpy gives them. */
+/* SPDX-License-Identifier: MIT */
 
 #include <tprof/tprof-gathered-time.h>
 

@@ -1,4 +1,5 @@
 /* tprof-stats-sampled-scan.c — the pass of a sampled selection: counts below each bracket, gathers inside, vectorised. */
+/* SPDX-License-Identifier: MIT */
 
 #include <math.h>
 #include <string.h>

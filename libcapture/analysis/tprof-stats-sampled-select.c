@@ -1,4 +1,5 @@
 /* tprof-stats-sampled-select.c — order statistics of read-only samples: brackets from a sample, selection of what the scan kept. */
+/* SPDX-License-Identifier: MIT */
 
 #include <math.h>
 #include <string.h>

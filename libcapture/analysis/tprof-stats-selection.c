@@ -1,4 +1,5 @@
 /* tprof-stats-selection.c — the single statistics of a selection: count of ranks, sum, mean, std, extremes, quantiles. */
+/* SPDX-License-Identifier: MIT */
 
 #include <math.h>
 

@@ -1,4 +1,5 @@
 /* tprof-stats-summary.c — a whole summary in one pass (sum, extremes, rank totals, quantile scan), then the std. */
+/* SPDX-License-Identifier: MIT */
 
 #include <math.h>
 #include <string.h>

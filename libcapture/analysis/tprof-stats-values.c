@@ -1,4 +1,5 @@
 /* tprof-stats-values.c — statistics of a plain array of times as numpy computes them: sum, std, min and max. */
+/* SPDX-License-Identifier: MIT */
 
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* tprof-gather-error.c — the gather's errors, and the agreement that makes every rank fail together. */
+/* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

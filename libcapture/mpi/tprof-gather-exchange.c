@@ -1,4 +1,5 @@
 /* tprof-gather-exchange.c — the gather's collectives: sizes for everyone, then name tables and samples by MPI_Alltoallw. */
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
 #include "tprof/capture-mpi.h"

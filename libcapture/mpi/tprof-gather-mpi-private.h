@@ -1,4 +1,5 @@
 /* tprof-gather-mpi-private.h — the gather's internals, shared by its files and reachable by tests linking its objects. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 /* tprof-gather-mpi.c — tprof_time_manager_gather: this rank's records, read in place, into the collective gather. */
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 /* tprof-gather-name-table.c — a rank's name table on the wire: packed by the sender, checked and read by receivers. */
+/* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

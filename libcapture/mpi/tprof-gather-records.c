@@ -1,4 +1,5 @@
 /* tprof-gather-records.c — the gather's collective sequence: fixed agreement points around two transfers. */
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 

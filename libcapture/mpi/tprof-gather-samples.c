@@ -1,4 +1,5 @@
 /* tprof-gather-samples.c — a receiver's arrays of gathered samples and ranks, handed over to a new profile. */
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 

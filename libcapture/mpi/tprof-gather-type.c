@@ -1,4 +1,5 @@
 /* tprof-gather-type.c — memory regions described as one MPI datatype, in blocks that keep every count an int. */
+/* SPDX-License-Identifier: MIT */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

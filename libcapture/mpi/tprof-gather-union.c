@@ -1,4 +1,5 @@
 /* tprof-gather-union.c — the union of every rank's operation names, and where each rank's samples land in it. */
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 /* tprof-h5-buffer.c — the arrays a profile loads into: large ones on transparent huge pages, so few page faults fill them. */
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <sys/mman.h>
 

@@ -1,4 +1,5 @@
 /* tprof-h5-heap-check.c — refuses a file whose global heaps would make HDF5 1.10 loop or read out of bounds. */
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>

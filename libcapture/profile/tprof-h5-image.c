@@ -1,4 +1,5 @@
 /* tprof-h5-image.c — the in-memory HDF5 image a profile is built in, kept past HDF5's close without a copy. */
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -1,4 +1,5 @@
 /* tprof-h5-names.c — operation names as HDF5 link names (escaping) and the UTF-8 check every string read goes through. */
+/* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

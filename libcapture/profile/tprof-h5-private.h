@@ -1,4 +1,5 @@
 /* tprof-h5-private.h — helpers shared by the HDF5 reader and writer of profiles (DESIGN.md section 2). */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 /* tprof-h5-rank-order.c — samples stored grouped by ascending rank, as the file format asks of writers. */
+/* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
 #include "tprof-h5-private.h"

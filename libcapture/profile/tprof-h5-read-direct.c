@@ -1,4 +1,5 @@
 /* tprof-h5-read-direct.c — fills and checks an operation's arrays in blocks, split over threads, with pread() where the file stores them as memory does. */
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdint.h>
 #include <unistd.h>

@@ -1,4 +1,5 @@
 /* tprof-h5-read-root.c — the root attributes (format, version, world size, provenance) and the optional /ranks/hostname. */
+/* SPDX-License-Identifier: MIT */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* tprof-h5-read-samples.c — one operation's `times` and `ranks` datasets: shape, type and length checked, then read and every value checked. */
+/* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* tprof-h5-read-timings.c — the operations under /timings, in creation order where tracked, each with its name and samples. */
+/* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* tprof-h5-read.c — tprof_profiled_time_load(): checks and reads an HDF5 profile (DESIGN.md section 2). */
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>

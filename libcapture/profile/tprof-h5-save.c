@@ -1,4 +1,5 @@
 /* tprof-h5-save.c — tprof_profiled_time_save(): the HDF5 image written beside the target, then renamed over it. */
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>

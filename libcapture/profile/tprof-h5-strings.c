@@ -1,4 +1,5 @@
 /* tprof-h5-strings.c — string and integer attributes and string datasets, fixed or variable length, checked. */
+/* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

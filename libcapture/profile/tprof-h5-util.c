@@ -1,4 +1,5 @@
 /* tprof-h5-util.c — the HDF5 lock, silenced and captured HDF5 errors, closing ids of any kind. */
+/* SPDX-License-Identifier: MIT */
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,4 +1,5 @@
 /* tprof-h5-validate.c — finds the first sample breaking DESIGN.md section 2 (time not finite or < 0, rank out of range). */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 /* tprof-h5-write.c — a profile written as HDF5 (DESIGN.md section 2) into an in-memory image. */
+/* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

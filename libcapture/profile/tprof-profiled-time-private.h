@@ -1,4 +1,5 @@
 /* tprof-profiled-time-private.h — TprofProfiledTime internals shared with the HDF5 reader. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 /* tprof-profiled-time.c — TprofProfiledTime: operations in recording order, found by name through a hash index. */
+/* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,5 @@
 /* tprof-names-private.h — name ids shared by the time manager and the timers. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 /* tprof-names.c — the process-wide table of operation names, so timers carry small integer ids. */
+/* SPDX-License-Identifier: MIT */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* tprof-scope.c — each thread's stack of enabled managers, and TPROF_SCOPE recording into it. */
+/* SPDX-License-Identifier: MIT */
 #include <assert.h>
 
 #include "tprof-time-manager-private.h"

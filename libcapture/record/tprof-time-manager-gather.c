@@ -1,4 +1,5 @@
 /* tprof-time-manager-gather.c — one process's records as a profile of one rank. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

@@ -1,4 +1,5 @@
 /* tprof-time-manager-private.h — the per-thread sample buffers behind the recording hot path. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 /* tprof-time-manager.c — TprofTimeManager: per-thread sample buffers, merged when read. */
+/* SPDX-License-Identifier: MIT */
 #include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* tprof-timer.c — explicit timers: tprof_timer_start/stop and the TPROF_TIMER block. */
+/* SPDX-License-Identifier: MIT */
 #include "tprof-time-manager-private.h"
 #include "tprof/tprof-timer.h"
 

@@ -1,4 +1,5 @@
 /* app-test-gui.c — the application and window plumbing that the GUI tests share. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

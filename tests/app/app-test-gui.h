@@ -1,4 +1,5 @@
 /* app-test-gui.h — starting tprof-viewer's application and windows inside a test, and waiting for them. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include "tprof-application.h"

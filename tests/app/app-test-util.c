@@ -1,4 +1,5 @@
 /* app-test-util.c — fixture profiles written with libtprof-capture, and numpy references through reference.py. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

@@ -1,4 +1,5 @@
 /* app-test-util.h — fixtures and numpy references shared by the tprof-viewer tests. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <glib.h>

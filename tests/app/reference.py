@@ -1,4 +1,5 @@
 # reference.py — what the viewer should show for a profile, computed independently with h5py and numpy.
+# SPDX-License-Identifier: MIT
 #
 # Usage: reference.py FILE COMMAND OP RANKS [ARGS...]
 #    or: reference.py FILE --batch   with one tab-separated `COMMAND OP RANKS [ARGS...]`

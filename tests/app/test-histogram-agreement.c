@@ -1,4 +1,5 @@
 /* test-histogram-agreement.c — the viewer's histograms are libcapture's (tprof hist), bin for bin, and 'auto' is capped. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

@@ -1,4 +1,5 @@
 /* test-i18n.c — tprof-viewer in German: its labels come from po/de.po, as GNU gettext(1) reads it. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

@@ -1,4 +1,5 @@
 /* test-profile-index.c — the viewer's rank-filtered statistics and histograms, checked against numpy. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

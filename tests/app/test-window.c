@@ -1,4 +1,5 @@
 /* test-window.c — tprof-viewer's window under Xvfb: table, sorting, search, charts, rank filter, export, bad files. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // test-headers.cc — the public headers compile as C++ and the macros work there.
 #include <cstdlib>
 

@@ -1,4 +1,5 @@
 /* test-time-manager.c — TprofTimeManager: recording, reading, ordering, clearing, threads. */
+/* SPDX-License-Identifier: MIT */
 #include <glib.h>
 #include <pthread.h>
 #include <tprof/capture.h>

@@ -1,4 +1,5 @@
 /* test-timer.c — TPROF_TIMER, TPROF_SCOPE and tprof_timer_start/stop, including early exits. */
+/* SPDX-License-Identifier: MIT */
 #include <glib.h>
 #include <time.h>
 #include <tprof/capture.h>

@@ -1,4 +1,5 @@
 # check-hist-csv.py — `tprof hist -o X.csv` against numpy.histogram on the same data and bins.
+# SPDX-License-Identifier: MIT
 import argparse
 import csv
 import sys

@@ -1,4 +1,5 @@
 # check-ranks.py — `tprof ranks --format json` against numpy: per-rank statistics and robust z outliers.
+# SPDX-License-Identifier: MIT
 import json
 import sys
 

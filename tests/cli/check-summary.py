@@ -1,4 +1,5 @@
 # check-summary.py — `tprof summary --format json` against numpy on the same profile.
+# SPDX-License-Identifier: MIT
 import json
 import sys
 

@@ -1,4 +1,5 @@
 # profile_data.py — reads a tprof profile with h5py alone, the independent side of the CLI tests.
+# SPDX-License-Identifier: MIT
 import h5py
 import numpy as np
 

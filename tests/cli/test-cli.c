@@ -1,4 +1,5 @@
 /* test-cli.c — the tprof command line on fixture profiles: outputs against numpy, exit statuses, error lines. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 
 #include <cairo.h>

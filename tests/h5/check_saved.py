@@ -1,4 +1,5 @@
 # check_saved.py — reads a profile saved by libtprof-capture with h5py alone and checks it against DESIGN.md section 2.
+# SPDX-License-Identifier: MIT
 import json
 import re
 import sys

@@ -1,4 +1,5 @@
 /* h5-test-util.c — helpers shared by the HDF5 profile tests. */
+/* SPDX-License-Identifier: MIT */
 #include <stdarg.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 /* h5-test-util.h — helpers shared by the HDF5 profile tests: temporary files, Python helpers, leak checks. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <glib.h>

@@ -1,4 +1,5 @@
 # make_bad.py — writes one broken profile per rule of DESIGN.md section 2 into a directory, for the refusal tests.
+# SPDX-License-Identifier: MIT
 import os
 import sys
 

@@ -1,4 +1,5 @@
 /* test-h5-interop.c — files we save read by h5py alone, and files h5py writes loaded by us. */
+/* SPDX-License-Identifier: MIT */
 #include <string.h>
 
 #include "h5-test-util.h"

@@ -1,4 +1,5 @@
 /* test-h5-load-large.c — large profiles, read with pread() or through HDF5, split over threads: exact values, every refusal still precise. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <string.h>
 

@@ -1,4 +1,5 @@
 /* test-h5-refuse.c — every broken file of DESIGN.md section 2 is refused with a message naming the problem, silently. */
+/* SPDX-License-Identifier: MIT */
 #include <string.h>
 
 #include <hdf5.h>

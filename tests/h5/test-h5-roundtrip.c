@@ -1,4 +1,5 @@
 /* test-h5-roundtrip.c — profiles saved and loaded back: values, names, order, sizes, host names, the profile object. */
+/* SPDX-License-Identifier: MIT */
 #include <float.h>
 #include <math.h>
 #include <pthread.h>

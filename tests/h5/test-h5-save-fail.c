@@ -1,4 +1,5 @@
 /* test-h5-save-fail.c — a save that cannot complete reports why and leaves the earlier file and the directory as they were. */
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <grp.h>
 #include <signal.h>

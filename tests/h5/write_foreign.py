@@ -1,4 +1,5 @@
 # write_foreign.py — writes profiles the way another program using h5py might, for libtprof-capture to read.
+# SPDX-License-Identifier: MIT
 import sys
 
 import h5py

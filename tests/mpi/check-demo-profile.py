@@ -45,3 +45,5 @@ def main():
 
 if __name__ == "__main__":
     main()
+
+# SPDX-License-Identifier: MIT

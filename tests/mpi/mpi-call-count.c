@@ -1,4 +1,5 @@
 /* mpi-call-count.c — counts the MPI communication calls the gather makes, through the PMPI profiling interface. */
+/* SPDX-License-Identifier: MIT */
 #include <mpi.h>
 
 #include "mpi-call-count.h"

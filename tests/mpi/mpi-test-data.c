@@ -1,4 +1,5 @@
 /* mpi-test-data.c — the gather tests' records and an independent computation of the expected profile. */
+/* SPDX-License-Identifier: MIT */
 #include <string.h>
 
 #include <glib.h>

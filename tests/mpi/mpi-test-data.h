@@ -1,4 +1,5 @@
 /* mpi-test-data.h — what each rank records in the gather tests, recomputable on any rank. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stddef.h>

@@ -1,4 +1,5 @@
 /* test-demo.c — runs tprof-demo-training under mpiexec on 2 ranks and checks the profile it saves and its exit codes. */
+/* SPDX-License-Identifier: MIT */
 #include <string.h>
 
 #include <glib.h>

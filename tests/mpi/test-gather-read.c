@@ -1,4 +1,5 @@
 /* test-gather-read.c — the copy-free read the gather sends from: a time manager's samples visited where they are stored. */
+/* SPDX-License-Identifier: MIT */
 #include <string.h>
 
 #include <glib.h>

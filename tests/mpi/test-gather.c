@@ -1,4 +1,5 @@
 /* test-gather.c — tprof_time_manager_gather under mpiexec: every rank checks, any failure fails the run. */
+/* SPDX-License-Identifier: MIT */
 #include <string.h>
 
 #include <glib.h>

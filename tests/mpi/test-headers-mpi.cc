@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 // test-headers-mpi.cc — <tprof/capture-mpi.h> compiles and links as C++ (extern "C" guard), and one gather runs.
 #include <cstdio>
 #include <cstring>

@@ -1,4 +1,5 @@
 # check-svg.py — checks an SVG export of the histogram: well-formed XML, the requested size, one bar per non-empty bin.
+# SPDX-License-Identifier: MIT
 import re
 import sys
 import xml.etree.ElementTree as ET

@@ -1,4 +1,5 @@
 /* plot-test-util.c — hand-made histograms, pixel probes and a Python runner for the viewer/plot tests. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 
 #include "plot-test-util.h"

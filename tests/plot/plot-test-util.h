@@ -1,4 +1,5 @@
 /* plot-test-util.h — hand-made histograms, pixel probes and a Python runner for the viewer/plot tests. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <cairo.h>

@@ -1,4 +1,5 @@
 /* test-plot-export.c — PNG, SVG and PDF exports and the histogram CSV: sizes, contents, atomic writes, errors. */
+/* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <math.h>
 #include <sys/stat.h>

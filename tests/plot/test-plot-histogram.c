@@ -1,4 +1,5 @@
 /* test-plot-histogram.c — the histogram chart drawn into images: bars, overlays, log axes, hover, hit-testing. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <string.h>
 

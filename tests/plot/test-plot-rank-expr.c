@@ -1,4 +1,5 @@
 /* test-plot-rank-expr.c — parsing and formatting rank expressions such as "0-3,8,12-15". */
+/* SPDX-License-Identifier: MIT */
 #include "tprof-plot.h"
 
 static void

@@ -1,4 +1,5 @@
 /* test-plot-ranks.c — the per-rank chart: bars, highlighted stragglers, the band of thousands of ranks, hit-testing. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 
 #include "plot-test-util.h"

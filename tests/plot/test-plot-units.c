@@ -1,4 +1,5 @@
 /* test-plot-units.c — durations in human units and the nice ticks of linear and log axes. */
+/* SPDX-License-Identifier: MIT */
 #include <math.h>
 
 #include "tprof-plot-private.h"

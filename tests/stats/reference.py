@@ -1,4 +1,5 @@
 # reference.py — expected statistics and histograms computed independently with numpy, for the stats tests.
+# SPDX-License-Identifier: MIT
 #
 # Usage: reference.py COMMAND DIR [ARGS...] ('slice DIR LENGTH CASES...' ignores DIR)
 # DIR holds times.bin (float64) and ranks.bin (int32), native byte order.

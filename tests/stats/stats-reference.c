@@ -1,4 +1,5 @@
 /* stats-reference.c — runs reference.py (numpy) on test data and reads back the expected numbers. */
+/* SPDX-License-Identifier: MIT */
 
 #include <glib/gstdio.h>
 #include <math.h>

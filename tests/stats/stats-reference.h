@@ -1,4 +1,5 @@
 /* stats-reference.h — runs reference.py (numpy) on test data and reads back the expected numbers. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <glib.h>

@@ -1,4 +1,5 @@
 /* test-alloc-failure.c — every statistics and histogram call under injected malloc failures: NULL/false, no leak, no crash. */
+/* SPDX-License-Identifier: MIT */
 
 #include <glib.h>
 #include <math.h>

@@ -1,4 +1,5 @@
 /* test-gathered-time.c — TprofGatheredTime: accessors, statistics, selections and summaries against numpy. */
+/* SPDX-License-Identifier: MIT */
 
 #include <glib.h>
 #include <math.h>

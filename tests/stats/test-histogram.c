@@ -1,4 +1,5 @@
 /* test-histogram.c — tprof_histogram_*: edges, counts, 'auto' bins, log axis and per-rank rows against numpy. */
+/* SPDX-License-Identifier: MIT */
 
 #include <float.h>
 #include <glib.h>

@@ -1,4 +1,5 @@
 /* test-select.c — the private selection code (in place and sampled, built into this test) against a full sort. */
+/* SPDX-License-Identifier: MIT */
 
 #include <glib.h>
 #include <math.h>

@@ -1,4 +1,5 @@
 /* main.c — tprof-viewer's entry point: set up translations and run the application. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

@@ -1,4 +1,5 @@
 /* tprof-application.c — TprofApplication: app actions, styling, and routing opened files to windows. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

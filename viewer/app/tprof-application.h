@@ -1,4 +1,5 @@
 /* tprof-application.h — TprofApplication: the GtkApplication of tprof-viewer, one window per profile. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -1,4 +1,5 @@
 /* tprof-chart.c — TprofChart: what every chart widget does alike: its source, hover, tooltip, snapshot and export. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

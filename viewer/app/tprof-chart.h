@@ -1,4 +1,5 @@
 /* tprof-chart.h — TprofChart: the base of the chart widgets: source, hover, tooltip, snapshot and export. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <gtk/gtk.h>

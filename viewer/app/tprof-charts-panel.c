@@ -1,4 +1,5 @@
 /* tprof-charts-panel.c — TprofChartsPanel: binds the charts and their controls to the settings, and names the operation. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

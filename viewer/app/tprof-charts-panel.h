@@ -1,4 +1,5 @@
 /* tprof-charts-panel.h — TprofChartsPanel: the histogram and per-rank chart of the selected operation, with their controls. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -1,4 +1,5 @@
 /* tprof-histogram-view.c — TprofHistogramView: recomputes the histogram from the profile index and draws it. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

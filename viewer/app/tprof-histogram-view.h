@@ -1,4 +1,5 @@
 /* tprof-histogram-view.h — TprofHistogramView: the histogram of the selected operation, drawn by viewer/plot. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include "tprof-chart.h"

@@ -1,4 +1,5 @@
 /* tprof-operation-table.c — TprofOperationTable: column view over searched and sorted TprofOperation rows. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

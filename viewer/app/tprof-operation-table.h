@@ -1,4 +1,5 @@
 /* tprof-operation-table.h — TprofOperationTable: the searchable, sortable table of per-operation statistics. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -1,4 +1,5 @@
 /* tprof-operation.c — TprofOperation: the statistics of one operation as properties, for sorters and bindings. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

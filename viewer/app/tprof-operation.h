@@ -1,4 +1,5 @@
 /* tprof-operation.h — TprofOperation: one row of the operations table, the statistics of one operation. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <glib-object.h>

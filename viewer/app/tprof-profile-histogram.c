@@ -1,4 +1,5 @@
 /* tprof-profile-histogram.c — numpy.histogram of a rank selection, counted on sorted runs by searching the edges. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

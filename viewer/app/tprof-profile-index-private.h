@@ -1,4 +1,5 @@
 /* tprof-profile-index-private.h — the layout of a profile index, shared by the files that compute on it. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include "tprof-profile-index.h"

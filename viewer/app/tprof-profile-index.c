@@ -1,4 +1,5 @@
 /* tprof-profile-index.c — building a profile index and answering rank-filtered statistics from it. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

@@ -1,4 +1,5 @@
 /* tprof-profile-index.h — per-rank precomputation of a profile so rank-filtered statistics and histograms are cheap. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <glib.h>

@@ -1,4 +1,5 @@
 /* tprof-profile.c — TprofProfile: reading a profile with libcapture and indexing it in a GTask worker. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

@@ -1,4 +1,5 @@
 /* tprof-profile.h — TprofProfile: a profile file loaded and indexed off the UI thread. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <gio/gio.h>

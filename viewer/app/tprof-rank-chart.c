@@ -1,4 +1,5 @@
 /* tprof-rank-chart.c — TprofRankChart: per-rank totals or means with hover details; a click toggles the rank. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

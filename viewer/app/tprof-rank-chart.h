@@ -1,4 +1,5 @@
 /* tprof-rank-chart.h — TprofRankChart: each rank's time for the selected operation, drawn by viewer/plot. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include "tprof-chart.h"

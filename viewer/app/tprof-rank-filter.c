@@ -1,4 +1,5 @@
 /* tprof-rank-filter.c — TprofRankFilter: check list, All/None/Invert and a rank expression, kept in one mask. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

@@ -1,4 +1,5 @@
 /* tprof-rank-filter.h — TprofRankFilter: the side panel choosing which ranks the table and charts show. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -1,4 +1,5 @@
 /* tprof-rank-item.c — TprofRankItem: a rank of the filter list; "active" is bound to its check button. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

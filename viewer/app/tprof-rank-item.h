@@ -1,4 +1,5 @@
 /* tprof-rank-item.h — TprofRankItem: one rank in the rank filter list, with its host and whether it is shown. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <glib-object.h>

@@ -1,4 +1,5 @@
 /* tprof-sorted-runs.c — sorting samples and selecting order statistics across several sorted runs. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

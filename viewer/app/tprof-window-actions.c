@@ -1,4 +1,5 @@
 /* tprof-window-actions.c — TprofWindow's actions: open, export chart and table, find, close. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

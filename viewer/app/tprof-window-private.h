@@ -1,4 +1,5 @@
 /* tprof-window-private.h — TprofWindow's state, shared by tprof-window.c, tprof-window-actions.c and tests. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include "tprof-charts-panel.h"

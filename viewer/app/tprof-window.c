@@ -1,4 +1,5 @@
 /* tprof-window.c — TprofWindow: loading a profile, the empty/loading/profile pages and the rank filter's effects. */
+/* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 

@@ -1,4 +1,5 @@
 /* tprof-window.h — TprofWindow: one window showing one profile. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <gtk/gtk.h>

@@ -1,4 +1,5 @@
 /* tprof-cli-common.c — option parsing, error lines and profile loading shared by the tprof commands. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <stdio.h>

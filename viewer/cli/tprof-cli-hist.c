@@ -1,4 +1,5 @@
 /* tprof-cli-hist.c — `tprof hist`: one operation's histogram as PNG, SVG, PDF or its numbers as CSV. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* tprof-cli-main.c — the `tprof` command line: locale set-up and dispatch to the commands. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <locale.h>

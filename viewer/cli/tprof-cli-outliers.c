@@ -1,4 +1,5 @@
 /* tprof-cli-outliers.c — the robust z-score that flags ranks whose total stands out. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <math.h>

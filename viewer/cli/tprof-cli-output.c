@@ -1,4 +1,5 @@
 /* tprof-cli-output.c — aligned tables in human units, CSV and JSON in seconds at full precision. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* tprof-cli-ranks.c — `tprof ranks`: one operation rank by rank, with ranks whose total stands out flagged. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* tprof-cli-summary.c — `tprof summary`: the statistics of every operation as a table, CSV or JSON. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* tprof-cli.h — what the commands of the tprof command line share: exit codes, parsing, loading, output. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <glib.h>

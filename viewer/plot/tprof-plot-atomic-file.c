@@ -1,4 +1,5 @@
 /* tprof-plot-atomic-file.c — writing an export through a temporary file renamed into place. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* tprof-plot-axis.c — nice ticks for linear and log axes, their labels, and the axes drawn around a chart. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* tprof-plot-csv.c — the numbers behind a histogram as CSV, in seconds at full precision. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include "tprof-plot-private.h"

@@ -1,4 +1,5 @@
 /* tprof-plot-export.c — a chart rendered to PNG, SVG or PDF at a given size, written atomically. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <errno.h>

@@ -1,4 +1,5 @@
 /* tprof-plot-frame.c — the proportions every chart shares: font size, margins, background and titles. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <math.h>

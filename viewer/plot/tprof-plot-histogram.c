@@ -1,4 +1,5 @@
 /* tprof-plot-histogram.c — the histogram of one operation: all ranks together or overlaid on shared edges. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <inttypes.h>

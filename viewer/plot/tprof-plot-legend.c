@@ -1,4 +1,5 @@
 /* tprof-plot-legend.c — the boxed legend of colour swatches drawn in a chart's top right corner. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include "tprof-plot-private.h"

@@ -1,4 +1,5 @@
 /* tprof-plot-overlay.c — which ranks an overlaid histogram draws one by one (the slowest) and the band for the rest. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include "tprof-plot-private.h"

@@ -1,4 +1,5 @@
 /* tprof-plot-private.h — helpers shared by the chart files of viewer/plot, not part of its interface. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdio.h>

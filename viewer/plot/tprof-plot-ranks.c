@@ -1,4 +1,5 @@
 /* tprof-plot-ranks.c — the per-rank chart: each rank's total or mean, slowest ranks highlighted, up to thousands of ranks. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* tprof-plot-selection.c — the one-line description of a selection used as chart subtitle. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <glib/gi18n-lib.h>

@@ -1,4 +1,5 @@
 /* tprof-plot-text.c — measuring and drawing chart text with pango, identical at every picture size. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include "tprof-plot-private.h"

@@ -1,4 +1,5 @@
 /* tprof-plot-theme.c — the default export theme, the rank palette and the plot error domain. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include "tprof-plot-private.h"

@@ -1,4 +1,5 @@
 /* tprof-plot.h — the charts of tprof, drawn with cairo and pango for screen and export alike (no GTK). */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <cairo.h>

@@ -1,4 +1,5 @@
 /* tprof-rank-expr.c — rank expressions such as "0-3,8,12-15": parsing with precise errors, and formatting. */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <inttypes.h>

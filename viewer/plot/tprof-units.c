@@ -1,4 +1,5 @@
 /* tprof-units.c — durations in the unit a person would pick: "250 µs", "1.25 s", "3 ns". */
+/* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,5 @@
 /* capture-mpi.h — gathering every rank's TprofTimeManager over MPI (libtprof-capture-mpi). */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <mpi.h>

@@ -1,4 +1,5 @@
 /* capture.h — the one header an application includes to use libtprof-capture. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <tprof/tprof-clock.h>

@@ -1,4 +1,5 @@
 /* tprof-clock.h — the monotonic clock used for every measurement, inlined on the hot path. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdint.h>

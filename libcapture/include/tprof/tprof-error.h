@@ -1,4 +1,5 @@
 /* tprof-error.h — the error report every fallible libcapture call fills. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <tprof/tprof-macros.h>

@@ -1,4 +1,5 @@
 /* tprof-gathered-time.h — TprofGatheredTime: the samples of one operation over ranks, and their statistics. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

@@ -1,4 +1,5 @@
 /* tprof-histogram.h — numpy.histogram-compatible binning of a selection, combined or per rank. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>

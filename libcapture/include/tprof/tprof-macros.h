@@ -1,4 +1,5 @@
 /* tprof-macros.h — symbol export and C++ guards shared by the public headers. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #if defined(TPROF_CAPTURE_COMPILATION)

@@ -1,4 +1,5 @@
 /* tprof-profiled-time.h — TprofProfiledTime: a whole profile (operation name -> samples), saved as HDF5. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stddef.h>

@@ -1,4 +1,5 @@
 /* tprof-time-manager.h — TprofTimeManager: named timing samples recorded by one process. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stddef.h>

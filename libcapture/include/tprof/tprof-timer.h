@@ -1,4 +1,5 @@
 /* tprof-timer.h — the three ways to time a region: TPROF_TIMER, TPROF_SCOPE, tprof_timer_start/stop. */
+/* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <stdbool.h>
