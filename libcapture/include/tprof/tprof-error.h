@@ -23,6 +23,7 @@ typedef enum
   TPROF_ERROR_NO_MEMORY,
   TPROF_ERROR_MPI,
   TPROF_ERROR_TOO_LARGE,    /* sizes beyond what the transport can carry */
+  TPROF_ERROR_CANCELLED,    /* the caller asked a long read to stop */
 } TprofErrorCode;
 
 /* Resets @error to "no error". */

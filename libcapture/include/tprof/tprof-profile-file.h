@@ -1,0 +1,92 @@
+/* tprof-profile-file.h — TprofProfileFile: a saved profile read lazily, metadata and cached statistics first, samples when needed. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tprof/tprof-error.h>
+#include <tprof/tprof-gathered-time.h>
+#include <tprof/tprof-macros.h>
+
+TPROF_BEGIN_DECLS
+
+typedef struct _TprofProfileFile TprofProfileFile;
+
+/* What is known of one operation without holding its samples. The arrays
+ * have world_size entries and live as long as the file. */
+typedef struct
+{
+  TprofSummary   summary;     /* every statistic of all stored samples */
+  const int64_t *rank_count;  /* samples of each rank */
+  const double  *rank_sum;    /* total time of each rank */
+  const double  *rank_min;    /* NaN where the rank has no sample */
+  const double  *rank_max;
+} TprofOperationStats;
+
+/* Called while samples are read, with the fraction done (0..1). */
+typedef void (*TprofProgressFunc) (double fraction, void *user_data);
+
+/* Opens the profile at @path and reads its metadata: the root attributes,
+ * the operations' names and sample counts, the host names and, in files of
+ * format version 2, the cached statistics, all checked as strictly as a
+ * full load checks them. Reads no samples. Returns a new handle the caller
+ * closes with tprof_profile_file_close(), or NULL with @error naming the
+ * file and what is wrong. The handle may be used from one thread at a time;
+ * reads of different handles may run concurrently. */
+TPROF_EXPORT TprofProfileFile *tprof_profile_file_open (const char *path,
+                                                        TprofError *error);
+TPROF_EXPORT void tprof_profile_file_close (TprofProfileFile *file);
+
+TPROF_EXPORT const char *tprof_profile_file_path (const TprofProfileFile *file);
+TPROF_EXPORT int    tprof_profile_file_format_version (const TprofProfileFile *file);
+TPROF_EXPORT int    tprof_profile_file_world_size (const TprofProfileFile *file);
+TPROF_EXPORT size_t tprof_profile_file_n_operations (const TprofProfileFile *file);
+/* Name of operation @op (file order); NULL when out of range. */
+TPROF_EXPORT const char *tprof_profile_file_operation_name (const TprofProfileFile *file,
+                                                            size_t                  op);
+/* Index of operation @name, or (size_t) -1 when absent. */
+TPROF_EXPORT size_t tprof_profile_file_find_operation (const TprofProfileFile *file,
+                                                       const char             *name);
+/* Number of samples of @op stored in the file (0 when out of range). */
+TPROF_EXPORT uint64_t tprof_profile_file_sample_count (const TprofProfileFile *file,
+                                                       size_t                  op);
+/* Host of @rank, or NULL when the file does not say. */
+TPROF_EXPORT const char *tprof_profile_file_hostname (const TprofProfileFile *file,
+                                                      int                     rank);
+/* Optional root attributes; NULL when absent. */
+TPROF_EXPORT const char *tprof_profile_file_created (const TprofProfileFile *file);
+TPROF_EXPORT const char *tprof_profile_file_producer (const TprofProfileFile *file);
+TPROF_EXPORT const char *tprof_profile_file_clock (const TprofProfileFile *file);
+
+/* true when the file holds the cached statistics of @op, so that
+ * tprof_profile_file_operation_stats() reads no samples. */
+TPROF_EXPORT bool tprof_profile_file_has_cached_stats (const TprofProfileFile *file,
+                                                       size_t                  op);
+
+/* The statistics of all samples of @op, owned by @file. Taken from the
+ * file's cache when it has one; otherwise (format 1, other writers) the
+ * samples are read once and the statistics computed and kept. NULL with
+ * @error set when that read fails. */
+TPROF_EXPORT const TprofOperationStats *tprof_profile_file_operation_stats (TprofProfileFile *file,
+                                                                            size_t            op,
+                                                                            TprofError       *error);
+
+/* Reads the samples of @op on the ranks @ranks[0..@n_ranks) (NULL: every
+ * rank), each checked as a full load checks it, and, where the file caches
+ * statistics, the cache against them. The result holds the samples grouped
+ * by ascending rank, each rank's in file order; the caller frees it.
+ * @progress (may be NULL) is called from the calling thread; when *@cancel
+ * (may be NULL) becomes true the read stops and returns NULL with @error
+ * code TPROF_ERROR_CANCELLED. NULL with @error set on any failure. */
+TPROF_EXPORT TprofGatheredTime *tprof_profile_file_read_operation (TprofProfileFile  *file,
+                                                                   size_t             op,
+                                                                   const int32_t     *ranks,
+                                                                   size_t             n_ranks,
+                                                                   TprofProgressFunc  progress,
+                                                                   void              *user_data,
+                                                                   const volatile int *cancel,
+                                                                   TprofError        *error);
+
+TPROF_END_DECLS
