@@ -40,6 +40,7 @@ gather_describe_code (int code)
       return "corrupt data received";
     case TPROF_ERROR_IO:
     case TPROF_ERROR_VERSION:
+    case TPROF_ERROR_CANCELLED:
     case TPROF_ERROR_NONE:
     default:
       return "error";
