@@ -1,9 +1,9 @@
 # bench-cli.py — `tprof summary` and `tprof hist -o X.png` against h5py + numpy (+ matplotlib) on a 10^7-sample profile.
-# SPDX-License-Identifier: MIT
 #
 # Both sides run as the command a user would type, on the same file, in the
 # same run, alternating; the figures are medians of a few repetitions. The
 # Python side's time without interpreter start-up and imports is shown too.
+# SPDX-License-Identifier: MIT
 import json
 import os
 import resource

@@ -1,9 +1,9 @@
 # bench-h5-load.py — tprof_profiled_time_load() of bench-cli's 10^7-sample, 64-rank profile, each in a fresh process, against plain H5Dread.
-# SPDX-License-Identifier: MIT
 #
 # Usage: bench-h5-load.py BENCH-H5-LOAD [BASELINE-LIBDIR]. With BASELINE-LIBDIR
 # (a directory holding another build's libtprof-capture.so.0), that
 # library's load is timed too, in the same run, for before/after figures.
+# SPDX-License-Identifier: MIT
 import os
 import statistics
 import subprocess

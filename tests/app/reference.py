@@ -1,5 +1,4 @@
 # reference.py — what the viewer should show for a profile, computed independently with h5py and numpy.
-# SPDX-License-Identifier: MIT
 #
 # Usage: reference.py FILE COMMAND OP RANKS [ARGS...]
 #    or: reference.py FILE --batch   with one tab-separated `COMMAND OP RANKS [ARGS...]`
@@ -15,6 +14,7 @@
 # Floats are printed with float.hex() so the C side reads back the exact bits.
 # The formatting and the log edges come from the stats tests' reference.py,
 # so that both suites hold tprof to one reading of numpy.
+# SPDX-License-Identifier: MIT
 
 import os
 import sys

@@ -1,8 +1,8 @@
 # write_large.py — profiles large enough for the threaded, pread()-based loader, valid and broken, with numpy's expected arrays.
-# SPDX-License-Identifier: MIT
 #
 # Usage: write_large.py DIR. Each valid CASE.h5 comes with CASE.times.f64 and
 # CASE.ranks.i32: numpy's own conversion of what the file stores, raw.
+# SPDX-License-Identifier: MIT
 import os
 import sys
 

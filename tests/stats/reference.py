@@ -1,10 +1,10 @@
 # reference.py — expected statistics and histograms computed independently with numpy, for the stats tests.
-# SPDX-License-Identifier: MIT
 #
 # Usage: reference.py COMMAND DIR [ARGS...] ('slice DIR LENGTH CASES...' ignores DIR)
 # DIR holds times.bin (float64) and ranks.bin (int32), native byte order.
 # Prints one line per result: NAME VALUE..., floats as float.hex() so the C
 # side reads back the exact bits.
+# SPDX-License-Identifier: MIT
 
 import statistics
 import sys
