@@ -68,6 +68,9 @@ size_t _tprof_time_manager_get_time (TprofTimeManager  *tm,
 /* This thread's buffer in @tm, created on first use; NULL when out of memory. */
 TprofThreadBuffer *_tprof_time_manager_thread_buffer (TprofTimeManager *tm);
 
+/* Reports a misuse of the recording API (tprof-misuse.c). */
+void _tprof_misuse (const char *message);
+
 /* Slow path of _tprof_thread_buffer_append(): creates, registers or grows. */
 void _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, double secs);
 

@@ -45,11 +45,28 @@ TPROF_EXPORT size_t tprof_time_manager_list_names (TprofTimeManager *tm,
 TPROF_EXPORT void tprof_time_manager_clear (TprofTimeManager *tm);
 
 /* Pushes @tm on this thread's stack of enabled managers: TPROF_SCOPE then
- * records into it (and into every other manager enabled on this thread). */
+ * records into it (and into every other manager enabled on this thread).
+ * The stack has no depth limit. Enabling a manager that is already enabled
+ * on this thread pushes it again, as the seed's stack does: TPROF_SCOPE then
+ * records each region into it twice, and it takes two disables to remove. */
 TPROF_EXPORT void tprof_time_manager_enable (TprofTimeManager *tm);
 
-/* Pops @tm from this thread's stack; @tm must be on top (checked by assert). */
+/* Pops @tm from this thread's stack; @tm should be the last manager enabled
+ * on this thread. Otherwise the misuse is reported (see below) and: when
+ * @tm is enabled deeper in the stack, its innermost entry is removed and the
+ * managers enabled after it stay enabled; when it is not enabled on this
+ * thread at all, nothing changes. Never aborts. */
 TPROF_EXPORT void tprof_time_manager_disable (TprofTimeManager *tm);
+
+/* Receives a message saying how the recording API was misused and what
+ * libcapture did about it (a disable out of order, an enable that ran out
+ * of memory). Called on the thread that misused the API. */
+typedef void (*TprofMisuseHandler) (const char *message, void *user_data);
+
+/* Routes misuse reports to @handler (NULL: the default, which prints the
+ * first report of the process to stderr and drops the rest). */
+TPROF_EXPORT void tprof_set_misuse_handler (TprofMisuseHandler handler,
+                                            void              *user_data);
 
 /* One process's records as rank 0 of a world of 1: a new profile the caller
  * frees, or NULL when memory is exhausted. */
