@@ -5,6 +5,43 @@
 
 #include "tprof-gathered-time-private.h"
 
+/* Saved profiles and files store each rank's samples together in
+ * ascending rank order: then every rank is already one contiguous run,
+ * and the summaries need no grouped copy of the samples. Returns
+ * (size_t)-1 when memory is exhausted, 0 when @ranks are not grouped. */
+static size_t
+rank_summaries_of_runs (const double      *times,
+                        const int32_t     *ranks,
+                        size_t             n,
+                        TprofRankSummary **out)
+{
+  TprofRankSummary *summaries;
+  size_t n_ranks = 1;
+
+  for (size_t i = 1; i < n; i++)
+    {
+      if (ranks[i] < ranks[i - 1])
+        return 0;
+      n_ranks += ranks[i] != ranks[i - 1];
+    }
+  summaries = _tprof_malloc_array (n_ranks, sizeof *summaries);
+  if (summaries == NULL)
+    return (size_t) -1;
+
+  for (size_t r = 0, begin = 0; r < n_ranks; r++)
+    {
+      size_t end = begin + 1;
+
+      while (end < n && ranks[end] == ranks[begin])
+        end++;
+      _tprof_values_summarize (times + begin, end - begin, &summaries[r]);
+      summaries[r].rank = ranks[begin];
+      begin = end;
+    }
+  *out = summaries;
+  return n_ranks;
+}
+
 size_t
 tprof_gathered_time_rank_summaries (const TprofGatheredTime  *gt,
                                     TprofRankSummary        **out)
@@ -23,6 +60,10 @@ tprof_gathered_time_rank_summaries (const TprofGatheredTime  *gt,
   *out = NULL;
   if (n == 0)
     return 0;
+
+  n_ranks = rank_summaries_of_runs (times, ranks, n, out);
+  if (n_ranks != 0)
+    return n_ranks;
 
   if (!_tprof_rank_index_init (&index, ranks, n))
     return (size_t) -1;

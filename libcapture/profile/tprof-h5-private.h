@@ -13,7 +13,8 @@
 #include "tprof/tprof-profiled-time.h"
 
 #define TPROF_H5_FORMAT         "tprof-profile"
-#define TPROF_H5_FORMAT_VERSION 1
+/* The version writers write; readers read 1 up to it (DESIGN.md 2b). */
+#define TPROF_H5_FORMAT_VERSION 2
 
 /* Every HDF5 call of the library runs between _tprof_h5_enter() and
  * _tprof_h5_leave(): they hold the process-wide HDF5 lock and keep HDF5 from
@@ -174,58 +175,3 @@ int _tprof_h5_fill_samples (const TprofH5SampleSource  *source,
                             int                         world_size,
                             size_t                     *first_invalid,
                             const char                **failed_array);
-
-/* --- the writer, split over tprof-h5-write.c, -image.c, -rank-order.c and -save.c --- */
-
-/* The file is built in memory by HDF5's core driver and written out by us:
- * in HDF5 1.10 a close that fails on a full disk leaves a half-destroyed
- * file id that crashes the process at exit, so HDF5 must never do the I/O.
- * These callbacks let the image outlive the close without a copy. */
-typedef struct
-{
-  void   *buffer;
-  size_t  size;   /* of the mapping */
-  bool    kept;
-} TprofH5Image;
-
-void _tprof_h5_image_release (TprofH5Image *image);
-
-/* A core-driver file access list whose image goes to @image, sized for @pt;
- * -1 on failure. */
-hid_t _tprof_h5_image_fapl (const TprofProfiledTime *pt,
-                            TprofH5Image            *image);
-
-/* Builds the whole profile as an HDF5 image in memory: on success stores
- * the image in *@image_out (the caller releases it) and its size. The
- * in-memory file is named after the unique @tmp_path, so it cannot clash
- * with a file HDF5 already has open at @path. Returns 0, or -1 with @error
- * set. */
-int _tprof_h5_build_image (const TprofProfiledTime *pt,
-                           const char              *tmp_path,
-                           const char              *path,
-                           TprofH5Image            *image_out,
-                           size_t                  *image_size,
-                           TprofError              *error);
-
-typedef enum
-{
-  TPROF_H5_GROUPED,
-  TPROF_H5_INTERLEAVED,
-  TPROF_H5_OUT_OF_RANGE,
-} TprofH5RankOrder;
-
-/* Whether @ranks are grouped by ascending rank, interleaved, or hold a
- * value outside [0, @world_size). */
-TprofH5RankOrder _tprof_h5_rank_order (const int32_t *ranks,
-                                       size_t         n,
-                                       int            world_size);
-
-/* Fills @out_times/@out_ranks with the samples grouped by ascending rank,
- * each rank's samples in their original order (ranks must be in range).
- * Returns false when memory is exhausted. */
-bool _tprof_h5_group_by_rank (const double  *times,
-                              const int32_t *ranks,
-                              size_t         n,
-                              int            world_size,
-                              double        *out_times,
-                              int32_t       *out_ranks);

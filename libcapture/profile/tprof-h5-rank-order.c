@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
-#include "tprof-h5-private.h"
+#include "tprof-h5-writer-private.h"
 
 typedef struct
 {

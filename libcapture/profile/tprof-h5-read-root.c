@@ -108,7 +108,7 @@ _tprof_h5_read_root (TprofH5Reader *r)
                             r->path, version, TPROF_H5_FORMAT_VERSION);
   if (version < 1)
     return tprof_error_set (r->error, TPROF_ERROR_FORMAT,
-                            "%s: root attribute 'format_version' is %lld, expected 1",
+                            "%s: root attribute 'format_version' is %lld, expected 1 or 2",
                             r->path, version);
 
   if (tprof_h5_read_required_int (r, "world_size", &world_size) < 0)

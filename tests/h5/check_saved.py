@@ -38,6 +38,50 @@ def check_int_attr(attrs, key, expected):
     check(int(value) == expected, "%s is %r, expected %r" % (key, value, expected))
 
 
+def check_close(got, want, what):
+    # relative tolerance 1e-9 (DESIGN.md 2b); NaN only where NaN is expected
+    got, want = np.asarray(got, dtype=np.float64), np.asarray(want, dtype=np.float64)
+    same_nan = np.array_equal(np.isnan(got), np.isnan(want))
+    ok = same_nan and np.allclose(got[~np.isnan(want)], want[~np.isnan(want)], rtol=1e-9, atol=0)
+    check(ok, "%s is %r, numpy gives %r" % (what, got, want))
+
+
+def check_cached_stats(group, link, times, ranks, world_size):
+    """Format 2's cache of an operation against numpy on the saved samples."""
+    n = times.size
+    check_int_attr(group.attrs, "count", n)
+    nan = float("nan")
+    want = {
+        "sum": times.sum() if n else 0.0,
+        "mean": times.mean() if n else nan,
+        "std": times.std(ddof=1) if n > 1 else nan,
+        "min": times.min() if n else nan,
+        "max": times.max() if n else nan,
+        "median": np.median(times) if n else nan,
+        "p95": np.percentile(times, 95, method="linear") if n else nan,
+        "p99": np.percentile(times, 99, method="linear") if n else nan,
+    }
+    for key, value in want.items():
+        check(key in group.attrs, "%s: attribute %s is missing" % (link, key))
+        check(group.attrs.get_id(key).dtype == np.dtype("<f8"), "%s: attribute %s is not float64" % (link, key))
+        check_close(group.attrs[key], value, "%s.%s" % (link, key))
+
+    counts = np.bincount(ranks, minlength=world_size)
+    sums = np.array([times[ranks == r].sum() for r in range(world_size)])
+    mins = np.array([times[ranks == r].min() if counts[r] else nan for r in range(world_size)])
+    maxs = np.array([times[ranks == r].max() if counts[r] else nan for r in range(world_size)])
+    for key, dtype, value in (("rank_count", "<i8", counts), ("rank_sum", "<f8", sums),
+                              ("rank_min", "<f8", mins), ("rank_max", "<f8", maxs)):
+        check(key in group, "%s/%s is missing" % (link, key))
+        dset = group[key]
+        check(dset.dtype == np.dtype(dtype), "%s/%s has dtype %s" % (link, key, dset.dtype))
+        check(dset.shape == (world_size,), "%s/%s has shape %r" % (link, key, dset.shape))
+        if key == "rank_count":
+            check(np.array_equal(dset[()], value), "%s/rank_count is %r, numpy gives %r" % (link, dset[()], value))
+        else:
+            check_close(dset[()], value, "%s/%s" % (link, key))
+
+
 def main():
     path, spec_path = sys.argv[1], sys.argv[2]
     with open(spec_path, encoding="utf-8") as spec_file:
@@ -50,7 +94,7 @@ def main():
             check_vlen_utf8(attrs.get_id(key).dtype, "root attribute " + key)
             check(isinstance(attrs[key], str), "root attribute %s is not read as str" % key)
         check(attrs["format"] == "tprof-profile", "format is %r" % attrs["format"])
-        check_int_attr(attrs, "format_version", 1)
+        check_int_attr(attrs, "format_version", 2)
         check_int_attr(attrs, "world_size", spec["world_size"])
         check(re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z", attrs["created"]) is not None,
               "created is not ISO 8601 UTC: %r" % attrs["created"])
@@ -90,6 +134,7 @@ def main():
             check(np.array_equal(got_times.view(np.uint64), want_times[order].view(np.uint64)),
                   "%s/times are not the stable rank-grouped input, bit for bit" % link)
             check(np.array_equal(got_ranks, want_ranks[order]), "%s/ranks are not grouped by rank" % link)
+            check_cached_stats(group, link, got_times, got_ranks, spec["world_size"])
 
         if spec.get("hostnames") is not None:
             hostnames = f["ranks/hostname"]

@@ -1,5 +1,6 @@
 /* test-h5-interop.c — files we save read by h5py alone, and files h5py writes loaded by us. */
 /* SPDX-License-Identifier: MIT */
+#include <math.h>
 #include <string.h>
 
 #include "h5-test-util.h"
@@ -107,8 +108,21 @@ test_h5py_reads_ours (void)
   static const int32_t io_ranks[] = { 1, 1 };
   static const char *const hosts[] = { "alpha", "bêta", "gamma", "δ" };
   TprofProfiledTime *pt = tprof_profiled_time_new (4);
+  enum { BULK = 3000 };
+  double *bulk = g_new (double, BULK);
+  int32_t *interleaved = g_new (int32_t, BULK), *grouped = g_new (int32_t, BULK);
 
+  /* large enough for contiguous datasets, whose bytes save writes itself;
+   * rank 3 records nothing in the interleaved one */
+  for (int i = 0; i < BULK; i++)
+    {
+      bulk[i] = fmod (i * 0.37, 1.9) + 1e-3 * i;
+      interleaved[i] = (i * 7) % 3;
+      grouped[i] = i * 4 / BULK;
+    }
   add_op (pt, "train/step", step, step_ranks, G_N_ELEMENTS (step));
+  add_op (pt, "bulk/interleaved", bulk, interleaved, BULK);
+  add_op (pt, "bulk/grouped", bulk, grouped, BULK);
   add_op (pt, "idle", NULL, NULL, 0);
   add_op (pt, "io 100%", io, io_ranks, 2);
   add_op (pt, ".", io, io_ranks, 1);
@@ -118,6 +132,9 @@ test_h5py_reads_ours (void)
 
   check_h5py_reads (pt, TRUE);
   tprof_profiled_time_free (pt);
+  g_free (bulk);
+  g_free (interleaved);
+  g_free (grouped);
 
   /* without host names, /ranks is not written at all */
   pt = tprof_profiled_time_new (1);

@@ -4,6 +4,7 @@
 #include <grp.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -240,6 +241,62 @@ write_fails_midway_child (void)
   tprof_profiled_time_free (pt);
 }
 
+static void full_disk_child (void);
+
+/* A small file system fills up: the save refuses, nothing is left behind,
+ * and the process exits cleanly (HDF5 1.10 crashes at exit after a close
+ * that failed on a full disk). Needs the right to mount a tmpfs. */
+static void
+test_full_disk (void)
+{
+  static const char *const only[] = { "profile.h5" };
+  TprofProfiledTime *pt;
+  char *dir, *path;
+  GBytes *before, *after;
+
+  if (g_test_subprocess ())
+    {
+      full_disk_child ();
+      return;
+    }
+  dir = h5_test_make_dir ();
+  if (mount ("tmpfs", dir, "tmpfs", 0, "size=1m") < 0)
+    {
+      g_test_skip ("cannot mount a small tmpfs here");
+      g_free (dir);
+      return;
+    }
+  path = g_build_filename (dir, "profile.h5", NULL);
+  pt = make_profile (4);
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, NULL), ==, 0);
+  before = h5_test_read_bytes (path);
+  g_setenv ("TPROF_H5_TARGET", path, TRUE);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("");
+  g_test_trap_assert_stdout ("*refused*");
+  after = h5_test_read_bytes (path);
+  g_assert_true (g_bytes_equal (before, after));
+  h5_test_assert_dir_entries (dir, only, 1);
+  g_bytes_unref (after);
+  g_bytes_unref (before);
+  g_assert_cmpint (umount (dir), ==, 0);
+  tprof_profiled_time_free (pt);
+  g_free (path);
+  g_free (dir);
+}
+
+static void
+full_disk_child (void)
+{
+  /* 1.2 MB of samples for 1 MB of space */
+  TprofProfiledTime *pt = make_profile (100000);
+
+  assert_save_fails (pt, g_getenv ("TPROF_H5_TARGET"), TPROF_ERROR_IO, "No space left on device");
+  g_print ("refused\n");
+  tprof_profiled_time_free (pt);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -252,6 +309,7 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/save/bad-arguments", test_bad_arguments);
   g_test_add_func ("/h5/save/read-only-directory", test_read_only_directory);
   g_test_add_func ("/h5/save/write-fails-midway", test_write_fails_midway);
+  g_test_add_func ("/h5/save/full-disk", test_full_disk);
   status = g_test_run ();
   if (!g_test_subprocess ())
     h5_test_cleanup ();

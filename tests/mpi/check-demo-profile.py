@@ -13,7 +13,7 @@ def fail(message):
 def main():
     path, world_size, iterations = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     with h5py.File(path, "r") as f:
-        if f.attrs["format"] != "tprof-profile" or int(f.attrs["format_version"]) != 1:
+        if f.attrs["format"] != "tprof-profile" or int(f.attrs["format_version"]) != 2:
             fail("wrong format attributes")
         if int(f.attrs["world_size"]) != world_size:
             fail(f"world_size {f.attrs['world_size']} != {world_size}")

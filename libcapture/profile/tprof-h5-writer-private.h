@@ -1,0 +1,194 @@
+/* tprof-h5-writer-private.h — the writer of profile files: the temporary file, HDF5's metadata, our sample bytes. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tprof-h5-private.h"
+
+/* How a save stays safe and lean (tprof-profiled-time-save.c):
+ *
+ * In HDF5 1.10 a close that fails (a full disk) leaves a half-destroyed
+ * file id that crashes the process at exit, so no write of HDF5's may
+ * ever fail. Building the whole file in memory (the core driver) made
+ * that so, at the price of a second copy of every sample. Now:
+ *
+ *  - the temporary file's space is reserved first (posix_fallocate, which
+ *    glibc emulates where the file system cannot), before HDF5 sees it:
+ *    a full disk or a file size limit fails there, with nothing to undo;
+ *  - a skeleton (root attributes, /timings) built in memory is written by
+ *    us, then HDF5 opens the file and writes only metadata, always inside
+ *    the reservation: before each operation the reservation is grown to
+ *    HDF5's end of allocation plus a bound on what the operation can
+ *    allocate, and a failure to grow it stops the save with everything
+ *    HDF5 may write still inside reserved space;
+ *  - datasets are contiguous, allocated early and never filled by HDF5:
+ *    we pwrite() the samples at their offsets straight from the profile's
+ *    arrays; small ones are compact (inside their object header), sparing
+ *    a write and a file-space allocation per dataset. */
+typedef struct
+{
+  const char *path;      /* the target, for messages */
+  char       *tmp_path;  /* "<dir>/.<base>.XXXXXX" */
+  int         fd;
+  off_t       reserved;  /* bytes allocated on disk from offset 0 */
+} TprofSaveFile;
+
+/* Creates a new empty temporary file beside @path. 0, or -1 with @error. */
+int  _tprof_save_file_create (TprofSaveFile *file,
+                              const char    *path,
+                              TprofError    *error);
+/* Makes sure the first @size bytes of the file have disk space (growing a
+ * reservation by at least an eighth, so that it grows rarely). 0, or -1
+ * with @error and the earlier reservation kept. */
+int  _tprof_save_file_reserve (TprofSaveFile *file,
+                               off_t          size,
+                               TprofError    *error);
+/* Writes all @size bytes of @data at @offset. 0, or -1 with @error. */
+int  _tprof_save_file_pwrite (TprofSaveFile *file,
+                              const void    *data,
+                              size_t         size,
+                              off_t          offset,
+                              TprofError    *error);
+/* Cuts the file to @size if longer (@size -1: as it is), makes it durable and renames it over
+ * the target. 0, or -1 with @error (the target is then untouched). Either
+ * way the temporary file is closed and gone and @file cleared. */
+int  _tprof_save_file_commit (TprofSaveFile *file,
+                              off_t          size,
+                              TprofError    *error);
+/* Closes and removes the temporary file; @file cleared. */
+void _tprof_save_file_abandon (TprofSaveFile *file);
+
+/* The HDF5 side of a save (tprof-profile-writer.c, tprof-operation-writer.c). */
+typedef struct
+{
+  const char    *path;             /* the target, for messages */
+  TprofSaveFile *out;
+  int            world_size;
+  hid_t          file;
+  hid_t          timings;
+  hid_t          str_type;         /* variable-length UTF-8 */
+  hid_t          lcpl;             /* UTF-8 link names */
+  hid_t          scalar;
+  hid_t          dcpl_contiguous;  /* allocated early, never filled */
+  hid_t          dcpl_compact;
+  hid_t          gcpl_operation;   /* attributes kept in the header */
+  /* HDF5 gives fractal heap blocks (the links of /timings) file space
+   * only when it flushes them, at any later call: a bound on that space */
+  uint64_t       deferred_bound;
+  off_t          reserved_at_open;
+} TprofProfileWriter;
+
+/* Datasets up to this size live in their object header. */
+#define TPROF_H5_COMPACT_MAX 4096
+
+/* The skeleton of @pt's file (root attributes, empty /timings) in a
+ * malloc'd buffer, built in memory: HDF5 does no I/O. Returns 0 with the
+ * buffer and its size, or -1 with @error. */
+int _tprof_profile_writer_skeleton (const TprofProfiledTime *pt,
+                                    const char              *path,
+                                    const char              *tmp_path,
+                                    void                   **image,
+                                    size_t                  *size,
+                                    TprofError              *error);
+
+/* Opens @out's file (holding a skeleton) with HDF5. 0, or -1 with @error
+ * and nothing open. */
+int _tprof_profile_writer_open (TprofProfileWriter *w,
+                                const char         *path,
+                                TprofSaveFile      *out,
+                                int                 world_size,
+                                TprofError         *error);
+
+/* Grows the reservation to HDF5's end of allocation plus @upcoming bytes:
+ * call before anything that may allocate up to @upcoming bytes. */
+int _tprof_profile_writer_reserve (TprofProfileWriter *w,
+                                   uint64_t            upcoming,
+                                   TprofError         *error);
+
+/* Writes operation @op of @pt: group, cached statistics, samples. */
+int _tprof_profile_writer_add_operation (TprofProfileWriter      *w,
+                                         const TprofProfiledTime *pt,
+                                         size_t                   op,
+                                         TprofError              *error);
+
+/* Writes /ranks/hostname when @pt knows the hosts. */
+int _tprof_profile_writer_add_hostnames (TprofProfileWriter      *w,
+                                         const TprofProfiledTime *pt,
+                                         TprofError              *error);
+
+/* Closes every HDF5 object; on success stores in *@size (may be NULL)
+ * the size the file must be cut to, or -1 when HDF5 cut it already. Returns 0, or -1 with @error (unless @error is
+ * already set by an earlier failure). */
+int _tprof_profile_writer_close (TprofProfileWriter *w,
+                                 off_t              *size,
+                                 TprofError         *error);
+
+/* Creates the 1-D dataset @name of @n values of @file_type in @group:
+ * compact and filled from @data when small, else contiguous with @data
+ * written by us at its offset. 0, or -1 (HDF5's or @error's message). */
+int _tprof_profile_writer_add_array (TprofProfileWriter *w,
+                                     hid_t               group,
+                                     const char         *name,
+                                     hid_t               file_type,
+                                     hid_t               mem_type,
+                                     const void         *data,
+                                     size_t              n,
+                                     TprofError         *error);
+
+/* Scalar attributes of @obj. 0 or -1. */
+int _tprof_profile_writer_string_attr (TprofProfileWriter *w,
+                                       hid_t               obj,
+                                       const char         *name,
+                                       const char         *value);
+int _tprof_profile_writer_int_attr (TprofProfileWriter *w,
+                                    hid_t               obj,
+                                    const char         *name,
+                                    long long           value);
+int _tprof_profile_writer_double_attr (TprofProfileWriter *w,
+                                       hid_t               obj,
+                                       const char         *name,
+                                       double              value);
+
+/* What format 2 caches of one operation (DESIGN.md section 2b), computed
+ * by the statistics engine (tprof-operation-cache.c). */
+typedef struct
+{
+  TprofSummary summary;
+  int64_t     *rank_count;  /* world_size each */
+  double      *rank_sum;
+  double      *rank_min;    /* NaN where a rank has no sample */
+  double      *rank_max;
+} TprofOperationCache;
+
+/* Fills @cache from @gt; false when memory is exhausted. */
+bool _tprof_operation_cache_init (TprofOperationCache     *cache,
+                                  const TprofGatheredTime *gt,
+                                  int                      world_size);
+void _tprof_operation_cache_clear (TprofOperationCache *cache);
+
+typedef enum
+{
+  TPROF_H5_GROUPED,
+  TPROF_H5_INTERLEAVED,
+  TPROF_H5_OUT_OF_RANGE,
+} TprofH5RankOrder;
+
+/* Whether @ranks are grouped by ascending rank, interleaved, or hold a
+ * value outside [0, @world_size). */
+TprofH5RankOrder _tprof_h5_rank_order (const int32_t *ranks,
+                                       size_t         n,
+                                       int            world_size);
+
+/* Fills @out_times/@out_ranks with the samples grouped by ascending rank,
+ * each rank's samples in their original order (ranks must be in range).
+ * Returns false when memory is exhausted. */
+bool _tprof_h5_group_by_rank (const double  *times,
+                              const int32_t *ranks,
+                              size_t         n,
+                              int            world_size,
+                              double        *out_times,
+                              int32_t       *out_ranks);

@@ -1,0 +1,218 @@
+/* tprof-operation-writer.c — one operation's group: its name, cached statistics and samples (DESIGN.md sections 2 and 2b). */
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof/tprof-profiled-time.h"
+#include "tprof-h5-writer-private.h"
+
+static int
+tprof_profile_writer_attr (TprofProfileWriter *w,
+                           hid_t               obj,
+                           const char         *name,
+                           hid_t               file_type,
+                           hid_t               mem_type,
+                           const void         *value)
+{
+  hid_t attr = H5Acreate2 (obj, name, file_type, w->scalar, H5P_DEFAULT, H5P_DEFAULT);
+  herr_t status = attr >= 0 ? H5Awrite (attr, mem_type, value) : -1;
+
+  _tprof_h5_close (attr);
+  return status < 0 ? -1 : 0;
+}
+
+int
+_tprof_profile_writer_string_attr (TprofProfileWriter *w,
+                                   hid_t               obj,
+                                   const char         *name,
+                                   const char         *value)
+{
+  return tprof_profile_writer_attr (w, obj, name, w->str_type, w->str_type, &value);
+}
+
+int
+_tprof_profile_writer_int_attr (TprofProfileWriter *w,
+                                hid_t               obj,
+                                const char         *name,
+                                long long           value)
+{
+  return tprof_profile_writer_attr (w, obj, name, H5T_STD_I64LE, H5T_NATIVE_LLONG, &value);
+}
+
+int
+_tprof_profile_writer_double_attr (TprofProfileWriter *w,
+                                   hid_t               obj,
+                                   const char         *name,
+                                   double              value)
+{
+  return tprof_profile_writer_attr (w, obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
+}
+
+int
+_tprof_profile_writer_add_array (TprofProfileWriter *w,
+                                 hid_t               group,
+                                 const char         *name,
+                                 hid_t               file_type,
+                                 hid_t               mem_type,
+                                 const void         *data,
+                                 size_t              n,
+                                 TprofError         *error)
+{
+  size_t bytes = n * H5Tget_size (mem_type);
+  bool compact = bytes <= TPROF_H5_COMPACT_MAX;
+  /* our bytes go to the file as they are: the file types are little-endian */
+  bool ours = !compact && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+  hsize_t dims[1] = { n };
+  hid_t space = H5Screate_simple (1, dims, NULL);
+  hid_t dset = -1;
+  haddr_t offset = HADDR_UNDEF;
+  int result = -1;
+
+  if (space >= 0)
+    dset = H5Dcreate2 (group, name, file_type, space, H5P_DEFAULT,
+                       compact ? w->dcpl_compact : w->dcpl_contiguous, H5P_DEFAULT);
+  if (dset >= 0 && !ours)
+    result = n == 0 || H5Dwrite (dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0 ? 0 : -1;
+  else if (dset >= 0 && (offset = H5Dget_offset (dset)) != HADDR_UNDEF)
+    /* allocated early and never filled: the bytes are ours to write */
+    result = _tprof_save_file_pwrite (w->out, data, bytes, (off_t) offset, error);
+  _tprof_h5_close (dset);
+  _tprof_h5_close (space);
+  return result;
+}
+
+static int
+tprof_operation_writer_stats (TprofProfileWriter        *w,
+                              hid_t                      group,
+                              const TprofOperationCache *cache,
+                              TprofError                *error)
+{
+  const TprofSummary *s = &cache->summary;
+  size_t ws = (size_t) w->world_size;
+
+  if (_tprof_profile_writer_int_attr (w, group, "count", (long long) s->count) < 0 ||
+      _tprof_profile_writer_double_attr (w, group, "sum", s->sum) < 0 ||
+      _tprof_profile_writer_double_attr (w, group, "mean", s->mean) < 0 ||
+      _tprof_profile_writer_double_attr (w, group, "std", s->std) < 0 ||
+      _tprof_profile_writer_double_attr (w, group, "min", s->min) < 0 ||
+      _tprof_profile_writer_double_attr (w, group, "max", s->max) < 0 ||
+      _tprof_profile_writer_double_attr (w, group, "median", s->median) < 0 ||
+      _tprof_profile_writer_double_attr (w, group, "p95", s->p95) < 0 ||
+      _tprof_profile_writer_double_attr (w, group, "p99", s->p99) < 0)
+    return -1;
+  if (_tprof_profile_writer_add_array (w, group, "rank_count", H5T_STD_I64LE, H5T_NATIVE_INT64,
+                                       cache->rank_count, ws, error) < 0 ||
+      _tprof_profile_writer_add_array (w, group, "rank_sum", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                       cache->rank_sum, ws, error) < 0 ||
+      _tprof_profile_writer_add_array (w, group, "rank_min", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                       cache->rank_min, ws, error) < 0 ||
+      _tprof_profile_writer_add_array (w, group, "rank_max", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                       cache->rank_max, ws, error) < 0)
+    return -1;
+  return 0;
+}
+
+/* The group of operation @name holding the samples of @gt (grouped by
+ * rank) and their statistics. */
+static int
+tprof_operation_writer_group (TprofProfileWriter      *w,
+                              const char              *name,
+                              const TprofGatheredTime *gt,
+                              TprofError              *error)
+{
+  TprofOperationCache cache;
+  char *link_name = _tprof_h5_escape_name (name);
+  size_t n = tprof_gathered_time_count (gt);
+  hid_t group = -1;
+  int result = -1;
+
+  if (link_name == NULL || !_tprof_operation_cache_init (&cache, gt, w->world_size))
+    {
+      free (link_name);
+      return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
+                              w->path, name);
+    }
+  group = H5Gcreate2 (w->timings, link_name, w->lcpl, w->gcpl_operation, H5P_DEFAULT);
+  if (group >= 0 && _tprof_profile_writer_string_attr (w, group, "name", name) == 0 &&
+      _tprof_profile_writer_add_array (w, group, "times", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                       tprof_gathered_time_times (gt), n, error) == 0 &&
+      _tprof_profile_writer_add_array (w, group, "ranks", H5T_STD_I32LE, H5T_NATIVE_INT32,
+                                       tprof_gathered_time_ranks (gt), n, error) == 0 &&
+      tprof_operation_writer_stats (w, group, &cache, error) == 0)
+    result = 0;
+  else if (error == NULL || error->code == 0)
+    _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write operation '%s'", name);
+  _tprof_h5_close (group);
+  _tprof_operation_cache_clear (&cache);
+  free (link_name);
+  return result;
+}
+
+/* @gt as stored: itself when grouped by rank (no copy), else a grouped
+ * copy in *@copy, which the caller frees. NULL with @error on failure. */
+static const TprofGatheredTime *
+tprof_operation_writer_grouped (TprofProfileWriter      *w,
+                                const char              *name,
+                                const TprofGatheredTime *gt,
+                                TprofGatheredTime      **copy,
+                                TprofError              *error)
+{
+  const int32_t *ranks = tprof_gathered_time_ranks (gt);
+  size_t n = tprof_gathered_time_count (gt);
+  double *times;
+  int32_t *grouped_ranks;
+
+  *copy = NULL;
+  switch (_tprof_h5_rank_order (ranks, n, w->world_size))
+    {
+    case TPROF_H5_GROUPED:
+      return gt;
+    case TPROF_H5_OUT_OF_RANGE:
+      tprof_error_set (error, TPROF_ERROR_INVALID, "%s: operation '%s' has a rank outside [0, %d)",
+                       w->path, name, w->world_size);
+      return NULL;
+    case TPROF_H5_INTERLEAVED:
+      break;
+    }
+  /* n fits: the selection already holds n doubles */
+  times = malloc (n * sizeof *times);
+  grouped_ranks = malloc (n * sizeof *grouped_ranks);
+  if (times != NULL && grouped_ranks != NULL &&
+      _tprof_h5_group_by_rank (tprof_gathered_time_times (gt), ranks, n, w->world_size, times, grouped_ranks))
+    *copy = tprof_gathered_time_new_take (times, grouped_ranks, n);
+  else
+    {
+      free (times);
+      free (grouped_ranks);
+    }
+  if (*copy == NULL)
+    tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
+                     w->path, name);
+  return *copy;
+}
+
+int
+_tprof_profile_writer_add_operation (TprofProfileWriter      *w,
+                                     const TprofProfiledTime *pt,
+                                     size_t                   op,
+                                     TprofError              *error)
+{
+  const char *name = tprof_profiled_time_name (pt, op);
+  const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, op);
+  size_t n = tprof_gathered_time_count (gt);
+  uint64_t upcoming = (uint64_t) n * (sizeof (double) + sizeof (int32_t))
+                      + (uint64_t) w->world_size * 4 * sizeof (double) + 4 * strlen (name);
+  TprofGatheredTime *copy;
+  int result;
+
+  /* its link in /timings: a heap block may double for it */
+  w->deferred_bound += 2 * (3 * strlen (name) + 64);
+  if (_tprof_profile_writer_reserve (w, upcoming, error) < 0)
+    return -1;
+  gt = tprof_operation_writer_grouped (w, name, gt, &copy, error);
+  if (gt == NULL)
+    return -1;
+  result = tprof_operation_writer_group (w, name, gt, error);
+  tprof_gathered_time_free (copy);
+  return result;
+}
