@@ -36,18 +36,23 @@ mix (uint64_t x)
   return x ^ (x >> 31);
 }
 
-/* One sample from each of @n_sample equal strata of @values, at a jittered
- * position: periodic data cannot line up with it. */
+/* One sample from each of @n_sample strata that together cover all of
+ * @values, at a jittered position: periodic data cannot line up with it.
+ * (Strata of n / n_sample values rounded down left the tail unsampled, which
+ * biased every bracket of sorted data low and sent it to the slow path.) */
 static void
 draw_sample (const double *values,
              size_t        n,
              double       *sample,
              size_t        n_sample)
 {
-  size_t stride = n / n_sample;
-
   for (size_t i = 0; i < n_sample; i++)
-    sample[i] = values[i * stride + (size_t) (mix (i) % stride)];
+    {
+      size_t start = (size_t) ((unsigned __int128) i * n / n_sample);
+      size_t stop = (size_t) ((unsigned __int128) (i + 1) * n / n_sample);
+
+      sample[i] = values[start + (size_t) (mix (i) % (stop - start))];
+    }
 }
 
 /* Sample ranks that bracket global rank @k with high probability. */
