@@ -31,13 +31,17 @@
  *    a write and a file-space allocation per dataset. */
 typedef struct
 {
-  const char *path;      /* the target, for messages */
-  char       *tmp_path;  /* "<dir>/.<base>.XXXXXX" */
+  const char *path;      /* as the caller gave it, for messages */
+  char       *target;    /* @path with symbolic links followed: what is replaced */
+  char       *dir;       /* the directory of @target */
+  char       *tmp_path;  /* "<dir>/.tprof-XXXXXX": short, whatever the target's length */
   int         fd;
   off_t       reserved;  /* bytes allocated on disk from offset 0 */
 } TprofSaveFile;
 
-/* Creates a new empty temporary file beside @path. 0, or -1 with @error. */
+/* Creates a new empty temporary file beside the file @path names (after
+ * following symbolic links). Refuses a target that exists and is not a
+ * regular file. 0, or -1 with @error. */
 int  _tprof_save_file_create (TprofSaveFile *file,
                               const char    *path,
                               TprofError    *error);
@@ -79,7 +83,6 @@ typedef struct
   /* HDF5 gives fractal heap blocks (the links of /timings) file space
    * only when it flushes them, at any later call: a bound on that space */
   uint64_t       deferred_bound;
-  off_t          reserved_at_open;
 } TprofProfileWriter;
 
 /* Datasets up to this size live in their object header. */

@@ -92,7 +92,7 @@ tprof_profile_writer_init (TprofProfileWriter *w,
                            TprofSaveFile      *out,
                            int                 world_size)
 {
-  *w = (TprofProfileWriter) { path, out, world_size, -1, -1, -1, -1, -1, -1, -1, -1, 64 << 10, 0 };
+  *w = (TprofProfileWriter) { path, out, world_size, -1, -1, -1, -1, -1, -1, -1, -1, 64 << 10 };
 }
 
 int
@@ -154,10 +154,9 @@ _tprof_profile_writer_open (TprofProfileWriter *w,
   if (w->file >= 0)
     w->timings = H5Gopen2 (w->file, "timings", H5P_DEFAULT);
   _tprof_h5_close (fapl);
-  w->reserved_at_open = out->reserved;
   if (w->timings < 0)
     {
-      _tprof_h5_error (error, TPROF_ERROR_IO, path, "cannot open %s with HDF5", out->tmp_path);
+      _tprof_h5_error (error, TPROF_ERROR_IO, path, "cannot open its temporary file with HDF5");
       _tprof_profile_writer_close (w, NULL, error);
       return -1;
     }
@@ -224,49 +223,31 @@ out:
   return result;
 }
 
-/* The end of allocation HDF5 stored in the closed file @path, or -1. */
-static off_t
-tprof_profile_writer_stored_end (const char *path)
-{
-  hid_t fapl = H5Pcreate (H5P_FILE_ACCESS);
-  hid_t file = -1;
-  haddr_t eoa = 0;
-
-  if (fapl >= 0 && H5Pset_file_locking (fapl, 0, 1) >= 0)
-    file = H5Fopen (path, H5F_ACC_RDONLY, fapl);
-  if (file < 0 || H5Fget_eoa (file, &eoa) < 0)
-    eoa = HADDR_UNDEF;
-  /* read-only: a close writes nothing */
-  _tprof_h5_close (file);
-  _tprof_h5_close (fapl);
-  return eoa != HADDR_UNDEF ? (off_t) eoa : -1;
-}
-
 int
 _tprof_profile_writer_close (TprofProfileWriter *w,
                              off_t              *size,
                              TprofError         *error)
 {
+  haddr_t eoa = HADDR_UNDEF;
   herr_t status = 0;
 
   /* Heap blocks get their file space when flushed: the reservation
    * covers them (see deferred_bound), so these writes cannot fail for
-   * want of space. */
+   * want of space. After the flush nothing is left to allocate, so the
+   * end of allocation is the file's end: the reservation beyond it is cut
+   * at commit (HDF5 cannot know of a reservation grown after it opened
+   * the file, and then leaves it). */
   _tprof_h5_close (w->timings);
+  if (w->file >= 0 && (H5Fflush (w->file, H5F_SCOPE_LOCAL) < 0 || H5Fget_eoa (w->file, &eoa) < 0))
+    status = -1;
   if (w->file >= 0 && H5Fclose (w->file) < 0)
     status = -1;
   w->timings = w->file = -1;
   tprof_profile_writer_clear_lists (w);
   if (status < 0)
     return error != NULL && error->code != 0 ? -1
-           : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot finish %s", w->out->tmp_path);
-  if (size == NULL)
-    return 0;
-  /* HDF5 cut the file to its end unless the reservation grew after it
-   * opened the file (it then may not know the file is longer) */
-  *size = -1;
-  if (w->out->reserved != w->reserved_at_open &&
-      (*size = tprof_profile_writer_stored_end (w->out->tmp_path)) < 0)
-    return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot read back %s", w->out->tmp_path);
+           : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot finish its temporary file");
+  if (size != NULL)
+    *size = eoa != HADDR_UNDEF && eoa <= (haddr_t) INT64_MAX ? (off_t) eoa : -1;
   return 0;
 }

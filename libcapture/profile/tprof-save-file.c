@@ -12,35 +12,119 @@
 #include "tprof/tprof-clock.h"
 #include "tprof-h5-writer-private.h"
 
-/* Tries to create "<dir>/.<base>.XXXXXX" (in @tmp, @len bytes) beside
- * @path, like mkstemp() but with the permissions the umask gives ordinary
- * files. Returns the descriptor, or -1 with errno. */
-static int
-tprof_save_file_try_create (const char *path,
-                            char       *tmp,
-                            size_t      len)
+#define MAX_LINK_DEPTH 40
+
+/* @path with every symbolic link along the last component followed, as
+ * open() would; malloc'd, or NULL with errno. A dangling link resolves to
+ * the missing file it names, which the save then creates. */
+static char *
+tprof_save_file_follow (const char *path)
+{
+  char *current = strdup (path);
+
+  for (int depth = 0; current != NULL && depth < MAX_LINK_DEPTH; depth++)
+    {
+      char link[4096];
+      ssize_t len = readlink (current, link, sizeof link - 1);
+      const char *slash = strrchr (current, '/');
+      char *next;
+
+      if (len < 0)
+        return errno == EINVAL || errno == ENOENT ? current : (free (current), NULL);
+      link[len] = '\0';
+      /* a relative link is relative to the link's own directory */
+      if (link[0] == '/' || slash == NULL)
+        next = strdup (link);
+      else if (asprintf (&next, "%.*s/%s", (int) (slash - current), current, link) < 0)
+        next = NULL;
+      free (current);
+      current = next;
+    }
+  if (current != NULL)
+    {
+      free (current);
+      errno = ELOOP;
+    }
+  return NULL;
+}
+
+/* The directory of @path ("." when it has none); malloc'd or NULL. */
+static char *
+tprof_save_file_dirname (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+
+  if (slash == NULL)
+    return strdup (".");
+  if (slash == path)
+    return strdup ("/");
+  return strndup (path, (size_t) (slash - path));
+}
+
+/* A new "<dir>/.tprof-XXXXXX" that does not exist yet, in @name (@len
+ * bytes): short, so that a target name of any legal length works. */
+static void
+tprof_save_file_temp_name (const char *dir,
+                           char       *name,
+                           size_t      len)
 {
   static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
   static unsigned counter;
-  const char *slash = strrchr (path, '/');
-  const char *base = slash != NULL ? slash + 1 : path;
+  uint64_t seed = (uint64_t) tprof_clock_now_ns () ^ ((uint64_t) getpid () << 32)
+                  ^ ((uint64_t) __atomic_add_fetch (&counter, 1, __ATOMIC_RELAXED) * 2654435761u);
+  char suffix[7];
+
+  for (int k = 0; k < 6; k++, seed /= sizeof alphabet - 1)
+    suffix[k] = alphabet[seed % (sizeof alphabet - 1)];
+  suffix[6] = '\0';
+  snprintf (name, len, "%s/.tprof-%s", dir, suffix);
+}
+
+/* A new file in @file->dir, named in @file->tmp_path. Read and write:
+ * glibc's posix_fallocate() emulation reads. Returns the descriptor, or -1
+ * with errno. It has to have a name: HDF5 opens files by name, and
+ * refuses /proc/self/fd/N of an unnamed (O_TMPFILE) file. */
+static int
+tprof_save_file_open_temp (TprofSaveFile *file)
+{
+  size_t len = strlen (file->dir) + sizeof "/.tprof-XXXXXX";
   int fd = -1;
 
+  file->tmp_path = malloc (len);
+  if (file->tmp_path == NULL)
+    return -1;
   errno = EEXIST;
   for (int attempt = 0; attempt < 100 && fd < 0 && errno == EEXIST; attempt++)
     {
-      uint64_t seed = (uint64_t) tprof_clock_now_ns () ^ ((uint64_t) getpid () << 32)
-                      ^ ((uint64_t) __atomic_add_fetch (&counter, 1, __ATOMIC_RELAXED) * 2654435761u);
-      char suffix[7];
-
-      for (int k = 0; k < 6; k++, seed /= sizeof alphabet - 1)
-        suffix[k] = alphabet[seed % (sizeof alphabet - 1)];
-      suffix[6] = '\0';
-      snprintf (tmp, len, "%.*s.%s.%s", (int) (base - path), path, base, suffix);
-      /* read and write: glibc's posix_fallocate() emulation reads */
-      fd = open (tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      tprof_save_file_temp_name (file->dir, file->tmp_path, len);
+      fd = open (file->tmp_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    }
+  if (fd < 0)
+    {
+      free (file->tmp_path);
+      file->tmp_path = NULL;
     }
   return fd;
+}
+
+/* Refuses a target that exists and is not a regular file: a save replaces
+ * a profile, never a device, a FIFO or a directory. */
+static int
+tprof_save_file_check_target (const TprofSaveFile *file,
+                              TprofError          *error)
+{
+  struct stat st;
+
+  if (stat (file->target, &st) < 0)
+    return errno == ENOENT ? 0
+           : tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", file->path, strerror (errno));
+  if (S_ISREG (st.st_mode))
+    return 0;
+  return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot save over it: %s; a profile replaces only "
+                          "a regular file", file->path,
+                          S_ISDIR (st.st_mode) ? strerror (EISDIR) : S_ISFIFO (st.st_mode) ? "it is a FIFO"
+                          : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode) ? "it is a device"
+                          : "it is not a regular file");
 }
 
 int
@@ -48,22 +132,29 @@ _tprof_save_file_create (TprofSaveFile *file,
                          const char    *path,
                          TprofError    *error)
 {
-  const char *slash = strrchr (path, '/');
-  size_t len = strlen (path) + sizeof "/..XXXXXX";
-
-  *file = (TprofSaveFile) { path, NULL, -1, 0 };
-  if ((slash != NULL ? slash + 1 : path)[0] == '\0')
+  *file = (TprofSaveFile) { .path = path, .fd = -1 };
+  if ((strrchr (path, '/') != NULL ? strrchr (path, '/') + 1 : path)[0] == '\0')
     return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: the path names a directory, not a file", path);
-  file->tmp_path = malloc (len);
-  if (file->tmp_path == NULL)
-    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
-  file->fd = tprof_save_file_try_create (path, file->tmp_path, len);
+  file->target = tprof_save_file_follow (path);
+  if (file->target == NULL)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot follow the link: %s", path, strerror (errno));
+  file->dir = tprof_save_file_dirname (file->target);
+  if (file->dir == NULL)
+    {
+      _tprof_save_file_abandon (file);
+      return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
+    }
+  if (tprof_save_file_check_target (file, error) < 0)
+    {
+      _tprof_save_file_abandon (file);
+      return -1;
+    }
+  file->fd = tprof_save_file_open_temp (file);
   if (file->fd < 0)
     {
-      tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot create a temporary file beside it: %s",
-                       path, strerror (errno));
-      free (file->tmp_path);
-      file->tmp_path = NULL;
+      tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot create a temporary file in %s: %s",
+                       path, file->dir, strerror (errno));
+      _tprof_save_file_abandon (file);
       return -1;
     }
   return 0;
@@ -87,8 +178,8 @@ _tprof_save_file_reserve (TprofSaveFile *file,
    * (EFBIG) too, before HDF5 writes anything. */
   status = posix_fallocate (file->fd, file->reserved, target - file->reserved);
   if (status != 0)
-    return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot reserve %lld bytes for %s: %s",
-                            file->path, (long long) target, file->tmp_path, strerror (status));
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot reserve %lld bytes for it: %s",
+                            file->path, (long long) target, strerror (status));
   file->reserved = target;
   return 0;
 }
@@ -109,8 +200,8 @@ _tprof_save_file_pwrite (TprofSaveFile *file,
       if (written < 0 && errno == EINTR)
         continue;
       if (written <= 0)
-        return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write %s: %s", file->path,
-                                file->tmp_path, written == 0 ? strerror (EIO) : strerror (errno));
+        return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s",
+                                file->path, written == 0 ? strerror (EIO) : strerror (errno));
       bytes += written;
       size -= (size_t) written;
       offset += written;
@@ -126,9 +217,9 @@ _tprof_save_file_abandon (TprofSaveFile *file)
   if (file->tmp_path != NULL)
     unlink (file->tmp_path);
   free (file->tmp_path);
-  file->tmp_path = NULL;
-  file->fd = -1;
-  file->reserved = 0;
+  free (file->target);
+  free (file->dir);
+  *file = (TprofSaveFile) { .path = file->path, .fd = -1 };
 }
 
 int
@@ -142,15 +233,15 @@ _tprof_save_file_commit (TprofSaveFile *file,
   /* the reservation may extend past the end HDF5 settled on */
   if (fstat (file->fd, &st) < 0 || (size >= 0 && st.st_size > size && ftruncate (file->fd, size) < 0) ||
       fsync (file->fd) < 0)
-    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write %s: %s",
-                              file->path, file->tmp_path, strerror (errno));
+    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s",
+                              file->path, strerror (errno));
   if (close (file->fd) < 0 && result == 0)
-    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write %s: %s",
-                              file->path, file->tmp_path, strerror (errno));
+    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s",
+                              file->path, strerror (errno));
   file->fd = -1;
-  if (result == 0 && rename (file->tmp_path, file->path) < 0)
-    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot replace it with %s: %s",
-                              file->path, file->tmp_path, strerror (errno));
+  if (result == 0 && rename (file->tmp_path, file->target) < 0)
+    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot replace it: %s",
+                              file->path, strerror (errno));
   if (result == 0)
     {
       free (file->tmp_path);
