@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tprof-h5-private.h"
+#include "tprof-h5-reader-private.h"
 
 static uint64_t
 tprof_h5_decode_le (const unsigned char *p,
