@@ -74,12 +74,46 @@ def damage_times(path, op_link):
         f.write(np.full(size // 8, np.nan).tobytes())
 
 
+SELECTED = [0, 3, 5]
+
+
+def write_expected(directory, name, ops, out):
+    """One line per operation: numpy's statistics (section 4), and the
+    samples of SELECTED ranks as h5py selects them, in raw files."""
+    for k, (op, times, ranks) in enumerate(ops):
+        n = len(times)
+        present = np.unique(ranks)
+        totals = np.array([times[ranks == r].sum() for r in present])
+        values = [n, len(present), times.sum(),
+                  times.mean() if n else np.nan, times.std(ddof=1) if n > 1 else np.nan,
+                  times.min() if n else np.nan, times.max() if n else np.nan,
+                  np.median(times) if n else np.nan,
+                  np.quantile(times, 0.95) if n else np.nan, np.quantile(times, 0.99) if n else np.nan,
+                  totals.max() / totals.mean() if n else np.nan,
+                  present[np.argmax(totals)] if n else -1]
+        out.write("%s\t%s\t%s\n" % (name, op, "\t".join(repr(float(v)) for v in values)))
+        # what h5py reads back, selected as numpy selects
+        with h5py.File(os.path.join(directory, name), "r") as f:
+            group = f["timings"][[g for g in f["timings"] if f["timings"][g].attrs["name"] == op][0]]
+            times, ranks = group["times"][()], group["ranks"][()]
+        keep = np.isin(ranks, SELECTED)
+        base = os.path.join(directory, "sel-%s-%d" % (name, k))
+        np.asarray(times[keep], dtype=np.float64).tofile(base + ".f64")
+        np.asarray(ranks[keep], dtype=np.int32).tofile(base + ".i32")
+
+
 def main():
     directory = sys.argv[1]
     rng = np.random.default_rng(7)
-    write(os.path.join(directory, "v2.h5"), 6, sample_ops(rng, 6, [5000, 300000, 1, 0]))
-    write(os.path.join(directory, "v2-interleaved.h5"), 6, sample_ops(rng, 6, [4000, 200000], grouped=False))
-    write(os.path.join(directory, "v1.h5"), 6, sample_ops(rng, 6, [5000, 300000, 1, 0]), cache=False, version=1)
+    files = {
+        "v2.h5": (sample_ops(rng, 6, [5000, 300000, 1, 0]), True, 2),
+        "v2-interleaved.h5": (sample_ops(rng, 6, [4000, 200000], grouped=False), True, 2),
+        "v1.h5": (sample_ops(rng, 6, [5000, 300000, 1, 0]), False, 1),
+    }
+    with open(os.path.join(directory, "expected.txt"), "w") as out:
+        for name, (ops, cache, version) in files.items():
+            write(os.path.join(directory, name), 6, ops, cache=cache, version=version)
+            write_expected(directory, name, ops, out)
     write(os.path.join(directory, "v2-damaged.h5"), 6, sample_ops(rng, 6, [5000, 300000]))
     damage_times(os.path.join(directory, "v2-damaged.h5"), "io%2Fstep%251")
     print("OK")
