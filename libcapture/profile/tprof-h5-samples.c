@@ -178,8 +178,11 @@ tprof_h5_read_runs (TprofH5SampleRead *sr,
           return 1;
         dest += (size_t) count;
         sr->done += count;
+        /* without the HDF5 lock: the callback may read other files */
+        _tprof_h5_leave (&sr->guard);
         if (sr->progress != NULL)
           sr->progress (sr->total > 0 ? (double) sr->done / (double) sr->total : 1.0, sr->user_data);
+        _tprof_h5_enter (&sr->guard);
       }
   return 0;
 }
