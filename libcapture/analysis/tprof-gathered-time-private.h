@@ -72,6 +72,19 @@ double _tprof_values_sum_buffers (const double       *x,
                                   TprofValuesVisitor  visit,
                                   void               *data);
 
+/* ---- rank balance (tprof-stats-summary.c) ---- */
+
+/* The balance of the ranks with samples: @totals[i] is the total time of
+ * @ranks[i] (ascending). *@imbalance = largest total / mean total, and
+ * *@slowest_rank the rank of the largest (the lowest rank wins a tie); NaN
+ * and -1 when @n_ranks is 0. The one definition of both, for summaries of
+ * samples and of a profile's cached per-rank totals alike. */
+void _tprof_rank_totals_balance (const double  *totals,
+                                 const int32_t *ranks,
+                                 size_t         n_ranks,
+                                 double        *imbalance,
+                                 int32_t       *slowest_rank);
+
 /* ---- passes split over threads (tprof-stats-parallel.c) ---- */
 
 /* numpy reduces in buffers of this many values: pairwise within one, in

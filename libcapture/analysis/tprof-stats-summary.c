@@ -155,24 +155,34 @@ rank_table_size (const int32_t *ranks,
   return size;
 }
 
-/* The imbalance and slowest rank from the totals of the ranks with samples
- * (ascending): the lowest rank wins a tie. */
+void
+_tprof_rank_totals_balance (const double  *totals,
+                            const int32_t *ranks,
+                            size_t         n_ranks,
+                            double        *imbalance,
+                            int32_t       *slowest_rank)
+{
+  size_t slowest = 0;
+
+  *imbalance = NAN;
+  *slowest_rank = -1;
+  if (n_ranks == 0)
+    return;
+  for (size_t r = 1; r < n_ranks; r++)
+    if (totals[r] > totals[slowest])
+      slowest = r;
+  *slowest_rank = ranks[slowest];
+  *imbalance = totals[slowest] / (_tprof_values_sum (totals, n_ranks) / (double) n_ranks);
+}
+
 static void
 summary_set_balance (TprofSummary  *out,
                      const double  *totals,
                      const int32_t *ranks,
                      size_t         n_ranks)
 {
-  size_t slowest = 0;
-
   out->rank_count = n_ranks;
-  if (n_ranks == 0)
-    return;
-  for (size_t r = 1; r < n_ranks; r++)
-    if (totals[r] > totals[slowest])
-      slowest = r;
-  out->slowest_rank = ranks[slowest];
-  out->imbalance = totals[slowest] / (_tprof_values_sum (totals, n_ranks) / (double) n_ranks);
+  _tprof_rank_totals_balance (totals, ranks, n_ranks, &out->imbalance, &out->slowest_rank);
 }
 
 /* The general path, for ranks beyond the table: totals from the per-rank

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
-#include "tprof-h5-private.h"
+#include "tprof-h5-reader-private.h"
 
 #define TPROF_H5_HUGE_PAGE ((size_t) 2 << 20)
 

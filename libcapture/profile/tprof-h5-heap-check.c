@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tprof-h5-private.h"
+#include "tprof-h5-reader-private.h"
 
 static uint64_t
 tprof_h5_decode_le (const unsigned char *p,
@@ -186,6 +186,9 @@ tprof_h5_raw_data_visit (hid_t             timings,
     return 0;
   tprof_h5_raw_data_add (user_data, group, "times");
   tprof_h5_raw_data_add (user_data, group, "ranks");
+  /* format 2's per-sample arrays are as large */
+  tprof_h5_raw_data_add (user_data, group, "starts");
+  tprof_h5_raw_data_add (user_data, group, "threads");
   _tprof_h5_close (group);
   return 0;
 }

@@ -165,13 +165,13 @@ typedef struct
   double      *rank_sum;
   double      *rank_min;    /* NaN where a rank has no sample */
   double      *rank_max;
-} TprofOperationCache;
+} TprofCachedStats;
 
 /* Fills @cache from @gt; false when memory is exhausted. */
-bool _tprof_operation_cache_init (TprofOperationCache     *cache,
+bool _tprof_cached_stats_init (TprofCachedStats     *cache,
                                   const TprofGatheredTime *gt,
                                   int                      world_size);
-void _tprof_operation_cache_clear (TprofOperationCache *cache);
+void _tprof_cached_stats_clear (TprofCachedStats *cache);
 
 typedef enum
 {

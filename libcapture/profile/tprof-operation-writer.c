@@ -84,7 +84,7 @@ _tprof_profile_writer_add_array (TprofProfileWriter *w,
 static int
 tprof_operation_writer_stats (TprofProfileWriter        *w,
                               hid_t                      group,
-                              const TprofOperationCache *cache,
+                              const TprofCachedStats *cache,
                               TprofError                *error)
 {
   const TprofSummary *s = &cache->summary;
@@ -120,13 +120,13 @@ tprof_operation_writer_group (TprofProfileWriter      *w,
                               const TprofGatheredTime *gt,
                               TprofError              *error)
 {
-  TprofOperationCache cache;
+  TprofCachedStats cache;
   char *link_name = _tprof_h5_escape_name (name);
   size_t n = tprof_gathered_time_count (gt);
   hid_t group = -1;
   int result = -1;
 
-  if (link_name == NULL || !_tprof_operation_cache_init (&cache, gt, w->world_size))
+  if (link_name == NULL || !_tprof_cached_stats_init (&cache, gt, w->world_size))
     {
       free (link_name);
       return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
@@ -143,7 +143,7 @@ tprof_operation_writer_group (TprofProfileWriter      *w,
   else if (error == NULL || error->code == 0)
     _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write operation '%s'", name);
   _tprof_h5_close (group);
-  _tprof_operation_cache_clear (&cache);
+  _tprof_cached_stats_clear (&cache);
   free (link_name);
   return result;
 }

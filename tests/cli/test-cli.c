@@ -633,6 +633,47 @@ test_unwritable_output (void)
     }
 }
 
+/* Format-2 profiles from tests/h5/write_format2.py: summary takes the
+ * cached statistics and reads no sample; in v2-damaged.h5 every time of
+ * `io/step%1` is NaN, which only a read of its samples can see. */
+static void
+test_summary_cached (void)
+{
+  char *script = g_build_filename (TESTS_SRCDIR, "h5", "write_format2.py", NULL);
+  char *v2 = fixture_file ("v2.h5"), *damaged = fixture_file ("v2-damaged.h5");
+  const char *json_args[] = { "summary", v2, "--format", "json", NULL };
+  const char *damaged_args[] = { "summary", damaged, NULL };
+  const char *damaged_ranks[] = { "summary", damaged, "--ranks", "0-5", NULL };
+  char *csv = fixture_file ("damaged-op0.csv");
+  const char *hist_good[] = { "hist", damaged, "--op", "op0", "-o", csv, NULL };
+  char *out = NULL, *err = NULL, *path, *prefix;
+
+  g_assert_cmpint (run (PYTHON3, (const char *[]) { script, fixture_dir, NULL }, NULL, NULL), ==, 0);
+  path = run_tprof_to_file (json_args, "summary-v2.json");
+  run_check ("check-summary.py", (const char *[]) { v2, path, NULL });
+  g_free (path);
+
+  g_assert_cmpint (run_tprof (damaged_args, &out, &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_assert_nonnull (strstr (out, "io/step%1"));
+  g_free (out);
+  g_free (err);
+  /* with --ranks the samples are read, and refused */
+  g_assert_cmpint (run_tprof (damaged_ranks, NULL, &err), ==, 1);
+  prefix = g_strdup_printf ("tprof: %s: operation 'io/step%%1': times[0] is NaN", damaged);
+  assert_one_line (err, prefix);
+  g_free (prefix);
+  g_free (err);
+  /* hist reads only the operation it draws, and op0 is intact */
+  g_assert_cmpint (run_tprof (hist_good, NULL, &err), ==, 0);
+  g_assert_cmpstr (err, ==, "");
+  g_free (err);
+  g_free (csv);
+  g_free (damaged);
+  g_free (v2);
+  g_free (script);
+}
+
 static void
 test_help_and_version (void)
 {
@@ -676,6 +717,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/summary/json-matches-numpy", test_summary_json);
   g_test_add_func ("/cli/summary/csv-and-table", test_summary_csv_and_table);
   g_test_add_func ("/cli/summary/sort-columns", test_summary_sort_columns);
+  g_test_add_func ("/cli/summary/cached-reads-no-samples", test_summary_cached);
   g_test_add_func ("/cli/hist/csv-matches-numpy", test_hist_csv);
   g_test_add_func ("/cli/hist/auto-bins-capped", test_hist_auto_bins_capped);
   g_test_add_func ("/cli/hist/pictures", test_hist_pictures);

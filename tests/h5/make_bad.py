@@ -6,6 +6,8 @@ import sys
 import h5py
 import numpy as np
 
+from write_format2 import cache_of
+
 
 def good(f, world_size=4):
     """A valid profile; each case below breaks one thing in it."""
@@ -24,6 +26,42 @@ def good(f, world_size=4):
 def replace(group, key, value):
     del group[key]
     group[key] = value
+
+
+def good2(f):
+    """good() in format 2, with the cached statistics numpy gives."""
+    timings = good(f)
+    f.attrs["format_version"] = 2
+    for name in ("forward", "backward"):
+        group = timings[name]
+        datasets, attrs = cache_of(group["times"][()], group["ranks"][()], 4)
+        for key, value in datasets.items():
+            group[key] = value
+        group.attrs.update(attrs)
+    return timings
+
+
+def patch(group, key, index, value):
+    data = group[key][()]
+    data[index] = value
+    replace(group, key, data)
+
+
+def rank_count_short(f):
+    """rank 0 loses its sample in every per-rank member: 3 of 4 counted."""
+    backward = good2(f)["backward"]
+    patch(backward, "rank_count", 0, 0)
+    patch(backward, "rank_sum", 0, 0.0)
+    patch(backward, "rank_min", 0, np.nan)
+    patch(backward, "rank_max", 0, np.nan)
+
+
+def rank_sum_off(f):
+    """rank 2's total 1e-6 off, the total attribute agreeing: only the samples tell."""
+    backward = good2(f)["backward"]
+    patch(backward, "rank_sum", 2, 0.125 + 1e-6)
+    backward.attrs["sum"] = backward["rank_sum"][()].sum()
+    backward.attrs["mean"] = backward.attrs["sum"] / 4
 
 
 CASES = {
@@ -54,6 +92,19 @@ CASES = {
     "not-a-group": lambda f: good(f).__setitem__("stray", np.arange(3)),
     "hostname-length": lambda f: (good(f), f.create_group("ranks").__setitem__(
         "hostname", np.array([b"a", b"b"]))),
+    # format 2: the cached statistics (DESIGN.md 2b)
+    "cache-rank-sum-length": lambda f: replace(good2(f)["backward"], "rank_sum", np.zeros(3)),
+    "cache-rank-count-float": lambda f: replace(good2(f)["backward"], "rank_count", np.ones(4)),
+    "cache-negative-count": lambda f: patch(good2(f)["backward"], "rank_count", 1, -1),
+    "cache-count-mismatch": lambda f: good2(f)["backward"].attrs.__setitem__("count", np.int64(5)),
+    "cache-rank-count-short": rank_count_short,
+    "cache-nan-min": lambda f: patch(good2(f)["backward"], "rank_min", 2, np.nan),
+    "cache-min-above-max": lambda f: patch(good2(f)["backward"], "rank_min", 2, 2.0),
+    "cache-p95-string": lambda f: good2(f)["backward"].attrs.__setitem__("p95", "fast"),
+    "cache-median-above-p95": lambda f: good2(f)["backward"].attrs.__setitem__("median", 0.99),
+    "cache-sum-vs-samples": rank_sum_off,
+    "cache-p99-vs-samples": lambda f: good2(f)["backward"].attrs.__setitem__("p99", 0.95),
+    "starts-length": lambda f: good2(f)["backward"].__setitem__("starts", np.zeros(3)),
 }
 
 
@@ -72,6 +123,8 @@ def main():
     open(os.path.join(directory, "empty.h5"), "wb").close()
     with h5py.File(os.path.join(directory, "valid.h5"), "w") as f:
         good(f)
+    with h5py.File(os.path.join(directory, "valid2.h5"), "w") as f:
+        good2(f)
     # a user block shifts every address: the heap right after the samples
     # must still be scanned
     with h5py.File(os.path.join(directory, "large-userblock.h5"), "w", userblock_size=4096) as f:

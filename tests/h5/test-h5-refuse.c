@@ -22,7 +22,7 @@ static const RefusalCase refusal_cases[] = {
   { "wrong-format.h5", TPROF_ERROR_FORMAT, { "not a tprof profile", "'format' is 'caliper-profile'" } },
   { "format-not-string.h5", TPROF_ERROR_FORMAT, { "attribute 'format' is not a string" } },
   { "no-format-version.h5", TPROF_ERROR_FORMAT, { "attribute 'format_version' is missing" } },
-  { "format-version-3.h5", TPROF_ERROR_VERSION, { "newer than this reader", "format_version 3" } },
+  { "format-version-3.h5", TPROF_ERROR_VERSION, { "newer than this reader", "format_version 3", "understands up to 2" } },
   { "no-world-size.h5", TPROF_ERROR_FORMAT, { "attribute 'world_size' is missing" } },
   { "world-size-0.h5", TPROF_ERROR_FORMAT, { "attribute 'world_size' is 0" } },
   { "world-size-float.h5", TPROF_ERROR_FORMAT, { "attribute 'world_size' is not an integer" } },
@@ -43,6 +43,19 @@ static const RefusalCase refusal_cases[] = {
   { "soft-link.h5", TPROF_ERROR_FORMAT, { "/timings/alias is a soft or external link" } },
   { "not-a-group.h5", TPROF_ERROR_FORMAT, { "/timings/stray is not a group" } },
   { "hostname-length.h5", TPROF_ERROR_FORMAT, { "/ranks/hostname must be a 1-D dataset of world_size (4) strings" } },
+  /* format 2: the cached statistics, checked at open and against the samples read */
+  { "cache-rank-sum-length.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "dataset 'rank_sum' has 3 values, expected 4" } },
+  { "cache-rank-count-float.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "dataset 'rank_count' holds floating point values, expected integer" } },
+  { "cache-negative-count.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "rank_count[1] is -1, expected >= 0" } },
+  { "cache-count-mismatch.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "attribute 'count' is 5, but the operation stores 4 samples" } },
+  { "cache-rank-count-short.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "rank_count adds up to 3, but the operation stores 4 samples" } },
+  { "cache-nan-min.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "rank_min[2] is nan, but rank 2 has 1 samples" } },
+  { "cache-min-above-max.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "rank_min[2] (2) is larger than rank_max[2] (0.125)" } },
+  { "cache-p95-string.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "attribute 'p95' is not a floating point number" } },
+  { "cache-median-above-p95.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "attribute 'median' (0.99) is larger than 'p95' (0.925)" } },
+  { "cache-sum-vs-samples.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "do not match the samples", "rank 2: rank_sum is 0.125001, the samples add up to 0.125" } },
+  { "cache-p99-vs-samples.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "do not match the samples", "attribute 'p99' is 0.94999999999999996, the samples give 0.98499999999999988" } },
+  { "starts-length.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "length mismatch: 'times' has 4 samples, 'starts' has 3" } },
 };
 
 static char *
@@ -108,6 +121,24 @@ test_valid_baseline (void)
   g_assert_cmpstr (tprof_profiled_time_name (pt, 0), ==, "forward");
   g_assert_cmpstr (tprof_profiled_time_name (pt, 1), ==, "backward");
   g_assert_cmpint (tprof_profiled_time_world_size (pt), ==, 4);
+  tprof_profiled_time_free (pt);
+  h5_test_assert_no_open_objects ();
+  g_free (path);
+}
+
+static void
+test_valid2_baseline (void)
+{
+  /* the same with its format-2 cache: the cache refusals come from the one
+   * member each breaks */
+  char *path = bad_file_path ("valid2.h5");
+  TprofError error = { 0 };
+  TprofProfiledTime *pt = tprof_profiled_time_load (path, &error);
+
+  g_assert_cmpstr (error.message, ==, "");
+  g_assert_nonnull (pt);
+  g_assert_cmpuint (tprof_profiled_time_len (pt), ==, 2);
+  g_assert_cmpuint (tprof_gathered_time_count (tprof_profiled_time_get (pt, "backward")), ==, 4);
   tprof_profiled_time_free (pt);
   h5_test_assert_no_open_objects ();
   g_free (path);
@@ -292,6 +323,7 @@ main (int argc, char **argv)
       g_free (test_path);
     }
   g_test_add_func ("/h5/refuse/valid-baseline", test_valid_baseline);
+  g_test_add_func ("/h5/refuse/valid2-baseline", test_valid2_baseline);
   g_test_add_func ("/h5/load/missing-name-attribute", test_missing_name_attribute);
   g_test_add_func ("/h5/load/bad-arguments", test_bad_arguments);
   for (size_t i = 0; i < G_N_ELEMENTS (damages); i++)

@@ -113,34 +113,57 @@ tprof_cli_parse_format (const char     *command,
   return TRUE;
 }
 
-TprofProfiledTime *
-tprof_cli_load (const char *file)
+int
+tprof_cli_library_error (const char       *file,
+                         const TprofError *error)
 {
-  TprofError error = { 0 };
-  TprofProfiledTime *profile = tprof_profiled_time_load (file, &error);
-  const char *reason = error.message;
+  const char *reason = error->message;
 
-  if (profile != NULL)
-    return profile;
   /* libcapture names the file itself; the line already starts with it */
   if (g_str_has_prefix (reason, file) && g_str_has_prefix (reason + strlen (file), ": "))
     reason += strlen (file) + 2;
   if (*reason == '\0')
     reason = _("could not read the profile");
-  tprof_cli_file_error (file, "%s", reason);
-  return NULL;
+  return tprof_cli_file_error (file, "%s", reason);
 }
 
-const TprofGatheredTime *
-tprof_cli_find_operation (const TprofProfiledTime *profile,
-                          const char              *file,
-                          const char              *name)
+TprofProfileFile *
+tprof_cli_open (const char *file)
 {
-  const TprofGatheredTime *gt = tprof_profiled_time_get (profile, name);
+  TprofError error = { 0 };
+  TprofProfileFile *profile = tprof_profile_file_open (file, &error);
 
+  if (profile == NULL)
+    tprof_cli_library_error (file, &error);
+  return profile;
+}
+
+TprofGatheredTime *
+tprof_cli_read_operation (TprofProfileFile *profile,
+                          size_t            op,
+                          const GArray     *ranks)
+{
+  TprofError error = { 0 };
+  TprofGatheredTime *gt;
+
+  gt = tprof_profile_file_read_operation (profile, op,
+                                          ranks != NULL ? (const int32_t *) ranks->data : NULL,
+                                          ranks != NULL ? ranks->len : 0, NULL, NULL, NULL, &error);
   if (gt == NULL)
-    tprof_cli_file_error (file, _("no operation named \"%s\""), name);
+    tprof_cli_library_error (tprof_profile_file_path (profile), &error);
   return gt;
+}
+
+gboolean
+tprof_cli_find_operation (const TprofProfileFile *profile,
+                          const char             *name,
+                          size_t                 *op)
+{
+  *op = tprof_profile_file_find_operation (profile, name);
+  if (*op != (size_t) -1)
+    return TRUE;
+  tprof_cli_file_error (tprof_profile_file_path (profile), _("no operation named \"%s\""), name);
+  return FALSE;
 }
 
 gboolean

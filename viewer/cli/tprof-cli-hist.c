@@ -211,35 +211,26 @@ static int
 run (const HistOptions *options,
      const char        *file)
 {
-  TprofProfiledTime *profile;
-  const TprofGatheredTime *gt;
-  TprofGatheredTime *selection = NULL;
+  TprofProfileFile *profile;
+  TprofGatheredTime *gt = NULL;
   TprofHistogram *hist = NULL;
   GArray *ranks = NULL;
   int world_size, flags = TPROF_HISTOGRAM_DEFAULT;
   int status = TPROF_CLI_EXIT_FAILED;
+  size_t op;
 
-  profile = tprof_cli_load (file);
+  profile = tprof_cli_open (file);
   if (profile == NULL)
     return TPROF_CLI_EXIT_FAILED;
-  world_size = tprof_profiled_time_world_size (profile);
+  world_size = tprof_profile_file_world_size (profile);
   if (!tprof_cli_parse_ranks ("hist", options->ranks_expr, world_size, &ranks, &status))
     goto out;
   status = TPROF_CLI_EXIT_FAILED;
-  gt = tprof_cli_find_operation (profile, file, options->op);
-  if (gt == NULL)
+  /* only this operation's samples, only on the ranks asked for */
+  if (!tprof_cli_find_operation (profile, options->op, &op)
+      || (gt = tprof_cli_read_operation (profile, op, ranks)) == NULL)
     goto out;
 
-  if (ranks != NULL)
-    {
-      selection = tprof_gathered_time_get_rank (gt, (const int32_t *) ranks->data, ranks->len);
-      if (selection == NULL)
-        {
-          tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
-          goto out;
-        }
-      gt = selection;
-    }
   if (tprof_gathered_time_is_empty (gt))
     {
       if (ranks != NULL)
@@ -278,11 +269,11 @@ run (const HistOptions *options,
 out:
   if (hist != NULL)
     tprof_histogram_free (hist);
-  if (selection != NULL)
-    tprof_gathered_time_free (selection);
+  if (gt != NULL)
+    tprof_gathered_time_free (gt);
   if (ranks != NULL)
     g_array_unref (ranks);
-  tprof_profiled_time_free (profile);
+  tprof_profile_file_close (profile);
   return status;
 }
 

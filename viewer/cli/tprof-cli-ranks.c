@@ -139,28 +139,29 @@ run (const char     *file,
      const char     *op,
      TprofCliFormat  format)
 {
-  TprofProfiledTime *profile;
-  const TprofGatheredTime *gt;
+  TprofProfileFile *profile;
+  TprofGatheredTime *gt = NULL;
   TprofRankSummary *summaries = NULL;
   RankRows rows = { 0 };
   double *totals;
   char *text;
-  size_t n;
+  size_t n, index;
   int status;
 
-  profile = tprof_cli_load (file);
+  profile = tprof_cli_open (file);
   if (profile == NULL)
     return TPROF_CLI_EXIT_FAILED;
-  gt = tprof_cli_find_operation (profile, file, op);
-  if (gt == NULL)
+  if (!tprof_cli_find_operation (profile, op, &index)
+      || (gt = tprof_cli_read_operation (profile, index, NULL)) == NULL)
     {
-      tprof_profiled_time_free (profile);
+      tprof_profile_file_close (profile);
       return TPROF_CLI_EXIT_FAILED;
     }
   n = tprof_gathered_time_rank_summaries (gt, &summaries);
+  tprof_gathered_time_free (gt);
   if (n == (size_t) -1)
     {
-      tprof_profiled_time_free (profile);
+      tprof_profile_file_close (profile);
       return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
     }
 
@@ -178,7 +179,7 @@ run (const char     *file,
       text = render_csv (&rows);
       break;
     case TPROF_CLI_FORMAT_JSON:
-      text = render_json (file, tprof_profiled_time_world_size (profile), op, &rows);
+      text = render_json (file, tprof_profile_file_world_size (profile), op, &rows);
       break;
     case TPROF_CLI_FORMAT_TABLE:
     default:
@@ -191,7 +192,7 @@ run (const char     *file,
   g_free (totals);
   g_free (rows.z);
   free (summaries);
-  tprof_profiled_time_free (profile);
+  tprof_profile_file_close (profile);
   return status;
 }
 

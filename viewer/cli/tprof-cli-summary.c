@@ -215,84 +215,62 @@ render_json (const char *file,
   return g_string_free (out, FALSE);
 }
 
-/* What the threads summarizing operations share. */
-typedef struct
-{
-  const TprofProfiledTime *profile;
-  const GArray            *ranks;
-  Row                     *rows;
-  gsize                    n_rows;
-  gint                     next;    /* atomic: the next operation to take */
-  gint                     failed;  /* atomic */
-} SummaryJob;
-
-/* Summarizes operation @i of the job's profile into its row. */
+/* Summarizes operation @op of @profile into @row: from the file's cached
+ * statistics when it has them and no @ranks restrict it (no sample is
+ * read), otherwise from the operation's samples on @ranks, read alone so
+ * that one operation at a time is in memory. */
 static gboolean
-summarize_one (SummaryJob *job,
-               gsize       i)
+summarize_one (TprofProfileFile *profile,
+               const GArray     *ranks,
+               gsize             op,
+               Row              *row)
 {
-  const TprofGatheredTime *gt = tprof_profiled_time_nth (job->profile, i);
-  TprofGatheredTime *selection = NULL;
+  TprofGatheredTime *gt;
   gboolean ok;
 
-  if (job->ranks != NULL)
-    selection = tprof_gathered_time_get_rank (gt, (const int32_t *) job->ranks->data, job->ranks->len);
-  job->rows[i].name = tprof_profiled_time_name (job->profile, i);
-  job->rows[i].index = i;
-  ok = (job->ranks == NULL || selection != NULL)
-       && tprof_gathered_time_summarize (selection != NULL ? selection : gt, &job->rows[i].s);
-  if (selection != NULL)
-    tprof_gathered_time_free (selection);
+  row->name = tprof_profile_file_operation_name (profile, op);
+  row->index = op;
+  if (ranks == NULL)
+    {
+      TprofError error = { 0 };
+      const TprofOperationStats *stats = tprof_profile_file_operation_stats (profile, op, &error);
+
+      if (stats == NULL)
+        {
+          tprof_cli_library_error (tprof_profile_file_path (profile), &error);
+          return FALSE;
+        }
+      row->s = stats->summary;
+      return TRUE;
+    }
+  gt = tprof_cli_read_operation (profile, op, ranks);
+  if (gt == NULL)
+    return FALSE;
+  ok = tprof_gathered_time_summarize (gt, &row->s);
+  tprof_gathered_time_free (gt);
+  if (!ok)
+    tprof_cli_file_error (tprof_profile_file_path (profile), "%s", g_strerror (ENOMEM));
   return ok;
 }
 
-/* Takes operations until none is left. */
-static gpointer
-summarize_worker (gpointer data)
-{
-  SummaryJob *job = data;
-  gsize i;
-
-  while ((i = (gsize) g_atomic_int_add (&job->next, 1)) < job->n_rows)
-    if (!summarize_one (job, i))
-      g_atomic_int_set (&job->failed, TRUE);
-  return NULL;
-}
-
-/* One row per operation of @profile, restricted to @ranks when not NULL.
- * Operations are summarized in parallel, one thread per core; a large one
- * also splits its own passes, so that one huge operation keeps the cores
- * busy too. */
+/* One row per operation of @profile, restricted to @ranks when not NULL;
+ * NULL after printing why when an operation cannot be read. */
 static Row *
-summarize_operations (const TprofProfiledTime *profile,
-                      const GArray            *ranks,
-                      gsize                   *n_rows)
+summarize_operations (TprofProfileFile *profile,
+                      const GArray     *ranks,
+                      gsize            *n_rows)
 {
-  gsize n = tprof_profiled_time_len (profile);
-  SummaryJob job = { profile, ranks, g_new0 (Row, MAX (n, 1)), n, 0, FALSE };
-  guint n_threads = MIN (g_get_num_processors (), MIN (n, G_MAXINT));
-  GPtrArray *threads = g_ptr_array_new ();
+  gsize n = tprof_profile_file_n_operations (profile);
+  Row *rows = g_new0 (Row, MAX (n, 1));
 
-  /* A thread that cannot start leaves its share to the others. */
-  for (guint t = 1; t < n_threads; t++)
-    {
-      GThread *thread = g_thread_try_new ("tprof-summary", summarize_worker, &job, NULL);
-
-      if (thread != NULL)
-        g_ptr_array_add (threads, thread);
-    }
-  summarize_worker (&job);
-  for (guint t = 0; t < threads->len; t++)
-    g_thread_join (threads->pdata[t]);
-  g_ptr_array_unref (threads);
-
-  if (g_atomic_int_get (&job.failed))
-    {
-      g_free (job.rows);
-      return NULL;
-    }
+  for (gsize op = 0; op < n; op++)
+    if (!summarize_one (profile, ranks, op, &rows[op]))
+      {
+        g_free (rows);
+        return NULL;
+      }
   *n_rows = n;
-  return job.rows;
+  return rows;
 }
 
 int
@@ -311,7 +289,7 @@ tprof_cli_summary (int    argc,
     { NULL }
   };
   GOptionContext *context;
-  TprofProfiledTime *profile = NULL;
+  TprofProfileFile *profile = NULL;
   GArray *ranks = NULL;
   TprofCliFormat format;
   Column sort_column = COLUMN_NAME;
@@ -340,20 +318,20 @@ tprof_cli_summary (int    argc,
       goto out;
     }
 
-  profile = tprof_cli_load (file);
+  profile = tprof_cli_open (file);
   if (profile == NULL)
     {
       status = TPROF_CLI_EXIT_FAILED;
       goto out;
     }
-  if (!tprof_cli_parse_ranks ("summary", ranks_expr, tprof_profiled_time_world_size (profile),
+  if (!tprof_cli_parse_ranks ("summary", ranks_expr, tprof_profile_file_world_size (profile),
                               &ranks, &status))
     goto out;
 
   rows = summarize_operations (profile, ranks, &n_rows);
   if (rows == NULL)
     {
-      status = tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
+      status = TPROF_CLI_EXIT_FAILED;
       goto out;
     }
   if (sort_text != NULL)
@@ -365,7 +343,7 @@ tprof_cli_summary (int    argc,
       text = render_csv (rows, n_rows);
       break;
     case TPROF_CLI_FORMAT_JSON:
-      text = render_json (file, tprof_profiled_time_world_size (profile), rows, n_rows);
+      text = render_json (file, tprof_profile_file_world_size (profile), rows, n_rows);
       break;
     case TPROF_CLI_FORMAT_TABLE:
     default:
@@ -379,8 +357,7 @@ out:
   g_free (rows);
   if (ranks != NULL)
     g_array_unref (ranks);
-  if (profile != NULL)
-    tprof_profiled_time_free (profile);
+  tprof_profile_file_close (profile);
   g_option_context_free (context);
   g_free (ranks_expr);
   g_free (format_text);

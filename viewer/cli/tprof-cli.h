@@ -56,13 +56,20 @@ gboolean tprof_cli_parse_format (const char     *command,
                                  TprofCliFormat *format,
                                  int            *status);
 
-/* Loads @file, or prints why not. */
-TprofProfiledTime *tprof_cli_load (const char *file);
-/* The operation @name of @profile, or prints "no operation named" and
- * returns NULL. */
-const TprofGatheredTime *tprof_cli_find_operation (const TprofProfiledTime *profile,
-                                                   const char              *file,
-                                                   const char              *name);
+/* Prints libcapture's @error about @file, naming the file once; returns
+ * TPROF_CLI_EXIT_FAILED. */
+int tprof_cli_library_error (const char *file, const TprofError *error);
+/* Opens @file (metadata and cached statistics only), or prints why not. */
+TprofProfileFile *tprof_cli_open (const char *file);
+/* The samples of operation @op on @ranks (NULL: all), or prints why not. */
+TprofGatheredTime *tprof_cli_read_operation (TprofProfileFile *profile,
+                                             size_t            op,
+                                             const GArray     *ranks);
+/* The index of operation @name of @profile in *@op, or prints "no
+ * operation named" and returns FALSE. */
+gboolean tprof_cli_find_operation (const TprofProfileFile *profile,
+                                   const char             *name,
+                                   size_t                 *op);
 /* Parses --ranks @expr (NULL: every rank, *@ranks stays NULL). */
 gboolean tprof_cli_parse_ranks (const char  *command,
                                 const char  *expr,

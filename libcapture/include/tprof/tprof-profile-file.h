@@ -18,7 +18,10 @@ typedef struct _TprofProfileFile TprofProfileFile;
  * have world_size entries and live as long as the file. */
 typedef struct
 {
-  TprofSummary   summary;     /* every statistic of all stored samples */
+  TprofSummary   summary;     /* every statistic of all stored samples; with
+                               * sampled capture (DESIGN.md 2b), count, sum,
+                               * mean, min, max and the balance cover every
+                               * recorded sample, as the cache does */
   const int64_t *rank_count;  /* samples of each rank */
   const double  *rank_sum;    /* total time of each rank */
   const double  *rank_min;    /* NaN where the rank has no sample */
@@ -46,7 +49,7 @@ TPROF_EXPORT size_t tprof_profile_file_n_operations (const TprofProfileFile *fil
 /* Name of operation @op (file order); NULL when out of range. */
 TPROF_EXPORT const char *tprof_profile_file_operation_name (const TprofProfileFile *file,
                                                             size_t                  op);
-/* Index of operation @name, or (size_t) -1 when absent. */
+/* Index of operation @name, or (size_t) -1 when absent (O(log n)). */
 TPROF_EXPORT size_t tprof_profile_file_find_operation (const TprofProfileFile *file,
                                                        const char             *name);
 /* Number of samples of @op stored in the file (0 when out of range). */
@@ -75,8 +78,11 @@ TPROF_EXPORT const TprofOperationStats *tprof_profile_file_operation_stats (Tpro
 
 /* Reads the samples of @op on the ranks @ranks[0..@n_ranks) (NULL: every
  * rank), each checked as a full load checks it, and, where the file caches
- * statistics, the cache against them. The result holds the samples grouped
- * by ascending rank, each rank's in file order; the caller frees it.
+ * statistics, the cache against them. The result holds the samples in
+ * file order (tprof's writers store them grouped by ascending rank, each
+ * rank's in recording order; files of other writers may interleave ranks),
+ * so that its statistics equal numpy's on the file's arrays; ranks outside
+ * [0, world_size) select nothing. The caller frees it.
  * @progress (may be NULL) is called from the calling thread; when *@cancel
  * (may be NULL) becomes true the read stops and returns NULL with @error
  * code TPROF_ERROR_CANCELLED. NULL with @error set on any failure. */

@@ -1,64 +1,15 @@
-/* tprof-h5-read-direct.c — fills and checks an operation's arrays in blocks, split over threads, with pread() where the file stores them as memory does. */
+/* tprof-h5-sample-fill.c — fills and checks arrays of samples in blocks, split over threads, with pread() where the file stores them as memory does. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdint.h>
 #include <unistd.h>
 
-#include "tprof-h5-private.h"
+#include "tprof-h5-reader-private.h"
 #include "tprof-gathered-time-private.h"
 
 /* Samples per pread() of each array: the block is checked right after,
  * while it is still in the cache, and the system calls stay cheap. */
 #define TPROF_H5_FILL_BLOCK ((size_t) 1 << 15)
-
-bool
-_tprof_h5_direct_offset (hid_t   dset,
-                         hid_t   native_type,
-                         size_t  n,
-                         size_t  elem_size,
-                         off_t  *offset)
-{
-  hid_t dcpl = H5Dget_create_plist (dset);
-  hid_t type = H5Dget_type (dset);
-  bool plain;
-  haddr_t addr;
-
-  /* One run of bytes in this file, in memory's byte order and width:
-   * anything else (chunks, filters, external files, conversion) HDF5 reads. */
-  plain = dcpl >= 0 && type >= 0
-    && H5Pget_layout (dcpl) == H5D_CONTIGUOUS
-    && H5Pget_external_count (dcpl) == 0
-    && H5Pget_nfilters (dcpl) == 0
-    && H5Tequal (type, native_type) > 0
-    && H5Dget_storage_size (dset) == (hsize_t) n * elem_size;
-  _tprof_h5_close (type);
-  _tprof_h5_close (dcpl);
-  if (!plain)
-    return false;
-
-  /* includes the user block, like the addresses pread() needs */
-  addr = H5Dget_offset (dset);
-  if (addr == HADDR_UNDEF || addr > (haddr_t) INT64_MAX - (haddr_t) n * elem_size)
-    return false;
-  *offset = (off_t) addr;
-  return true;
-}
-
-int
-_tprof_h5_file_descriptor (hid_t file)
-{
-  hid_t fapl = H5Fget_access_plist (file);
-  hid_t driver = fapl >= 0 ? H5Pget_driver (fapl) : -1;
-  void *handle = NULL;
-  int fd = -1;
-
-  /* only the default driver's handle is a plain file descriptor */
-  if (driver >= 0 && driver == H5FD_SEC2
-      && H5Fget_vfd_handle (file, fapl, &handle) >= 0 && handle != NULL)
-    fd = *(int *) handle;
-  _tprof_h5_close (fapl);
-  return fd;
-}
 
 /* 0, an errno value, or -1 when the file ends first. */
 static int

@@ -1,0 +1,56 @@
+/* tprof-cached-stats.c — TprofCachedStats: the statistics format 2 stores with an operation, computed by the statistics engine for the writer. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+
+#include "tprof-h5-writer-private.h"
+
+void
+_tprof_cached_stats_clear (TprofCachedStats *cache)
+{
+  free (cache->rank_count);
+  free (cache->rank_sum);
+  free (cache->rank_min);
+  free (cache->rank_max);
+  cache->rank_count = NULL;
+  cache->rank_sum = cache->rank_min = cache->rank_max = NULL;
+}
+
+bool
+_tprof_cached_stats_init (TprofCachedStats     *cache,
+                             const TprofGatheredTime *gt,
+                             int                      world_size)
+{
+  size_t ws = (size_t) world_size;
+  TprofRankSummary *ranks = NULL;
+  size_t n_ranks;
+
+  cache->rank_count = calloc (ws, sizeof *cache->rank_count);
+  cache->rank_sum = calloc (ws, sizeof *cache->rank_sum);
+  cache->rank_min = malloc (ws * sizeof *cache->rank_min);
+  cache->rank_max = malloc (ws * sizeof *cache->rank_max);
+  n_ranks = tprof_gathered_time_rank_summaries (gt, &ranks);
+  if (cache->rank_count == NULL || cache->rank_sum == NULL || cache->rank_min == NULL ||
+      cache->rank_max == NULL || n_ranks == (size_t) -1 ||
+      !tprof_gathered_time_summarize (gt, &cache->summary))
+    {
+      free (ranks);
+      _tprof_cached_stats_clear (cache);
+      return false;
+    }
+
+  for (size_t r = 0; r < ws; r++)
+    cache->rank_min[r] = cache->rank_max[r] = NAN;
+  /* the ranks were checked against the world size before */
+  for (size_t i = 0; i < n_ranks; i++)
+    {
+      size_t r = (size_t) ranks[i].rank;
+
+      cache->rank_count[r] = (int64_t) ranks[i].count;
+      cache->rank_sum[r] = ranks[i].sum;
+      cache->rank_min[r] = ranks[i].min;
+      cache->rank_max[r] = ranks[i].max;
+    }
+  free (ranks);
+  return true;
+}

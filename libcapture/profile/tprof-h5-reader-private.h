@@ -1,0 +1,234 @@
+/* tprof-h5-reader-private.h — the lazy reader of profile files (TprofProfileFile): what its files share. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <hdf5.h>
+
+#include "tprof/tprof-error.h"
+#include "tprof/tprof-profile-file.h"
+#include "tprof-h5-private.h"
+
+/* The newest format_version this reader understands (DESIGN.md 2 and 2b). */
+#define TPROF_H5_READER_MAX_VERSION 2
+
+#define TPROF_PROFILE_FILE_NOT_FOUND ((size_t) -1)
+
+/* The statistics attributes of an operation group, after `count`. */
+typedef enum
+{
+  TPROF_CACHE_SUM,
+  TPROF_CACHE_MEAN,
+  TPROF_CACHE_STD,
+  TPROF_CACHE_MIN,
+  TPROF_CACHE_MAX,
+  TPROF_CACHE_MEDIAN,
+  TPROF_CACHE_P95,
+  TPROF_CACHE_P99,
+  TPROF_CACHE_N_FLOATS
+} TprofCacheFloat;
+
+/* The members of section 2b an operation group holds, each checked at
+ * open; any may be absent (NULL, or its bit clear). */
+typedef struct
+{
+  bool     has_count;
+  int64_t  count;
+  unsigned floats_present;        /* bit i: TprofCacheFloat i */
+  double   floats[TPROF_CACHE_N_FLOATS];
+  int64_t *rank_count;            /* world_size each */
+  int64_t *rank_recorded;
+  double  *rank_sum;
+  double  *rank_min;
+  double  *rank_max;
+} TprofOperationCache;
+
+typedef struct
+{
+  char                *name;
+  char                *link_name;    /* under /timings */
+  uint64_t             n;            /* samples stored */
+  TprofOperationCache  cache;
+  /* filled from a complete cache at open, or computed from the samples */
+  bool                 stats_ready;
+  bool                 cached;          /* the stats come from the cache */
+  TprofOperationStats  stats;
+  int64_t             *computed_count;  /* world_size each, when computed */
+  double              *computed_sum;
+  double              *computed_min;
+  double              *computed_max;
+} TprofH5Operation;
+
+struct _TprofProfileFile
+{
+  char             *path;
+  hid_t             file;
+  int               fd;              /* under @file, for pread(); -1 if none */
+  int               format_version;
+  int               world_size;
+  char             *created;
+  char             *producer;
+  char             *clock;
+  char            **hostnames;       /* world_size entries, or NULL */
+  TprofH5Operation *ops;
+  size_t            n_ops;
+  size_t           *by_name;         /* operation indices sorted by name */
+};
+
+/* HDF5 1.10 trusts the sizes inside the global heap collections that hold
+ * variable-length strings: damaged ones make it loop forever or copy out of
+ * bounds. Checks every collection of @path (open as @file) before HDF5 reads
+ * any. Returns 0, or -1 with @error set. */
+int _tprof_h5_check_global_heaps (const char *path,
+                                  hid_t       file,
+                                  TprofError *error);
+
+/* --- the root group and /ranks (tprof-h5-root.c); 0 or -1 with @error set --- */
+
+int _tprof_h5_read_root (TprofProfileFile *pf,
+                         TprofError       *error);
+int _tprof_h5_read_hostnames (TprofProfileFile *pf,
+                              TprofError       *error);
+
+/* --- /timings (tprof-h5-timings.c) --- */
+
+/* Lists the operations in creation order (name order where untracked) and
+ * reads each one's name, sample count and cache. 0 or -1 with @error set. */
+int _tprof_h5_read_operations (TprofProfileFile *pf,
+                               TprofError       *error);
+/* Opens the group of operation @op, or -1 with @error set. */
+hid_t _tprof_h5_open_operation (TprofProfileFile *pf,
+                                size_t            op,
+                                TprofError       *error);
+
+/* --- checked 1-D datasets (tprof-h5-dataset.c) --- */
+
+/* Opens dataset @name of operation @op (open as @group) and checks it is
+ * 1-D with values of class @klass; stores its length in *@n. Returns the
+ * dataset, or -1 with @error set. */
+hid_t _tprof_h5_open_dataset_1d (const TprofProfileFile *pf,
+                                 hid_t                   group,
+                                 const char             *op,
+                                 const char             *name,
+                                 H5T_class_t             klass,
+                                 hsize_t                *n,
+                                 TprofError             *error);
+
+/* Like _tprof_h5_open_dataset_1d() for a member that must hold exactly @n
+ * values, read whole as @mem_type into @data. Returns 1, 0 when absent,
+ * -1 with @error set. */
+int _tprof_h5_read_member (const TprofProfileFile *pf,
+                           hid_t                   group,
+                           const char             *op,
+                           const char             *name,
+                           H5T_class_t             klass,
+                           hid_t                   mem_type,
+                           hsize_t                 n,
+                           void                   *data,
+                           TprofError             *error);
+
+/* Reads values [@start, @start + @count) of @dset as @mem_type into @data. */
+bool _tprof_h5_read_range (hid_t   dset,
+                           hid_t   mem_type,
+                           hsize_t start,
+                           hsize_t count,
+                           void   *data);
+
+/* true, with the file offset of the first value in *@offset, when @dset
+ * holds its @n values as one contiguous run of @native_type in the file,
+ * so that pread() can fill an array with them. */
+bool _tprof_h5_direct_offset (hid_t   dset,
+                              hid_t   native_type,
+                              size_t  n,
+                              size_t  elem_size,
+                              off_t  *offset);
+
+/* The descriptor under HDF5's file @file (the default driver's), or -1. */
+int _tprof_h5_file_descriptor (hid_t file);
+
+/* "integer", "floating point", ... for messages. */
+const char *_tprof_h5_class_name (H5T_class_t klass);
+
+/* --- the cached statistics of format 2 (tprof-operation-cache.c) --- */
+
+/* Reads and checks the members of section 2b that group @group of
+ * operation @op holds; with a complete cache, fills op's stats. 0 or -1. */
+int _tprof_operation_cache_read (TprofProfileFile *pf,
+                                 TprofH5Operation *op,
+                                 hid_t             group,
+                                 TprofError       *error);
+void _tprof_operation_cache_clear (TprofOperationCache *cache);
+
+/* Checks the cache of @op against @gt, its samples on @ranks (sorted,
+ * distinct; NULL: every rank, then the whole-operation statistics too).
+ * 0, or -1 with @error saying what differs. */
+int _tprof_operation_cache_check (const TprofProfileFile  *pf,
+                                  const TprofH5Operation  *op,
+                                  const TprofGatheredTime *gt,
+                                  const int32_t           *ranks,
+                                  size_t                   n_ranks,
+                                  TprofError              *error);
+
+/* --- reading samples (tprof-h5-samples.c) --- */
+
+/* Reads and checks the samples of @op on @ranks (sorted, distinct, in
+ * range; NULL: all), in file order. NULL with @error set. */
+TprofGatheredTime *_tprof_h5_read_samples (TprofProfileFile   *pf,
+                                           size_t              op,
+                                           const int32_t      *ranks,
+                                           size_t              n_ranks,
+                                           TprofProgressFunc   progress,
+                                           void               *user_data,
+                                           const volatile int *cancel,
+                                           TprofError         *error);
+
+/* --- filling arrays fast: tprof-h5-buffer.c, -sample-check.c, -sample-fill.c --- */
+
+/* A new array of @n values of @elem_size bytes for free(), on huge pages
+ * when large; NULL when memory is exhausted or the size overflows. */
+void *_tprof_h5_alloc_samples (size_t n,
+                               size_t elem_size);
+
+/* The index of the first sample of [@start, @stop) whose time is not finite
+ * and >= 0 or whose rank is outside [0, @world_size); @stop when all are
+ * valid. */
+size_t _tprof_h5_find_invalid (const double  *times,
+                               const int32_t *ranks,
+                               size_t         start,
+                               size_t         stop,
+                               int            world_size);
+
+/* Sets the error for invalid sample @i of operation @op, from its time
+ * and its rank as stored (@rank_text). Returns -1. */
+int _tprof_h5_report_invalid (const TprofProfileFile *pf,
+                              const char             *op,
+                              double                  time,
+                              const char             *rank_text,
+                              size_t                  i,
+                              TprofError             *error);
+
+/* Where the arrays come from: already filled by HDF5 (offset -1), or read
+ * from @fd at the offset. */
+typedef struct
+{
+  int   fd;
+  off_t times_offset;
+  off_t ranks_offset;
+} TprofH5SampleSource;
+
+/* Reads what @source leaves to it into @times and @ranks and checks all
+ * @n samples, in blocks split over threads. Returns 0 with the first
+ * invalid sample's index in *@first_invalid (@n when all are valid), or
+ * when a read fails an errno value (-1: the file ends first) and the
+ * array's name in *@failed_array. Makes no HDF5 call. */
+int _tprof_h5_fill_samples (const TprofH5SampleSource  *source,
+                            double                     *times,
+                            int32_t                    *ranks,
+                            size_t                      n,
+                            int                         world_size,
+                            size_t                     *first_invalid,
+                            const char                **failed_array);

@@ -1,0 +1,365 @@
+/* tprof-h5-samples.c — one operation's samples read from `times` and `ranks`: all, or some ranks' runs as hyperslabs, in blocks, checked. */
+/* SPDX-License-Identifier: MIT */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof-h5-reader-private.h"
+
+/* Below this many bytes, HDF5 reads a dataset as fast as pread() would. */
+#define TPROF_H5_DIRECT_MIN_BYTES ((size_t) 1 << 16)
+
+/* Samples per block: between blocks the read reports progress and polls
+ * for a cancel; each block is itself split over threads. */
+#define TPROF_H5_READ_BLOCK ((uint64_t) 1 << 22)
+
+/* File indices [start, start + count) whose samples all belong to @rank
+ * (-1: any rank). */
+typedef struct
+{
+  uint64_t start;
+  uint64_t count;
+  int32_t  rank;
+} TprofH5Run;
+
+typedef struct
+{
+  TprofProfileFile   *pf;
+  const char         *op;
+  TprofH5Guard        guard;          /* held except while filling */
+  hid_t               times_dset;
+  hid_t               ranks_dset;
+  off_t               times_direct;   /* file offset of times[0]; -1: HDF5 reads */
+  off_t               ranks_direct;
+  TprofProgressFunc   progress;
+  void               *user_data;
+  const volatile int *cancel;
+  uint64_t            done;
+  uint64_t            total;
+  TprofError         *error;
+} TprofH5SampleRead;
+
+/* Where pread() can read all @n values of @dset, or -1. */
+static off_t
+tprof_h5_locate (const TprofH5SampleRead *sr,
+                 hid_t                    dset,
+                 hid_t                    mem_type,
+                 size_t                   elem_size,
+                 uint64_t                 n)
+{
+  off_t offset;
+
+  if (sr->pf->fd >= 0 && n * elem_size >= TPROF_H5_DIRECT_MIN_BYTES
+      && _tprof_h5_direct_offset (dset, mem_type, (size_t) n, elem_size, &offset))
+    return offset;
+  return -1;
+}
+
+/* HDF5 clamps integers too wide for int32: the message shows rank @i as
+ * stored, read again on its own. */
+static void
+tprof_h5_format_stored_rank (hid_t    dset,
+                             uint64_t i,
+                             int32_t  converted,
+                             char    *text,
+                             size_t   text_size)
+{
+  hid_t type = H5Dget_type (dset);
+  bool is_unsigned = type >= 0 && H5Tget_sign (type) == H5T_SGN_NONE;
+  unsigned long long u = 0;
+  long long v = 0;
+  bool read;
+
+  _tprof_h5_close (type);
+  read = _tprof_h5_read_range (dset, is_unsigned ? H5T_NATIVE_ULLONG : H5T_NATIVE_LLONG, i, 1,
+                               is_unsigned ? (void *) &u : (void *) &v);
+  if (read && is_unsigned)
+    snprintf (text, text_size, "%llu", u);
+  else if (read)
+    snprintf (text, text_size, "%lld", v);
+  else
+    snprintf (text, text_size, "%d", (int) converted);
+}
+
+/* What HDF5 must read of the block: the arrays pread() cannot reach. */
+static int
+tprof_h5_read_block_hdf5 (TprofH5SampleRead *sr,
+                          uint64_t           start,
+                          uint64_t           count,
+                          double            *times,
+                          int32_t           *ranks)
+{
+  if (sr->times_direct < 0
+      && !_tprof_h5_read_range (sr->times_dset, H5T_NATIVE_DOUBLE, start, count, times))
+    return _tprof_h5_error (sr->error, TPROF_ERROR_FORMAT, sr->pf->path,
+                            "operation '%s': cannot read dataset 'times'", sr->op);
+  if (sr->ranks_direct < 0
+      && !_tprof_h5_read_range (sr->ranks_dset, H5T_NATIVE_INT32, start, count, ranks))
+    return _tprof_h5_error (sr->error, TPROF_ERROR_FORMAT, sr->pf->path,
+                            "operation '%s': cannot read dataset 'ranks'", sr->op);
+  return 0;
+}
+
+/* Fills and checks samples [@start, @start + @count) of the file. */
+static int
+tprof_h5_read_block (TprofH5SampleRead *sr,
+                     uint64_t           start,
+                     uint64_t           count,
+                     double            *times,
+                     int32_t           *ranks)
+{
+  TprofH5SampleSource source = { sr->pf->fd, -1, -1 };
+  const char *failed_array = NULL;
+  size_t invalid = (size_t) count;
+  char rank_text[32];
+  int status;
+
+  if (tprof_h5_read_block_hdf5 (sr, start, count, times, ranks) < 0)
+    return -1;
+  if (sr->times_direct >= 0)
+    source.times_offset = sr->times_direct + (off_t) (start * sizeof *times);
+  if (sr->ranks_direct >= 0)
+    source.ranks_offset = sr->ranks_direct + (off_t) (start * sizeof *ranks);
+
+  /* pread() and the checks need no HDF5: other files may be read meanwhile */
+  _tprof_h5_leave (&sr->guard);
+  status = _tprof_h5_fill_samples (&source, times, ranks, (size_t) count, sr->pf->world_size,
+                                   &invalid, &failed_array);
+  _tprof_h5_enter (&sr->guard);
+  if (status == -1)
+    return tprof_error_set (sr->error, TPROF_ERROR_FORMAT,
+                            "%s: operation '%s': dataset '%s' runs past the end of the file (truncated?)",
+                            sr->pf->path, sr->op, failed_array);
+  if (status != 0)
+    return tprof_error_set (sr->error, TPROF_ERROR_IO, "%s: operation '%s': cannot read dataset '%s': %s",
+                            sr->pf->path, sr->op, failed_array, strerror (status));
+  if (TPROF_LIKELY (invalid == count))
+    return 0;
+  tprof_h5_format_stored_rank (sr->ranks_dset, start + invalid, ranks[invalid], rank_text, sizeof rank_text);
+  return _tprof_h5_report_invalid (sr->pf, sr->op, times[invalid], rank_text, start + invalid, sr->error);
+}
+
+static bool
+tprof_h5_all_of_rank (const int32_t *ranks,
+                      uint64_t       n,
+                      int32_t        rank)
+{
+  int32_t differ = 0;
+
+  for (uint64_t i = 0; i < n; i++)
+    differ |= ranks[i] ^ rank;
+  return differ == 0;
+}
+
+/* Reads @runs one after another into the arrays, in blocks. Returns 0,
+ * 1 when a run holds another rank than the cache promised (the file is
+ * not grouped by rank), or -1 with the error set. */
+static int
+tprof_h5_read_runs (TprofH5SampleRead *sr,
+                    const TprofH5Run  *runs,
+                    size_t             n_runs,
+                    double            *times,
+                    int32_t           *ranks)
+{
+  size_t dest = 0;
+
+  for (size_t k = 0; k < n_runs; k++)
+    for (uint64_t pos = 0; pos < runs[k].count; pos += TPROF_H5_READ_BLOCK)
+      {
+        uint64_t count = runs[k].count - pos < TPROF_H5_READ_BLOCK ? runs[k].count - pos : TPROF_H5_READ_BLOCK;
+
+        if (sr->cancel != NULL && *sr->cancel)
+          return tprof_error_set (sr->error, TPROF_ERROR_CANCELLED,
+                                  "%s: operation '%s': reading cancelled", sr->pf->path, sr->op);
+        if (tprof_h5_read_block (sr, runs[k].start + pos, count, times + dest, ranks + dest) < 0)
+          return -1;
+        if (runs[k].rank >= 0 && !tprof_h5_all_of_rank (ranks + dest, count, runs[k].rank))
+          return 1;
+        dest += (size_t) count;
+        sr->done += count;
+        /* without the HDF5 lock: the callback may read other files */
+        _tprof_h5_leave (&sr->guard);
+        if (sr->progress != NULL)
+          sr->progress (sr->total > 0 ? (double) sr->done / (double) sr->total : 1.0, sr->user_data);
+        _tprof_h5_enter (&sr->guard);
+      }
+  return 0;
+}
+
+/* Keeps, in order, the samples of the ranks marked in @keep; their count. */
+static size_t
+tprof_h5_keep_ranks (double        *times,
+                     int32_t       *ranks,
+                     size_t         n,
+                     const uint8_t *keep)
+{
+  size_t m = 0;
+
+  for (size_t i = 0; i < n; i++)
+    if (keep[ranks[i]])
+      {
+        times[m] = times[i];
+        ranks[m++] = ranks[i];
+      }
+  return m;
+}
+
+/* With the cached per-rank counts: one run per selected rank with samples,
+ * where a file grouped by ascending rank stores it. NULL (and *@n_runs 0)
+ * when the counts are unknown. */
+static TprofH5Run *
+tprof_h5_plan_runs (const TprofProfileFile *pf,
+                    const TprofH5Operation *op,
+                    const int32_t          *ranks,
+                    size_t                  n_ranks,
+                    size_t                 *n_runs,
+                    uint64_t               *total)
+{
+  const int64_t *counts = op->cache.rank_count;
+  TprofH5Run *runs;
+  uint64_t offset = 0;
+  size_t k = 0;
+
+  *n_runs = 0;
+  *total = 0;
+  if (counts == NULL || (runs = calloc (n_ranks + 1, sizeof *runs)) == NULL)
+    return NULL;
+  for (int r = 0; r < pf->world_size && k < n_ranks; r++)
+    {
+      if (r == ranks[k] && counts[r] > 0)
+        runs[(*n_runs)++] = (TprofH5Run) { offset, (uint64_t) counts[r], r };
+      if (r == ranks[k])
+        k++;
+      offset += (uint64_t) counts[r];
+    }
+  for (size_t i = 0; i < *n_runs; i++)
+    *total += runs[i].count;
+  return runs;
+}
+
+/* Reads @runs (sr->total samples) into a new selection, keeping only the
+ * ranks marked in @keep if not NULL. *@status: as tprof_h5_read_runs(). */
+static TprofGatheredTime *
+tprof_h5_read_into (TprofH5SampleRead *sr,
+                    const TprofH5Run  *runs,
+                    size_t             n_runs,
+                    const uint8_t     *keep,
+                    int               *status)
+{
+  size_t n = (size_t) sr->total;
+  double *times = n > 0 ? _tprof_h5_alloc_samples (n, sizeof *times) : NULL;
+  int32_t *ranks = n > 0 ? _tprof_h5_alloc_samples (n, sizeof *ranks) : NULL;
+  TprofGatheredTime *gt = NULL;
+
+  *status = -1;
+  if (n > 0 && (times == NULL || ranks == NULL))
+    tprof_error_set (sr->error, TPROF_ERROR_NO_MEMORY,
+                     "%s: operation '%s': not enough memory for %zu samples", sr->pf->path, sr->op, n);
+  else
+    *status = tprof_h5_read_runs (sr, runs, n_runs, times, ranks);
+  if (*status != 0)
+    {
+      free (times);
+      free (ranks);
+      return NULL;
+    }
+  if (keep != NULL)
+    n = tprof_h5_keep_ranks (times, ranks, n, keep);
+  gt = tprof_gathered_time_new_take (times, ranks, n);
+  if (gt == NULL)
+    {
+      *status = -1;
+      tprof_error_set (sr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'",
+                       sr->pf->path, sr->op);
+    }
+  return gt;
+}
+
+/* Opens `times` and `ranks` again and finds where pread() can read them. */
+static int
+tprof_h5_open_samples (TprofH5SampleRead      *sr,
+                       hid_t                   group,
+                       const TprofH5Operation *op)
+{
+  hsize_t n_times = 0, n_ranks = 0;
+
+  sr->times_dset = _tprof_h5_open_dataset_1d (sr->pf, group, op->name, "times", H5T_FLOAT,
+                                              &n_times, sr->error);
+  if (sr->times_dset < 0)
+    return -1;
+  sr->ranks_dset = _tprof_h5_open_dataset_1d (sr->pf, group, op->name, "ranks", H5T_INTEGER,
+                                              &n_ranks, sr->error);
+  if (sr->ranks_dset < 0)
+    return -1;
+  if (n_times != op->n || n_ranks != op->n)
+    return tprof_error_set (sr->error, TPROF_ERROR_FORMAT,
+                            "%s: operation '%s': the file changed since it was opened", sr->pf->path, op->name);
+  sr->times_direct = tprof_h5_locate (sr, sr->times_dset, H5T_NATIVE_DOUBLE, sizeof (double), op->n);
+  sr->ranks_direct = tprof_h5_locate (sr, sr->ranks_dset, H5T_NATIVE_INT32, sizeof (int32_t), op->n);
+  return 0;
+}
+
+/* Every sample, filtered to @ranks if not NULL. */
+static TprofGatheredTime *
+tprof_h5_read_all (TprofH5SampleRead      *sr,
+                   const TprofH5Operation *op,
+                   const int32_t          *ranks,
+                   size_t                  n_ranks)
+{
+  TprofH5Run all = { 0, op->n, -1 };
+  uint8_t *keep = NULL;
+  TprofGatheredTime *gt;
+  int status;
+
+  if (ranks != NULL && (keep = calloc ((size_t) sr->pf->world_size, 1)) == NULL)
+    {
+      tprof_error_set (sr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", sr->pf->path);
+      return NULL;
+    }
+  for (size_t i = 0; i < n_ranks && keep != NULL; i++)
+    keep[ranks[i]] = 1;
+  sr->done = 0;
+  sr->total = op->n;
+  gt = tprof_h5_read_into (sr, &all, 1, keep, &status);
+  free (keep);
+  return gt;
+}
+
+TprofGatheredTime *
+_tprof_h5_read_samples (TprofProfileFile   *pf,
+                        size_t              op_index,
+                        const int32_t      *ranks,
+                        size_t              n_ranks,
+                        TprofProgressFunc   progress,
+                        void               *user_data,
+                        const volatile int *cancel,
+                        TprofError         *error)
+{
+  const TprofH5Operation *op = &pf->ops[op_index];
+  TprofH5SampleRead sr = { pf, op->name, { 0 }, -1, -1, -1, -1, progress, user_data, cancel, 0, 0, error };
+  TprofH5Run *runs = NULL;
+  size_t n_runs = 0;
+  TprofGatheredTime *gt = NULL;
+  int status = 1;
+  hid_t group;
+
+  _tprof_h5_enter (&sr.guard);
+  group = _tprof_h5_open_operation (pf, op_index, error);
+  if (group >= 0 && tprof_h5_open_samples (&sr, group, op) == 0)
+    {
+      /* a file grouped by rank holds each rank's samples in one run */
+      if (ranks != NULL)
+        runs = tprof_h5_plan_runs (pf, op, ranks, n_ranks, &n_runs, &sr.total);
+      if (runs != NULL)
+        gt = tprof_h5_read_into (&sr, runs, n_runs, NULL, &status);
+      if (status == 1)
+        gt = tprof_h5_read_all (&sr, op, ranks, n_ranks);
+    }
+  free (runs);
+  _tprof_h5_close (sr.ranks_dset);
+  _tprof_h5_close (sr.times_dset);
+  _tprof_h5_close (group);
+  _tprof_h5_leave (&sr.guard);
+  return gt;
+}

@@ -1,0 +1,161 @@
+/* tprof-profile-file-read.c — a TprofProfileFile's samples, one operation at a time, and the statistics of operations without a cache. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof/tprof-profile-file.h"
+#include "tprof-h5-reader-private.h"
+
+static int
+tprof_profile_file_compare_ranks (const void *a,
+                                  const void *b)
+{
+  int32_t x = *(const int32_t *) a, y = *(const int32_t *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* @ranks sorted, without repeats or ranks outside the world (which hold
+ * no samples), in a new array; NULL when memory is exhausted. */
+static int32_t *
+tprof_profile_file_normalize_ranks (const TprofProfileFile *pf,
+                                    const int32_t          *ranks,
+                                    size_t                  n_ranks,
+                                    size_t                 *n_out)
+{
+  int32_t *sorted = malloc ((n_ranks != 0 ? n_ranks : 1) * sizeof *sorted);
+  size_t m = 0;
+
+  if (sorted == NULL)
+    return NULL;
+  memcpy (sorted, ranks, n_ranks * sizeof *sorted);
+  qsort (sorted, n_ranks, sizeof *sorted, tprof_profile_file_compare_ranks);
+  for (size_t i = 0; i < n_ranks; i++)
+    if (sorted[i] >= 0 && sorted[i] < pf->world_size && (m == 0 || sorted[m - 1] != sorted[i]))
+      sorted[m++] = sorted[i];
+  *n_out = m;
+  return sorted;
+}
+
+TprofGatheredTime *
+tprof_profile_file_read_operation (TprofProfileFile   *file,
+                                   size_t              op,
+                                   const int32_t      *ranks,
+                                   size_t              n_ranks,
+                                   TprofProgressFunc   progress,
+                                   void               *user_data,
+                                   const volatile int *cancel,
+                                   TprofError         *error)
+{
+  int32_t *selected = NULL;
+  size_t n_selected = 0;
+  TprofGatheredTime *gt;
+
+  tprof_error_clear (error);
+  if (file == NULL || op >= file->n_ops)
+    {
+      tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profile_file_read_operation: %s",
+                       file == NULL ? "the file is NULL" : "no such operation");
+      return NULL;
+    }
+  if (ranks != NULL && (selected = tprof_profile_file_normalize_ranks (file, ranks, n_ranks, &n_selected)) == NULL)
+    {
+      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
+      return NULL;
+    }
+  if (progress != NULL)
+    progress (0.0, user_data);
+  gt = _tprof_h5_read_samples (file, op, selected, n_selected, progress, user_data, cancel, error);
+  if (gt != NULL
+      && _tprof_operation_cache_check (file, &file->ops[op], gt, selected, n_selected, error) < 0)
+    {
+      tprof_gathered_time_free (gt);
+      gt = NULL;
+    }
+  free (selected);
+  if (gt != NULL && progress != NULL)
+    progress (1.0, user_data);
+  return gt;
+}
+
+/* The per-rank arrays of @op from its samples' rank summaries. */
+static bool
+tprof_profile_file_fill_rank_stats (const TprofProfileFile  *pf,
+                                    TprofH5Operation        *op,
+                                    const TprofGatheredTime *gt)
+{
+  size_t w = (size_t) pf->world_size;
+  TprofRankSummary *summaries = NULL;
+  size_t n = tprof_gathered_time_rank_summaries (gt, &summaries);
+
+  op->computed_count = calloc (w, sizeof *op->computed_count);
+  op->computed_sum = calloc (w, sizeof *op->computed_sum);
+  op->computed_min = malloc (w * sizeof *op->computed_min);
+  op->computed_max = malloc (w * sizeof *op->computed_max);
+  if (n == (size_t) -1 || op->computed_count == NULL || op->computed_sum == NULL
+      || op->computed_min == NULL || op->computed_max == NULL)
+    {
+      free (summaries);
+      free (op->computed_count);
+      free (op->computed_sum);
+      free (op->computed_min);
+      free (op->computed_max);
+      op->computed_count = NULL;
+      op->computed_sum = op->computed_min = op->computed_max = NULL;
+      return false;
+    }
+  for (size_t r = 0; r < w; r++)
+    op->computed_min[r] = op->computed_max[r] = NAN;
+  for (size_t i = 0; i < n; i++)
+    {
+      int32_t r = summaries[i].rank;
+
+      op->computed_count[r] = (int64_t) summaries[i].count;
+      op->computed_sum[r] = summaries[i].sum;
+      op->computed_min[r] = summaries[i].min;
+      op->computed_max[r] = summaries[i].max;
+    }
+  free (summaries);
+  return true;
+}
+
+const TprofOperationStats *
+tprof_profile_file_operation_stats (TprofProfileFile *file,
+                                    size_t            op,
+                                    TprofError       *error)
+{
+  TprofH5Operation *o;
+  TprofGatheredTime *gt;
+  bool ok;
+
+  tprof_error_clear (error);
+  if (file == NULL || op >= file->n_ops)
+    {
+      tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profile_file_operation_stats: %s",
+                       file == NULL ? "the file is NULL" : "no such operation");
+      return NULL;
+    }
+  o = &file->ops[op];
+  if (o->stats_ready)
+    return &o->stats;
+
+  gt = tprof_profile_file_read_operation (file, op, NULL, 0, NULL, NULL, NULL, error);
+  if (gt == NULL)
+    return NULL;
+  ok = tprof_gathered_time_summarize (gt, &o->stats.summary)
+       && tprof_profile_file_fill_rank_stats (file, o, gt);
+  tprof_gathered_time_free (gt);
+  if (!ok)
+    {
+      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory summarizing operation '%s'",
+                       file->path, o->name);
+      return NULL;
+    }
+  o->stats.rank_count = o->computed_count;
+  o->stats.rank_sum = o->computed_sum;
+  o->stats.rank_min = o->computed_min;
+  o->stats.rank_max = o->computed_max;
+  o->stats_ready = true;
+  return &o->stats;
+}

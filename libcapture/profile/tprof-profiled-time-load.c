@@ -1,0 +1,65 @@
+/* tprof-profiled-time-load.c — tprof_profiled_time_load(): a whole profile, read through TprofProfileFile one operation at a time. */
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof/tprof-profile-file.h"
+#include "tprof/tprof-profiled-time.h"
+#include "tprof-h5-reader-private.h"
+#include "tprof-profiled-time-private.h"
+
+/* Moves what @pf knows beyond the samples into @pt. */
+static int
+tprof_profiled_time_take_metadata (TprofProfiledTime *pt,
+                                   TprofProfileFile  *pf,
+                                   TprofError        *error)
+{
+  if (pf->hostnames != NULL
+      && tprof_profiled_time_set_hostnames (pt, (const char *const *) pf->hostnames, error) < 0)
+    return -1;
+  _tprof_profiled_time_take_info (pt, pf->created, pf->producer, pf->clock);
+  pf->created = pf->producer = pf->clock = NULL;
+  return 0;
+}
+
+TprofProfiledTime *
+tprof_profiled_time_load (const char *path,
+                          TprofError *error)
+{
+  TprofProfileFile *pf;
+  TprofProfiledTime *pt;
+
+  tprof_error_clear (error);
+  if (path == NULL || path[0] == '\0')
+    {
+      tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profiled_time_load: the path is empty");
+      return NULL;
+    }
+  pf = tprof_profile_file_open (path, error);
+  if (pf == NULL)
+    return NULL;
+  pt = tprof_profiled_time_new (pf->world_size);
+  if (pt == NULL)
+    tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
+
+  for (size_t op = 0; pt != NULL && op < pf->n_ops; op++)
+    {
+      TprofGatheredTime *gt = tprof_profile_file_read_operation (pf, op, NULL, 0, NULL, NULL, NULL, error);
+
+      if (gt == NULL || !_tprof_profiled_time_append (pt, pf->ops[op].name, gt))
+        {
+          if (gt != NULL)
+            tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'",
+                             path, pf->ops[op].name);
+          tprof_profiled_time_free (pt);
+          pt = NULL;
+        }
+    }
+  if (pt != NULL && tprof_profiled_time_take_metadata (pt, pf, error) < 0)
+    {
+      tprof_profiled_time_free (pt);
+      pt = NULL;
+    }
+  tprof_profile_file_close (pf);
+  return pt;
+}
