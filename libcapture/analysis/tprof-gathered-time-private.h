@@ -48,10 +48,19 @@ double _tprof_values_std (const double *x,
                           size_t        n,
                           double        mean);
 
-/* Fills everything of @out but the rank. */
+/* The sum of the squared deviations of @x[0..@n) from @mean, as numpy
+ * sums them for the std. */
+double _tprof_values_squared_deviations (const double *x,
+                                         size_t        n,
+                                         double        mean);
+
+/* Fills everything of @out but the rank; with @m2 (may be NULL), the sum
+ * of squared deviations from the mean that the std came from, so that
+ * summaries can be merged (Chan et al.). */
 void _tprof_values_summarize (const double     *x,
                               size_t            n,
-                              TprofRankSummary *out);
+                              TprofRankSummary *out,
+                              double           *m2);
 
 /* Called on each leaf block (at most 128 values) of numpy's pairwise sum,
  * in order, with the block's sum, while the block is still in the cache;
@@ -71,6 +80,16 @@ double _tprof_values_sum_buffers (const double       *x,
                                   double             *buffer_sums,
                                   TprofValuesVisitor  visit,
                                   void               *data);
+
+/* ---- summaries (tprof-stats-summary.c) ---- */
+
+/* Sets the rank_count, imbalance and slowest rank of @out from the totals
+ * of the @n_ranks ranks with samples (@ranks ascending): the lowest rank
+ * wins a tie, the mean total is numpy's mean of @totals. */
+void _tprof_summary_set_balance (TprofSummary  *out,
+                                 const double  *totals,
+                                 const int32_t *ranks,
+                                 size_t         n_ranks);
 
 /* ---- passes split over threads (tprof-stats-parallel.c) ---- */
 

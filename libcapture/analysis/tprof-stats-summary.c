@@ -155,13 +155,11 @@ rank_table_size (const int32_t *ranks,
   return size;
 }
 
-/* The imbalance and slowest rank from the totals of the ranks with samples
- * (ascending): the lowest rank wins a tie. */
-static void
-summary_set_balance (TprofSummary  *out,
-                     const double  *totals,
-                     const int32_t *ranks,
-                     size_t         n_ranks)
+void
+_tprof_summary_set_balance (TprofSummary  *out,
+                            const double  *totals,
+                            const int32_t *ranks,
+                            size_t         n_ranks)
 {
   size_t slowest = 0;
 
@@ -197,7 +195,7 @@ summary_balance_from_rank_summaries (const TprofGatheredTime *gt,
           totals[r] = summaries[r].sum;
           ranks[r] = summaries[r].rank;
         }
-      summary_set_balance (out, totals, ranks, n_ranks);
+      _tprof_summary_set_balance (out, totals, ranks, n_ranks);
     }
 
   free (summaries);
@@ -239,7 +237,7 @@ summary_balance_from_tables (SummaryTask  *tasks,
         }
     }
 
-  summary_set_balance (out, totals, ranks, n_ranks);
+  _tprof_summary_set_balance (out, totals, ranks, n_ranks);
   free (ranks);
   return true;
 }
