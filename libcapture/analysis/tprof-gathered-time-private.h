@@ -54,13 +54,17 @@ double _tprof_values_squared_deviations (const double *x,
                                          size_t        n,
                                          double        mean);
 
-/* Fills everything of @out but the rank; with @m2 (may be NULL), the sum
- * of squared deviations from the mean that the std came from, so that
- * summaries can be merged (Chan et al.). */
+/* Fills everything of @out but the rank. */
 void _tprof_values_summarize (const double     *x,
                               size_t            n,
-                              TprofRankSummary *out,
-                              double           *m2);
+                              TprofRankSummary *out);
+/* The same and, with @m2 (may be NULL), the sum of squared deviations from
+ * the mean that the std came from, so that summaries can be merged (Chan
+ * et al.). */
+void _tprof_values_summarize_m2 (const double     *x,
+                                 size_t            n,
+                                 TprofRankSummary *out,
+                                 double           *m2);
 
 /* Called on each leaf block (at most 128 values) of numpy's pairwise sum,
  * in order, with the block's sum, while the block is still in the cache;

@@ -174,7 +174,7 @@ index_sort_runs (TprofOperationIndex *index,
           free (scratch);
           return 1;
         }
-      _tprof_values_summarize (run, len, &index->rank_summaries[k], &index->rank_m2[k]);
+      _tprof_values_summarize_m2 (run, len, &index->rank_summaries[k], &index->rank_m2[k]);
       index->rank_summaries[k].rank = index->ranks[k];
       _tprof_sort_doubles (run, len, scratch);
     }

@@ -54,7 +54,7 @@ tprof_gathered_time_rank_summaries (const TprofGatheredTime  *gt,
     {
       size_t begin = r > 0 ? offsets[r - 1] : 0;
 
-      _tprof_values_summarize (grouped + begin, offsets[r] - begin, &summaries[r], NULL);
+      _tprof_values_summarize (grouped + begin, offsets[r] - begin, &summaries[r]);
       summaries[r].rank = index.ranks[r];
     }
 

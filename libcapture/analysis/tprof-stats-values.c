@@ -362,8 +362,16 @@ _tprof_values_min_max (const double *x,
 void
 _tprof_values_summarize (const double     *x,
                          size_t            n,
-                         TprofRankSummary *out,
-                         double           *m2)
+                         TprofRankSummary *out)
+{
+  _tprof_values_summarize_m2 (x, n, out, NULL);
+}
+
+void
+_tprof_values_summarize_m2 (const double     *x,
+                            size_t            n,
+                            TprofRankSummary *out,
+                            double           *m2)
 {
   double squares;
 
