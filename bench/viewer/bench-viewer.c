@@ -10,7 +10,6 @@
 #include <tprof/capture.h>
 
 #include "tprof-plot.h"
-#include "tprof-profile-index.h"
 
 #define WORLD 1024
 #define FRAME_MS 16.0
@@ -95,21 +94,21 @@ draw_histogram (cairo_t              *cr,
 /* Everything the window does when the rank filter or bin count changes:
  * recompute the histogram, the caption and the per-rank chart, and draw both. */
 static void
-redraw (const TprofProfileIndex *index,
-        const guint8            *mask,
-        gsize                    bins,
-        gboolean                 separate,
-        cairo_t                 *cr)
+redraw (const TprofOperationIndex *index,
+        const guint8              *mask,
+        gsize                      bins,
+        gboolean                   separate,
+        cairo_t                   *cr)
 {
-  TprofHistogram *hist = _tprof_profile_index_histogram (index, 0, mask, bins,
-                                                         separate ? TPROF_HISTOGRAM_SEPARATE_RANKS : 0);
-  g_autofree TprofRankSummary *ranks = NULL;
-  gsize n_ranks = _tprof_profile_index_rank_summaries (index, 0, mask, &ranks);
+  TprofHistogram *hist = tprof_operation_index_histogram (index, mask, bins,
+                                                          separate ? TPROF_HISTOGRAM_SEPARATE_RANKS : 0);
+  gsize n_ranks;
+  g_autofree TprofRankSummary *ranks = tprof_operation_index_rank_summaries (index, mask, &n_ranks);
   TprofSummary summary;
   TprofPlotRanks rplot;
   TprofPlotTheme theme;
 
-  _tprof_profile_index_summarize_moments (index, 0, mask, &summary);
+  tprof_operation_index_summarize_moments (index, mask, &summary);
   draw_histogram (cr, hist, &summary, ranks, n_ranks, separate);
 
   tprof_plot_theme_init_default (&theme);
@@ -118,7 +117,7 @@ redraw (const TprofProfileIndex *index,
   rplot.n_ranks = n_ranks;
   tprof_plot_ranks_draw (cr, CHART_WIDTH, CHART_HEIGHT, &rplot, &theme, NULL);
 
-  _tprof_histogram_free (hist);
+  tprof_histogram_free (hist);
 }
 
 /* The alternative the index avoids: select the ranks' samples and bin them again. */
@@ -154,7 +153,7 @@ main (int   argc,
 {
   g_autoptr(GRand) rand = g_rand_new_with_seed (2);
   TprofProfiledTime *pt;
-  TprofProfileIndex *index;
+  TprofOperationIndex *index;
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, CHART_WIDTH, CHART_HEIGHT);
   cairo_t *cr = cairo_create (surface);
   guint8 mask[WORLD];
@@ -186,14 +185,14 @@ main (int   argc,
 
   pt = make_profile ();
   t0 = now_ms ();
-  index = _tprof_profile_index_new (pt, NULL, NULL, NULL);
+  index = tprof_operation_index_new (tprof_profiled_time_nth (pt, 0), NULL, NULL, NULL, NULL);
   build_ms = now_ms () - t0;
   printf ("  index build (sort per rank, per-rank summaries):       %8.1f ms, once per file in the loader thread\n",
           build_ms);
 
-  all_ranks = _tprof_profile_index_histogram (index, 0, NULL, 0, TPROF_HISTOGRAM_SEPARATE_RANKS);
-  n_all_ranks = _tprof_profile_index_rank_summaries (index, 0, NULL, &all_rank_summaries);
-  _tprof_profile_index_summarize_moments (index, 0, NULL, &all_summary);
+  all_ranks = tprof_operation_index_histogram (index, NULL, 0, TPROF_HISTOGRAM_SEPARATE_RANKS);
+  all_rank_summaries = tprof_operation_index_rank_summaries (index, NULL, &n_all_ranks);
+  tprof_operation_index_summarize_moments (index, NULL, &all_summary);
 
   for (guint i = 0; i < REPEATS; i++)
     {
@@ -211,11 +210,11 @@ main (int   argc,
       separate_ms[i] = now_ms () - t0;
 
       t0 = now_ms ();
-      _tprof_histogram_free (_tprof_profile_index_histogram (index, 0, mask, 0, TPROF_HISTOGRAM_DEFAULT));
+      tprof_histogram_free (tprof_operation_index_histogram (index, mask, 0, TPROF_HISTOGRAM_DEFAULT));
       compute_ms[i] = now_ms () - t0;
 
       t0 = now_ms ();
-      _tprof_histogram_free (_tprof_profile_index_histogram (index, 0, mask, 0, TPROF_HISTOGRAM_SEPARATE_RANKS));
+      tprof_histogram_free (tprof_operation_index_histogram (index, mask, 0, TPROF_HISTOGRAM_SEPARATE_RANKS));
       compute_separate_ms[i] = now_ms () - t0;
 
       t0 = now_ms ();
@@ -226,7 +225,7 @@ main (int   argc,
       {
         TprofSummary summary;
 
-        _tprof_profile_index_summarize (index, 0, mask, &summary);
+        tprof_operation_index_summarize (index, mask, &summary);
       }
       table_ms[i] = now_ms () - t0;
 
@@ -265,8 +264,8 @@ main (int   argc,
   if (tprof_profiled_time_save (pt, path, &error) != 0)
     g_error ("could not save %s: %s", path, error.message);
   tprof_profiled_time_free (pt);
-  _tprof_histogram_free (all_ranks);
-  _tprof_profile_index_free (index);
+  tprof_histogram_free (all_ranks);
+  tprof_operation_index_free (index);
 
   t0 = now_ms ();
   pt = tprof_profiled_time_load (path, &error);
@@ -277,10 +276,10 @@ main (int   argc,
 
   t0 = now_ms ();
   pt = tprof_profiled_time_load (path, &error);
-  index = _tprof_profile_index_new (pt, NULL, NULL, NULL);
+  index = tprof_operation_index_new (tprof_profiled_time_nth (pt, 0), NULL, NULL, NULL, NULL);
   tprof_profiled_time_free (pt);
   viewer_load_ms = now_ms () - t0;
-  _tprof_profile_index_free (index);
+  tprof_operation_index_free (index);
 
   printf ("  load %zu samples: tprof_profiled_time_load %8.1f ms; viewer load + index %8.1f ms = %.2fx the raw load\n",
           n_samples, raw_load_ms, viewer_load_ms, viewer_load_ms / raw_load_ms);

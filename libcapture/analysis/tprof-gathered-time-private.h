@@ -48,10 +48,23 @@ double _tprof_values_std (const double *x,
                           size_t        n,
                           double        mean);
 
+/* The sum of the squared deviations of @x[0..@n) from @mean, as numpy
+ * sums them for the std. */
+double _tprof_values_squared_deviations (const double *x,
+                                         size_t        n,
+                                         double        mean);
+
 /* Fills everything of @out but the rank. */
 void _tprof_values_summarize (const double     *x,
                               size_t            n,
                               TprofRankSummary *out);
+/* The same and, with @m2 (may be NULL), the sum of squared deviations from
+ * the mean that the std came from, so that summaries can be merged (Chan
+ * et al.). */
+void _tprof_values_summarize_m2 (const double     *x,
+                                 size_t            n,
+                                 TprofRankSummary *out,
+                                 double           *m2);
 
 /* Called on each leaf block (at most 128 values) of numpy's pairwise sum,
  * in order, with the block's sum, while the block is still in the cache;
@@ -84,6 +97,14 @@ void _tprof_rank_totals_balance (const double  *totals,
                                  size_t         n_ranks,
                                  double        *imbalance,
                                  int32_t       *slowest_rank);
+
+/* Sets the rank_count, imbalance and slowest rank of @out from the totals
+ * of the @n_ranks ranks with samples (@ranks ascending), through
+ * _tprof_rank_totals_balance(). */
+void _tprof_summary_set_balance (TprofSummary  *out,
+                                 const double  *totals,
+                                 const int32_t *ranks,
+                                 size_t         n_ranks);
 
 /* ---- passes split over threads (tprof-stats-parallel.c) ---- */
 

@@ -1,4 +1,4 @@
-/* tprof-histogram.c — numpy.histogram-compatible histograms: range, 'auto' bin count, edges (counting: stats-binning). */
+/* tprof-histogram.c — TprofHistogram: numpy.histogram-compatible range, 'auto' bin count, edges (counting: stats-binning). */
 /* SPDX-License-Identifier: MIT */
 
 #include <math.h>
@@ -8,6 +8,7 @@
 #include <tprof/tprof-histogram.h>
 
 #include "tprof-gathered-time-private.h"
+#include "tprof-histogram-private.h"
 #include "tprof-select-private.h"
 #include "tprof-stats-binning-private.h"
 
@@ -97,6 +98,22 @@ auto_bins_from (size_t        n,
   if (!(bins < (double) SIZE_MAX))
     return SIZE_MAX;
   return bins < 1.0 ? 1 : (size_t) bins;
+}
+
+/* tprof's one cap on an automatic bin count. */
+static size_t
+cap_auto_bins (size_t n_bins)
+{
+  return n_bins < TPROF_HISTOGRAM_MAX_AUTO_BINS ? n_bins : TPROF_HISTOGRAM_MAX_AUTO_BINS;
+}
+
+size_t
+_tprof_histogram_auto_bins_capped (size_t        n,
+                                   double        first,
+                                   double        last,
+                                   const double *quartiles)
+{
+  return cap_auto_bins (auto_bins_from (n, first, last, quartiles));
 }
 
 /* Copies the used samples of @times into a new array, as log10 for a log axis. */
@@ -212,6 +229,65 @@ fill_linear_edges (double *edges,
   edges[n_bins] = last;
 }
 
+/* The edges of @n_bins bins over the binned extremes @min and @max, and
+ * the outer edges in the space they are spaced in (log10 for a log axis)
+ * into *@first and *@last. */
+static void
+place_edges (double *edges,
+             size_t  n_bins,
+             double  min,
+             double  max,
+             bool    log,
+             double *first,
+             double *last)
+{
+  bool widened;
+
+  *first = log ? log10 (min) : min;
+  *last = log ? log10 (max) : max;
+  widened = *first == *last;
+
+  /* numpy widens a single distinct value to [v - 0.5, v + 0.5]. */
+  if (widened)
+    {
+      *first -= 0.5;
+      *last += 0.5;
+    }
+
+  fill_linear_edges (edges, n_bins, *first, *last);
+  if (!log)
+    return;
+
+  for (size_t i = 0; i <= n_bins; i++)
+    edges[i] = pow (10.0, edges[i]);
+
+  /* 10**log10(v) can miss v by an ulp; pin the outer edges to the data so
+   * that the smallest and largest samples are always counted. */
+  if (!widened)
+    {
+      edges[0] = min;
+      edges[n_bins] = max;
+    }
+}
+
+bool
+tprof_histogram_edges (double               min,
+                       double               max,
+                       size_t               n_bins,
+                       TprofHistogramFlags  flags,
+                       double              *edges)
+{
+  bool log = (flags & TPROF_HISTOGRAM_LOG) != 0;
+  double first, last;
+
+  if (edges == NULL || n_bins == 0 || n_bins == SIZE_MAX || !isfinite (min) || !isfinite (max)
+      || min > max || (log && !(min > 0.0)))
+    return false;
+
+  place_edges (edges, n_bins, min, max, log, &first, &last);
+  return true;
+}
+
 void
 tprof_histogram_free (TprofHistogram *hist)
 {
@@ -225,45 +301,46 @@ tprof_histogram_free (TprofHistogram *hist)
   free (hist);
 }
 
-/* Allocates the edges, counts and, for separate ranks, the per-rank rows. */
-static bool
-histogram_allocate (TprofHistogram       *hist,
-                    size_t                n_bins,
-                    const TprofRankIndex *rows)
+TprofHistogram *
+_tprof_histogram_new (size_t         n_bins,
+                      const int32_t *ranks,
+                      size_t         n_ranks)
 {
-  size_t n_edges;
+  TprofHistogram *hist = calloc (1, sizeof *hist);
+  size_t n_edges, n_cells;
 
-  if (__builtin_add_overflow (n_bins, 1, &n_edges))
-    return false;
+  if (hist == NULL || n_bins == 0)
+    return hist;
+  if (__builtin_add_overflow (n_bins, 1, &n_edges)
+      || __builtin_mul_overflow (n_ranks, n_bins, &n_cells))
+    goto failed;
 
   hist->n_bins = n_bins;
   hist->edges = _tprof_malloc_array (n_edges, sizeof *hist->edges);
   hist->counts = calloc (n_bins, sizeof *hist->counts);
   if (hist->edges == NULL || hist->counts == NULL)
-    return false;
+    goto failed;
 
-  if (rows != NULL)
+  if (ranks != NULL)
     {
-      size_t n_cells;
-
-      if (__builtin_mul_overflow (rows->n_ranks, n_bins, &n_cells))
-        return false;
-
-      hist->n_ranks = rows->n_ranks;
-      hist->ranks = _tprof_malloc_array (rows->n_ranks, sizeof *hist->ranks);
-      hist->rank_counts = calloc (n_cells, sizeof *hist->rank_counts);
+      hist->n_ranks = n_ranks;
+      hist->ranks = _tprof_malloc_array (n_ranks, sizeof *hist->ranks);
+      hist->rank_counts = calloc (n_cells > 0 ? n_cells : 1, sizeof *hist->rank_counts);
       if (hist->ranks == NULL || hist->rank_counts == NULL)
-        return false;
-      memcpy (hist->ranks, rows->ranks, rows->n_ranks * sizeof *hist->ranks);
+        goto failed;
+      memcpy (hist->ranks, ranks, n_ranks * sizeof *hist->ranks);
     }
+  return hist;
 
-  return true;
+failed:
+  tprof_histogram_free (hist);
+  return NULL;
 }
 
-/* Picks the bin count and fills the edges of @hist for @range. */
-static bool
-histogram_place_edges (TprofHistogram         *hist,
-                       const double           *times,
+/* Picks the bin count and allocates @hist with the edges for @range, and
+ * sets up @binning to count into it. NULL when memory is exhausted. */
+static TprofHistogram *
+histogram_place_edges (const double           *times,
                        size_t                  n,
                        size_t                  n_bins,
                        bool                    log,
@@ -271,37 +348,18 @@ histogram_place_edges (TprofHistogram         *hist,
                        const TprofRankIndex   *rows,
                        TprofBinning           *binning)
 {
-  double first = log ? log10 (range->min) : range->min;
-  double last = log ? log10 (range->max) : range->max;
-  bool widened = first == last;
+  TprofHistogram *hist;
+  double first, last;
 
   if (n_bins == TPROF_HISTOGRAM_AUTO_BINS)
-    n_bins = auto_bins_of (times, n, log, range, first, last);
+    n_bins = cap_auto_bins (auto_bins_of (times, n, log, range,
+                                          log ? log10 (range->min) : range->min,
+                                          log ? log10 (range->max) : range->max));
 
-  /* numpy widens a single distinct value to [v - 0.5, v + 0.5]. */
-  if (widened)
-    {
-      first -= 0.5;
-      last += 0.5;
-    }
-
-  if (!histogram_allocate (hist, n_bins, rows))
-    return false;
-
-  fill_linear_edges (hist->edges, n_bins, first, last);
-  if (log)
-    {
-      for (size_t i = 0; i <= n_bins; i++)
-        hist->edges[i] = pow (10.0, hist->edges[i]);
-
-      /* 10**log10(v) can miss v by an ulp; pin the outer edges to the
-       * data so that the smallest and largest samples are always counted. */
-      if (!widened)
-        {
-          hist->edges[0] = range->min;
-          hist->edges[n_bins] = range->max;
-        }
-    }
+  hist = _tprof_histogram_new (n_bins, rows != NULL ? rows->ranks : NULL, rows != NULL ? rows->n_ranks : 0);
+  if (hist == NULL)
+    return NULL;
+  place_edges (hist->edges, n_bins, range->min, range->max, log, &first, &last);
 
   *binning = (TprofBinning) {
     .log = log,
@@ -314,7 +372,25 @@ histogram_place_edges (TprofHistogram         *hist,
   /* numpy itself fails on such ranges; tprof falls back on the edges. */
   binning->search = !log && !(isfinite (last - first) && isfinite (binning->norm)
                               && binning->norm > 0.0);
-  return true;
+  return hist;
+}
+
+/* The extremes and count of what a histogram of @gt bins; cached extremes
+ * spare a scan. */
+static void
+histogram_range (const TprofGatheredTime *gt,
+                 bool                     log,
+                 TprofBinnedRange        *range)
+{
+  size_t n = tprof_gathered_time_count (gt);
+
+  if (!log && n > 0 && _tprof_gathered_time_extremes (gt, &range->min, &range->max))
+    {
+      range->n_used = n;
+      range->n_nonpositive = 0;
+    }
+  else
+    binned_range_scan (tprof_gathered_time_times (gt), n, log, range);
 }
 
 TprofHistogram *
@@ -330,34 +406,27 @@ tprof_histogram_compute (const TprofGatheredTime *gt,
   TprofRankIndex rows = { 0 };
   TprofBinnedRange range;
   TprofBinning binning;
-  TprofHistogram *hist;
+  TprofHistogram *hist = NULL;
 
-  hist = calloc (1, sizeof *hist);
-  if (hist == NULL)
-    return NULL;
-
-  /* A selection's extremes are cached: min(), max() and other histograms of
-   * it need not scan again. */
-  if (!log && n > 0 && _tprof_gathered_time_extremes (gt, &range.min, &range.max))
-    {
-      range.n_used = n;
-      range.n_nonpositive = 0;
-    }
-  else
-    binned_range_scan (times, n, log, &range);
-  hist->n_nonpositive = range.n_nonpositive;
+  histogram_range (gt, log, &range);
   if (range.n_used == 0)
-    return hist;
+    {
+      hist = _tprof_histogram_new (0, NULL, 0);
+      if (hist != NULL)
+        hist->n_nonpositive = range.n_nonpositive;
+      return hist;
+    }
 
   if (separate && !_tprof_rank_index_init (&rows, ranks, n))
-    goto failed;
+    return NULL;
 
-  if (!histogram_place_edges (hist, times, n, n_bins, log, &range,
-                              separate ? &rows : NULL, &binning))
+  hist = histogram_place_edges (times, n, n_bins, log, &range, separate ? &rows : NULL, &binning);
+  if (hist == NULL)
     goto failed;
+  hist->n_nonpositive = range.n_nonpositive;
 
   if (!_tprof_binning_count (&binning, times, ranks, n, separate ? &rows : NULL,
-                        separate ? hist->rank_counts : hist->counts))
+                             separate ? hist->rank_counts : hist->counts))
     goto failed;
 
   if (separate)

@@ -5,6 +5,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Sorts @values[@lo..@hi], both inclusive: for a few values only. */
+void _tprof_insertion_sort (double *values,
+                            size_t  lo,
+                            size_t  hi);
+
 /* Reorders @values[0..@n) so that @values[@k] holds what a full ascending
  * sort would put there, with nothing larger before it and nothing smaller
  * after it. O(@n) expected and at worst. Requires @k < @n. */

@@ -46,11 +46,10 @@ median_of_three (const double *values,
   return values[b] < values[c] ? c : b;
 }
 
-/* Sorts values[lo..hi], both inclusive. */
-static void
-insertion_sort (double *values,
-                size_t  lo,
-                size_t  hi)
+void
+_tprof_insertion_sort (double *values,
+                       size_t  lo,
+                       size_t  hi)
 {
   for (size_t i = lo + 1; i <= hi; i++)
     {
@@ -99,7 +98,7 @@ median_of_medians_pivot (double *values,
     {
       size_t base = lo + 5 * g;
 
-      insertion_sort (values, base, base + 4);
+      _tprof_insertion_sort (values, base, base + 4);
       swap_values (values, lo + g, base + 2);
     }
 
@@ -176,7 +175,7 @@ _tprof_select_nth (double *values,
 
       if (hi - lo < SMALL_RANGE)
         {
-          insertion_sort (values, (size_t) lo, (size_t) hi);
+          _tprof_insertion_sort (values, (size_t) lo, (size_t) hi);
           return;
         }
 

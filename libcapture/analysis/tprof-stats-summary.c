@@ -175,11 +175,11 @@ _tprof_rank_totals_balance (const double  *totals,
   *imbalance = totals[slowest] / (_tprof_values_sum (totals, n_ranks) / (double) n_ranks);
 }
 
-static void
-summary_set_balance (TprofSummary  *out,
-                     const double  *totals,
-                     const int32_t *ranks,
-                     size_t         n_ranks)
+void
+_tprof_summary_set_balance (TprofSummary  *out,
+                            const double  *totals,
+                            const int32_t *ranks,
+                            size_t         n_ranks)
 {
   out->rank_count = n_ranks;
   _tprof_rank_totals_balance (totals, ranks, n_ranks, &out->imbalance, &out->slowest_rank);
@@ -207,7 +207,7 @@ summary_balance_from_rank_summaries (const TprofGatheredTime *gt,
           totals[r] = summaries[r].sum;
           ranks[r] = summaries[r].rank;
         }
-      summary_set_balance (out, totals, ranks, n_ranks);
+      _tprof_summary_set_balance (out, totals, ranks, n_ranks);
     }
 
   free (summaries);
@@ -249,7 +249,7 @@ summary_balance_from_tables (SummaryTask  *tasks,
         }
     }
 
-  summary_set_balance (out, totals, ranks, n_ranks);
+  _tprof_summary_set_balance (out, totals, ranks, n_ranks);
   free (ranks);
   return true;
 }

@@ -307,6 +307,14 @@ _tprof_values_sum (const double *x,
 }
 
 double
+_tprof_values_squared_deviations (const double *x,
+                                  size_t        n,
+                                  double        mean)
+{
+  return values_pass_total (x, n, mean, values_task_squares);
+}
+
+double
 _tprof_values_std (const double *x,
                    size_t        n,
                    double        mean)
@@ -314,7 +322,7 @@ _tprof_values_std (const double *x,
   if (n < 2)
     return NAN;
 
-  return sqrt (values_pass_total (x, n, mean, values_task_squares) / (double) (n - 1));
+  return sqrt (_tprof_values_squared_deviations (x, n, mean) / (double) (n - 1));
 }
 
 bool
@@ -356,9 +364,23 @@ _tprof_values_summarize (const double     *x,
                          size_t            n,
                          TprofRankSummary *out)
 {
+  _tprof_values_summarize_m2 (x, n, out, NULL);
+}
+
+void
+_tprof_values_summarize_m2 (const double     *x,
+                            size_t            n,
+                            TprofRankSummary *out,
+                            double           *m2)
+{
+  double squares;
+
   out->count = n;
   out->sum = n > 0 ? _tprof_values_sum (x, n) : 0.0;
   out->mean = n > 0 ? out->sum / (double) n : NAN;
-  out->std = _tprof_values_std (x, n, out->mean);
+  squares = n > 0 ? _tprof_values_squared_deviations (x, n, out->mean) : 0.0;
+  out->std = n > 1 ? sqrt (squares / (double) (n - 1)) : NAN;
+  if (m2 != NULL)
+    *m2 = squares;
   _tprof_values_min_max (x, n, &out->min, &out->max);
 }

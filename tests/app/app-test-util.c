@@ -320,45 +320,6 @@ app_test_reference_get (GHashTable *reference,
   return values;
 }
 
-guint8 *
-app_test_mask_new (const char *selection,
-                   int         world_size,
-                   GArray    **ranks)
-{
-  g_auto(GStrv) items = NULL;
-  guint8 *mask;
-
-  if (ranks != NULL)
-    *ranks = NULL;
-  if (selection == NULL || g_str_equal (selection, "all"))
-    return NULL;
-  mask = g_new0 (guint8, world_size);
-  if (ranks != NULL)
-    *ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
-  items = g_strsplit (selection, ",", -1);
-  for (guint i = 0; items[i] != NULL; i++)
-    {
-      gint32 r = atoi (items[i]);
-
-      g_assert_cmpint (r, >=, 0);
-      g_assert_cmpint (r, <, world_size);
-      mask[r] = 1;
-      if (ranks != NULL)
-        g_array_append_val (*ranks, r);
-    }
-  return mask;
-}
-
-gsize
-app_test_op_index (const TprofProfileIndex *index,
-                   const char              *name)
-{
-  for (gsize i = 0; i < _tprof_profile_index_get_n_operations (index); i++)
-    if (g_str_equal (_tprof_profile_index_get_name (index, i), name))
-      return i;
-  g_error ("no operation %s in the index", name);
-}
-
 void
 app_test_assert_close (double      got,
                        double      want,

@@ -4,7 +4,6 @@
 
 #include <glib.h>
 
-#include "tprof-profile-index.h"
 
 G_BEGIN_DECLS
 
@@ -44,16 +43,6 @@ void        app_test_reference_prefetch (const char         *file,
 /* The values of line @name; fails the test when absent. */
 GArray     *app_test_reference_get (GHashTable *reference,
                                     const char *name);
-
-/* The rank mask (@world_size bytes) of @selection: NULL (every rank) for
- * NULL or "all", else the comma-separated ranks, which also go to *@ranks
- * (gint32, ascending as written) when @ranks is not NULL. g_free() the mask. */
-guint8     *app_test_mask_new     (const char *selection,
-                                   int         world_size,
-                                   GArray    **ranks);
-/* Position of the operation @name in @index; fails the test when absent. */
-gsize       app_test_op_index     (const TprofProfileIndex *index,
-                                   const char              *name);
 
 /* Relative closeness; NaN equals NaN. */
 void        app_test_assert_close (double      got,

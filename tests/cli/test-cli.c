@@ -6,8 +6,6 @@
 #include <glib/gstdio.h>
 #include <tprof/capture.h>
 
-#include "tprof-plot.h"
-
 static char *fixture_dir;
 static char *profile_path;
 static char *outlier_path;
@@ -389,12 +387,12 @@ test_hist_csv (void)
 }
 
 /* One far outlier makes numpy's 'auto' rule ask for millions of bins:
- * the automatic count stops at TPROF_PLOT_MAX_AUTO_BINS, an explicit one
+ * the automatic count stops at TPROF_HISTOGRAM_MAX_AUTO_BINS, an explicit one
  * does not, and below the cap 'auto' stays numpy's (test_hist_csv). */
 static void
 test_hist_auto_bins_capped (void)
 {
-  g_autofree char *cap = g_strdup_printf ("%d", TPROF_PLOT_MAX_AUTO_BINS);
+  g_autofree char *cap = g_strdup_printf ("%d", TPROF_HISTOGRAM_MAX_AUTO_BINS);
   const char *none[] = { NULL };
   const char *check_capped[] = { "--max-auto-bins", cap, NULL };
   const char *log_x[] = { "--log-x", NULL };
@@ -403,14 +401,14 @@ test_hist_auto_bins_capped (void)
   const char *check_explicit[] = { "--bins", "4321", NULL };
 
   g_assert_cmpuint (check_profile_hist_csv (outlier_path, "spiky", none, check_capped), ==,
-                    TPROF_PLOT_MAX_AUTO_BINS);
+                    TPROF_HISTOGRAM_MAX_AUTO_BINS);
   g_assert_cmpuint (check_profile_hist_csv (outlier_path, "spiky", explicit_bins, check_explicit), ==,
                     4321);
   /* four decades on a log axis still ask for ~9000 bins */
   g_assert_cmpuint (check_profile_hist_csv (outlier_path, "spiky", log_x, check_log_x), ==,
-                    TPROF_PLOT_MAX_AUTO_BINS);
+                    TPROF_HISTOGRAM_MAX_AUTO_BINS);
   g_assert_cmpuint (check_profile_hist_csv (profile_path, "forward", none, check_capped), <,
-                    TPROF_PLOT_MAX_AUTO_BINS);
+                    TPROF_HISTOGRAM_MAX_AUTO_BINS);
 }
 
 static void
@@ -698,7 +696,7 @@ test_help_and_version (void)
   g_assert_cmpint (run_tprof ((const char *[]) { "help", "hist", NULL }, &out, NULL), ==, 0);
   g_assert_nonnull (strstr (out, "--separate-ranks"));
   /* the cap on automatic bins is documented */
-  cap_text = g_strdup_printf ("at most %d bins", TPROF_PLOT_MAX_AUTO_BINS);
+  cap_text = g_strdup_printf ("at most %d bins", TPROF_HISTOGRAM_MAX_AUTO_BINS);
   g_assert_nonnull (strstr (out, cap_text));
   g_free (cap_text);
   g_free (out);

@@ -1,6 +1,7 @@
 # reference.py — expected statistics and histograms computed independently with numpy, for the stats tests.
 #
 # Usage: reference.py COMMAND DIR [ARGS...] ('slice DIR LENGTH CASES...' ignores DIR)
+#        reference.py selections DIR MODE SPECS SELECTION...  (see cmd_selections)
 # DIR holds times.bin (float64) and ranks.bin (int32), native byte order.
 # Prints one line per result: NAME VALUE..., floats as float.hex() so the C
 # side reads back the exact bits.
@@ -46,24 +47,43 @@ def summary(x):
 
 def cmd_stats(directory, qs):
     times, ranks = load(directory)
-    qs = [float(q) for q in qs]
-    emit('summary', summary(times))
-    emit('rank_count', np.unique(ranks).size)
-    emit('quantiles', [np.quantile(times, q) if times.size else float('nan') for q in qs])
+    stats_one(times, ranks, [float(q) for q in qs], '')
+
+
+def stats_one(times, ranks, qs, prefix):
+    emit(prefix + 'summary', summary(times))
+    emit(prefix + 'rank_count', np.unique(ranks).size)
+    emit(prefix + 'quantiles', [np.quantile(times, q) if times.size else float('nan') for q in qs])
     distinct = np.unique(ranks)
-    emit('ranks', distinct)
+    emit(prefix + 'ranks', distinct)
     totals = []
     for r in distinct:
         s = summary(times[ranks == r])
-        emit('rank_%d' % r, s)
+        emit(prefix + 'rank_%d' % r, s)
         totals.append(s[1])
     if distinct.size:
         totals = np.array(totals)
-        emit('imbalance', totals.max() / totals.mean())
-        emit('slowest_rank', distinct[np.argmax(totals)])  # argmax: first (lowest) on ties
+        emit(prefix + 'imbalance', totals.max() / totals.mean())
+        emit(prefix + 'slowest_rank', distinct[np.argmax(totals)])  # argmax: first (lowest) on ties
     else:
-        emit('imbalance', float('nan'))
-        emit('slowest_rank', -1)
+        emit(prefix + 'imbalance', float('nan'))
+        emit(prefix + 'slowest_rank', -1)
+
+
+def cmd_selections(directory, mode, specs, selections):
+    # Statistics (median, p95, p99) and histograms (one per bin spec, as
+    # 'hist' gives them) of the samples of each rank selection ('all' or
+    # comma-separated ranks); results of selection i are printed as s<i>_NAME.
+    times, ranks = load(directory)
+    for i, selection in enumerate(selections):
+        keep = np.ones(times.shape, dtype=bool) if selection == 'all' else \
+            np.isin(ranks, [int(r) for r in selection.split(',')])
+        prefix = 's%d_' % i
+        stats_one(times[keep], ranks[keep], [0.5, 0.95, 0.99], prefix)
+        for j, spec in enumerate(specs):
+            if keep.any():
+                hist_one(times[keep], ranks[keep], mode, spec if spec == 'auto' else int(spec),
+                         prefix + 'h%d_' % j)
 
 
 def cmd_stdev_exact(directory):
@@ -152,6 +172,10 @@ def main():
         cmd_slice(rest[1], rest[2:])
     elif command == 'hist':
         cmd_hist(rest[0], rest[1], rest[2:])
+    elif command == 'selections':
+        # selections DIR MODE SPEC,SPEC... SELECTION...  (SPECS may be '-': none)
+        specs = [] if rest[2] == '-' else rest[2].split(',')
+        cmd_selections(rest[0], rest[1], specs, rest[3:])
     else:
         sys.exit('reference.py: unknown command ' + command)
 

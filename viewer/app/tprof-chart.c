@@ -224,18 +224,22 @@ _tprof_chart_set_source (TprofChart   *self,
   _tprof_chart_recompute (self);
 }
 
-const TprofProfileIndex *
+TprofProfile *
+_tprof_chart_get_profile (TprofChart *self)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  return priv->profile;
+}
+
+const TprofOperationIndex *
 _tprof_chart_get_index (TprofChart *self)
 {
   TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
-  const TprofProfileIndex *index;
 
   if (priv->profile == NULL || priv->op < 0)
     return NULL;
-  index = _tprof_profile_get_index (priv->profile);
-  if (index == NULL || (gsize) priv->op >= _tprof_profile_index_get_n_operations (index))
-    return NULL;
-  return index;
+  return _tprof_profile_get_operation_index (priv->profile, (gsize) priv->op);
 }
 
 gssize

@@ -57,8 +57,11 @@ char                    *_tprof_chart_describe   (TprofChart *self,
 
 /* For subclasses. */
 
-/* The index when an operation is shown, else NULL. */
-const TprofProfileIndex *_tprof_chart_get_index     (TprofChart *self);
+/* The profile shown, or NULL. */
+TprofProfile              *_tprof_chart_get_profile (TprofChart *self);
+/* The index of the operation shown, or NULL when none is (or its samples
+ * are not read yet). */
+const TprofOperationIndex *_tprof_chart_get_index   (TprofChart *self);
 gssize                   _tprof_chart_get_op        (TprofChart *self);
 /* world_size bytes, non-zero for a shown rank; NULL: every rank. */
 const guint8            *_tprof_chart_get_mask      (TprofChart *self);

@@ -35,15 +35,13 @@ _tprof_charts_panel_set_source (TprofChartsPanel *self,
                                 gssize            op,
                                 GBytes           *mask)
 {
-  const TprofProfileIndex *index = profile != NULL ? _tprof_profile_get_index (profile) : NULL;
-
   g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
 
   _tprof_chart_set_source (TPROF_CHART (self->histogram), profile, op, mask);
   _tprof_chart_set_source (TPROF_CHART (self->rank_chart), profile, op, mask);
 
-  if (index != NULL && op >= 0 && (gsize) op < _tprof_profile_index_get_n_operations (index))
-    gtk_label_set_text (self->operation_label, _tprof_profile_index_get_name (index, op));
+  if (profile != NULL && op >= 0 && _tprof_profile_get_name (profile, (gsize) op) != NULL)
+    gtk_label_set_text (self->operation_label, _tprof_profile_get_name (profile, (gsize) op));
   else
     gtk_label_set_text (self->operation_label, "");
 }

@@ -43,11 +43,11 @@ G_DEFINE_FINAL_TYPE (TprofHistogramView, tprof_histogram_view, TPROF_TYPE_CHART)
 /* Names the rank filter, not only the ranks that happen to have samples:
  * "Ranks 0-5, n=…" under a filter, "All 16 Ranks, n=…" without. */
 static char *
-tprof_histogram_view_format_subtitle (TprofHistogramView      *self,
-                                      const TprofProfileIndex *index,
-                                      const guint8            *mask)
+tprof_histogram_view_format_subtitle (TprofHistogramView *self,
+                                      TprofProfile       *profile,
+                                      const guint8       *mask)
 {
-  int world_size = _tprof_profile_index_get_world_size (index);
+  int world_size = _tprof_profile_get_world_size (profile);
   g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
 
   for (gint32 r = 0; mask != NULL && r < world_size; r++)
@@ -62,13 +62,12 @@ static void
 tprof_histogram_view_recompute (TprofChart *chart)
 {
   TprofHistogramView *self = TPROF_HISTOGRAM_VIEW (chart);
-  const TprofProfileIndex *index = _tprof_chart_get_index (chart);
+  const TprofOperationIndex *index = _tprof_chart_get_index (chart);
   const guint8 *mask = _tprof_chart_get_mask (chart);
-  gsize op = (gsize) _tprof_chart_get_op (chart);
   TprofHistogramFlags flags = TPROF_HISTOGRAM_DEFAULT;
 
-  g_clear_pointer (&self->hist, _tprof_histogram_free);
-  g_clear_pointer (&self->rank_summaries, g_free);
+  g_clear_pointer (&self->hist, tprof_histogram_free);
+  g_clear_pointer (&self->rank_summaries, free);
   g_clear_pointer (&self->subtitle, g_free);
   self->n_rank_summaries = 0;
 
@@ -80,11 +79,16 @@ tprof_histogram_view_recompute (TprofChart *chart)
   if (self->log_x)
     flags |= TPROF_HISTOGRAM_LOG;
 
-  self->hist = _tprof_profile_index_histogram (index, op, mask, self->bins, flags);
-  _tprof_profile_index_summarize_moments (index, op, mask, &self->summary);
+  /* out of memory: the chart shows nothing rather than stale numbers */
+  self->hist = tprof_operation_index_histogram (index, mask, self->bins, flags);
+  if (self->hist == NULL || !tprof_operation_index_summarize_moments (index, mask, &self->summary))
+    {
+      g_clear_pointer (&self->hist, tprof_histogram_free);
+      return;
+    }
   if (self->separate_ranks)
-    self->n_rank_summaries = _tprof_profile_index_rank_summaries (index, op, mask, &self->rank_summaries);
-  self->subtitle = tprof_histogram_view_format_subtitle (self, index, mask);
+    self->rank_summaries = tprof_operation_index_rank_summaries (index, mask, &self->n_rank_summaries);
+  self->subtitle = tprof_histogram_view_format_subtitle (self, _tprof_chart_get_profile (chart), mask);
 }
 
 static void
@@ -190,8 +194,8 @@ tprof_histogram_view_dispose (GObject *object)
 {
   TprofHistogramView *self = (TprofHistogramView *)object;
 
-  g_clear_pointer (&self->hist, _tprof_histogram_free);
-  g_clear_pointer (&self->rank_summaries, g_free);
+  g_clear_pointer (&self->hist, tprof_histogram_free);
+  g_clear_pointer (&self->rank_summaries, free);
   g_clear_pointer (&self->subtitle, g_free);
 
   G_OBJECT_CLASS (tprof_histogram_view_parent_class)->dispose (object);

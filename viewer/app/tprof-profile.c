@@ -1,20 +1,30 @@
-/* tprof-profile.c — TprofProfile: reading a profile with libcapture and indexing it in a GTask worker. */
+/* tprof-profile.c — TprofProfile: reading a profile with libcapture and indexing its operations in a GTask worker. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "tprof-profile.h"
 
+/* What a load produces, handed from the worker to the profile at once. */
+typedef struct
+{
+  int         world_size;
+  char      **hostnames;   /* world_size entries, or NULL */
+  GPtrArray  *names;       /* char *, one per operation */
+  GPtrArray  *indexes;     /* TprofOperationIndex *, one per operation; NULL until read */
+} ProfileContents;
+
 struct _TprofProfile
 {
-  GObject            parent_instance;
-  GFile             *file;
-  TprofProfileIndex *index;
-  gint               progress_permille;  /* atomic, written by the worker */
-  gint               reading;            /* atomic */
-  gint               cancelled;          /* atomic */
+  GObject          parent_instance;
+  GFile           *file;
+  ProfileContents *contents;
+  gint             progress_permille;  /* atomic, written by the worker */
+  gint             reading;            /* atomic */
+  gint             cancelled;          /* atomic */
 };
 
 G_DEFINE_FINAL_TYPE (TprofProfile, tprof_profile, G_TYPE_OBJECT)
@@ -22,12 +32,47 @@ G_DEFINE_FINAL_TYPE (TprofProfile, tprof_profile, G_TYPE_OBJECT)
 G_DEFINE_QUARK (tprof-profile-error-quark, _tprof_profile_error)
 
 static void
+profile_contents_free (ProfileContents *contents)
+{
+  g_strfreev (contents->hostnames);
+  g_ptr_array_unref (contents->names);
+  g_ptr_array_unref (contents->indexes);
+  g_free (contents);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProfileContents, profile_contents_free)
+
+static ProfileContents *
+profile_contents_new (const TprofProfiledTime *pt)
+{
+  ProfileContents *contents = g_new0 (ProfileContents, 1);
+  gsize n_ops = tprof_profiled_time_len (pt);
+
+  contents->world_size = tprof_profiled_time_world_size (pt);
+  contents->names = g_ptr_array_new_full (n_ops, g_free);
+  contents->indexes = g_ptr_array_new_full (n_ops, (GDestroyNotify) tprof_operation_index_free);
+  for (gsize i = 0; i < n_ops; i++)
+    {
+      g_ptr_array_add (contents->names, g_strdup (tprof_profiled_time_name (pt, i)));
+      g_ptr_array_add (contents->indexes, NULL);
+    }
+
+  if (tprof_profiled_time_hostname (pt, 0) != NULL)
+    {
+      contents->hostnames = g_new0 (char *, contents->world_size + 1);
+      for (int r = 0; r < contents->world_size; r++)
+        contents->hostnames[r] = g_strdup (tprof_profiled_time_hostname (pt, r));
+    }
+  return contents;
+}
+
+static void
 tprof_profile_finalize (GObject *object)
 {
   TprofProfile *self = (TprofProfile *)object;
 
   g_clear_object (&self->file);
-  g_clear_pointer (&self->index, _tprof_profile_index_free);
+  g_clear_pointer (&self->contents, profile_contents_free);
 
   G_OBJECT_CLASS (tprof_profile_parent_class)->finalize (object);
 }
@@ -64,11 +109,59 @@ _tprof_profile_get_file (TprofProfile *self)
   return self->file;
 }
 
-const TprofProfileIndex *
-_tprof_profile_get_index (TprofProfile *self)
+int
+_tprof_profile_get_world_size (TprofProfile *self)
+{
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), 0);
+  return self->contents != NULL ? self->contents->world_size : 0;
+}
+
+gsize
+_tprof_profile_get_n_operations (TprofProfile *self)
+{
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), 0);
+  return self->contents != NULL ? self->contents->names->len : 0;
+}
+
+const char *
+_tprof_profile_get_name (TprofProfile *self,
+                         gsize         op)
 {
   g_return_val_if_fail (TPROF_IS_PROFILE (self), NULL);
-  return self->index;
+  if (op >= _tprof_profile_get_n_operations (self))
+    return NULL;
+  return g_ptr_array_index (self->contents->names, op);
+}
+
+const char *
+_tprof_profile_get_hostname (TprofProfile *self,
+                             int           rank)
+{
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), NULL);
+  if (self->contents == NULL || self->contents->hostnames == NULL
+      || rank < 0 || rank >= self->contents->world_size)
+    return NULL;
+  return self->contents->hostnames[rank];
+}
+
+const TprofOperationIndex *
+_tprof_profile_get_operation_index (TprofProfile *self,
+                                    gsize         op)
+{
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), NULL);
+  if (op >= _tprof_profile_get_n_operations (self))
+    return NULL;
+  return g_ptr_array_index (self->contents->indexes, op);
+}
+
+const TprofSummary *
+_tprof_profile_get_summary (TprofProfile *self,
+                            gsize         op)
+{
+  const TprofOperationIndex *index = _tprof_profile_get_operation_index (self, op);
+
+  /* a lazy reader would answer from the file's cached statistics */
+  return index != NULL ? tprof_operation_index_summary (index) : NULL;
 }
 
 double
@@ -85,13 +178,21 @@ _tprof_profile_get_is_reading (TprofProfile *self)
   return g_atomic_int_get (&self->reading);
 }
 
-static void
-index_progress_cb (double   fraction,
-                   gpointer user_data)
+/* Where one operation's indexing lies in the whole load's progress. */
+typedef struct
 {
-  TprofProfile *self = user_data;
+  TprofProfile *profile;
+  double        start;
+  double        share;
+} IndexProgress;
 
-  g_atomic_int_set (&self->progress_permille, (gint) (fraction * 1000.0));
+static void
+index_progress_cb (double  fraction,
+                   void   *user_data)
+{
+  IndexProgress *p = user_data;
+
+  g_atomic_int_set (&p->profile->progress_permille, (gint) lround ((p->start + fraction * p->share) * 1000.0));
 }
 
 static void
@@ -99,6 +200,85 @@ cancelled_cb (GCancellable *cancellable,
               TprofProfile *self)
 {
   g_atomic_int_set (&self->cancelled, TRUE);
+}
+
+/* Indexes every operation of @pt into @contents, one after the other, as
+ * their samples arrive. Returns FALSE with @error set on failure. */
+static gboolean
+profile_contents_index (ProfileContents          *contents,
+                        const TprofProfiledTime  *pt,
+                        TprofProfile             *self,
+                        GError                  **error)
+{
+  gsize total = 0;
+  gsize done = 0;
+
+  for (gsize i = 0; i < contents->indexes->len; i++)
+    total += tprof_gathered_time_count (tprof_profiled_time_nth (pt, i)) + 1;
+
+  for (gsize i = 0; i < contents->indexes->len; i++)
+    {
+      const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, i);
+      gsize weight = tprof_gathered_time_count (gt) + 1;
+      IndexProgress progress = { self, (double) done / (double) total, (double) weight / (double) total };
+      TprofError tprof_error = { 0 };
+      TprofOperationIndex *index = tprof_operation_index_new (gt, index_progress_cb, &progress,
+                                                              &self->cancelled, &tprof_error);
+
+      if (index == NULL && tprof_error.code == TPROF_ERROR_CANCELLED)
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
+          return FALSE;
+        }
+      if (index == NULL)
+        {
+          g_set_error (error, TPROF_PROFILE_ERROR, tprof_error.code, "%s: %s",
+                       (const char *) g_ptr_array_index (contents->names, i), tprof_error.message);
+          return FALSE;
+        }
+      g_ptr_array_index (contents->indexes, i) = index;
+      done += weight;
+    }
+  return TRUE;
+}
+
+/* Reads the whole file, then indexes it: NULL with @error set on failure. */
+static ProfileContents *
+profile_read (TprofProfile  *self,
+              const char    *path,
+              GError       **error)
+{
+  g_autoptr(ProfileContents) contents = NULL;
+  TprofProfiledTime *pt;
+  TprofError tprof_error = { 0 };
+  gboolean indexed;
+
+  g_atomic_int_set (&self->reading, TRUE);
+  pt = tprof_profiled_time_load (path, &tprof_error);
+  g_atomic_int_set (&self->reading, FALSE);
+  if (pt == NULL)
+    {
+      g_set_error (error, TPROF_PROFILE_ERROR, tprof_error.code, "%s",
+                   tprof_error.message[0] ? tprof_error.message : _("unknown error"));
+      return NULL;
+    }
+
+  /* one check box per rank: beyond this the window would not be usable */
+  if (tprof_profiled_time_world_size (pt) > TPROF_PROFILE_MAX_RANKS)
+    {
+      g_autofree char *name = g_file_get_basename (self->file);
+
+      g_set_error (error, TPROF_PROFILE_ERROR, 0,
+                   _("%s holds %d ranks; tprof-viewer shows at most %d (use the tprof command line)"),
+                   name, tprof_profiled_time_world_size (pt), TPROF_PROFILE_MAX_RANKS);
+      tprof_profiled_time_free (pt);
+      return NULL;
+    }
+
+  contents = profile_contents_new (pt);
+  indexed = profile_contents_index (contents, pt, self, error);
+  tprof_profiled_time_free (pt);
+  return indexed ? g_steal_pointer (&contents) : NULL;
 }
 
 static void
@@ -109,53 +289,28 @@ load_worker (GTask        *task,
 {
   TprofProfile *self = source_object;
   g_autofree char *path = g_file_get_path (self->file);
-  g_autofree char *uri = NULL;
-  TprofProfiledTime *pt;
-  TprofProfileIndex *index;
-  TprofError error = { 0 };
+  ProfileContents *contents;
+  GError *error = NULL;
   gulong handler = 0;
 
   if (path == NULL)
     {
-      uri = g_file_get_uri (self->file);
-      g_task_return_new_error (task, TPROF_PROFILE_ERROR, 0,
-                               _("%s is not a local file"), uri);
-      return;
-    }
+      g_autofree char *uri = g_file_get_uri (self->file);
 
-  g_atomic_int_set (&self->reading, TRUE);
-  pt = tprof_profiled_time_load (path, &error);
-  g_atomic_int_set (&self->reading, FALSE);
-  if (pt == NULL)
-    {
-      g_task_return_new_error (task, TPROF_PROFILE_ERROR, error.code, "%s",
-                               error.message[0] ? error.message : _("unknown error"));
-      return;
-    }
-
-  /* one check box per rank: beyond this the window would not be usable */
-  if (tprof_profiled_time_world_size (pt) > TPROF_PROFILE_MAX_RANKS)
-    {
-      g_autofree char *name = g_file_get_basename (self->file);
-
-      g_task_return_new_error (task, TPROF_PROFILE_ERROR, 0,
-                               _("%s holds %d ranks; tprof-viewer shows at most %d (use the tprof command line)"),
-                               name, tprof_profiled_time_world_size (pt), TPROF_PROFILE_MAX_RANKS);
-      tprof_profiled_time_free (pt);
+      g_task_return_new_error (task, TPROF_PROFILE_ERROR, 0, _("%s is not a local file"), uri);
       return;
     }
 
   if (cancellable != NULL)
     handler = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
-  index = _tprof_profile_index_new (pt, index_progress_cb, self, &self->cancelled);
+  contents = profile_read (self, path, &error);
   if (cancellable != NULL)
     g_cancellable_disconnect (cancellable, handler);
-  tprof_profiled_time_free (pt);
 
-  if (index == NULL)
-    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
+  if (contents == NULL)
+    g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, index, (GDestroyNotify) _tprof_profile_index_free);
+    g_task_return_pointer (task, contents, (GDestroyNotify) profile_contents_free);
 }
 
 void
@@ -167,7 +322,7 @@ _tprof_profile_load_async (TprofProfile        *self,
   g_autoptr(GTask) task = NULL;
 
   g_return_if_fail (TPROF_IS_PROFILE (self));
-  g_return_if_fail (self->index == NULL);
+  g_return_if_fail (self->contents == NULL);
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, _tprof_profile_load_async);
@@ -179,15 +334,15 @@ _tprof_profile_load_finish (TprofProfile  *self,
                             GAsyncResult  *result,
                             GError       **error)
 {
-  TprofProfileIndex *index;
+  ProfileContents *contents;
 
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
 
-  index = g_task_propagate_pointer (G_TASK (result), error);
-  if (index == NULL)
+  contents = g_task_propagate_pointer (G_TASK (result), error);
+  if (contents == NULL)
     return FALSE;
 
-  g_clear_pointer (&self->index, _tprof_profile_index_free);
-  self->index = index;
+  g_clear_pointer (&self->contents, profile_contents_free);
+  self->contents = contents;
   return TRUE;
 }

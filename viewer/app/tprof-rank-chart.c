@@ -37,14 +37,13 @@ static void
 tprof_rank_chart_recompute (TprofChart *chart)
 {
   TprofRankChart *self = TPROF_RANK_CHART (chart);
-  const TprofProfileIndex *index = _tprof_chart_get_index (chart);
+  const TprofOperationIndex *index = _tprof_chart_get_index (chart);
 
-  g_clear_pointer (&self->ranks, g_free);
+  g_clear_pointer (&self->ranks, free);
   self->n_ranks = 0;
 
   if (index != NULL)
-    self->n_ranks = _tprof_profile_index_rank_summaries (index, (gsize) _tprof_chart_get_op (chart),
-                                                         _tprof_chart_get_mask (chart), &self->ranks);
+    self->ranks = tprof_operation_index_rank_summaries (index, _tprof_chart_get_mask (chart), &self->n_ranks);
 }
 
 static void
@@ -113,7 +112,7 @@ tprof_rank_chart_describe (TprofChart *chart,
                            gssize      index)
 {
   TprofRankChart *self = TPROF_RANK_CHART (chart);
-  const TprofProfileIndex *profile_index = _tprof_chart_get_index (chart);
+  TprofProfile *profile = _tprof_chart_get_profile (chart);
   const TprofRankSummary *rs;
   const char *host;
   g_autofree char *sum = NULL;
@@ -123,11 +122,11 @@ tprof_rank_chart_describe (TprofChart *chart,
   g_autofree char *max = NULL;
   g_autofree char *title = NULL;
 
-  if (profile_index == NULL || (gsize) index >= self->n_ranks)
+  if (_tprof_chart_get_index (chart) == NULL || (gsize) index >= self->n_ranks)
     return NULL;
 
   rs = &self->ranks[index];
-  host = _tprof_profile_index_get_hostname (profile_index, rs->rank);
+  host = _tprof_profile_get_hostname (profile, rs->rank);
   sum = tprof_format_duration (rs->sum, 4);
   mean = tprof_format_duration (rs->mean, 4);
   std = tprof_format_duration (rs->std, 3);
@@ -149,7 +148,7 @@ tprof_rank_chart_dispose (GObject *object)
 {
   TprofRankChart *self = (TprofRankChart *)object;
 
-  g_clear_pointer (&self->ranks, g_free);
+  g_clear_pointer (&self->ranks, free);
   g_clear_pointer (&self->metric, g_free);
 
   G_OBJECT_CLASS (tprof_rank_chart_parent_class)->dispose (object);

@@ -120,17 +120,17 @@ item_active_cb (TprofRankItem   *item,
 }
 
 void
-_tprof_rank_filter_set_index (TprofRankFilter         *self,
-                              const TprofProfileIndex *index)
+_tprof_rank_filter_set_profile (TprofRankFilter *self,
+                                TprofProfile    *profile)
 {
-  int world = index != NULL ? _tprof_profile_index_get_world_size (index) : 0;
+  int world = profile != NULL ? _tprof_profile_get_world_size (profile) : 0;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
 
   g_return_if_fail (TPROF_IS_RANK_FILTER (self));
 
   for (int r = 0; r < world; r++)
     {
-      TprofRankItem *item = _tprof_rank_item_new (r, _tprof_profile_index_get_hostname (index, r));
+      TprofRankItem *item = _tprof_rank_item_new (r, _tprof_profile_get_hostname (profile, r));
 
       g_signal_connect_object (item, "notify::active", G_CALLBACK (item_active_cb), self, 0);
       g_ptr_array_add (items, item);

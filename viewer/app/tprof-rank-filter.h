@@ -4,16 +4,16 @@
 
 #include <gtk/gtk.h>
 
-#include "tprof-profile-index.h"
+#include "tprof-profile.h"
 
 G_BEGIN_DECLS
 
 #define TPROF_TYPE_RANK_FILTER (tprof_rank_filter_get_type ())
 G_DECLARE_FINAL_TYPE (TprofRankFilter, tprof_rank_filter, TPROF, RANK_FILTER, GtkWidget)
 
-/* Lists the ranks of @index (NULL: none), all selected. */
-void      _tprof_rank_filter_set_index       (TprofRankFilter         *self,
-                                              const TprofProfileIndex *index);
+/* Lists the ranks of @profile (NULL: none), all selected. */
+void      _tprof_rank_filter_set_profile     (TprofRankFilter         *self,
+                                              TprofProfile            *profile);
 /* world_size bytes, non-zero for a selected rank; NULL when every rank is selected. */
 GBytes   *_tprof_rank_filter_dup_mask        (TprofRankFilter         *self);
 guint     _tprof_rank_filter_get_n_selected  (TprofRankFilter         *self);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "tprof-operation.h"
 #include "tprof-window-private.h"
@@ -75,18 +76,43 @@ _tprof_window_is_empty (TprofWindow *self)
   return self->profile == NULL && self->loading == NULL;
 }
 
-static GPtrArray *
-operations_new (const TprofProfileIndex *index,
-                const TprofSummary      *summaries)
+/* The statistics of @op under @mask; without its index (samples not read)
+ * or memory, a row of unknowns. */
+static void
+summarize_operation (TprofProfile *profile,
+                     gsize         op,
+                     const guint8 *mask,
+                     TprofSummary *out)
 {
-  gsize n = _tprof_profile_index_get_n_operations (index);
+  const TprofOperationIndex *index = _tprof_profile_get_operation_index (profile, op);
+
+  if (index != NULL && tprof_operation_index_summarize (index, mask, out))
+    return;
+  *out = (TprofSummary) {
+    .sum = NAN, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
+    .median = NAN, .p95 = NAN, .p99 = NAN, .imbalance = NAN, .slowest_rank = -1,
+  };
+}
+
+static GPtrArray *
+operations_new (TprofProfile       *profile,
+                const TprofSummary *summaries)
+{
+  gsize n = _tprof_profile_get_n_operations (profile);
   GPtrArray *operations = g_ptr_array_new_full (n, g_object_unref);
 
   for (gsize i = 0; i < n; i++)
     {
-      const TprofSummary *summary = summaries != NULL ? &summaries[i] : _tprof_profile_index_get_summary (index, i);
+      const TprofSummary *summary = summaries != NULL ? &summaries[i] : _tprof_profile_get_summary (profile, i);
+      TprofSummary unknown;
 
-      g_ptr_array_add (operations, _tprof_operation_new (_tprof_profile_index_get_name (index, i), i, summary));
+      if (summary == NULL)
+        {
+          summarize_operation (profile, i, NULL, &unknown);
+          summary = &unknown;
+        }
+
+      g_ptr_array_add (operations, _tprof_operation_new (_tprof_profile_get_name (profile, i), i, summary));
     }
   return operations;
 }
@@ -98,8 +124,7 @@ table_job_worker (GTask        *task,
                   GCancellable *cancellable)
 {
   TableJob *job = task_data;
-  const TprofProfileIndex *index = _tprof_profile_get_index (job->profile);
-  gsize n = _tprof_profile_index_get_n_operations (index);
+  gsize n = _tprof_profile_get_n_operations (job->profile);
   TprofSummary *summaries = g_new (TprofSummary, MAX (n, 1));
   const guint8 *mask = g_bytes_get_data (job->mask, NULL);
 
@@ -112,7 +137,7 @@ table_job_worker (GTask        *task,
           g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
           return;
         }
-      _tprof_profile_index_summarize (index, i, mask, &summaries[i]);
+      summarize_operation (job->profile, i, mask, &summaries[i]);
     }
   g_task_return_pointer (task, summaries, g_free);
 }
@@ -131,7 +156,7 @@ table_job_done (GObject      *object,
   if (summaries == NULL || job->generation != self->table_generation || job->profile != self->profile)
     return;
 
-  operations = operations_new (_tprof_profile_get_index (self->profile), summaries);
+  operations = operations_new (self->profile, summaries);
   _tprof_operation_table_set_operations (self->table, operations);
 }
 
@@ -151,7 +176,7 @@ tprof_window_update_table (TprofWindow *self)
 
   if (self->mask == NULL)
     {
-      g_autoptr(GPtrArray) operations = operations_new (_tprof_profile_get_index (self->profile), NULL);
+      g_autoptr(GPtrArray) operations = operations_new (self->profile, NULL);
 
       _tprof_operation_table_set_operations (self->table, operations);
       return;
@@ -242,7 +267,7 @@ tprof_window_show_profile (TprofWindow  *self,
     _tprof_operation_table_set_operations (self->table, none);
   }
   _tprof_operation_table_sort_by (self->table, "sum", GTK_SORT_DESCENDING);
-  _tprof_rank_filter_set_index (self->rank_filter, _tprof_profile_get_index (profile));
+  _tprof_rank_filter_set_profile (self->rank_filter, profile);
 
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   _tprof_window_update_actions (self);

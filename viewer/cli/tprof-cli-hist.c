@@ -90,36 +90,6 @@ check_options (HistOptions *options,
   return TRUE;
 }
 
-/* numpy's 'auto' bin count for what the chart shows (the log10 of the
- * positive samples on a log axis), capped: one far outlier would
- * otherwise ask for millions of bins. */
-static gsize
-auto_bin_count (const TprofGatheredTime *gt,
-                gboolean                 log_x)
-{
-  const double *times = tprof_gathered_time_times (gt);
-  gsize n = tprof_gathered_time_count (gt);
-  gsize bins;
-
-  if (!log_x)
-    bins = tprof_histogram_auto_bins (times, n);
-  else
-    {
-      GArray *logs = g_array_sized_new (FALSE, FALSE, sizeof (double), n);
-
-      for (gsize i = 0; i < n; i++)
-        if (times[i] > 0 && isfinite (times[i]))
-          {
-            double v = log10 (times[i]);
-
-            g_array_append_val (logs, v);
-          }
-      bins = tprof_histogram_auto_bins ((const double *) logs->data, logs->len);
-      g_array_unref (logs);
-    }
-  return MIN (bins, TPROF_PLOT_MAX_AUTO_BINS);
-}
-
 /* What the chart shows of the selection: the subtitle's count, mean and
  * std, and the extremes. A full summary's quantiles and rank totals would
  * go unused, and the subtitle is given, so no count of ranks either. */
@@ -245,10 +215,7 @@ run (const HistOptions *options,
     flags |= TPROF_HISTOGRAM_SEPARATE_RANKS;
   if (options->log_x)
     flags |= TPROF_HISTOGRAM_LOG;
-  hist = tprof_histogram_compute (gt,
-                                  options->bins != TPROF_HISTOGRAM_AUTO_BINS
-                                  ? options->bins : auto_bin_count (gt, options->log_x),
-                                  (TprofHistogramFlags) flags);
+  hist = tprof_histogram_compute (gt, options->bins, (TprofHistogramFlags) flags);
   if (hist == NULL)
     {
       tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
@@ -284,12 +251,12 @@ tprof_cli_hist (int    argc,
   HistOptions options = { .width = DEFAULT_WIDTH, .height = DEFAULT_HEIGHT };
   /* TRANSLATORS: the --bins option; the numbers are the largest bin count and the cap on the automatic one */
   char *bins_help = g_strdup_printf (_("Number of bins from 1 to %d, or auto (default): numpy's rule, "
-                                       "at most %d bins"), MAX_BINS, TPROF_PLOT_MAX_AUTO_BINS);
+                                       "at most %d bins"), MAX_BINS, TPROF_HISTOGRAM_MAX_AUTO_BINS);
   char *description = g_strdup_printf (_("Bins follow numpy.histogram: equal widths over [min, max], the "
                                          "last bin closed. The automatic bin count is numpy's 'auto' rule "
                                          "capped at %d bins, since a single far outlier can make it ask "
                                          "for millions; give --bins N for more."),
-                                       TPROF_PLOT_MAX_AUTO_BINS);
+                                       TPROF_HISTOGRAM_MAX_AUTO_BINS);
   const GOptionEntry entries[] = {
     { "op", 0, 0, G_OPTION_ARG_STRING, &options.op, N_("The operation to draw (required)"), N_("NAME") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options.output,

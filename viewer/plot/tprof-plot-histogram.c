@@ -645,9 +645,7 @@ tprof_plot_histogram_hit_bin (const TprofPlotHistogram *plot,
                               double                    x,
                               double                    y)
 {
-  const double *edges;
   BinGeometry geometry;
-  gsize lo, hi;
   double v;
 
   g_return_val_if_fail (plot != NULL, -1);
@@ -661,20 +659,5 @@ tprof_plot_histogram_hit_bin (const TprofPlotHistogram *plot,
   if (geometry.single_value)
     return single_value_hit (plot, &geometry, v);
 
-  edges = plot->hist->edges;
-  if (v < edges[0] || v > edges[plot->hist->n_bins])
-    return -1;
-  /* the last bin whose left edge is at or before v (the last bin is closed) */
-  lo = 0;
-  hi = plot->hist->n_bins;
-  while (hi - lo > 1)
-    {
-      gsize mid = (lo + hi) / 2;
-
-      if (edges[mid] <= v)
-        lo = mid;
-      else
-        hi = mid;
-    }
-  return (gssize) lo;
+  return tprof_histogram_find_bin (plot->hist, v);
 }

@@ -46,11 +46,6 @@ typedef struct
 
 /* ---- histogram of one operation ---- */
 
-/* numpy's 'auto' bin rule explodes with outliers: 10^6 samples of 1 ms +- 10 us
- * plus one 10 s outlier give ~37 million bins. Automatic bin counts (viewer and
- * `tprof hist`) are therefore capped here; an explicit bin count is not. */
-#define TPROF_PLOT_MAX_AUTO_BINS 1000
-
 typedef struct
 {
   const TprofHistogram   *hist;            /* required; SEPARATE_RANKS for overlays */

@@ -26,6 +26,12 @@ typedef enum
   TPROF_ERROR_CANCELLED,    /* the caller asked a long read to stop */
 } TprofErrorCode;
 
+/* Long calls (reading samples, indexing them) report the fraction done
+ * (0..1) through this, from the calling thread, and stop when the int
+ * their caller passes as `cancel` becomes non-zero, failing with
+ * TPROF_ERROR_CANCELLED. */
+typedef void (*TprofProgressFunc) (double fraction, void *user_data);
+
 /* Resets @error to "no error". */
 TPROF_EXPORT void tprof_error_clear (TprofError *error);
 

@@ -28,9 +28,6 @@ typedef struct
   const double  *rank_max;
 } TprofOperationStats;
 
-/* Called while samples are read, with the fraction done (0..1). */
-typedef void (*TprofProgressFunc) (double fraction, void *user_data);
-
 /* Opens the profile at @path and reads its metadata: the root attributes,
  * the operations' names and sample counts, the host names and, in files of
  * format version 2, the cached statistics, all checked as strictly as a
