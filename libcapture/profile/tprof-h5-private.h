@@ -83,5 +83,26 @@ int _tprof_h5_read_string_dataset (hid_t    dset,
 
 void _tprof_h5_free_strings (char **strings, size_t n);
 
+/* The index of the first sample of [@start, @stop) whose time is not finite
+ * and >= 0 or whose rank is outside [0, @world_size); @stop when all are
+ * valid (tprof-h5-sample-check.c). The reader checks what it reads with it,
+ * the profile what is added to it, the writer what it is about to save. */
+size_t _tprof_h5_find_invalid (const double  *times,
+                               const int32_t *ranks,
+                               size_t         start,
+                               size_t         stop,
+                               int            world_size);
+
+/* Sets @error for sample @i of operation @name, which
+ * _tprof_h5_find_invalid() found breaking the format. Returns -1. */
+int _tprof_h5_invalid_sample_error (TprofError    *error,
+                                    int            code,
+                                    const char    *where,
+                                    const char    *name,
+                                    const double  *times,
+                                    const int32_t *ranks,
+                                    size_t         i,
+                                    int            world_size);
+
 /* The reader's own declarations are in tprof-h5-reader-private.h, the
  * writer's in tprof-h5-writer-private.h. */

@@ -193,15 +193,6 @@ TprofGatheredTime *_tprof_h5_read_samples (TprofProfileFile   *pf,
 void *_tprof_h5_alloc_samples (size_t n,
                                size_t elem_size);
 
-/* The index of the first sample of [@start, @stop) whose time is not finite
- * and >= 0 or whose rank is outside [0, @world_size); @stop when all are
- * valid. */
-size_t _tprof_h5_find_invalid (const double  *times,
-                               const int32_t *ranks,
-                               size_t         start,
-                               size_t         stop,
-                               int            world_size);
-
 /* Sets the error for invalid sample @i of operation @op, from its time
  * and its rank as stored (@rank_text). Returns -1. */
 int _tprof_h5_report_invalid (const TprofProfileFile *pf,

@@ -82,3 +82,20 @@ _tprof_h5_report_invalid (const TprofProfileFile *pf,
                           "%s: operation '%s': ranks[%zu] is %s, outside [0, %d) (world_size %d)",
                           pf->path, op, i, rank_text, pf->world_size, pf->world_size);
 }
+
+int
+_tprof_h5_invalid_sample_error (TprofError    *error,
+                                int            code,
+                                const char    *where,
+                                const char    *name,
+                                const double  *times,
+                                const int32_t *ranks,
+                                size_t         i,
+                                int            world_size)
+{
+  if (!(isfinite (times[i]) && times[i] >= 0))
+    return tprof_error_set (error, code, "%soperation '%s': sample %zu is %g, not a finite time >= 0",
+                            where, name, i, times[i]);
+  return tprof_error_set (error, code, "%soperation '%s': sample %zu has rank %d, outside [0, %d)",
+                          where, name, i, (int) ranks[i], world_size);
+}

@@ -125,7 +125,27 @@ tprof_operation_writer_group (TprofProfileWriter      *w,
   size_t n = tprof_gathered_time_count (gt);
   hid_t group = -1;
   int result = -1;
+  size_t invalid = _tprof_h5_find_invalid (tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt),
+                                           0, n, w->world_size);
 
+  /* checked again: samples appended by the gather or the library's own
+   * code bypass tprof_profiled_time_add() */
+  if (!_tprof_h5_utf8_valid (name, strlen (name)))
+    {
+      free (link_name);
+      return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: cannot save: an operation name is not valid UTF-8",
+                              w->path);
+    }
+  if (invalid < n)
+    {
+      char where[1024];
+
+      free (link_name);
+      snprintf (where, sizeof where, "%s: cannot save: ", w->path);
+      return _tprof_h5_invalid_sample_error (error, TPROF_ERROR_INVALID, where, name,
+                                             tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt),
+                                             invalid, w->world_size);
+    }
   if (link_name == NULL || !_tprof_cached_stats_init (&cache, gt, w->world_size))
     {
       free (link_name);

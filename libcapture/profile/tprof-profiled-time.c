@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "tprof/tprof-profiled-time.h"
+#include "tprof-h5-private.h"
 #include "tprof-profiled-time-private.h"
 
 struct _TprofProfiledTime
@@ -184,8 +185,7 @@ tprof_profiled_time_add (TprofProfiledTime *pt,
                          TprofGatheredTime *gt,
                          TprofError        *error)
 {
-  const int32_t *ranks;
-  size_t n;
+  size_t n, invalid;
 
   if (pt == NULL || gt == NULL)
     {
@@ -207,18 +207,23 @@ tprof_profiled_time_add (TprofProfiledTime *pt,
                               "operation '%s' is already in the profile", name);
     }
 
+  if (!_tprof_h5_utf8_valid (name, strlen (name)))
+    {
+      tprof_gathered_time_free (gt);
+      return tprof_error_set (error, TPROF_ERROR_INVALID, "an operation name must be valid UTF-8");
+    }
+  /* what a file may not hold is refused here, so that a save never writes
+   * a profile the reader refuses */
   n = tprof_gathered_time_count (gt);
-  ranks = tprof_gathered_time_ranks (gt);
-  for (size_t i = 0; i < n; i++)
-    if (ranks[i] < 0 || ranks[i] >= pt->world_size)
-      {
-        int32_t bad = ranks[i];
-
-        tprof_gathered_time_free (gt);
-        return tprof_error_set (error, TPROF_ERROR_INVALID,
-                                "operation '%s': sample %zu has rank %d, outside [0, %d)",
-                                name, i, (int) bad, pt->world_size);
-      }
+  invalid = _tprof_h5_find_invalid (tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt),
+                                    0, n, pt->world_size);
+  if (invalid < n)
+    {
+      _tprof_h5_invalid_sample_error (error, TPROF_ERROR_INVALID, "", name, tprof_gathered_time_times (gt),
+                                      tprof_gathered_time_ranks (gt), invalid, pt->world_size);
+      tprof_gathered_time_free (gt);
+      return -1;
+    }
 
   if (!_tprof_profiled_time_append (pt, name, gt))
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY,

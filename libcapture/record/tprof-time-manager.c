@@ -2,6 +2,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <assert.h>
 #include <pthread.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,8 +256,20 @@ _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, double secs)
 void
 tprof_time_manager_append_time (TprofTimeManager *tm, const char *name, double secs)
 {
-  int id = _tprof_name_intern (name);
+  int id;
 
+  /* a profile file holds only finite times >= 0: refuse here, visibly,
+   * rather than save a file no reader accepts */
+  if (!(isfinite (secs) && secs >= 0))
+    {
+      char message[256];
+
+      snprintf (message, sizeof message, "tprof_time_manager_append_time: %g seconds for '%.64s' is not "
+                "a finite time >= 0; not recorded", secs, name != NULL ? name : "(null)");
+      _tprof_misuse (message);
+      return;
+    }
+  id = _tprof_name_intern (name);
   if (id == 0)
     return;
   _tprof_thread_buffer_append (_tprof_time_manager_thread_buffer (tm), id, secs);
