@@ -926,6 +926,59 @@ prefetch_references (void)
   app_test_reference_prefetch (fixture_path, (const char * const *const *) queries->pdata, queries->len);
 }
 
+static void
+count_frame (GdkFrameClock *clock,
+             guint         *frames)
+{
+  (*frames)++;
+}
+
+static gboolean
+set_flag (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* A window at rest draws nothing: no frame in a second of idling (a hidden
+ * spinning spinner once kept the frame clock at 60 frames a second). */
+static void
+test_window_idle (void)
+{
+  TprofWindow *window = app_test_gui_new_window (app);
+  GdkFrameClock *clock;
+  gboolean done = FALSE;
+  guint frames = 0;
+  gulong handler;
+
+  g_autoptr(GFile) file = g_file_new_for_path (fixture_path);
+
+  /* the spinner spins on the loading page only */
+  _tprof_window_open (window, file);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "loading");
+  g_assert_true (gtk_spinner_get_spinning (window->loading_spinner));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
+  g_assert_false (gtk_spinner_get_spinning (window->loading_spinner));
+  /* let the first paints after presenting settle */
+  g_timeout_add (500, set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  g_assert_nonnull (clock);
+  handler = g_signal_connect (clock, "update", G_CALLBACK (count_frame), &frames);
+  done = FALSE;
+  g_timeout_add (1000, set_flag, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, handler);
+
+  g_test_message ("%u frames while idle", frames);
+  g_assert_cmpuint (frames, <=, 2);
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -940,6 +993,7 @@ main (int   argc,
   prefetch_references ();
 
   g_test_add_func ("/app/window/table", test_window_table);
+  g_test_add_func ("/app/window/idle", test_window_idle);
   g_test_add_func ("/app/window/sort", test_window_sort);
   g_test_add_func ("/app/window/search", test_window_search);
   g_test_add_func ("/app/window/histogram", test_window_histogram);

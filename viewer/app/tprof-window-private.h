@@ -31,6 +31,7 @@ struct _TprofWindow
   GtkLabel             *error_label;
   GtkLabel             *loading_label;
   GtkProgressBar       *progress_bar;
+  GtkSpinner           *loading_spinner;
   GtkLabel             *empty_title;
   TprofOperationTable  *table;
   TprofChartsPanel     *charts;

@@ -94,6 +94,17 @@ summarize_operation (TprofProfile *profile,
   };
 }
 
+/* Shows page @name. The spinner spins only on its own page: a spinning
+ * spinner keeps the frame clock ticking even where nobody sees it, and the
+ * window would then redraw at frame rate while idle. */
+static void
+tprof_window_show_page (TprofWindow *self,
+                        const char  *name)
+{
+  gtk_stack_set_visible_child_name (self->stack, name);
+  gtk_spinner_set_spinning (self->loading_spinner, g_str_equal (name, "loading"));
+}
+
 static GPtrArray *
 operations_new (TprofProfile       *profile,
                 const TprofSummary *summaries)
@@ -258,7 +269,7 @@ tprof_window_show_profile (TprofWindow  *self,
   g_clear_pointer (&self->mask, g_bytes_unref);
 
   gtk_window_set_title (GTK_WINDOW (self), basename);
-  gtk_stack_set_visible_child_name (self->stack, "profile");
+  tprof_window_show_page (self, "profile");
 
   /* empty the table first so the old selection is not carried over */
   {
@@ -300,7 +311,7 @@ load_done_cb (GObject      *object,
       g_clear_object (&self->file);
       if (self->profile != NULL)
         self->file = g_object_ref (_tprof_profile_get_file (self->profile));
-      gtk_stack_set_visible_child_name (self->stack, self->profile != NULL ? "profile" : "empty");
+      tprof_window_show_page (self, self->profile != NULL ? "profile" : "empty");
       _tprof_window_update_actions (self);
       return;
     }
@@ -337,7 +348,7 @@ _tprof_window_open (TprofWindow *self,
   text = g_strdup_printf (_("Loading %s…"), name);
   gtk_label_set_text (self->loading_label, text);
   gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
-  gtk_stack_set_visible_child_name (self->stack, "loading");
+  tprof_window_show_page (self, "loading");
   _tprof_window_hide_error (self);
 
   if (self->progress_source == 0)
@@ -459,6 +470,7 @@ tprof_window_class_init (TprofWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, error_label);
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, loading_spinner);
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, empty_title);
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, table);
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, charts);
