@@ -17,7 +17,8 @@ tprof_profile_file_check_readable (const char *path,
                                    TprofError *error)
 {
   struct stat st;
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO would otherwise wait for a writer forever */
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 
   if (fd < 0)
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", path, strerror (errno));
@@ -33,7 +34,8 @@ tprof_profile_file_check_readable (const char *path,
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: is a directory, not a profile", path);
   /* HDF5 needs to seek; a pipe or a device could also block forever */
   if (!S_ISREG (st.st_mode))
-    return tprof_error_set (error, TPROF_ERROR_IO, "%s: is not a regular file", path);
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: is %s, not a profile", path,
+                            S_ISFIFO (st.st_mode) ? "a FIFO" : "not a regular file");
   if (st.st_size == 0)
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the file is empty", path);
   return 0;

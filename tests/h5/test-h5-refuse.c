@@ -1,6 +1,7 @@
 /* test-h5-refuse.c — every broken file of DESIGN.md section 2 is refused with a message naming the problem, silently. */
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
+#include <sys/stat.h>
 
 #include <hdf5.h>
 
@@ -161,6 +162,23 @@ test_missing_name_attribute (void)
   tprof_profiled_time_free (pt);
   h5_test_assert_no_open_objects ();
   g_free (path);
+}
+
+/* A FIFO is refused at once: opening it must not wait for a writer. */
+static void
+test_fifo (void)
+{
+  char *dir = h5_test_make_dir ();
+  char *path = g_build_filename (dir, "pipe.h5", NULL);
+  TprofError error = { 0 };
+
+  g_assert_cmpint (mkfifo (path, 0644), ==, 0);
+  g_assert_null (tprof_profiled_time_load (path, &error));
+  g_assert_cmpint (error.code, ==, TPROF_ERROR_IO);
+  g_assert_nonnull (strstr (error.message, "is a FIFO, not a profile"));
+  g_assert_null (tprof_profile_file_open (path, &error));
+  g_free (path);
+  g_free (dir);
 }
 
 static void
@@ -326,6 +344,7 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/refuse/valid2-baseline", test_valid2_baseline);
   g_test_add_func ("/h5/load/missing-name-attribute", test_missing_name_attribute);
   g_test_add_func ("/h5/load/bad-arguments", test_bad_arguments);
+  g_test_add_func ("/h5/load/fifo", test_fifo);
   for (size_t i = 0; i < G_N_ELEMENTS (damages); i++)
     {
       char *test_path = g_strdup_printf ("/h5/load/damaged/%s", damages[i].name);
