@@ -34,8 +34,8 @@ tprof_profile_file_check_readable (const char *path,
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: is a directory, not a profile", path);
   /* HDF5 needs to seek; a pipe or a device could also block forever */
   if (!S_ISREG (st.st_mode))
-    return tprof_error_set (error, TPROF_ERROR_IO, "%s: is %s, not a profile", path,
-                            S_ISFIFO (st.st_mode) ? "a FIFO" : "not a regular file");
+    return tprof_error_set (error, TPROF_ERROR_IO, S_ISFIFO (st.st_mode) ? "%s: is a FIFO, not a profile"
+                            : "%s: is not a regular file", path);
   if (st.st_size == 0)
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the file is empty", path);
   return 0;
