@@ -64,7 +64,11 @@ test_parse_invalid (void)
                 "rank 70 is out of range: the profile has 64 ranks (0-63)");
   assert_fails ("1", 1, TPROF_RANK_EXPR_ERROR_RANGE,
                 "rank 1 is out of range: the profile has 1 rank (0)");
-  assert_fails ("99999999999999999999", 64, TPROF_RANK_EXPR_ERROR_RANGE, NULL);
+  /* huge ranks are quoted as written, not as the saturated number */
+  assert_fails ("99999999999999999999", 64, TPROF_RANK_EXPR_ERROR_RANGE,
+                "rank 99999999999999999999 is out of range: the profile has 64 ranks (0-63)");
+  assert_fails ("0- 99999999999", 64, TPROF_RANK_EXPR_ERROR_RANGE,
+                "rank 99999999999 is out of range: the profile has 64 ranks (0-63)");
   assert_fails ("0,,3", 16, TPROF_RANK_EXPR_ERROR_SYNTAX,
                 "empty item in rank expression \"0,,3\"");
   assert_fails ("0,", 16, TPROF_RANK_EXPR_ERROR_SYNTAX, NULL);

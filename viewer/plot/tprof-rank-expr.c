@@ -14,10 +14,16 @@ G_DEFINE_QUARK (tprof-rank-expr-error-quark, tprof_rank_expr_error)
 /* Parses a whole item part as a non-negative decimal integer, spaces
  * around it aside. Anything else (a sign, spaces inside, letters) is refused; huge values saturate
  * so that they are reported as out of range rather than as garbage. */
+/* Parses a whole item part as a non-negative decimal integer, spaces
+ * around it aside, and stores in *@written the digits as the user wrote
+ * them (malloc'd), for messages. Anything else (a sign, spaces inside,
+ * letters) is refused; huge values saturate so that they are reported as
+ * out of range rather than as garbage. */
 static gboolean
-parse_rank (const char *text,
-            gsize       length,
-            gint64     *rank)
+parse_rank (const char  *text,
+            gsize        length,
+            gint64      *rank,
+            char       **written)
 {
   gint64 v = 0;
 
@@ -35,23 +41,26 @@ parse_rank (const char *text,
       v = MIN (v * 10 + (text[i] - '0'), (gint64) G_MAXINT32 + 1);
     }
   *rank = v;
+  *written = g_strndup (text, length);
   return TRUE;
 }
 
+/* Refuses @rank past the world, quoting it as @written. */
 static gboolean
-check_in_range (gint64   rank,
-                int      world_size,
-                GError **error)
+check_in_range (gint64      rank,
+                const char *written,
+                int         world_size,
+                GError    **error)
 {
   if (rank < world_size)
     return TRUE;
   if (world_size == 1)
     g_set_error (error, TPROF_RANK_EXPR_ERROR, TPROF_RANK_EXPR_ERROR_RANGE,
-                 _("rank %" PRId64 " is out of range: the profile has 1 rank (0)"), rank);
+                 _("rank %s is out of range: the profile has 1 rank (0)"), written);
   else
     g_set_error (error, TPROF_RANK_EXPR_ERROR, TPROF_RANK_EXPR_ERROR_RANGE,
-                 _("rank %" PRId64 " is out of range: the profile has %d ranks (0-%d)"),
-                 rank, world_size, world_size - 1);
+                 _("rank %s is out of range: the profile has %d ranks (0-%d)"),
+                 written, world_size, world_size - 1);
   return FALSE;
 }
 
@@ -62,20 +71,23 @@ parse_item (const char  *item,
             GError     **error)
 {
   const char *dash = strchr (item, '-');
+  g_autofree char *first_text = NULL;
+  g_autofree char *last_text = NULL;
   gint64 first, last;
 
   if (dash == NULL || dash == item)
     {
-      if (!parse_rank (item, strlen (item), &first))
+      if (!parse_rank (item, strlen (item), &first, &first_text))
         {
           g_set_error (error, TPROF_RANK_EXPR_ERROR, TPROF_RANK_EXPR_ERROR_SYNTAX,
                        _("invalid rank \"%s\": ranks are whole numbers from 0, e.g. 0-3,8"), item);
           return FALSE;
         }
       last = first;
+      last_text = g_strdup (first_text);
     }
-  else if (!parse_rank (item, (gsize) (dash - item), &first)
-           || !parse_rank (dash + 1, strlen (dash + 1), &last))
+  else if (!parse_rank (item, (gsize) (dash - item), &first, &first_text)
+           || !parse_rank (dash + 1, strlen (dash + 1), &last, &last_text))
     {
       g_set_error (error, TPROF_RANK_EXPR_ERROR, TPROF_RANK_EXPR_ERROR_SYNTAX,
                    _("invalid rank range \"%s\": expected FIRST-LAST, e.g. 0-3"), item);
@@ -88,7 +100,8 @@ parse_item (const char  *item,
       return FALSE;
     }
 
-  if (!check_in_range (first, world_size, error) || !check_in_range (last, world_size, error))
+  if (!check_in_range (first, first_text, world_size, error)
+      || !check_in_range (last, last_text, world_size, error))
     return FALSE;
   for (gint64 r = first; r <= last; r++)
     {
