@@ -155,6 +155,11 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
   gtk_inscription_set_text (cell, text);
   if (spec->kind == COLUMN_NAME)
     gtk_widget_set_tooltip_text (GTK_WIDGET (cell), text);
+  else
+    /* a number is never clipped: the column widens to its longest cell
+     * (10 240 000 samples once showed as ".0240000") */
+    gtk_inscription_set_min_chars (cell, MAX (spec->kind == COLUMN_COUNT ? 6u : 8u,
+                                              (guint) g_utf8_strlen (text, -1) + 1));
 }
 
 /* The raw number a column sorts on; an empty operation's NaN sorts as the
