@@ -20,6 +20,7 @@ enum
   OPT_STRAGGLER_FACTOR,
   OPT_SEED,
   OPT_CHECKPOINT_EVERY,
+  OPT_QUIET,
 };
 
 static const struct option demo_long_options[] = {
@@ -29,6 +30,7 @@ static const struct option demo_long_options[] = {
   { "straggler-factor", required_argument, NULL, OPT_STRAGGLER_FACTOR },
   { "seed", required_argument, NULL, OPT_SEED },
   { "checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY },
+  { "quiet", no_argument, NULL, OPT_QUIET },
   { "help", no_argument, NULL, OPT_HELP },
   { NULL, 0, NULL, 0 },
 };
@@ -50,6 +52,7 @@ demo_print_help (void)
           "      --seed S                seed of the random data (default 42)\n"
           "      --checkpoint-every K    write a checkpoint every K iterations\n"
           "                              (default 25)\n"
+          "      --quiet                 print only where the profile was saved\n"
           "  -h, --help                  show this help\n");
 }
 
@@ -121,6 +124,7 @@ demo_options_parse (DemoOptions *opts, int argc, char **argv, bool verbose)
   opts->straggler_factor = 1.5;
   opts->seed = 42;
   opts->checkpoint_every = 25;
+  opts->quiet = false;
 
   opterr = 0;
   optind = 1;
@@ -154,6 +158,9 @@ demo_options_parse (DemoOptions *opts, int argc, char **argv, bool verbose)
         case OPT_CHECKPOINT_EVERY:
           if (!demo_parse_long (optarg, 1, 100000000, &opts->checkpoint_every))
             return demo_usage_error (verbose, "--checkpoint-every: '%s' is not a whole number >= 1", optarg);
+          break;
+        case OPT_QUIET:
+          opts->quiet = true;
           break;
         case OPT_HELP:
           if (verbose)

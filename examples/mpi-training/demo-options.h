@@ -14,6 +14,7 @@ typedef struct
   double      straggler_factor;
   uint64_t    seed;
   long        checkpoint_every;
+  bool        quiet;             /* only say where the profile went */
 } DemoOptions;
 
 typedef enum

@@ -28,6 +28,8 @@ demo_save (const TprofProfiledTime *pt, const DemoOptions *opts)
   else
     printf ("no straggler");
   printf ("; profile saved to %s\n", opts->output);
+  if (opts->quiet)
+    return 0;
   if (demo_summary_print (stdout, pt) < 0)
     {
       fprintf (stderr, "tprof-demo-training: out of memory while summarising\n");
