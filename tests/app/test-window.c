@@ -440,9 +440,26 @@ test_window_export (void)
   g_assert_true (_tprof_window_export_table (window, csv, &error));
   g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
   lines = g_strsplit (contents, "\n", -1);
-  g_assert_cmpstr (lines[0], ==, "name,count,rank_count,mean,std,min,median,p95,max,sum,imbalance,slowest_rank");
+  /* units in the header; every number in its shortest exact form */
+  g_assert_cmpstr (lines[0], ==, "name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank");
   g_assert_cmpuint (g_strv_length (lines), ==, APP_TEST_BASIC_N_OPS + 2);   /* header, rows, final "" */
   g_assert_true (g_str_has_prefix (lines[1], "big,16000,8,"));
+  for (guint i = 1; lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (lines[i], ",", -1);
+
+      for (guint f = 3; f < 11 && fields[f] != NULL; f++)
+        if (fields[f][0] != '\0')
+          {
+            double value = g_ascii_strtod (fields[f], NULL);
+            char short_form[G_ASCII_DTOSTR_BUF_SIZE];
+
+            /* exact, and no longer than 15 digits where those suffice */
+            g_ascii_formatd (short_form, sizeof short_form, "%.15g", value);
+            if (g_ascii_strtod (short_form, NULL) == value)
+              g_assert_cmpstr (fields[f], ==, short_form);
+          }
+    }
 
   /* failures say why */
   g_assert_false (_tprof_window_export_chart (window, "/nonexistent-dir/chart.png", "histogram", 640, 400, &error));

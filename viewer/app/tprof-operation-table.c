@@ -350,7 +350,7 @@ _tprof_operation_table_to_csv (TprofOperationTable *self)
 {
   GListModel *model = G_LIST_MODEL (self->selection);
   guint n = g_list_model_get_n_items (model);
-  GString *csv = g_string_new ("name,count,rank_count,mean,std,min,median,p95,max,sum,imbalance,slowest_rank\n");
+  GString *csv = g_string_new ("name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank\n");
 
   for (guint i = 0; i < n; i++)
     {
@@ -365,7 +365,10 @@ _tprof_operation_table_to_csv (TprofOperationTable *self)
           if (isnan (values[v]))
             g_string_append_c (csv, ',');
           else
-            g_string_append_printf (csv, ",%.17g", values[v]);
+            {
+              g_string_append_c (csv, ',');
+              tprof_append_exact_double (csv, values[v]);
+            }
         }
       g_string_append_printf (csv, ",%d\n", s->slowest_rank);
     }

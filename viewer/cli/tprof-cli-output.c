@@ -120,15 +120,6 @@ tprof_cli_cell_ratio (double value)
 
 /* ---- CSV ---- */
 
-static void
-append_exact_double (GString *out,
-                     double   value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.17g", value));
-}
-
 void
 tprof_cli_csv_append_string (GString    *out,
                              const char *text)
@@ -153,7 +144,7 @@ tprof_cli_csv_append_double (GString *out,
                              double   value)
 {
   if (isfinite (value))
-    append_exact_double (out, value);
+    tprof_append_exact_double (out, value);
 }
 
 /* ---- JSON ---- */
@@ -203,7 +194,7 @@ tprof_cli_json_append_double (GString *out,
                               double   value)
 {
   if (isfinite (value))
-    append_exact_double (out, value);
+    tprof_append_exact_double (out, value);
   else
     g_string_append (out, "null");
 }

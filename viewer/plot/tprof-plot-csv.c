@@ -4,14 +4,21 @@
 
 #include "tprof-plot-private.h"
 
-static void
-append_double (GString *out,
-               double   v)
+void
+tprof_append_exact_double (GString *out,
+                           double   value)
 {
+  static const char *const formats[] = { "%.15g", "%.16g", "%.17g" };
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  /* the C locale's decimal point whatever the user's locale: CSV readers expect it */
-  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.17g", v));
+  /* 17 significant digits always read back exactly; fewer often do */
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    {
+      g_ascii_formatd (buf, sizeof buf, formats[i], value);
+      if (i + 1 == G_N_ELEMENTS (formats) || g_ascii_strtod (buf, NULL) == value)
+        break;
+    }
+  g_string_append (out, buf);
 }
 
 char *
@@ -28,9 +35,9 @@ tprof_plot_histogram_to_csv (const TprofHistogram *hist)
 
   for (gsize i = 0; i < hist->n_bins; i++)
     {
-      append_double (out, hist->edges[i]);
+      tprof_append_exact_double (out, hist->edges[i]);
       g_string_append_c (out, ',');
-      append_double (out, hist->edges[i + 1]);
+      tprof_append_exact_double (out, hist->edges[i + 1]);
       g_string_append_printf (out, ",%" G_GUINT64_FORMAT, hist->counts[i]);
       for (gsize r = 0; r < hist->n_ranks && hist->rank_counts != NULL; r++)
         g_string_append_printf (out, ",%" G_GUINT64_FORMAT, hist->rank_counts[r * hist->n_bins + i]);

@@ -140,6 +140,13 @@ gboolean tprof_plot_export (const char        *path,
  * counts, one `rank_N` column per rank. Times in seconds, full precision. */
 char *tprof_plot_histogram_to_csv (const TprofHistogram *hist);
 
+/* Appends @value in the shortest decimal form that reads back as exactly
+ * @value ("0.000988567", not "0.00098856700000000009"), with the C
+ * locale's decimal point whatever the user's: what CSV and JSON readers
+ * expect. */
+void tprof_append_exact_double (GString *out,
+                                double   value);
+
 /* ---- units ---- */
 
 /* "250 µs", "1.25 s", "3 ns": a duration in the unit that suits it, @digits
