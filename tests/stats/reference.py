@@ -112,10 +112,19 @@ def cmd_slice(length, cases):
         emit('case_%d' % i, [len(items[start:stop:step])] + items[start:stop:step])
 
 
+# TPROF_HISTOGRAM_MAX_AUTO_BINS (tprof-histogram.h): numpy's 'auto' count,
+# capped, so that a long-tailed selection cannot ask for millions of bins.
+AUTO_BIN_CAP = 1000
+
+
+def capped_auto_bins(values):
+    return min(np.histogram_bin_edges(values, 'auto').size - 1, AUTO_BIN_CAP)
+
+
 def log_edges(positive, bins):
     lo, hi = np.log10(positive.min()), np.log10(positive.max())
     if bins == 'auto':
-        bins = np.histogram_bin_edges(np.log10(positive), 'auto').size - 1
+        bins = capped_auto_bins(np.log10(positive))
     first, last = (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
     edges = 10.0 ** np.linspace(first, last, bins + 1)
     if lo != hi:
@@ -142,6 +151,8 @@ def hist_one(times, ranks, mode, bins, prefix):
         edges = log_edges(times[used], bins)
     else:
         used = np.ones(times.shape, dtype=bool)
+        if bins == 'auto':
+            bins = capped_auto_bins(times)
         edges = np.histogram_bin_edges(times, bins)
     counts, numpy_edges = np.histogram(times[used], bins=edges if mode == 'log' else bins)
     assert np.array_equal(numpy_edges, edges)
