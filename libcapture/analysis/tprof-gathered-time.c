@@ -13,6 +13,8 @@ struct _TprofGatheredTime
 {
   double  *times;
   int32_t *ranks;
+  double  *starts;   /* the timeline (format 2), or NULL */
+  int32_t *threads;  /* thread of each sample within its rank, or NULL */
   size_t   n;
   /* min/max, computed once on demand: the samples never change, and the
    * extremes are asked for by min(), max() and every linear histogram. */
@@ -114,7 +116,40 @@ tprof_gathered_time_free (TprofGatheredTime *gt)
 
   free (gt->times);
   free (gt->ranks);
+  free (gt->starts);
+  free (gt->threads);
   free (gt);
+}
+
+bool
+tprof_gathered_time_set_timeline_take (TprofGatheredTime *gt,
+                                       double            *starts,
+                                       int32_t           *threads)
+{
+  if (gt == NULL || gt->n == 0)
+    {
+      free (starts);
+      free (threads);
+      return gt != NULL;
+    }
+
+  free (gt->starts);
+  free (gt->threads);
+  gt->starts = starts;
+  gt->threads = threads;
+  return true;
+}
+
+const double *
+tprof_gathered_time_starts (const TprofGatheredTime *gt)
+{
+  return gt != NULL ? gt->starts : NULL;
+}
+
+const int32_t *
+tprof_gathered_time_threads (const TprofGatheredTime *gt)
+{
+  return gt != NULL ? gt->threads : NULL;
 }
 
 const double *
@@ -143,14 +178,91 @@ tprof_gathered_time_is_empty (const TprofGatheredTime *gt)
 
 /* ---- sub-selections ---- */
 
+/* The arrays of a sub-selection of @n samples of @from: times and ranks,
+ * and starts and threads where @from has them. */
+typedef struct
+{
+  double  *times;
+  int32_t *ranks;
+  double  *starts;
+  int32_t *threads;
+} Picked;
+
+static void
+picked_clear (Picked *p)
+{
+  free (p->times);
+  free (p->ranks);
+  free (p->starts);
+  free (p->threads);
+  memset (p, 0, sizeof *p);
+}
+
+static bool
+picked_alloc (Picked                  *p,
+              const TprofGatheredTime *from,
+              size_t                   n)
+{
+  memset (p, 0, sizeof *p);
+  if (n == 0)
+    return true;
+
+  p->times = _tprof_malloc_array (n, sizeof *p->times);
+  p->ranks = _tprof_malloc_array (n, sizeof *p->ranks);
+  if (from->starts != NULL)
+    p->starts = _tprof_malloc_array (n, sizeof *p->starts);
+  if (from->threads != NULL)
+    p->threads = _tprof_malloc_array (n, sizeof *p->threads);
+
+  if (p->times == NULL || p->ranks == NULL
+      || (from->starts != NULL && p->starts == NULL)
+      || (from->threads != NULL && p->threads == NULL))
+    {
+      picked_clear (p);
+      return false;
+    }
+  return true;
+}
+
+static inline void
+picked_copy (Picked                  *p,
+             size_t                   to,
+             const TprofGatheredTime *from,
+             size_t                   i)
+{
+  p->times[to] = from->times[i];
+  p->ranks[to] = from->ranks[i];
+  if (p->starts != NULL)
+    p->starts[to] = from->starts[i];
+  if (p->threads != NULL)
+    p->threads[to] = from->threads[i];
+}
+
+/* The new selection, owning @p's arrays (consumed, also on failure). */
+static TprofGatheredTime *
+picked_finish (Picked *p,
+               size_t  n)
+{
+  TprofGatheredTime *gt = tprof_gathered_time_new_take (p->times, p->ranks, n);
+
+  if (gt == NULL)
+    {
+      free (p->starts);
+      free (p->threads);
+    }
+  else
+    tprof_gathered_time_set_timeline_take (gt, p->starts, p->threads);
+  memset (p, 0, sizeof *p);
+  return gt;
+}
+
 TprofGatheredTime *
 tprof_gathered_time_get_rank (const TprofGatheredTime *gt,
                               const int32_t           *ranks,
                               size_t                   n_ranks)
 {
   TprofRankIndex wanted;
-  double *times = NULL;
-  int32_t *sample_ranks = NULL;
+  Picked picked;
   size_t n = tprof_gathered_time_count (gt);
   size_t n_kept = 0;
 
@@ -163,33 +275,18 @@ tprof_gathered_time_get_rank (const TprofGatheredTime *gt,
     if (_tprof_rank_index_lookup (&wanted, gt->ranks[i]) >= 0)
       n_kept++;
 
-  if (n_kept > 0)
+  if (!picked_alloc (&picked, gt, n_kept))
     {
-      times = _tprof_malloc_array (n_kept, sizeof *times);
-      sample_ranks = _tprof_malloc_array (n_kept, sizeof *sample_ranks);
-      if (times != NULL && sample_ranks != NULL)
-        {
-          size_t j = 0;
-
-          for (size_t i = 0; i < n; i++)
-            if (_tprof_rank_index_lookup (&wanted, gt->ranks[i]) >= 0)
-              {
-                times[j] = gt->times[i];
-                sample_ranks[j] = gt->ranks[i];
-                j++;
-              }
-        }
-      else
-        {
-          free (times);
-          free (sample_ranks);
-          _tprof_rank_index_clear (&wanted);
-          return NULL;
-        }
+      _tprof_rank_index_clear (&wanted);
+      return NULL;
     }
 
+  for (size_t i = 0, j = 0; j < n_kept; i++)
+    if (_tprof_rank_index_lookup (&wanted, gt->ranks[i]) >= 0)
+      picked_copy (&picked, j++, gt, i);
+
   _tprof_rank_index_clear (&wanted);
-  return tprof_gathered_time_new_take (times, sample_ranks, n_kept);
+  return picked_finish (&picked, n_kept);
 }
 
 /* Python's PySlice_AdjustIndices for one bound. */
@@ -218,8 +315,7 @@ tprof_gathered_time_slice (const TprofGatheredTime *gt,
 {
   ptrdiff_t length = (ptrdiff_t) tprof_gathered_time_count (gt);
   size_t slice_length = 0;
-  double *times = NULL;
-  int32_t *ranks = NULL;
+  Picked picked;
 
   if (step == TPROF_SLICE_DEFAULT)
     step = 1;
@@ -242,25 +338,11 @@ tprof_gathered_time_slice (const TprofGatheredTime *gt,
   else if (step < 0 && stop < start)
     slice_length = (size_t) (start - stop - 1) / (size_t) -step + 1;
 
-  if (slice_length > 0)
-    {
-      times = _tprof_malloc_array (slice_length, sizeof *times);
-      ranks = _tprof_malloc_array (slice_length, sizeof *ranks);
-      if (times == NULL || ranks == NULL)
-        {
-          free (times);
-          free (ranks);
-          return NULL;
-        }
+  if (!picked_alloc (&picked, gt, slice_length))
+    return NULL;
 
-      for (size_t k = 0; k < slice_length; k++)
-        {
-          size_t i = (size_t) (start + (ptrdiff_t) k * step);
+  for (size_t k = 0; k < slice_length; k++)
+    picked_copy (&picked, k, gt, (size_t) (start + (ptrdiff_t) k * step));
 
-          times[k] = gt->times[i];
-          ranks[k] = gt->ranks[i];
-        }
-    }
-
-  return tprof_gathered_time_new_take (times, ranks, slice_length);
+  return picked_finish (&picked, slice_length);
 }

@@ -567,6 +567,57 @@ test_sum_bit_identical (void)
     }
 }
 
+/* Sub-selections keep each sample's start and thread with its time and
+ * rank; a selection without a timeline gives none. */
+static void
+test_timeline_carried (void)
+{
+  enum { N = 9 };
+  double times[N], starts[N];
+  int32_t ranks[N], threads[N];
+  const int32_t wanted[] = { 1 };
+  g_autoptr(TprofGatheredTime) gt = NULL;
+  g_autoptr(TprofGatheredTime) by_rank = NULL;
+  g_autoptr(TprofGatheredTime) reversed = NULL;
+  g_autoptr(TprofGatheredTime) bare = NULL;
+  g_autoptr(TprofGatheredTime) bare_slice = NULL;
+
+  for (int i = 0; i < N; i++)
+    {
+      times[i] = 0.5 + i;
+      ranks[i] = i % 3;
+      starts[i] = 100.0 + 10 * i;
+      threads[i] = i / 3;
+    }
+  gt = gathered_time_new_checked (times, ranks, N);
+  g_assert_null (tprof_gathered_time_starts (gt));
+  g_assert_true (tprof_gathered_time_set_timeline_take (gt, g_memdup2 (starts, sizeof starts),
+                                                        g_memdup2 (threads, sizeof threads)));
+  g_assert_cmpmem (tprof_gathered_time_starts (gt), sizeof starts, starts, sizeof starts);
+
+  by_rank = tprof_gathered_time_get_rank (gt, wanted, 1);
+  g_assert_cmpuint (tprof_gathered_time_count (by_rank), ==, 3);
+  for (int j = 0; j < 3; j++)
+    {
+      g_assert_cmpfloat (tprof_gathered_time_times (by_rank)[j], ==, times[1 + 3 * j]);
+      g_assert_cmpfloat (tprof_gathered_time_starts (by_rank)[j], ==, starts[1 + 3 * j]);
+      g_assert_cmpint (tprof_gathered_time_threads (by_rank)[j], ==, threads[1 + 3 * j]);
+    }
+
+  reversed = tprof_gathered_time_slice (gt, TPROF_SLICE_DEFAULT, TPROF_SLICE_DEFAULT, -2);
+  g_assert_cmpuint (tprof_gathered_time_count (reversed), ==, 5);
+  for (int j = 0; j < 5; j++)
+    {
+      g_assert_cmpfloat (tprof_gathered_time_starts (reversed)[j], ==, starts[N - 1 - 2 * j]);
+      g_assert_cmpint (tprof_gathered_time_threads (reversed)[j], ==, threads[N - 1 - 2 * j]);
+    }
+
+  bare = gathered_time_new_checked (times, ranks, N);
+  bare_slice = tprof_gathered_time_slice (bare, 1, 4, 1);
+  g_assert_null (tprof_gathered_time_starts (bare_slice));
+  g_assert_null (tprof_gathered_time_threads (bare_slice));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -581,6 +632,7 @@ main (int   argc,
   g_test_add_func ("/capture/stats/empty", test_empty);
   g_test_add_func ("/capture/stats/get-rank", test_get_rank);
   g_test_add_func ("/capture/stats/slice", test_slice);
+  g_test_add_func ("/capture/stats/timeline-carried", test_timeline_carried);
   g_test_add_func ("/capture/stats/rank-summaries", test_rank_summaries);
   g_test_add_func ("/capture/stats/summarize", test_summarize);
   g_test_add_func ("/capture/stats/million-samples", test_million_samples);

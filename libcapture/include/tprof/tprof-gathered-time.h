@@ -29,6 +29,19 @@ TPROF_EXPORT void tprof_gathered_time_free (TprofGatheredTime *gt);
 TPROF_EXPORT const double  *tprof_gathered_time_times (const TprofGatheredTime *gt);
 TPROF_EXPORT const int32_t *tprof_gathered_time_ranks (const TprofGatheredTime *gt);
 
+/* The timeline of format 2 (DESIGN §2b), where the selection has one:
+ * the start of each sample in seconds on the profile's timeline, and the
+ * thread of each sample within its rank. NULL when absent or empty. */
+TPROF_EXPORT const double  *tprof_gathered_time_starts (const TprofGatheredTime *gt);
+TPROF_EXPORT const int32_t *tprof_gathered_time_threads (const TprofGatheredTime *gt);
+/* Attaches @starts and @threads (malloc'd, count() long, either may be
+ * NULL), taking ownership of both (also on failure) and replacing any
+ * timeline before; sub-selections (get_rank, slice) carry them along.
+ * Returns false only when @gt is NULL. */
+TPROF_EXPORT bool tprof_gathered_time_set_timeline_take (TprofGatheredTime *gt,
+                                                         double            *starts,
+                                                         int32_t           *threads);
+
 TPROF_EXPORT size_t tprof_gathered_time_count (const TprofGatheredTime *gt);
 /* Number of distinct ranks with at least one sample. */
 TPROF_EXPORT size_t tprof_gathered_time_rank_count (const TprofGatheredTime *gt);
