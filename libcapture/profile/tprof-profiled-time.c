@@ -23,6 +23,9 @@ struct _TprofProfiledTime
   size_t              n_slots;
 
   char              **hostnames;  /* world_size entries, or NULL */
+  double             *clock_offsets;        /* world_size entries, or NULL */
+  double             *clock_offset_errors;  /* world_size entries, or NULL */
+  char               *timeline_origin;
   char               *created;
   char               *producer;
   char               *clock;
@@ -81,6 +84,9 @@ tprof_profiled_time_free (TprofProfiledTime *pt)
   free (pt->gts);
   free (pt->slots);
   tprof_profiled_time_free_hostnames (pt);
+  free (pt->clock_offsets);
+  free (pt->clock_offset_errors);
+  free (pt->timeline_origin);
   free (pt->created);
   free (pt->producer);
   free (pt->clock);
@@ -317,6 +323,45 @@ tprof_profiled_time_hostname (const TprofProfiledTime *pt,
   if (pt == NULL || pt->hostnames == NULL || rank < 0 || rank >= pt->world_size)
     return NULL;
   return pt->hostnames[rank];
+}
+
+void
+tprof_profiled_time_set_timeline_take (TprofProfiledTime *pt,
+                                       double            *clock_offsets,
+                                       double            *clock_offset_errors,
+                                       char              *timeline_origin)
+{
+  if (pt == NULL)
+    {
+      free (clock_offsets);
+      free (clock_offset_errors);
+      free (timeline_origin);
+      return;
+    }
+  free (pt->clock_offsets);
+  free (pt->clock_offset_errors);
+  free (pt->timeline_origin);
+  pt->clock_offsets = clock_offsets;
+  pt->clock_offset_errors = clock_offset_errors;
+  pt->timeline_origin = timeline_origin;
+}
+
+const double *
+tprof_profiled_time_clock_offsets (const TprofProfiledTime *pt)
+{
+  return pt != NULL ? pt->clock_offsets : NULL;
+}
+
+const double *
+tprof_profiled_time_clock_offset_errors (const TprofProfiledTime *pt)
+{
+  return pt != NULL ? pt->clock_offset_errors : NULL;
+}
+
+const char *
+tprof_profiled_time_timeline_origin (const TprofProfiledTime *pt)
+{
+  return pt != NULL ? pt->timeline_origin : NULL;
 }
 
 void

@@ -59,6 +59,22 @@ TPROF_EXPORT int tprof_profiled_time_set_hostnames (TprofProfiledTime *pt,
 /* Host of @rank, or NULL when the profile does not say. */
 TPROF_EXPORT const char *tprof_profiled_time_hostname (const TprofProfiledTime *pt, int rank);
 
+/* The timeline (DESIGN 2b): per rank, the seconds added to that rank's
+ * clock to map it onto rank 0's, and a bound on that offset's error
+ * (world_size entries each, both 0 for rank 0); NULL when the profile has
+ * no timeline. The samples' starts are in each operation's selection
+ * (tprof_gathered_time_starts). */
+TPROF_EXPORT const double *tprof_profiled_time_clock_offsets (const TprofProfiledTime *pt);
+TPROF_EXPORT const double *tprof_profiled_time_clock_offset_errors (const TprofProfiledTime *pt);
+/* ISO 8601 UTC wall time of timeline 0, or NULL when not known. */
+TPROF_EXPORT const char *tprof_profiled_time_timeline_origin (const TprofProfiledTime *pt);
+/* Takes ownership of the malloc'd arrays (world_size entries each) and
+ * string, any of which may be NULL, replacing what was there. */
+TPROF_EXPORT void tprof_profiled_time_set_timeline_take (TprofProfiledTime *pt,
+                                                         double            *clock_offsets,
+                                                         double            *clock_offset_errors,
+                                                         char              *timeline_origin);
+
 /* Optional root attributes read from a file (NULL when absent); a new
  * profile carries none until saved. */
 TPROF_EXPORT const char *tprof_profiled_time_created (const TprofProfiledTime *pt);
