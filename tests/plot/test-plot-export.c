@@ -2,6 +2,9 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -240,6 +243,62 @@ test_atomic_replace (Fixture *f, gconstpointer data)
   g_free (path);
 }
 
+/* An export gets the mode creat(2) would give under the umask, and a
+ * replaced file keeps its own. */
+static void
+test_mode (Fixture *f, gconstpointer data)
+{
+  mode_t old_mask = umask (027);
+  char *fresh = export_ok (f, "fresh.png", 50, 40);
+  char *kept = g_build_filename (f->dir, "kept.svg", NULL);
+  struct stat st;
+
+  g_assert_cmpint (stat (fresh, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0640);
+
+  g_assert_true (g_file_set_contents (kept, "earlier", -1, NULL));
+  g_assert_cmpint (g_chmod (kept, 0604), ==, 0);
+  g_free (export_ok (f, "kept.svg", 50, 40));
+  g_assert_cmpint (stat (kept, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0604);
+
+  umask (old_mask);
+  g_free (fresh);
+  g_free (kept);
+}
+
+/* A picture that cannot be written completely names the system's reason,
+ * not cairo's "error while writing to output stream", and leaves nothing. */
+static void
+test_write_failure_reason (Fixture *f, gconstpointer data)
+{
+  const char *formats[] = { "big.png", "big.svg", "big.pdf" };
+  struct rlimit old_limit, small;
+  void (*old_handler) (int) = signal (SIGXFSZ, SIG_IGN);
+
+  g_assert_cmpint (getrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+  small = old_limit;
+  small.rlim_cur = 4096;  /* any file this process writes stops at 4 KiB */
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &small), ==, 0);
+
+  for (guint k = 0; k < G_N_ELEMENTS (formats); k++)
+    {
+      GError *error = NULL;
+      char *path = export (f, formats[k], 1500, 1000, &error);
+
+      g_assert_null (path);
+      g_assert_error (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_WRITE);
+      g_test_message ("%s: %s", formats[k], error->message);
+      g_assert_nonnull (strstr (error->message, g_strerror (EFBIG)));
+      g_assert_null (strstr (error->message, "output stream"));
+      g_clear_error (&error);
+    }
+
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &old_limit), ==, 0);
+  signal (SIGXFSZ, old_handler);
+  assert_only_files (f->dir, 0);
+}
+
 static void
 test_csv (Fixture *f, gconstpointer data)
 {
@@ -298,6 +357,9 @@ main (int argc, char **argv)
   g_test_add ("/plot/export/errors", Fixture, NULL, fixture_set_up, test_errors, fixture_tear_down);
   g_test_add ("/plot/export/atomic-replace", Fixture, NULL, fixture_set_up, test_atomic_replace,
               fixture_tear_down);
+  g_test_add ("/plot/export/mode", Fixture, NULL, fixture_set_up, test_mode, fixture_tear_down);
+  g_test_add ("/plot/export/write-failure-reason", Fixture, NULL, fixture_set_up,
+              test_write_failure_reason, fixture_tear_down);
   g_test_add ("/plot/export/csv", Fixture, NULL, fixture_set_up, test_csv, fixture_tear_down);
   return g_test_run ();
 }

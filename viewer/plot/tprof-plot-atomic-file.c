@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,6 +22,36 @@ _tprof_atomic_file_set_error (GError     **error,
 {
   g_set_error (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_WRITE,
                _("could not write \"%s\": %s"), path, reason);
+}
+
+/* The process's umask, read without changing it (umask(2) can only be
+ * read by setting it, which races with other threads creating files). */
+static mode_t
+current_umask (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+  mode_t mask;
+
+  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL)
+      && (line = strstr (status, "\nUmask:")) != NULL)
+    return (mode_t) strtoul (line + strlen ("\nUmask:"), NULL, 8) & 0777;
+
+  mask = umask (022);
+  umask (mask);
+  return mask;
+}
+
+/* The mode an export at @path gets: that of the file it replaces, else
+ * what creat(2) would give under the umask. */
+static mode_t
+export_mode (const char *path)
+{
+  struct stat st;
+
+  if (stat (path, &st) == 0 && S_ISREG (st.st_mode))
+    return st.st_mode & 07777;
+  return 0666 & ~current_umask ();
 }
 
 static void
@@ -62,11 +94,9 @@ _tprof_atomic_file_open (TprofAtomicFile  *file,
       clear_file (file);
       return FALSE;
     }
-  /* mkstemp makes the file private; an export is an ordinary file */
-  if (fchmod (fd, 0644) != 0)
-    {
-      /* not fatal: the file stays readable by its owner */
-    }
+  /* mkstemp makes the file private; an export is an ordinary file. A
+   * failure is not fatal: the file stays readable by its owner. */
+  (void) !fchmod (fd, export_mode (path));
   file->stream = fdopen (fd, "wb");
   if (file->stream == NULL)
     {

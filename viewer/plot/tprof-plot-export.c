@@ -36,20 +36,31 @@ tprof_plot_format_from_path (const char *path)
   return format;
 }
 
+/* Where cairo's output goes, and why the first failed write failed:
+ * cairo itself says only "error while writing to output stream". */
+typedef struct
+{
+  FILE *stream;
+  int   write_errno;
+} ExportSink;
+
 static cairo_status_t
 write_to_stream (void                *closure,
                  const unsigned char *data,
                  unsigned int         length)
 {
-  FILE *stream = closure;
+  ExportSink *sink = closure;
 
-  return fwrite (data, 1, length, stream) == length ? CAIRO_STATUS_SUCCESS
-                                                    : CAIRO_STATUS_WRITE_ERROR;
+  if (fwrite (data, 1, length, sink->stream) == length)
+    return CAIRO_STATUS_SUCCESS;
+  if (sink->write_errno == 0)
+    sink->write_errno = errno != 0 ? errno : EIO;
+  return CAIRO_STATUS_WRITE_ERROR;
 }
 
 static cairo_surface_t *
 create_surface (TprofPlotFormat  format,
-                FILE            *stream,
+                ExportSink      *stream,
                 int              width,
                 int              height)
 {
@@ -78,7 +89,7 @@ create_surface (TprofPlotFormat  format,
 
 static gboolean
 render (TprofPlotFormat     format,
-        FILE               *stream,
+        ExportSink         *stream,
         int                 width,
         int                 height,
         TprofPlotDrawFunc   draw,
@@ -101,9 +112,12 @@ render (TprofPlotFormat     format,
     status = cairo_surface_status (surface);
   cairo_surface_destroy (surface);
 
-  if (status != CAIRO_STATUS_SUCCESS)
+  /* cairo's PDF surface may finish without reporting a failed write. */
+  if (stream->write_errno != 0)
+    *reason = g_strerror (stream->write_errno);
+  else if (status != CAIRO_STATUS_SUCCESS)
     *reason = cairo_status_to_string (status);
-  return status == CAIRO_STATUS_SUCCESS;
+  return status == CAIRO_STATUS_SUCCESS && stream->write_errno == 0;
 }
 
 gboolean
@@ -116,6 +130,7 @@ tprof_plot_export (const char         *path,
 {
   TprofPlotFormat format;
   TprofAtomicFile file;
+  ExportSink sink = { 0 };
   const char *reason = NULL;
 
   g_return_val_if_fail (path != NULL, FALSE);
@@ -140,7 +155,8 @@ tprof_plot_export (const char         *path,
 
   if (!_tprof_atomic_file_open (&file, path, error))
     return FALSE;
-  if (!render (format, file.stream, width, height, draw, user_data, &reason))
+  sink.stream = file.stream;
+  if (!render (format, &sink, width, height, draw, user_data, &reason))
     {
       _tprof_atomic_file_set_error (error, path, reason);
       _tprof_atomic_file_abort (&file);
