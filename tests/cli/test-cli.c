@@ -592,6 +592,63 @@ test_unknown_operation (void)
   g_free (out_png);
 }
 
+/* Columns a terminal gives @line, counted independently of tprof:
+ * CJK ideographs are two columns wide, everything else here one. */
+static glong
+terminal_columns (const char *line)
+{
+  glong width = 0;
+
+  for (const char *p = line; *p != '\0'; p = g_utf8_next_char (p))
+    width += g_utf8_get_char (p) >= 0x4e00 && g_utf8_get_char (p) <= 0x9fff ? 2 : 1;
+  return width;
+}
+
+/* Names with newlines, terminal escapes and wide characters: the table
+ * shows them escaped, one line each, its columns aligned on screen; an
+ * error quoting such a name stays one line without escapes. */
+static void
+test_hostile_names (void)
+{
+  static const char *const names[] = { "two\nlines", "\x1b[31mred\x1b[0m", "演算", "tab\there\xc2\x85" };
+  static const char *const shown[] = { "two\\nlines", "\\x1b[31mred\\x1b[0m", "演算", "tab\\there\\u0085" };
+  g_autofree char *path = fixture_file ("names.h5");
+  TprofProfiledTime *profile = tprof_profiled_time_new (2);
+  GRand *rand = g_rand_new_with_seed (7);
+  TprofError error = { 0 };
+  const char *table_args[] = { "summary", path, NULL };
+  const char *op_args[] = { "ranks", path, "--op", "no\x1b]0;title\x07such", NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    add_operation (profile, names[i], 2, 3 + (int) i, sample_few, rand);
+  g_assert_cmpint (tprof_profiled_time_save (profile, path, &error), ==, 0);
+  tprof_profiled_time_free (profile);
+  g_rand_free (rand);
+
+  g_assert_cmpint (run_tprof (table_args, &out, &err), ==, 0);
+  g_assert_null (strchr (out, '\x1b'));
+  g_assert_null (strchr (out, '\t'));
+  g_assert_null (strstr (out, "\xc2\x85"));
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + G_N_ELEMENTS (names) + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_assert_true (g_str_has_prefix (lines[1 + i], shown[i]));
+      /* right-aligned numbers end every row at the header's last column */
+      g_assert_cmpint (terminal_columns (lines[1 + i]), ==, terminal_columns (lines[0]));
+    }
+
+  g_clear_pointer (&err, g_free);
+  g_assert_cmpint (run_tprof (op_args, NULL, &err), ==, 1);
+  assert_one_line (err, "tprof: ");
+  g_assert_null (strchr (err, '\x1b'));
+  g_assert_null (strchr (err, '\x07'));
+  g_assert_nonnull (strstr (err, "no\\x1b]0;title\\x07such"));
+}
+
 static void
 test_nothing_to_draw (void)
 {
@@ -723,6 +780,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/errors/usage", test_usage_errors);
   g_test_add_func ("/cli/errors/bad-files", test_bad_files);
   g_test_add_func ("/cli/errors/unknown-operation", test_unknown_operation);
+  g_test_add_func ("/cli/errors/hostile-names", test_hostile_names);
   g_test_add_func ("/cli/errors/nothing-to-draw", test_nothing_to_draw);
   g_test_add_func ("/cli/errors/unwritable-output", test_unwritable_output);
   g_test_add_func ("/cli/help-and-version", test_help_and_version);

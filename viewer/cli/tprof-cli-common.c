@@ -8,6 +8,19 @@
 
 #include "tprof-cli.h"
 
+/* An error message is one line whatever names it quotes: the names come
+ * from files and command lines, and may hold newlines or escapes. */
+static char *
+escaped_vprintf (const char *format,
+                 va_list     args)
+{
+  char *raw = g_strdup_vprintf (format, args);
+  char *escaped = tprof_cli_escape (raw);
+
+  g_free (raw);
+  return escaped;
+}
+
 int
 tprof_cli_usage_error (const char *command,
                        const char *format,
@@ -17,7 +30,7 @@ tprof_cli_usage_error (const char *command,
   char *message;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  message = escaped_vprintf (format, args);
   va_end (args);
   if (command != NULL)
     /* TRANSLATORS: a usage error, then how to get help on the command */
@@ -34,14 +47,14 @@ tprof_cli_file_error (const char *file,
                       ...)
 {
   va_list args;
-  char *message;
+  char *message, *escaped_file;
 
   va_start (args, format);
-  message = g_strdup_vprintf (format, args);
+  message = escaped_vprintf (format, args);
   va_end (args);
-  /* one line, whatever the message holds */
-  g_strdelimit (message, "\r\n", ' ');
-  fprintf (stderr, "tprof: %s: %s\n", file, message);
+  escaped_file = tprof_cli_escape (file);
+  fprintf (stderr, "tprof: %s: %s\n", escaped_file, message);
+  g_free (escaped_file);
   g_free (message);
   return TPROF_CLI_EXIT_FAILED;
 }

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -18,6 +19,52 @@ tprof_cli_print (const char *text)
   if (fwrite (text, 1, length, stdout) != length || fflush (stdout) != 0)
     return tprof_cli_file_error (_("standard output"), "%s", g_strerror (errno));
   return TPROF_CLI_EXIT_OK;
+}
+
+/* ---- text a terminal shows safely ---- */
+
+char *
+tprof_cli_escape (const char *text)
+{
+  g_autofree char *valid = g_utf8_validate (text, -1, NULL) ? NULL : g_utf8_make_valid (text, -1);
+  GString *out = g_string_sized_new (strlen (text));
+
+  if (valid != NULL)  /* a file name from the command line is bytes */
+    text = valid;
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '\n')
+        g_string_append (out, "\\n");
+      else if (c == '\t')
+        g_string_append (out, "\\t");
+      else if (c == '\r')
+        g_string_append (out, "\\r");
+      else if (c < 0x20 || c == 0x7f)
+        g_string_append_printf (out, "\\x%02x", c);
+      else if (c >= 0x80 && c <= 0x9f)  /* C1 controls: CSI, NEL, ... */
+        g_string_append_printf (out, "\\u%04x", c);
+      else
+        g_string_append_len (out, p, g_utf8_next_char (p) - p);
+    }
+  return g_string_free (out, FALSE);
+}
+
+glong
+tprof_cli_display_width (const char *text)
+{
+  glong width = 0;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (g_unichar_iszerowidth (c))
+        continue;
+      width += g_unichar_iswide (c) ? 2 : 1;
+    }
+  return width;
 }
 
 /* ---- tables ---- */
@@ -67,12 +114,18 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
   glong *widths = g_new0 (glong, table->n_columns);
   GString *out = g_string_new (NULL);
 
-  /* columns measured in characters: "µs" is two bytes but two columns wide */
+  /* Names come from files: what a terminal would act on is shown escaped,
+   * and columns are measured as the terminal draws them ("µs" is two
+   * bytes and two columns, "演算" two characters and four columns). */
   for (guint i = 0; i < table->cells->len; i++)
     {
+      char **cell = (char **) &g_ptr_array_index (table->cells, i);
+      char *escaped = tprof_cli_escape (*cell);
       guint c = i % table->n_columns;
 
-      widths[c] = MAX (widths[c], g_utf8_strlen (g_ptr_array_index (table->cells, i), -1));
+      g_free (*cell);
+      *cell = escaped;
+      widths[c] = MAX (widths[c], tprof_cli_display_width (escaped));
     }
 
   for (guint r = 0; r < n_rows; r++)
@@ -80,7 +133,7 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
       for (guint c = 0; c < table->n_columns; c++)
         {
           const char *cell = g_ptr_array_index (table->cells, r * table->n_columns + c);
-          glong pad = widths[c] - g_utf8_strlen (cell, -1);
+          glong pad = widths[c] - tprof_cli_display_width (cell);
           gboolean last = c + 1 == table->n_columns;
 
           if (c > 0)

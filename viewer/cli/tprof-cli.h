@@ -82,6 +82,13 @@ gboolean tprof_cli_parse_ranks (const char  *command,
 /* Writes @text to standard output; a failed write is reported and gives
  * TPROF_CLI_EXIT_FAILED. */
 int tprof_cli_print (const char *text);
+/* @text (UTF-8) with every control character written as an escape (\n,
+ * \t, \r, \x1b, \u0085), so that a name from a file can neither break a
+ * line nor drive the terminal. Free with g_free(). */
+char *tprof_cli_escape (const char *text);
+/* Columns a terminal gives @text: wide (East Asian) characters count 2,
+ * combining marks 0. */
+glong tprof_cli_display_width (const char *text);
 
 /* A text table: columns aligned, numbers right-aligned. */
 typedef struct _TprofCliTable TprofCliTable;
