@@ -1,16 +1,17 @@
 /* tprof-gather-records.c — the gather's collective sequence: fixed agreement points around two transfers. */
 /* SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tprof/capture-mpi.h"
 #include "tprof-gather-mpi-private.h"
 
+/* What is the same on every rank of @comm, checked before any collective. */
 static int
-gather_check_args (MPI_Comm comm, int dst, TprofError *error)
+gather_check_comm (MPI_Comm comm, TprofError *error)
 {
   int flag = 0;
-  int size = 0;
 
   MPI_Initialized (&flag);
   if (!flag)
@@ -27,11 +28,45 @@ gather_check_args (MPI_Comm comm, int dst, TprofError *error)
   if (flag)
     return tprof_error_set (error, TPROF_ERROR_INVALID,
                             "tprof gather: intercommunicators are not supported");
-  MPI_Comm_size (comm, &size);
-  if (dst != TPROF_GATHER_ALL && (dst < 0 || dst >= size))
+  return 0;
+}
+
+static void
+gather_describe_dst (int dst, char *text, size_t size)
+{
+  if (dst == TPROF_GATHER_ALL)
+    snprintf (text, size, "TPROF_GATHER_ALL");
+  else
+    snprintf (text, size, "%d", dst);
+}
+
+/* Collective, the gather's first: every rank learns whether all passed the
+ * same, valid @dst, and fails with the same message if not. A rank that
+ * passed another destination would otherwise wait forever in a transfer
+ * the others never join. */
+static int
+gather_agree_dst (TprofGather *g, TprofError *error)
+{
+  int mine[2] = { g->dst, -g->dst };
+  int extremes[2];
+  int rc = MPI_Allreduce (mine, extremes, 2, MPI_INT, MPI_MAX, g->comm);
+  char low[32], high[32];
+
+  if (rc != MPI_SUCCESS)
+    return _tprof_gather_set_mpi_error (error, rc, "MPI_Allreduce", "agreeing on the destination");
+  if (-extremes[1] != extremes[0])
+    {
+      gather_describe_dst (-extremes[1], low, sizeof low);
+      gather_describe_dst (extremes[0], high, sizeof high);
+      return tprof_error_set (error, TPROF_ERROR_INVALID,
+                              "tprof gather: the ranks passed different destinations "
+                              "(from %s to %s); every rank must pass the same dst",
+                              low, high);
+    }
+  if (g->dst != TPROF_GATHER_ALL && (g->dst < 0 || g->dst >= g->size))
     return tprof_error_set (error, TPROF_ERROR_INVALID,
                             "tprof gather: destination rank %d is neither a rank of the "
-                            "communicator (size %d) nor TPROF_GATHER_ALL", dst, size);
+                            "communicator (size %d) nor TPROF_GATHER_ALL", g->dst, g->size);
   return 0;
 }
 
@@ -52,7 +87,7 @@ gather_open (TprofGather *g, MPI_Comm comm, int dst, TprofError *error)
   MPI_Comm_size (g->comm, &g->size);
   g->dst = dst;
   g->receiving = dst == TPROF_GATHER_ALL || dst == g->rank;
-  return 0;
+  return gather_agree_dst (g, error);
 }
 
 static void
@@ -156,8 +191,9 @@ _tprof_gather_records (const TprofGatherLocal *local,
   g.send_type = MPI_BYTE;
   tprof_error_clear (&err);
 
-  /* the same arguments fail the same way on every rank: no collective yet */
-  if (gather_check_args (comm, dst, &err) < 0 || gather_open (&g, comm, dst, &err) < 0)
+  /* what is the same on every rank fails there before any collective;
+   * the destination is agreed on in the first one */
+  if (gather_check_comm (comm, &err) < 0 || gather_open (&g, comm, dst, &err) < 0)
     goto out;
 
   if (gather_alloc_common (&g, &err) == 0)

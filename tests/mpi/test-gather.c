@@ -397,6 +397,44 @@ test_gather_bad_destination (void)
   tprof_time_manager_free (tm);
 }
 
+/* Ranks that disagree on the destination, or one rank passing one that
+ * is no rank: every rank fails with the same message, none hangs. */
+static void
+test_gather_mismatched_destination (void)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  TprofProfiledTime *pt;
+  TprofError error;
+  int rank = world_rank ();
+  int size = world_size ();
+
+  if (size < 2)
+    {
+      g_test_skip ("needs 2 ranks to disagree");
+      tprof_time_manager_free (tm);
+      return;
+    }
+  tprof_time_manager_append_time (tm, "x", 1.0);
+
+  /* each rank names itself */
+  pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, rank, &error);
+  assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, "different destinations");
+  g_assert_nonnull (strstr (error.message, "(from 0 to "));
+
+  /* rank 0 asks for everything, the others for rank 0 */
+  pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, rank == 0 ? TPROF_GATHER_ALL : 0, &error);
+  assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, "different destinations");
+  g_assert_nonnull (strstr (error.message, "from TPROF_GATHER_ALL to 0"));
+
+  /* one rank passes a rank the communicator does not have */
+  pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, rank == size - 1 ? size + 5 : 0, &error);
+  assert_failed_everywhere (pt, &error, TPROF_ERROR_INVALID, "different destinations");
+
+  /* and the next gather works */
+  run_gather (MPI_COMM_WORLD, MPI_TEST_SHUFFLED, 0);
+  tprof_time_manager_free (tm);
+}
+
 /* One rank passes no manager: every rank must fail, none may hang. */
 static void
 test_gather_null_manager_on_one_rank (void)
@@ -565,6 +603,7 @@ main (int argc, char **argv)
   g_test_add_func ("/mpi/gather/threads", test_gather_threads);
   g_test_add_func ("/mpi/gather/fixed-collectives", test_gather_fixed_collectives);
   g_test_add_func ("/mpi/gather/bad-destination", test_gather_bad_destination);
+  g_test_add_func ("/mpi/gather/mismatched-destination", test_gather_mismatched_destination);
   g_test_add_func ("/mpi/gather/null-manager-on-one-rank", test_gather_null_manager_on_one_rank);
   g_test_add_func ("/mpi/gather/local-failure", test_gather_local_failure);
   g_test_add_func ("/mpi/gather/out-of-memory", test_gather_out_of_memory);
