@@ -66,6 +66,18 @@ int  _tprof_save_file_commit (TprofSaveFile *file,
 /* Closes and removes the temporary file; @file cleared. */
 void _tprof_save_file_abandon (TprofSaveFile *file);
 
+/* A new temporary file "<@dir>/.tprof-HOST-PID-XXXXXX" (HOST: 8 hex digits
+ * standing for this host), opened read-write; its malloc'd name in @path.
+ * The descriptor, or -1 with errno. It has to have a name: HDF5 opens
+ * files by name, and refuses /proc/self/fd/N of an unnamed (O_TMPFILE)
+ * file. (tprof-save-temp.c) */
+int  _tprof_save_temp_open (const char  *dir,
+                            char       **path);
+/* Removes from @dir the temporary files that saves of this user on this
+ * host left when they were killed: those whose process is gone, older
+ * than a minute. Failures are ignored: a sweep only tidies. */
+void _tprof_save_temp_sweep (const char *dir);
+
 /* The HDF5 side of a save (tprof-profile-writer.c, tprof-operation-writer.c). */
 typedef struct
 {

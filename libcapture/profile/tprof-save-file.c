@@ -61,52 +61,6 @@ tprof_save_file_dirname (const char *path)
   return strndup (path, (size_t) (slash - path));
 }
 
-/* A new "<dir>/.tprof-XXXXXX" that does not exist yet, in @name (@len
- * bytes): short, so that a target name of any legal length works. */
-static void
-tprof_save_file_temp_name (const char *dir,
-                           char       *name,
-                           size_t      len)
-{
-  static const char alphabet[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-  static unsigned counter;
-  uint64_t seed = (uint64_t) tprof_clock_now_ns () ^ ((uint64_t) getpid () << 32)
-                  ^ ((uint64_t) __atomic_add_fetch (&counter, 1, __ATOMIC_RELAXED) * 2654435761u);
-  char suffix[7];
-
-  for (int k = 0; k < 6; k++, seed /= sizeof alphabet - 1)
-    suffix[k] = alphabet[seed % (sizeof alphabet - 1)];
-  suffix[6] = '\0';
-  snprintf (name, len, "%s/.tprof-%s", dir, suffix);
-}
-
-/* A new file in @file->dir, named in @file->tmp_path. Read and write:
- * glibc's posix_fallocate() emulation reads. Returns the descriptor, or -1
- * with errno. It has to have a name: HDF5 opens files by name, and
- * refuses /proc/self/fd/N of an unnamed (O_TMPFILE) file. */
-static int
-tprof_save_file_open_temp (TprofSaveFile *file)
-{
-  size_t len = strlen (file->dir) + sizeof "/.tprof-XXXXXX";
-  int fd = -1;
-
-  file->tmp_path = malloc (len);
-  if (file->tmp_path == NULL)
-    return -1;
-  errno = EEXIST;
-  for (int attempt = 0; attempt < 100 && fd < 0 && errno == EEXIST; attempt++)
-    {
-      tprof_save_file_temp_name (file->dir, file->tmp_path, len);
-      fd = open (file->tmp_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    }
-  if (fd < 0)
-    {
-      free (file->tmp_path);
-      file->tmp_path = NULL;
-    }
-  return fd;
-}
-
 /* Refuses a target that exists and is not a regular file: a save replaces
  * a profile, never a device, a FIFO or a directory. */
 static int
@@ -149,7 +103,10 @@ _tprof_save_file_create (TprofSaveFile *file,
       _tprof_save_file_abandon (file);
       return -1;
     }
-  file->fd = tprof_save_file_open_temp (file);
+  /* What saves killed here before left behind goes first: nothing
+   * else ever would remove it. */
+  _tprof_save_temp_sweep (file->dir);
+  file->fd = _tprof_save_temp_open (file->dir, &file->tmp_path);
   if (file->fd < 0)
     {
       tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot create a temporary file in %s: %s",

@@ -1,0 +1,171 @@
+/* test-h5-save-killed.c — saves killed at random moments: the target is always a whole profile, and the next save sweeps what they left. */
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include <tprof/capture.h>
+
+#include "h5-test-util.h"
+
+#define N_KILLS 24
+#define N_SAMPLES 1500000
+
+static TprofProfiledTime *
+profile_of (size_t n, double value)
+{
+  TprofProfiledTime *pt = tprof_profiled_time_new (4);
+  double *times = g_new (double, n);
+  int32_t *ranks = g_new (int32_t, n);
+  TprofError error = { 0 };
+
+  for (size_t i = 0; i < n; i++)
+    {
+      times[i] = value + 1e-9 * (double) (i % 1000);
+      ranks[i] = (int32_t) (i * 4 / n);
+    }
+  g_assert_cmpint (tprof_profiled_time_add (pt, "work", h5_test_gathered (times, ranks, n), &error), ==, 0);
+  g_free (times);
+  g_free (ranks);
+  return pt;
+}
+
+/* The temporary files saves left in @dir (names starting ".tprof-"). */
+static GPtrArray *
+leftovers (const char *dir)
+{
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, ".tprof-"))
+      g_ptr_array_add (names, g_strdup (name));
+  g_dir_close (d);
+  return names;
+}
+
+static void
+make_old (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  struct timespec times[2] = { { time (NULL) - 120, 0 }, { time (NULL) - 120, 0 } };
+
+  g_assert_cmpint (utimensat (AT_FDCWD, path, times, 0), ==, 0);
+}
+
+static void
+touch (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  g_assert_true (g_file_set_contents (path, "x", 1, NULL));
+}
+
+/* The target is, after every kill, one whole profile: the one before or
+ * the one being saved. */
+static void
+assert_whole (const char *path)
+{
+  TprofError error = { 0 };
+  TprofProfiledTime *pt = tprof_profiled_time_load (path, &error);
+  const TprofGatheredTime *work;
+
+  if (pt == NULL)
+    g_error ("after a killed save, %s does not load: %s", path, error.message);
+  work = tprof_profiled_time_get (pt, "work");
+  g_assert_nonnull (work);
+  g_assert_true (tprof_gathered_time_count (work) == 10 || tprof_gathered_time_count (work) == N_SAMPLES);
+  tprof_profiled_time_free (pt);
+}
+
+static void
+test_killed_saves (void)
+{
+  g_autofree char *dir = h5_test_make_dir ();
+  g_autofree char *path = g_build_filename (dir, "run.h5", NULL);
+  TprofProfiledTime *before = profile_of (10, 1.0);
+  TprofProfiledTime *big = profile_of (N_SAMPLES, 2.0);
+  TprofError error = { 0 };
+  GRand *rand = g_rand_new_with_seed (42);
+  gint64 started;
+  double save_s;
+  guint n_left = 0;
+  g_autoptr(GPtrArray) left = NULL;
+  g_autofree char *young = NULL, *alive = NULL, *elsewhere = NULL;
+  char tag[9] = "";
+  long pid;
+
+  /* How long a whole save takes, to kill saves all through it. */
+  started = g_get_monotonic_time ();
+  g_assert_cmpint (tprof_profiled_time_save (big, path, &error), ==, 0);
+  save_s = (double) (g_get_monotonic_time () - started) / 1e6;
+  g_assert_cmpint (tprof_profiled_time_save (before, path, &error), ==, 0);
+
+  for (int k = 0; k < N_KILLS; k++)
+    {
+      pid_t child = fork ();
+      int status;
+
+      g_assert_cmpint (child, >=, 0);
+      if (child == 0)
+        _exit (tprof_profiled_time_save (big, path, NULL) == 0 ? 0 : 1);
+      g_usleep ((gulong) (g_rand_double_range (rand, 0.0, 1.1) * save_s * 1e6));
+      kill (child, SIGKILL);
+      g_assert_cmpint (waitpid (child, &status, 0), ==, child);
+      assert_whole (path);
+      /* start each round from the small profile again */
+      if (WIFEXITED (status))
+        g_assert_cmpint (tprof_profiled_time_save (before, path, &error), ==, 0);
+    }
+
+  left = leftovers (dir);
+  n_left = left->len;
+  g_test_message ("%d saves killed over %.0f ms each; %u left a temporary file", N_KILLS, save_s * 1e3, n_left);
+  g_assert_cmpuint (n_left, >, 0);  /* else the test proves nothing */
+
+  /* Make them old enough to sweep; add files the sweep must keep: a young
+   * leftover, one of a live process (us), one of another host. */
+  for (guint i = 0; i < left->len; i++)
+    make_old (dir, g_ptr_array_index (left, i));
+  g_assert_cmpint (sscanf (g_ptr_array_index (left, 0), ".tprof-%8[0-9a-f]-%ld-", tag, &pid), ==, 2);
+  young = g_strdup_printf (".tprof-%s-%ld-young1", tag, pid);
+  alive = g_strdup_printf (".tprof-%s-%ld-alive1", tag, (long) getpid ());
+  elsewhere = g_strdup_printf (".tprof-%08x-%ld-other1", (unsigned) strtoul (tag, NULL, 16) ^ 1u, pid);
+  touch (dir, young);
+  touch (dir, alive);
+  make_old (dir, alive);
+  touch (dir, elsewhere);
+  make_old (dir, elsewhere);
+
+  g_assert_cmpint (tprof_profiled_time_save (before, path, &error), ==, 0);
+  {
+    const char *expected[] = { "run.h5", young, alive, elsewhere };
+
+    h5_test_assert_dir_entries (dir, expected, G_N_ELEMENTS (expected));
+  }
+
+  g_rand_free (rand);
+  tprof_profiled_time_free (before);
+  tprof_profiled_time_free (big);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/h5/save/killed-saves", test_killed_saves);
+  status = g_test_run ();
+  h5_test_cleanup ();
+  return status;
+}
