@@ -24,7 +24,39 @@ _tprof_h5_class_name (H5T_class_t klass)
   return "unsupported";
 }
 
-/* Checks the open @dset is 1-D of class @klass; stores its length. */
+/* Refuses element sizes no integer or float of ours has, and a contiguous
+ * or compact dataset whose storage is smaller than its @n values need:
+ * damaged layout fields that HDF5 itself would read past. */
+static int
+tprof_h5_check_storage (const TprofProfileFile *pf,
+                        hid_t                   dset,
+                        const char             *op,
+                        const char             *name,
+                        hsize_t                 n,
+                        TprofError             *error)
+{
+  hid_t type = H5Dget_type (dset);
+  size_t size = type >= 0 ? H5Tget_size (type) : 0;
+  hid_t dcpl = H5Dget_create_plist (dset);
+  H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout (dcpl) : H5D_LAYOUT_ERROR;
+
+  _tprof_h5_close (type);
+  _tprof_h5_close (dcpl);
+  if (size != 1 && size != 2 && size != 4 && size != 8)
+    return tprof_error_set (error, TPROF_ERROR_FORMAT,
+                            "%s: operation '%s': dataset '%s' stores %zu-byte values; "
+                            "1, 2, 4 or 8 bytes expected", pf->path, op, name, size);
+  if ((layout == H5D_CONTIGUOUS || layout == H5D_COMPACT) && n > 0
+      && H5Dget_storage_size (dset) / size < n)
+    return tprof_error_set (error, TPROF_ERROR_FORMAT,
+                            "%s: operation '%s': dataset '%s' stores %llu bytes, fewer than its "
+                            "%llu values need: the file is damaged", pf->path, op, name,
+                            (unsigned long long) H5Dget_storage_size (dset), (unsigned long long) n);
+  return 0;
+}
+
+/* Checks the open @dset is 1-D of class @klass and its storage can hold
+ * its values; stores its length. */
 static int
 tprof_h5_check_dataset_1d (const TprofProfileFile *pf,
                            hid_t                   dset,
@@ -54,7 +86,7 @@ tprof_h5_check_dataset_1d (const TprofProfileFile *pf,
     return tprof_error_set (error, TPROF_ERROR_FORMAT,
                             "%s: operation '%s': dataset '%s' has %d dimensions, expected 1",
                             pf->path, op, name, ndims);
-  return 0;
+  return tprof_h5_check_storage (pf, dset, op, name, *n, error);
 }
 
 hid_t

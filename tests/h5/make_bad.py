@@ -1,6 +1,7 @@
 # make_bad.py — writes one broken profile per rule of DESIGN.md section 2 into a directory, for the refusal tests.
 # SPDX-License-Identifier: MIT
 import os
+import struct
 import sys
 
 import h5py
@@ -64,6 +65,39 @@ def rank_sum_off(f):
     backward.attrs["mean"] = backward.attrs["sum"] / 4
 
 
+def ranks_3_bytes(f):
+    """`ranks` of a 3-byte integer type, which HDF5 allows and no writer of ours makes."""
+    backward = good(f)["backward"]
+    del backward["ranks"]
+    odd = h5py.h5t.STD_I32LE.copy()
+    odd.set_size(3)
+    space = h5py.h5s.create_simple((4,))
+    dset = h5py.h5d.create(backward.id, b"ranks", odd, space)
+    dset.write(h5py.h5s.ALL, h5py.h5s.ALL, np.array([0, 1, 2, 3], dtype=np.int32), mtype=h5py.h5t.NATIVE_INT32)
+
+
+def shrink_layout(path, op, name):
+    """Rewrites the size field of a contiguous dataset's layout message in
+    the file's bytes to one value less than its extent needs, the damage a
+    flipped layout field does."""
+    with h5py.File(path, "r") as f:
+        dset = f["timings"][op][name]
+        offset, size = dset.id.get_offset(), dset.id.get_storage_size()
+    with open(path, "rb") as f:
+        data = bytearray(f.read())
+    field = struct.pack("<QQ", offset, size)
+    assert data.count(field) == 1, "the layout message must be found exactly once"
+    at = data.index(field) + 8
+    data[at:at + 8] = struct.pack("<Q", size - dset_item_size(path, op, name))
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def dset_item_size(path, op, name):
+    with h5py.File(path, "r") as f:
+        return f["timings"][op][name].dtype.itemsize
+
+
 CASES = {
     "no-format": lambda f: (good(f), f.attrs.__delitem__("format")),
     "wrong-format": lambda f: (good(f), f.attrs.__setitem__("format", "caliper-profile")),
@@ -104,6 +138,7 @@ CASES = {
     "cache-median-above-p95": lambda f: good2(f)["backward"].attrs.__setitem__("median", 0.99),
     "cache-sum-vs-samples": rank_sum_off,
     "cache-p99-vs-samples": lambda f: good2(f)["backward"].attrs.__setitem__("p99", 0.95),
+    "ranks-3-bytes": ranks_3_bytes,
     "starts-length": lambda f: good2(f)["backward"].__setitem__("starts", np.zeros(3)),
 }
 
@@ -135,6 +170,9 @@ def main():
         big["times"] = np.linspace(0.0, 1.0, 400000)
         big["ranks"] = np.repeat(np.arange(4, dtype=np.int32), 100000)
         f.create_group("ranks")["hostname"] = [chr(ord("a") + r) * 3000 for r in range(4)]
+    with h5py.File(os.path.join(directory, "short-storage.h5"), "w") as f:
+        good(f)
+    shrink_layout(os.path.join(directory, "short-storage.h5"), "backward", "times")
     with open(os.path.join(directory, "valid.h5"), "rb") as f:
         data = f.read()
     with open(os.path.join(directory, "truncated.h5"), "wb") as f:

@@ -30,6 +30,8 @@ static const RefusalCase refusal_cases[] = {
   { "no-timings.h5", TPROF_ERROR_FORMAT, { "group /timings is missing" } },
   { "times-2d.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "'times' has 2 dimensions, expected 1" } },
   { "times-string.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "'times' holds string values" } },
+  { "ranks-3-bytes.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "'ranks' stores 3-byte values" } },
+  { "short-storage.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "'times' stores 24 bytes, fewer than its 4 values need" } },
   { "ranks-float.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "'ranks' holds floating point values, expected integer" } },
   { "no-ranks.h5", TPROF_ERROR_FORMAT, { "operation 'backward' has no dataset 'ranks'" } },
   { "length-mismatch.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "length mismatch", "'times' has 4 samples, 'ranks' has 3" } },
