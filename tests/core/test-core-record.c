@@ -108,8 +108,10 @@ test_scope_timer_start_stop (void)
     CHECK_DOUBLE_EQ (dyn_returned, times[0]);
     free (times);
     CHECK_INT_EQ (2, tprof_time_manager_get_time (tm, "early-return", &times));
-    /* the early return spun half as long */
-    CHECK (times[0] < times[1]);
+    /* each covers what its path spun: the early return one spin, the other
+     * two (an upper bound would fail whenever the machine is busy) */
+    CHECK (times[0] >= 10e-6);
+    CHECK (times[1] >= 20e-6);
     free (times);
     CHECK_INT_EQ (0, tprof_time_manager_get_time (tm, "never", &times));
     CHECK (times == NULL);
