@@ -73,7 +73,8 @@ index_take_runs (TprofOperationIndex *index,
         index->offsets[k++] = i;
       }
   index->offsets[n_ranks] = n;
-  memcpy (index->sorted, times, n * sizeof *times);
+  if (n > 0)  /* an empty selection has no array to copy from */
+    memcpy (index->sorted, times, n * sizeof *times);
   return true;
 }
 
