@@ -238,3 +238,9 @@ tprof_profile_file_has_cached_stats (const TprofProfileFile *file,
 {
   return file != NULL && op < file->n_ops && file->ops[op].cached;
 }
+
+void
+tprof_profile_file_skip_exit_cleanup (void)
+{
+  H5dont_atexit ();
+}

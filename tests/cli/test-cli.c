@@ -649,6 +649,21 @@ test_hostile_names (void)
   g_assert_nonnull (strstr (err, "no\\x1b]0;title\\x07such"));
 }
 
+/* A profile with one flipped bit that HDF5 cannot release once refused:
+ * its clean-up at exit used to print "infinite loop closing library"
+ * after tprof's own error line. */
+static void
+test_damaged_exit_quiet (void)
+{
+  g_autofree char *path = g_build_filename (TESTS_SRCDIR, "fixtures", "flipped-root-heap.h5", NULL);
+  const char *args[] = { "summary", path, NULL };
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_tprof (args, NULL, &err), ==, 1);
+  assert_one_line (err, "tprof: ");
+  g_assert_null (strstr (err, "HDF5"));
+}
+
 static void
 test_nothing_to_draw (void)
 {
@@ -781,6 +796,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/errors/bad-files", test_bad_files);
   g_test_add_func ("/cli/errors/unknown-operation", test_unknown_operation);
   g_test_add_func ("/cli/errors/hostile-names", test_hostile_names);
+  g_test_add_func ("/cli/errors/damaged-exit-quiet", test_damaged_exit_quiet);
   g_test_add_func ("/cli/errors/nothing-to-draw", test_nothing_to_draw);
   g_test_add_func ("/cli/errors/unwritable-output", test_unwritable_output);
   g_test_add_func ("/cli/help-and-version", test_help_and_version);

@@ -6,6 +6,8 @@
 #include <glib/gi18n.h>
 #include <locale.h>
 
+#include <tprof/capture.h>
+
 #include "tprof-application.h"
 
 int
@@ -20,6 +22,8 @@ main (int   argc,
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  /* the viewer reads profiles only: nothing of HDF5's to flush at exit */
+  tprof_profile_file_skip_exit_cleanup ();
 
   /* GSettings aborts on a missing schema; say how to fix it instead */
   source = g_settings_schema_source_get_default ();

@@ -97,6 +97,9 @@ main (int    argc,
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
+  /* tprof reads profiles only: nothing of HDF5's to flush at exit, and a
+   * damaged file must not make it print after the error line */
+  tprof_profile_file_skip_exit_cleanup ();
 
   if (argc < 2)
     return tprof_cli_usage_error (NULL, _("missing COMMAND"));

@@ -92,4 +92,12 @@ TPROF_EXPORT TprofGatheredTime *tprof_profile_file_read_operation (TprofProfileF
                                                                    const volatile int *cancel,
                                                                    TprofError        *error);
 
+/* For programs that only read profiles, such as tprof and tprof-viewer:
+ * skips HDF5's clean-up at exit. After some damaged files HDF5 cannot
+ * release what it opened and prints "infinite loop closing library" when
+ * the program ends, although the file was refused with a clear error; a
+ * reader has nothing to flush. Call it before any other tprof or HDF5
+ * function. A program that writes HDF5 files itself must not call it. */
+TPROF_EXPORT void tprof_profile_file_skip_exit_cleanup (void);
+
 TPROF_END_DECLS
