@@ -22,6 +22,14 @@ _tprof_malloc_array (size_t n_items,
   return malloc (bytes > 0 ? bytes : 1);
 }
 
+/* A selection of @n samples whose times and then ranks fill the start of
+ * @mapping (@bytes long, from mmap), unmapped when the selection is freed
+ * (also when NULL is returned). The isolated reader hands samples over so,
+ * without a copy. */
+TprofGatheredTime *_tprof_gathered_time_new_mapped (void   *mapping,
+                                                    size_t  bytes,
+                                                    size_t  n);
+
 /* ---- statistics of a plain array (tprof-stats-values.c) ---- */
 
 /* The smallest and largest of @x[0..@n), NaN when @n is 0. Returns false

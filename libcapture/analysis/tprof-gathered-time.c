@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <tprof/tprof-gathered-time.h>
 
@@ -16,6 +17,10 @@ struct _TprofGatheredTime
   double  *starts;   /* the timeline (format 2), or NULL */
   int32_t *threads;  /* thread of each sample within its rank, or NULL */
   size_t   n;
+  /* when times and ranks lie in a shared mapping (the isolated reader's),
+   * unmapped instead of freed */
+  void    *mapping;
+  size_t   mapping_bytes;
   /* min/max, computed once on demand: the samples never change, and the
    * extremes are asked for by min(), max() and every linear histogram. */
   int      extremes_state;  /* EXTREMES_*, accessed atomically */
@@ -114,11 +119,37 @@ tprof_gathered_time_free (TprofGatheredTime *gt)
   if (gt == NULL)
     return;
 
-  free (gt->times);
-  free (gt->ranks);
+  if (gt->mapping != NULL)
+    munmap (gt->mapping, gt->mapping_bytes);
+  else
+    {
+      free (gt->times);
+      free (gt->ranks);
+    }
   free (gt->starts);
   free (gt->threads);
   free (gt);
+}
+
+TprofGatheredTime *
+_tprof_gathered_time_new_mapped (void   *mapping,
+                                 size_t  bytes,
+                                 size_t  n)
+{
+  TprofGatheredTime *gt;
+
+  if (n == 0 || bytes < n * (sizeof (double) + sizeof (int32_t))
+      || (gt = calloc (1, sizeof *gt)) == NULL)
+    {
+      munmap (mapping, bytes);
+      return n == 0 ? tprof_gathered_time_new_take (NULL, NULL, 0) : NULL;
+    }
+  gt->times = mapping;
+  gt->ranks = (int32_t *) ((char *) mapping + n * sizeof (double));
+  gt->n = n;
+  gt->mapping = mapping;
+  gt->mapping_bytes = bytes;
+  return gt;
 }
 
 bool

@@ -77,6 +77,9 @@ struct _TprofProfileFile
   TprofH5Operation *ops;
   size_t            n_ops;
   size_t           *by_name;         /* operation indices sorted by name */
+  /* opened isolated: the helper process that reads for this handle
+   * (tprof-reader-client.c); @file is then -1 */
+  struct _TprofReaderClient *remote;
 };
 
 /* HDF5 1.10 trusts the sizes inside the global heap collections that hold

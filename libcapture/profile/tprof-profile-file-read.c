@@ -6,6 +6,7 @@
 
 #include "tprof/tprof-profile-file.h"
 #include "tprof-h5-reader-private.h"
+#include "tprof-reader-private.h"
 
 static int
 tprof_profile_file_compare_ranks (const void *a,
@@ -59,6 +60,8 @@ tprof_profile_file_read_operation (TprofProfileFile   *file,
                        file == NULL ? "the file is NULL" : "no such operation");
       return NULL;
     }
+  if (file->remote != NULL)
+    return _tprof_reader_client_read (file, op, ranks, n_ranks, progress, user_data, cancel, error);
   if (ranks != NULL && (selected = tprof_profile_file_normalize_ranks (file, ranks, n_ranks, &n_selected)) == NULL)
     {
       tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
@@ -139,6 +142,8 @@ tprof_profile_file_operation_stats (TprofProfileFile *file,
   o = &file->ops[op];
   if (o->stats_ready)
     return &o->stats;
+  if (file->remote != NULL)
+    return _tprof_reader_client_stats (file, op, error);
 
   gt = tprof_profile_file_read_operation (file, op, NULL, 0, NULL, NULL, NULL, error);
   if (gt == NULL)

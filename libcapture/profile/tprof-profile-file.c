@@ -10,6 +10,7 @@
 
 #include "tprof/tprof-profile-file.h"
 #include "tprof-h5-reader-private.h"
+#include "tprof-reader-private.h"
 
 /* Plain-POSIX checks first: their errno says more than HDF5 would. */
 static int
@@ -137,6 +138,7 @@ tprof_profile_file_close (TprofProfileFile *file)
 
   if (file == NULL)
     return;
+  _tprof_reader_client_free (file->remote);
   _tprof_h5_enter (&guard);
   _tprof_h5_close (file->file);
   _tprof_h5_leave (&guard);

@@ -144,7 +144,9 @@ TprofProfileFile *
 tprof_cli_open (const char *file)
 {
   TprofError error = { 0 };
-  TprofProfileFile *profile = tprof_profile_file_open (file, &error);
+  /* the file may come from anywhere: HDF5 parses it in a helper process,
+   * so that damage it cannot survive is an error line, not a crash */
+  TprofProfileFile *profile = tprof_profile_file_open_isolated (file, &error);
 
   if (profile == NULL)
     tprof_cli_library_error (file, &error);

@@ -37,6 +37,19 @@ typedef struct
  * reads of different handles may run concurrently. */
 TPROF_EXPORT TprofProfileFile *tprof_profile_file_open (const char *path,
                                                         TprofError *error);
+/* The same, but the file is parsed in a helper process (tprof-reader), so
+ * that a file damaged in a way HDF5 itself cannot survive (HDF5 1.10 can
+ * crash, loop or allocate without bound on some damaged bytes) fails with
+ * an error naming the file, instead of taking the caller down. Every
+ * function below works on the handle as on one from
+ * tprof_profile_file_open(); reads bring the samples back through shared
+ * memory. The helper runs with a memory limit and is stopped when it
+ * stalls; a cancelled read stops it, and the next request starts a new one.
+ * Programs that open files they did not write (tprof, tprof-viewer) use
+ * this; tprof_profile_file_open() and tprof_profiled_time_load() parse in
+ * the calling process and are for files a program trusts. */
+TPROF_EXPORT TprofProfileFile *tprof_profile_file_open_isolated (const char *path,
+                                                                 TprofError *error);
 TPROF_EXPORT void tprof_profile_file_close (TprofProfileFile *file);
 
 TPROF_EXPORT const char *tprof_profile_file_path (const TprofProfileFile *file);

@@ -1,0 +1,108 @@
+/* bench-isolated.c — reading a profile through the isolated reader (a helper process, samples through shared memory) against reading it in process, in the same run. */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include <tprof/capture.h>
+
+#define N_SAMPLES 10000000
+#define N_RANKS 64
+#define N_OPS 4
+#define N_RUNS 5
+
+typedef TprofProfileFile *(*OpenFunc) (const char *path, TprofError *error);
+
+static void
+write_profile (const char *path)
+{
+  TprofProfiledTime *pt = tprof_profiled_time_new (N_RANKS);
+  GRand *rand = g_rand_new_with_seed (7);
+  TprofError error = { 0 };
+
+  for (int op = 0; op < N_OPS; op++)
+    {
+      size_t n = N_SAMPLES / N_OPS;
+      double *times = g_new (double, n);
+      int32_t *ranks = g_new (int32_t, n);
+      char name[16];
+
+      for (size_t i = 0; i < n; i++)
+        {
+          times[i] = 1e-3 * (1.0 + g_rand_double (rand));
+          ranks[i] = (int32_t) (i * N_RANKS / n);
+        }
+      g_snprintf (name, sizeof name, "op%d", op);
+      g_assert_cmpint (tprof_profiled_time_add (pt, name, tprof_gathered_time_new_take (times, ranks, n), &error), ==, 0);
+    }
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+  g_rand_free (rand);
+}
+
+/* Opens @path and reads every operation whole (or @n_ranks ranks of each);
+ * milliseconds. */
+static double
+time_read (OpenFunc open, const char *path, const int32_t *ranks, size_t n_ranks)
+{
+  gint64 start = g_get_monotonic_time ();
+  TprofError error = { 0 };
+  TprofProfileFile *pf = open (path, &error);
+  size_t total = 0;
+
+  g_assert_nonnull (pf);
+  for (size_t op = 0; op < tprof_profile_file_n_operations (pf); op++)
+    {
+      TprofGatheredTime *gt = tprof_profile_file_read_operation (pf, op, ranks, n_ranks, NULL, NULL, NULL, &error);
+
+      g_assert_nonnull (gt);
+      total += tprof_gathered_time_count (gt);
+      tprof_gathered_time_free (gt);
+    }
+  tprof_profile_file_close (pf);
+  g_assert_cmpuint (total, >, 0);
+  return (g_get_monotonic_time () - start) / 1e3;
+}
+
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static void
+compare (const char *what, const char *path, const int32_t *ranks, size_t n_ranks)
+{
+  double here[N_RUNS], apart[N_RUNS];
+
+  /* alternate, so that the page cache and the machine's load are shared */
+  for (int i = 0; i < N_RUNS; i++)
+    {
+      here[i] = time_read (tprof_profile_file_open, path, ranks, n_ranks);
+      apart[i] = time_read (tprof_profile_file_open_isolated, path, ranks, n_ranks);
+    }
+  qsort (here, N_RUNS, sizeof (double), compare_doubles);
+  qsort (apart, N_RUNS, sizeof (double), compare_doubles);
+  printf ("  %-34s in process %7.1f ms, isolated %7.1f ms (medians of %d) = %.2fx\n",
+          what, here[N_RUNS / 2], apart[N_RUNS / 2], N_RUNS, apart[N_RUNS / 2] / here[N_RUNS / 2]);
+}
+
+int
+main (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tprof-bench-isolated-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "bench.h5", NULL);
+  const int32_t four[] = { 0, 21, 42, 63 };
+
+  write_profile (path);
+  printf ("bench-isolated: %d samples, %d ranks, %d operations\n", N_SAMPLES, N_RANKS, N_OPS);
+  compare ("every sample of every operation:", path, NULL, 0);
+  compare ("4 ranks of every operation:", path, four, G_N_ELEMENTS (four));
+  g_unlink (path);
+  g_rmdir (dir);
+  return 0;
+}

@@ -1,0 +1,404 @@
+/* tprof-reader-client.c — TprofProfileFile opened isolated: a helper process parses the file, and its crash, hang or runaway memory becomes an error here. */
+/* SPDX-License-Identifier: MIT */
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tprof-gathered-time-private.h"
+#include "tprof-h5-reader-private.h"
+#include "tprof-reader-private.h"
+
+/* How long the helper may stay silent: opening (metadata only), and between
+ * two messages of a read (it reports progress at least every 1%). A
+ * statistics request of a file without a cache reads every sample of the
+ * operation without reporting progress. */
+#define OPEN_TIMEOUT_MS  60000
+#define READ_TIMEOUT_MS  60000
+#define STATS_TIMEOUT_MS 600000
+
+/* The helper's address space: what a read of the whole file needs (the
+ * samples, their copy for us, HDF5's buffers) and room to spare; a damaged
+ * length that asks for more fails in the helper, not here. */
+#define MEMORY_LIMIT_BASE ((rlim_t) 2 << 30)
+#define MEMORY_LIMIT_PER_FILE_BYTE 4
+
+struct _TprofReaderClient
+{
+  char  *helper;      /* the tprof-reader executable */
+  char  *path;
+  pid_t  pid;         /* 0 once the helper is gone */
+  int    sock;
+  rlim_t memory_limit;
+};
+
+/* The helper beside this library in a build tree, else where it is installed. */
+static char *
+helper_path (void)
+{
+  const char *env = getenv ("TPROF_READER");
+  Dl_info info;
+
+  if (env != NULL && env[0] != '\0')
+    return strdup (env);
+  if (dladdr ((void *) helper_path, &info) != 0 && info.dli_fname != NULL)
+    {
+      const char *slash = strrchr (info.dli_fname, '/');
+
+      if (slash != NULL)
+        {
+          size_t dir_len = (size_t) (slash - info.dli_fname);
+          char *beside = malloc (dir_len + sizeof "/tprof-reader");
+
+          if (beside != NULL)
+            {
+              memcpy (beside, info.dli_fname, dir_len);
+              strcpy (beside + dir_len, "/tprof-reader");
+              if (access (beside, X_OK) == 0)
+                return beside;
+              free (beside);
+            }
+        }
+    }
+  return strdup (TPROF_READER_INSTALLED);
+}
+
+static void
+client_reap (TprofReaderClient *client,
+             int               *status)
+{
+  *status = 0;
+  if (client->sock >= 0)
+    close (client->sock);
+  client->sock = -1;
+  if (client->pid > 0)
+    {
+      kill (client->pid, SIGKILL);
+      while (waitpid (client->pid, status, 0) < 0 && errno == EINTR)
+        ;
+    }
+  client->pid = 0;
+}
+
+/* Fills @error with why the helper stopped answering while @doing, and
+ * makes sure it is gone. */
+static void
+client_failed (TprofReaderClient *client,
+               int                rc,
+               const char        *doing,
+               TprofError        *error)
+{
+  int saved_errno = errno;
+  int status;
+
+  client_reap (client, &status);
+  if (rc == -2)
+    tprof_error_set (error, TPROF_ERROR_CANCELLED, "%s: cancelled", client->path);
+  else if (saved_errno == ETIMEDOUT)
+    tprof_error_set (error, TPROF_ERROR_FORMAT,
+                     "%s: the file is damaged or too large: reading it stalled while %s "
+                     "(no progress in %d s)", client->path, doing,
+                     (strcmp (doing, "summarizing") == 0 ? STATS_TIMEOUT_MS : READ_TIMEOUT_MS) / 1000);
+  else if (WIFSIGNALED (status) && WTERMSIG (status) != SIGKILL)
+    tprof_error_set (error, TPROF_ERROR_FORMAT,
+                     "%s: the file is damaged: the HDF5 library crashed while %s (%s)",
+                     client->path, doing, strsignal (WTERMSIG (status)));
+  else if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
+    tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot start the reader process %s",
+                     client->path, client->helper);
+  else
+    tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process stopped while %s (%s)",
+                     client->path, doing,
+                     saved_errno == EPROTO ? "it is of another build of tprof" : "no answer");
+}
+
+static int
+client_spawn (TprofReaderClient *client,
+              TprofError        *error)
+{
+  int sv[2];
+  char *argv[] = { client->helper, client->path, NULL };
+  struct rlimit memory = { client->memory_limit, client->memory_limit };
+  struct rlimit no_core = { 0, 0 };
+  pid_t pid;
+
+  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot start the reader process: %s",
+                            client->path, strerror (errno));
+  pid = fork ();
+  if (pid == 0)
+    {
+      /* only async-signal-safe calls until exec: the caller may have threads */
+      if (dup2 (sv[1], 3) < 0)
+        _exit (127);
+      setrlimit (RLIMIT_AS, &memory);
+      setrlimit (RLIMIT_CORE, &no_core);
+      execv (client->helper, argv);
+      _exit (127);
+    }
+  close (sv[1]);
+  if (pid < 0)
+    {
+      close (sv[0]);
+      return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot start the reader process: %s",
+                              client->path, strerror (errno));
+    }
+  client->pid = pid;
+  client->sock = sv[0];
+  return 0;
+}
+
+/* Takes the helper's ERROR message into @error. */
+static void
+client_take_error (TprofReaderClient *client,
+                   TprofWire         *w,
+                   TprofError        *error)
+{
+  bool ok = true;
+  int code = (int) _tprof_wire_get_u64 (w);
+  char *message = _tprof_wire_get_string (w, &ok);
+
+  if (code == TPROF_ERROR_NONE)
+    code = TPROF_ERROR_FORMAT;
+  tprof_error_set (error, code, "%s", message != NULL ? message : client->path);
+  free (message);
+}
+
+/* Starts the helper on @client->path and receives its first message into
+ * @w: 0 with the metadata, or -1 with @error. */
+static int
+client_start (TprofReaderClient *client,
+              TprofWire         *w,
+              TprofError        *error)
+{
+  TprofReaderMsg type;
+  int got_fd, rc, status;
+
+  if (client_spawn (client, error) < 0)
+    return -1;
+  rc = _tprof_reader_receive (client->sock, &type, w, &got_fd, OPEN_TIMEOUT_MS, NULL);
+  if (got_fd >= 0)
+    close (got_fd);
+  if (rc != 0)
+    {
+      client_failed (client, rc, "opening it", error);
+      return -1;
+    }
+  if (type == TPROF_READER_MSG_META)
+    return 0;
+  if (type == TPROF_READER_MSG_ERROR)
+    client_take_error (client, w, error);
+  else
+    tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent no metadata", client->path);
+  client_reap (client, &status);
+  return -1;
+}
+
+void
+_tprof_reader_client_free (TprofReaderClient *client)
+{
+  int status;
+
+  if (client == NULL)
+    return;
+  client_reap (client, &status);
+  free (client->helper);
+  free (client->path);
+  free (client);
+}
+
+TprofProfileFile *
+tprof_profile_file_open_isolated (const char *path,
+                                  TprofError *error)
+{
+  TprofReaderClient *client;
+  TprofProfileFile *pf = NULL;
+  TprofWire w = { 0 };
+  struct stat st;
+
+  tprof_error_clear (error);
+  if (path == NULL || path[0] == '\0')
+    {
+      tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profile_file_open_isolated: the path is empty");
+      return NULL;
+    }
+  client = calloc (1, sizeof *client);
+  if (client == NULL || (client->helper = helper_path ()) == NULL
+      || (client->path = strdup (path)) == NULL)
+    {
+      _tprof_reader_client_free (client);
+      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
+      return NULL;
+    }
+  client->sock = -1;
+  client->memory_limit = MEMORY_LIMIT_BASE;
+  if (stat (path, &st) == 0 && st.st_size > 0)
+    client->memory_limit += (rlim_t) st.st_size * MEMORY_LIMIT_PER_FILE_BYTE;
+
+  if (client_start (client, &w, error) == 0)
+    pf = _tprof_reader_get_meta (&w, path, error);
+  _tprof_wire_clear (&w);
+  if (pf == NULL)
+    {
+      _tprof_reader_client_free (client);
+      return NULL;
+    }
+  pf->remote = client;
+  return pf;
+}
+
+/* Sends a request, restarting the helper first when an earlier one was
+ * cancelled or died. 0, or -1 with @error. */
+static int
+client_request (TprofReaderClient *client,
+                TprofReaderMsg     type,
+                const TprofWire   *request,
+                TprofError        *error)
+{
+  if (client->pid == 0)
+    {
+      TprofWire meta = { 0 };
+      int rc = client_start (client, &meta, error);
+
+      _tprof_wire_clear (&meta);
+      if (rc < 0)
+        return -1;
+    }
+  if (_tprof_reader_send (client->sock, type, request, -1) < 0)
+    {
+      client_failed (client, -1, "sending it a request", error);
+      return -1;
+    }
+  return 0;
+}
+
+const TprofOperationStats *
+_tprof_reader_client_stats (TprofProfileFile *file,
+                            size_t            op,
+                            TprofError       *error)
+{
+  TprofReaderClient *client = file->remote;
+  TprofWire w = { 0 };
+  TprofReaderMsg type;
+  int got_fd, rc;
+  const TprofOperationStats *stats = NULL;
+
+  _tprof_wire_put_u64 (&w, op);
+  if (client_request (client, TPROF_READER_MSG_STATS, &w, error) < 0)
+    {
+      _tprof_wire_clear (&w);
+      return NULL;
+    }
+  rc = _tprof_reader_receive (client->sock, &type, &w, &got_fd, STATS_TIMEOUT_MS, NULL);
+  if (got_fd >= 0)
+    close (got_fd);
+  if (rc != 0)
+    client_failed (client, rc, "summarizing", error);
+  else if (type == TPROF_READER_MSG_ERROR)
+    client_take_error (client, &w, error);
+  else if (type == TPROF_READER_MSG_STATS && _tprof_reader_get_stats (&w, file, op))
+    stats = &file->ops[op].stats;
+  else
+    tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent malformed statistics",
+                     file->path);
+  _tprof_wire_clear (&w);
+  return stats;
+}
+
+/* The samples the helper left in @fd: @n times, then @n ranks, used in
+ * place (the pages the helper wrote, mapped here: no copy). */
+static TprofGatheredTime *
+client_take_samples (TprofReaderClient *client,
+                     int                fd,
+                     uint64_t           n,
+                     TprofError        *error)
+{
+  size_t bytes = (size_t) n * (sizeof (double) + sizeof (int32_t));
+  TprofGatheredTime *gt;
+  struct stat st;
+  void *map;
+
+  if (n == 0)
+    return tprof_gathered_time_new_take (NULL, NULL, 0);
+  if (n > SIZE_MAX / 12 || fd < 0 || fstat (fd, &st) < 0 || (uint64_t) st.st_size < bytes)
+    {
+      tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent no samples", client->path);
+      return NULL;
+    }
+  /* private: a change here never reaches the helper's pages */
+  map = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+  gt = map != MAP_FAILED ? _tprof_gathered_time_new_mapped (map, bytes, (size_t) n) : NULL;
+  if (gt == NULL)
+    tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory for %llu samples",
+                     client->path, (unsigned long long) n);
+  return gt;
+}
+
+TprofGatheredTime *
+_tprof_reader_client_read (TprofProfileFile   *file,
+                           size_t              op,
+                           const int32_t      *ranks,
+                           size_t              n_ranks,
+                           TprofProgressFunc   progress,
+                           void               *user_data,
+                           const volatile int *cancel,
+                           TprofError         *error)
+{
+  TprofReaderClient *client = file->remote;
+  TprofGatheredTime *gt = NULL;
+  TprofWire w = { 0 };
+  bool done = false;
+
+  if (cancel != NULL && *cancel)
+    {
+      tprof_error_set (error, TPROF_ERROR_CANCELLED, "%s: cancelled", file->path);
+      return NULL;
+    }
+  _tprof_wire_put_u64 (&w, op);
+  _tprof_wire_put_u64 (&w, ranks != NULL);
+  _tprof_wire_put_u64 (&w, ranks != NULL ? n_ranks : 0);
+  if (ranks != NULL)
+    _tprof_wire_put (&w, ranks, n_ranks * sizeof *ranks);
+  if (client_request (client, TPROF_READER_MSG_READ, &w, error) < 0)
+    {
+      _tprof_wire_clear (&w);
+      return NULL;
+    }
+  while (!done)
+    {
+      TprofReaderMsg type;
+      int got_fd = -1;
+      int rc = _tprof_reader_receive (client->sock, &type, &w, &got_fd, READ_TIMEOUT_MS, cancel);
+      double fraction;
+
+      done = true;
+      if (rc != 0)
+        client_failed (client, rc, "reading its samples", error);
+      else if (type == TPROF_READER_MSG_PROGRESS && _tprof_wire_get (&w, &fraction, sizeof fraction))
+        {
+          if (progress != NULL)
+            progress (fraction, user_data);
+          done = false;
+        }
+      else if (type == TPROF_READER_MSG_ERROR)
+        client_take_error (client, &w, error);
+      else if (type == TPROF_READER_MSG_SAMPLES)
+        gt = client_take_samples (client, got_fd, _tprof_wire_get_u64 (&w), error);
+      else
+        tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent a malformed answer",
+                         file->path);
+      if (got_fd >= 0)
+        close (got_fd);
+    }
+  _tprof_wire_clear (&w);
+  return gt;
+}

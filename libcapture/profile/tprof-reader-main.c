@@ -1,0 +1,191 @@
+/* tprof-reader-main.c — tprof-reader, the helper process that parses one profile for a TprofProfileFile opened isolated; a crash here costs the caller nothing. */
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+#include "tprof/tprof-gathered-time.h"
+#include "tprof-reader-private.h"
+
+/* The client's end of the socket, set up by the client before exec. */
+#define SOCKET_FD 3
+
+typedef struct
+{
+  double last;
+} Progress;
+
+static void
+send_error (const TprofError *error)
+{
+  TprofWire w = { 0 };
+
+  _tprof_wire_put_u64 (&w, (uint64_t) error->code);
+  _tprof_wire_put_string (&w, error->message);
+  _tprof_reader_send (SOCKET_FD, TPROF_READER_MSG_ERROR, &w, -1);
+  _tprof_wire_clear (&w);
+}
+
+static void
+send_progress (double  fraction,
+               void   *user_data)
+{
+  Progress *p = user_data;
+  TprofWire w = { 0 };
+
+  if (fraction < 1.0 && fraction - p->last < 0.01)
+    return;
+  p->last = fraction;
+  _tprof_wire_put (&w, &fraction, sizeof fraction);
+  _tprof_reader_send (SOCKET_FD, TPROF_READER_MSG_PROGRESS, &w, -1);
+  _tprof_wire_clear (&w);
+}
+
+static void
+serve_stats (TprofProfileFile *file,
+             TprofWire        *request)
+{
+  uint64_t op = _tprof_wire_get_u64 (request);
+  TprofError error = { 0 };
+  const TprofOperationStats *stats = request->failed ? NULL
+                                     : tprof_profile_file_operation_stats (file, (size_t) op, &error);
+  TprofWire w = { 0 };
+
+  if (stats == NULL)
+    {
+      if (request->failed)
+        tprof_error_set (&error, TPROF_ERROR_INVALID, "malformed request");
+      send_error (&error);
+      return;
+    }
+  _tprof_reader_put_stats (&w, stats, tprof_profile_file_world_size (file));
+  _tprof_reader_send (SOCKET_FD, TPROF_READER_MSG_STATS, &w, -1);
+  _tprof_wire_clear (&w);
+}
+
+/* The samples' arrays, one after the other, in a new memfd. */
+static int
+samples_memfd (const TprofGatheredTime *gt,
+               TprofError              *error)
+{
+  size_t n = tprof_gathered_time_count (gt);
+  size_t bytes = n * (sizeof (double) + sizeof (int32_t));
+  int fd = memfd_create ("tprof-samples", MFD_CLOEXEC);
+  char *map = MAP_FAILED;
+
+  if (fd >= 0 && ftruncate (fd, (off_t) bytes) == 0 && bytes > 0)
+    map = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE, fd, 0);
+  if (fd < 0 || (bytes > 0 && map == MAP_FAILED))
+    {
+      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "cannot share %zu samples: %s", n, strerror (errno));
+      if (fd >= 0)
+        close (fd);
+      return -1;
+    }
+  if (bytes > 0)
+    {
+      memcpy (map, tprof_gathered_time_times (gt), n * sizeof (double));
+      memcpy (map + n * sizeof (double), tprof_gathered_time_ranks (gt), n * sizeof (int32_t));
+      munmap (map, bytes);
+    }
+  return fd;
+}
+
+static void
+serve_read (TprofProfileFile *file,
+            TprofWire        *request)
+{
+  uint64_t op = _tprof_wire_get_u64 (request);
+  uint64_t has_ranks = _tprof_wire_get_u64 (request);
+  uint64_t n_ranks = _tprof_wire_get_u64 (request);
+  int32_t *ranks = NULL;
+  TprofError error = { 0 };
+  Progress progress = { -1.0 };
+  TprofGatheredTime *gt = NULL;
+  TprofWire w = { 0 };
+  int fd = -1;
+
+  if (!request->failed && n_ranks <= (request->len - request->pos) / sizeof (int32_t))
+    {
+      ranks = malloc (n_ranks != 0 ? n_ranks * sizeof *ranks : 1);
+      if (ranks != NULL && _tprof_wire_get (request, ranks, n_ranks * sizeof *ranks))
+        gt = tprof_profile_file_read_operation (file, (size_t) op, has_ranks ? ranks : NULL,
+                                                (size_t) n_ranks, send_progress, &progress,
+                                                NULL, &error);
+    }
+  else
+    tprof_error_set (&error, TPROF_ERROR_INVALID, "malformed request");
+  free (ranks);
+  if (gt != NULL)
+    fd = samples_memfd (gt, &error);
+  if (fd < 0)
+    {
+      if (error.code == TPROF_ERROR_NONE)
+        tprof_error_set (&error, TPROF_ERROR_NO_MEMORY, "out of memory");
+      send_error (&error);
+    }
+  else
+    {
+      _tprof_wire_put_u64 (&w, tprof_gathered_time_count (gt));
+      _tprof_reader_send (SOCKET_FD, TPROF_READER_MSG_SAMPLES, &w, fd);
+      close (fd);
+    }
+  _tprof_wire_clear (&w);
+  tprof_gathered_time_free (gt);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  TprofProfileFile *file;
+  TprofError error = { 0 };
+  TprofWire w = { 0 };
+
+  if (argc != 2)
+    {
+      fprintf (stderr, "usage: %s PROFILE (started by libtprof-capture, with a socket as descriptor 3)\n",
+               argv[0]);
+      return 2;
+    }
+  /* never outlive the process we read for */
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid () == 1)
+    return 1;
+  tprof_profile_file_skip_exit_cleanup ();
+
+  file = tprof_profile_file_open (argv[1], &error);
+  if (file == NULL)
+    {
+      send_error (&error);
+      return 0;
+    }
+  if (!_tprof_reader_put_meta (&w, file)
+      || _tprof_reader_send (SOCKET_FD, TPROF_READER_MSG_META, &w, -1) < 0)
+    return 1;
+
+  for (;;)
+    {
+      TprofReaderMsg type;
+      int got_fd;
+
+      if (_tprof_reader_receive (SOCKET_FD, &type, &w, &got_fd, -1, NULL) != 0)
+        break;  /* the client closed the file, or is gone */
+      if (got_fd >= 0)
+        close (got_fd);
+      if (type == TPROF_READER_MSG_STATS)
+        serve_stats (file, &w);
+      else if (type == TPROF_READER_MSG_READ)
+        serve_read (file, &w);
+      else
+        break;
+    }
+  _tprof_wire_clear (&w);
+  tprof_profile_file_close (file);
+  return 0;
+}

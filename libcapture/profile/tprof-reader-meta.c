@@ -1,0 +1,147 @@
+/* tprof-reader-meta.c — a TprofProfileFile's metadata and statistics as the isolated reader's helper sends them, and rebuilt on the other side. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof-h5-reader-private.h"
+#include "tprof-reader-private.h"
+
+void
+_tprof_reader_put_stats (TprofWire                 *w,
+                         const TprofOperationStats *stats,
+                         int                        world_size)
+{
+  size_t n = (size_t) world_size;
+
+  /* both sides are one build of this library: the struct travels as is */
+  _tprof_wire_put (w, &stats->summary, sizeof stats->summary);
+  _tprof_wire_put (w, stats->rank_count, n * sizeof *stats->rank_count);
+  _tprof_wire_put (w, stats->rank_sum, n * sizeof *stats->rank_sum);
+  _tprof_wire_put (w, stats->rank_min, n * sizeof *stats->rank_min);
+  _tprof_wire_put (w, stats->rank_max, n * sizeof *stats->rank_max);
+}
+
+bool
+_tprof_reader_get_stats (TprofWire        *w,
+                         TprofProfileFile *file,
+                         size_t            op)
+{
+  TprofH5Operation *o = &file->ops[op];
+  size_t n = (size_t) file->world_size;
+
+  free (o->computed_count);
+  free (o->computed_sum);
+  free (o->computed_min);
+  free (o->computed_max);
+  o->computed_count = malloc (n * sizeof *o->computed_count);
+  o->computed_sum = malloc (n * sizeof *o->computed_sum);
+  o->computed_min = malloc (n * sizeof *o->computed_min);
+  o->computed_max = malloc (n * sizeof *o->computed_max);
+  if (o->computed_count == NULL || o->computed_sum == NULL || o->computed_min == NULL
+      || o->computed_max == NULL
+      || !_tprof_wire_get (w, &o->stats.summary, sizeof o->stats.summary)
+      || !_tprof_wire_get (w, o->computed_count, n * sizeof *o->computed_count)
+      || !_tprof_wire_get (w, o->computed_sum, n * sizeof *o->computed_sum)
+      || !_tprof_wire_get (w, o->computed_min, n * sizeof *o->computed_min)
+      || !_tprof_wire_get (w, o->computed_max, n * sizeof *o->computed_max))
+    return false;
+  o->stats.rank_count = o->computed_count;
+  o->stats.rank_sum = o->computed_sum;
+  o->stats.rank_min = o->computed_min;
+  o->stats.rank_max = o->computed_max;
+  o->stats_ready = true;
+  return true;
+}
+
+bool
+_tprof_reader_put_meta (TprofWire              *w,
+                        const TprofProfileFile *file)
+{
+  _tprof_wire_put_u64 (w, (uint64_t) file->format_version);
+  _tprof_wire_put_u64 (w, (uint64_t) file->world_size);
+  _tprof_wire_put_string (w, file->created);
+  _tprof_wire_put_string (w, file->producer);
+  _tprof_wire_put_string (w, file->clock);
+  _tprof_wire_put_u64 (w, file->hostnames != NULL);
+  for (int r = 0; file->hostnames != NULL && r < file->world_size; r++)
+    _tprof_wire_put_string (w, file->hostnames[r]);
+  _tprof_wire_put_u64 (w, file->n_ops);
+  for (size_t i = 0; i < file->n_ops; i++)
+    {
+      const TprofH5Operation *o = &file->ops[i];
+
+      _tprof_wire_put_string (w, o->name);
+      _tprof_wire_put_u64 (w, o->n);
+      _tprof_wire_put_u64 (w, o->cached);
+      _tprof_wire_put_u64 (w, o->stats_ready);
+      if (o->stats_ready)
+        _tprof_reader_put_stats (w, &o->stats, file->world_size);
+      _tprof_wire_put_u64 (w, file->by_name[i]);
+    }
+  return !w->failed;
+}
+
+TprofProfileFile *
+_tprof_reader_get_meta (TprofWire  *w,
+                        const char *path,
+                        TprofError *error)
+{
+  TprofProfileFile *pf = calloc (1, sizeof *pf);
+  bool ok = pf != NULL;
+  uint64_t world_size, n_ops;
+
+  if (pf == NULL)
+    goto failed;
+  pf->file = -1;
+  pf->fd = -1;
+  pf->path = strdup (path);
+  pf->format_version = (int) _tprof_wire_get_u64 (w);
+  world_size = _tprof_wire_get_u64 (w);
+  pf->created = _tprof_wire_get_string (w, &ok);
+  pf->producer = _tprof_wire_get_string (w, &ok);
+  pf->clock = _tprof_wire_get_string (w, &ok);
+  if (!ok || pf->path == NULL || world_size < 1 || world_size > INT32_MAX)
+    goto failed;
+  pf->world_size = (int) world_size;
+  if (_tprof_wire_get_u64 (w) != 0)
+    {
+      pf->hostnames = calloc (world_size, sizeof *pf->hostnames);
+      for (size_t r = 0; pf->hostnames != NULL && r < world_size && ok; r++)
+        pf->hostnames[r] = _tprof_wire_get_string (w, &ok);
+      if (pf->hostnames == NULL)
+        goto failed;
+    }
+  n_ops = _tprof_wire_get_u64 (w);
+  /* every operation takes at least 40 bytes of the message */
+  if (!ok || w->failed || n_ops > (w->len - w->pos) / 40)
+    goto failed;
+  pf->ops = calloc (n_ops != 0 ? n_ops : 1, sizeof *pf->ops);
+  pf->by_name = calloc (n_ops != 0 ? n_ops : 1, sizeof *pf->by_name);
+  if (pf->ops == NULL || pf->by_name == NULL)
+    goto failed;
+  pf->n_ops = (size_t) n_ops;
+  for (size_t i = 0; i < pf->n_ops && ok; i++)
+    {
+      TprofH5Operation *o = &pf->ops[i];
+
+      o->name = _tprof_wire_get_string (w, &ok);
+      o->n = _tprof_wire_get_u64 (w);
+      o->cached = _tprof_wire_get_u64 (w) != 0;
+      if (_tprof_wire_get_u64 (w) != 0 && !_tprof_reader_get_stats (w, pf, i))
+        ok = false;
+      pf->by_name[i] = (size_t) _tprof_wire_get_u64 (w);
+      ok = ok && o->name != NULL && pf->by_name[i] < pf->n_ops;
+    }
+  if (ok && !w->failed)
+    return pf;
+
+failed:
+  if (pf != NULL)
+    {
+      /* the normal close frees a partial file as well */
+      tprof_profile_file_close (pf);
+    }
+  tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent malformed metadata", path);
+  return NULL;
+}

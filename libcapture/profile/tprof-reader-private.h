@@ -1,0 +1,78 @@
+/* tprof-reader-private.h — the isolated reader: a helper process that parses profiles for a TprofProfileFile, and the messages between them. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tprof/tprof-error.h"
+#include "tprof/tprof-profile-file.h"
+
+/* Bumped whenever a message changes: a helper of another build is refused. */
+#define TPROF_READER_PROTOCOL 1
+
+typedef enum
+{
+  TPROF_READER_MSG_META = 1,   /* helper: the file's metadata (first message) */
+  TPROF_READER_MSG_ERROR,      /* helper: code + message of a failed request */
+  TPROF_READER_MSG_STATS,      /* client: op; helper: its statistics */
+  TPROF_READER_MSG_READ,       /* client: op, ranks; helper: PROGRESS..., SAMPLES */
+  TPROF_READER_MSG_PROGRESS,   /* helper: fraction done */
+  TPROF_READER_MSG_SAMPLES,    /* helper: counts, with a memfd holding the arrays */
+} TprofReaderMsg;
+
+/* ---- a message's payload, built and parsed with bounds checks (tprof-reader-wire.c) ---- */
+
+typedef struct
+{
+  uint8_t *data;
+  size_t   len;
+  size_t   cap;
+  size_t   pos;     /* next byte to parse */
+  bool     failed;  /* out of memory, or parsed past the end */
+} TprofWire;
+
+void _tprof_wire_clear (TprofWire *w);
+void _tprof_wire_put (TprofWire *w, const void *bytes, size_t n);
+void _tprof_wire_put_u64 (TprofWire *w, uint64_t v);
+void _tprof_wire_put_string (TprofWire *w, const char *s);  /* NULL allowed */
+bool _tprof_wire_get (TprofWire *w, void *bytes, size_t n);
+uint64_t _tprof_wire_get_u64 (TprofWire *w);
+/* A malloc'd copy, NULL for a NULL string; sets *@ok false on failure. */
+char *_tprof_wire_get_string (TprofWire *w, bool *ok);
+
+/* ---- frames over a socket (tprof-reader-wire.c) ---- */
+
+/* Sends one message, with @pass_fd (>= 0) attached. 0, or -1 with errno. */
+int _tprof_reader_send (int fd, TprofReaderMsg type, const TprofWire *payload, int pass_fd);
+/* Receives one message into @payload (cleared first) and a passed
+ * descriptor into *@got_fd (-1 if none). Waits at most @timeout_ms in all
+ * (-1: forever), returning early with -2 when *@cancel becomes true.
+ * 0, -1 with errno (0 at end of file), or -2 when cancelled. */
+int _tprof_reader_receive (int fd, TprofReaderMsg *type, TprofWire *payload, int *got_fd,
+                           int timeout_ms, const volatile int *cancel);
+
+/* ---- the client side (tprof-reader-client.c) ---- */
+
+typedef struct _TprofReaderClient TprofReaderClient;
+
+void _tprof_reader_client_free (TprofReaderClient *client);
+const TprofOperationStats *_tprof_reader_client_stats (TprofProfileFile *file, size_t op,
+                                                       TprofError *error);
+TprofGatheredTime *_tprof_reader_client_read (TprofProfileFile *file, size_t op,
+                                              const int32_t *ranks, size_t n_ranks,
+                                              TprofProgressFunc progress, void *user_data,
+                                              const volatile int *cancel, TprofError *error);
+
+/* ---- the helper side, shared with the client (tprof-reader-meta.c) ---- */
+
+/* @file's metadata and ready statistics, as the helper sends them. */
+bool _tprof_reader_put_meta (TprofWire *w, const TprofProfileFile *file);
+/* A TprofProfileFile without HDF5 from @w, or NULL with @error. */
+TprofProfileFile *_tprof_reader_get_meta (TprofWire *w, const char *path, TprofError *error);
+/* One operation's statistics (summary and per-rank arrays). */
+void _tprof_reader_put_stats (TprofWire *w, const TprofOperationStats *stats, int world_size);
+/* Into @file's operation @op (its computed arrays); false when malformed. */
+bool _tprof_reader_get_stats (TprofWire *w, TprofProfileFile *file, size_t op);
