@@ -32,6 +32,17 @@
 #define MEMORY_LIMIT_BASE ((rlim_t) 2 << 30)
 #define MEMORY_LIMIT_PER_FILE_BYTE 4
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED_BUILD 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED_BUILD 1
+#endif
+#endif
+#ifndef SANITIZED_BUILD
+#define SANITIZED_BUILD 0
+#endif
+
 struct _TprofReaderClient
 {
   char  *helper;      /* the tprof-reader executable */
@@ -140,7 +151,8 @@ client_spawn (TprofReaderClient *client,
       /* only async-signal-safe calls until exec: the caller may have threads */
       if (dup2 (sv[1], 3) < 0)
         _exit (127);
-      setrlimit (RLIMIT_AS, &memory);
+      if (!SANITIZED_BUILD)  /* the sanitizers reserve terabytes of shadow */
+        setrlimit (RLIMIT_AS, &memory);
       setrlimit (RLIMIT_CORE, &no_core);
       execv (client->helper, argv);
       _exit (127);
