@@ -554,6 +554,29 @@ test_window_bad_file (void)
   close_window (window);
 }
 
+/* A file on which HDF5 itself crashes: the window says so, and it and
+ * every other window live on (the file is parsed in a helper process). */
+static void
+test_window_hdf5_crash (void)
+{
+  TprofWindow *window = app_test_gui_new_window (app);
+  TprofWindow *other = app_test_gui_new_window (app);
+  g_autofree char *crash = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "fixtures",
+                                             "flipped-crashes-hdf5.h5", NULL);
+
+  app_test_gui_open (other, fixture_path);
+  app_test_gui_open (window, crash);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "empty");
+  g_assert_true (g_str_has_prefix (_tprof_window_get_error (window), "Could not open flipped-crashes-hdf5.h5: "));
+  g_assert_nonnull (strstr (_tprof_window_get_error (window), "the HDF5 library crashed"));
+  g_assert_cmpstr (_tprof_window_get_page (other), ==, "profile");
+
+  app_test_gui_open (window, fixture_path);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
+  close_window (window);
+  close_window (other);
+}
+
 static void
 test_window_many_bad_files (void)
 {
@@ -888,6 +911,13 @@ test_window_screenshot (void)
 
   app_test_gui_open (window, bad);
   shoot (window, "empty-window.png");
+  {
+    g_autofree char *crash = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "fixtures",
+                                               "flipped-crashes-hdf5.h5", NULL);
+
+    app_test_gui_open (window, crash);
+    shoot (window, "hdf5-crash-window.png");
+  }
 
   shoot_profile (window, path, "train/forward", "main");
   shoot_profile (window, many, "train/forward", "many-ranks");
@@ -1018,6 +1048,7 @@ main (int   argc,
   g_test_add_func ("/app/window/rank-filter-entry", test_window_rank_filter_entry);
   g_test_add_func ("/app/window/export", test_window_export);
   g_test_add_func ("/app/window/bad-file", test_window_bad_file);
+  g_test_add_func ("/app/window/hdf5-crash", test_window_hdf5_crash);
   g_test_add_func ("/app/window/many-bad-files", test_window_many_bad_files);
   g_test_add_func ("/app/window/open-while-loading", test_window_open_while_loading);
   g_test_add_func ("/app/window/open-routing", test_window_open_routing);

@@ -1,10 +1,11 @@
-/* tprof-profile.c — TprofProfile: reading a profile with libcapture and indexing its operations in a GTask worker. */
+/* tprof-profile.c — TprofProfile: reading a profile through libcapture's isolated reader and indexing its operations in a GTask worker. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "tprof-profile.h"
 
@@ -43,25 +44,25 @@ profile_contents_free (ProfileContents *contents)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProfileContents, profile_contents_free)
 
 static ProfileContents *
-profile_contents_new (const TprofProfiledTime *pt)
+profile_contents_new (TprofProfileFile *file)
 {
   ProfileContents *contents = g_new0 (ProfileContents, 1);
-  gsize n_ops = tprof_profiled_time_len (pt);
+  gsize n_ops = tprof_profile_file_n_operations (file);
 
-  contents->world_size = tprof_profiled_time_world_size (pt);
+  contents->world_size = tprof_profile_file_world_size (file);
   contents->names = g_ptr_array_new_full (n_ops, g_free);
   contents->indexes = g_ptr_array_new_full (n_ops, (GDestroyNotify) tprof_operation_index_free);
   for (gsize i = 0; i < n_ops; i++)
     {
-      g_ptr_array_add (contents->names, g_strdup (tprof_profiled_time_name (pt, i)));
+      g_ptr_array_add (contents->names, g_strdup (tprof_profile_file_operation_name (file, i)));
       g_ptr_array_add (contents->indexes, NULL);
     }
 
-  if (tprof_profiled_time_hostname (pt, 0) != NULL)
+  if (tprof_profile_file_hostname (file, 0) != NULL)
     {
       contents->hostnames = g_new0 (char *, contents->world_size + 1);
       for (int r = 0; r < contents->world_size; r++)
-        contents->hostnames[r] = g_strdup (tprof_profiled_time_hostname (pt, r));
+        contents->hostnames[r] = g_strdup (tprof_profile_file_hostname (file, r));
     }
   return contents;
 }
@@ -202,82 +203,105 @@ cancelled_cb (GCancellable *cancellable,
   g_atomic_int_set (&self->cancelled, TRUE);
 }
 
-/* Indexes every operation of @pt into @contents, one after the other, as
- * their samples arrive. Returns FALSE with @error set on failure. */
+/* The window says which file could not be opened: the library's message
+ * loses its own leading "PATH: ". */
 static gboolean
-profile_contents_index (ProfileContents          *contents,
-                        const TprofProfiledTime  *pt,
-                        TprofProfile             *self,
-                        GError                  **error)
+set_load_error (GError           **error,
+                const TprofError  *tprof_error,
+                const char        *path,
+                const char        *op_name)
+{
+  const char *message = tprof_error->message;
+
+  if (g_str_has_prefix (message, path) && g_str_has_prefix (message + strlen (path), ": "))
+    message += strlen (path) + 2;
+  if (tprof_error->code == TPROF_ERROR_CANCELLED)
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
+  else if (op_name != NULL && strstr (message, op_name) == NULL)
+    g_set_error (error, TPROF_PROFILE_ERROR, tprof_error->code, "%s: %s", op_name, message);
+  else
+    g_set_error (error, TPROF_PROFILE_ERROR, tprof_error->code, "%s",
+                 message[0] ? message : _("unknown error"));
+  return FALSE;
+}
+
+/* Reads every operation of @file and indexes it into @contents, one after
+ * the other, freeing each one's samples once indexed. Returns FALSE with
+ * @error set on failure. */
+static gboolean
+profile_contents_index (ProfileContents   *contents,
+                        TprofProfileFile  *file,
+                        TprofProfile      *self,
+                        GError           **error)
 {
   gsize total = 0;
   gsize done = 0;
 
   for (gsize i = 0; i < contents->indexes->len; i++)
-    total += tprof_gathered_time_count (tprof_profiled_time_nth (pt, i)) + 1;
+    total += tprof_profile_file_sample_count (file, i) + 1;
 
   for (gsize i = 0; i < contents->indexes->len; i++)
     {
-      const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, i);
-      gsize weight = tprof_gathered_time_count (gt) + 1;
-      IndexProgress progress = { self, (double) done / (double) total, (double) weight / (double) total };
+      const char *name = g_ptr_array_index (contents->names, i);
+      gsize weight = tprof_profile_file_sample_count (file, i) + 1;
+      /* reading the samples and indexing them: half of the weight each */
+      IndexProgress reading = { self, (double) done / (double) total, 0.5 * (double) weight / (double) total };
+      IndexProgress indexing = { self, reading.start + reading.share, reading.share };
       TprofError tprof_error = { 0 };
-      TprofOperationIndex *index = tprof_operation_index_new (gt, index_progress_cb, &progress,
-                                                              &self->cancelled, &tprof_error);
+      TprofGatheredTime *gt;
+      TprofOperationIndex *index;
 
-      if (index == NULL && tprof_error.code == TPROF_ERROR_CANCELLED)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
-          return FALSE;
-        }
+      gt = tprof_profile_file_read_operation (file, i, NULL, 0, index_progress_cb, &reading,
+                                              &self->cancelled, &tprof_error);
+      if (gt == NULL)
+        return set_load_error (error, &tprof_error, tprof_profile_file_path (file), name);
+      index = tprof_operation_index_new (gt, index_progress_cb, &indexing, &self->cancelled, &tprof_error);
+      tprof_gathered_time_free (gt);
       if (index == NULL)
-        {
-          g_set_error (error, TPROF_PROFILE_ERROR, tprof_error.code, "%s: %s",
-                       (const char *) g_ptr_array_index (contents->names, i), tprof_error.message);
-          return FALSE;
-        }
+        return set_load_error (error, &tprof_error, tprof_profile_file_path (file), name);
       g_ptr_array_index (contents->indexes, i) = index;
       done += weight;
     }
   return TRUE;
 }
 
-/* Reads the whole file, then indexes it: NULL with @error set on failure. */
+/* Opens the file in a helper process (a file HDF5 cannot survive fails
+ * there, not here), then reads and indexes it: NULL with @error set on
+ * failure. */
 static ProfileContents *
 profile_read (TprofProfile  *self,
               const char    *path,
               GError       **error)
 {
   g_autoptr(ProfileContents) contents = NULL;
-  TprofProfiledTime *pt;
+  TprofProfileFile *file;
   TprofError tprof_error = { 0 };
   gboolean indexed;
 
   g_atomic_int_set (&self->reading, TRUE);
-  pt = tprof_profiled_time_load (path, &tprof_error);
+  file = tprof_profile_file_open_isolated (path, &tprof_error);
   g_atomic_int_set (&self->reading, FALSE);
-  if (pt == NULL)
+  if (file == NULL)
     {
-      g_set_error (error, TPROF_PROFILE_ERROR, tprof_error.code, "%s",
-                   tprof_error.message[0] ? tprof_error.message : _("unknown error"));
+      set_load_error (error, &tprof_error, path, NULL);
       return NULL;
     }
 
   /* one check box per rank: beyond this the window would not be usable */
-  if (tprof_profiled_time_world_size (pt) > TPROF_PROFILE_MAX_RANKS)
+  if (tprof_profile_file_world_size (file) > TPROF_PROFILE_MAX_RANKS)
     {
       g_autofree char *name = g_file_get_basename (self->file);
 
       g_set_error (error, TPROF_PROFILE_ERROR, 0,
                    _("%s holds %d ranks; tprof-viewer shows at most %d (use the tprof command line)"),
-                   name, tprof_profiled_time_world_size (pt), TPROF_PROFILE_MAX_RANKS);
-      tprof_profiled_time_free (pt);
+                   name, tprof_profile_file_world_size (file), TPROF_PROFILE_MAX_RANKS);
+      tprof_profile_file_close (file);
       return NULL;
     }
 
-  contents = profile_contents_new (pt);
-  indexed = profile_contents_index (contents, pt, self, error);
-  tprof_profiled_time_free (pt);
+  contents = profile_contents_new (file);
+  indexed = profile_contents_index (contents, file, self, error);
+  tprof_profile_file_close (file);
   return indexed ? g_steal_pointer (&contents) : NULL;
 }
 

@@ -36,7 +36,11 @@ TPROF_EXPORT int tprof_profiled_time_save (const TprofProfiledTime *pt,
                                            TprofError              *error);
 
 /* Reads a profile; NULL on failure with @error naming the file and what is
- * wrong. HDF5's own diagnostics never reach the terminal. */
+ * wrong. HDF5's own diagnostics never reach the terminal. It parses in
+ * the calling process: every check of the format is made, but HDF5 1.10
+ * itself can crash, loop or allocate without bound on some damaged bytes
+ * (single-bit flips of its internal structures). For a file from
+ * elsewhere use tprof_profile_file_open_isolated(). */
 TPROF_EXPORT TprofProfiledTime *tprof_profiled_time_load (const char *path,
                                                           TprofError *error);
 
