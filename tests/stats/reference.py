@@ -171,6 +171,17 @@ def hist_one(times, ranks, mode, bins, prefix):
         emit(prefix + 'rank_%d' % r, row)
 
 
+def cmd_compare(directory):
+    # The samples of rank 0 are the base run, those of rank 1 the new one:
+    # scipy's Mann-Whitney U test and numpy's medians.
+    from scipy.stats import mannwhitneyu
+    times, ranks = load(directory)
+    base, new = times[ranks == 0], times[ranks == 1]
+    emit('p_value', mannwhitneyu(base, new, alternative='two-sided', method='asymptotic').pvalue)
+    emit('base_median', np.median(base))
+    emit('new_median', np.median(new))
+
+
 def main():
     command, rest = sys.argv[1], sys.argv[2:]
     if command == 'stats':
@@ -179,6 +190,8 @@ def main():
         cmd_stdev_exact(rest[0])
     elif command == 'get-rank':
         cmd_get_rank(rest[0], rest[1:])
+    elif command == 'compare':
+        cmd_compare(rest[0])
     elif command == 'slice':
         cmd_slice(rest[1], rest[2:])
     elif command == 'hist':

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <tprof/tprof-clock.h>
+#include <tprof/tprof-compare.h>
 #include <tprof/tprof-error.h>
 #include <tprof/tprof-gathered-time.h>
 #include <tprof/tprof-histogram.h>

@@ -1,0 +1,261 @@
+/* tprof-compare.c — one operation of two runs compared: medians and their ratio with a 95% interval, the Mann-Whitney U test, Holm's adjustment and the verdict. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tprof/tprof-compare.h>
+
+#include "tprof-gathered-time-private.h"
+#include "tprof-select-private.h"
+#include "tprof-sorted-runs-private.h"
+
+/* The normal quantile of 0.975: the 95% intervals. */
+#define Z_975 1.959963984540054
+
+/* numpy's median of the @n ascending @sorted values (NaN when empty),
+ * through the engine's one quantile interpolation. */
+static double
+sorted_median (const double *sorted,
+               size_t        n)
+{
+  const double half = 0.5;
+  size_t ranks[2];
+  double values[2], median = NAN;
+  size_t n_ranks;
+
+  if (n == 0)
+    return NAN;
+  n_ranks = _tprof_quantile_ranks (n, &half, 1, ranks);
+  for (size_t i = 0; i < n_ranks; i++)
+    values[i] = sorted[ranks[i]];
+  _tprof_quantiles_interpolate (n, &half, 1, ranks, values, n_ranks, &median);
+  return median;
+}
+
+/* A sorted copy of @values; NULL when memory is exhausted (or @n is 0). */
+static double *
+sorted_copy (const double *values,
+             size_t        n)
+{
+  double *copy = n > 0 ? _tprof_malloc_array (n, sizeof *copy) : NULL;
+  double *scratch = n > 0 ? _tprof_malloc_array (n, sizeof *scratch) : NULL;
+
+  if (copy == NULL || scratch == NULL)
+    {
+      free (copy);
+      free (scratch);
+      return NULL;
+    }
+  memcpy (copy, values, n * sizeof *copy);
+  _tprof_sort_doubles (copy, n, scratch);
+  free (scratch);
+  return copy;
+}
+
+/* The two-sided p-value of the Mann-Whitney U test of ascending @a against
+ * ascending @b: ranks from one merge pass (ties share their mean rank), the
+ * normal approximation with the tie correction of the variance and a
+ * continuity correction of 0.5, as scipy computes it. */
+static double
+mann_whitney_p (const double *a,
+                size_t        na,
+                const double *b,
+                size_t        nb)
+{
+  double n = (double) na + (double) nb;
+  double rank_sum_a = 0.0, tie_term = 0.0;
+  double u_a, u, mu, sigma, z;
+  size_t i = 0, j = 0;
+
+  while (i < na || j < nb)
+    {
+      double v = i < na && (j >= nb || a[i] <= b[j]) ? a[i] : b[j];
+      size_t ta = 0, tb = 0;
+      double first = (double) (i + j) + 1.0, t, mean_rank;
+
+      while (i < na && a[i] == v)
+        i++, ta++;
+      while (j < nb && b[j] == v)
+        j++, tb++;
+      t = (double) (ta + tb);
+      mean_rank = first + (t - 1.0) / 2.0;
+      rank_sum_a += (double) ta * mean_rank;
+      tie_term += t * t * t - t;
+    }
+
+  u_a = rank_sum_a - (double) na * ((double) na + 1.0) / 2.0;
+  u = fmax (u_a, (double) na * (double) nb - u_a);
+  mu = (double) na * (double) nb / 2.0;
+  sigma = sqrt ((double) na * (double) nb / 12.0 * ((n + 1.0) - tie_term / (n * (n - 1.0))));
+  if (!(sigma > 0.0))
+    return 1.0;  /* every value the same: no evidence of a difference */
+  z = (u - mu - 0.5) / sigma;
+  return fmin (1.0, erfc (z / M_SQRT2));  /* 2 * the normal's upper tail */
+}
+
+/* log of the median of ascending @x and the standard error of that log,
+ * from the order statistics around the median (Bonett and Price, 2002):
+ * the interval [x(c), x(n-c+1)] with c = round((n+1)/2 - sqrt(n)), whose
+ * coverage of the median, by the normal approximation of the binomial,
+ * gives the z that turns its width into a standard error. */
+static void
+log_median_and_error (const double *x,
+                      size_t        n,
+                      double        median,
+                      double       *log_median,
+                      double       *error)
+{
+  double c = round (((double) n + 1.0) / 2.0 - sqrt ((double) n));
+  double z;
+
+  if (c < 1.0)
+    c = 1.0;
+  /* P(the median lies outside) = 2 P(Binomial(n, 1/2) <= c - 1) */
+  z = ((double) n / 2.0 - (c - 0.5)) / (sqrt ((double) n) / 2.0);
+  *log_median = log (median);
+  *error = z > 0.0 ? (log (x[n - (size_t) c]) - log (x[(size_t) c - 1])) / (2.0 * z) : INFINITY;
+}
+
+static void
+ratio_interval (const double    *a,
+                size_t           na,
+                const double    *b,
+                size_t           nb,
+                TprofComparison *out)
+{
+  double log_a, log_b, error_a, error_b, spread;
+
+  out->ci_low = out->ci_high = NAN;
+  if (na < 2 || nb < 2 || !(out->base_median > 0.0) || !(out->new_median > 0.0))
+    return;
+  log_median_and_error (a, na, out->base_median, &log_a, &error_a);
+  log_median_and_error (b, nb, out->new_median, &log_b, &error_b);
+  spread = Z_975 * sqrt (error_a * error_a + error_b * error_b);
+  if (isnan (spread))  /* an order statistic of 0: unbounded below */
+    spread = INFINITY;
+  out->ci_low = exp (log_b - log_a - spread);
+  out->ci_high = exp (log_b - log_a + spread);
+}
+
+bool
+tprof_compare_samples (const double    *base,
+                       size_t           n_base,
+                       const double    *new_samples,
+                       size_t           n_new,
+                       TprofComparison *out)
+{
+  double *a = sorted_copy (base, n_base);
+  double *b = sorted_copy (new_samples, n_new);
+
+  memset (out, 0, sizeof *out);
+  if ((n_base > 0 && a == NULL) || (n_new > 0 && b == NULL))
+    {
+      free (a);
+      free (b);
+      return false;
+    }
+  out->base_count = n_base;
+  out->new_count = n_new;
+  out->base_median = sorted_median (a, n_base);
+  out->new_median = sorted_median (b, n_new);
+  out->ratio = out->new_median / out->base_median;
+  out->p_value = n_base > 0 && n_new > 0 ? mann_whitney_p (a, n_base, b, n_new) : NAN;
+  ratio_interval (a, n_base, b, n_new, out);
+  free (a);
+  free (b);
+  tprof_compare_decide (out, 1, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE);
+  return true;
+}
+
+bool
+tprof_compare_gathered (const TprofGatheredTime *base,
+                        const TprofGatheredTime *new_samples,
+                        TprofComparison         *out)
+{
+  return tprof_compare_samples (tprof_gathered_time_times (base), tprof_gathered_time_count (base),
+                                tprof_gathered_time_times (new_samples),
+                                tprof_gathered_time_count (new_samples), out);
+}
+
+static int
+compare_p_values (const void *x,
+                  const void *y)
+{
+  const TprofComparison *a = *(TprofComparison *const *) x, *b = *(TprofComparison *const *) y;
+
+  return (a->p_value > b->p_value) - (a->p_value < b->p_value);
+}
+
+/* Holm: the k-th smallest of m p-values (k from 0) times (m - k), made
+ * non-decreasing, at most 1. */
+static bool
+holm_adjust (TprofComparison *comparisons,
+             size_t           n)
+{
+  TprofComparison **order = _tprof_malloc_array (n > 0 ? n : 1, sizeof *order);
+  size_t m = 0;
+  double running = 0.0;
+
+  if (order == NULL)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    {
+      comparisons[i].p_adjusted = comparisons[i].p_value;
+      if (!isnan (comparisons[i].p_value))
+        order[m++] = &comparisons[i];
+    }
+  qsort (order, m, sizeof *order, compare_p_values);
+  for (size_t k = 0; k < m; k++)
+    {
+      running = fmax (running, fmin (1.0, (double) (m - k) * order[k]->p_value));
+      order[k]->p_adjusted = running;
+    }
+  free (order);
+  return true;
+}
+
+void
+tprof_compare_decide (TprofComparison *comparisons,
+                      size_t           n,
+                      double           alpha,
+                      double           min_change)
+{
+  if (!holm_adjust (comparisons, n))
+    return;  /* out of memory: the p-values stay unadjusted, verdicts as they were */
+  for (size_t i = 0; i < n; i++)
+    {
+      TprofComparison *c = &comparisons[i];
+      bool significant = c->p_adjusted < alpha;
+
+      if (c->base_count > 0 && c->new_count == 0)
+        c->verdict = TPROF_VERDICT_ONLY_BASE;
+      else if (c->base_count == 0 && c->new_count > 0)
+        c->verdict = TPROF_VERDICT_ONLY_NEW;
+      else if (significant && c->ratio > 1.0 + min_change)
+        c->verdict = TPROF_VERDICT_SLOWER;
+      else if (significant && c->ratio < 1.0 / (1.0 + min_change))
+        c->verdict = TPROF_VERDICT_FASTER;
+      else
+        c->verdict = TPROF_VERDICT_SAME;
+    }
+}
+
+const char *
+tprof_verdict_name (TprofVerdict verdict)
+{
+  switch (verdict)
+    {
+    case TPROF_VERDICT_SLOWER:
+      return "slower";
+    case TPROF_VERDICT_FASTER:
+      return "faster";
+    case TPROF_VERDICT_ONLY_BASE:
+      return "only-base";
+    case TPROF_VERDICT_ONLY_NEW:
+      return "only-new";
+    case TPROF_VERDICT_SAME:
+    default:
+      return "same";
+    }
+}

@@ -1,0 +1,179 @@
+/* test-compare.c — tprof compare's statistics: the Mann-Whitney p-value against scipy, Holm's adjustment by hand, the interval's coverage, the verdicts. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+
+#include "stats-reference.h"
+
+/* Compares @base with @new_samples and checks p-value and medians against
+ * scipy and numpy. */
+static TprofComparison
+check_against_scipy (const double *base, gsize n_base, const double *new_samples, gsize n_new)
+{
+  gsize n = n_base + n_new;
+  g_autofree double *times = g_new (double, MAX (n, 1));
+  g_autofree int32_t *ranks = g_new (int32_t, MAX (n, 1));
+  g_autoptr(StatsReference) ref = NULL;
+  TprofComparison c;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      times[i] = i < n_base ? base[i] : new_samples[i - n_base];
+      ranks[i] = i < n_base ? 0 : 1;
+    }
+  g_assert_true (tprof_compare_samples (base, n_base, new_samples, n_new, &c));
+  ref = stats_reference_run ("compare", times, ranks, n, NULL);
+  stats_assert_close (c.p_value, stats_reference_get_one (ref, "p_value"), 1e-9);
+  stats_assert_close (c.base_median, stats_reference_get_one (ref, "base_median"), 1e-15);
+  stats_assert_close (c.new_median, stats_reference_get_one (ref, "new_median"), 1e-15);
+  stats_assert_close (c.ratio, c.new_median / c.base_median, 1e-15);
+  g_assert_cmpuint (c.base_count, ==, n_base);
+  g_assert_cmpuint (c.new_count, ==, n_new);
+  return c;
+}
+
+static double *
+lognormal (GRand *rand, gsize n, double scale, double sigma)
+{
+  double *x = g_new (double, n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      /* Box-Muller */
+      double u = g_rand_double (rand), v = g_rand_double (rand);
+      double z = sqrt (-2.0 * log (1.0 - u)) * cos (2.0 * G_PI * v);
+
+      x[i] = scale * exp (sigma * z);
+    }
+  return x;
+}
+
+static void
+test_p_value_shifted_and_equal (void)
+{
+  GRand *rand = g_rand_new_with_seed (11);
+  g_autofree double *a = lognormal (rand, 3000, 1e-3, 0.3);
+  g_autofree double *b = lognormal (rand, 2000, 1.1e-3, 0.3);
+  g_autofree double *c = lognormal (rand, 2500, 1e-3, 0.3);
+  TprofComparison slower = check_against_scipy (a, 3000, b, 2000);
+  TprofComparison same = check_against_scipy (a, 3000, c, 2500);
+
+  g_assert_cmpfloat (slower.p_value, <, 1e-10);
+  g_assert_cmpint (slower.verdict, ==, TPROF_VERDICT_SLOWER);
+  g_assert_cmpfloat (same.p_value, >, 0.01);
+  g_assert_cmpint (same.verdict, ==, TPROF_VERDICT_SAME);
+  /* and the other way round: faster */
+  g_assert_cmpint (check_against_scipy (b, 2000, a, 3000).verdict, ==, TPROF_VERDICT_FASTER);
+  g_rand_free (rand);
+}
+
+/* Timer readings repeat: many ties, inside each run and across them. */
+static void
+test_p_value_ties (void)
+{
+  double a[400], b[300];
+
+  for (int i = 0; i < 400; i++)
+    a[i] = 1e-6 * (1 + i % 7);
+  for (int i = 0; i < 300; i++)
+    b[i] = 1e-6 * (2 + i % 7);
+  check_against_scipy (a, 400, b, 300);
+  /* all equal: no difference at all */
+  for (int i = 0; i < 300; i++)
+    b[i] = a[i] = 5e-6;
+  g_assert_cmpfloat (check_against_scipy (a, 300, b, 300).p_value, ==, 1.0);
+}
+
+static void
+test_tiny_and_empty (void)
+{
+  const double one[] = { 2.0 }, two[] = { 1.0, 3.0 }, three[] = { 4.0, 4.0, 0.5 };
+  TprofComparison c;
+
+  check_against_scipy (one, 1, two, 2);
+  check_against_scipy (two, 2, three, 3);
+  check_against_scipy (one, 1, one, 1);
+
+  g_assert_true (tprof_compare_samples (two, 2, NULL, 0, &c));
+  g_assert_cmpint (c.verdict, ==, TPROF_VERDICT_ONLY_BASE);
+  g_assert_true (isnan (c.p_value) && isnan (c.new_median) && isnan (c.ci_low));
+  g_assert_true (tprof_compare_samples (NULL, 0, three, 3, &c));
+  g_assert_cmpint (c.verdict, ==, TPROF_VERDICT_ONLY_NEW);
+  g_assert_cmpfloat (c.new_median, ==, 4.0);
+  g_assert_cmpstr (tprof_verdict_name (TPROF_VERDICT_ONLY_NEW), ==, "only-new");
+  g_assert_cmpstr (tprof_verdict_name (TPROF_VERDICT_SLOWER), ==, "slower");
+}
+
+/* Holm on five p-values, by hand: sorted 0.001 0.01 0.02 0.04 0.3 times
+ * 5 4 3 2 1 = 0.005 0.04 0.06 0.08 0.3, kept non-decreasing; a comparison
+ * without a p-value takes no part. */
+static void
+test_holm (void)
+{
+  const double p[] = { 0.04, 0.001, 0.3, 0.02, 0.01 };
+  const double expected[] = { 0.08, 0.005, 0.3, 0.06, 0.04 };
+  TprofComparison c[6];
+
+  memset (c, 0, sizeof c);
+  for (int i = 0; i < 5; i++)
+    {
+      c[i].p_value = p[i];
+      c[i].base_count = c[i].new_count = 10;
+      c[i].ratio = 1.5;
+    }
+  c[5].p_value = NAN;
+  c[5].base_count = 3;
+  tprof_compare_decide (c, 6, 0.05, 0.02);
+  for (int i = 0; i < 5; i++)
+    g_assert_cmpfloat_with_epsilon (c[i].p_adjusted, expected[i], 1e-15);
+  g_assert_cmpint (c[1].verdict, ==, TPROF_VERDICT_SLOWER);   /* 0.005 */
+  g_assert_cmpint (c[4].verdict, ==, TPROF_VERDICT_SLOWER);   /* 0.04 */
+  g_assert_cmpint (c[3].verdict, ==, TPROF_VERDICT_SAME);     /* 0.06 */
+  g_assert_cmpint (c[5].verdict, ==, TPROF_VERDICT_ONLY_BASE);
+  /* a significant change smaller than min_change is no change */
+  c[1].ratio = 1.01;
+  tprof_compare_decide (c, 6, 0.05, 0.02);
+  g_assert_cmpint (c[1].verdict, ==, TPROF_VERDICT_SAME);
+}
+
+/* Over 400 seeded pairs of runs whose true ratio of medians is 1.3, the
+ * 95% interval covers it in 93-97% of them. */
+static void
+test_interval_coverage (void)
+{
+  const gsize sizes[][2] = { { 200, 300 }, { 50, 50 }, { 1000, 800 } };
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      guint covered = 0;
+
+      for (guint trial = 0; trial < 400; trial++)
+        {
+          GRand *rand = g_rand_new_with_seed (1000 * s + trial);
+          g_autofree double *a = lognormal (rand, sizes[s][0], 1.0, 0.5);
+          g_autofree double *b = lognormal (rand, sizes[s][1], 1.3, 0.5);
+          TprofComparison c;
+
+          g_assert_true (tprof_compare_samples (a, sizes[s][0], b, sizes[s][1], &c));
+          g_assert_cmpfloat (c.ci_low, <, c.ratio);
+          g_assert_cmpfloat (c.ratio, <, c.ci_high);
+          covered += c.ci_low <= 1.3 && 1.3 <= c.ci_high;
+          g_rand_free (rand);
+        }
+      g_test_message ("%zu against %zu samples: the interval covered the true ratio in %u of 400",
+                      sizes[s][0], sizes[s][1], covered);
+      g_assert_cmpuint (covered, >=, 372);  /* 93% */
+      g_assert_cmpuint (covered, <=, 388);  /* 97% */
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/capture/compare/p-value-shifted-and-equal", test_p_value_shifted_and_equal);
+  g_test_add_func ("/capture/compare/p-value-ties", test_p_value_ties);
+  g_test_add_func ("/capture/compare/tiny-and-empty", test_tiny_and_empty);
+  g_test_add_func ("/capture/compare/holm", test_holm);
+  g_test_add_func ("/capture/compare/interval-coverage", test_interval_coverage);
+  return g_test_run ();
+}
