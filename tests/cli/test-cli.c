@@ -313,6 +313,14 @@ test_summary_sort_columns (void)
     }
 }
 
+/* ---- compare ---- */
+
+static void
+test_compare (void)
+{
+  run_check ("check-compare.py", (const char *[]) { TPROF_CLI, fixture_dir, NULL });
+}
+
 /* ---- hist ---- */
 
 /* Runs `tprof hist` on operation @op of @profile into a CSV, checks it with
@@ -788,6 +796,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/summary/csv-and-table", test_summary_csv_and_table);
   g_test_add_func ("/cli/summary/sort-columns", test_summary_sort_columns);
   g_test_add_func ("/cli/summary/cached-reads-no-samples", test_summary_cached);
+  g_test_add_func ("/cli/compare/against-scipy", test_compare);
   g_test_add_func ("/cli/hist/csv-matches-numpy", test_hist_csv);
   g_test_add_func ("/cli/hist/auto-bins-capped", test_hist_auto_bins_capped);
   g_test_add_func ("/cli/hist/pictures", test_hist_pictures);

@@ -61,11 +61,12 @@ tprof_cli_file_error (const char *file,
 
 GOptionContext *
 tprof_cli_context_new (const char         *command,
+                       const char         *parameters,
                        const char         *summary,
                        const char         *description,
                        const GOptionEntry *entries)
 {
-  GOptionContext *context = g_option_context_new (_("FILE"));
+  GOptionContext *context = g_option_context_new (parameters);
 
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   g_option_context_set_summary (context, summary);
@@ -76,12 +77,14 @@ tprof_cli_context_new (const char         *command,
 }
 
 gboolean
-tprof_cli_parse (GOptionContext   *context,
-                 const char       *command,
-                 int              *argc,
-                 char           ***argv,
-                 const char      **file,
-                 int              *status)
+tprof_cli_parse (GOptionContext     *context,
+                 const char         *command,
+                 int                *argc,
+                 char             ***argv,
+                 guint               n_files,
+                 const char *const  *names,
+                 const char        **files,
+                 int                *status)
 {
   GError *error = NULL;
 
@@ -91,17 +94,18 @@ tprof_cli_parse (GOptionContext   *context,
       g_error_free (error);
       return FALSE;
     }
-  if (*argc < 2)
+  if ((guint) *argc < 1 + n_files)
     {
-      *status = tprof_cli_usage_error (command, _("missing FILE"));
+      *status = tprof_cli_usage_error (command, _("missing %s"), names[*argc - 1]);
       return FALSE;
     }
-  if (*argc > 2)
+  if ((guint) *argc > 1 + n_files)
     {
-      *status = tprof_cli_usage_error (command, _("unexpected argument \"%s\""), (*argv)[2]);
+      *status = tprof_cli_usage_error (command, _("unexpected argument \"%s\""), (*argv)[1 + n_files]);
       return FALSE;
     }
-  *file = (*argv)[1];
+  for (guint i = 0; i < n_files; i++)
+    files[i] = (*argv)[1 + i];
   return TRUE;
 }
 

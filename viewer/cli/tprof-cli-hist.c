@@ -282,13 +282,13 @@ tprof_cli_hist (int    argc,
   const char *file = NULL;
   int status = TPROF_CLI_EXIT_OK;
 
-  context = tprof_cli_context_new ("hist",
+  context = tprof_cli_context_new ("hist", _("FILE"),
                                    _("Draws the histogram of one operation's durations, all ranks "
                                      "together or one overlaid histogram per rank, and writes it as a "
                                      "picture or as CSV numbers (columns left,right,count and, with "
                                      "--separate-ranks, rank_N; times in seconds)."),
                                    description, entries);
-  if (tprof_cli_parse (context, "hist", &argc, &argv, &file, &status)
+  if (tprof_cli_parse (context, "hist", &argc, &argv, 1, (const char *[]) { "FILE" }, &file, &status)
       && check_options (&options, &status))
     status = run (&options, file);
 

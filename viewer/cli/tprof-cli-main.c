@@ -20,6 +20,7 @@ static const Command commands[] = {
   { "summary", tprof_cli_summary, N_("statistics of every operation (table, csv or json)") },
   { "hist", tprof_cli_hist, N_("histogram of one operation as PNG, SVG, PDF or CSV") },
   { "ranks", tprof_cli_ranks, N_("one operation rank by rank, outlier ranks flagged") },
+  { "compare", tprof_cli_compare, N_("two runs compared: what changed, and is it real") },
 };
 
 static void

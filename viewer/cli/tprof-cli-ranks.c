@@ -212,7 +212,7 @@ tprof_cli_ranks (int    argc,
   const char *file = NULL;
   int status = TPROF_CLI_EXIT_OK;
 
-  context = tprof_cli_context_new ("ranks",
+  context = tprof_cli_context_new ("ranks", _("FILE"),
                                    _("Prints, for each rank with samples of one operation, its sample "
                                      "count, total, mean, min and max time, and flags the ranks whose "
                                      "total stands out."),
@@ -226,7 +226,7 @@ tprof_cli_ranks (int    argc,
                                      "mean absolute deviation). When all totals are equal no rank is "
                                      "flagged."),
                                    entries);
-  if (!tprof_cli_parse (context, "ranks", &argc, &argv, &file, &status))
+  if (!tprof_cli_parse (context, "ranks", &argc, &argv, 1, (const char *[]) { "FILE" }, &file, &status))
     goto out;
   if (op == NULL)
     {

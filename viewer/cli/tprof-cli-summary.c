@@ -299,7 +299,7 @@ tprof_cli_summary (int    argc,
   char *text = NULL;
   int status = TPROF_CLI_EXIT_OK;
 
-  context = tprof_cli_context_new ("summary",
+  context = tprof_cli_context_new ("summary", _("FILE"),
                                    _("Prints the statistics of every operation of a profile: sample "
                                      "count, ranks with samples, sum, mean, standard deviation (N-1), "
                                      "min, max, median, 95th and 99th percentiles, imbalance (largest "
@@ -308,7 +308,7 @@ tprof_cli_summary (int    argc,
                                      "seconds at full precision, with missing values empty (CSV) or "
                                      "null (JSON)."),
                                    entries);
-  if (!tprof_cli_parse (context, "summary", &argc, &argv, &file, &status))
+  if (!tprof_cli_parse (context, "summary", &argc, &argv, 1, (const char *[]) { "FILE" }, &file, &status))
     goto out;
   if (!tprof_cli_parse_format ("summary", format_text, &format, &status))
     goto out;

@@ -14,6 +14,7 @@ typedef enum
   TPROF_CLI_EXIT_OK = 0,
   TPROF_CLI_EXIT_FAILED = 1,  /* bad file or failed output */
   TPROF_CLI_EXIT_USAGE = 2,
+  TPROF_CLI_EXIT_SLOWER = 3,  /* tprof compare --fail-on-slower found a slower operation */
 } TprofCliExit;
 
 typedef enum
@@ -27,6 +28,7 @@ typedef enum
 int tprof_cli_summary (int argc, char **argv);
 int tprof_cli_hist (int argc, char **argv);
 int tprof_cli_ranks (int argc, char **argv);
+int tprof_cli_compare (int argc, char **argv);
 
 /* ---- errors (tprof-cli-common.c) ---- */
 
@@ -38,19 +40,24 @@ int tprof_cli_file_error (const char *file, const char *format, ...) G_GNUC_PRIN
 
 /* ---- parsing (tprof-cli-common.c) ---- */
 
-/* A GOptionContext for @command with the given help texts. */
+/* A GOptionContext for @command with the given help texts; @parameters
+ * names the arguments after the options ("FILE", "BASE NEW"). */
 GOptionContext *tprof_cli_context_new (const char         *command,
+                                       const char         *parameters,
                                        const char         *summary,
                                        const char         *description,
                                        const GOptionEntry *entries);
-/* Parses the options and the one FILE argument. On a usage error prints it
- * and returns FALSE with *@status set. */
-gboolean tprof_cli_parse (GOptionContext  *context,
-                          const char      *command,
-                          int             *argc,
-                          char          ***argv,
-                          const char     **file,
-                          int             *status);
+/* Parses the options and exactly @n_files file arguments (named @names in
+ * messages) into @files. On a usage error prints it and returns FALSE
+ * with *@status set. */
+gboolean tprof_cli_parse (GOptionContext     *context,
+                          const char         *command,
+                          int                *argc,
+                          char             ***argv,
+                          guint               n_files,
+                          const char *const  *names,
+                          const char        **files,
+                          int                *status);
 gboolean tprof_cli_parse_format (const char     *command,
                                  const char     *text,
                                  TprofCliFormat *format,
