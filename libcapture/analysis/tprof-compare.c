@@ -33,23 +33,19 @@ sorted_median (const double *sorted,
   return median;
 }
 
-/* A sorted copy of @values; NULL when memory is exhausted (or @n is 0). */
+/* A sorted copy of @values, sorted with @scratch (@n values); NULL when
+ * memory is exhausted (or @n is 0). */
 static double *
 sorted_copy (const double *values,
-             size_t        n)
+             size_t        n,
+             double       *scratch)
 {
   double *copy = n > 0 ? _tprof_malloc_array (n, sizeof *copy) : NULL;
-  double *scratch = n > 0 ? _tprof_malloc_array (n, sizeof *scratch) : NULL;
 
-  if (copy == NULL || scratch == NULL)
-    {
-      free (copy);
-      free (scratch);
-      return NULL;
-    }
+  if (copy == NULL)
+    return NULL;
   memcpy (copy, values, n * sizeof *copy);
   _tprof_sort_doubles (copy, n, scratch);
-  free (scratch);
   return copy;
 }
 
@@ -145,9 +141,12 @@ tprof_compare_samples (const double    *base,
                        size_t           n_new,
                        TprofComparison *out)
 {
-  double *a = sorted_copy (base, n_base);
-  double *b = sorted_copy (new_samples, n_new);
+  size_t larger = n_base > n_new ? n_base : n_new;
+  double *scratch = larger > 0 ? _tprof_malloc_array (larger, sizeof *scratch) : NULL;
+  double *a = scratch != NULL ? sorted_copy (base, n_base, scratch) : NULL;
+  double *b = scratch != NULL ? sorted_copy (new_samples, n_new, scratch) : NULL;
 
+  free (scratch);
   memset (out, 0, sizeof *out);
   if ((n_base > 0 && a == NULL) || (n_new > 0 && b == NULL))
     {
