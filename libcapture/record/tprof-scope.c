@@ -128,9 +128,9 @@ _tprof_scope_end_slow (TprofScope *scope, int64_t end_ns)
   /* One enabled manager is the common case: keep it free of the loop. */
   if (TPROF_LIKELY (depth == 1))
     {
-      _tprof_thread_buffer_append (inline_stack[0].buffer, scope->name_id, secs);
+      _tprof_thread_buffer_append (inline_stack[0].buffer, scope->name_id, scope->start_ns, secs);
       return;
     }
   for (int i = 0; i < depth; i++)
-    _tprof_thread_buffer_append (stack_slot (i)->buffer, scope->name_id, secs);
+    _tprof_thread_buffer_append (stack_slot (i)->buffer, scope->name_id, scope->start_ns, secs);
 }

@@ -1,14 +1,164 @@
-/* tprof-time-manager-gather.c — one process's records as a profile of one rank. */
+/* tprof-time-manager-gather.c — one process's records as a profile of one rank, on a timeline that starts at its first sample. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include "tprof/tprof-profiled-time.h"
 #include "tprof-profiled-time-private.h"
 #include "tprof-time-manager-private.h"
+
+/* One run of an operation's samples where the manager stores them. */
+typedef struct
+{
+  const double *times;
+  const double *starts;
+  size_t        n;
+  int32_t       thread;
+} Run;
+
+typedef struct
+{
+  Run    *runs;
+  size_t  n_runs;
+  size_t  capacity;
+  size_t  total;
+  bool    failed;
+} Runs;
+
+static bool
+collect_run (const double *times, const double *starts, size_t n, int32_t thread, void *user_data)
+{
+  Runs *runs = user_data;
+
+  if (runs->n_runs == runs->capacity)
+    {
+      size_t capacity = runs->capacity != 0 ? 2 * runs->capacity : 16;
+      Run *grown = realloc (runs->runs, capacity * sizeof *grown);
+
+      if (grown == NULL)
+        {
+          runs->failed = true;
+          return false;
+        }
+      runs->runs = grown;
+      runs->capacity = capacity;
+    }
+  runs->runs[runs->n_runs++] = (Run) { times, starts, n, thread };
+  runs->total += n;
+  return true;
+}
+
+/* Operation @name's samples with their starts (still on this process's
+ * clock) and threads; NULL when memory is exhausted. */
+static TprofGatheredTime *
+gather_operation (TprofTimeManager *tm,
+                  const char       *name)
+{
+  Runs runs = { 0 };
+  double *times = NULL, *starts = NULL;
+  int32_t *ranks = NULL, *threads = NULL;
+  TprofGatheredTime *gt = NULL;
+
+  if (!_tprof_time_manager_visit_timeline (tm, name, collect_run, &runs) || runs.failed)
+    goto out;
+  if (runs.total > 0)
+    {
+      times = malloc (runs.total * sizeof *times);
+      starts = malloc (runs.total * sizeof *starts);
+      ranks = calloc (runs.total, sizeof *ranks);  /* every sample is rank 0 */
+      threads = malloc (runs.total * sizeof *threads);
+      if (times == NULL || starts == NULL || ranks == NULL || threads == NULL)
+        goto out;
+    }
+  for (size_t r = 0, at = 0; r < runs.n_runs; at += runs.runs[r].n, r++)
+    {
+      memcpy (times + at, runs.runs[r].times, runs.runs[r].n * sizeof *times);
+      memcpy (starts + at, runs.runs[r].starts, runs.runs[r].n * sizeof *starts);
+      for (size_t i = 0; i < runs.runs[r].n; i++)
+        threads[at + i] = runs.runs[r].thread;
+    }
+  gt = tprof_gathered_time_new_take (times, ranks, runs.total);
+  times = NULL;
+  ranks = NULL;
+  if (gt != NULL)
+    tprof_gathered_time_set_timeline_take (gt, starts, threads);
+  else
+    free (starts), free (threads);
+  starts = NULL;
+  threads = NULL;
+
+out:
+  free (times);
+  free (starts);
+  free (ranks);
+  free (threads);
+  free (runs.runs);
+  return gt;
+}
+
+/* ISO 8601 UTC of the wall-clock time at @monotonic_s of CLOCK_MONOTONIC. */
+static char *
+wall_time_of (double monotonic_s)
+{
+  struct timespec wall, mono;
+  double at;
+  time_t secs;
+  struct tm utc;
+  char text[64];
+  int len;
+
+  clock_gettime (CLOCK_REALTIME, &wall);
+  clock_gettime (CLOCK_MONOTONIC, &mono);
+  at = (double) wall.tv_sec + 1e-9 * (double) wall.tv_nsec
+       - ((double) mono.tv_sec + 1e-9 * (double) mono.tv_nsec - monotonic_s);
+  secs = (time_t) floor (at);
+  if (gmtime_r (&secs, &utc) == NULL)
+    return NULL;
+  len = (int) strftime (text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
+  snprintf (text + len, sizeof text - (size_t) len, ".%06dZ", (int) ((at - floor (at)) * 1e6));
+  return strdup (text);
+}
+
+/* Shifts every start of @pt so that the earliest is 0, and records how. */
+static bool
+start_timeline (TprofProfiledTime *pt)
+{
+  double origin = INFINITY;
+  double *offsets = calloc (1, sizeof *offsets), *errors = calloc (1, sizeof *errors);
+
+  if (offsets == NULL || errors == NULL)
+    {
+      free (offsets);
+      free (errors);
+      return false;
+    }
+  for (size_t i = 0; i < tprof_profiled_time_len (pt); i++)
+    {
+      const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, i);
+      const double *starts = tprof_gathered_time_starts (gt);
+
+      for (size_t k = 0; starts != NULL && k < tprof_gathered_time_count (gt); k++)
+        origin = fmin (origin, starts[k]);
+    }
+  for (size_t i = 0; isfinite (origin) && i < tprof_profiled_time_len (pt); i++)
+    {
+      /* the profile owns its selections: shifting them in place is ours to do */
+      double *starts = (double *) tprof_gathered_time_starts (tprof_profiled_time_nth (pt, i));
+
+      for (size_t k = 0; starts != NULL && k < tprof_gathered_time_count (tprof_profiled_time_nth (pt, i)); k++)
+        starts[k] -= origin;
+    }
+  /* one process: its clock is the timeline's, exactly */
+  tprof_profiled_time_set_timeline_take (pt, offsets, errors, isfinite (origin) ? wall_time_of (origin) : NULL);
+  return true;
+}
 
 TprofProfiledTime *
 tprof_time_manager_gather_local (TprofTimeManager *tm)
@@ -28,22 +178,13 @@ tprof_time_manager_gather_local (TprofTimeManager *tm)
     goto failed;
   for (size_t i = 0; i < n_names; i++)
     {
-      double *times = NULL;
-      size_t n = _tprof_time_manager_get_time (tm, names[i], &times);
-      /* calloc: every sample is rank 0 */
-      int32_t *ranks = n != 0 && n != (size_t) -1 ? calloc (n, sizeof *ranks) : NULL;
-      TprofGatheredTime *gt;
+      TprofGatheredTime *gt = gather_operation (tm, names[i]);
 
-      if (n == (size_t) -1 || (n != 0 && ranks == NULL))
-        {
-          free (times);
-          free (ranks);
-          goto failed;
-        }
-      gt = tprof_gathered_time_new_take (times, ranks, n);
       if (gt == NULL || !_tprof_profiled_time_append (pt, names[i], gt))
         goto failed;
     }
+  if (!start_timeline (pt))
+    goto failed;
   free (names);
   return pt;
 

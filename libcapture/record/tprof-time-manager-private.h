@@ -10,20 +10,24 @@
 #include "tprof/tprof-macros.h"
 #include "tprof/tprof-time-manager.h"
 
-/* A series holds the samples one thread recorded for one name. Its storage
- * is a list of chunks of doubling size that never move, so a reader on
- * another thread can copy the published prefix while the owner appends. */
+/* A series holds the samples one thread recorded for one name: durations,
+ * and beside them the start of each (seconds of CLOCK_MONOTONIC). Its
+ * storage is a list of chunks of doubling size that never move, so a
+ * reader on another thread can copy the published prefix while the owner
+ * appends. */
 #define TPROF_SERIES_FIRST_CHUNK 512
 #define TPROF_SERIES_MAX_CHUNKS  40
 
 typedef struct
 {
   double *cursor;       /* next free slot in the current chunk */
+  double *start_cursor; /* the same slot in the current chunk of starts */
   size_t  room;         /* free slots left at cursor; 0 sends append to the slow path */
   size_t  len;          /* published samples; written with release order */
   int     n_chunks;
   bool    registered;   /* counted in the manager's first-recorded order */
   double *chunks[TPROF_SERIES_MAX_CHUNKS];
+  double *start_chunks[TPROF_SERIES_MAX_CHUNKS];
 } TprofSeries;
 
 /* Series pointers of one thread, by name id, in fixed blocks (never moved). */
@@ -34,13 +38,17 @@ typedef struct _TprofThreadBuffer TprofThreadBuffer;
 struct _TprofThreadBuffer
 {
   TprofTimeManager  *tm;
-  uint64_t           thread_serial;
+  uint64_t           thread_serial;  /* 1 for the process's first recording thread, ... */
   TprofThreadBuffer *next;          /* in the order threads first recorded */
   TprofSeries      **blocks[TPROF_SERIES_BLOCKS];
 };
 
 /* Called with each stored run of samples; returns false to stop the visit. */
 typedef bool (*TprofSampleRunFunc) (const double *samples, size_t n, void *user_data);
+/* The same with the run's starts (seconds of CLOCK_MONOTONIC) and the
+ * thread that recorded it (0 for the process's first recording thread). */
+typedef bool (*TprofTimelineRunFunc) (const double *samples, const double *starts, size_t n,
+                                      int32_t thread, void *user_data);
 
 /* Calls @func on each contiguous run of @name's samples where @tm stores
  * them, in the order tprof_time_manager_get_time() copies them, with no copy.
@@ -53,6 +61,12 @@ TPROF_EXPORT bool _tprof_time_manager_visit_samples (TprofTimeManager   *tm,
                                                      const char         *name,
                                                      TprofSampleRunFunc  func,
                                                      void               *user_data);
+
+/* _tprof_time_manager_visit_samples() with each run's starts and thread. */
+TPROF_EXPORT bool _tprof_time_manager_visit_timeline (TprofTimeManager     *tm,
+                                                      const char           *name,
+                                                      TprofTimelineRunFunc  func,
+                                                      void                 *user_data);
 
 /* tprof_time_manager_list_names(), telling out-of-memory (returns
  * (size_t) -1 and stores NULL) from no names (returns 0). */
@@ -72,7 +86,7 @@ TprofThreadBuffer *_tprof_time_manager_thread_buffer (TprofTimeManager *tm);
 void _tprof_misuse (const char *message);
 
 /* Slow path of _tprof_thread_buffer_append(): creates, registers or grows. */
-void _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, double secs);
+void _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, int64_t start_ns, double secs);
 
 static inline size_t
 _tprof_series_chunk_capacity (int chunk)
@@ -91,18 +105,20 @@ _tprof_thread_buffer_series (TprofThreadBuffer *buf, int id)
   return __atomic_load_n (&block[uid % TPROF_SERIES_PER_BLOCK], __ATOMIC_ACQUIRE);
 }
 
-/* Records @secs for name @id; only ever called by the thread owning @buf. */
+/* Records @secs for name @id, begun at @start_ns of CLOCK_MONOTONIC; only
+ * ever called by the thread owning @buf. */
 static inline void
-_tprof_thread_buffer_append (TprofThreadBuffer *buf, int id, double secs)
+_tprof_thread_buffer_append (TprofThreadBuffer *buf, int id, int64_t start_ns, double secs)
 {
   TprofSeries *series = _tprof_thread_buffer_series (buf, id);
 
   if (TPROF_UNLIKELY (series == NULL || series->room == 0))
     {
-      _tprof_thread_buffer_append_slow (buf, id, secs);
+      _tprof_thread_buffer_append_slow (buf, id, start_ns, secs);
       return;
     }
   *series->cursor++ = secs;
+  *series->start_cursor++ = (double) start_ns * 1e-9;
   series->room--;
   __atomic_store_n (&series->len, series->len + 1, __ATOMIC_RELEASE);
 }

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "tprof-time-manager-private.h"
+#include "tprof/tprof-clock.h"
 #include "tprof/tprof-timer.h"
 
 struct _TprofTimeManager
@@ -54,7 +56,10 @@ static void
 series_reset (TprofSeries *series)
 {
   for (int k = 0; k < series->n_chunks; k++)
-    free (series->chunks[k]);
+    {
+      free (series->chunks[k]);
+      free (series->start_chunks[k]);
+    }
   memset (series, 0, sizeof *series);
 }
 
@@ -211,26 +216,53 @@ series_create (TprofThreadBuffer *buf, int id)
   return series;
 }
 
+/* Chunks of at least this many bytes sit in transparent huge pages where
+ * the kernel offers them (madvise mode): a first touch of fresh memory
+ * costs a page fault per 4 KiB otherwise, as much as the clock reads of a
+ * few samples. */
+#define HUGE_PAGE_BYTES ((size_t) 2 << 20)
+
+static double *
+chunk_alloc (size_t n)
+{
+  size_t bytes = n * sizeof (double);
+  void *chunk;
+
+  if (bytes < HUGE_PAGE_BYTES)
+    return malloc (bytes);
+  chunk = aligned_alloc (HUGE_PAGE_BYTES, bytes);
+  if (chunk != NULL)
+    madvise (chunk, bytes, MADV_HUGEPAGE);  /* advice only: a refusal changes nothing */
+  return chunk;
+}
+
 static bool
 series_add_chunk (TprofSeries *series)
 {
   int k = series->n_chunks;
-  double *chunk;
+  double *chunk, *starts;
 
   if (k == TPROF_SERIES_MAX_CHUNKS)
     return false;
-  chunk = malloc (_tprof_series_chunk_capacity (k) * sizeof *chunk);
-  if (chunk == NULL)
-    return false;
+  chunk = chunk_alloc (_tprof_series_chunk_capacity (k));
+  starts = chunk_alloc (_tprof_series_chunk_capacity (k));
+  if (chunk == NULL || starts == NULL)
+    {
+      free (chunk);
+      free (starts);
+      return false;
+    }
   __atomic_store_n (&series->chunks[k], chunk, __ATOMIC_RELEASE);
+  __atomic_store_n (&series->start_chunks[k], starts, __ATOMIC_RELEASE);
   series->n_chunks = k + 1;
   series->cursor = chunk;
+  series->start_cursor = starts;
   series->room = _tprof_series_chunk_capacity (k);
   return true;
 }
 
 void
-_tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, double secs)
+_tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, int64_t start_ns, double secs)
 {
   TprofSeries *series;
 
@@ -249,6 +281,7 @@ _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, double secs)
   if (series->room == 0 && !series_add_chunk (series))
     return;
   *series->cursor++ = secs;
+  *series->start_cursor++ = (double) start_ns * 1e-9;
   series->room--;
   __atomic_store_n (&series->len, series->len + 1, __ATOMIC_RELEASE);
 }
@@ -272,7 +305,10 @@ tprof_time_manager_append_time (TprofTimeManager *tm, const char *name, double s
   id = _tprof_name_intern (name);
   if (id == 0)
     return;
-  _tprof_thread_buffer_append (_tprof_time_manager_thread_buffer (tm), id, secs);
+  /* a time handed in was, as far as anyone can tell, just measured: it
+   * began @secs ago */
+  _tprof_thread_buffer_append (_tprof_time_manager_thread_buffer (tm), id,
+                               tprof_clock_now_ns () - (int64_t) (secs * 1e9), secs);
 }
 
 /* Calls @func on the chunks holding the first @len samples of @series. */
@@ -318,6 +354,29 @@ foreach_run_locked (TprofTimeManager *tm, int id, size_t limit, TprofSampleRunFu
   return true;
 }
 
+/* Calls @func on the runs of the first @len samples of @series with their
+ * starts; @thread recorded them. */
+static bool
+series_foreach_timeline_run (TprofSeries *series, size_t len, int32_t thread, TprofTimelineRunFunc func,
+                             void *user_data)
+{
+  size_t done = 0;
+
+  for (int k = 0; done < len; k++)
+    {
+      const double *chunk = __atomic_load_n (&series->chunks[k], __ATOMIC_ACQUIRE);
+      const double *starts = __atomic_load_n (&series->start_chunks[k], __ATOMIC_ACQUIRE);
+      size_t take = _tprof_series_chunk_capacity (k);
+
+      if (take > len - done)
+        take = len - done;
+      if (!func (chunk, starts, take, thread, user_data))
+        return false;
+      done += take;
+    }
+  return true;
+}
+
 static bool
 name_recorded_locked (TprofTimeManager *tm, int id)
 {
@@ -336,6 +395,29 @@ _tprof_time_manager_visit_samples (TprofTimeManager   *tm,
   pthread_mutex_lock (&tm->lock);
   if (name_recorded_locked (tm, id))
     finished = foreach_run_locked (tm, id, SIZE_MAX, func, user_data);
+  pthread_mutex_unlock (&tm->lock);
+  return finished;
+}
+
+bool
+_tprof_time_manager_visit_timeline (TprofTimeManager     *tm,
+                                    const char           *name,
+                                    TprofTimelineRunFunc  func,
+                                    void                 *user_data)
+{
+  int id = _tprof_name_intern (name);
+  bool finished = true;
+
+  pthread_mutex_lock (&tm->lock);
+  if (name_recorded_locked (tm, id))
+    for (TprofThreadBuffer *buf = tm->threads; buf != NULL && finished; buf = buf->next)
+      {
+        TprofSeries *series = _tprof_thread_buffer_series (buf, id);
+
+        if (series != NULL)
+          finished = series_foreach_timeline_run (series, __atomic_load_n (&series->len, __ATOMIC_ACQUIRE),
+                                                  (int32_t) (buf->thread_serial - 1), func, user_data);
+      }
   pthread_mutex_unlock (&tm->lock);
   return finished;
 }

@@ -66,7 +66,7 @@ tprof_timer_stop (TprofTimer *timer)
   timer->running = false;
   secs = tprof_clock_ns_to_secs (end_ns - timer->start_ns);
   if (timer->name_id != 0)
-    _tprof_thread_buffer_append (timer->buffer, timer->name_id, secs);
+    _tprof_thread_buffer_append (timer->buffer, timer->name_id, timer->start_ns, secs);
   return secs;
 }
 
