@@ -30,6 +30,11 @@ TprofGatheredTime *_tprof_gathered_time_new_mapped (void   *mapping,
                                                     size_t  bytes,
                                                     size_t  n);
 
+/* A new selection whose sample i is @gt's sample @order[i] (a permutation
+ * of its count() indices), timeline included; NULL when out of memory. */
+TprofGatheredTime *_tprof_gathered_time_permuted (const TprofGatheredTime *gt,
+                                                  const size_t            *order);
+
 /* ---- statistics of a plain array (tprof-stats-values.c) ---- */
 
 /* The smallest and largest of @x[0..@n), NaN when @n is 0. Returns false

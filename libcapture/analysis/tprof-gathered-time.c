@@ -320,6 +320,20 @@ tprof_gathered_time_get_rank (const TprofGatheredTime *gt,
   return picked_finish (&picked, n_kept);
 }
 
+TprofGatheredTime *
+_tprof_gathered_time_permuted (const TprofGatheredTime *gt,
+                               const size_t            *order)
+{
+  size_t n = tprof_gathered_time_count (gt);
+  Picked picked;
+
+  if (!picked_alloc (&picked, gt, n))
+    return NULL;
+  for (size_t i = 0; i < n; i++)
+    picked_copy (&picked, i, gt, order[i]);
+  return picked_finish (&picked, n);
+}
+
 /* Python's PySlice_AdjustIndices for one bound. */
 static ptrdiff_t
 slice_clamp_bound (ptrdiff_t bound,

@@ -130,10 +130,12 @@ int _tprof_profile_writer_add_operation (TprofProfileWriter      *w,
                                          size_t                   op,
                                          TprofError              *error);
 
-/* Writes /ranks/hostname when @pt knows the hosts. */
-int _tprof_profile_writer_add_hostnames (TprofProfileWriter      *w,
-                                         const TprofProfiledTime *pt,
-                                         TprofError              *error);
+/* Writes /ranks: hostname when @pt knows the hosts, clock_offset and
+ * clock_offset_error when it has a timeline; and the root attribute
+ * timeline_origin when known. */
+int _tprof_profile_writer_add_ranks (TprofProfileWriter      *w,
+                                     const TprofProfiledTime *pt,
+                                     TprofError              *error);
 
 /* Closes every HDF5 object; on success stores in *@size (may be NULL)
  * the size the file must be cut to, or -1 when HDF5 cut it already. Returns 0, or -1 with @error (unless @error is

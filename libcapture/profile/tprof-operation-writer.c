@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tprof/tprof-profiled-time.h"
+#include "tprof-gathered-time-private.h"
 #include "tprof-h5-writer-private.h"
 
 static int
@@ -112,6 +113,31 @@ tprof_operation_writer_stats (TprofProfileWriter        *w,
   return 0;
 }
 
+/* The starts and threads of @gt's samples, where it has them (DESIGN.md
+ * 2b); a selection with starts but no threads stores thread 0 for all. */
+static int
+tprof_operation_writer_timeline (TprofProfileWriter      *w,
+                                 hid_t                    group,
+                                 const TprofGatheredTime *gt,
+                                 TprofError              *error)
+{
+  size_t n = tprof_gathered_time_count (gt);
+  const int32_t *threads = tprof_gathered_time_threads (gt);
+  int32_t *zeros = NULL;
+  int result;
+
+  if (tprof_gathered_time_starts (gt) == NULL)
+    return 0;
+  if (threads == NULL && (threads = zeros = calloc (n != 0 ? n : 1, sizeof *zeros)) == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing threads", w->path);
+  result = _tprof_profile_writer_add_array (w, group, "starts", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                            tprof_gathered_time_starts (gt), n, error) == 0
+           && _tprof_profile_writer_add_array (w, group, "threads", H5T_STD_I32LE, H5T_NATIVE_INT32,
+                                               threads, n, error) == 0 ? 0 : -1;
+  free (zeros);
+  return result;
+}
+
 /* The group of operation @name holding the samples of @gt (grouped by
  * rank) and their statistics. */
 static int
@@ -158,6 +184,7 @@ tprof_operation_writer_group (TprofProfileWriter      *w,
                                        tprof_gathered_time_times (gt), n, error) == 0 &&
       _tprof_profile_writer_add_array (w, group, "ranks", H5T_STD_I32LE, H5T_NATIVE_INT32,
                                        tprof_gathered_time_ranks (gt), n, error) == 0 &&
+      tprof_operation_writer_timeline (w, group, gt, error) == 0 &&
       tprof_operation_writer_stats (w, group, &cache, error) == 0)
     result = 0;
   else if (error == NULL || error->code == 0)
@@ -166,6 +193,39 @@ tprof_operation_writer_group (TprofProfileWriter      *w,
   _tprof_cached_stats_clear (&cache);
   free (link_name);
   return result;
+}
+
+static const int32_t *sorting_ranks;  /* under the HDF5 lock, which makes it safe */
+
+static int
+tprof_operation_writer_compare_samples (const void *a,
+                                        const void *b)
+{
+  size_t x = *(const size_t *) a, y = *(const size_t *) b;
+  int32_t rx = sorting_ranks[x], ry = sorting_ranks[y];
+
+  return rx != ry ? (rx > ry) - (rx < ry) : (x > y) - (x < y);
+}
+
+/* A copy of @gt, timeline included, with its samples grouped by rank and
+ * each rank's in their order; NULL when memory is exhausted. */
+static TprofGatheredTime *
+tprof_operation_writer_grouped_timeline (const TprofGatheredTime *gt)
+{
+  size_t n = tprof_gathered_time_count (gt);
+  size_t *order = malloc (n * sizeof *order);
+  TprofGatheredTime *grouped;
+
+  if (order == NULL)
+    return NULL;
+  for (size_t i = 0; i < n; i++)
+    order[i] = i;
+  sorting_ranks = tprof_gathered_time_ranks (gt);
+  qsort (order, n, sizeof *order, tprof_operation_writer_compare_samples);
+  sorting_ranks = NULL;
+  grouped = _tprof_gathered_time_permuted (gt, order);
+  free (order);
+  return grouped;
 }
 
 /* @gt as stored: itself when grouped by rank (no copy), else a grouped
@@ -194,6 +254,15 @@ tprof_operation_writer_grouped (TprofProfileWriter      *w,
     case TPROF_H5_INTERLEAVED:
       break;
     }
+  if (tprof_gathered_time_starts (gt) != NULL)
+    {
+      /* the timeline moves with its samples */
+      *copy = tprof_operation_writer_grouped_timeline (gt);
+      if (*copy == NULL)
+        tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
+                         w->path, name);
+      return *copy;
+    }
   /* n fits: the selection already holds n doubles */
   times = malloc (n * sizeof *times);
   grouped_ranks = malloc (n * sizeof *grouped_ranks);
@@ -221,6 +290,7 @@ _tprof_profile_writer_add_operation (TprofProfileWriter      *w,
   const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, op);
   size_t n = tprof_gathered_time_count (gt);
   uint64_t upcoming = (uint64_t) n * (sizeof (double) + sizeof (int32_t))
+                      * (tprof_gathered_time_starts (gt) != NULL ? 2 : 1)
                       + (uint64_t) w->world_size * 4 * sizeof (double) + 4 * strlen (name);
   TprofGatheredTime *copy;
   int result;

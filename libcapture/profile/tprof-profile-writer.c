@@ -181,19 +181,18 @@ _tprof_profile_writer_reserve (TprofProfileWriter *w,
 
 /* Host names are variable-length strings in a global heap: HDF5 writes
  * them (inside the reservation, grown for them first). */
-int
-_tprof_profile_writer_add_hostnames (TprofProfileWriter      *w,
-                                     const TprofProfiledTime *pt,
-                                     TprofError              *error)
+static int
+tprof_profile_writer_hostnames (TprofProfileWriter      *w,
+                                const TprofProfiledTime *pt,
+                                hid_t                    group,
+                                TprofError              *error)
 {
   hsize_t dims[1] = { (hsize_t) w->world_size };
   const char **hostnames;
   uint64_t bytes = 0;
-  hid_t group = -1, space = -1, dset = -1;
+  hid_t space = -1, dset = -1;
   int result = -1;
 
-  if (tprof_profiled_time_hostname (pt, 0) == NULL)
-    return 0;
   hostnames = calloc ((size_t) w->world_size, sizeof *hostnames);
   if (hostnames == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing host names", w->path);
@@ -205,9 +204,7 @@ _tprof_profile_writer_add_hostnames (TprofProfileWriter      *w,
 
   if (_tprof_profile_writer_reserve (w, bytes, error) < 0)
     goto out;
-  group = H5Gcreate2 (w->file, "ranks", w->lcpl, H5P_DEFAULT, H5P_DEFAULT);
-  if (group >= 0)
-    space = H5Screate_simple (1, dims, NULL);
+  space = H5Screate_simple (1, dims, NULL);
   if (space >= 0)
     dset = H5Dcreate2 (group, "hostname", w->str_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (dset >= 0 && H5Dwrite (dset, w->str_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, hostnames) >= 0)
@@ -218,8 +215,53 @@ _tprof_profile_writer_add_hostnames (TprofProfileWriter      *w,
 out:
   _tprof_h5_close (dset);
   _tprof_h5_close (space);
-  _tprof_h5_close (group);
   free (hostnames);
+  return result;
+}
+
+/* The timeline's clock offsets and their error bounds (DESIGN.md 2b). */
+static int
+tprof_profile_writer_clock_offsets (TprofProfileWriter      *w,
+                                    const TprofProfiledTime *pt,
+                                    hid_t                    group,
+                                    TprofError              *error)
+{
+  size_t n = (size_t) w->world_size;
+
+  if (_tprof_profile_writer_reserve (w, 2 * n * sizeof (double), error) < 0
+      || _tprof_profile_writer_add_array (w, group, "clock_offset", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                          tprof_profiled_time_clock_offsets (pt), n, error) < 0
+      || _tprof_profile_writer_add_array (w, group, "clock_offset_error", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                          tprof_profiled_time_clock_offset_errors (pt), n, error) < 0)
+    return error != NULL && error->code != 0 ? -1
+           : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write /ranks/clock_offset");
+  return 0;
+}
+
+int
+_tprof_profile_writer_add_ranks (TprofProfileWriter      *w,
+                                 const TprofProfiledTime *pt,
+                                 TprofError              *error)
+{
+  bool hosts = tprof_profiled_time_hostname (pt, 0) != NULL;
+  bool offsets = tprof_profiled_time_clock_offsets (pt) != NULL
+                 && tprof_profiled_time_clock_offset_errors (pt) != NULL;
+  const char *origin = tprof_profiled_time_timeline_origin (pt);
+  hid_t group = -1;
+  int result = 0;
+
+  if (origin != NULL && _tprof_profile_writer_string_attr (w, w->file, "timeline_origin", origin) < 0)
+    return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write the attribute timeline_origin");
+  if (!hosts && !offsets)
+    return 0;
+  group = H5Gcreate2 (w->file, "ranks", w->lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  if (group < 0)
+    return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write the group /ranks");
+  if (hosts)
+    result = tprof_profile_writer_hostnames (w, pt, group, error);
+  if (result == 0 && offsets)
+    result = tprof_profile_writer_clock_offsets (w, pt, group, error);
+  _tprof_h5_close (group);
   return result;
 }
 

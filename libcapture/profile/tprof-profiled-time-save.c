@@ -6,8 +6,8 @@
 #include "tprof-h5-writer-private.h"
 
 /* Roughly the final size, reserved at once so that the reservation seldom
- * grows: the samples, the cached per-rank arrays, ~6 kB of metadata per
- * operation (measured: about 4 kB), and the margin the writer keeps
+ * grows: the samples, the cached per-rank arrays, ~8 kB of metadata per
+ * operation (measured: about 4 kB, 5 with a timeline), and the margin the writer keeps
  * (tprof-profile-writer.c). */
 static uint64_t
 tprof_profiled_time_file_estimate (const TprofProfiledTime *pt,
@@ -17,8 +17,14 @@ tprof_profiled_time_file_estimate (const TprofProfiledTime *pt,
   uint64_t ws = (uint64_t) tprof_profiled_time_world_size (pt);
 
   for (size_t op = 0; op < tprof_profiled_time_len (pt); op++)
-    size += tprof_gathered_time_count (tprof_profiled_time_nth (pt, op))
-            * (sizeof (double) + sizeof (int32_t)) + ws * 4 * sizeof (double) + 6144;
+    {
+      const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, op);
+      /* times and ranks, and starts and threads on a timeline */
+      uint64_t per_sample = sizeof (double) + sizeof (int32_t)
+                            + (tprof_gathered_time_starts (gt) != NULL ? sizeof (double) + sizeof (int32_t) : 0);
+
+      size += tprof_gathered_time_count (gt) * per_sample + ws * 4 * sizeof (double) + 8192;
+    }
   return size;
 }
 
@@ -66,7 +72,7 @@ tprof_profiled_time_save_body (const TprofProfiledTime *pt,
   for (size_t op = 0; result == 0 && op < tprof_profiled_time_len (pt); op++)
     result = _tprof_profile_writer_add_operation (&w, pt, op, error);
   if (result == 0)
-    result = _tprof_profile_writer_add_hostnames (&w, pt, error);
+    result = _tprof_profile_writer_add_ranks (&w, pt, error);
   if (w.file >= 0 && _tprof_profile_writer_close (&w, size, error) < 0)
     result = -1;
   _tprof_h5_leave (&guard);
