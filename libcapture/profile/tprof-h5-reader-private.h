@@ -73,7 +73,10 @@ struct _TprofProfileFile
   char             *created;
   char             *producer;
   char             *clock;
+  char             *timeline_origin;
   char            **hostnames;       /* world_size entries, or NULL */
+  double           *clock_offsets;        /* world_size entries, or NULL */
+  double           *clock_offset_errors;  /* world_size entries, or NULL */
   TprofH5Operation *ops;
   size_t            n_ops;
   size_t           *by_name;         /* operation indices sorted by name */
@@ -94,6 +97,9 @@ int _tprof_h5_check_global_heaps (const char *path,
 
 int _tprof_h5_read_root (TprofProfileFile *pf,
                          TprofError       *error);
+/* /ranks/clock_offset and clock_offset_error, where present. */
+int _tprof_h5_read_clock_offsets (TprofProfileFile *pf,
+                                  TprofError       *error);
 int _tprof_h5_read_hostnames (TprofProfileFile *pf,
                               TprofError       *error);
 

@@ -1,5 +1,6 @@
 /* tprof-h5-root.c — a profile file's root attributes (format, version, world size, provenance) and the optional /ranks/hostname. */
 /* SPDX-License-Identifier: MIT */
+#include <math.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,63 @@ out:
   return result;
 }
 
+/* /ranks/@name, world_size finite values (>= 0 with @non_negative), into
+ * a new array in *@out; absent: NULL. 0, or -1 with the error set. */
+static int
+tprof_h5_read_rank_doubles (TprofProfileFile *pf,
+                            hid_t             ranks_group,
+                            const char       *name,
+                            bool              non_negative,
+                            double          **out,
+                            TprofError       *error)
+{
+  size_t n = (size_t) pf->world_size;
+  double *values;
+  int found;
+
+  *out = NULL;
+  if (H5Lexists (ranks_group, name, H5P_DEFAULT) <= 0)
+    return 0;
+  values = malloc (n * sizeof *values);
+  if (values == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
+  found = _tprof_h5_read_member (pf, ranks_group, "/ranks", name, H5T_FLOAT, H5T_NATIVE_DOUBLE, n, values, error);
+  for (size_t r = 0; found > 0 && r < n; r++)
+    if (!isfinite (values[r]) || (non_negative && values[r] < 0))
+      {
+        tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: /ranks/%s[%zu] is %g, expected a finite %s",
+                         pf->path, name, r, values[r], non_negative ? "value >= 0" : "value");
+        found = -1;
+      }
+  if (found <= 0)
+    {
+      free (values);
+      return found < 0 ? -1 : 0;
+    }
+  *out = values;
+  return 0;
+}
+
+int
+_tprof_h5_read_clock_offsets (TprofProfileFile *pf,
+                              TprofError       *error)
+{
+  hid_t ranks_group;
+  int result;
+
+  if (H5Lexists (pf->file, "ranks", H5P_DEFAULT) <= 0)
+    return 0;
+  ranks_group = H5Gopen2 (pf->file, "ranks", H5P_DEFAULT);
+  if (ranks_group < 0)
+    return _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "/ranks is not a group");
+  result = tprof_h5_read_rank_doubles (pf, ranks_group, "clock_offset", false, &pf->clock_offsets, error);
+  if (result == 0)
+    result = tprof_h5_read_rank_doubles (pf, ranks_group, "clock_offset_error", true,
+                                         &pf->clock_offset_errors, error);
+  _tprof_h5_close (ranks_group);
+  return result;
+}
+
 /* The required integer root attribute @name, or -1 with the error set. */
 static int
 tprof_h5_read_required_int (TprofProfileFile *pf,
@@ -79,8 +137,8 @@ int
 _tprof_h5_read_root (TprofProfileFile *pf,
                      TprofError       *error)
 {
-  static const char *const optional[] = { "created", "producer", "clock" };
-  char *info[3] = { NULL, NULL, NULL };
+  static const char *const optional[] = { "created", "producer", "clock", "timeline_origin" };
+  char *info[4] = { NULL, NULL, NULL };
   char problem[128];
   char *format = NULL;
   long long version, world_size;
@@ -124,7 +182,7 @@ _tprof_h5_read_root (TprofProfileFile *pf,
   pf->format_version = (int) version;
   pf->world_size = (int) world_size;
 
-  for (size_t i = 0; i < 3; i++)
+  for (size_t i = 0; i < 4; i++)
     if (_tprof_h5_read_string_attr (pf->file, optional[i], &info[i], problem, sizeof problem) < 0)
       {
         tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: root attribute '%s' %s",
@@ -136,5 +194,6 @@ _tprof_h5_read_root (TprofProfileFile *pf,
   pf->created = info[0];
   pf->producer = info[1];
   pf->clock = info[2];
+  pf->timeline_origin = info[3];
   return 0;
 }

@@ -1,5 +1,6 @@
 /* tprof-h5-samples.c — one operation's samples read from `times` and `ranks`: all, or some ranks' runs as hyperslabs, in blocks, checked. */
 /* SPDX-License-Identifier: MIT */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ typedef struct
   TprofProfileFile   *pf;
   const char         *op;
   TprofH5Guard        guard;          /* held except while filling */
+  hid_t               group;          /* the operation's group */
   hid_t               times_dset;
   hid_t               ranks_dset;
   off_t               times_direct;   /* file offset of times[0]; -1: HDF5 reads */
@@ -187,10 +189,13 @@ tprof_h5_read_runs (TprofH5SampleRead *sr,
   return 0;
 }
 
-/* Keeps, in order, the samples of the ranks marked in @keep; their count. */
+/* Keeps, in order, the samples of the ranks marked in @keep (with their
+ * starts and threads where not NULL); their count. */
 static size_t
 tprof_h5_keep_ranks (double        *times,
                      int32_t       *ranks,
+                     double        *starts,
+                     int32_t       *threads,
                      size_t         n,
                      const uint8_t *keep)
 {
@@ -200,9 +205,108 @@ tprof_h5_keep_ranks (double        *times,
     if (keep[ranks[i]])
       {
         times[m] = times[i];
+        if (starts != NULL)
+          starts[m] = starts[i];
+        if (threads != NULL)
+          threads[m] = threads[i];
         ranks[m++] = ranks[i];
       }
   return m;
+}
+
+/* Reads dataset @name (class @klass) of the operation at @runs into @out
+ * (@elem_size bytes a value, as @mem_type); *@present false when the
+ * operation has none. 0, or -1 with the error set. */
+static int
+tprof_h5_read_member_runs (TprofH5SampleRead *sr,
+                           const char        *name,
+                           H5T_class_t        klass,
+                           hid_t              mem_type,
+                           size_t             elem_size,
+                           const TprofH5Run  *runs,
+                           size_t             n_runs,
+                           void              *out,
+                           bool              *present)
+{
+  hsize_t len = 0;
+  hid_t dset;
+  size_t dest = 0;
+  int result = 0;
+
+  *present = H5Lexists (sr->group, name, H5P_DEFAULT) > 0;
+  if (!*present)
+    return 0;
+  dset = _tprof_h5_open_dataset_1d (sr->pf, sr->group, sr->op, name, klass, &len, sr->error);
+  if (dset < 0)
+    return -1;
+  for (size_t k = 0; k < n_runs && result == 0; k++)
+    {
+      if (runs[k].start + runs[k].count > len
+          || !_tprof_h5_read_range (dset, mem_type, runs[k].start, runs[k].count, (char *) out + dest * elem_size))
+        result = _tprof_h5_error (sr->error, TPROF_ERROR_FORMAT, sr->pf->path,
+                                  "operation '%s': cannot read dataset '%s'", sr->op, name);
+      dest += (size_t) runs[k].count;
+    }
+  _tprof_h5_close (dset);
+  return result;
+}
+
+/* The file index of the @i-th value read from @runs. */
+static uint64_t
+tprof_h5_file_index (const TprofH5Run *runs,
+                     size_t            i)
+{
+  for (;; runs++)
+    {
+      if (i < runs->count)
+        return runs->start + i;
+      i -= (size_t) runs->count;
+    }
+}
+
+/* The starts and threads of the samples at @runs, where the operation has
+ * them (DESIGN.md 2b), checked: starts finite, threads >= 0. 0 (the
+ * arrays NULL when absent), or -1 with the error set. */
+static int
+tprof_h5_read_timeline (TprofH5SampleRead *sr,
+                        const TprofH5Run  *runs,
+                        size_t             n_runs,
+                        size_t             n,
+                        double           **starts,
+                        int32_t          **threads)
+{
+  bool has_starts = false, has_threads = false;
+
+  *starts = n > 0 ? _tprof_h5_alloc_samples (n, sizeof **starts) : NULL;
+  *threads = n > 0 ? _tprof_h5_alloc_samples (n, sizeof **threads) : NULL;
+  if (n > 0 && (*starts == NULL || *threads == NULL))
+    return tprof_error_set (sr->error, TPROF_ERROR_NO_MEMORY,
+                            "%s: operation '%s': not enough memory for the timeline of %zu samples",
+                            sr->pf->path, sr->op, n);
+  if (tprof_h5_read_member_runs (sr, "starts", H5T_FLOAT, H5T_NATIVE_DOUBLE, sizeof (double), runs, n_runs,
+                                 *starts, &has_starts) < 0
+      || tprof_h5_read_member_runs (sr, "threads", H5T_INTEGER, H5T_NATIVE_INT32, sizeof (int32_t), runs,
+                                    n_runs, *threads, &has_threads) < 0)
+    return -1;
+  for (size_t i = 0; has_starts && i < n; i++)
+    if (!isfinite ((*starts)[i]))
+      return tprof_error_set (sr->error, TPROF_ERROR_FORMAT, "%s: operation '%s': starts[%llu] is not finite",
+                              sr->pf->path, sr->op, (unsigned long long) tprof_h5_file_index (runs, i));
+  for (size_t i = 0; has_threads && i < n; i++)
+    if ((*threads)[i] < 0)
+      return tprof_error_set (sr->error, TPROF_ERROR_FORMAT, "%s: operation '%s': threads[%llu] is negative",
+                              sr->pf->path, sr->op, (unsigned long long) tprof_h5_file_index (runs, i));
+  if (!has_starts)
+    {
+      free (*starts);
+      *starts = NULL;
+    }
+  if (!has_threads)
+    {
+      free (*threads);
+      *threads = NULL;
+    }
+  return 0;
 }
 
 /* With the cached per-rank counts: one run per selected rank with samples,
@@ -250,6 +354,8 @@ tprof_h5_read_into (TprofH5SampleRead *sr,
   size_t n = (size_t) sr->total;
   double *times = n > 0 ? _tprof_h5_alloc_samples (n, sizeof *times) : NULL;
   int32_t *ranks = n > 0 ? _tprof_h5_alloc_samples (n, sizeof *ranks) : NULL;
+  double *starts = NULL;
+  int32_t *threads = NULL;
   TprofGatheredTime *gt = NULL;
 
   *status = -1;
@@ -258,17 +364,26 @@ tprof_h5_read_into (TprofH5SampleRead *sr,
                      "%s: operation '%s': not enough memory for %zu samples", sr->pf->path, sr->op, n);
   else
     *status = tprof_h5_read_runs (sr, runs, n_runs, times, ranks);
+  if (*status == 0 && tprof_h5_read_timeline (sr, runs, n_runs, n, &starts, &threads) < 0)
+    *status = -1;
   if (*status != 0)
     {
       free (times);
       free (ranks);
+      free (starts);
+      free (threads);
       return NULL;
     }
   if (keep != NULL)
-    n = tprof_h5_keep_ranks (times, ranks, n, keep);
+    n = tprof_h5_keep_ranks (times, ranks, starts, threads, n, keep);
   gt = tprof_gathered_time_new_take (times, ranks, n);
-  if (gt == NULL)
+  if (gt == NULL || !tprof_gathered_time_set_timeline_take (gt, starts, threads))
     {
+      if (gt == NULL)
+        {
+          free (starts);
+          free (threads);
+        }
       *status = -1;
       tprof_error_set (sr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'",
                        sr->pf->path, sr->op);
@@ -337,7 +452,7 @@ _tprof_h5_read_samples (TprofProfileFile   *pf,
                         TprofError         *error)
 {
   const TprofH5Operation *op = &pf->ops[op_index];
-  TprofH5SampleRead sr = { pf, op->name, { 0 }, -1, -1, -1, -1, progress, user_data, cancel, 0, 0, error };
+  TprofH5SampleRead sr = { pf, op->name, { 0 }, -1, -1, -1, -1, -1, progress, user_data, cancel, 0, 0, error };
   TprofH5Run *runs = NULL;
   size_t n_runs = 0;
   TprofGatheredTime *gt = NULL;
@@ -346,6 +461,7 @@ _tprof_h5_read_samples (TprofProfileFile   *pf,
 
   _tprof_h5_enter (&sr.guard);
   group = _tprof_h5_open_operation (pf, op_index, error);
+  sr.group = group;
   if (group >= 0 && tprof_h5_open_samples (&sr, group, op) == 0)
     {
       /* a file grouped by rank holds each rank's samples in one run */

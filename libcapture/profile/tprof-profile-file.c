@@ -63,6 +63,9 @@ tprof_profile_file_free (TprofProfileFile *pf)
   free (pf->created);
   free (pf->producer);
   free (pf->clock);
+  free (pf->timeline_origin);
+  free (pf->clock_offsets);
+  free (pf->clock_offset_errors);
   free (pf->path);
   free (pf);
 }
@@ -87,7 +90,8 @@ tprof_profile_file_read_metadata (TprofProfileFile *pf,
   if (_tprof_h5_check_global_heaps (pf->path, pf->file, error) < 0
       || _tprof_h5_read_root (pf, error) < 0
       || _tprof_h5_read_operations (pf, error) < 0
-      || _tprof_h5_read_hostnames (pf, error) < 0)
+      || _tprof_h5_read_hostnames (pf, error) < 0
+      || _tprof_h5_read_clock_offsets (pf, error) < 0)
     return -1;
   return 0;
 }
@@ -232,6 +236,24 @@ const char *
 tprof_profile_file_clock (const TprofProfileFile *file)
 {
   return file != NULL ? file->clock : NULL;
+}
+
+const char *
+tprof_profile_file_timeline_origin (const TprofProfileFile *file)
+{
+  return file != NULL ? file->timeline_origin : NULL;
+}
+
+const double *
+tprof_profile_file_clock_offsets (const TprofProfileFile *file)
+{
+  return file != NULL && file->clock_offset_errors != NULL ? file->clock_offsets : NULL;
+}
+
+const double *
+tprof_profile_file_clock_offset_errors (const TprofProfileFile *file)
+{
+  return file != NULL && file->clock_offsets != NULL ? file->clock_offset_errors : NULL;
 }
 
 bool

@@ -19,6 +19,12 @@ tprof_profiled_time_take_metadata (TprofProfiledTime *pt,
     return -1;
   _tprof_profiled_time_take_info (pt, pf->created, pf->producer, pf->clock);
   pf->created = pf->producer = pf->clock = NULL;
+  if (tprof_profile_file_clock_offsets (pf) != NULL)
+    {
+      tprof_profiled_time_set_timeline_take (pt, pf->clock_offsets, pf->clock_offset_errors, pf->timeline_origin);
+      pf->clock_offsets = pf->clock_offset_errors = NULL;
+      pf->timeline_origin = NULL;
+    }
   return 0;
 }
 

@@ -326,29 +326,71 @@ _tprof_reader_client_stats (TprofProfileFile *file,
   return stats;
 }
 
-/* The samples the helper left in @fd: @n times, then @n ranks, used in
- * place (the pages the helper wrote, mapped here: no copy). */
+/* A malloc'd copy of @bytes at @at of @map, or NULL. */
+static void *
+copy_out (const char *map,
+          size_t      at,
+          size_t      bytes)
+{
+  void *copy = malloc (bytes != 0 ? bytes : 1);
+
+  if (copy != NULL)
+    memcpy (copy, map + at, bytes);
+  return copy;
+}
+
+/* The samples the helper left in @fd (laid out as
+ * _tprof_reader_samples_layout() says): times and ranks used in place
+ * (the pages the helper wrote, mapped here: no copy), the timeline copied. */
 static TprofGatheredTime *
 client_take_samples (TprofReaderClient *client,
                      int                fd,
-                     uint64_t           n,
+                     TprofWire         *w,
                      TprofError        *error)
 {
-  size_t bytes = (size_t) n * (sizeof (double) + sizeof (int32_t));
+  uint64_t n = _tprof_wire_get_u64 (w);
+  bool has_starts = _tprof_wire_get_u64 (w) != 0, has_threads = _tprof_wire_get_u64 (w) != 0;
+  size_t starts_at, threads_at, bytes;
+  double *starts = NULL;
+  int32_t *threads = NULL;
   TprofGatheredTime *gt;
   struct stat st;
-  void *map;
+  char *map;
 
-  if (n == 0)
+  if (n == 0 && !w->failed)
     return tprof_gathered_time_new_take (NULL, NULL, 0);
-  if (n > SIZE_MAX / 12 || fd < 0 || fstat (fd, &st) < 0 || (uint64_t) st.st_size < bytes)
+  if (w->failed || n > SIZE_MAX / 32 || fd < 0 || fstat (fd, &st) < 0
+      || (uint64_t) st.st_size < (bytes = _tprof_reader_samples_layout ((size_t) n, has_starts, has_threads,
+                                                                          &starts_at, &threads_at)))
     {
       tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent no samples", client->path);
       return NULL;
     }
   /* private: a change here never reaches the helper's pages */
   map = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-  gt = map != MAP_FAILED ? _tprof_gathered_time_new_mapped (map, bytes, (size_t) n) : NULL;
+  if (map == MAP_FAILED)
+    gt = NULL;
+  else
+    {
+      if (has_starts)
+        starts = copy_out (map, starts_at, (size_t) n * sizeof *starts);
+      if (has_threads)
+        threads = copy_out (map, threads_at, (size_t) n * sizeof *threads);
+      if ((has_starts && starts == NULL) || (has_threads && threads == NULL))
+        {
+          munmap (map, bytes);
+          gt = NULL;
+        }
+      else  /* takes the mapping, also when it fails */
+        gt = _tprof_gathered_time_new_mapped (map, bytes, (size_t) n);
+      if (gt == NULL)
+        {
+          free (starts);
+          free (threads);
+        }
+      else
+        tprof_gathered_time_set_timeline_take (gt, starts, threads);
+    }
   if (gt == NULL)
     tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory for %llu samples",
                      client->path, (unsigned long long) n);
@@ -404,7 +446,7 @@ _tprof_reader_client_read (TprofProfileFile   *file,
       else if (type == TPROF_READER_MSG_ERROR)
         client_take_error (client, &w, error);
       else if (type == TPROF_READER_MSG_SAMPLES)
-        gt = client_take_samples (client, got_fd, _tprof_wire_get_u64 (&w), error);
+        gt = client_take_samples (client, got_fd, &w, error);
       else
         tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent a malformed answer",
                          file->path);

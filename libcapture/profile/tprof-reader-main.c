@@ -68,13 +68,17 @@ serve_stats (TprofProfileFile *file,
   _tprof_wire_clear (&w);
 }
 
-/* The samples' arrays, one after the other, in a new memfd. */
+/* The samples' arrays, laid out as _tprof_reader_samples_layout() says,
+ * in a new memfd. */
 static int
 samples_memfd (const TprofGatheredTime *gt,
                TprofError              *error)
 {
   size_t n = tprof_gathered_time_count (gt);
-  size_t bytes = n * (sizeof (double) + sizeof (int32_t));
+  const double *starts = tprof_gathered_time_starts (gt);
+  const int32_t *threads = tprof_gathered_time_threads (gt);
+  size_t starts_at, threads_at;
+  size_t bytes = _tprof_reader_samples_layout (n, starts != NULL, threads != NULL, &starts_at, &threads_at);
   int fd = memfd_create ("tprof-samples", MFD_CLOEXEC);
   char *map = MAP_FAILED;
 
@@ -91,6 +95,10 @@ samples_memfd (const TprofGatheredTime *gt,
     {
       memcpy (map, tprof_gathered_time_times (gt), n * sizeof (double));
       memcpy (map + n * sizeof (double), tprof_gathered_time_ranks (gt), n * sizeof (int32_t));
+      if (starts != NULL)
+        memcpy (map + starts_at, starts, n * sizeof (double));
+      if (threads != NULL)
+        memcpy (map + threads_at, threads, n * sizeof (int32_t));
       munmap (map, bytes);
     }
   return fd;
@@ -132,6 +140,8 @@ serve_read (TprofProfileFile *file,
   else
     {
       _tprof_wire_put_u64 (&w, tprof_gathered_time_count (gt));
+      _tprof_wire_put_u64 (&w, tprof_gathered_time_starts (gt) != NULL);
+      _tprof_wire_put_u64 (&w, tprof_gathered_time_threads (gt) != NULL);
       _tprof_reader_send (SOCKET_FD, TPROF_READER_MSG_SAMPLES, &w, fd);
       close (fd);
     }

@@ -66,6 +66,13 @@ _tprof_reader_put_meta (TprofWire              *w,
   _tprof_wire_put_u64 (w, file->hostnames != NULL);
   for (int r = 0; file->hostnames != NULL && r < file->world_size; r++)
     _tprof_wire_put_string (w, file->hostnames[r]);
+  _tprof_wire_put_string (w, file->timeline_origin);
+  _tprof_wire_put_u64 (w, tprof_profile_file_clock_offsets (file) != NULL);
+  if (tprof_profile_file_clock_offsets (file) != NULL)
+    {
+      _tprof_wire_put (w, file->clock_offsets, (size_t) file->world_size * sizeof (double));
+      _tprof_wire_put (w, file->clock_offset_errors, (size_t) file->world_size * sizeof (double));
+    }
   _tprof_wire_put_u64 (w, file->n_ops);
   for (size_t i = 0; i < file->n_ops; i++)
     {
@@ -110,6 +117,16 @@ _tprof_reader_get_meta (TprofWire  *w,
       for (size_t r = 0; pf->hostnames != NULL && r < world_size && ok; r++)
         pf->hostnames[r] = _tprof_wire_get_string (w, &ok);
       if (pf->hostnames == NULL)
+        goto failed;
+    }
+  pf->timeline_origin = _tprof_wire_get_string (w, &ok);
+  if (_tprof_wire_get_u64 (w) != 0)
+    {
+      pf->clock_offsets = malloc (world_size * sizeof (double));
+      pf->clock_offset_errors = malloc (world_size * sizeof (double));
+      if (pf->clock_offsets == NULL || pf->clock_offset_errors == NULL
+          || !_tprof_wire_get (w, pf->clock_offsets, world_size * sizeof (double))
+          || !_tprof_wire_get (w, pf->clock_offset_errors, world_size * sizeof (double)))
         goto failed;
     }
   n_ops = _tprof_wire_get_u64 (w);

@@ -54,6 +54,15 @@ int _tprof_reader_send (int fd, TprofReaderMsg type, const TprofWire *payload, i
 int _tprof_reader_receive (int fd, TprofReaderMsg *type, TprofWire *payload, int *got_fd,
                            int timeout_ms, const volatile int *cancel);
 
+/* Where a SAMPLES message's memfd holds the arrays of @n samples: times
+ * at 0, ranks after them, then (8-byte aligned) starts and threads where
+ * present (0 when absent). Returns the memfd's size. */
+size_t _tprof_reader_samples_layout (size_t  n,
+                                     bool    has_starts,
+                                     bool    has_threads,
+                                     size_t *starts_at,
+                                     size_t *threads_at);
+
 /* ---- the client side (tprof-reader-client.c) ---- */
 
 typedef struct _TprofReaderClient TprofReaderClient;

@@ -305,3 +305,20 @@ _tprof_reader_receive (int                 fd,
   *type = (TprofReaderMsg) header.type;
   return rc;
 }
+
+size_t
+_tprof_reader_samples_layout (size_t  n,
+                              bool    has_starts,
+                              bool    has_threads,
+                              size_t *starts_at,
+                              size_t *threads_at)
+{
+  size_t end = n * (sizeof (double) + sizeof (int32_t));
+
+  end = (end + 7) & ~(size_t) 7;
+  *starts_at = has_starts ? end : 0;
+  end += has_starts ? n * sizeof (double) : 0;
+  *threads_at = has_threads ? end : 0;
+  end += has_threads ? n * sizeof (int32_t) : 0;
+  return end;
+}

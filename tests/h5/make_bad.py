@@ -140,6 +140,13 @@ CASES = {
     "cache-p99-vs-samples": lambda f: good2(f)["backward"].attrs.__setitem__("p99", 0.95),
     "ranks-3-bytes": ranks_3_bytes,
     "starts-length": lambda f: good2(f)["backward"].__setitem__("starts", np.zeros(3)),
+    "starts-nan": lambda f: good2(f)["backward"].__setitem__("starts", np.array([0.0, 1.0, np.nan, 2.0])),
+    "threads-negative": lambda f: (good2(f)["backward"].__setitem__("starts", np.zeros(4)),
+                                   f["timings"]["backward"].__setitem__("threads", np.array([0, -1, 0, 0], dtype=np.int32))),
+    "clock-offset-length": lambda f: (good2(f), f.create_group("ranks").__setitem__("clock_offset", np.zeros(3)),
+                                      f["ranks"].__setitem__("clock_offset_error", np.zeros(3))),
+    "clock-offset-error-negative": lambda f: (good2(f), f.create_group("ranks").__setitem__("clock_offset", np.zeros(4)),
+                                              f["ranks"].__setitem__("clock_offset_error", np.array([0.0, 1e-6, -1e-6, 0.0]))),
 }
 
 

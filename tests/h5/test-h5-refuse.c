@@ -59,6 +59,10 @@ static const RefusalCase refusal_cases[] = {
   { "cache-sum-vs-samples.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "do not match the samples", "rank 2: rank_sum is 0.125001, the samples add up to 0.125" } },
   { "cache-p99-vs-samples.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "do not match the samples", "attribute 'p99' is 0.94999999999999996, the samples give 0.98499999999999988" } },
   { "starts-length.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "length mismatch: 'times' has 4 samples, 'starts' has 3" } },
+  { "starts-nan.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "starts[2] is not finite" } },
+  { "threads-negative.h5", TPROF_ERROR_FORMAT, { "operation 'backward'", "threads[1] is negative" } },
+  { "clock-offset-length.h5", TPROF_ERROR_FORMAT, { "/ranks", "'clock_offset' has 3 values, expected 4" } },
+  { "clock-offset-error-negative.h5", TPROF_ERROR_FORMAT, { "/ranks/clock_offset_error[2] is -1e-06, expected a finite value >= 0" } },
 };
 
 static char *

@@ -38,6 +38,52 @@ loader (gpointer data)
 }
 
 static void
+assert_same_timeline (const TprofGatheredTime *a,
+                      const TprofGatheredTime *b)
+{
+  size_t n = tprof_gathered_time_count (a);
+
+  g_assert_cmpuint (tprof_gathered_time_count (b), ==, n);
+  g_assert_nonnull (tprof_gathered_time_starts (b));
+  g_assert_nonnull (tprof_gathered_time_threads (b));
+  g_assert_cmpmem (tprof_gathered_time_starts (a), n * sizeof (double), tprof_gathered_time_starts (b),
+                   n * sizeof (double));
+  g_assert_cmpmem (tprof_gathered_time_threads (a), n * sizeof (int32_t), tprof_gathered_time_threads (b),
+                   n * sizeof (int32_t));
+}
+
+/* What was saved reads back the same, in process and isolated: every
+ * start and thread, the offsets and the origin. */
+static void
+assert_read_back (const TprofProfiledTime *pt,
+                  const char              *path)
+{
+  TprofError error = { 0 };
+  TprofProfiledTime *loaded = tprof_profiled_time_load (path, &error);
+  TprofProfileFile *apart = tprof_profile_file_open_isolated (path, &error);
+  const int32_t rank0[] = { 0 };
+
+  g_assert_nonnull (loaded);
+  g_assert_nonnull (apart);
+  g_assert_cmpstr (tprof_profiled_time_timeline_origin (loaded), ==, tprof_profiled_time_timeline_origin (pt));
+  g_assert_cmpstr (tprof_profile_file_timeline_origin (apart), ==, tprof_profiled_time_timeline_origin (pt));
+  g_assert_cmpfloat (tprof_profiled_time_clock_offsets (loaded)[0], ==, 0.0);
+  g_assert_cmpfloat (tprof_profile_file_clock_offset_errors (apart)[0], ==, 0.0);
+  for (size_t op = 0; op < tprof_profiled_time_len (pt); op++)
+    {
+      const TprofGatheredTime *recorded = tprof_profiled_time_nth (pt, op);
+      TprofGatheredTime *isolated = tprof_profile_file_read_operation (apart, op, rank0, 1, NULL, NULL, NULL, &error);
+
+      assert_same_timeline (recorded, tprof_profiled_time_get (loaded, tprof_profiled_time_name (pt, op)));
+      g_assert_nonnull (isolated);
+      assert_same_timeline (recorded, isolated);
+      tprof_gathered_time_free (isolated);
+    }
+  tprof_profile_file_close (apart);
+  tprof_profiled_time_free (loaded);
+}
+
+static void
 test_recorded_timeline (void)
 {
   g_autofree char *dir = h5_test_make_dir ();
@@ -73,6 +119,7 @@ test_recorded_timeline (void)
   g_assert_nonnull (tprof_profiled_time_timeline_origin (pt));
   g_assert_cmpfloat (tprof_profiled_time_clock_offsets (pt)[0], ==, 0.0);
   g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  assert_read_back (pt, path);
   tprof_profiled_time_free (pt);
   tprof_time_manager_free (tm);
 

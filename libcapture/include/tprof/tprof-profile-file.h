@@ -72,6 +72,14 @@ TPROF_EXPORT const char *tprof_profile_file_hostname (const TprofProfileFile *fi
 TPROF_EXPORT const char *tprof_profile_file_created (const TprofProfileFile *file);
 TPROF_EXPORT const char *tprof_profile_file_producer (const TprofProfileFile *file);
 TPROF_EXPORT const char *tprof_profile_file_clock (const TprofProfileFile *file);
+/* The timeline (DESIGN.md 2b), where the file has one: the wall time of
+ * timeline 0 (ISO 8601 UTC), and per rank the seconds added to its clock
+ * and the bound on that offset's error (world_size entries, owned by
+ * @file; NULL unless both are stored). Samples' starts and threads come
+ * with tprof_profile_file_read_operation(). */
+TPROF_EXPORT const char   *tprof_profile_file_timeline_origin (const TprofProfileFile *file);
+TPROF_EXPORT const double *tprof_profile_file_clock_offsets (const TprofProfileFile *file);
+TPROF_EXPORT const double *tprof_profile_file_clock_offset_errors (const TprofProfileFile *file);
 
 /* true when the file holds the cached statistics of @op, so that
  * tprof_profile_file_operation_stats() reads no samples. */
