@@ -1,5 +1,6 @@
 /* tprof-gather-exchange.c — the gather's collectives: sizes for everyone, then name tables and samples by MPI_Alltoallw. */
 /* SPDX-License-Identifier: MIT */
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "tprof/capture-mpi.h"
@@ -123,7 +124,23 @@ typedef struct
 {
   const TprofGather *g;
   size_t             first;  /* of the rank's entries in the name tables */
+  TprofGatherField   field;
 } RecvRegions;
+
+static void *
+field_base (const TprofGather *g, TprofGatherField field, size_t op, size_t offset)
+{
+  switch (field)
+    {
+    case TPROF_GATHER_FIELD_STARTS:
+      return g->timeline.op_starts[op] + offset;
+    case TPROF_GATHER_FIELD_THREADS:
+      return g->timeline.op_threads[op] + offset;
+    case TPROF_GATHER_FIELD_TIMES:
+    default:
+      return g->op_times[op] + offset;
+    }
+}
 
 static void
 recv_region (const void *data, size_t i, const void **addr, size_t *n_elems)
@@ -133,7 +150,7 @@ recv_region (const void *data, size_t i, const void **addr, size_t *n_elems)
 
   *n_elems = r->g->name_count[k];
   /* an operation without samples has no array to point into */
-  *addr = *n_elems > 0 ? r->g->op_times[r->g->name_op[k]] + r->g->name_offset[k] : NULL;
+  *addr = *n_elems > 0 ? field_base (r->g, r->field, r->g->name_op[k], r->g->name_offset[k]) : NULL;
 }
 
 static void
@@ -145,25 +162,49 @@ send_region (const void *data, size_t i, const void **addr, size_t *n_elems)
   *n_elems = local->runs[i].n;
 }
 
-/* Receivers: each rank's samples straight into their places in the
- * operations; every rank: its runs as they lie. */
-int
-_tprof_gather_describe_samples (TprofGather *g, const TprofGatherLocal *local, TprofError *error)
+typedef struct
 {
+  const void *addr;
+  size_t      n;
+} OneRegion;
+
+static void
+one_region (const void *data, size_t i, const void **addr, size_t *n_elems)
+{
+  const OneRegion *r = data;
+
+  *addr = r->n > 0 ? r->addr : NULL;
+  *n_elems = r->n;
+}
+
+/* Receivers: each rank's values of @field straight into their places in
+ * the operations; every rank: its own, the durations as they lie in the
+ * time manager, the timeline from the arrays placed on rank 0's clock. */
+int
+_tprof_gather_describe_field (TprofGather *g, const TprofGatherLocal *local, TprofGatherField field,
+                              TprofError *error)
+{
+  bool threads = field == TPROF_GATHER_FIELD_THREADS;
+  MPI_Datatype elem = threads ? MPI_INT32_T : MPI_DOUBLE;
+  size_t elem_size = threads ? sizeof (int32_t) : sizeof (double);
+  MPI_Datatype block = threads ? g->int_block : g->double_block;
+  OneRegion mine = { threads ? (const void *) g->timeline.local_threads : (const void *) g->timeline.local_starts,
+                     (size_t) g->meta[g->rank * TPROF_GATHER_META_N + TPROF_GATHER_META_N_SAMPLES] };
+
   if (g->receiving)
     for (int r = 0; r < g->size; r++)
       {
-        RecvRegions regions = { g, g->name_base[r] };
+        RecvRegions regions = { g, g->name_base[r], field };
 
         if (gather_describe (g->name_base[r + 1] - g->name_base[r], recv_region, &regions,
-                             MPI_DOUBLE, sizeof (double), g->double_block,
-                             &g->recv_types[r], &g->recv_counts[r], error) < 0)
+                             elem, elem_size, block, &g->recv_types[r], &g->recv_counts[r], error) < 0)
           return -1;
       }
+  if (field != TPROF_GATHER_FIELD_TIMES)
+    return gather_describe (1, one_region, &mine, elem, elem_size, block, &g->send_type, &g->send_count, error);
   /* no operation: @run_base may be NULL */
   return gather_describe (local->n_names > 0 ? local->run_base[local->n_names] : 0, send_region, local,
-                          MPI_DOUBLE, sizeof (double), g->double_block,
-                          &g->send_type, &g->send_count, error);
+                          elem, elem_size, block, &g->send_type, &g->send_count, error);
 }
 
 void

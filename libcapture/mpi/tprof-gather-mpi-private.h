@@ -10,11 +10,15 @@
 
 #include <tprof/capture.h>
 
-/* A run of samples stored contiguously somewhere the gather only reads. */
+/* A run of samples stored contiguously somewhere the gather only reads:
+ * durations, and where known their starts (seconds of this rank's
+ * CLOCK_MONOTONIC) and the thread that recorded them. */
 typedef struct
 {
   const double *samples;
   size_t        n;
+  const double *starts;   /* NULL: no timeline */
+  int32_t       thread;
 } TprofGatherRun;
 
 /* One rank's records as the gather sends them: @n_names operations in
@@ -58,10 +62,31 @@ typedef enum
 
 void _tprof_gather_inject_failure (TprofGatherStage stage);
 
+/* Tests: this rank's clock reads (the recorded starts and the clock
+ * alignment's) run @secs ahead, as another host's clock would; all ranks
+ * of one host share CLOCK_MONOTONIC otherwise. */
+void _tprof_gather_set_test_clock_skew (double secs);
+
 /* --- shared by the gather's own files --- */
 
 /* Sizes travel as uint64 whatever size_t is; one record per rank. */
-enum { TPROF_GATHER_META_BLOB_BYTES, TPROF_GATHER_META_N_SAMPLES, TPROF_GATHER_META_N };
+enum { TPROF_GATHER_META_BLOB_BYTES, TPROF_GATHER_META_N_SAMPLES, TPROF_GATHER_META_TIMELINE,
+       TPROF_GATHER_META_N };
+
+/* What a rank's timeline adds to the gather (tprof-gather-clock.c). */
+typedef struct
+{
+  bool      all;              /* every rank has starts for every sample */
+  double    offset;           /* this rank's: seconds added to its clock to read rank 0's */
+  double    error;            /* bound on @offset's error */
+  double   *offsets;          /* receiving ranks: every rank's offset, error, and */
+  double   *errors;           /* rank 0's wall clock minus its monotonic clock */
+  double    wall_minus_mono;
+  double   *local_starts;     /* this rank's starts on rank 0's clock, in send order */
+  int32_t  *local_threads;
+  double  **op_starts;        /* receiving ranks, per operation */
+  int32_t **op_threads;
+} TprofGatherTimeline;
 
 typedef struct
 {
@@ -103,6 +128,9 @@ typedef struct
   size_t         *op_counts;
   double        **op_times;
   int32_t       **op_ranks;
+
+  MPI_Datatype    int_block;
+  TprofGatherTimeline timeline;
 } TprofGather;
 
 static inline bool
@@ -168,6 +196,27 @@ int _tprof_gather_prepare_names (TprofGather *g, TprofError *error);
 int _tprof_gather_describe_samples (TprofGather *g, const TprofGatherLocal *local, TprofError *error);
 int _tprof_gather_transfer (TprofGather *g, const char *stage, TprofError *error);
 void _tprof_gather_free_transfer_types (TprofGather *g);
+
+/* The arrays of the samples a transfer moves. */
+typedef enum
+{
+  TPROF_GATHER_FIELD_TIMES,
+  TPROF_GATHER_FIELD_STARTS,
+  TPROF_GATHER_FIELD_THREADS,
+} TprofGatherField;
+
+int _tprof_gather_describe_field (TprofGather *g, const TprofGatherLocal *local, TprofGatherField field,
+                                  TprofError *error);
+
+/* tprof-gather-clock.c: every rank's clock offset to rank 0, estimated by
+ * ping-pong over a binary tree (log2 P rounds), then shared; this rank's
+ * starts on rank 0's clock. Collective. */
+int _tprof_gather_sync_clocks (TprofGather *g, TprofError *error);
+int _tprof_gather_local_timeline (TprofGather *g, const TprofGatherLocal *local, TprofError *error);
+void _tprof_gather_timeline_clear (TprofGather *g);
+/* Receivers: each operation's starts and threads onto its selection, the
+ * timeline shifted to begin at 0, and the offsets onto @pt. */
+int _tprof_gather_timeline_finish (TprofGather *g, TprofProfiledTime *pt, TprofError *error);
 
 /* tprof-gather-samples.c: a receiver's sample arrays, then its profile */
 int _tprof_gather_alloc_samples (TprofGather *g, TprofError *error);

@@ -29,7 +29,7 @@ gather_read_clear (TprofGatherRead *read)
 }
 
 static bool
-gather_read_add_run (const double *samples, size_t n, void *user_data)
+gather_read_add_run (const double *samples, const double *starts, size_t n, int32_t thread, void *user_data)
 {
   TprofGatherRead *read = user_data;
 
@@ -47,7 +47,7 @@ gather_read_add_run (const double *samples, size_t n, void *user_data)
       read->runs = runs;
       read->runs_capacity = capacity;
     }
-  read->runs[read->n_runs++] = (TprofGatherRun) { samples, n };
+  read->runs[read->n_runs++] = (TprofGatherRun) { samples, n, starts, thread };
   return true;
 }
 
@@ -67,7 +67,7 @@ gather_read_manager (TprofTimeManager *tm, TprofGatherRead *read, TprofError *er
   read->n_names = n;
   for (size_t i = 0; i < n; i++)
     {
-      if (!_tprof_time_manager_visit_samples (tm, read->names[i], gather_read_add_run, read))
+      if (!_tprof_time_manager_visit_timeline (tm, read->names[i], gather_read_add_run, read))
         return _tprof_gather_set_no_memory (error, "finding this rank's samples");
       read->run_base[i + 1] = read->n_runs;
     }

@@ -119,6 +119,11 @@ _tprof_gather_pack_local (TprofGather *g, const TprofGatherLocal *local, TprofEr
   g->blob_bytes = bytes;
   g->meta[g->rank * TPROF_GATHER_META_N + TPROF_GATHER_META_BLOB_BYTES] = bytes;
   g->meta[g->rank * TPROF_GATHER_META_N + TPROF_GATHER_META_N_SAMPLES] = n_samples;
+  /* a timeline only where every sample of every rank has its start */
+  g->meta[g->rank * TPROF_GATHER_META_N + TPROF_GATHER_META_TIMELINE] = 1;
+  for (size_t k = 0; local->n_names > 0 && k < local->run_base[local->n_names]; k++)
+    if (local->runs[k].n > 0 && local->runs[k].starts == NULL)
+      g->meta[g->rank * TPROF_GATHER_META_N + TPROF_GATHER_META_TIMELINE] = 0;
   return 0;
 }
 

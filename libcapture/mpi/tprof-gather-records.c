@@ -98,6 +98,9 @@ gather_close (TprofGather *g)
     MPI_Type_free (&g->byte_block);
   if (g->double_block != MPI_DATATYPE_NULL)
     MPI_Type_free (&g->double_block);
+  if (g->int_block != MPI_DATATYPE_NULL)
+    MPI_Type_free (&g->int_block);
+  _tprof_gather_timeline_clear (g);
   if (g->comm != MPI_COMM_NULL)
     MPI_Comm_free (&g->comm);
   for (size_t i = 0; i < g->n_ops; i++)
@@ -157,6 +160,8 @@ gather_alloc_common (TprofGather *g, TprofError *error)
   rc = _tprof_gather_make_block (MPI_BYTE, &g->byte_block);
   if (rc == MPI_SUCCESS)
     rc = _tprof_gather_make_block (MPI_DOUBLE, &g->double_block);
+  if (rc == MPI_SUCCESS)
+    rc = _tprof_gather_make_block (MPI_INT32_T, &g->int_block);
   if (rc != MPI_SUCCESS)
     return _tprof_gather_set_mpi_error (error, rc, "MPI_Type_contiguous", "starting");
   return 0;
@@ -170,6 +175,23 @@ gather_plan_samples (TprofGather *g, TprofError *error)
       || _tprof_gather_unite_names (g, error) < 0
       || _tprof_gather_alloc_samples (g, error) < 0)
     return -1;
+  return 0;
+}
+
+/* The starts, then the threads: each described, agreed on, moved. */
+static int
+gather_transfer_timeline (TprofGather *g, const TprofGatherLocal *local, TprofError *err)
+{
+  if (err->code == TPROF_ERROR_NONE)
+    _tprof_gather_describe_field (g, local, TPROF_GATHER_FIELD_STARTS, err);
+  if (_tprof_gather_agree (g, "agreeing to exchange the starts", err) < 0)
+    return -1;
+  _tprof_gather_transfer (g, "sending the starts", err);
+  if (err->code == TPROF_ERROR_NONE)
+    _tprof_gather_describe_field (g, local, TPROF_GATHER_FIELD_THREADS, err);
+  if (_tprof_gather_agree (g, "agreeing to exchange the threads", err) < 0)
+    return -1;
+  _tprof_gather_transfer (g, "sending the threads", err);
   return 0;
 }
 
@@ -188,6 +210,7 @@ _tprof_gather_records (const TprofGatherLocal *local,
   g.comm = MPI_COMM_NULL;
   g.byte_block = MPI_DATATYPE_NULL;
   g.double_block = MPI_DATATYPE_NULL;
+  g.int_block = MPI_DATATYPE_NULL;
   g.send_type = MPI_BYTE;
   tprof_error_clear (&err);
 
@@ -208,8 +231,10 @@ _tprof_gather_records (const TprofGatherLocal *local,
   /* from here on every rank makes the same calls: a failure travels through
    * the agreements (fixed points) so that no rank waits for a lost one */
   if (_tprof_gather_agree (&g, "agreeing to start", &err) < 0
-      || _tprof_gather_share_sizes (&g, &err) < 0)
+      || _tprof_gather_share_sizes (&g, &err) < 0
+      || _tprof_gather_sync_clocks (&g, &err) < 0)
     goto out;
+  _tprof_gather_local_timeline (&g, local, &err);
 
   _tprof_gather_prepare_names (&g, &err);
   if (_tprof_gather_agree (&g, "agreeing to exchange the operation names", &err) < 0)
@@ -218,10 +243,12 @@ _tprof_gather_records (const TprofGatherLocal *local,
   if (err.code == TPROF_ERROR_NONE && g.receiving)
     gather_plan_samples (&g, &err);
   if (err.code == TPROF_ERROR_NONE)
-    _tprof_gather_describe_samples (&g, local, &err);
+    _tprof_gather_describe_field (&g, local, TPROF_GATHER_FIELD_TIMES, &err);
   if (_tprof_gather_agree (&g, "agreeing to exchange the samples", &err) < 0)
     goto out;
   _tprof_gather_transfer (&g, "sending the samples", &err);
+  if (g.timeline.all && gather_transfer_timeline (&g, local, &err) < 0)
+    goto out;
   if (_tprof_gather_agree (&g, "agreeing that the samples arrived", &err) < 0)
     goto out;
 

@@ -46,6 +46,24 @@ _tprof_gather_alloc_samples (TprofGather *g, TprofError *error)
       if (g->op_times[op] == NULL || g->op_ranks[op] == NULL)
         return _tprof_gather_set_no_memory (error, "receiving the samples");
     }
+  if (g->timeline.all)
+    {
+      g->timeline.op_starts = calloc (g->n_ops > 0 ? g->n_ops : 1, sizeof *g->timeline.op_starts);
+      g->timeline.op_threads = calloc (g->n_ops > 0 ? g->n_ops : 1, sizeof *g->timeline.op_threads);
+      if (g->timeline.op_starts == NULL || g->timeline.op_threads == NULL)
+        return _tprof_gather_set_no_memory (error, "receiving the timeline");
+      for (size_t op = 0; op < g->n_ops; op++)
+        {
+          if (g->op_counts[op] == 0)
+            continue;
+          g->timeline.op_starts[op] = _tprof_gather_malloc (TPROF_GATHER_STAGE_SAMPLES,
+                                                            g->op_counts[op] * sizeof (double));
+          g->timeline.op_threads[op] = _tprof_gather_malloc (TPROF_GATHER_STAGE_SAMPLES,
+                                                             g->op_counts[op] * sizeof (int32_t));
+          if (g->timeline.op_starts[op] == NULL || g->timeline.op_threads[op] == NULL)
+            return _tprof_gather_set_no_memory (error, "receiving the timeline");
+        }
+    }
   /* the ranks are known before any sample arrives */
   for (int r = 0; r < g->size; r++)
     for (size_t i = g->name_base[r]; i < g->name_base[r + 1]; i++)
@@ -79,7 +97,8 @@ _tprof_gather_build_profile (TprofGather *g, TprofError *error)
           goto fail;
         }
     }
-  if (tprof_profiled_time_set_hostnames (pt, g->hostnames, error) < 0)
+  if (tprof_profiled_time_set_hostnames (pt, g->hostnames, error) < 0
+      || _tprof_gather_timeline_finish (g, pt, error) < 0)
     goto fail;
   return pt;
 

@@ -1,5 +1,6 @@
 /* test-gather.c — tprof_time_manager_gather under mpiexec: every rank checks, any failure fails the run. */
 /* SPDX-License-Identifier: MIT */
+#include <math.h>
 #include <string.h>
 
 #include <glib.h>
@@ -354,11 +355,17 @@ count_collectives (MpiTestScenario scenario)
   int size = world_size ();
   unsigned n;
 
+  unsigned rounds = 0;
+
+  /* the clock alignment's ping-pong: each rank talks to its parent and
+   * children in a binary tree, 2 x 12 messages and one offset each */
+  while ((1 << rounds) < size)
+    rounds++;
   mpi_test_fill (tm, scenario, rank, size, rank);
   mpi_call_count_reset ();
   pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, 0, &error);
   n = mpi_call_count_collectives ();
-  g_assert_cmpuint (mpi_call_count_point_to_point (), ==, 0);
+  g_assert_cmpuint (mpi_call_count_point_to_point (), <=, 25 * (1 + rounds));
   g_assert_true ((pt != NULL) == (rank == 0));
   g_assert_cmpint (error.code, ==, 0);
   tprof_profiled_time_free (pt);
@@ -376,7 +383,8 @@ test_gather_fixed_collectives (void)
   g_assert_cmpuint (few, >, 0);
   g_assert_cmpuint (few, ==, many);
   g_assert_cmpuint (few, ==, none);
-  g_assert_cmpuint (few, <=, 8);
+  /* 8 for the samples, 5 more for their timeline */
+  g_assert_cmpuint (few, <=, 13);
 }
 
 static void
@@ -432,6 +440,80 @@ test_gather_mismatched_destination (void)
 
   /* and the next gather works */
   run_gather (MPI_COMM_WORLD, MPI_TEST_SHUFFLED, 0);
+  tprof_time_manager_free (tm);
+}
+
+/* The timeline: each rank's clock runs 1.5 s per rank ahead (injected:
+ * ranks of one host share one clock); the estimated offsets recover the
+ * skew within their stated bounds, and the ends of a barrier, which every
+ * rank leaves at about the same moment, line up on the timeline. */
+static void
+test_gather_timeline (void)
+{
+  enum { N_BARRIERS = 5 };
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  TprofProfiledTime *pt;
+  TprofError error;
+  int rank = world_rank ();
+  int size = world_size ();
+  const TprofGatheredTime *barrier;
+  const double *offsets, *errors, *starts;
+  double first = INFINITY;
+
+  _tprof_gather_set_test_clock_skew (1.5 * rank);
+  tprof_time_manager_enable (tm);
+  for (int k = 0; k < N_BARRIERS; k++)
+    {
+      TPROF_SCOPE ("barrier");
+      MPI_Barrier (MPI_COMM_WORLD);
+    }
+  tprof_time_manager_disable (tm);
+  /* the recorded starts are read at the clock of the recording, so the
+   * skew applies to them as it does to the alignment's clock reads */
+  pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, TPROF_GATHER_ALL, &error);
+  _tprof_gather_set_test_clock_skew (0.0);
+  g_assert_nonnull (pt);
+
+  offsets = tprof_profiled_time_clock_offsets (pt);
+  errors = tprof_profiled_time_clock_offset_errors (pt);
+  g_assert_nonnull (offsets);
+  g_assert_nonnull (errors);
+  g_assert_nonnull (tprof_profiled_time_timeline_origin (pt));
+  g_assert_cmpfloat (offsets[0], ==, 0.0);
+  g_assert_cmpfloat (errors[0], ==, 0.0);
+  for (int r = 0; r < size; r++)
+    {
+      g_test_message ("rank %d: offset %.9f s (true %.1f), error bound %.3g s", r, offsets[r], -1.5 * r, errors[r]);
+      g_assert_cmpfloat (fabs (offsets[r] - (-1.5 * r)), <=, errors[r] + 1e-9);
+      g_assert_cmpfloat (errors[r], <, 0.1);
+    }
+
+  barrier = tprof_profiled_time_get (pt, "barrier");
+  starts = tprof_gathered_time_starts (barrier);
+  g_assert_nonnull (starts);
+  g_assert_nonnull (tprof_gathered_time_threads (barrier));
+  g_assert_cmpuint (tprof_gathered_time_count (barrier), ==, (size_t) N_BARRIERS * size);
+  for (size_t i = 0; i < tprof_gathered_time_count (barrier); i++)
+    first = fmin (first, starts[i]);
+  g_assert_cmpfloat (first, ==, 0.0);
+  /* samples are grouped by rank: occurrence k of rank r at r * N + k */
+  for (int k = 0; k < N_BARRIERS; k++)
+    {
+      double lo = INFINITY, hi = -INFINITY;
+
+      for (int r = 0; r < size; r++)
+        {
+          size_t i = (size_t) r * N_BARRIERS + (size_t) k;
+          double end = starts[i] + tprof_gathered_time_times (barrier)[i];
+
+          g_assert_cmpint (tprof_gathered_time_ranks (barrier)[i], ==, r);
+          lo = fmin (lo, end);
+          hi = fmax (hi, end);
+        }
+      /* unaligned, the ends would lie 1.5 s a rank apart */
+      g_assert_cmpfloat (hi - lo, <, 0.5);
+    }
+  tprof_profiled_time_free (pt);
   tprof_time_manager_free (tm);
 }
 
@@ -603,6 +685,7 @@ main (int argc, char **argv)
   g_test_add_func ("/mpi/gather/threads", test_gather_threads);
   g_test_add_func ("/mpi/gather/fixed-collectives", test_gather_fixed_collectives);
   g_test_add_func ("/mpi/gather/bad-destination", test_gather_bad_destination);
+  g_test_add_func ("/mpi/gather/timeline", test_gather_timeline);
   g_test_add_func ("/mpi/gather/mismatched-destination", test_gather_mismatched_destination);
   g_test_add_func ("/mpi/gather/null-manager-on-one-rank", test_gather_null_manager_on_one_rank);
   g_test_add_func ("/mpi/gather/local-failure", test_gather_local_failure);

@@ -1,0 +1,279 @@
+/* tprof-gather-clock.c — the gather's timeline: each rank's clock offset to rank 0 by ping-pong over a binary tree, and the starts it sends on rank 0's clock. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tprof-gather-mpi-private.h"
+
+/* Round trips per pair: the shortest bounds the offset's error best. */
+#define PINGS 12
+#define TAG_PING   0x7470
+#define TAG_OFFSET 0x7471
+
+static double test_skew;
+
+void
+_tprof_gather_set_test_clock_skew (double secs)
+{
+  test_skew = secs;
+}
+
+/* This rank's CLOCK_MONOTONIC, in seconds (as the recorded starts). */
+static double
+clock_now (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec + test_skew;
+}
+
+/* The child's side: the offset from this rank's clock to @parent's, from
+ * the round trip with the smallest delay, and half that delay as bound. */
+static int
+ping_parent (TprofGather *g,
+             int          parent,
+             double      *offset,
+             double      *error)
+{
+  double best = INFINITY;
+
+  for (int i = 0; i < PINGS; i++)
+    {
+      double t0 = clock_now (), theirs = 0.0, t1;
+      int rc = MPI_Send (&t0, 1, MPI_DOUBLE, parent, TAG_PING, g->comm);
+
+      if (rc == MPI_SUCCESS)
+        rc = MPI_Recv (&theirs, 1, MPI_DOUBLE, parent, TAG_PING, g->comm, MPI_STATUS_IGNORE);
+      if (rc != MPI_SUCCESS)
+        return rc;
+      t1 = clock_now ();
+      if (t1 - t0 < best)
+        {
+          best = t1 - t0;
+          *offset = theirs - (t0 + t1) / 2.0;
+          *error = best / 2.0;
+        }
+    }
+  return MPI_SUCCESS;
+}
+
+static int
+answer_child (TprofGather *g,
+              int          child)
+{
+  for (int i = 0; i < PINGS; i++)
+    {
+      double theirs, now;
+      int rc = MPI_Recv (&theirs, 1, MPI_DOUBLE, child, TAG_PING, g->comm, MPI_STATUS_IGNORE);
+
+      now = clock_now ();
+      if (rc == MPI_SUCCESS)
+        rc = MPI_Send (&now, 1, MPI_DOUBLE, child, TAG_PING, g->comm);
+      if (rc != MPI_SUCCESS)
+        return rc;
+    }
+  return MPI_SUCCESS;
+}
+
+/* Rank r's parent is r minus its lowest set bit: in the round of step s,
+ * the ranks that are multiples of 2s measure their child r + s. Every rank
+ * is a parent only in rounds before the one where it is a child, so the
+ * rounds never wait on each other; there are ceil(log2 P) of them. */
+static int
+measure_to_parent (TprofGather *g,
+                   double      *offset,
+                   double      *error)
+{
+  for (int step = 1; step < g->size; step <<= 1)
+    {
+      int rc = MPI_SUCCESS;
+
+      if (g->rank % (2 * step) == 0 && g->rank + step < g->size)
+        rc = answer_child (g, g->rank + step);
+      else if (g->rank % (2 * step) == step)
+        rc = ping_parent (g, g->rank - step, offset, error);
+      if (rc != MPI_SUCCESS)
+        return rc;
+    }
+  return MPI_SUCCESS;
+}
+
+/* Down the tree, the widest step first: a parent's offset to rank 0 is
+ * known before it hands it to its child, which adds its own. */
+static int
+compose_to_root (TprofGather *g,
+                 double       to_parent[2],
+                 double       to_root[2])
+{
+  int top = 1;
+
+  to_root[0] = to_root[1] = 0.0;
+  while (top < g->size)
+    top <<= 1;
+  for (int step = top / 2; step >= 1; step /= 2)
+    {
+      int rc = MPI_SUCCESS;
+
+      if (g->rank % (2 * step) == 0 && g->rank + step < g->size)
+        rc = MPI_Send (to_root, 2, MPI_DOUBLE, g->rank + step, TAG_OFFSET, g->comm);
+      else if (g->rank % (2 * step) == step)
+        {
+          double parent[2];
+
+          rc = MPI_Recv (parent, 2, MPI_DOUBLE, g->rank - step, TAG_OFFSET, g->comm, MPI_STATUS_IGNORE);
+          to_root[0] = to_parent[0] + parent[0];
+          to_root[1] = to_parent[1] + parent[1];
+        }
+      if (rc != MPI_SUCCESS)
+        return rc;
+    }
+  return MPI_SUCCESS;
+}
+
+int
+_tprof_gather_sync_clocks (TprofGather *g,
+                           TprofError  *error)
+{
+  TprofGatherTimeline *tl = &g->timeline;
+  double to_parent[2] = { 0.0, 0.0 }, to_root[2];
+  double mine[3], *all;
+  struct timespec wall;
+  int rc;
+
+  tl->all = true;
+  for (int r = 0; r < g->size; r++)
+    tl->all = tl->all && g->meta[r * TPROF_GATHER_META_N + TPROF_GATHER_META_TIMELINE] != 0;
+  if (!tl->all)
+    return 0;  /* every rank knows: no timeline, no exchange */
+
+  rc = measure_to_parent (g, &to_parent[0], &to_parent[1]);
+  if (rc == MPI_SUCCESS)
+    rc = compose_to_root (g, to_parent, to_root);
+  if (rc != MPI_SUCCESS)
+    return _tprof_gather_set_mpi_error (error, rc, "MPI_Send/MPI_Recv", "aligning the clocks");
+  tl->offset = to_root[0];
+  tl->error = to_root[1];
+
+  clock_gettime (CLOCK_REALTIME, &wall);
+  mine[0] = tl->offset;
+  mine[1] = tl->error;
+  mine[2] = (double) wall.tv_sec + 1e-9 * (double) wall.tv_nsec - clock_now ();
+  all = malloc ((size_t) g->size * 3 * sizeof *all);
+  if (all == NULL)
+    return _tprof_gather_set_no_memory (error, "aligning the clocks");
+  rc = MPI_Allgather (mine, 3, MPI_DOUBLE, all, 3, MPI_DOUBLE, g->comm);
+  if (rc == MPI_SUCCESS && g->receiving)
+    {
+      tl->offsets = malloc ((size_t) g->size * sizeof *tl->offsets);
+      tl->errors = malloc ((size_t) g->size * sizeof *tl->errors);
+      for (int r = 0; tl->offsets != NULL && tl->errors != NULL && r < g->size; r++)
+        {
+          tl->offsets[r] = all[3 * r];
+          tl->errors[r] = all[3 * r + 1];
+        }
+      tl->wall_minus_mono = all[2];
+    }
+  free (all);
+  if (rc != MPI_SUCCESS)
+    return _tprof_gather_set_mpi_error (error, rc, "MPI_Allgather", "sharing the clock offsets");
+  if (g->receiving && (tl->offsets == NULL || tl->errors == NULL))
+    return _tprof_gather_set_no_memory (error, "sharing the clock offsets");
+  return 0;
+}
+
+int
+_tprof_gather_local_timeline (TprofGather            *g,
+                              const TprofGatherLocal *local,
+                              TprofError             *error)
+{
+  TprofGatherTimeline *tl = &g->timeline;
+  size_t n = (size_t) g->meta[g->rank * TPROF_GATHER_META_N + TPROF_GATHER_META_N_SAMPLES];
+  size_t at = 0;
+
+  if (!tl->all)
+    return 0;
+  tl->local_starts = malloc ((n > 0 ? n : 1) * sizeof *tl->local_starts);
+  tl->local_threads = malloc ((n > 0 ? n : 1) * sizeof *tl->local_threads);
+  if (tl->local_starts == NULL || tl->local_threads == NULL)
+    return _tprof_gather_set_no_memory (error, "placing this rank's samples on the timeline");
+  /* in the order the durations are sent: run after run */
+  for (size_t k = 0; local->n_names > 0 && k < local->run_base[local->n_names]; k++)
+    for (size_t i = 0; i < local->runs[k].n; i++, at++)
+      {
+        tl->local_starts[at] = local->runs[k].starts[i] + test_skew + tl->offset;
+        tl->local_threads[at] = local->runs[k].thread;
+      }
+  return 0;
+}
+
+void
+_tprof_gather_timeline_clear (TprofGather *g)
+{
+  TprofGatherTimeline *tl = &g->timeline;
+
+  for (size_t op = 0; op < g->n_ops; op++)
+    {
+      if (tl->op_starts != NULL)
+        free (tl->op_starts[op]);
+      if (tl->op_threads != NULL)
+        free (tl->op_threads[op]);
+    }
+  free (tl->op_starts);
+  free (tl->op_threads);
+  free (tl->offsets);
+  free (tl->errors);
+  free (tl->local_starts);
+  free (tl->local_threads);
+  memset (tl, 0, sizeof *tl);
+}
+
+/* ISO 8601 UTC of @wall seconds since the epoch. */
+static char *
+iso_time (double wall)
+{
+  time_t secs = (time_t) floor (wall);
+  struct tm utc;
+  char text[64];
+  size_t len;
+
+  if (gmtime_r (&secs, &utc) == NULL)
+    return NULL;
+  len = strftime (text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
+  snprintf (text + len, sizeof text - len, ".%06dZ", (int) ((wall - floor (wall)) * 1e6));
+  return strdup (text);
+}
+
+int
+_tprof_gather_timeline_finish (TprofGather       *g,
+                               TprofProfiledTime *pt,
+                               TprofError        *error)
+{
+  TprofGatherTimeline *tl = &g->timeline;
+  double origin = INFINITY;
+
+  if (!tl->all)
+    return 0;
+  for (size_t op = 0; op < g->n_ops; op++)
+    for (size_t i = 0; i < g->op_counts[op]; i++)
+      origin = fmin (origin, tl->op_starts[op][i]);
+  for (size_t op = 0; op < g->n_ops; op++)
+    {
+      /* the profile's operations are in the gather's order */
+      TprofGatheredTime *gt = (TprofGatheredTime *) tprof_profiled_time_nth (pt, op);
+
+      for (size_t i = 0; i < g->op_counts[op]; i++)
+        tl->op_starts[op][i] -= origin;
+      tprof_gathered_time_set_timeline_take (gt, tl->op_starts[op], tl->op_threads[op]);
+      tl->op_starts[op] = NULL;
+      tl->op_threads[op] = NULL;
+    }
+  tprof_profiled_time_set_timeline_take (pt, tl->offsets, tl->errors,
+                                         isfinite (origin) ? iso_time (origin + tl->wall_minus_mono) : NULL);
+  tl->offsets = tl->errors = NULL;
+  (void) error;
+  return 0;
+}
