@@ -321,6 +321,14 @@ test_compare (void)
   run_check ("check-compare.py", (const char *[]) { TPROF_CLI, fixture_dir, NULL });
 }
 
+/* ---- trace ---- */
+
+static void
+test_trace (void)
+{
+  run_check ("check-trace.py", (const char *[]) { TPROF_CLI, fixture_dir, NULL });
+}
+
 /* ---- hist ---- */
 
 /* Runs `tprof hist` on operation @op of @profile into a CSV, checks it with
@@ -797,6 +805,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/summary/sort-columns", test_summary_sort_columns);
   g_test_add_func ("/cli/summary/cached-reads-no-samples", test_summary_cached);
   g_test_add_func ("/cli/compare/against-scipy", test_compare);
+  g_test_add_func ("/cli/trace/against-h5py", test_trace);
   g_test_add_func ("/cli/hist/csv-matches-numpy", test_hist_csv);
   g_test_add_func ("/cli/hist/auto-bins-capped", test_hist_auto_bins_capped);
   g_test_add_func ("/cli/hist/pictures", test_hist_pictures);

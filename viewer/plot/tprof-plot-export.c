@@ -166,25 +166,33 @@ tprof_plot_export (const char         *path,
 }
 
 gboolean
-tprof_plot_save_text (const char  *path,
-                      const char  *text,
-                      GError     **error)
+tprof_plot_save_bytes (const char  *path,
+                       const void  *data,
+                       gsize        length,
+                       GError     **error)
 {
   TprofAtomicFile file;
-  gsize length;
 
   g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (text != NULL, FALSE);
+  g_return_val_if_fail (data != NULL || length == 0, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   if (!_tprof_atomic_file_open (&file, path, error))
     return FALSE;
-  length = strlen (text);
-  if (fwrite (text, 1, length, file.stream) != length)
+  if (length > 0 && fwrite (data, 1, length, file.stream) != length)
     {
       _tprof_atomic_file_set_error (error, path, g_strerror (errno));
       _tprof_atomic_file_abort (&file);
       return FALSE;
     }
   return _tprof_atomic_file_commit (&file, error);
+}
+
+gboolean
+tprof_plot_save_text (const char  *path,
+                      const char  *text,
+                      GError     **error)
+{
+  g_return_val_if_fail (text != NULL, FALSE);
+  return tprof_plot_save_bytes (path, text, strlen (text), error);
 }

@@ -197,5 +197,10 @@ void tprof_plot_ranks_draw_default (cairo_t *cr, double width, double height, gp
 gboolean tprof_plot_save_text (const char  *path,
                                const char  *text,
                                GError     **error);
+/* The same for @length bytes of @data (a compressed trace, say). */
+gboolean tprof_plot_save_bytes (const char  *path,
+                                const void  *data,
+                                gsize        length,
+                                GError     **error);
 
 G_END_DECLS
