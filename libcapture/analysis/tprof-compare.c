@@ -13,26 +13,6 @@
 /* The normal quantile of 0.975: the 95% intervals. */
 #define Z_975 1.959963984540054
 
-/* numpy's median of the @n ascending @sorted values (NaN when empty),
- * through the engine's one quantile interpolation. */
-static double
-sorted_median (const double *sorted,
-               size_t        n)
-{
-  const double half = 0.5;
-  size_t ranks[2];
-  double values[2], median = NAN;
-  size_t n_ranks;
-
-  if (n == 0)
-    return NAN;
-  n_ranks = _tprof_quantile_ranks (n, &half, 1, ranks);
-  for (size_t i = 0; i < n_ranks; i++)
-    values[i] = sorted[ranks[i]];
-  _tprof_quantiles_interpolate (n, &half, 1, ranks, values, n_ranks, &median);
-  return median;
-}
-
 /* A sorted copy of @values, sorted with @scratch (@n values); NULL when
  * memory is exhausted (or @n is 0). */
 static double *
@@ -156,8 +136,8 @@ tprof_compare_samples (const double    *base,
     }
   out->base_count = n_base;
   out->new_count = n_new;
-  out->base_median = sorted_median (a, n_base);
-  out->new_median = sorted_median (b, n_new);
+  out->base_median = _tprof_sorted_median (a, n_base);
+  out->new_median = _tprof_sorted_median (b, n_new);
   out->ratio = out->new_median / out->base_median;
   out->p_value = n_base > 0 && n_new > 0 ? mann_whitney_p (a, n_base, b, n_new) : NAN;
   ratio_interval (a, n_base, b, n_new, out);

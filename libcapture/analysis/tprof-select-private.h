@@ -33,6 +33,11 @@ void _tprof_select_ranks (double       *values,
                           size_t        n_ranks,
                           double       *out);
 
+/* numpy's median of the @n ascending values @sorted (NaN when empty),
+ * through the one interpolation below. */
+double _tprof_sorted_median (const double *sorted,
+                             size_t        n);
+
 /* numpy's 'linear' interpolation of the quantiles @qs of @n values from the
  * order statistics _tprof_quantile_ranks() listed and their values. */
 void _tprof_quantiles_interpolate (size_t        n,

@@ -402,3 +402,21 @@ _tprof_select_quantiles (double       *values,
   _tprof_quantile_plan_finish (&plan, out);
   return true;
 }
+
+double
+_tprof_sorted_median (const double *sorted,
+                      size_t        n)
+{
+  const double half = 0.5;
+  size_t ranks[2];
+  double values[2], median = NAN;
+  size_t n_ranks;
+
+  if (n == 0)
+    return NAN;
+  n_ranks = _tprof_quantile_ranks (n, &half, 1, ranks);
+  for (size_t i = 0; i < n_ranks; i++)
+    values[i] = sorted[ranks[i]];
+  _tprof_quantiles_interpolate (n, &half, 1, ranks, values, n_ranks, &median);
+  return median;
+}

@@ -321,6 +321,14 @@ test_compare (void)
   run_check ("check-compare.py", (const char *[]) { TPROF_CLI, fixture_dir, NULL });
 }
 
+/* ---- stragglers ---- */
+
+static void
+test_stragglers (void)
+{
+  run_check ("check-stragglers.py", (const char *[]) { TPROF_CLI, fixture_dir, NULL });
+}
+
 /* ---- trace ---- */
 
 static void
@@ -806,6 +814,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/summary/cached-reads-no-samples", test_summary_cached);
   g_test_add_func ("/cli/compare/against-scipy", test_compare);
   g_test_add_func ("/cli/trace/against-h5py", test_trace);
+  g_test_add_func ("/cli/stragglers/against-numpy", test_stragglers);
   g_test_add_func ("/cli/hist/csv-matches-numpy", test_hist_csv);
   g_test_add_func ("/cli/hist/auto-bins-capped", test_hist_auto_bins_capped);
   g_test_add_func ("/cli/hist/pictures", test_hist_pictures);

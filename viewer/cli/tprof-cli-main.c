@@ -21,6 +21,7 @@ static const Command commands[] = {
   { "hist", tprof_cli_hist, N_("histogram of one operation as PNG, SVG, PDF or CSV") },
   { "ranks", tprof_cli_ranks, N_("one operation rank by rank, outlier ranks flagged") },
   { "compare", tprof_cli_compare, N_("two runs compared: what changed, and is it real") },
+  { "stragglers", tprof_cli_stragglers, N_("the ranks that kept the others waiting, named from arrival") },
   { "trace", tprof_cli_trace, N_("every sample on the timeline, for Perfetto (Chrome trace JSON)") },
 };
 

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <tprof/tprof-arrival.h>
 #include <tprof/tprof-clock.h>
 #include <tprof/tprof-compare.h>
 #include <tprof/tprof-error.h>

@@ -1,0 +1,44 @@
+/* tprof-arrival.h — arrival at an operation across ranks: its occurrences, whether it synchronises the ranks, and which rank kept the others waiting (DESIGN.md 4b). */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tprof/tprof-gathered-time.h>
+#include <tprof/tprof-macros.h>
+
+TPROF_BEGIN_DECLS
+
+/* An operation synchronises its ranks when, over its occurrences, the
+ * median spread of the ends is at most this fraction of the median spread
+ * of the starts: the ranks arrive apart and leave (at least twice as
+ * much) together. Half, not less: on an oversubscribed node the ranks
+ * leave a collective a scheduling quantum apart (the 4-rank demo on 2
+ * cores: ends 5.7 ms apart, starts 12 ms). */
+#define TPROF_SYNCHRONISING_END_TO_START 0.5
+
+typedef struct
+{
+  size_t n_ranks;        /* ranks with samples */
+  size_t n_occurrences;  /* occurrences that every one of them has */
+  double start_spread;   /* median over those occurrences of latest - earliest start */
+  double end_spread;     /* the same for the ends */
+  bool   synchronising;  /* 2 ranks or more, start_spread > 0, and the rule above */
+} TprofArrival;
+
+/* Arrival at the operation whose samples are @gt (with starts; NULL or no
+ * starts gives no occurrence). Occurrence k is the k-th sample of each
+ * rank by start. When it synchronises, each occurrence's late rank (the
+ * latest start; the lowest rank among equals) is charged the wait it
+ * caused, the sum over the other ranks of (latest start - their start):
+ * added to @wait_caused[rank] and @late_count[rank] (@world_size entries
+ * each, may be NULL). Returns false when memory is exhausted. */
+TPROF_EXPORT bool tprof_arrival_analyze (const TprofGatheredTime *gt,
+                                         int                      world_size,
+                                         TprofArrival            *out,
+                                         double                  *wait_caused,
+                                         uint64_t                *late_count);
+
+TPROF_END_DECLS
