@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -142,6 +143,18 @@ tprof_cli_library_error (const char       *file,
   if (*reason == '\0')
     reason = _("could not read the profile");
   return tprof_cli_file_error (file, "%s", reason);
+}
+
+int
+tprof_cli_write_error (const char   *path,
+                       const GError *error)
+{
+  /* the chart library's message names the file too: once is enough */
+  g_autofree char *prefix = g_strdup_printf (_("could not write \"%s\": %s"), path, "");
+  const char *reason = g_str_has_prefix (error->message, prefix) ? error->message + strlen (prefix)
+                                                                 : error->message;
+
+  return tprof_cli_file_error (path, "%s", reason);
 }
 
 TprofProfileFile *

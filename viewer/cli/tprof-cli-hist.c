@@ -151,7 +151,7 @@ write_picture (const HistOptions       *options,
   if (!tprof_plot_export (options->output, options->width, options->height,
                           tprof_plot_histogram_draw_default, &plot, &error))
     {
-      status = tprof_cli_file_error (options->output, "%s", error->message);
+      status = tprof_cli_write_error (options->output, error);
       g_error_free (error);
     }
   g_free (subtitle);
@@ -170,7 +170,7 @@ write_csv (const HistOptions    *options,
 
   if (!tprof_plot_save_text (options->output, csv, &error))
     {
-      status = tprof_cli_file_error (options->output, "%s", error->message);
+      status = tprof_cli_write_error (options->output, error);
       g_error_free (error);
     }
   g_free (csv);

@@ -143,7 +143,7 @@ save (const TraceOptions *options,
     saved = tprof_plot_save_bytes (options->output, text->str, text->len, &error);
   if (!saved)
     {
-      int status = tprof_cli_file_error (options->output, "%s", error->message);
+      int status = tprof_cli_write_error (options->output, error);
 
       g_error_free (error);
       return status;

@@ -68,6 +68,9 @@ gboolean tprof_cli_parse_format (const char     *command,
 /* Prints libcapture's @error about @file, naming the file once; returns
  * TPROF_CLI_EXIT_FAILED. */
 int tprof_cli_library_error (const char *file, const TprofError *error);
+/* Prints that @path could not be written, for @error of the chart
+ * library's writes (naming the file once); returns TPROF_CLI_EXIT_FAILED. */
+int tprof_cli_write_error (const char *path, const GError *error);
 /* Opens @file (metadata and cached statistics only), or prints why not. */
 TprofProfileFile *tprof_cli_open (const char *file);
 /* The samples of operation @op on @ranks (NULL: all), or prints why not. */
