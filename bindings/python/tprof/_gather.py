@@ -73,9 +73,7 @@ def _gather_mpi(tm, dst, comm):
     _check_dst(dst, comm.Get_size())
     native = _native_mpi()
     if native is not None:
-        from . import ProfiledTime
-        capsule = native.gather(tm, comm, -1 if dst is None else dst)
-        return None if capsule is None else capsule
+        return native.gather(tm, comm, -1 if dst is None else dst)
     local = _local_records(tm)
     if dst is None:
         parts = comm.allgather(local)
