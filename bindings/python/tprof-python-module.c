@@ -1,6 +1,7 @@
 /* tprof-python-module.c — tprof._capture: the module, its exceptions and the name sites. */
 /* SPDX-License-Identifier: MIT */
 #include "tprof-python-private.h"
+#include "tprof-python-api.h"
 
 #include <string.h>
 
@@ -191,6 +192,25 @@ add_exceptions (PyObject *module)
   return 0;
 }
 
+static const TprofPyApi api = {
+  .time_manager_get = _tprof_py_time_manager_get,
+  .profiled_time_wrap = _tprof_py_profiled_time_wrap,
+  .raise = _tprof_py_raise,
+};
+
+static int
+add_api (PyObject *module)
+{
+  PyObject *capsule = PyCapsule_New ((void *) &api, TPROF_PY_API_CAPSULE, NULL);
+
+  if (capsule == NULL || PyModule_AddObject (module, "_C_API", capsule) < 0)
+    {
+      Py_XDECREF (capsule);
+      return -1;
+    }
+  return 0;
+}
+
 PyMODINIT_FUNC PyInit__capture (void);
 
 PyMODINIT_FUNC
@@ -211,6 +231,7 @@ PyInit__capture (void)
       || add_type (module, "ProfiledTime", &_tprof_py_profiled_time_type) < 0
       || add_type (module, "_SampleBuffer", &_tprof_py_sample_buffer_type) < 0
       || _tprof_py_scope_init (module) < 0
+      || add_api (module) < 0
       || PyModule_AddStringConstant (module, "version", TPROF_VERSION_S) < 0)
     {
       Py_DECREF (module);

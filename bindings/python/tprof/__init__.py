@@ -14,7 +14,17 @@ that ``tprof`` and ``tprof-viewer`` open.
 import functools
 from collections.abc import Mapping
 
-from . import _capture
+try:
+    from . import _capture
+except ImportError as e:
+    if "static TLS" not in str(e):
+        raise
+    # glibc keeps little room for the initial-exec thread-local storage of
+    # libraries loaded by dlopen, as an extension module's are
+    raise ImportError(
+        "tprof: libtprof-capture could not be loaded into this Python ({}); "
+        "start Python with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 "
+        "or with libtprof-capture.so.0 in LD_PRELOAD".format(e)) from None
 from ._capture import Error, FileError, FormatError, timer
 
 __all__ = [
