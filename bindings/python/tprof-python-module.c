@@ -80,22 +80,13 @@ site_free (PyObject *capsule)
   free (site);
 }
 
-TprofSite *
-_tprof_py_site (PyObject *obj)
+static TprofSite *
+site_new (PyObject *key)
 {
-  PyObject *capsule;
+  const char *name = _tprof_py_name (key);
   TprofSite *site;
-  const char *name;
+  PyObject *capsule;
 
-  if (PyUnicode_CheckExact (obj))
-    {
-      capsule = PyDict_GetItemWithError (sites, obj);
-      if (capsule != NULL)
-        return PyCapsule_GetPointer (capsule, "tprof.site");
-      if (PyErr_Occurred ())
-        return NULL;
-    }
-  name = _tprof_py_name (obj);
   if (name == NULL)
     return NULL;
   site = calloc (1, sizeof *site);
@@ -112,10 +103,35 @@ _tprof_py_site (PyObject *obj)
       free (site);
       return NULL;
     }
-  /* a str subclass is looked up by value next time; only exact str are cached */
-  if (PyUnicode_CheckExact (obj) && PyDict_SetItem (sites, obj, capsule) < 0)
+  /* the dict keeps the site for the life of the module, as a static
+   * TprofSite lives for the life of a C program */
+  if (PyDict_SetItem (sites, key, capsule) < 0)
     site = NULL;
   Py_DECREF (capsule);
+  return site;
+}
+
+TprofSite *
+_tprof_py_site (PyObject *obj)
+{
+  PyObject *key, *capsule;
+  TprofSite *site;
+
+  if (!PyUnicode_Check (obj))
+    {
+      _tprof_py_name (obj);  /* raises the TypeError naming the type */
+      return NULL;
+    }
+  /* a str subclass is looked up by its value */
+  key = PyUnicode_CheckExact (obj) ? (Py_INCREF (obj), obj) : PyUnicode_FromObject (obj);
+  if (key == NULL)
+    return NULL;
+  capsule = PyDict_GetItemWithError (sites, key);
+  if (capsule != NULL)
+    site = PyCapsule_GetPointer (capsule, "tprof.site");
+  else
+    site = PyErr_Occurred () ? NULL : site_new (key);
+  Py_DECREF (key);
   return site;
 }
 

@@ -213,6 +213,19 @@ class Recording(unittest.TestCase):
         self.assertEqual(list(inner.records), ["work", "renamed", "both"])
         self.assertEqual(work.__name__, "work")
 
+    def test_str_subclass_names(self):
+        class Name(str):
+            pass
+
+        tm = tprof.TimeManager()
+        for _ in range(3):
+            with tm.timer(Name("sub")):
+                pass
+        with tm.enable_timer():
+            with tprof.timer(Name("sub")):
+                pass
+        self.assertEqual(len(tm._get_time("sub")), 4)
+
     def test_threads_record_into_one_manager(self):
         tm = tprof.TimeManager()
 
