@@ -1,0 +1,75 @@
+/* tprof-python-mpi.c — tprof._mpi: libtprof-capture-mpi's gather on an mpi4py communicator. */
+/* SPDX-License-Identifier: MIT */
+#include "tprof-python-api.h"
+
+#include <mpi4py/mpi4py.h>
+#include <tprof/capture-mpi.h>
+
+static const TprofPyApi *api;
+
+static PyObject *
+gather (PyObject *module, PyObject *args)
+{
+  PyObject *manager, *comm_obj;
+  TprofTimeManager *tm;
+  TprofProfiledTime *pt;
+  TprofError error;
+  MPI_Comm *comm;
+  int dst;
+
+  if (!PyArg_ParseTuple (args, "OOi:gather", &manager, &comm_obj, &dst))
+    return NULL;
+  tm = api->time_manager_get (manager);
+  if (tm == NULL)
+    return NULL;
+  comm = PyMPIComm_Get (comm_obj);
+  if (comm == NULL)
+    return NULL;
+  tprof_error_clear (&error);
+  /* collective: other Python threads run meanwhile */
+  Py_BEGIN_ALLOW_THREADS
+  pt = tprof_time_manager_gather (tm, *comm, dst < 0 ? TPROF_GATHER_ALL : dst, &error);
+  Py_END_ALLOW_THREADS
+  if (pt != NULL)
+    return api->profiled_time_wrap (pt);
+  if (error.code != 0)
+    return api->raise (&error);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+  { "gather", gather, METH_VARARGS,
+    "gather(manager, comm, dst): tprof_time_manager_gather on comm's handle;\n"
+    "dst < 0 gathers to every rank. A ProfiledTime on the destination, None elsewhere." },
+  { NULL, NULL, 0, NULL },
+};
+
+static struct PyModuleDef module_def = {
+  PyModuleDef_HEAD_INIT,
+  .m_name = "tprof._mpi",
+  .m_doc = "The gather of libtprof-capture-mpi over mpi4py communicators.",
+  .m_size = -1,
+  .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC PyInit__mpi (void);
+
+PyMODINIT_FUNC
+PyInit__mpi (void)
+{
+  PyObject *module;
+
+  api = PyCapsule_Import (TPROF_PY_API_CAPSULE, 0);
+  if (api == NULL || import_mpi4py () < 0)
+    return NULL;
+  module = PyModule_Create (&module_def);
+  if (module == NULL)
+    return NULL;
+  /* how MPI.Get_library_version() starts for the MPI this was built against */
+  if (PyModule_AddStringConstant (module, "MPI_LIBRARY_PREFIX", TPROF_MPI_LIBRARY_PREFIX) < 0)
+    {
+      Py_DECREF (module);
+      return NULL;
+    }
+  return module;
+}

@@ -1,0 +1,157 @@
+# tprof — the seed's Python API (tprofiler.time.manage) over libtprof-capture.
+# SPDX-License-Identifier: MIT
+"""Time named regions of a (distributed) Python program with libtprof-capture.
+
+A user of ``tprofiler.time.manage`` changes only the import::
+
+    from tprof import TimeManager, GatheredTime, ProfiledTime, timer, timer_wrap
+
+Every statistic comes from the C library's engine (numpy-exact sums,
+numpy's quantiles, sample standard deviation); profiles are the HDF5 files
+that ``tprof`` and ``tprof-viewer`` open.
+"""
+
+import functools
+from collections.abc import Mapping
+
+try:
+    from . import _capture
+except ImportError as e:
+    if "static TLS" not in str(e):
+        raise
+    # glibc keeps little room for the initial-exec thread-local storage of
+    # libraries loaded by dlopen, as an extension module's are
+    raise ImportError(
+        "tprof: libtprof-capture could not be loaded into this Python ({}); "
+        "start Python with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 "
+        "or with libtprof-capture.so.0 in LD_PRELOAD".format(e)) from None
+from ._capture import Error, FileError, FormatError, timer
+
+__all__ = [
+    "TimeManager", "GatheredTime", "ProfiledTime", "timer", "timer_wrap",
+    "Error", "FileError", "FormatError",
+]
+__version__ = _capture.version
+
+
+class TimeManager(_capture.TimeManager):
+    """Named time samples of this process (the seed's TimeManager).
+
+    ``timer(name)`` times a block; ``enable_timer()`` lets the module-level
+    ``timer`` and ``@timer_wrap`` record into this manager; ``gather(dst)``
+    collects every rank's samples into a :class:`ProfiledTime`.
+    """
+
+    __slots__ = ()
+
+    @property
+    def records(self):
+        """A snapshot dict name -> list of seconds, in the order first recorded."""
+        return {name: self._get_time(name) for name in self._names()}
+
+    def gather(self, dst=None, comm=None):
+        """Collects every rank's samples; collective.
+
+        Over ``comm`` (an mpi4py communicator) when given; else over
+        ``torch.distributed`` when it is initialised; else over mpi4py's
+        ``MPI.COMM_WORLD`` when mpi4py is in use or an MPI launcher started
+        this process; else this process alone (rank 0 of 1). Returns the
+        :class:`ProfiledTime` on ``dst`` (on every rank when ``dst`` is
+        None), None elsewhere.
+        """
+        from . import _gather
+        return _gather.gather(self, dst, comm)
+
+    def __repr__(self):
+        return "TimeManager(records={!r})".format(self.records)
+
+
+class GatheredTime(_capture.GatheredTime):
+    """The samples of one operation over ranks: ``times`` (seconds) and ``ranks``.
+
+    Statistics (``mean``, ``std``, ``sum``, ``count``, ``rank_count``, ``min``,
+    ``max``, ``quantile``, ``median``) are the C engine's. Indexing and slicing
+    give new selections; ``get_rank(*ranks)`` keeps some ranks; an empty one
+    is false.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, times=(), ranks=()):
+        import numpy as np
+        times = np.ascontiguousarray(_to_numpy(times), dtype=np.float64).reshape(-1)
+        ranks = np.ascontiguousarray(_to_numpy(ranks), dtype=np.int64).reshape(-1)
+        if ranks.size and (ranks.min() < 0 or ranks.max() > 2**31 - 1):
+            raise ValueError("ranks must be in [0, 2**31)")
+        return super().__new__(cls, times, ranks.astype(np.int32))
+
+    @property
+    def times(self):
+        """The samples in seconds: a read-only float64 numpy array, no copy."""
+        import numpy as np
+        return np.asarray(self._times_buffer())
+
+    @property
+    def ranks(self):
+        """The rank of each sample: a read-only int32 numpy array, no copy."""
+        import numpy as np
+        return np.asarray(self._ranks_buffer())
+
+    def hist(self, bins=None, separate_ranks=False, alpha=0.7, title=None, ax=None, **kwargs):
+        """Draws the histogram with matplotlib on ``ax`` (default: the current axes).
+
+        ``bins``: a bin count, or None for numpy's 'auto' rule (capped at
+        1000). With ``separate_ranks`` every rank is drawn on the same edges,
+        so that ranks compare. Extra keyword arguments go to ``ax.hist``.
+        """
+        from ._plot import draw_hist
+        return draw_hist(self, bins, separate_ranks, alpha, title, ax, kwargs)
+
+    def __repr__(self):
+        return "GatheredTime(count={}, rank_count={}, mean={:.6g}s)".format(
+            self.count(), self.rank_count(), self.mean())
+
+
+class ProfiledTime(_capture.ProfiledTime, Mapping):
+    """A whole profile: a mapping operation name -> :class:`GatheredTime`.
+
+    ``ProfiledTime.load(path)`` reads, ``save(path)`` writes the HDF5 file
+    that ``tprof`` and ``tprof-viewer`` open.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "ProfiledTime(world_size={}, operations={!r})".format(self.world_size, list(self))
+
+
+def _to_numpy(values):
+    # the seed's GatheredTime took torch tensors
+    if hasattr(values, "detach") and hasattr(values, "cpu"):
+        return values.detach().cpu().numpy()
+    return values
+
+
+def timer_wrap(name=None):
+    """Decorator: times each call of the function under ``name`` (default:
+    the function's name) into every manager enabled on this thread, like
+    the module-level :func:`timer`. ``@timer_wrap`` works without
+    parentheses too.
+    """
+    if callable(name):
+        return timer_wrap(None)(name)
+    if name is not None and not isinstance(name, str):
+        raise TypeError("timer_wrap: name must be a str or None, not {}".format(type(name).__name__))
+
+    def decorator(func):
+        scope_name = name or func.__name__
+
+        @functools.wraps(func)
+        def wrapped(*args, **kwargs):
+            with timer(scope_name):
+                return func(*args, **kwargs)
+        return wrapped
+    return decorator
+
+
+_capture._set_classes(GatheredTime, ProfiledTime)

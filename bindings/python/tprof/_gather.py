@@ -1,0 +1,130 @@
+# _gather.py — TimeManager.gather: over libtprof-capture-mpi, mpi4py or torch.distributed.
+# SPDX-License-Identifier: MIT
+"""Choosing the transport of TimeManager.gather.
+
+With an mpi4py communicator, the C gather of libtprof-capture-mpi runs on
+the communicator's handle (tprof._mpi, built when mpi4py and tprof use the
+same MPI): one fixed set of collectives, the samples' timeline and host
+names kept. Otherwise (another MPI, or torch.distributed) each rank's
+samples travel as Python objects (``gather``/``allgather`` of mpi4py,
+``gather_object``/``all_gather_object`` of torch.distributed) and the
+destination builds the profile: same operations and samples, host names,
+no timeline.
+"""
+
+import os
+import socket
+import sys
+
+# environment variables that MPI launchers set in the processes they start
+_LAUNCHER_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS")
+
+
+def gather(tm, dst, comm):
+    if comm is not None:
+        return _gather_mpi(tm, dst, comm)
+    dist = _torch_distributed()
+    if dist is not None:
+        return _gather_torch(tm, dst, dist)
+    mpi = _mpi4py()
+    if mpi is not None:
+        return _gather_mpi(tm, dst, mpi.COMM_WORLD)
+    _check_dst(dst, 1)
+    return tm._gather_local()
+
+
+def _torch_distributed():
+    # never import torch for this: a program using torch.distributed has
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    dist = getattr(torch, "distributed", None)
+    if dist is not None and dist.is_available() and dist.is_initialized():
+        return dist
+    return None
+
+
+def _mpi4py():
+    if "mpi4py.MPI" in sys.modules:
+        return sys.modules["mpi4py.MPI"]
+    if not any(v in os.environ for v in _LAUNCHER_VARIABLES):
+        return None
+    try:
+        from mpi4py import MPI
+    except ImportError as e:
+        raise RuntimeError("tprof: this process was started by an MPI launcher but mpi4py "
+                           "cannot be imported ({}); install mpi4py (Debian: python3-mpi4py) "
+                           "to gather over MPI".format(e)) from None
+    return MPI
+
+
+def _check_dst(dst, size):
+    if dst is None:
+        return
+    if isinstance(dst, bool) or not isinstance(dst, int):
+        raise TypeError("gather: dst must be an int rank or None, not {}".format(type(dst).__name__))
+    if not 0 <= dst < size:
+        raise ValueError("gather: dst {} is not a rank of a world of {}".format(dst, size))
+
+
+def _gather_mpi(tm, dst, comm):
+    if not all(hasattr(comm, a) for a in ("Get_rank", "Get_size", "allgather")):
+        raise TypeError("gather: comm must be an mpi4py communicator, not {}".format(type(comm).__name__))
+    _check_dst(dst, comm.Get_size())
+    native = _native_mpi()
+    if native is not None:
+        return native.gather(tm, comm, -1 if dst is None else dst)
+    local = _local_records(tm)
+    if dst is None:
+        parts = comm.allgather(local)
+    else:
+        parts = comm.gather(local, root=dst)
+    return None if parts is None else _assemble(parts)
+
+
+def _native_mpi():
+    """tprof._mpi when built and mpi4py runs on the MPI it was built for."""
+    try:
+        from . import _mpi
+    except ImportError:
+        return None
+    from mpi4py import MPI
+    return _mpi if MPI.Get_library_version().startswith(_mpi.MPI_LIBRARY_PREFIX) else None
+
+
+def _gather_torch(tm, dst, dist):
+    size, rank = dist.get_world_size(), dist.get_rank()
+    _check_dst(dst, size)
+    local = _local_records(tm)
+    if dst is None:
+        parts = [None] * size
+        dist.all_gather_object(parts, local)
+    else:
+        parts = [None] * size if rank == dst else None
+        dist.gather_object(local, parts, dst=dst)
+    return None if parts is None else _assemble(parts)
+
+
+def _local_records(tm):
+    return socket.gethostname(), [(name, tm._get_time_bytes(name)) for name in tm._names()]
+
+
+def _assemble(parts):
+    """The profile of every rank's (host, [(name, float64 bytes)]), names in
+    the order first seen in rank order, each operation's samples grouped by
+    ascending rank as libcapture's gather stores them."""
+    import numpy as np
+    from . import GatheredTime, ProfiledTime
+
+    by_name = {}
+    for rank, (_, records) in enumerate(parts):
+        for name, data in records:
+            times = np.frombuffer(data, dtype=np.float64)
+            by_name.setdefault(name, []).append((times, np.full(times.size, rank, dtype=np.int32)))
+    operations = {}
+    for name, pieces in by_name.items():
+        operations[name] = GatheredTime(np.concatenate([t for t, _ in pieces]),
+                                        np.concatenate([r for _, r in pieces]))
+    profile = ProfiledTime(operations, world_size=len(parts))
+    profile._set_hostnames([host for host, _ in parts])
+    return profile

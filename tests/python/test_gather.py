@@ -1,0 +1,88 @@
+# test_gather.py — TimeManager.gather over mpi4py, run under mpiexec on 1, 2 and 4 ranks.
+# SPDX-License-Identifier: MIT
+"""Every rank records different operations (some none, in different
+orders); gather to one rank and to all must hold the union, each sample
+under its own rank, through the native gather and the Python fallback."""
+import sys
+
+import numpy as np
+from mpi4py import MPI
+
+import tprof
+from tprof import _gather
+
+comm = MPI.COMM_WORLD
+rank, size = comm.Get_rank(), comm.Get_size()
+
+
+def record():
+    tm = tprof.TimeManager()
+    names = ["common", "rank{}".format(rank)] if rank % 2 == 0 else ["rank{}".format(rank), "common"]
+    if rank == 3:
+        names = []       # a rank with nothing recorded
+    for name in names:
+        for k in range(rank + 1):
+            tm._append_time(name, 0.001 * (rank + 1) + 1e-6 * k)
+    with tm.enable_timer():
+        with tprof.timer("scoped"):
+            pass
+    return tm
+
+
+def expected():
+    """name -> (times, ranks) from every rank's own records, allgathered by mpi4py."""
+    everything = comm.allgather(record().records)
+    result = {}
+    for r, records in enumerate(everything):
+        for name, times in records.items():
+            if name == "scoped":
+                continue
+            t, rk = result.setdefault(name, ([], []))
+            t.extend(times)
+            rk.extend([r] * len(times))
+    return result
+
+
+def check(profile, want, how):
+    assert profile.world_size == size, (how, profile.world_size)
+    assert set(profile) == set(want) | {"scoped"}, (how, list(profile))
+    for name, (times, ranks) in want.items():
+        gt = profile[name]
+        np.testing.assert_array_equal(gt.times, times, err_msg=how + " " + name)
+        np.testing.assert_array_equal(gt.ranks, ranks, err_msg=how + " " + name)
+        assert gt.sum() == np.sum(np.array(times)), how
+    assert profile["scoped"].rank_count() == size, how
+    assert all(profile.hostname(r) for r in range(size)), how
+
+
+def run(how):
+    want = expected()
+    for dst in range(size):
+        profile = record().gather(dst=dst)
+        if rank == dst:
+            check(profile, want, "{} dst={}".format(how, dst))
+        else:
+            assert profile is None, how
+    check(record().gather(), want, how + " dst=None")
+    check(record().gather(dst=None, comm=comm), want, how + " comm=")
+
+
+native = _gather._native_mpi()
+if native is not None:
+    run("native")
+else:
+    print("rank {}: tprof._mpi is not built or mpi4py runs another MPI: "
+          "checking the Python fallback only".format(rank), file=sys.stderr)
+_gather._native_mpi = lambda: None
+run("fallback")
+
+# bad dst: every rank raises the same clear error, nothing hangs
+try:
+    record().gather(dst=size)
+except ValueError as e:
+    assert "dst" in str(e)
+else:
+    raise AssertionError("gather(dst=size) did not raise")
+comm.Barrier()
+if rank == 0:
+    print("gather checked on {} ranks ({})".format(size, "native and fallback" if native else "fallback"))
