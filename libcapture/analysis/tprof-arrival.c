@@ -1,7 +1,6 @@
-/* tprof-arrival.c — occurrences of an operation on each rank by start, the spread of arrivals and departures, and the wait the late rank caused (DESIGN.md 4b). */
+/* tprof-arrival.c — arrival at an operation across ranks: the spread of arrivals and departures per occurrence, and the wait the late rank caused (DESIGN.md 4b). */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,56 +10,107 @@
 #include "tprof-select-private.h"
 #include "tprof-sorted-runs-private.h"
 
-static const double *sorting_starts;  /* qsort has no user data; see below */
-
-static int
-compare_by_start (const void *a,
-                  const void *b)
+/* The earliest and latest start and end of occurrence @k over the ranks
+ * with samples, and the rank of the latest start (the lowest among equal
+ * ones). */
+typedef struct
 {
-  size_t x = *(const size_t *) a, y = *(const size_t *) b;
-  double sx = sorting_starts[x], sy = sorting_starts[y];
+  double first_start;
+  double last_start;
+  double first_end;
+  double last_end;
+  int    late_rank;
+} Extent;
 
-  /* equal starts keep file order, as an occurrence without starts would */
-  return sx != sy ? (sx > sy) - (sx < sy) : (x > y) - (x < y);
+static void
+occurrence_extent (const TprofOccurrences *occ,
+                   size_t                  k,
+                   Extent                 *e)
+{
+  const TprofGatheredTime *gt = tprof_occurrences_selection (occ);
+  const double *starts = tprof_gathered_time_starts (gt);
+  const double *times = tprof_gathered_time_times (gt);
+  const int32_t *ranks = tprof_occurrences_ranks (occ);
+
+  e->first_start = e->first_end = INFINITY;
+  e->last_start = e->last_end = -INFINITY;
+  e->late_rank = -1;
+  for (size_t j = 0; j < tprof_occurrences_n_ranks (occ); j++)
+    {
+      size_t i = 0;
+
+      tprof_occurrences_sample (occ, ranks[j], k, &i);
+      if (starts[i] > e->last_start)
+        {
+          e->last_start = starts[i];
+          e->late_rank = ranks[j];
+        }
+      e->first_start = fmin (e->first_start, starts[i]);
+      e->first_end = fmin (e->first_end, starts[i] + times[i]);
+      e->last_end = fmax (e->last_end, starts[i] + times[i]);
+    }
 }
 
-/* Sample indices grouped by rank, each rank's sorted by start: rank r's
- * occurrences are order[first[r] .. first[r + 1]). */
-static bool
-occurrences (const TprofGatheredTime *gt,
-             int                      world_size,
-             size_t                 **order,
-             size_t                 **first)
+int
+tprof_arrival_occurrence (const TprofOccurrences *occ,
+                          size_t                  k,
+                          double                 *lateness,
+                          double                 *wait)
 {
-  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-  size_t n = tprof_gathered_time_count (gt);
-  const int32_t *ranks = tprof_gathered_time_ranks (gt);
-  size_t *next;
+  const double *starts = tprof_gathered_time_starts (tprof_occurrences_selection (occ));
+  const int32_t *ranks = tprof_occurrences_ranks (occ);
+  double total = 0.0;
+  Extent e;
 
-  *order = _tprof_malloc_array (n > 0 ? n : 1, sizeof **order);
-  *first = calloc ((size_t) world_size + 1, sizeof **first);
-  next = calloc ((size_t) world_size + 1, sizeof *next);
-  if (*order == NULL || *first == NULL || next == NULL)
+  if (starts == NULL || k >= tprof_occurrences_common (occ))
+    return -1;
+  occurrence_extent (occ, k, &e);
+  for (int r = 0; lateness != NULL && r < tprof_occurrences_world_size (occ); r++)
+    lateness[r] = NAN;
+  for (size_t j = 0; j < tprof_occurrences_n_ranks (occ); j++)
     {
-      free (next);
-      return false;
-    }
-  for (size_t i = 0; i < n; i++)
-    (*first)[ranks[i] + 1]++;
-  for (int r = 0; r < world_size; r++)
-    (*first)[r + 1] += (*first)[r];
-  memcpy (next, *first, ((size_t) world_size + 1) * sizeof *next);
-  for (size_t i = 0; i < n; i++)
-    (*order)[next[ranks[i]]++] = i;
-  free (next);
+      size_t i = 0;
 
-  pthread_mutex_lock (&lock);
-  sorting_starts = tprof_gathered_time_starts (gt);
-  for (int r = 0; r < world_size; r++)
-    qsort (*order + (*first)[r], (*first)[r + 1] - (*first)[r], sizeof **order, compare_by_start);
-  sorting_starts = NULL;
-  pthread_mutex_unlock (&lock);
-  return true;
+      tprof_occurrences_sample (occ, ranks[j], k, &i);
+      total += e.last_start - starts[i];
+      if (lateness != NULL)
+        lateness[ranks[j]] = starts[i] - e.first_start;
+    }
+  if (wait != NULL)
+    *wait = total;
+  return e.late_rank;
+}
+
+/* The median spreads of starts and ends over the common occurrences. */
+static bool
+median_spreads (const TprofOccurrences *occ,
+                TprofArrival           *out)
+{
+  size_t n = tprof_occurrences_common (occ);
+  double *starts = _tprof_malloc_array (n, sizeof *starts);
+  double *ends = _tprof_malloc_array (n, sizeof *ends);
+  double *scratch = _tprof_malloc_array (n, sizeof *scratch);
+  bool ok = starts != NULL && ends != NULL && scratch != NULL;
+
+  for (size_t k = 0; ok && k < n; k++)
+    {
+      Extent e;
+
+      occurrence_extent (occ, k, &e);
+      starts[k] = e.last_start - e.first_start;
+      ends[k] = e.last_end - e.first_end;
+    }
+  if (ok)
+    {
+      _tprof_sort_doubles (starts, n, scratch);
+      _tprof_sort_doubles (ends, n, scratch);
+      out->start_spread = _tprof_sorted_median (starts, n);
+      out->end_spread = _tprof_sorted_median (ends, n);
+    }
+  free (starts);
+  free (ends);
+  free (scratch);
+  return ok;
 }
 
 bool
@@ -70,81 +120,34 @@ tprof_arrival_analyze (const TprofGatheredTime *gt,
                        double                  *wait_caused,
                        uint64_t                *late_count)
 {
-  const double *starts = tprof_gathered_time_starts (gt);
-  const double *times = tprof_gathered_time_times (gt);
-  size_t *order = NULL, *first = NULL, n_occ = SIZE_MAX;
-  double *start_spreads = NULL, *end_spreads = NULL, *scratch = NULL;
-  bool ok = false;
+  TprofOccurrences *occ;
 
   memset (out, 0, sizeof *out);
   out->start_spread = out->end_spread = NAN;
-  if (starts == NULL || world_size < 1 || tprof_gathered_time_count (gt) == 0)
+  if (gt == NULL || tprof_gathered_time_starts (gt) == NULL || tprof_gathered_time_count (gt) == 0)
     return true;
-  if (!occurrences (gt, world_size, &order, &first))
-    goto out;
-  for (int r = 0; r < world_size; r++)
-    if (first[r + 1] > first[r])
-      {
-        out->n_ranks++;
-        n_occ = first[r + 1] - first[r] < n_occ ? first[r + 1] - first[r] : n_occ;
-      }
-  out->n_occurrences = n_occ;
-  start_spreads = _tprof_malloc_array (n_occ + 1, sizeof *start_spreads);
-  end_spreads = _tprof_malloc_array (n_occ + 1, sizeof *end_spreads);
-  scratch = _tprof_malloc_array (n_occ + 1, sizeof *scratch);
-  if (start_spreads == NULL || end_spreads == NULL || scratch == NULL)
-    goto out;
-
-  for (size_t k = 0; k < n_occ; k++)
+  occ = tprof_occurrences_new (gt, world_size, NULL);
+  if (occ == NULL)
+    return false;
+  out->n_ranks = tprof_occurrences_n_ranks (occ);
+  out->n_occurrences = tprof_occurrences_common (occ);
+  if (!median_spreads (occ, out))
     {
-      double lo_start = INFINITY, hi_start = -INFINITY, lo_end = INFINITY, hi_end = -INFINITY;
-
-      for (int r = 0; r < world_size; r++)
-        if (first[r + 1] > first[r])
-          {
-            size_t i = order[first[r] + k];
-
-            lo_start = fmin (lo_start, starts[i]);
-            hi_start = fmax (hi_start, starts[i]);
-            lo_end = fmin (lo_end, starts[i] + times[i]);
-            hi_end = fmax (hi_end, starts[i] + times[i]);
-          }
-      start_spreads[k] = hi_start - lo_start;
-      end_spreads[k] = hi_end - lo_end;
+      tprof_occurrences_free (occ);
+      return false;
     }
-  _tprof_sort_doubles (start_spreads, n_occ, scratch);
-  _tprof_sort_doubles (end_spreads, n_occ, scratch);
-  out->start_spread = _tprof_sorted_median (start_spreads, n_occ);
-  out->end_spread = _tprof_sorted_median (end_spreads, n_occ);
-  out->synchronising = out->n_ranks >= 2 && n_occ > 0 && out->start_spread > 0.0
+  out->synchronising = out->n_ranks >= 2 && out->n_occurrences > 0 && out->start_spread > 0.0
                        && out->end_spread <= TPROF_SYNCHRONISING_END_TO_START * out->start_spread;
-
-  for (size_t k = 0; out->synchronising && k < n_occ; k++)
+  for (size_t k = 0; out->synchronising && k < out->n_occurrences; k++)
     {
-      int late = -1;
-      double latest = -INFINITY, wait = 0.0;
+      double wait = 0.0;
+      int late = tprof_arrival_occurrence (occ, k, NULL, &wait);
 
-      for (int r = 0; r < world_size; r++)
-        if (first[r + 1] > first[r] && starts[order[first[r] + k]] > latest)
-          {
-            latest = starts[order[first[r] + k]];
-            late = r;
-          }
-      for (int r = 0; r < world_size; r++)
-        if (first[r + 1] > first[r])
-          wait += latest - starts[order[first[r] + k]];
       if (wait_caused != NULL)
         wait_caused[late] += wait;
       if (late_count != NULL)
         late_count[late]++;
     }
-  ok = true;
-
-out:
-  free (order);
-  free (first);
-  free (start_spreads);
-  free (end_spreads);
-  free (scratch);
-  return ok;
+  tprof_occurrences_free (occ);
+  return true;
 }

@@ -2,11 +2,16 @@
 #
 # Usage: reference.py COMMAND DIR [ARGS...] ('slice DIR LENGTH CASES...' ignores DIR)
 #        reference.py selections DIR MODE SPECS SELECTION...  (see cmd_selections)
-# DIR holds times.bin (float64) and ranks.bin (int32), native byte order.
+#        reference.py arrival DIR WORLD_SIZE      (DESIGN.md 4b: occurrences, arrival, blame)
+#        reference.py nesting DIR N_OPS [UNTIMED_OP...]   (DESIGN.md 4b: nesting)
+# DIR holds times.bin (float64) and ranks.bin (int32), native byte order;
+# arrival reads starts.bin (float64) when present, nesting also threads.bin
+# and ops.bin (int32: each sample's operation; samples in operation order).
 # Prints one line per result: NAME VALUE..., floats as float.hex() so the C
 # side reads back the exact bits.
 # SPDX-License-Identifier: MIT
 
+import os
 import statistics
 import sys
 
@@ -182,6 +187,113 @@ def cmd_compare(directory):
     emit('new_median', np.median(new))
 
 
+# TPROF_SYNCHRONISING_END_TO_START and TPROF_NESTING_TOLERANCE
+END_TO_START = 0.5
+TOLERANCE = 1e-9
+
+
+def load_optional(directory, name, dtype):
+    path = directory + '/' + name
+    return np.fromfile(path, dtype=dtype) if os.path.exists(path) else None
+
+
+def cmd_arrival(directory, world_size):
+    """Occurrences by start (stable: ties and no starts keep file order),
+    spreads, the synchronising rule and each occurrence's blame."""
+    times, ranks = load(directory)
+    starts = load_optional(directory, 'starts.bin', np.float64)
+    present = [q for q in range(world_size) if np.any(ranks == q)]
+    number = np.zeros(times.size, dtype=np.int64)
+    order = {}
+    for q in present:
+        idx = np.nonzero(ranks == q)[0]
+        order[q] = idx if starts is None else idx[np.argsort(starts[idx], kind='stable')]
+        number[order[q]] = np.arange(idx.size)
+    common = min((order[q].size for q in present), default=0)
+    emit('occurrence', number)
+    emit('n_ranks', len(present))
+    emit('common', common)
+    if starts is None or common == 0:
+        return
+    s = np.array([starts[order[q][:common]] for q in present]).T          # occurrence x rank
+    e = np.array([(starts + times)[order[q][:common]] for q in present]).T
+    start_spread = np.median(s.max(axis=1) - s.min(axis=1))
+    end_spread = np.median(e.max(axis=1) - e.min(axis=1))
+    sync = len(present) >= 2 and start_spread > 0 and end_spread <= END_TO_START * start_spread
+    late = np.array(present)[np.argmax(s, axis=1)]                         # argmax: the lowest rank of equals
+    wait = (s.max(axis=1)[:, None] - s).sum(axis=1)
+    lateness = np.full((common, world_size), np.nan)
+    lateness[:, present] = s - s.min(axis=1)[:, None]
+    emit('start_spread', start_spread)
+    emit('end_spread', end_spread)
+    emit('synchronising', int(sync))
+    emit('late_rank', late)
+    emit('occurrence_wait', wait)
+    emit('lateness', lateness.ravel())
+    wait_caused = np.zeros(world_size)
+    late_count = np.zeros(world_size, dtype=np.int64)
+    if sync:
+        np.add.at(wait_caused, late, wait)
+        np.add.at(late_count, late, 1)
+    emit('wait_caused', wait_caused)
+    emit('late_count', late_count)
+
+
+def nesting_parents(starts, ends, ranks, threads, timed):
+    """Parent of each sample: on its rank and thread, ordered by start, end
+    descending and id, the last sample before it whose end is not before
+    its own (within the tolerance). Quadratic per thread, written from the
+    definition."""
+    parent = np.full(starts.size, -1, dtype=np.int64)
+    ids = np.nonzero(timed)[0]
+    for key in set(zip(ranks[ids].tolist(), threads[ids].tolist())):
+        group = ids[(ranks[ids] == key[0]) & (threads[ids] == key[1])]
+        group = group[np.lexsort((group, -ends[group], starts[group]))]
+        for p in range(1, group.size):
+            before = np.nonzero(ends[group[:p]] + TOLERANCE >= ends[group[p]])[0]
+            if before.size:
+                parent[group[p]] = group[before[-1]]
+    return parent
+
+
+def parent_operations(ops, parent, n_ops, untimed):
+    chosen = [-1] * n_ops
+    for op in range(n_ops):
+        if op in untimed:
+            continue
+        mine = np.nonzero(ops == op)[0]
+        votes = np.where(parent[mine] >= 0, ops[np.maximum(parent[mine], 0)], -1)
+        votes = votes[votes != op]                  # recursion does not vote
+        if votes.size == 0:
+            continue
+        values, counts = np.unique(votes, return_counts=True)
+        best = values[np.argmax(counts)]
+        if best < 0 or 2 * counts.max() <= votes.size:
+            continue
+        up = best
+        while up >= 0 and up != op:                 # would it close a cycle?
+            up = chosen[up]
+        if up != op:
+            chosen[op] = int(best)
+    return chosen
+
+
+def cmd_nesting(directory, n_ops, untimed):
+    times, ranks = load(directory)
+    starts = np.fromfile(directory + '/starts.bin', dtype=np.float64)
+    threads = np.fromfile(directory + '/threads.bin', dtype=np.int32)
+    ops = np.fromfile(directory + '/ops.bin', dtype=np.int32)
+    timed = ~np.isin(ops, list(untimed))
+    parent = nesting_parents(starts, starts + times, ranks, threads, timed)
+    has = parent >= 0
+    self_time = times - np.bincount(parent[has], weights=times[has], minlength=times.size)
+    self_time[~timed] = np.nan
+    emit('parent', parent)
+    emit('self', self_time)
+    emit('self_sum', [np.nan if op in untimed else self_time[ops == op].sum() for op in range(n_ops)])
+    emit('parent_op', parent_operations(ops, parent, n_ops, untimed))
+
+
 def main():
     command, rest = sys.argv[1], sys.argv[2:]
     if command == 'stats':
@@ -190,6 +302,10 @@ def main():
         cmd_stdev_exact(rest[0])
     elif command == 'get-rank':
         cmd_get_rank(rest[0], rest[1:])
+    elif command == 'arrival':
+        cmd_arrival(rest[0], int(rest[1]))
+    elif command == 'nesting':
+        cmd_nesting(rest[0], int(rest[1]), {int(x) for x in rest[2:]})
     elif command == 'compare':
         cmd_compare(rest[0])
     elif command == 'slice':

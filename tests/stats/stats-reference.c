@@ -26,13 +26,13 @@ write_file_or_fail (const char   *dir,
 }
 
 static void
-remove_dir (const char *dir)
+remove_dir (const char               *dir,
+            const StatsReferenceFile *files,
+            gsize                     n_files)
 {
-  const char *names[] = { "times.bin", "ranks.bin" };
-
-  for (gsize i = 0; i < G_N_ELEMENTS (names); i++)
+  for (gsize i = 0; i < n_files; i++)
     {
-      g_autofree char *path = g_build_filename (dir, names[i], NULL);
+      g_autofree char *path = g_build_filename (dir, files[i].name, NULL);
       g_unlink (path);
     }
   g_rmdir (dir);
@@ -61,11 +61,10 @@ reference_parse_line (StatsReference *ref,
 }
 
 StatsReference *
-stats_reference_run (const char    *command,
-                     const double  *times,
-                     const int32_t *ranks,
-                     gsize          n,
-                     const char   **args)
+stats_reference_run_files (const char               *command,
+                           const StatsReferenceFile *files,
+                           gsize                     n_files,
+                           const char              **args)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
@@ -78,8 +77,8 @@ stats_reference_run (const char    *command,
   int status = 0;
 
   g_assert_no_error (error);
-  write_file_or_fail (dir, "times.bin", times, n * sizeof *times);
-  write_file_or_fail (dir, "ranks.bin", ranks, n * sizeof *ranks);
+  for (gsize i = 0; i < n_files; i++)
+    write_file_or_fail (dir, files[i].name, files[i].data, files[i].size);
 
   g_ptr_array_add (argv, (char *) PYTHON3);
   g_ptr_array_add (argv, script);
@@ -91,7 +90,7 @@ stats_reference_run (const char    *command,
 
   g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT,
                 NULL, NULL, &out, &err, &status, &error);
-  remove_dir (dir);
+  remove_dir (dir, files, n_files);
   g_assert_no_error (error);
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("reference.py %s failed: %s", command, err);
@@ -105,6 +104,21 @@ stats_reference_run (const char    *command,
       reference_parse_line (ref, lines[i]);
 
   return ref;
+}
+
+StatsReference *
+stats_reference_run (const char    *command,
+                     const double  *times,
+                     const int32_t *ranks,
+                     gsize          n,
+                     const char   **args)
+{
+  const StatsReferenceFile files[] = {
+    { "times.bin", times, n * sizeof *times },
+    { "ranks.bin", ranks, n * sizeof *ranks },
+  };
+
+  return stats_reference_run_files (command, files, G_N_ELEMENTS (files), args);
 }
 
 void

@@ -17,6 +17,17 @@ StatsReference *stats_reference_run (const char    *command,
                                      const int32_t *ranks,
                                      gsize          n,
                                      const char   **args);
+/* The same with any files: each written as @files[i].name in DIR. */
+typedef struct
+{
+  const char   *name;
+  gconstpointer data;
+  gsize         size;
+} StatsReferenceFile;
+StatsReference *stats_reference_run_files (const char               *command,
+                                           const StatsReferenceFile *files,
+                                           gsize                     n_files,
+                                           const char              **args);
 void            stats_reference_free (StatsReference *ref);
 
 /* The values printed under @name; fails the test when absent. */

@@ -238,6 +238,63 @@ scenario_histograms (const TprofGatheredTime *gt)
   return ok;
 }
 
+/* A copy of @gt on a timeline of 5 ranks and 2 threads. */
+static TprofGatheredTime *
+with_timeline (const TprofGatheredTime *gt)
+{
+  gsize n = tprof_gathered_time_count (gt);
+  int32_t *ranks = malloc (n * sizeof *ranks);
+  double *starts = malloc (n * sizeof *starts);
+  int32_t *threads = malloc (n * sizeof *threads);
+  TprofGatheredTime *timed = NULL;
+
+  for (gsize i = 0; ranks != NULL && starts != NULL && threads != NULL && i < n; i++)
+    {
+      ranks[i] = (int32_t) (i % 5);
+      starts[i] = (double) ((i * 7919) % n) * 1e-3;
+      threads[i] = (int32_t) (i / 5 % 2);
+    }
+  if (ranks != NULL && starts != NULL && threads != NULL)
+    timed = tprof_gathered_time_new (tprof_gathered_time_times (gt), ranks, n);
+  if (timed != NULL)
+    tprof_gathered_time_set_timeline_take (timed, starts, threads);
+  else
+    {
+      free (starts);
+      free (threads);
+    }
+  free (ranks);
+  return timed;
+}
+
+static gboolean
+scenario_time_analysis (const TprofGatheredTime *gt)
+{
+  TprofGatheredTime *timed = with_timeline (gt);
+  TprofGatheredTime *some = timed != NULL ? tprof_gathered_time_slice (timed, 0, TPROF_SLICE_DEFAULT, 3) : NULL;
+  const TprofGatheredTime *ops[] = { timed, NULL, some };
+  TprofOccurrences *occ = NULL;
+  TprofNesting *nesting = NULL;
+  TprofError error = { 0 };
+  TprofArrival arrival;
+  double wait[5] = { 0 };
+  gboolean ok = FALSE;
+
+  if (some != NULL)
+    {
+      occ = tprof_occurrences_new (timed, 5, &error);
+      g_assert_true (occ != NULL || error.code == TPROF_ERROR_NO_MEMORY);
+      nesting = tprof_nesting_new (ops, G_N_ELEMENTS (ops), &error);
+      g_assert_true (nesting != NULL || error.code == TPROF_ERROR_NO_MEMORY);
+      ok = occ != NULL && nesting != NULL && tprof_arrival_analyze (timed, 5, &arrival, wait, NULL);
+    }
+  tprof_occurrences_free (occ);
+  tprof_nesting_free (nesting);
+  tprof_gathered_time_free (some);
+  tprof_gathered_time_free (timed);
+  return ok;
+}
+
 static void
 test_alloc_failure (gconstpointer data)
 {
@@ -302,6 +359,7 @@ main (int   argc,
     { "/capture/alloc-failure/rank-summaries", scenario_rank_summaries, test_alloc_failure },
     { "/capture/alloc-failure/summarize", scenario_summarize, test_alloc_failure },
     { "/capture/alloc-failure/histograms", scenario_histograms, test_alloc_failure },
+    { "/capture/alloc-failure/time-analysis", scenario_time_analysis, test_alloc_failure },
     { "/capture/alloc-failure/sampled-quantiles", scenario_quantiles, test_alloc_failure_sampled },
     { "/capture/alloc-failure/sampled-summarize", scenario_summarize, test_alloc_failure_sampled },
     { "/capture/alloc-failure/sampled-histograms", scenario_histograms, test_alloc_failure_sampled },

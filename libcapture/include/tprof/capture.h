@@ -9,6 +9,8 @@
 #include <tprof/tprof-gathered-time.h>
 #include <tprof/tprof-histogram.h>
 #include <tprof/tprof-macros.h>
+#include <tprof/tprof-nesting.h>
+#include <tprof/tprof-occurrences.h>
 #include <tprof/tprof-operation-index.h>
 #include <tprof/tprof-profile-file.h>
 #include <tprof/tprof-profiled-time.h>

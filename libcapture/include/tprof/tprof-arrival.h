@@ -8,6 +8,7 @@
 
 #include <tprof/tprof-gathered-time.h>
 #include <tprof/tprof-macros.h>
+#include <tprof/tprof-occurrences.h>
 
 TPROF_BEGIN_DECLS
 
@@ -30,15 +31,29 @@ typedef struct
 
 /* Arrival at the operation whose samples are @gt (with starts; NULL or no
  * starts gives no occurrence). Occurrence k is the k-th sample of each
- * rank by start. When it synchronises, each occurrence's late rank (the
- * latest start; the lowest rank among equals) is charged the wait it
- * caused, the sum over the other ranks of (latest start - their start):
- * added to @wait_caused[rank] and @late_count[rank] (@world_size entries
- * each, may be NULL). Returns false when memory is exhausted. */
+ * rank by start (tprof_occurrences_new()); the occurrences compared are
+ * those every rank with samples has (tprof_occurrences_common()). When it
+ * synchronises, each occurrence's late rank is charged the wait it caused
+ * (tprof_arrival_occurrence()): added to @wait_caused[rank], and 1 to
+ * @late_count[rank] (@world_size entries each, may be NULL). O(n log n).
+ * Returns false when memory is exhausted or a rank of @gt is outside
+ * [0, @world_size), leaving @wait_caused and @late_count untouched. */
 TPROF_EXPORT bool tprof_arrival_analyze (const TprofGatheredTime *gt,
                                          int                      world_size,
                                          TprofArrival            *out,
                                          double                  *wait_caused,
                                          uint64_t                *late_count);
+
+/* Arrival at occurrence @k of @occ, whose selection has starts, among the
+ * ranks with samples: returns the late rank (the latest start; the lowest
+ * rank among equal ones), or -1 when @k >= tprof_occurrences_common() or
+ * the selection has no starts. @lateness (may be NULL; world_size
+ * entries) gets each rank's start minus the earliest start (NaN for ranks
+ * without samples); @wait (may be NULL) the wait the late rank caused:
+ * the sum over the other ranks of (latest start - their start). */
+TPROF_EXPORT int tprof_arrival_occurrence (const TprofOccurrences *occ,
+                                           size_t                  k,
+                                           double                 *lateness,
+                                           double                 *wait);
 
 TPROF_END_DECLS

@@ -1,0 +1,357 @@
+/* tprof-nesting.c — TprofNesting: each sample's parent from interval containment on its rank and thread, self times, parent operations. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tprof/tprof-nesting.h>
+
+#include "tprof-gathered-time-private.h"
+
+#define NONE SIZE_MAX
+
+/* A sample, by its id: the samples of operation op are the ids
+ * offset[op] .. offset[op + 1]. */
+typedef struct
+{
+  double  start;
+  double  end;
+  int32_t rank;
+  int32_t thread;
+  size_t  id;
+} Span;
+
+struct _TprofNesting
+{
+  size_t  n_ops;
+  size_t *offset;      /* n_ops + 1 */
+  bool   *timed;       /* the operation has starts and takes part */
+  size_t *parent;      /* per id, NONE for none */
+  double *self;        /* per id */
+  double *self_sum;    /* per operation */
+  size_t *parent_op;   /* per operation, NONE for none */
+};
+
+/* Rank, thread, start, end descending, id: a total order. */
+static int
+compare_spans (const void *a,
+               const void *b)
+{
+  const Span *x = a, *y = b;
+
+  if (x->rank != y->rank)
+    return x->rank < y->rank ? -1 : 1;
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  if (x->end != y->end)
+    return x->end > y->end ? -1 : 1;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+static size_t
+operation_of (const TprofNesting *nesting,
+              size_t              id)
+{
+  size_t lo = 0, hi = nesting->n_ops;
+
+  /* the last op whose offset is <= id (empty operations share offsets) */
+  while (hi - lo > 1)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+
+      if (nesting->offset[mid] <= id)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static size_t
+fill_spans (TprofNesting                   *nesting,
+            const TprofGatheredTime *const *ops,
+            Span                           *spans)
+{
+  size_t m = 0;
+
+  for (size_t op = 0; op < nesting->n_ops; op++)
+    {
+      const double *starts = nesting->timed[op] ? tprof_gathered_time_starts (ops[op]) : NULL;
+      const double *times = tprof_gathered_time_times (ops[op]);
+      const int32_t *ranks = tprof_gathered_time_ranks (ops[op]);
+      const int32_t *threads = tprof_gathered_time_threads (ops[op]);
+
+      for (size_t i = 0; starts != NULL && i < nesting->offset[op + 1] - nesting->offset[op]; i++)
+        spans[m++] = (Span) {
+          .start = starts[i],
+          .end = starts[i] + times[i],
+          .rank = ranks[i],
+          .thread = threads != NULL ? threads[i] : 0,
+          .id = nesting->offset[op] + i,
+        };
+    }
+  return m;
+}
+
+/* One pass over the sorted spans with a stack of the open ones: the last
+ * span before B that encloses B is on the stack, and every span popped
+ * for B ends before B does, so it encloses nothing after B that B does
+ * not enclose too. */
+static void
+link_parents (TprofNesting *nesting,
+              const Span   *spans,
+              size_t        n,
+              size_t       *stack)
+{
+  size_t depth = 0;
+
+  for (size_t j = 0; j < n; j++)
+    {
+      const Span *b = &spans[j];
+
+      if (j > 0 && (spans[j - 1].rank != b->rank || spans[j - 1].thread != b->thread))
+        depth = 0;
+      while (depth > 0 && spans[stack[depth - 1]].end + TPROF_NESTING_TOLERANCE < b->end)
+        depth--;
+      nesting->parent[b->id] = depth > 0 ? spans[stack[depth - 1]].id : NONE;
+      stack[depth++] = j;
+    }
+}
+
+static void
+sum_self_times (TprofNesting                   *nesting,
+                const TprofGatheredTime *const *ops)
+{
+  for (size_t op = 0; op < nesting->n_ops; op++)
+    {
+      const double *times = tprof_gathered_time_times (ops[op]);
+
+      for (size_t i = 0; i < nesting->offset[op + 1] - nesting->offset[op]; i++)
+        nesting->self[nesting->offset[op] + i] = nesting->timed[op] ? times[i] : NAN;
+    }
+  for (size_t op = 0; op < nesting->n_ops; op++)
+    {
+      const double *times = tprof_gathered_time_times (ops[op]);
+
+      for (size_t i = 0; i < nesting->offset[op + 1] - nesting->offset[op]; i++)
+        if (nesting->parent[nesting->offset[op] + i] != NONE)
+          nesting->self[nesting->parent[nesting->offset[op] + i]] -= times[i];
+    }
+  for (size_t op = 0; op < nesting->n_ops; op++)
+    {
+      double sum = nesting->timed[op] ? 0.0 : NAN;
+
+      for (size_t id = nesting->offset[op]; id < nesting->offset[op + 1]; id++)
+        sum += nesting->self[id];
+      nesting->self_sum[op] = sum;
+    }
+}
+
+/* The operation of more than half of @op's voting samples' parents (NONE
+ * for a sample without one), by Boyer and Moore's majority vote. */
+static size_t
+majority_parent (const TprofNesting *nesting,
+                 size_t              op)
+{
+  size_t candidate = NONE, lead = 0, votes = 0, count = 0;
+
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t id = nesting->offset[op]; id < nesting->offset[op + 1]; id++)
+      {
+        size_t p = nesting->parent[id];
+        size_t vote = p == NONE ? NONE : operation_of (nesting, p);
+
+        if (vote == op)
+          continue;
+        if (pass == 1)
+          {
+            votes++;
+            count += vote == candidate;
+          }
+        else if (lead == 0)
+          {
+            candidate = vote;
+            lead = 1;
+          }
+        else if (vote == candidate)
+          lead++;
+        else
+          lead--;
+      }
+  return count * 2 > votes ? candidate : NONE;
+}
+
+static size_t
+find_root (size_t *forest,
+           size_t  op)
+{
+  while (forest[op] != op)
+    {
+      forest[op] = forest[forest[op]];
+      op = forest[op];
+    }
+  return op;
+}
+
+/* Each operation's majority parent, in order, unless it closes a cycle:
+ * @forest is a union-find whose roots are the operations without an
+ * accepted parent, so @op (still a root) is an ancestor of its candidate
+ * exactly when the candidate's root is @op. */
+static void
+choose_parent_operations (TprofNesting *nesting,
+                          size_t       *forest)
+{
+  for (size_t op = 0; op < nesting->n_ops; op++)
+    forest[op] = op;
+  for (size_t op = 0; op < nesting->n_ops; op++)
+    {
+      size_t candidate = nesting->timed[op] ? majority_parent (nesting, op) : NONE;
+
+      if (candidate != NONE && find_root (forest, candidate) == op)
+        candidate = NONE;
+      nesting->parent_op[op] = candidate;
+      if (candidate != NONE)
+        forest[op] = candidate;
+    }
+}
+
+static TprofNesting *
+nesting_alloc (const TprofGatheredTime *const *ops,
+               size_t                          n_ops)
+{
+  TprofNesting *nesting = calloc (1, sizeof *nesting);
+  size_t n;
+
+  if (nesting == NULL)
+    return NULL;
+  nesting->n_ops = n_ops;
+  nesting->offset = _tprof_malloc_array (n_ops + 1, sizeof *nesting->offset);
+  nesting->timed = _tprof_malloc_array (n_ops, sizeof *nesting->timed);
+  if (nesting->offset == NULL || nesting->timed == NULL)
+    goto fail;
+  nesting->offset[0] = 0;
+  for (size_t op = 0; op < n_ops; op++)
+    {
+      size_t count = ops[op] != NULL ? tprof_gathered_time_count (ops[op]) : 0;
+
+      /* an empty selection has no starts, and nothing to nest */
+      nesting->timed[op] = count == 0 || tprof_gathered_time_starts (ops[op]) != NULL;
+      nesting->offset[op + 1] = nesting->offset[op] + count;
+    }
+  n = nesting->offset[n_ops];
+  nesting->parent = _tprof_malloc_array (n, sizeof *nesting->parent);
+  nesting->self = _tprof_malloc_array (n, sizeof *nesting->self);
+  nesting->self_sum = _tprof_malloc_array (n_ops, sizeof *nesting->self_sum);
+  nesting->parent_op = _tprof_malloc_array (n_ops, sizeof *nesting->parent_op);
+  if (nesting->parent == NULL || nesting->self == NULL || nesting->self_sum == NULL
+      || nesting->parent_op == NULL)
+    goto fail;
+  for (size_t id = 0; id < n; id++)
+    nesting->parent[id] = NONE;
+  return nesting;
+
+fail:
+  tprof_nesting_free (nesting);
+  return NULL;
+}
+
+TprofNesting *
+tprof_nesting_new (const TprofGatheredTime *const *ops,
+                   size_t                          n_ops,
+                   TprofError                     *error)
+{
+  TprofNesting *nesting = nesting_alloc (ops, n_ops);
+  size_t n = nesting != NULL ? nesting->offset[n_ops] : 0, m;
+  Span *spans = _tprof_malloc_array (n, sizeof *spans);
+  size_t *scratch = _tprof_malloc_array (n > n_ops ? n : n_ops, sizeof *scratch);
+
+  if (nesting == NULL || spans == NULL || scratch == NULL)
+    {
+      free (spans);
+      free (scratch);
+      tprof_nesting_free (nesting);
+      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "out of memory nesting %zu samples", n);
+      return NULL;
+    }
+  m = fill_spans (nesting, ops, spans);
+  qsort (spans, m, sizeof *spans, compare_spans);
+  link_parents (nesting, spans, m, scratch);
+  free (spans);
+  sum_self_times (nesting, ops);
+  choose_parent_operations (nesting, scratch);
+  free (scratch);
+  return nesting;
+}
+
+void
+tprof_nesting_free (TprofNesting *nesting)
+{
+  if (nesting == NULL)
+    return;
+  free (nesting->offset);
+  free (nesting->timed);
+  free (nesting->parent);
+  free (nesting->self);
+  free (nesting->self_sum);
+  free (nesting->parent_op);
+  free (nesting);
+}
+
+static bool
+sample_id (const TprofNesting *nesting,
+           size_t              op,
+           size_t              sample,
+           size_t             *id)
+{
+  if (op >= nesting->n_ops || sample >= nesting->offset[op + 1] - nesting->offset[op])
+    return false;
+  *id = nesting->offset[op] + sample;
+  return true;
+}
+
+bool
+tprof_nesting_parent (const TprofNesting *nesting,
+                      size_t              op,
+                      size_t              sample,
+                      size_t             *parent_op,
+                      size_t             *parent_sample)
+{
+  size_t id, p;
+
+  if (!sample_id (nesting, op, sample, &id) || (p = nesting->parent[id]) == NONE)
+    return false;
+  *parent_op = operation_of (nesting, p);
+  *parent_sample = p - nesting->offset[*parent_op];
+  return true;
+}
+
+double
+tprof_nesting_self_time (const TprofNesting *nesting,
+                         size_t              op,
+                         size_t              sample)
+{
+  size_t id;
+
+  return sample_id (nesting, op, sample, &id) ? nesting->self[id] : NAN;
+}
+
+double
+tprof_nesting_self_sum (const TprofNesting *nesting,
+                        size_t              op)
+{
+  return op < nesting->n_ops ? nesting->self_sum[op] : NAN;
+}
+
+bool
+tprof_nesting_parent_operation (const TprofNesting *nesting,
+                                size_t              op,
+                                size_t             *parent)
+{
+  if (op >= nesting->n_ops || nesting->parent_op[op] == NONE)
+    return false;
+  *parent = nesting->parent_op[op];
+  return true;
+}
