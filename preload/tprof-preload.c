@@ -1,0 +1,147 @@
+/* tprof-preload.c — libtprof-preload.so's life cycle: profiling starts in MPI_Init and the profile is gathered and saved in MPI_Finalize. */
+/* SPDX-License-Identifier: MIT */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <mpi.h>
+#include <tprof/capture-mpi.h>
+
+#include "tprof-preload-private.h"
+
+TprofTimeManager *_tprof_preload_manager;
+
+/* The manager lives until the process exits: it stays enabled on the thread
+ * that called MPI_Init, so that the application's own TPROF_SCOPE regions
+ * of that thread land in the same profile, and disabling it at
+ * MPI_Finalize could pop a manager the application enabled after it. */
+static TprofTimeManager *
+preload_start (void)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+
+  if (tm == NULL)
+    {
+      fputs ("tprof: out of memory; MPI calls will not be profiled\n", stderr);
+      return NULL;
+    }
+  tprof_time_manager_enable (tm);
+  return tm;
+}
+
+/* Times MPI_Init itself (often the slowest call of a short run) and starts
+ * recording once MPI is up. */
+static int
+preload_init (TprofSite *site, int (*init) (void *), void *data)
+{
+  TprofTimeManager *tm = preload_start ();
+  TprofTimer timer;
+  int rc;
+
+  if (tm == NULL)
+    return init (data);
+  timer = _tprof_timer_start_site (tm, site);
+  rc = init (data);
+  tprof_timer_stop (&timer);
+  if (rc == MPI_SUCCESS)
+    __atomic_store_n (&_tprof_preload_manager, tm, __ATOMIC_RELEASE);
+  return rc;
+}
+
+typedef struct
+{
+  int    *argc;
+  char ***argv;
+  int     required;
+  int    *provided;
+} InitArgs;
+
+static int
+call_init (void *data)
+{
+  InitArgs *args = data;
+
+  return PMPI_Init (args->argc, args->argv);
+}
+
+static int
+call_init_thread (void *data)
+{
+  InitArgs *args = data;
+
+  return PMPI_Init_thread (args->argc, args->argv, args->required, args->provided);
+}
+
+int
+MPI_Init (int *argc, char ***argv)
+{
+  static TprofSite site = { "MPI_Init", 0 };
+  InitArgs args = { argc, argv, 0, NULL };
+
+  return preload_init (&site, call_init, &args);
+}
+
+int
+MPI_Init_thread (int *argc, char ***argv, int required, int *provided)
+{
+  static TprofSite site = { "MPI_Init_thread", 0 };
+  InitArgs args = { argc, argv, required, provided };
+
+  return preload_init (&site, call_init_thread, &args);
+}
+
+/* $TPROF_OUTPUT, or tprof-PID.h5 in the working directory (rank 0's PID:
+ * only rank 0 writes). */
+static const char *
+output_path (char *buffer, size_t size)
+{
+  const char *path = getenv ("TPROF_OUTPUT");
+
+  if (path != NULL && path[0] != '\0')
+    return path;
+  snprintf (buffer, size, "tprof-%ld.h5", (long) getpid ());
+  return buffer;
+}
+
+/* Rank 0 saves the gathered profile and says where, in one line. */
+static void
+save_profile (TprofProfiledTime *pt)
+{
+  char default_path[64];
+  char resolved[PATH_MAX];
+  const char *path = output_path (default_path, sizeof default_path);
+  TprofError error = { 0 };
+
+  if (tprof_profiled_time_save (pt, path, &error) != 0)
+    {
+      fprintf (stderr, "tprof: no profile written: %s\n", error.message);
+      return;
+    }
+  fprintf (stderr, "tprof: profile of %d rank%s (%zu operation%s) written to %s\n",
+           tprof_profiled_time_world_size (pt),
+           tprof_profiled_time_world_size (pt) == 1 ? "" : "s",
+           tprof_profiled_time_len (pt), tprof_profiled_time_len (pt) == 1 ? "" : "s",
+           realpath (path, resolved) != NULL ? resolved : path);
+}
+
+int
+MPI_Finalize (void)
+{
+  TprofTimeManager *tm = __atomic_exchange_n (&_tprof_preload_manager, NULL, __ATOMIC_ACQ_REL);
+
+  if (tm != NULL)
+    {
+      TprofError error = { 0 };
+      TprofProfiledTime *pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, 0, &error);
+      int rank = 0;
+
+      PMPI_Comm_rank (MPI_COMM_WORLD, &rank);
+      if (pt != NULL)
+        save_profile (pt);
+      else if (error.code != 0 && rank == 0)
+        fprintf (stderr, "tprof: no profile written: %s\n", error.message);
+      tprof_profiled_time_free (pt);
+    }
+  return PMPI_Finalize ();
+}
