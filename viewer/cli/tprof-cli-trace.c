@@ -4,7 +4,6 @@
 
 #include <math.h>
 #include <string.h>
-#include <zlib.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -29,26 +28,53 @@ append_us (GString *out,
   g_string_append (out, g_ascii_formatd (text, sizeof text, "%.3f", secs * 1e6));
 }
 
+/* The JSON goes out in pieces of about this size: only one piece and one
+ * operation's samples are in memory at a time. */
+#define FLUSH_BYTES (1 << 20)
+
+typedef struct
+{
+  TprofPlotStream *stream;
+  GString         *pending;
+  GError          *error;
+} TraceWriter;
+
+/* Writes what is pending when @force or when it has grown past
+ * FLUSH_BYTES; FALSE once a write has failed. */
+static gboolean
+writer_flush (TraceWriter *writer,
+              gboolean     force)
+{
+  if (writer->error != NULL)
+    return FALSE;
+  if (!force && writer->pending->len < FLUSH_BYTES)
+    return TRUE;
+  if (!tprof_plot_stream_write (writer->stream, writer->pending->str, writer->pending->len, &writer->error))
+    return FALSE;
+  g_string_truncate (writer->pending, 0);
+  return TRUE;
+}
+
 static void
-append_process_names (GString          *out,
+append_process_names (TraceWriter      *writer,
                       TprofProfileFile *profile)
 {
-  for (int r = 0; r < tprof_profile_file_world_size (profile); r++)
+  for (int r = 0; r < tprof_profile_file_world_size (profile) && writer_flush (writer, FALSE); r++)
     {
       const char *host = tprof_profile_file_hostname (profile, r);
       g_autofree char *label = host != NULL ? g_strdup_printf ("Rank %d (%s)", r, host)
                                             : g_strdup_printf ("Rank %d", r);
 
-      g_string_append_printf (out, "%s{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": 0, "
-                                   "\"args\": {\"name\": ", r == 0 ? "" : ",\n", r);
-      tprof_cli_json_append_string (out, label);
-      g_string_append (out, "}}");
+      g_string_append_printf (writer->pending, "%s{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %d, "
+                                               "\"tid\": 0, \"args\": {\"name\": ", r == 0 ? "" : ",\n", r);
+      tprof_cli_json_append_string (writer->pending, label);
+      g_string_append (writer->pending, "}}");
     }
 }
 
 /* One complete event ("ph": "X") per sample of @gt in the window. */
 static void
-append_events (GString                 *out,
+append_events (TraceWriter             *writer,
                const char              *name,
                const TprofGatheredTime *gt,
                const TraceOptions      *options)
@@ -58,9 +84,10 @@ append_events (GString                 *out,
   const int32_t *ranks = tprof_gathered_time_ranks (gt);
   const int32_t *threads = tprof_gathered_time_threads (gt);
   GString *quoted = g_string_new (NULL);
+  GString *out = writer->pending;
 
   tprof_cli_json_append_string (quoted, name);
-  for (size_t i = 0; i < tprof_gathered_time_count (gt); i++)
+  for (size_t i = 0; i < tprof_gathered_time_count (gt) && writer_flush (writer, FALSE); i++)
     {
       if (starts[i] + times[i] < options->from || starts[i] > options->to)
         continue;
@@ -80,74 +107,36 @@ wanted_operation (const TraceOptions *options,
   return options->ops == NULL || g_strv_contains ((const char *const *) options->ops, name);
 }
 
-/* gzip of @text, as the .gz suffix asks. */
-static GBytes *
-gzip_bytes (const GString *text)
-{
-  z_stream z = { 0 };
-  GByteArray *out = g_byte_array_sized_new ((guint) MIN (text->len / 4 + 64, G_MAXUINT));
-  guint8 chunk[1 << 16];
-  int rc;
-
-  /* 15 + 16: a gzip header and trailer around the deflate stream */
-  if (deflateInit2 (&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-    {
-      g_byte_array_unref (out);
-      return NULL;
-    }
-  z.next_in = (Bytef *) text->str;
-  z.avail_in = 0;
-  for (gsize done = 0;;)
-    {
-      if (z.avail_in == 0 && done < text->len)
-        {
-          gsize take = MIN (text->len - done, (gsize) G_MAXUINT32 / 2);
-
-          z.next_in = (Bytef *) text->str + done;
-          z.avail_in = (uInt) take;
-          done += take;
-        }
-      z.next_out = chunk;
-      z.avail_out = sizeof chunk;
-      rc = deflate (&z, done == text->len ? Z_FINISH : Z_NO_FLUSH);
-      g_byte_array_append (out, chunk, (guint) (sizeof chunk - z.avail_out));
-      if (rc == Z_STREAM_END)
-        break;
-      if (rc != Z_OK && rc != Z_BUF_ERROR)
-        {
-          deflateEnd (&z);
-          g_byte_array_unref (out);
-          return NULL;
-        }
-    }
-  deflateEnd (&z);
-  return g_byte_array_free_to_bytes (out);
-}
-
+/* Every wanted operation, read one at a time, into @writer. */
 static int
-save (const TraceOptions *options,
-      const GString      *text)
+write_trace (const char         *file,
+             TprofProfileFile   *profile,
+             const TraceOptions *options,
+             TraceWriter        *writer)
 {
-  GError *error = NULL;
-  gboolean saved;
-
-  if (g_str_has_suffix (options->output, ".gz"))
+  g_string_append (writer->pending, "{\"traceEvents\": [\n");
+  append_process_names (writer, profile);
+  for (size_t op = 0; op < tprof_profile_file_n_operations (profile) && writer->error == NULL; op++)
     {
-      g_autoptr(GBytes) gz = gzip_bytes (text);
+      const char *name = tprof_profile_file_operation_name (profile, op);
+      TprofGatheredTime *gt;
+      gboolean no_timeline;
 
-      if (gz == NULL)
-        return tprof_cli_file_error (options->output, _("could not compress the trace"));
-      saved = tprof_plot_save_bytes (options->output, g_bytes_get_data (gz, NULL), g_bytes_get_size (gz), &error);
+      if (!wanted_operation (options, name))
+        continue;
+      gt = tprof_cli_read_operation (profile, op, options->ranks);
+      if (gt == NULL)
+        return TPROF_CLI_EXIT_FAILED;
+      no_timeline = tprof_gathered_time_count (gt) > 0 && tprof_gathered_time_starts (gt) == NULL;
+      if (!no_timeline)
+        append_events (writer, name, gt, options);
+      tprof_gathered_time_free (gt);
+      if (no_timeline)
+        return tprof_cli_file_error (file, _("has no timeline (its operations have no 'starts'): it was "
+                                             "saved by an older tprof or by another program"));
     }
-  else
-    saved = tprof_plot_save_bytes (options->output, text->str, text->len, &error);
-  if (!saved)
-    {
-      int status = tprof_cli_write_error (options->output, error);
-
-      g_error_free (error);
-      return status;
-    }
+  g_string_append (writer->pending, "\n], \"displayTimeUnit\": \"ns\"}\n");
+  writer_flush (writer, TRUE);
   return TPROF_CLI_EXIT_OK;
 }
 
@@ -157,48 +146,44 @@ run (const char   *file,
      const char   *ranks_expr)
 {
   TprofProfileFile *profile = tprof_cli_open (file);
-  GString *out;
+  TraceWriter writer = { NULL, NULL, NULL };
   int status = TPROF_CLI_EXIT_OK;
 
   if (profile == NULL)
     return TPROF_CLI_EXIT_FAILED;
   if (!tprof_cli_parse_ranks ("trace", ranks_expr, tprof_profile_file_world_size (profile), &options->ranks,
                               &status))
-    {
-      tprof_profile_file_close (profile);
-      return status;
-    }
-  for (char **op = options->ops; op != NULL && *op != NULL && status == TPROF_CLI_EXIT_OK; op++)
+    goto out;
+  for (char **op = options->ops; op != NULL && *op != NULL; op++)
     {
       size_t index;
 
       if (!tprof_cli_find_operation (profile, *op, &index))
-        status = TPROF_CLI_EXIT_FAILED;
+        {
+          status = TPROF_CLI_EXIT_FAILED;
+          goto out;
+        }
     }
 
-  out = g_string_new ("{\"traceEvents\": [\n");
-  append_process_names (out, profile);
-  for (size_t op = 0; op < tprof_profile_file_n_operations (profile) && status == TPROF_CLI_EXIT_OK; op++)
+  writer.stream = tprof_plot_stream_open (options->output, g_str_has_suffix (options->output, ".gz"),
+                                          &writer.error);
+  if (writer.stream == NULL)
     {
-      const char *name = tprof_profile_file_operation_name (profile, op);
-      TprofGatheredTime *gt;
-
-      if (!wanted_operation (options, name))
-        continue;
-      gt = tprof_cli_read_operation (profile, op, options->ranks);
-      if (gt == NULL)
-        status = TPROF_CLI_EXIT_FAILED;
-      else if (tprof_gathered_time_count (gt) > 0 && tprof_gathered_time_starts (gt) == NULL)
-        status = tprof_cli_file_error (file, _("has no timeline (its operations have no 'starts'): it was "
-                                               "saved by an older tprof or by another program"));
-      else if (tprof_gathered_time_count (gt) > 0)
-        append_events (out, name, gt, options);
-      tprof_gathered_time_free (gt);
+      status = tprof_cli_write_error (options->output, writer.error);
+      goto out;
     }
-  g_string_append (out, "\n], \"displayTimeUnit\": \"ns\"}\n");
-  if (status == TPROF_CLI_EXIT_OK)
-    status = save (options, out);
-  g_string_free (out, TRUE);
+  writer.pending = g_string_sized_new (FLUSH_BYTES + 4096);
+  status = write_trace (file, profile, options, &writer);
+  if (status == TPROF_CLI_EXIT_OK && writer.error == NULL)
+    tprof_plot_stream_commit (writer.stream, &writer.error);
+  else
+    tprof_plot_stream_abort (writer.stream);
+  if (status == TPROF_CLI_EXIT_OK && writer.error != NULL)
+    status = tprof_cli_write_error (options->output, writer.error);
+  g_string_free (writer.pending, TRUE);
+
+out:
+  g_clear_error (&writer.error);
   if (options->ranks != NULL)
     g_array_unref (options->ranks);
   tprof_profile_file_close (profile);

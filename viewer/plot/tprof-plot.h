@@ -203,4 +203,21 @@ gboolean tprof_plot_save_bytes (const char  *path,
                                 gsize        length,
                                 GError     **error);
 
+/* An export too big to build in memory (a trace): written piece by piece,
+ * gzip-compressed when @compress, into a temporary file beside @path that
+ * tprof_plot_stream_commit() renames into place (and frees @stream);
+ * tprof_plot_stream_abort() removes it. Errors name @path. */
+typedef struct _TprofPlotStream TprofPlotStream;
+
+TprofPlotStream *tprof_plot_stream_open (const char  *path,
+                                         gboolean     compress,
+                                         GError     **error);
+gboolean tprof_plot_stream_write (TprofPlotStream  *stream,
+                                  const void       *data,
+                                  gsize             length,
+                                  GError          **error);
+gboolean tprof_plot_stream_commit (TprofPlotStream  *stream,
+                                   GError          **error);
+void tprof_plot_stream_abort (TprofPlotStream *stream);
+
 G_END_DECLS
