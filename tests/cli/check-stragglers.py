@@ -90,6 +90,13 @@ assert doc['file'] == path and doc['world_size'] == W
 assert doc['synchronising'] == sync, doc['synchronising']
 ranks = doc['ranks']
 assert [x['rank'] for x in ranks][0] == 1, ranks  # the slow rank, named from arrival
+# named because it came last far more often than 1 in W (scipy's binomial tail)
+from scipy.stats import binom
+n_occ = int(late.sum())
+assert doc['occurrences'] == n_occ, (doc['occurrences'], n_occ)
+p_value = min(1.0, W * binom.sf(late[1] - 1, n_occ, 1.0 / W))
+assert doc['straggler'] == (1 if p_value < 0.001 else None), (doc['straggler'], p_value)
+assert abs(doc['p_value'] - p_value) <= 1e-8 * p_value, (doc['p_value'], p_value)
 assert [x['wait_caused'] for x in ranks] == sorted((x['wait_caused'] for x in ranks), reverse=True)
 for x in ranks:
     r = x['rank']

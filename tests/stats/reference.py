@@ -187,6 +187,12 @@ def cmd_compare(directory):
     emit('new_median', np.median(new))
 
 
+def cmd_binomial(cases):
+    # P(X >= k) for X ~ Binomial(n, p), each case 'k,n,p': scipy's survival function at k - 1.
+    from scipy.stats import binom
+    emit('upper_tail', [binom.sf(int(k) - 1, int(n), float(p)) for k, n, p in (c.split(',') for c in cases)])
+
+
 # TPROF_SYNCHRONISING_END_TO_START and TPROF_NESTING_TOLERANCE
 END_TO_START = 0.5
 TOLERANCE = 1e-9
@@ -308,6 +314,8 @@ def main():
         cmd_nesting(rest[0], int(rest[1]), {int(x) for x in rest[2:]})
     elif command == 'compare':
         cmd_compare(rest[0])
+    elif command == 'binomial':
+        cmd_binomial(rest[1:])
     elif command == 'slice':
         cmd_slice(rest[1], rest[2:])
     elif command == 'hist':

@@ -17,6 +17,10 @@ typedef struct
   uint64_t *late_count;
   int      *order;         /* ranks by wait caused, largest first */
   GPtrArray *synchronising;  /* operation names */
+  uint64_t  occurrences;   /* of the synchronising operations, in all */
+  double    expected_late; /* late counts one rank gets by chance over them */
+  int       straggler;     /* tprof_straggler_name(), -1: none stands out */
+  double    p_value;
 } Blame;
 
 static const double *sorting_waits;
@@ -71,14 +75,23 @@ render_table (TprofProfileFile *profile,
       ops = g_strjoinv (", ", (char **) blame->synchronising->pdata);
       g_ptr_array_remove_index (blame->synchronising, blame->synchronising->len - 1);
       g_string_append_printf (out, _("Synchronising operations: %s\n"), ops);
-      if (blame->wait_caused[worst] > 0)
+      if (blame->straggler >= 0)
         {
           g_autofree char *wait = tprof_cli_cell_duration (blame->wait_caused[worst]);
 
-          g_string_append_printf (out, _("Straggler: rank %d, last to arrive %" G_GUINT64_FORMAT " times, "
-                                         "keeping the other ranks waiting %s in all.\n"),
-                                  worst, blame->late_count[worst], wait);
+          g_string_append_printf (out, _("Straggler: rank %d, last to arrive %" G_GUINT64_FORMAT " of %"
+                                         G_GUINT64_FORMAT " times (by chance: %.1f), keeping the other ranks "
+                                         "waiting %s in all.\n"),
+                                  worst, blame->late_count[worst], blame->occurrences, blame->expected_late,
+                                  wait);
         }
+      else if (blame->wait_caused[worst] > 0)
+        g_string_append_printf (out, _("No clear straggler: the last rank to arrive varies. Rank %d caused "
+                                       "the most wait but came last %" G_GUINT64_FORMAT " of %"
+                                       G_GUINT64_FORMAT " times, no more often than chance allows (%.1f).\n"),
+                                worst, blame->late_count[worst], blame->occurrences, blame->expected_late);
+      else
+        g_string_append (out, _("No clear straggler: the ranks arrived together.\n"));
       g_string_append_c (out, '\n');
       g_string_append (out, text);
     }
@@ -122,7 +135,14 @@ render_json (const char       *file,
         g_string_append (out, ", ");
       tprof_cli_json_append_string (out, g_ptr_array_index (blame->synchronising, i));
     }
-  g_string_append (out, "], \"ranks\": [");
+  g_string_append (out, "], \"straggler\": ");
+  if (blame->straggler >= 0)
+    g_string_append_printf (out, "%d", blame->straggler);
+  else
+    g_string_append (out, "null");
+  g_string_append_printf (out, ", \"occurrences\": %" G_GUINT64_FORMAT ", \"p_value\": ", blame->occurrences);
+  tprof_cli_json_append_double (out, blame->p_value);
+  g_string_append (out, ", \"ranks\": [");
   for (int k = 0; k < blame->world_size; k++)
     {
       int r = blame->order[k];
@@ -167,7 +187,11 @@ collect (const char       *file,
       if (!ok)
         return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
       if (arrival.synchronising)
-        g_ptr_array_add (blame->synchronising, g_strdup (tprof_profile_file_operation_name (profile, op)));
+        {
+          g_ptr_array_add (blame->synchronising, g_strdup (tprof_profile_file_operation_name (profile, op)));
+          blame->occurrences += arrival.n_occurrences;
+          blame->expected_late += (double) arrival.n_occurrences / (double) arrival.n_ranks;
+        }
     }
   return TPROF_CLI_EXIT_OK;
 }
@@ -196,6 +220,10 @@ run (const char     *file,
       sorting_waits = blame.wait_caused;
       qsort (blame.order, (size_t) blame.world_size, sizeof *blame.order, compare_wait);
       sorting_waits = NULL;
+      blame.straggler = tprof_straggler_name (blame.wait_caused, blame.late_count, blame.world_size,
+                                              blame.occurrences,
+                                              blame.occurrences > 0 ? blame.expected_late / blame.occurrences : 0.0,
+                                              &blame.p_value);
       text = format == TPROF_CLI_FORMAT_JSON ? render_json (file, profile, &blame)
              : format == TPROF_CLI_FORMAT_CSV ? render_csv (profile, &blame)
              : render_table (profile, &blame);
@@ -235,7 +263,11 @@ tprof_cli_stragglers (int    argc,
                                      "of its ends is at most half the median spread of its "
                                      "starts. At each of its occurrences the rank that arrived last is "
                                      "charged the wait it caused: the sum over the other ranks of how "
-                                     "long before it they arrived. Needs a profile with a timeline."),
+                                     "long before it they arrived. The rank charged most is named the "
+                                     "straggler when it came last significantly more often than chance "
+                                     "(a binomial test, p < 0.001 after Bonferroni's correction over the "
+                                     "ranks); otherwise the output says there is no clear straggler. "
+                                     "Needs a profile with a timeline."),
                                    entries);
   if (tprof_cli_parse (context, "stragglers", &argc, &argv, 1, (const char *[]) { "FILE" }, &file, &status)
       && tprof_cli_parse_format ("stragglers", format_text, &format, &status))

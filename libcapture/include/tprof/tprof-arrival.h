@@ -56,4 +56,32 @@ TPROF_EXPORT int tprof_arrival_occurrence (const TprofOccurrences *occ,
                                            double                 *lateness,
                                            double                 *wait);
 
+/* The straggler is named only when it stands out: a run without one still
+ * has a last rank at every occurrence, and some rank caused the most wait.
+ * The rank with the largest wait caused is named when it came last
+ * significantly more often than chance: a one-sided binomial test of its
+ * late count among the synchronising occurrences, with the chance of being
+ * last 1 / (ranks at the occurrence) (averaged over the occurrences), and
+ * Bonferroni's correction for having picked one of the ranks. */
+#define TPROF_STRAGGLER_ALPHA 0.001
+
+/* P(X >= @k) for X ~ Binomial(@n, @p). */
+TPROF_EXPORT double tprof_binomial_upper_tail (uint64_t k,
+                                               uint64_t n,
+                                               double   p);
+
+/* The straggler among @world_size ranks whose @wait_caused and @late_count
+ * were summed by tprof_arrival_analyze() over @occurrences synchronising
+ * occurrences in all, where a given rank is last with probability @chance
+ * by chance alone; -1 when no rank stands out by the rule above (none
+ * caused any wait, or the one that caused most did not come last
+ * significantly often). *@p_value (when not NULL) gets the test's
+ * corrected p-value for that rank, NaN when there was none to test. */
+TPROF_EXPORT int tprof_straggler_name (const double   *wait_caused,
+                                       const uint64_t *late_count,
+                                       int             world_size,
+                                       uint64_t        occurrences,
+                                       double          chance,
+                                       double         *p_value);
+
 TPROF_END_DECLS
