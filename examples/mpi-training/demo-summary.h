@@ -7,5 +7,6 @@
 #include <tprof/capture.h>
 
 /* Prints one line per operation of @pt to @out: count, mean, max and the
- * slowest rank. Returns 0, or -1 when memory is exhausted. */
+ * slowest rank; then the straggler named from arrival, beside the rank
+ * durations alone would blame. Returns 0, or -1 when memory is exhausted. */
 int demo_summary_print (FILE *out, const TprofProfiledTime *pt);
