@@ -24,7 +24,7 @@ if [o['name'] for o in got['operations']] != [name for name, _, _ in ops]:
     errors.append('operations %r, expected %r' % ([o['name'] for o in got['operations']], [n for n, _, _ in ops]))
 
 keys = ['name', 'count', 'rank_count', 'sum', 'mean', 'std', 'min', 'max', 'median', 'p95', 'p99',
-        'imbalance', 'slowest_rank']
+        'imbalance', 'slowest_rank', 'parent', 'self_sum']
 for (name, times, ranks), o in zip(ops, got['operations']):
     if list(o) != keys:
         errors.append('%s: keys %r' % (name, list(o)))

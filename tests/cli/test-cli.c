@@ -252,7 +252,7 @@ test_summary_csv_and_table (void)
   g_assert_cmpint (run_tprof (csv_args, &out, &err), ==, 0);
   lines = g_strsplit (out, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "name,count,rank_count,sum,mean,std,min,max,median,p95,p99,"
-                                 "imbalance,slowest_rank");
+                                 "imbalance,slowest_rank,parent,self_sum");
   g_assert_cmpuint (g_strv_length (lines), ==, 6 + 2);
   /* sorted by sum, largest first; the awkward name is quoted */
   for (guint i = 1; i <= 6; i++)
@@ -297,7 +297,7 @@ static void
 test_summary_sort_columns (void)
 {
   const char *columns[] = { "name", "count", "ranks", "rank_count", "sum", "mean", "std", "min", "max",
-                            "median", "p95", "p99", "imbalance", "slowest_rank" };
+                            "median", "p95", "p99", "imbalance", "slowest_rank", "parent", "self_sum" };
 
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
     {
@@ -319,6 +319,12 @@ static void
 test_compare (void)
 {
   run_check ("check-compare.py", (const char *[]) { TPROF_CLI, fixture_dir, NULL });
+}
+
+static void
+test_summary_tree (void)
+{
+  run_check ("check-summary-tree.py", (const char *[]) { TPROF_CLI, fixture_dir, NULL });
 }
 
 /* ---- stragglers ---- */
@@ -829,6 +835,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/errors/nothing-to-draw", test_nothing_to_draw);
   g_test_add_func ("/cli/errors/unwritable-output", test_unwritable_output);
   g_test_add_func ("/cli/help-and-version", test_help_and_version);
+  g_test_add_func ("/cli/summary/tree", test_summary_tree);
   status = g_test_run ();
   remove_fixtures ();
   return status;

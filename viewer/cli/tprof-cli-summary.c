@@ -24,20 +24,30 @@ typedef enum
   COLUMN_P99,
   COLUMN_IMBALANCE,
   COLUMN_SLOWEST_RANK,
+  COLUMN_PARENT,
+  COLUMN_SELF_SUM,
   N_COLUMNS
 } Column;
+
+/* Past this many samples in all, the tree (which reads every sample) is
+ * left out unless --tree asks for it: the rest of the summary comes from
+ * the file's cached statistics at once. */
+#define TREE_AUTO_SAMPLES 5000000
 
 /* JSON and CSV keys, in output order; also the names --sort accepts. */
 static const char *const column_keys[N_COLUMNS] = {
   "name", "count", "rank_count", "sum", "mean", "std", "min", "max",
-  "median", "p95", "p99", "imbalance", "slowest_rank",
+  "median", "p95", "p99", "imbalance", "slowest_rank", "parent", "self_sum",
 };
 
 typedef struct
 {
   const char  *name;
-  gsize        index;  /* file order, to keep sorting stable */
+  gsize        index;   /* file order, to keep sorting stable */
   TprofSummary s;
+  const char  *parent;  /* the parent operation's name, NULL for none */
+  double       self_sum;  /* NaN when the tree was not computed */
+  int          depth;   /* in the tree, for the table's indentation */
 } Row;
 
 static double
@@ -72,6 +82,9 @@ row_number (const Row *row,
       return s->imbalance;
     case COLUMN_SLOWEST_RANK:
       return s->slowest_rank >= 0 ? s->slowest_rank : NAN;
+    case COLUMN_SELF_SUM:
+      return row->self_sum;
+    case COLUMN_PARENT:
     case COLUMN_NAME:
     case N_COLUMNS:
     default:
@@ -90,6 +103,10 @@ compare_rows (gconstpointer a,
 
   if (column == COLUMN_NAME)
     result = strcmp (ra->name, rb->name);
+  else if (column == COLUMN_PARENT)
+    /* operations without a parent last */
+    result = ra->parent == NULL || rb->parent == NULL ? (ra->parent == NULL) - (rb->parent == NULL)
+                                                      : strcmp (ra->parent, rb->parent);
   else
     {
       double va = row_number (ra, column), vb = row_number (rb, column);
@@ -123,25 +140,34 @@ parse_sort_column (const char *text,
   return FALSE;
 }
 
+/* The table; with @tree, indented by depth and with a Self column. */
 static char *
 render_table (const Row *rows,
-              gsize      n_rows)
+              gsize      n_rows,
+              gboolean   tree)
 {
-  const char *headers[N_COLUMNS] = {
-    _("Operation"), _("Count"), _("Ranks"), _("Sum"), _("Mean"), _("Std"), _("Min"), _("Max"),
+  const char *headers[] = {
+    _("Operation"), _("Count"), _("Ranks"), _("Sum"), _("Self"), _("Mean"), _("Std"), _("Min"), _("Max"),
     _("Median"), _("P95"), _("P99"), _("Imbalance"), _("Slowest"),
   };
-  gboolean left[N_COLUMNS] = { TRUE };
-  TprofCliTable *table = tprof_cli_table_new (N_COLUMNS, headers, left);
+  gboolean left[G_N_ELEMENTS (headers)] = { TRUE };
+  TprofCliTable *table;
+  GPtrArray *shown = g_ptr_array_new ();
 
+  for (gsize h = 0; h < G_N_ELEMENTS (headers); h++)
+    if (tree || h != 4)
+      g_ptr_array_add (shown, (gpointer) headers[h]);
+  table = tprof_cli_table_new (shown->len, (const char **) shown->pdata, left);
+  g_ptr_array_unref (shown);
   for (gsize i = 0; i < n_rows; i++)
     {
       const TprofSummary *s = &rows[i].s;
-      char *cells[N_COLUMNS] = {
-        g_strdup (rows[i].name),
+      char *cells[G_N_ELEMENTS (headers)] = {
+        g_strdup_printf ("%*s%s", 2 * rows[i].depth, "", rows[i].name),
         g_strdup_printf ("%zu", s->count),
         g_strdup_printf ("%zu", s->rank_count),
         tprof_cli_cell_duration (s->sum),
+        tree ? tprof_cli_cell_duration (rows[i].self_sum) : NULL,
         tprof_cli_cell_duration (s->mean),
         tprof_cli_cell_duration (s->std),
         tprof_cli_cell_duration (s->min),
@@ -153,6 +179,8 @@ render_table (const Row *rows,
         s->slowest_rank >= 0 ? g_strdup_printf ("%d", s->slowest_rank) : g_strdup ("—"),
       };
 
+      if (!tree)
+        memmove (&cells[4], &cells[5], (G_N_ELEMENTS (cells) - 5) * sizeof cells[0]);
       tprof_cli_table_add_row (table, cells);
     }
   return tprof_cli_table_free_to_string (table);
@@ -180,6 +208,11 @@ render_csv (const Row *rows,
       g_string_append_c (out, ',');
       if (rows[i].s.slowest_rank >= 0)
         g_string_append_printf (out, "%d", rows[i].s.slowest_rank);
+      g_string_append_c (out, ',');
+      if (rows[i].parent != NULL)
+        tprof_cli_csv_append_string (out, rows[i].parent);
+      g_string_append_c (out, ',');
+      tprof_cli_csv_append_double (out, rows[i].self_sum);
       g_string_append_c (out, '\n');
     }
   return g_string_free (out, FALSE);
@@ -207,9 +240,17 @@ render_json (const char *file,
           tprof_cli_json_append_double (out, row_number (&rows[i], (Column) c));
         }
       if (rows[i].s.slowest_rank >= 0)
-        g_string_append_printf (out, ", \"slowest_rank\": %d}", rows[i].s.slowest_rank);
+        g_string_append_printf (out, ", \"slowest_rank\": %d", rows[i].s.slowest_rank);
       else
-        g_string_append (out, ", \"slowest_rank\": null}");
+        g_string_append (out, ", \"slowest_rank\": null");
+      g_string_append (out, ", \"parent\": ");
+      if (rows[i].parent != NULL)
+        tprof_cli_json_append_string (out, rows[i].parent);
+      else
+        g_string_append (out, "null");
+      g_string_append (out, ", \"self_sum\": ");
+      tprof_cli_json_append_double (out, rows[i].self_sum);
+      g_string_append_c (out, '}');
     }
   g_string_append (out, "]}\n");
   return g_string_free (out, FALSE);
@@ -230,6 +271,9 @@ summarize_one (TprofProfileFile *profile,
 
   row->name = tprof_profile_file_operation_name (profile, op);
   row->index = op;
+  row->parent = NULL;
+  row->self_sum = NAN;
+  row->depth = 0;
   if (ranks == NULL)
     {
       TprofError error = { 0 };
@@ -273,19 +317,94 @@ summarize_operations (TprofProfileFile *profile,
   return rows;
 }
 
+/* Parents and self times from @tree into @rows (in file order). */
+static void
+apply_tree (TprofProfileFile   *profile,
+            Row                *rows,
+            gsize               n_rows,
+            const TprofCliTree *tree)
+{
+  for (gsize op = 0; op < n_rows; op++)
+    {
+      rows[op].self_sum = tree->self_sums[op];
+      rows[op].parent = tree->parents[op] >= 0
+                          ? tprof_profile_file_operation_name (profile, (gsize) tree->parents[op]) : NULL;
+    }
+}
+
+static void
+append_subtree (const Row          *rows,
+                gsize               n_rows,
+                const TprofCliTree *tree,
+                gssize              parent,
+                int                 depth,
+                GArray             *out)
+{
+  for (gsize op = 0; op < n_rows && depth <= (int) n_rows; op++)
+    if (tree->parents[op] == parent)
+      {
+        Row row = rows[op];
+
+        row.depth = depth;
+        g_array_append_val (out, row);
+        append_subtree (rows, n_rows, tree, (gssize) op, depth + 1, out);
+      }
+}
+
+/* @rows (in file order) reordered as the tree: each operation followed by
+ * its children, depth first, siblings in file order. */
+static Row *
+order_as_tree (const Row          *rows,
+               gsize               n_rows,
+               const TprofCliTree *tree)
+{
+  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (Row), (guint) n_rows);
+
+  append_subtree (rows, n_rows, tree, -1, 0, out);
+  /* the engine breaks cycles, so every operation is reached; if one were
+   * not, it is shown at the top level rather than lost */
+  for (gsize op = 0; op < n_rows && out->len < n_rows; op++)
+    {
+      gboolean seen = FALSE;
+
+      for (guint k = 0; k < out->len && !seen; k++)
+        seen = g_array_index (out, Row, k).index == op;
+      if (!seen)
+        g_array_append_val (out, rows[op]);
+    }
+  return (Row *) g_array_free (out, FALSE);
+}
+
+static uint64_t
+total_samples (TprofProfileFile *profile)
+{
+  uint64_t total = 0;
+
+  for (gsize op = 0; op < tprof_profile_file_n_operations (profile); op++)
+    total += tprof_profile_file_sample_count (profile, op);
+  return total;
+}
+
 int
 tprof_cli_summary (int    argc,
                    char **argv)
 {
   char *ranks_expr = NULL, *format_text = NULL, *sort_text = NULL;
+  gboolean want_tree = FALSE, no_tree = FALSE;
+  TprofCliTree tree = { FALSE, NULL, NULL };
+  gboolean tree_skipped = FALSE;
   const GOptionEntry entries[] = {
+    { "tree", 't', 0, G_OPTION_ARG_NONE, &want_tree,
+      N_("Always compute each operation's parent and self time (reads every sample)"), NULL },
+    { "no-tree", 0, 0, G_OPTION_ARG_NONE, &no_tree,
+      N_("Never compute them: only the cached statistics are read"), NULL },
     { "ranks", 'r', 0, G_OPTION_ARG_STRING, &ranks_expr,
       N_("Only these ranks, e.g. 0-3,8,12-15"), N_("EXPR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
       N_("Output format: table (default), csv or json"), N_("FORMAT") },
     { "sort", 's', 0, G_OPTION_ARG_STRING, &sort_text,
       N_("Sort by a column: name, count, ranks, sum, mean, std, min, max, median, p95, p99, "
-         "imbalance or slowest_rank (numbers largest first)"), N_("COLUMN") },
+         "imbalance, slowest_rank, parent or self_sum (numbers largest first)"), N_("COLUMN") },
     { NULL }
   };
   GOptionContext *context;
@@ -303,10 +422,15 @@ tprof_cli_summary (int    argc,
                                    _("Prints the statistics of every operation of a profile: sample "
                                      "count, ranks with samples, sum, mean, standard deviation (N-1), "
                                      "min, max, median, 95th and 99th percentiles, imbalance (largest "
-                                     "rank total / mean rank total) and the slowest rank."),
+                                     "rank total / mean rank total) and the slowest rank. With a "
+                                     "timeline, also each operation's parent (the operation that "
+                                     "encloses most of its samples) and self time (its time minus that "
+                                     "of the operations inside it); the table then shows the operations "
+                                     "as a tree."),
                                    _("Table times are in human units; CSV and JSON times are in "
                                      "seconds at full precision, with missing values empty (CSV) or "
-                                     "null (JSON)."),
+                                     "null (JSON). The tree reads every sample: past 5 000 000 samples "
+                                     "it is left out unless --tree is given."),
                                    entries);
   if (!tprof_cli_parse (context, "summary", &argc, &argv, 1, (const char *[]) { "FILE" }, &file, &status))
     goto out;
@@ -315,6 +439,11 @@ tprof_cli_summary (int    argc,
   if (sort_text != NULL && !parse_sort_column (sort_text, &sort_column))
     {
       status = tprof_cli_usage_error ("summary", _("unknown --sort column \"%s\""), sort_text);
+      goto out;
+    }
+  if (want_tree && no_tree)
+    {
+      status = tprof_cli_usage_error ("summary", _("--tree and --no-tree cannot be given together"));
       goto out;
     }
 
@@ -334,6 +463,27 @@ tprof_cli_summary (int    argc,
       status = TPROF_CLI_EXIT_FAILED;
       goto out;
     }
+  if (!no_tree && tprof_profile_file_format_version (profile) >= 2)
+    {
+      if (!want_tree && total_samples (profile) > TREE_AUTO_SAMPLES)
+        tree_skipped = TRUE;
+      else if (!tprof_cli_summary_tree (profile, ranks, &tree))
+        {
+          status = TPROF_CLI_EXIT_FAILED;
+          goto out;
+        }
+    }
+  if (tree.computed)
+    {
+      apply_tree (profile, rows, n_rows, &tree);
+      if (sort_text == NULL)
+        {
+          Row *ordered = order_as_tree (rows, n_rows, &tree);
+
+          g_free (rows);
+          rows = ordered;
+        }
+    }
   if (sort_text != NULL)
     g_qsort_with_data (rows, (gint) n_rows, sizeof *rows, compare_rows, GINT_TO_POINTER (sort_column));
 
@@ -347,12 +497,21 @@ tprof_cli_summary (int    argc,
       break;
     case TPROF_CLI_FORMAT_TABLE:
     default:
-      text = render_table (rows, n_rows);
+      {
+        char *table = render_table (rows, n_rows, tree.computed);
+
+        text = tree_skipped ? g_strdup_printf (_("%s\nParent and self time left out: %" G_GUINT64_FORMAT
+                                                 " samples. Add --tree to compute them (reads every "
+                                                 "sample).\n"), table, total_samples (profile))
+                            : g_strdup (table);
+        g_free (table);
+      }
       break;
     }
   status = tprof_cli_print (text);
 
 out:
+  tprof_cli_tree_clear (&tree);
   g_free (text);
   g_free (rows);
   if (ranks != NULL)

@@ -131,4 +131,21 @@ void tprof_cli_json_append_double (GString *out, double value);
  * value is the same. */
 void tprof_cli_robust_z (const double *values, gsize n, double *z);
 
+/* The operation tree of `tprof summary` (tprof-cli-summary-tree.c). */
+typedef struct
+{
+  gboolean computed;   /* FALSE: the profile has no timeline, or it was not asked for */
+  gssize  *parents;    /* per operation: its parent operation, -1 for none */
+  double  *self_sums;  /* per operation: sum of its samples' self times (NaN: unknown) */
+} TprofCliTree;
+
+/* Fills @tree from the nesting of every operation's samples on @ranks
+ * (NULL: all), reading them all. A profile without a timeline leaves
+ * tree->computed FALSE and succeeds. FALSE, after printing why, when a
+ * read fails. Free with tprof_cli_tree_clear(). */
+gboolean tprof_cli_summary_tree (TprofProfileFile *profile,
+                                 const GArray     *ranks,
+                                 TprofCliTree     *tree);
+void tprof_cli_tree_clear (TprofCliTree *tree);
+
 G_END_DECLS
