@@ -23,7 +23,10 @@ static size_t hash_capacity;
 
 /* A per-thread cache in front of the locked table: looking a name up from
  * tprof_time_manager_append_time() or tprof_timer_start() takes no lock
- * shared between threads once the thread has seen the name. */
+ * shared between threads once the thread has seen the name. It lives on
+ * the heap, reached through one initial-exec pointer: glibc keeps only a
+ * few hundred bytes of static TLS for libraries loaded with dlopen (a
+ * Python extension's), and 6 KB of cache there made `import tprof` fail. */
 #define THREAD_CACHE_SIZE 256
 typedef struct
 {
@@ -31,8 +34,47 @@ typedef struct
   uint32_t    hash;
   int         id;
 } ThreadCacheEntry;
-static __thread ThreadCacheEntry thread_cache[THREAD_CACHE_SIZE]
-  __attribute__((tls_model ("initial-exec")));
+static __thread ThreadCacheEntry *thread_cache __attribute__((tls_model ("initial-exec")));
+static pthread_key_t thread_cache_key;
+static pthread_once_t thread_cache_once = PTHREAD_ONCE_INIT;
+static bool thread_cache_key_ok;
+
+/* At thread exit; a later lookup on this thread allocates anew. */
+static void
+thread_cache_free (void *cache)
+{
+  if (thread_cache == cache)
+    thread_cache = NULL;
+  free (cache);
+}
+
+static void
+thread_cache_key_create (void)
+{
+  thread_cache_key_ok = pthread_key_create (&thread_cache_key, thread_cache_free) == 0;
+}
+
+/* This thread's cache, or NULL when memory is exhausted (the locked table
+ * still answers). */
+static ThreadCacheEntry *
+thread_cache_get (void)
+{
+  ThreadCacheEntry *cache = thread_cache;
+
+  if (TPROF_LIKELY (cache != NULL))
+    return cache;
+  pthread_once (&thread_cache_once, thread_cache_key_create);
+  if (!thread_cache_key_ok)
+    return NULL;
+  cache = calloc (THREAD_CACHE_SIZE, sizeof *cache);
+  if (cache != NULL && pthread_setspecific (thread_cache_key, cache) != 0)
+    {
+      free (cache);
+      cache = NULL;
+    }
+  thread_cache = cache;
+  return cache;
+}
 
 static uint32_t
 hash_name (const char *name)
@@ -128,21 +170,25 @@ int
 _tprof_name_intern (const char *name)
 {
   uint32_t hash;
-  ThreadCacheEntry *entry;
+  ThreadCacheEntry *cache, *entry = NULL;
   int id;
 
   if (name == NULL || name[0] == '\0')
     return 0;
   hash = hash_name (name);
-  entry = &thread_cache[hash % THREAD_CACHE_SIZE];
-  if (entry->id != 0 && entry->hash == hash && strcmp (entry->name, name) == 0)
-    return entry->id;
+  cache = thread_cache_get ();
+  if (cache != NULL)
+    {
+      entry = &cache[hash % THREAD_CACHE_SIZE];
+      if (entry->id != 0 && entry->hash == hash && strcmp (entry->name, name) == 0)
+        return entry->id;
+    }
 
   pthread_mutex_lock (&names_lock);
   id = names_intern_locked (name, hash);
   pthread_mutex_unlock (&names_lock);
 
-  if (id != 0)
+  if (id != 0 && entry != NULL)
     {
       entry->name = _tprof_name_lookup (id);
       entry->hash = hash;

@@ -8,8 +8,11 @@
 #include "tprof/tprof-timer.h"
 
 /* The first TPROF_INLINE_ENABLED entries of a thread's stack live in TLS,
- * which the hot path reads without indirection; deeper ones on the heap. */
-#define TPROF_INLINE_ENABLED 32
+ * which the hot path reads without indirection; deeper ones on the heap.
+ * Few: static TLS is scarce for a library loaded with dlopen (see
+ * tprof-names.c), and more than four managers enabled at once on one
+ * thread is rare. */
+#define TPROF_INLINE_ENABLED 4
 
 typedef struct
 {
