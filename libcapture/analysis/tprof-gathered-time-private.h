@@ -101,15 +101,15 @@ double _tprof_values_sum_buffers (const double       *x,
 /* ---- rank balance (tprof-stats-summary.c) ---- */
 
 /* The balance of the ranks with samples: @totals[i] is the total time of
- * @ranks[i] (ascending). *@imbalance = largest total / mean total, and
- * *@slowest_rank the rank of the largest (the lowest rank wins a tie); NaN
- * and -1 when @n_ranks is 0. The one definition of both, for summaries of
+ * @ranks[i] (ascending). Sets @out's imbalance (largest total / mean
+ * total), imbalance_time (largest total - mean total) and slowest_rank
+ * (the rank of the largest; the lowest rank wins a tie); NaN, NaN and -1
+ * when @n_ranks is 0. The one definition of all three, for summaries of
  * samples and of a profile's cached per-rank totals alike. */
 void _tprof_rank_totals_balance (const double  *totals,
                                  const int32_t *ranks,
                                  size_t         n_ranks,
-                                 double        *imbalance,
-                                 int32_t       *slowest_rank);
+                                 TprofSummary  *out);
 
 /* Sets the rank_count, imbalance and slowest rank of @out from the totals
  * of the @n_ranks ranks with samples (@ranks ascending), through

@@ -386,7 +386,7 @@ tprof_operation_index_summarize_moments (const TprofOperationIndex *index,
   *out = (TprofSummary) {
     .min = INFINITY, .max = -INFINITY,
     .median = NAN, .p95 = NAN, .p99 = NAN,
-    .imbalance = NAN, .slowest_rank = -1,
+    .imbalance = NAN, .slowest_rank = -1, .imbalance_time = NAN,
   };
   merge_rank_moments (index, mask, out, totals, ranks);
   _tprof_summary_set_balance (out, totals, ranks, out->rank_count);

@@ -159,20 +159,22 @@ void
 _tprof_rank_totals_balance (const double  *totals,
                             const int32_t *ranks,
                             size_t         n_ranks,
-                            double        *imbalance,
-                            int32_t       *slowest_rank)
+                            TprofSummary  *out)
 {
   size_t slowest = 0;
+  double mean;
 
-  *imbalance = NAN;
-  *slowest_rank = -1;
+  out->imbalance = out->imbalance_time = NAN;
+  out->slowest_rank = -1;
   if (n_ranks == 0)
     return;
   for (size_t r = 1; r < n_ranks; r++)
     if (totals[r] > totals[slowest])
       slowest = r;
-  *slowest_rank = ranks[slowest];
-  *imbalance = totals[slowest] / (_tprof_values_sum (totals, n_ranks) / (double) n_ranks);
+  mean = _tprof_values_sum (totals, n_ranks) / (double) n_ranks;
+  out->slowest_rank = ranks[slowest];
+  out->imbalance = totals[slowest] / mean;
+  out->imbalance_time = totals[slowest] - mean;
 }
 
 void
@@ -182,7 +184,7 @@ _tprof_summary_set_balance (TprofSummary  *out,
                             size_t         n_ranks)
 {
   out->rank_count = n_ranks;
-  _tprof_rank_totals_balance (totals, ranks, n_ranks, &out->imbalance, &out->slowest_rank);
+  _tprof_rank_totals_balance (totals, ranks, n_ranks, out);
 }
 
 /* The general path, for ranks beyond the table: totals from the per-rank
@@ -383,6 +385,7 @@ tprof_gathered_time_summarize (const TprofGatheredTime *gt,
     .p99 = NAN,
     .imbalance = NAN,
     .slowest_rank = -1,
+    .imbalance_time = NAN,
   };
   if (n == 0)
     return true;

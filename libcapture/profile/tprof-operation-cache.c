@@ -426,7 +426,7 @@ tprof_cache_fill_stats (const TprofProfileFile *pf,
     .min = f[TPROF_CACHE_MIN], .max = f[TPROF_CACHE_MAX], .median = f[TPROF_CACHE_MEDIAN],
     .p95 = f[TPROF_CACHE_P95], .p99 = f[TPROF_CACHE_P99],
   };
-  _tprof_rank_totals_balance (totals, ranks, n_ranks, &s->imbalance, &s->slowest_rank);
+  _tprof_rank_totals_balance (totals, ranks, n_ranks, s);
   free (totals);
   free (ranks);
   op->stats.rank_count = c->rank_count;

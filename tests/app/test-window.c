@@ -148,6 +148,22 @@ assert_sorted (TprofWindow *window,
     }
 }
 
+/* The first widget of @type below @widget, depth first. */
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = G_TYPE_CHECK_INSTANCE_TYPE (child, type) ? child : find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static void
 test_window_sort (void)
 {
@@ -155,6 +171,13 @@ test_window_sort (void)
   GListModel *model = _tprof_operation_table_get_model (window->table);
   g_autoptr(TprofOperation) first = NULL;
   g_autoptr(TprofOperation) last = NULL;
+
+  /* a profile opens sorted by the time lost to imbalance, on its first row */
+  assert_sorted (window, "imbalance-time", FALSE);
+  first = g_list_model_get_item (model, 0);
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==,
+                   (int) _tprof_operation_get_index (first));
+  g_clear_object (&first);
 
   g_assert_true (_tprof_operation_table_sort_by (window->table, "mean", GTK_SORT_ASCENDING));
   assert_sorted (window, "mean", TRUE);
@@ -171,6 +194,24 @@ test_window_sort (void)
   g_assert_cmpstr (_tprof_operation_get_name (last), ==, "zeros");
 
   g_assert_false (_tprof_operation_table_sort_by (window->table, "no-such-column", GTK_SORT_ASCENDING));
+
+  /* the first click on a numeric header (the column view's "ascending")
+   * puts the largest values first */
+  {
+    GtkColumnView *view = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (window->table), GTK_TYPE_COLUMN_VIEW));
+    GListModel *columns;
+
+    g_assert_nonnull (view);
+    columns = gtk_column_view_get_columns (view);
+    for (guint c = 0; c < g_list_model_get_n_items (columns); c++)
+      {
+        g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, c);
+
+        if (g_str_equal (gtk_column_view_column_get_title (column), "Max"))
+          gtk_column_view_sort_by_column (view, column, GTK_SORT_ASCENDING);
+      }
+    assert_sorted (window, "max", FALSE);
+  }
 
   /* the selection follows its operation, not its row */
   g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 6);
@@ -441,7 +482,8 @@ test_window_export (void)
   g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
   lines = g_strsplit (contents, "\n", -1);
   /* units in the header; every number in its shortest exact form */
-  g_assert_cmpstr (lines[0], ==, "name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank");
+  g_assert_cmpstr (lines[0], ==, "name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank,"
+                                 "imbalance_time_s");
   g_assert_cmpuint (g_strv_length (lines), ==, APP_TEST_BASIC_N_OPS + 2);   /* header, rows, final "" */
   g_assert_true (g_str_has_prefix (lines[1], "big,16000,8,"));
   for (guint i = 1; lines[i][0] != '\0'; i++)

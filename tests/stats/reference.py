@@ -69,9 +69,11 @@ def stats_one(times, ranks, qs, prefix):
     if distinct.size:
         totals = np.array(totals)
         emit(prefix + 'imbalance', totals.max() / totals.mean())
+        emit(prefix + 'imbalance_time', totals.max() - totals.mean())
         emit(prefix + 'slowest_rank', distinct[np.argmax(totals)])  # argmax: first (lowest) on ties
     else:
         emit(prefix + 'imbalance', float('nan'))
+        emit(prefix + 'imbalance_time', float('nan'))
         emit(prefix + 'slowest_rank', -1)
 
 

@@ -290,6 +290,7 @@ test_empty (void)
   g_assert_true (isnan (summary.min) && isnan (summary.max));
   g_assert_true (isnan (summary.median) && isnan (summary.p95) && isnan (summary.p99));
   g_assert_true (isnan (summary.imbalance));
+  g_assert_true (isnan (summary.imbalance_time));
   g_assert_cmpint (summary.slowest_rank, ==, -1);
 }
 
@@ -482,6 +483,7 @@ assert_summarize_matches (const double  *times,
   g_assert_cmpfloat (s.p95, ==, quantiles[1]);
   g_assert_cmpfloat (s.p99, ==, quantiles[2]);
   stats_assert_close (s.imbalance, stats_reference_get_one (ref, "imbalance"), REL_TOL);
+  stats_assert_close (s.imbalance_time, stats_reference_get_one (ref, "imbalance_time"), 1e-9);
   g_assert_cmpint (s.slowest_rank, ==, (int32_t) stats_reference_get_one (ref, "slowest_rank"));
 }
 

@@ -29,19 +29,26 @@ typedef struct
   gsize       offset;   /* into TprofSummary */
 } ColumnSpec;
 
+/* The columns that answer "which operation, which rank" come first, so
+ * that they show in a window of 1000 px; the distribution follows. The
+ * default order is by the time lost to imbalance: an operation where the
+ * ranks wait long for the slowest, weighted by time (a 46 ms operation
+ * with a large ratio does not come before a 5 s one). */
 static const ColumnSpec column_specs[] = {
   { "name", N_("Name"), "name", COLUMN_NAME, 0 },
-  { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count) },
-  { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count) },
-  { "mean", N_("Mean"), "mean", COLUMN_DURATION, offsetof (TprofSummary, mean) },
-  { "std", N_("Std"), "std", COLUMN_DURATION, offsetof (TprofSummary, std) },
-  { "min", N_("Min"), "min", COLUMN_DURATION, offsetof (TprofSummary, min) },
-  { "median", N_("Median"), "median", COLUMN_DURATION, offsetof (TprofSummary, median) },
-  { "p95", N_("P95"), "p95", COLUMN_DURATION, offsetof (TprofSummary, p95) },
-  { "max", N_("Max"), "max", COLUMN_DURATION, offsetof (TprofSummary, max) },
+  { "imbalance-time", N_("Time lost"), "imbalance-time", COLUMN_DURATION, offsetof (TprofSummary, imbalance_time) },
   { "sum", N_("Sum"), "sum", COLUMN_DURATION, offsetof (TprofSummary, sum) },
   { "imbalance", N_("Imbalance"), "imbalance", COLUMN_RATIO, offsetof (TprofSummary, imbalance) },
   { "slowest-rank", N_("Slowest rank"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank) },
+  { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count) },
+  { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count) },
+  { "mean", N_("Mean"), "mean", COLUMN_DURATION, offsetof (TprofSummary, mean) },
+  { "median", N_("Median"), "median", COLUMN_DURATION, offsetof (TprofSummary, median) },
+  { "p95", N_("P95"), "p95", COLUMN_DURATION, offsetof (TprofSummary, p95) },
+  { "p99", N_("P99"), "p99", COLUMN_DURATION, offsetof (TprofSummary, p99) },
+  { "max", N_("Max"), "max", COLUMN_DURATION, offsetof (TprofSummary, max) },
+  { "min", N_("Min"), "min", COLUMN_DURATION, offsetof (TprofSummary, min) },
+  { "std", N_("Std"), "std", COLUMN_DURATION, offsetof (TprofSummary, std) },
 };
 
 struct _TprofOperationTable
@@ -187,15 +194,23 @@ column_sort_key (TprofOperation   *operation,
     }
 }
 
+/* A numeric column's first click puts the largest values first: its
+ * sorter is reversed, so that the column view's "ascending" (its first
+ * click) reads largest first; _tprof_operation_table_sort_by() speaks of
+ * values, not clicks. */
 static GtkSorter *
 column_spec_sorter (const ColumnSpec *spec)
 {
+  GtkNumericSorter *sorter;
+
   if (spec->kind == COLUMN_NAME)
     return GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (TPROF_TYPE_OPERATION, NULL, "name")));
 
-  return GTK_SORTER (gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
-                                                                          G_CALLBACK (column_sort_key),
-                                                                          (gpointer) spec, NULL)));
+  sorter = gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
+                                                                G_CALLBACK (column_sort_key),
+                                                                (gpointer) spec, NULL));
+  gtk_numeric_sorter_set_sort_order (sorter, GTK_SORT_DESCENDING);
+  return GTK_SORTER (sorter);
 }
 
 static void
@@ -302,6 +317,9 @@ _tprof_operation_table_sort_by (TprofOperationTable *self,
   for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
     if (g_str_equal (column_specs[i].id, id))
       {
+        /* numeric sorters are reversed (see column_spec_sorter) */
+        if (column_specs[i].kind != COLUMN_NAME)
+          order = order == GTK_SORT_ASCENDING ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING;
         gtk_column_view_sort_by_column (self->column_view, self->columns[i], order);
         return TRUE;
       }
@@ -350,7 +368,8 @@ _tprof_operation_table_to_csv (TprofOperationTable *self)
 {
   GListModel *model = G_LIST_MODEL (self->selection);
   guint n = g_list_model_get_n_items (model);
-  GString *csv = g_string_new ("name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank\n");
+  GString *csv = g_string_new ("name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank,"
+                               "imbalance_time_s\n");
 
   for (guint i = 0; i < n; i++)
     {
@@ -370,7 +389,10 @@ _tprof_operation_table_to_csv (TprofOperationTable *self)
               tprof_append_exact_double (csv, values[v]);
             }
         }
-      g_string_append_printf (csv, ",%d\n", s->slowest_rank);
+      g_string_append_printf (csv, ",%d,", s->slowest_rank);
+      if (!isnan (s->imbalance_time))
+        tprof_append_exact_double (csv, s->imbalance_time);
+      g_string_append_c (csv, '\n');
     }
 
   return g_string_free (csv, FALSE);

@@ -29,6 +29,7 @@ enum {
   PROP_P99,
   PROP_IMBALANCE,
   PROP_SLOWEST_RANK,
+  PROP_IMBALANCE_TIME,
   N_PROPS
 };
 
@@ -99,6 +100,9 @@ tprof_operation_get_property (GObject    *object,
     case PROP_SLOWEST_RANK:
       g_value_set_int (value, s->slowest_rank);
       break;
+    case PROP_IMBALANCE_TIME:
+      g_value_set_double (value, s->imbalance_time);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -138,6 +142,8 @@ tprof_operation_class_init (TprofOperationClass *klass)
   properties[PROP_IMBALANCE] = double_param ("imbalance");
   properties[PROP_SLOWEST_RANK] =
     g_param_spec_int ("slowest-rank", NULL, NULL, -1, G_MAXINT, -1, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+
+  properties[PROP_IMBALANCE_TIME] = double_param ("imbalance-time");
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }

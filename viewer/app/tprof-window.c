@@ -90,7 +90,7 @@ summarize_operation (TprofProfile *profile,
     return;
   *out = (TprofSummary) {
     .sum = NAN, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
-    .median = NAN, .p95 = NAN, .p99 = NAN, .imbalance = NAN, .slowest_rank = -1,
+    .median = NAN, .p95 = NAN, .p99 = NAN, .imbalance = NAN, .slowest_rank = -1, .imbalance_time = NAN,
   };
 }
 
@@ -277,7 +277,8 @@ tprof_window_show_profile (TprofWindow  *self,
 
     _tprof_operation_table_set_operations (self->table, none);
   }
-  _tprof_operation_table_sort_by (self->table, "sum", GTK_SORT_DESCENDING);
+  /* opens on the operation where the ranks lose most time waiting */
+  _tprof_operation_table_sort_by (self->table, "imbalance-time", GTK_SORT_DESCENDING);
   _tprof_rank_filter_set_profile (self->rank_filter, profile);
 
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);

@@ -104,7 +104,7 @@ describe_selection (const TprofGatheredTime *selection,
   summary->std = tprof_gathered_time_std (selection);
   summary->min = tprof_gathered_time_min (selection);
   summary->max = tprof_gathered_time_max (selection);
-  summary->median = summary->p95 = summary->p99 = summary->imbalance = NAN;
+  summary->median = summary->p95 = summary->p99 = summary->imbalance = summary->imbalance_time = NAN;
   summary->slowest_rank = -1;
 }
 

@@ -116,6 +116,9 @@ typedef struct
   double  p99;
   double  imbalance;     /* max rank total / mean rank total; NaN when empty */
   int32_t slowest_rank;  /* rank with the largest total; -1 when empty */
+  double  imbalance_time;  /* max rank total - mean rank total, seconds: the time
+                              the other ranks wait for the slowest, on average;
+                              NaN when empty */
 } TprofSummary;
 
 /* Fills @out. Returns false when memory is exhausted. */
