@@ -1,7 +1,5 @@
 /* demo-summary.c — printing a gathered profile as a small table, and the straggler named from arrival. */
 /* SPDX-License-Identifier: MIT */
-#include <stdlib.h>
-
 #include "demo-summary.h"
 
 /* The straggler as `tprof stragglers` names it, from who arrived last at the
@@ -11,51 +9,44 @@
 static int
 print_straggler (FILE *out, const TprofProfiledTime *pt)
 {
-  int world = tprof_profiled_time_world_size (pt);
-  double *wait = calloc ((size_t) world, sizeof *wait);
-  uint64_t *late = calloc ((size_t) world, sizeof *late);
-  uint64_t occurrences = 0;
-  double expected = 0.0;
+  TprofStragglers *blame = tprof_stragglers_new (tprof_profiled_time_world_size (pt));
   size_t first = (size_t) -1;
-  int straggler = -1, status = -1;
+  int straggler, status = -1;
+  TprofSummary s;
 
-  if (wait == NULL || late == NULL)
-    goto out;
+  if (blame == NULL)
+    return -1;
   for (size_t i = 0; i < tprof_profiled_time_len (pt); i++)
     {
       TprofArrival arrival;
 
-      if (!tprof_arrival_analyze (tprof_profiled_time_nth (pt, i), world, &arrival, wait, late))
+      if (!tprof_stragglers_add (blame, tprof_profiled_time_nth (pt, i), &arrival))
         goto out;
-      if (arrival.synchronising)
-        {
-          occurrences += arrival.n_occurrences;
-          expected += (double) arrival.n_occurrences / (double) arrival.n_ranks;
-          if (first == (size_t) -1)
-            first = i;
-        }
-    }
-  if (first == (size_t) -1)
-    fprintf (out, "Straggler: none can be named from arrival (no operation synchronised the ranks).\n");
-  else
-    {
-      TprofSummary s;
-
-      if (!tprof_gathered_time_summarize (tprof_profiled_time_nth (pt, first), &s))
-        goto out;
-      straggler = tprof_straggler_name (wait, late, world, occurrences, expected / (double) occurrences, NULL);
-      if (straggler >= 0)
-        fprintf (out, "Straggler from arrival: rank %d, last to arrive %llu of %llu times; "
-                      "durations alone would blame rank %d (the most time in %s).\n",
-                 straggler, (unsigned long long) late[straggler], (unsigned long long) occurrences,
-                 (int) s.slowest_rank, tprof_profiled_time_name (pt, first));
-      else
-        fprintf (out, "Straggler from arrival: no clear straggler (the last rank to arrive varies).\n");
+      if (arrival.synchronising && first == (size_t) -1)
+        first = i;
     }
   status = 0;
+  if (first == (size_t) -1)
+    {
+      fprintf (out, "Straggler: none can be named from arrival (no operation synchronised the ranks).\n");
+      goto out;
+    }
+  if (!tprof_gathered_time_summarize (tprof_profiled_time_nth (pt, first), &s))
+    {
+      status = -1;
+      goto out;
+    }
+  straggler = tprof_stragglers_name (blame, NULL);
+  if (straggler >= 0)
+    fprintf (out, "Straggler from arrival: rank %d, last to arrive %llu of %llu times; "
+                  "durations alone would blame rank %d (the most time in %s).\n",
+             straggler, (unsigned long long) tprof_stragglers_late_count (blame)[straggler],
+             (unsigned long long) tprof_stragglers_occurrences (blame),
+             (int) s.slowest_rank, tprof_profiled_time_name (pt, first));
+  else
+    fprintf (out, "Straggler from arrival: no clear straggler (the last rank to arrive varies).\n");
 out:
-  free (wait);
-  free (late);
+  tprof_stragglers_free (blame);
   return status;
 }
 

@@ -1,6 +1,7 @@
 /* tprof-straggler.c — naming the straggler: the rank that caused the most wait, when it came last more often than chance allows. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdlib.h>
 
 #include <tprof/tprof-arrival.h>
 
@@ -59,4 +60,110 @@ tprof_straggler_name (const double   *wait_caused,
   if (p_value != NULL)
     *p_value = p;
   return p < TPROF_STRAGGLER_ALPHA ? worst : -1;
+}
+
+struct _TprofStragglers
+{
+  int       world_size;
+  double   *wait_caused;
+  uint64_t *late_count;
+  uint64_t  occurrences;
+  double    expected_late;
+  size_t    n_synchronising;
+};
+
+TprofStragglers *
+tprof_stragglers_new (int world_size)
+{
+  TprofStragglers *s = calloc (1, sizeof *s);
+
+  if (s == NULL || world_size < 1)
+    {
+      free (s);
+      return NULL;
+    }
+  s->world_size = world_size;
+  s->wait_caused = calloc ((size_t) world_size, sizeof *s->wait_caused);
+  s->late_count = calloc ((size_t) world_size, sizeof *s->late_count);
+  if (s->wait_caused == NULL || s->late_count == NULL)
+    {
+      tprof_stragglers_free (s);
+      return NULL;
+    }
+  return s;
+}
+
+void
+tprof_stragglers_free (TprofStragglers *s)
+{
+  if (s == NULL)
+    return;
+  free (s->wait_caused);
+  free (s->late_count);
+  free (s);
+}
+
+bool
+tprof_stragglers_add (TprofStragglers         *s,
+                      const TprofGatheredTime *gt,
+                      TprofArrival            *arrival)
+{
+  TprofArrival local;
+
+  if (arrival == NULL)
+    arrival = &local;
+  if (!tprof_arrival_analyze (gt, s->world_size, arrival, s->wait_caused, s->late_count))
+    return false;
+  if (arrival->synchronising)
+    {
+      s->n_synchronising++;
+      s->occurrences += arrival->n_occurrences;
+      s->expected_late += (double) arrival->n_occurrences / (double) arrival->n_ranks;
+    }
+  return true;
+}
+
+int
+tprof_stragglers_name (const TprofStragglers *s,
+                       double                *p_value)
+{
+  return tprof_straggler_name (s->wait_caused, s->late_count, s->world_size, s->occurrences,
+                               s->occurrences > 0 ? s->expected_late / (double) s->occurrences : 0.0,
+                               p_value);
+}
+
+int
+tprof_stragglers_world_size (const TprofStragglers *s)
+{
+  return s->world_size;
+}
+
+const double *
+tprof_stragglers_wait_caused (const TprofStragglers *s)
+{
+  return s->wait_caused;
+}
+
+const uint64_t *
+tprof_stragglers_late_count (const TprofStragglers *s)
+{
+  return s->late_count;
+}
+
+uint64_t
+tprof_stragglers_occurrences (const TprofStragglers *s)
+{
+  return s->occurrences;
+}
+
+double
+tprof_stragglers_expected_late (const TprofStragglers *s)
+{
+  return s->expected_late;
+}
+
+size_t
+tprof_stragglers_n_synchronising (const TprofStragglers *s)
+{
+  return s->n_synchronising;
 }

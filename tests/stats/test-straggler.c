@@ -114,6 +114,62 @@ test_nothing_to_name (void)
   g_assert_true (isnan (p));
 }
 
+/* A barrier of 3 ranks at 40 occurrences: ranks arrive 1 ms apart in the
+ * order @late_of (k) says is last, and all leave together. */
+static TprofGatheredTime *
+barrier (int (*late_of) (size_t k))
+{
+  size_t n = 3 * 40;
+  double *times = g_new (double, n), *starts = g_new (double, n);
+  int32_t *ranks = g_new (int32_t, n), *threads = g_new0 (int32_t, n);
+  TprofGatheredTime *gt;
+
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t k = i % 40;
+      int32_t r = (int32_t) (i / 40);
+      double begin = (double) k, lateness = r == late_of (k) ? 2e-3 : 1e-3 * ((r + 1) % 2);
+
+      ranks[i] = r;
+      starts[i] = begin + lateness;
+      times[i] = begin + 3e-3 - starts[i];
+    }
+  gt = tprof_gathered_time_new_take (times, ranks, n);
+  g_assert_true (tprof_gathered_time_set_timeline_take (gt, starts, threads));
+  return gt;
+}
+
+static int always_two (size_t k) { (void) k; return 2; }
+static int in_turn (size_t k) { return (int) (k % 3); }
+
+static void
+test_stragglers_over_operations (void)
+{
+  TprofGatheredTime *chronic = barrier (always_two), *rotating = barrier (in_turn);
+  TprofStragglers *s = tprof_stragglers_new (3);
+  TprofArrival arrival;
+  double p;
+
+  g_assert_true (tprof_stragglers_add (s, chronic, &arrival));
+  g_assert_true (arrival.synchronising);
+  g_assert_cmpint (tprof_stragglers_name (s, &p), ==, 2);
+  g_assert_cmpuint (tprof_stragglers_late_count (s)[2], ==, 40);
+  g_assert_cmpuint (tprof_stragglers_occurrences (s), ==, 40);
+  stats_assert_close (tprof_stragglers_expected_late (s), 40.0 / 3, 1e-15);
+  stats_assert_close (p, 3 * tprof_binomial_upper_tail (40, 40, 1.0 / 3), 1e-12);
+  tprof_stragglers_free (s);
+
+  s = tprof_stragglers_new (3);
+  g_assert_true (tprof_stragglers_add (s, rotating, NULL));
+  g_assert_cmpuint (tprof_stragglers_n_synchronising (s), ==, 1);
+  g_assert_cmpint (tprof_stragglers_name (s, NULL), ==, -1);
+  tprof_stragglers_free (s);
+
+  g_assert_null (tprof_stragglers_new (0));
+  tprof_gathered_time_free (chronic);
+  tprof_gathered_time_free (rotating);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -124,5 +180,6 @@ main (int argc, char **argv)
   g_test_add_func ("/stats/straggler/none-clear", test_no_clear_straggler);
   g_test_add_func ("/stats/straggler/threshold", test_threshold);
   g_test_add_func ("/stats/straggler/nothing-to-name", test_nothing_to_name);
+  g_test_add_func ("/stats/straggler/over-operations", test_stragglers_over_operations);
   return g_test_run ();
 }

@@ -12,15 +12,16 @@
 
 typedef struct
 {
-  int       world_size;
-  double   *wait_caused;   /* per rank */
-  uint64_t *late_count;
-  int      *order;         /* ranks by wait caused, largest first */
-  GPtrArray *synchronising;  /* operation names */
-  uint64_t  occurrences;   /* of the synchronising operations, in all */
-  double    expected_late; /* late counts one rank gets by chance over them */
-  int       straggler;     /* tprof_straggler_name(), -1: none stands out */
-  double    p_value;
+  int              world_size;
+  TprofStragglers *stragglers;
+  const double    *wait_caused;   /* per rank, the engine's */
+  const uint64_t  *late_count;
+  int             *order;         /* ranks by wait caused, largest first */
+  GPtrArray       *synchronising; /* operation names */
+  uint64_t         occurrences;   /* of the synchronising operations, in all */
+  double           expected_late; /* late counts one rank gets by chance over them */
+  int              straggler;     /* -1: none stands out */
+  double           p_value;
 } Blame;
 
 static const double *sorting_waits;
@@ -182,16 +183,12 @@ collect (const char       *file,
           return tprof_cli_file_error (file, _("has no timeline (its operations have no 'starts'): it was "
                                                "saved by an older tprof or by another program"));
         }
-      ok = tprof_arrival_analyze (gt, blame->world_size, &arrival, blame->wait_caused, blame->late_count);
+      ok = tprof_stragglers_add (blame->stragglers, gt, &arrival);
       tprof_gathered_time_free (gt);
       if (!ok)
         return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
       if (arrival.synchronising)
-        {
-          g_ptr_array_add (blame->synchronising, g_strdup (tprof_profile_file_operation_name (profile, op)));
-          blame->occurrences += arrival.n_occurrences;
-          blame->expected_late += (double) arrival.n_occurrences / (double) arrival.n_ranks;
-        }
+        g_ptr_array_add (blame->synchronising, g_strdup (tprof_profile_file_operation_name (profile, op)));
     }
   return TPROF_CLI_EXIT_OK;
 }
@@ -208,8 +205,14 @@ run (const char     *file,
   if (profile == NULL)
     return TPROF_CLI_EXIT_FAILED;
   blame.world_size = tprof_profile_file_world_size (profile);
-  blame.wait_caused = g_new0 (double, blame.world_size);
-  blame.late_count = g_new0 (uint64_t, blame.world_size);
+  blame.stragglers = tprof_stragglers_new (blame.world_size);
+  if (blame.stragglers == NULL)
+    {
+      tprof_profile_file_close (profile);
+      return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
+    }
+  blame.wait_caused = tprof_stragglers_wait_caused (blame.stragglers);
+  blame.late_count = tprof_stragglers_late_count (blame.stragglers);
   blame.order = g_new (int, blame.world_size);
   blame.synchronising = g_ptr_array_new_with_free_func (g_free);
   status = collect (file, profile, &blame);
@@ -220,18 +223,16 @@ run (const char     *file,
       sorting_waits = blame.wait_caused;
       qsort (blame.order, (size_t) blame.world_size, sizeof *blame.order, compare_wait);
       sorting_waits = NULL;
-      blame.straggler = tprof_straggler_name (blame.wait_caused, blame.late_count, blame.world_size,
-                                              blame.occurrences,
-                                              blame.occurrences > 0 ? blame.expected_late / blame.occurrences : 0.0,
-                                              &blame.p_value);
+      blame.straggler = tprof_stragglers_name (blame.stragglers, &blame.p_value);
+      blame.occurrences = tprof_stragglers_occurrences (blame.stragglers);
+      blame.expected_late = tprof_stragglers_expected_late (blame.stragglers);
       text = format == TPROF_CLI_FORMAT_JSON ? render_json (file, profile, &blame)
              : format == TPROF_CLI_FORMAT_CSV ? render_csv (profile, &blame)
              : render_table (profile, &blame);
       status = tprof_cli_print (text);
     }
   g_free (text);
-  g_free (blame.wait_caused);
-  g_free (blame.late_count);
+  tprof_stragglers_free (blame.stragglers);
   g_free (blame.order);
   g_ptr_array_unref (blame.synchronising);
   tprof_profile_file_close (profile);

@@ -84,4 +84,31 @@ TPROF_EXPORT int tprof_straggler_name (const double   *wait_caused,
                                        double          chance,
                                        double         *p_value);
 
+/* Blame summed over the operations of one profile: add each operation's
+ * samples (with starts) in turn; the synchronising ones charge their late
+ * ranks, and the straggler is named by the rule above. */
+typedef struct _TprofStragglers TprofStragglers;
+
+/* NULL when @world_size < 1 or memory is exhausted. */
+TPROF_EXPORT TprofStragglers *tprof_stragglers_new (int world_size);
+TPROF_EXPORT void tprof_stragglers_free (TprofStragglers *s);
+/* Analyzes the operation whose samples are @gt (tprof_arrival_analyze(),
+ * whose result goes to @arrival when not NULL) and adds its blame when it
+ * synchronises the ranks. False when memory is exhausted. */
+TPROF_EXPORT bool tprof_stragglers_add (TprofStragglers         *s,
+                                        const TprofGatheredTime *gt,
+                                        TprofArrival            *arrival);
+/* tprof_straggler_name() over everything added: a rank, or -1. */
+TPROF_EXPORT int tprof_stragglers_name (const TprofStragglers *s,
+                                        double                *p_value);
+TPROF_EXPORT int tprof_stragglers_world_size (const TprofStragglers *s);
+/* Per rank, world_size entries, owned by @s. */
+TPROF_EXPORT const double   *tprof_stragglers_wait_caused (const TprofStragglers *s);
+TPROF_EXPORT const uint64_t *tprof_stragglers_late_count (const TprofStragglers *s);
+/* Occurrences of the synchronising operations, the late count a rank gets
+ * by chance over them, and how many operations synchronise. */
+TPROF_EXPORT uint64_t tprof_stragglers_occurrences (const TprofStragglers *s);
+TPROF_EXPORT double   tprof_stragglers_expected_late (const TprofStragglers *s);
+TPROF_EXPORT size_t   tprof_stragglers_n_synchronising (const TprofStragglers *s);
+
 TPROF_END_DECLS
