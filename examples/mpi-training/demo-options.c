@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "demo-options.h"
 
@@ -21,6 +22,7 @@ enum
   OPT_SEED,
   OPT_CHECKPOINT_EVERY,
   OPT_QUIET,
+  OPT_COMPUTE,
 };
 
 static const struct option demo_long_options[] = {
@@ -31,6 +33,7 @@ static const struct option demo_long_options[] = {
   { "seed", required_argument, NULL, OPT_SEED },
   { "checkpoint-every", required_argument, NULL, OPT_CHECKPOINT_EVERY },
   { "quiet", no_argument, NULL, OPT_QUIET },
+  { "compute", required_argument, NULL, OPT_COMPUTE },
   { "help", no_argument, NULL, OPT_HELP },
   { NULL, 0, NULL, 0 },
 };
@@ -52,6 +55,11 @@ demo_print_help (void)
           "      --seed S                seed of the random data (default 42)\n"
           "      --checkpoint-every K    write a checkpoint every K iterations\n"
           "                              (default 25)\n"
+          "      --compute WHERE         cpu: forward and backward compute on the CPU;\n"
+          "                              accelerator: they wait for a simulated GPU, so\n"
+          "                              ranks do not compete for cores; auto (default):\n"
+          "                              accelerator when a node has more ranks than\n"
+          "                              cores, cpu otherwise\n"
           "      --quiet                 print only where the profile was saved\n"
           "  -h, --help                  show this help\n");
 }
@@ -125,6 +133,7 @@ demo_options_parse (DemoOptions *opts, int argc, char **argv, bool verbose)
   opts->seed = 42;
   opts->checkpoint_every = 25;
   opts->quiet = false;
+  opts->compute = DEMO_COMPUTE_AUTO;
 
   opterr = 0;
   optind = 1;
@@ -161,6 +170,16 @@ demo_options_parse (DemoOptions *opts, int argc, char **argv, bool verbose)
           break;
         case OPT_QUIET:
           opts->quiet = true;
+          break;
+        case OPT_COMPUTE:
+          if (strcmp (optarg, "auto") == 0)
+            opts->compute = DEMO_COMPUTE_AUTO;
+          else if (strcmp (optarg, "cpu") == 0)
+            opts->compute = DEMO_COMPUTE_CPU;
+          else if (strcmp (optarg, "accelerator") == 0)
+            opts->compute = DEMO_COMPUTE_ACCELERATOR;
+          else
+            return demo_usage_error (verbose, "--compute: '%s' is not cpu, accelerator or auto", optarg);
           break;
         case OPT_HELP:
           if (verbose)

@@ -5,6 +5,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Where forward and backward spend their time. */
+typedef enum
+{
+  DEMO_COMPUTE_AUTO,         /* accelerator when a node has more ranks than cores */
+  DEMO_COMPUTE_CPU,          /* real matrix kernels, all of them */
+  DEMO_COMPUTE_ACCELERATOR,  /* a small real kernel, then waiting (sleeping) for the
+                                time a GPU would take, as a training process does */
+} DemoCompute;
+
 typedef struct
 {
   long        iterations;
@@ -15,6 +24,7 @@ typedef struct
   uint64_t    seed;
   long        checkpoint_every;
   bool        quiet;             /* only say where the profile went */
+  DemoCompute compute;
 } DemoOptions;
 
 typedef enum

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "demo-train.h"
@@ -16,6 +17,11 @@
 #define DEMO_OTHER_GRADS 32768  /* gradients of the layers we do not compute */
 #define DEMO_LR          1e-3
 #define DEMO_MOMENTUM    0.9
+/* The simulated accelerator: rows it computes on the CPU for real, and
+ * the time it takes per row of the batch, forward and backward. */
+#define DEMO_ACCEL_REAL_ROWS      16
+#define DEMO_ACCEL_FORWARD_ROW    8e-6
+#define DEMO_ACCEL_BACKWARD_ROW   16e-6
 
 typedef struct
 {
@@ -33,6 +39,7 @@ typedef struct
   double   *velocity;  /* same length as grad */
   size_t    grad_len;
   double    loss;
+  bool      accelerator;  /* forward and backward wait for a simulated GPU */
   char      ckpt_dir[64];
 } DemoModel;
 
@@ -137,9 +144,11 @@ demo_model_init (DemoModel *m, const DemoOptions *opts, MPI_Comm comm)
   memset (m, 0, sizeof *m);
   MPI_Comm_rank (comm, &m->rank);
   MPI_Comm_size (comm, &m->size);
-  /* ranks get different shards; the straggler's is heavier; + 10% for the
-   * per-iteration noise */
-  rows = DEMO_BASE_ROWS + 32 * (m->rank % 3);
+  m->accelerator = opts->compute == DEMO_COMPUTE_ACCELERATOR;
+  /* ranks get shards of one size, so that without a straggler the last
+   * rank is a matter of each step's batch (+-10%); the straggler's is
+   * heavier; + 10% for that per-step variation */
+  rows = DEMO_BASE_ROWS;
   if (m->rank == opts->straggler)
     rows *= opts->straggler_factor;
   m->max_rows = (int) (rows * 1.1) + 1;
@@ -187,11 +196,32 @@ demo_load_batch (DemoModel *m)
   return rows;
 }
 
+/* On the simulated accelerator, the kernel runs on a few rows for real
+ * and the rest of its time is waited for, sleeping. */
+static int
+demo_kernel_rows (const DemoModel *m, int rows)
+{
+  return m->accelerator && rows > DEMO_ACCEL_REAL_ROWS ? DEMO_ACCEL_REAL_ROWS : rows;
+}
+
 static void
-demo_forward (DemoModel *m, int rows)
+demo_accelerator_wait (const DemoModel *m, int rows, double per_row)
+{
+  double secs = rows * per_row;
+  struct timespec t = { (time_t) secs, (long) ((secs - (time_t) secs) * 1e9) };
+
+  if (!m->accelerator)
+    return;
+  while (nanosleep (&t, &t) != 0)
+    ;
+}
+
+static void
+demo_forward (DemoModel *m, int batch)
 {
   TPROF_SCOPE ("forward");
   double loss = 0.0;
+  int rows = demo_kernel_rows (m, batch);
 
   demo_matmul (m->x, m->w, m->y, rows, DEMO_IN, DEMO_OUT);
   for (size_t i = 0; i < (size_t) rows * DEMO_OUT; i++)
@@ -201,12 +231,14 @@ demo_forward (DemoModel *m, int rows)
       loss += d * d;
     }
   m->loss = loss / rows;
+  demo_accelerator_wait (m, batch, DEMO_ACCEL_FORWARD_ROW);
 }
 
 static void
-demo_backward (DemoModel *m, int rows)
+demo_backward (DemoModel *m, int batch)
 {
   TPROF_SCOPE ("backward");
+  int rows = demo_kernel_rows (m, batch);
 
   for (size_t i = 0; i < (size_t) rows * DEMO_OUT; i++)
     m->dy[i] = 2.0 * (m->y[i] - m->target[i]) / rows;
@@ -214,13 +246,34 @@ demo_backward (DemoModel *m, int rows)
   /* the gradient for the layer below, as a real backward pass computes */
   demo_matmul_a_bt (m->dy, m->w, m->dx, rows, DEMO_OUT, DEMO_IN);
   demo_fill_random (m, m->grad + (size_t) DEMO_IN * DEMO_OUT, DEMO_OTHER_GRADS, 1e-3);
+  demo_accelerator_wait (m, batch, DEMO_ACCEL_BACKWARD_ROW);
+}
+
+/* Waits for @request without spinning: a rank that arrives early sleeps
+ * between tests, as a training process waits for its GPU, and leaves the
+ * cores to the ranks still computing. Spinning ranks (MPI's own wait)
+ * would slow the late rank down when ranks outnumber cores, and blur who
+ * arrived last. */
+static int
+demo_wait (MPI_Request *request)
+{
+  const struct timespec nap = { 0, 20000 };
+  int done = 0, rc;
+
+  while ((rc = MPI_Test (request, &done, MPI_STATUS_IGNORE)) == MPI_SUCCESS && !done)
+    nanosleep (&nap, NULL);
+  return rc;
 }
 
 static int
 demo_allreduce (DemoModel *m, MPI_Comm comm)
 {
   TPROF_SCOPE ("allreduce");
-  int rc = MPI_Allreduce (MPI_IN_PLACE, m->grad, (int) m->grad_len, MPI_DOUBLE, MPI_SUM, comm);
+  MPI_Request request;
+  int rc = MPI_Iallreduce (MPI_IN_PLACE, m->grad, (int) m->grad_len, MPI_DOUBLE, MPI_SUM, comm, &request);
+
+  if (rc == MPI_SUCCESS)
+    rc = demo_wait (&request);
 
   if (rc != MPI_SUCCESS)
     {
@@ -228,7 +281,7 @@ demo_allreduce (DemoModel *m, MPI_Comm comm)
       int len = 0;
 
       MPI_Error_string (rc, text, &len);
-      fprintf (stderr, "tprof-demo-training: rank %d: MPI_Allreduce failed: %s\n", m->rank, text);
+      fprintf (stderr, "tprof-demo-training: rank %d: the gradients' allreduce failed: %s\n", m->rank, text);
       return -1;
     }
   return 0;
@@ -289,6 +342,27 @@ demo_all_ready (int ready, MPI_Comm comm)
   if (MPI_Allreduce (&ready, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
     return 0;
   return all;
+}
+
+void
+demo_train_resolve_compute (DemoOptions *opts, MPI_Comm comm)
+{
+  MPI_Comm node;
+  int on_node = 1, crowded = 0, any = 0;
+  long cores = sysconf (_SC_NPROCESSORS_ONLN);
+
+  if (opts->compute != DEMO_COMPUTE_AUTO)
+    return;
+  if (MPI_Comm_split_type (comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS)
+    {
+      MPI_Comm_size (node, &on_node);
+      MPI_Comm_free (&node);
+    }
+  crowded = cores > 0 && on_node > cores;
+  /* every rank must choose alike */
+  if (MPI_Allreduce (&crowded, &any, 1, MPI_INT, MPI_MAX, comm) != MPI_SUCCESS)
+    any = 0;
+  opts->compute = any ? DEMO_COMPUTE_ACCELERATOR : DEMO_COMPUTE_CPU;
 }
 
 int

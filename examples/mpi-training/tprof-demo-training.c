@@ -27,6 +27,8 @@ demo_save (const TprofProfiledTime *pt, const DemoOptions *opts)
     printf ("straggler rank %d (compute x%g)", opts->straggler, opts->straggler_factor);
   else
     printf ("no straggler");
+  if (opts->compute == DEMO_COMPUTE_ACCELERATOR)
+    printf (", compute on a simulated accelerator");
   printf ("; profile saved to %s\n", opts->output);
   if (opts->quiet)
     return 0;
@@ -68,6 +70,7 @@ main (int argc, char **argv)
       fprintf (stderr, "tprof-demo-training: rank %d: out of memory\n", rank);
       MPI_Abort (MPI_COMM_WORLD, 1);
     }
+  demo_train_resolve_compute (&opts, MPI_COMM_WORLD);
   tprof_time_manager_enable (tm);
   if (demo_train_run (&opts, MPI_COMM_WORLD, tm) < 0)
     status = 1;
