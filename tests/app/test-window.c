@@ -935,6 +935,76 @@ shoot_profile (TprofWindow *window,
   g_settings_reset (settings, "log-x");
 }
 
+/* A profile of 3 ranks with a timeline: at "barrier" rank @late (or, for
+ * -1, each rank in turn) arrives 2 ms after the others, and all leave
+ * together; "compute" runs before it. */
+static char *
+write_timeline_profile (const char *name,
+                        int         late)
+{
+  enum { RANKS = 3, STEPS = 40 };
+  g_autofree char *path = g_build_filename (fixture_dir, name, NULL);
+  TprofProfiledTime *pt = tprof_profiled_time_new (RANKS);
+  TprofError error = { 0 };
+
+  for (int op = 0; op < 2; op++)
+    {
+      gsize n = RANKS * STEPS;
+      double *times = g_new (double, n), *starts = g_new (double, n);
+      int32_t *ranks = g_new (int32_t, n), *threads = g_new0 (int32_t, n);
+      TprofGatheredTime *gt;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          int r = (int) (i / STEPS), k = (int) (i % STEPS);
+          double arrive = 0.01 * k + (r == (late >= 0 ? late : k % RANKS) ? 3e-3 : 1e-3);
+
+          ranks[i] = r;
+          starts[i] = op == 0 ? 0.01 * k : arrive;
+          times[i] = op == 0 ? arrive - 0.01 * k : 0.01 * k + 4e-3 - arrive;
+        }
+      gt = tprof_gathered_time_new_take (times, ranks, n);
+      g_assert_true (tprof_gathered_time_set_timeline_take (gt, starts, threads));
+      g_assert_cmpint (tprof_profiled_time_add (pt, op == 0 ? "compute" : "barrier", gt, &error), ==, 0);
+    }
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+  return g_steal_pointer (&path);
+}
+
+/* The bar above the table names the straggler from arrival, and its
+ * button shows that rank alone; with no clear straggler it says so; a
+ * profile without a timeline has no bar. */
+static void
+test_window_straggler (void)
+{
+  g_autofree char *chronic = write_timeline_profile ("straggler-2.h5", 2);
+  g_autofree char *rotating = write_timeline_profile ("straggler-none.h5", -1);
+  TprofWindow *window = app_test_gui_new_window (app);
+  const char *text = NULL;
+
+  app_test_gui_open (window, chronic);
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
+  g_assert_nonnull (strstr (text, "rank 2"));
+  g_assert_nonnull (strstr (text, "40 of 40"));
+  g_assert_nonnull (strstr (text, "(barrier)"));
+  g_assert_true (gtk_widget_get_visible (window->straggler_bar));
+  g_signal_emit_by_name (window->straggler_button, "clicked");
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 1);
+
+  app_test_gui_open (window, rotating);
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, -1);
+  g_assert_true (g_str_has_prefix (text, "No clear straggler"));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->straggler_button)));
+
+  app_test_gui_open (window, fixture_path);
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, -1);
+  g_assert_cmpstr (text, ==, "");
+  g_assert_false (gtk_widget_get_visible (window->straggler_bar));
+  close_window (window);
+}
+
 /* The screenshots a person looks at, as PNG files in build/tests/app. Setting
  * TPROF_TEST_SCREENSHOT_PROFILE=FILE (and TPROF_TEST_SCREENSHOT_OP, default
  * "forward") also shoots FILE as profile-*.png, which is how the README's
@@ -1098,6 +1168,7 @@ main (int   argc,
   g_test_add_func ("/app/window/drop", test_window_drop);
   g_test_add_func ("/app/window/actions", test_window_actions);
   g_test_add_func ("/app/window/many-operations", test_window_many_operations);
+  g_test_add_func ("/app/window/straggler", test_window_straggler);
   g_test_add_func ("/app/window/screenshot", test_window_screenshot);
 
   ret = g_test_run ();

@@ -16,6 +16,8 @@ typedef struct
   char      **hostnames;   /* world_size entries, or NULL */
   GPtrArray  *names;       /* char *, one per operation */
   GPtrArray  *indexes;     /* TprofOperationIndex *, one per operation; NULL until read */
+  TprofStragglers *stragglers;  /* blame from arrival; NULL without a timeline */
+  gssize      first_synchronising;  /* operation, or -1 */
 } ProfileContents;
 
 struct _TprofProfile
@@ -38,6 +40,7 @@ profile_contents_free (ProfileContents *contents)
   g_strfreev (contents->hostnames);
   g_ptr_array_unref (contents->names);
   g_ptr_array_unref (contents->indexes);
+  tprof_stragglers_free (contents->stragglers);
   g_free (contents);
 }
 
@@ -50,6 +53,7 @@ profile_contents_new (TprofProfileFile *file)
   gsize n_ops = tprof_profile_file_n_operations (file);
 
   contents->world_size = tprof_profile_file_world_size (file);
+  contents->first_synchronising = -1;
   contents->names = g_ptr_array_new_full (n_ops, g_free);
   contents->indexes = g_ptr_array_new_full (n_ops, (GDestroyNotify) tprof_operation_index_free);
   for (gsize i = 0; i < n_ops; i++)
@@ -155,6 +159,16 @@ _tprof_profile_get_operation_index (TprofProfile *self,
   return g_ptr_array_index (self->contents->indexes, op);
 }
 
+const TprofStragglers *
+_tprof_profile_get_stragglers (TprofProfile *self,
+                               gssize       *first_synchronising)
+{
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), NULL);
+  if (first_synchronising != NULL)
+    *first_synchronising = self->contents != NULL ? self->contents->first_synchronising : -1;
+  return self->contents != NULL ? self->contents->stragglers : NULL;
+}
+
 const TprofSummary *
 _tprof_profile_get_summary (TprofProfile *self,
                             gsize         op)
@@ -239,6 +253,9 @@ profile_contents_index (ProfileContents   *contents,
 
   for (gsize i = 0; i < contents->indexes->len; i++)
     total += tprof_profile_file_sample_count (file, i) + 1;
+  /* the straggler from arrival, while each operation's samples are here;
+   * dropped as soon as an operation has no timeline */
+  contents->stragglers = tprof_stragglers_new (contents->world_size);
 
   for (gsize i = 0; i < contents->indexes->len; i++)
     {
@@ -255,6 +272,17 @@ profile_contents_index (ProfileContents   *contents,
                                               &self->cancelled, &tprof_error);
       if (gt == NULL)
         return set_load_error (error, &tprof_error, tprof_profile_file_path (file), name);
+      if (contents->stragglers != NULL)
+        {
+          TprofArrival arrival;
+
+          if (tprof_gathered_time_count (gt) > 0 && tprof_gathered_time_starts (gt) == NULL)
+            g_clear_pointer (&contents->stragglers, tprof_stragglers_free);
+          else if (!tprof_stragglers_add (contents->stragglers, gt, &arrival))
+            g_clear_pointer (&contents->stragglers, tprof_stragglers_free);
+          else if (arrival.synchronising && contents->first_synchronising < 0)
+            contents->first_synchronising = (gssize) i;
+        }
       index = tprof_operation_index_new (gt, index_progress_cb, &indexing, &self->cancelled, &tprof_error);
       tprof_gathered_time_free (gt);
       if (index == NULL)

@@ -28,6 +28,10 @@ const char   *_tprof_profile_get_name         (TprofProfile *self,
 const char   *_tprof_profile_get_hostname     (TprofProfile *self,
                                                int           rank);
 /* The statistics of every sample of @op; NULL when out of range. */
+/* Blame from arrival (DESIGN 4b) over every operation, and the first
+ * synchronising operation (or -1); NULL for a profile without a timeline. */
+const TprofStragglers *_tprof_profile_get_stragglers (TprofProfile *self,
+                                                      gssize       *first_synchronising);
 const TprofSummary *_tprof_profile_get_summary (TprofProfile *self,
                                                 gsize         op);
 /* The index of @op's samples, owned by @self: NULL when out of range or

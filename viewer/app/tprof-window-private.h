@@ -36,6 +36,10 @@ struct _TprofWindow
   TprofOperationTable  *table;
   TprofChartsPanel     *charts;
   TprofRankFilter      *rank_filter;
+  GtkWidget            *straggler_bar;
+  GtkLabel             *straggler_label;
+  GtkButton            *straggler_button;
+  int                   straggler;        /* the rank named from arrival, -1: none */
 };
 
 /* tprof-window.c */
@@ -46,6 +50,9 @@ void        _tprof_window_hide_error      (TprofWindow  *self);
 const char *_tprof_window_get_error       (TprofWindow  *self);
 /* "empty", "loading" or "profile". */
 const char *_tprof_window_get_page        (TprofWindow  *self);
+/* The rank the straggler bar names (-1: none), and its text ("" when hidden). */
+int         _tprof_window_get_straggler   (TprofWindow  *self,
+                                           const char  **text);
 /* TRUE while a file loads or the table is recomputed for a new rank filter. */
 gboolean    _tprof_window_is_busy         (TprofWindow  *self);
 

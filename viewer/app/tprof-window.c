@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "tprof-operation.h"
+#include "tprof-plot.h"
 #include "tprof-window-private.h"
 
 #define PROGRESS_INTERVAL_MS 100
@@ -258,6 +259,86 @@ progress_tick_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The bar above the table names the straggler from arrival (who kept
+ * the others waiting at the operations that synchronise them), beside the
+ * rank durations alone would blame, with a button that shows its rank
+ * alone; without a timeline it stays hidden. */
+static void
+tprof_window_show_straggler (TprofWindow  *self,
+                             TprofProfile *profile)
+{
+  gssize first = -1;
+  const TprofStragglers *blame = _tprof_profile_get_stragglers (profile, &first);
+  g_autofree char *text = NULL;
+  int rank = -1;
+
+  if (blame != NULL && first >= 0)
+    rank = tprof_stragglers_name (blame, NULL);
+  self->straggler = rank;
+  gtk_widget_set_visible (GTK_WIDGET (self->straggler_button), rank >= 0);
+  if (blame == NULL)
+    {
+      gtk_widget_set_visible (self->straggler_bar, FALSE);
+      gtk_label_set_text (self->straggler_label, "");
+      return;
+    }
+  if (first < 0)
+    text = g_strdup (_("No straggler can be named: no operation synchronises the ranks (they leave none "
+                       "together after arriving apart)."));
+  else if (rank < 0)
+    text = g_strdup (_("No clear straggler: the last rank to arrive at the operations that synchronise the "
+                       "ranks varies."));
+  else
+    {
+      const TprofSummary *s = _tprof_profile_get_summary (profile, (gsize) first);
+      const char *host = _tprof_profile_get_hostname (profile, rank);
+      g_autofree char *who = host != NULL ? g_strdup_printf (_("rank %d (%s)"), rank, host)
+                                          : g_strdup_printf (_("rank %d"), rank);
+      g_autofree char *wait = tprof_format_duration (tprof_stragglers_wait_caused (blame)[rank], 3);
+      g_autofree char *button = g_strdup_printf (_("Show Rank %d"), rank);
+
+      text = g_strdup_printf (_("Straggler: %s arrived last %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+                                " times where the ranks wait for each other (%s), keeping the others "
+                                "waiting %s in all."),
+                              who, tprof_stragglers_late_count (blame)[rank],
+                              tprof_stragglers_occurrences (blame), _tprof_profile_get_name (profile, (gsize) first),
+                              wait);
+      if (s != NULL && s->slowest_rank >= 0 && s->slowest_rank != rank)
+        {
+          g_autofree char *more = g_strdup_printf (_("%s Durations alone point at rank %d: at a collective "
+                                                     "the late rank waits least."), text, s->slowest_rank);
+
+          g_free (text);
+          text = g_steal_pointer (&more);
+        }
+      gtk_button_set_label (self->straggler_button, button);
+    }
+  gtk_label_set_text (self->straggler_label, text);
+  gtk_widget_set_visible (self->straggler_bar, TRUE);
+}
+
+static void
+straggler_button_cb (TprofWindow *self,
+                     GtkButton   *button)
+{
+  g_autofree char *expression = NULL;
+
+  if (self->straggler < 0)
+    return;
+  expression = g_strdup_printf ("%d", self->straggler);
+  _tprof_rank_filter_apply_expression (self->rank_filter, expression, NULL);
+}
+
+int
+_tprof_window_get_straggler (TprofWindow  *self,
+                             const char  **text)
+{
+  g_return_val_if_fail (TPROF_IS_WINDOW (self), -1);
+  if (text != NULL)
+    *text = gtk_widget_get_visible (self->straggler_bar) ? gtk_label_get_text (self->straggler_label) : "";
+  return self->straggler;
+}
+
 static void
 tprof_window_show_profile (TprofWindow  *self,
                            TprofProfile *profile)
@@ -280,6 +361,7 @@ tprof_window_show_profile (TprofWindow  *self,
   /* opens on the operation where the ranks lose most time waiting */
   _tprof_operation_table_sort_by (self->table, "imbalance-time", GTK_SORT_DESCENDING);
   _tprof_rank_filter_set_profile (self->rank_filter, profile);
+  tprof_window_show_straggler (self, profile);
 
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   _tprof_window_update_actions (self);
@@ -479,6 +561,10 @@ tprof_window_class_init (TprofWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, rank_filter_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, selected_operation_cb);
   gtk_widget_class_bind_template_callback (widget_class, rank_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, straggler_button_cb);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, straggler_bar);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, straggler_label);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, straggler_button);
 
   _tprof_window_class_add_actions (widget_class);
 }
@@ -489,6 +575,7 @@ tprof_window_init (TprofWindow *self)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->straggler = -1;
 
   self->settings = g_settings_new (APP_ID);
   tprof_window_bind_settings (self);
