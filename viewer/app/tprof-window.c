@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <math.h>
 
@@ -297,7 +298,7 @@ tprof_window_show_straggler (TprofWindow  *self,
       g_autofree char *wait = tprof_format_duration (tprof_stragglers_wait_caused (blame)[rank], 3);
       g_autofree char *button = g_strdup_printf (_("Show Rank %d"), rank);
 
-      text = g_strdup_printf (_("Straggler: %s arrived last %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT
+      text = g_strdup_printf (_("Straggler: %s arrived last %" PRIu64 " of %" PRIu64
                                 " times where the ranks wait for each other (%s), keeping the others "
                                 "waiting %s in all."),
                               who, tprof_stragglers_late_count (blame)[rank],

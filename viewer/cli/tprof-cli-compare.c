@@ -198,7 +198,9 @@ render_table (const Comparison *cmp)
 {
   const char *headers[] = {
     cmp->op != NULL ? _("Rank") : _("Operation"), _("Base n"), _("New n"), _("Base median"),
-    _("New median"), _("Total change"), _("Ratio"), _("95% interval"), _("p (Holm)"), _("Verdict"),
+    _("New median"), _("Total change"), _("Ratio"),
+    /* xgettext:no-c-format */
+    _("95% interval"), _("p (Holm)"), _("Verdict"),
   };
   gboolean left[G_N_ELEMENTS (headers)] = { [0] = cmp->op == NULL, [9] = TRUE };
   TprofCliTable *table = tprof_cli_table_new (G_N_ELEMENTS (headers), headers, left);
@@ -415,6 +417,7 @@ tprof_cli_compare (int    argc,
   int status = TPROF_CLI_EXIT_OK;
 
   context = tprof_cli_context_new ("compare", _("BASE NEW"),
+                                   /* xgettext:no-c-format */
                                    _("Compares two runs operation by operation (or, with --op, one "
                                      "operation rank by rank): the median time of each run, their "
                                      "ratio NEW/BASE with a 95% interval, and whether the difference "

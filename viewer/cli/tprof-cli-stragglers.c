@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -80,16 +81,16 @@ render_table (TprofProfileFile *profile,
         {
           g_autofree char *wait = tprof_cli_cell_duration (blame->wait_caused[worst]);
 
-          g_string_append_printf (out, _("Straggler: rank %d, last to arrive %" G_GUINT64_FORMAT " of %"
-                                         G_GUINT64_FORMAT " times (by chance: %.1f), keeping the other ranks "
+          g_string_append_printf (out, _("Straggler: rank %d, last to arrive %" PRIu64 " of %"
+                                         PRIu64 " times (by chance: %.1f), keeping the other ranks "
                                          "waiting %s in all.\n"),
                                   worst, blame->late_count[worst], blame->occurrences, blame->expected_late,
                                   wait);
         }
       else if (blame->wait_caused[worst] > 0)
         g_string_append_printf (out, _("No clear straggler: the last rank to arrive varies. Rank %d caused "
-                                       "the most wait but came last %" G_GUINT64_FORMAT " of %"
-                                       G_GUINT64_FORMAT " times, no more often than chance allows (%.1f).\n"),
+                                       "the most wait but came last %" PRIu64 " of %"
+                                       PRIu64 " times, no more often than chance allows (%.1f).\n"),
                                 worst, blame->late_count[worst], blame->occurrences, blame->expected_late);
       else
         g_string_append (out, _("No clear straggler: the ranks arrived together.\n"));

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 
 #include <glib/gi18n-lib.h>
@@ -500,7 +501,7 @@ tprof_cli_summary (int    argc,
       {
         char *table = render_table (rows, n_rows, tree.computed);
 
-        text = tree_skipped ? g_strdup_printf (_("%s\nParent and self time left out: %" G_GUINT64_FORMAT
+        text = tree_skipped ? g_strdup_printf (_("%s\nParent and self time left out: %" PRIu64
                                                  " samples. Add --tree to compute them (reads every "
                                                  "sample).\n"), table, total_samples (profile))
                             : g_strdup (table);
