@@ -383,8 +383,15 @@ test_window_rank_filter (void)
   _tprof_rank_chart_get_rank_summaries (_tprof_charts_panel_get_rank_chart (window->charts), &n_ranks);
   g_assert_cmpuint (n_ranks, ==, 4);
 
-  /* clicking a rank in the chart toggles it */
+  /* clicking a rank in the chart shows it alone; clicking it again, all */
   g_signal_emit_by_name (_tprof_charts_panel_get_rank_chart (window->charts), "rank-clicked", 5);
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 1 of 8 ranks");
+  g_signal_emit_by_name (_tprof_charts_panel_get_rank_chart (window->charts), "rank-clicked", 5);
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 8 of 8 ranks");
+  g_signal_emit_by_name (_tprof_charts_panel_get_rank_chart (window->charts), "rank-clicked", 2);
+  g_signal_emit_by_name (_tprof_charts_panel_get_rank_chart (window->charts), "rank-clicked", 6);
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 1 of 8 ranks");
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-2", NULL));
   g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 3 of 8 ranks");
   app_test_gui_wait_idle (window);
   assert_row_matches_numpy (window, "forward", "0,1,2");

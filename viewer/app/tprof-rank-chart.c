@@ -1,4 +1,4 @@
-/* tprof-rank-chart.c — TprofRankChart: per-rank totals or means with hover details; a click toggles the rank. */
+/* tprof-rank-chart.c — TprofRankChart: per-rank totals or means with hover details; a click shows the rank alone. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -139,7 +139,7 @@ tprof_rank_chart_describe (TprofChart *chart,
     title = g_strdup_printf (_("Rank %d"), rs->rank);
 
   /* Translators: the statistics of one rank shown when hovering it */
-  return g_strdup_printf (_("%s\nSamples: %zu\nTotal: %s\nMean: %s ± %s\nRange: %s – %s\nClick to toggle this rank in the filter"),
+  return g_strdup_printf (_("%s\nSamples: %zu\nTotal: %s\nMean: %s ± %s\nRange: %s – %s\nClick to show this rank alone (again: every rank)"),
                           title, rs->count, sum, mean, std, min, max);
 }
 

@@ -227,6 +227,29 @@ _tprof_rank_filter_invert (TprofRankFilter *self)
   tprof_rank_filter_set_each (self, choose_inverse, NULL);
 }
 
+static gboolean
+choose_only (int rank, gboolean active, gpointer data)
+{
+  return rank == GPOINTER_TO_INT (data);
+}
+
+void
+_tprof_rank_filter_focus_rank (TprofRankFilter *self,
+                               int              rank)
+{
+  g_autoptr(TprofRankItem) item = NULL;
+
+  g_return_if_fail (TPROF_IS_RANK_FILTER (self));
+
+  if (rank < 0 || (guint) rank >= self->mask->len)
+    return;
+  item = g_list_model_get_item (G_LIST_MODEL (self->ranks), rank);
+  if (_tprof_rank_filter_get_n_selected (self) == 1 && _tprof_rank_item_get_active (item))
+    _tprof_rank_filter_select_all (self);
+  else
+    tprof_rank_filter_set_each (self, choose_only, GINT_TO_POINTER (rank));
+}
+
 void
 _tprof_rank_filter_toggle_rank (TprofRankFilter *self,
                                 int              rank)

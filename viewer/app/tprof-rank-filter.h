@@ -17,6 +17,9 @@ void      _tprof_rank_filter_set_profile     (TprofRankFilter         *self,
 /* world_size bytes, non-zero for a selected rank; NULL when every rank is selected. */
 GBytes   *_tprof_rank_filter_dup_mask        (TprofRankFilter         *self);
 guint     _tprof_rank_filter_get_n_selected  (TprofRankFilter         *self);
+/* Shows @rank alone; when it is already shown alone, every rank again. */
+void      _tprof_rank_filter_focus_rank      (TprofRankFilter         *self,
+                                              int                      rank);
 void      _tprof_rank_filter_toggle_rank     (TprofRankFilter         *self,
                                               int                      rank);
 void      _tprof_rank_filter_select_all      (TprofRankFilter         *self);

@@ -236,7 +236,8 @@ rank_clicked_cb (TprofWindow      *self,
                  int               rank,
                  TprofChartsPanel *charts)
 {
-  _tprof_rank_filter_toggle_rank (self->rank_filter, rank);
+  /* DESIGN 6: a click filters to the rank; a second click shows all again */
+  _tprof_rank_filter_focus_rank (self->rank_filter, rank);
 }
 
 static void
