@@ -942,6 +942,47 @@ shoot_profile (TprofWindow *window,
   g_settings_reset (settings, "log-x");
 }
 
+/* The default columns answer "which operation, which rank" and fit; the
+ * chooser's choice is kept in the settings and applied at once. */
+static void
+test_window_columns (void)
+{
+  TprofWindow *window = open_fixture ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  g_assert_true (_tprof_operation_table_get_column_visible (window->table, "name"));
+  g_assert_true (_tprof_operation_table_get_column_visible (window->table, "imbalance-time"));
+  g_assert_true (_tprof_operation_table_get_column_visible (window->table, "p99"));
+  g_assert_false (_tprof_operation_table_get_column_visible (window->table, "std"));
+  g_assert_false (_tprof_operation_table_get_column_visible (window->table, "min"));
+
+  g_settings_set_strv (settings, "table-columns", (const char *const[]) { "std", "no-such-column", NULL });
+  g_assert_true (_tprof_operation_table_get_column_visible (window->table, "std"));
+  g_assert_false (_tprof_operation_table_get_column_visible (window->table, "sum"));
+  g_assert_true (_tprof_operation_table_get_column_visible (window->table, "name"));
+
+  /* a box of the chooser: ticking Min adds it to the settings */
+  {
+    GtkWidget *box = find_descendant (GTK_WIDGET (window->table), GTK_TYPE_POPOVER);
+    GtkWidget *check = NULL;
+    g_auto(GStrv) ids = NULL;
+
+    g_assert_nonnull (box);
+    for (GtkWidget *w = find_descendant (box, GTK_TYPE_CHECK_BUTTON); w != NULL; w = gtk_widget_get_next_sibling (w))
+      if (GTK_IS_CHECK_BUTTON (w) && g_str_equal (gtk_check_button_get_label (GTK_CHECK_BUTTON (w)), "Min"))
+        check = w;
+    g_assert_nonnull (check);
+    g_assert_false (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)));
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (check), TRUE);
+    ids = g_settings_get_strv (settings, "table-columns");
+    g_assert_cmpstrv (ids, ((const char *const[]) { "min", "std", NULL }));
+    g_assert_true (_tprof_operation_table_get_column_visible (window->table, "min"));
+  }
+  g_settings_reset (settings, "table-columns");
+  g_assert_false (_tprof_operation_table_get_column_visible (window->table, "min"));
+  close_window (window);
+}
+
 /* A profile of 3 ranks with a timeline: at "barrier" rank @late (or, for
  * -1, each rank in turn) arrives 2 ms after the others, and all leave
  * together; "compute" runs before it. */
@@ -1176,6 +1217,7 @@ main (int   argc,
   g_test_add_func ("/app/window/actions", test_window_actions);
   g_test_add_func ("/app/window/many-operations", test_window_many_operations);
   g_test_add_func ("/app/window/straggler", test_window_straggler);
+  g_test_add_func ("/app/window/columns", test_window_columns);
   g_test_add_func ("/app/window/screenshot", test_window_screenshot);
 
   ret = g_test_run ();

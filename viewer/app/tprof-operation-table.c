@@ -39,7 +39,7 @@ static const ColumnSpec column_specs[] = {
   { "imbalance-time", N_("Time lost"), "imbalance-time", COLUMN_DURATION, offsetof (TprofSummary, imbalance_time) },
   { "sum", N_("Sum"), "sum", COLUMN_DURATION, offsetof (TprofSummary, sum) },
   { "imbalance", N_("Imbalance"), "imbalance", COLUMN_RATIO, offsetof (TprofSummary, imbalance) },
-  { "slowest-rank", N_("Slowest rank"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank) },
+  { "slowest-rank", N_("Slowest"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank) },
   { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count) },
   { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count) },
   { "mean", N_("Mean"), "mean", COLUMN_DURATION, offsetof (TprofSummary, mean) },
@@ -63,9 +63,12 @@ struct _TprofOperationTable
   int                 selected_index;
   gboolean            replacing;   /* rows are being swapped: the selection is in flux */
 
+  GSettings          *settings;     /* table-columns */
+
   /* template widgets */
   GtkSearchEntry     *search_entry;
   GtkColumnView      *column_view;
+  GtkBox             *columns_box;
 };
 
 enum {
@@ -238,6 +241,81 @@ tprof_operation_table_add_columns (TprofOperationTable *self)
       g_object_unref (sorter);
       g_object_unref (column);
     }
+}
+
+/* Shows the columns the settings list (Name always) and ticks their
+ * boxes in the chooser. */
+static void
+apply_visible_columns (TprofOperationTable *self)
+{
+  g_auto(GStrv) ids = g_settings_get_strv (self->settings, "table-columns");
+  GtkWidget *check = gtk_widget_get_next_sibling (gtk_widget_get_first_child (GTK_WIDGET (self->columns_box)));
+
+  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
+    {
+      gboolean visible = column_specs[i].kind == COLUMN_NAME
+                         || g_strv_contains ((const char *const *) ids, column_specs[i].id);
+
+      gtk_column_view_column_set_visible (self->columns[i], visible);
+      if (column_specs[i].kind != COLUMN_NAME && check != NULL)
+        {
+          gtk_check_button_set_active (GTK_CHECK_BUTTON (check), visible);
+          check = gtk_widget_get_next_sibling (check);
+        }
+    }
+}
+
+/* A box ticked or cleared: the settings keep the visible columns in the
+ * table's order. */
+static void
+column_check_toggled_cb (GtkCheckButton      *check,
+                         TprofOperationTable *self)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) current = g_settings_get_strv (self->settings, "table-columns");
+  g_auto(GStrv) ids = NULL;
+  const char *toggled = g_object_get_data (G_OBJECT (check), "column-id");
+
+  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
+    {
+      const char *id = column_specs[i].id;
+      gboolean shown = g_str_equal (id, toggled) ? gtk_check_button_get_active (check)
+                                                 : g_strv_contains ((const char *const *) current, id);
+
+      if (column_specs[i].kind != COLUMN_NAME && shown)
+        g_strv_builder_add (builder, id);
+    }
+  ids = g_strv_builder_end (builder);
+  if (!g_strv_equal ((const char *const *) ids, (const char *const *) current))
+    g_settings_set_strv (self->settings, "table-columns", (const char *const *) ids);
+}
+
+static void
+add_column_checks (TprofOperationTable *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
+    {
+      GtkWidget *check;
+
+      if (column_specs[i].kind == COLUMN_NAME)
+        continue;
+      check = gtk_check_button_new_with_label (_(column_specs[i].title));
+      g_object_set_data (G_OBJECT (check), "column-id", (gpointer) column_specs[i].id);
+      g_signal_connect (check, "toggled", G_CALLBACK (column_check_toggled_cb), self);
+      gtk_box_append (self->columns_box, check);
+    }
+}
+
+gboolean
+_tprof_operation_table_get_column_visible (TprofOperationTable *self,
+                                           const char          *id)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), FALSE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
+    if (g_str_equal (column_specs[i].id, id))
+      return gtk_column_view_column_get_visible (self->columns[i]);
+  return FALSE;
 }
 
 static void
@@ -435,6 +513,7 @@ tprof_operation_table_dispose (GObject *object)
     gtk_widget_unparent (child);
   g_clear_object (&self->selection);
   g_clear_object (&self->store);
+  g_clear_object (&self->settings);
 
   G_OBJECT_CLASS (tprof_operation_table_parent_class)->dispose (object);
 }
@@ -456,6 +535,7 @@ tprof_operation_table_class_init (TprofOperationTableClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tprof/Viewer/tprof-operation-table.ui");
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, search_entry);
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, column_view);
+  gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, columns_box);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -487,4 +567,9 @@ tprof_operation_table_init (TprofOperationTable *self)
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+
+  add_column_checks (self);
+  self->settings = g_settings_new (APP_ID);
+  g_signal_connect_swapped (self->settings, "changed::table-columns", G_CALLBACK (apply_visible_columns), self);
+  apply_visible_columns (self);
 }

@@ -34,4 +34,8 @@ char       *_tprof_operation_table_to_csv         (TprofOperationTable *self);
 char       *_tprof_operation_table_format_cell    (const char          *id,
                                                    TprofOperation      *operation);
 
+/* Whether column @id shows (the settings' table-columns choose them). */
+gboolean _tprof_operation_table_get_column_visible (TprofOperationTable *self,
+                                                    const char          *id);
+
 G_END_DECLS
