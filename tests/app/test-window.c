@@ -293,6 +293,14 @@ test_window_histogram (void)
   g_assert_cmpint (g_settings_get_int (settings, "bins"), ==, 0);
   assert_histogram_matches_numpy (window, "forward", "all", "auto");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (_tprof_charts_panel_get_bins_spin (window->charts))), ==, "Auto");
+  /* "+" on Auto goes one past the automatic count, not to 1 bin */
+  {
+    guint automatic = (guint) _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts))->n_bins;
+
+    gtk_spin_button_spin (_tprof_charts_panel_get_bins_spin (window->charts), GTK_SPIN_STEP_FORWARD, 1);
+    g_assert_cmpint (g_settings_get_int (settings, "bins"), ==, (int) automatic + 1);
+    g_settings_set_int (settings, "bins", 0);
+  }
 
   /* separate ranks: per-rank counts on the shared edges */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "settings.separate-ranks", NULL));

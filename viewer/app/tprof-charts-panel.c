@@ -115,12 +115,19 @@ int_to_double_mapping (GValue   *value,
   return TRUE;
 }
 
+/* "+" on Auto steps from the automatic count shown, not to 1 bin. */
 static GVariant *
 double_to_int_mapping (const GValue       *value,
                        const GVariantType *expected_type,
                        gpointer            user_data)
 {
-  return g_variant_new_int32 ((gint32) g_value_get_double (value));
+  TprofChartsPanel *self = user_data;
+  gint32 bins = (gint32) g_value_get_double (value);
+  const TprofHistogram *shown = _tprof_histogram_view_get_histogram (self->histogram);
+
+  if (bins == 1 && g_settings_get_int (self->settings, "bins") == 0 && shown != NULL && shown->n_bins > 0)
+    bins = (gint32) MIN (shown->n_bins + 1, 1000);
+  return g_variant_new_int32 (bins);
 }
 
 static void
@@ -179,5 +186,5 @@ tprof_charts_panel_init (TprofChartsPanel *self)
   g_settings_bind (self->settings, "bins", self->histogram, "bins", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "rank-metric", self->rank_chart, "metric", G_SETTINGS_BIND_GET);
   g_settings_bind_with_mapping (self->settings, "bins", self->bins_spin, "value", G_SETTINGS_BIND_DEFAULT,
-                                int_to_double_mapping, double_to_int_mapping, NULL, NULL);
+                                int_to_double_mapping, double_to_int_mapping, self, NULL);
 }
