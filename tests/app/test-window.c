@@ -950,6 +950,37 @@ shoot_profile (TprofWindow *window,
   g_settings_reset (settings, "log-x");
 }
 
+/* A name with a newline or an escape shows whole, its control characters
+ * escaped, in the table and above the charts. */
+static void
+test_window_control_characters (void)
+{
+  g_autofree char *path = g_build_filename (fixture_dir, "control-names.h5", NULL);
+  TprofProfiledTime *pt = tprof_profiled_time_new (1);
+  TprofError error = { 0 };
+  TprofWindow *window;
+  g_autofree char *cell = NULL;
+  double *times = g_new (double, 1);
+  int32_t *ranks = g_new0 (int32_t, 1);
+
+  times[0] = 1e-3;
+  g_assert_cmpint (tprof_profiled_time_add (pt, "two\nlines\x1b[31m", tprof_gathered_time_new_take (times, ranks, 1),
+                                            &error), ==, 0);
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+
+  window = app_test_gui_new_window (app);
+  app_test_gui_open (window, path);
+  {
+    g_autoptr(TprofOperation) op = g_list_model_get_item (_tprof_operation_table_get_model (window->table), 0);
+
+    cell = _tprof_operation_table_format_cell ("name", op);
+  }
+  g_assert_cmpstr (cell, ==, "two\\nlines\\x1b[31m");
+  g_assert_cmpstr (_tprof_charts_panel_get_title (window->charts), ==, "two\\nlines\\x1b[31m");
+  close_window (window);
+}
+
 /* The default columns answer "which operation, which rank" and fit; the
  * chooser's choice is kept in the settings and applied at once. */
 static void
@@ -1226,6 +1257,7 @@ main (int   argc,
   g_test_add_func ("/app/window/many-operations", test_window_many_operations);
   g_test_add_func ("/app/window/straggler", test_window_straggler);
   g_test_add_func ("/app/window/columns", test_window_columns);
+  g_test_add_func ("/app/window/control-characters", test_window_control_characters);
   g_test_add_func ("/app/window/screenshot", test_window_screenshot);
 
   ret = g_test_run ();

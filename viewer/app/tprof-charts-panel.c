@@ -41,7 +41,11 @@ _tprof_charts_panel_set_source (TprofChartsPanel *self,
   _tprof_chart_set_source (TPROF_CHART (self->rank_chart), profile, op, mask);
 
   if (profile != NULL && op >= 0 && _tprof_profile_get_name (profile, (gsize) op) != NULL)
-    gtk_label_set_text (self->operation_label, _tprof_profile_get_name (profile, (gsize) op));
+    {
+      g_autofree char *name = tprof_escape_text (_tprof_profile_get_name (profile, (gsize) op));
+
+      gtk_label_set_text (self->operation_label, name);
+    }
   else
     gtk_label_set_text (self->operation_label, "");
 }

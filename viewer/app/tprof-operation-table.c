@@ -101,7 +101,8 @@ column_spec_format (const ColumnSpec *spec,
   switch (spec->kind)
     {
     case COLUMN_NAME:
-      return g_strdup (_tprof_operation_get_name (operation));
+      /* a newline would show only the first line */
+      return tprof_escape_text (_tprof_operation_get_name (operation));
     case COLUMN_COUNT:
       return g_strdup_printf ("%zu", *(const size_t *) (summary + spec->offset));
     case COLUMN_DURATION:

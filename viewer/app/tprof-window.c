@@ -293,7 +293,9 @@ tprof_window_show_straggler (TprofWindow  *self,
   else
     {
       const TprofSummary *s = _tprof_profile_get_summary (profile, (gsize) first);
-      const char *host = _tprof_profile_get_hostname (profile, rank);
+      const char *raw_host = _tprof_profile_get_hostname (profile, rank);
+      g_autofree char *host = raw_host != NULL ? tprof_escape_text (raw_host) : NULL;
+      g_autofree char *op = tprof_escape_text (_tprof_profile_get_name (profile, (gsize) first));
       g_autofree char *who = host != NULL ? g_strdup_printf (_("rank %d (%s)"), rank, host)
                                           : g_strdup_printf (_("rank %d"), rank);
       g_autofree char *wait = tprof_format_duration (tprof_stragglers_wait_caused (blame)[rank], 3);
@@ -303,8 +305,7 @@ tprof_window_show_straggler (TprofWindow  *self,
                                 " times where the ranks wait for each other (%s), keeping the others "
                                 "waiting %s in all."),
                               who, tprof_stragglers_late_count (blame)[rank],
-                              tprof_stragglers_occurrences (blame), _tprof_profile_get_name (profile, (gsize) first),
-                              wait);
+                              tprof_stragglers_occurrences (blame), op, wait);
       if (s != NULL && s->slowest_rank >= 0 && s->slowest_rank != rank)
         {
           g_autofree char *more = g_strdup_printf (_("%s Durations alone point at rank %d: at a collective "

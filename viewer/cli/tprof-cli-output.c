@@ -26,29 +26,7 @@ tprof_cli_print (const char *text)
 char *
 tprof_cli_escape (const char *text)
 {
-  g_autofree char *valid = g_utf8_validate (text, -1, NULL) ? NULL : g_utf8_make_valid (text, -1);
-  GString *out = g_string_sized_new (strlen (text));
-
-  if (valid != NULL)  /* a file name from the command line is bytes */
-    text = valid;
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gunichar c = g_utf8_get_char (p);
-
-      if (c == '\n')
-        g_string_append (out, "\\n");
-      else if (c == '\t')
-        g_string_append (out, "\\t");
-      else if (c == '\r')
-        g_string_append (out, "\\r");
-      else if (c < 0x20 || c == 0x7f)
-        g_string_append_printf (out, "\\x%02x", c);
-      else if (c >= 0x80 && c <= 0x9f)  /* C1 controls: CSI, NEL, ... */
-        g_string_append_printf (out, "\\u%04x", c);
-      else
-        g_string_append_len (out, p, g_utf8_next_char (p) - p);
-    }
-  return g_string_free (out, FALSE);
+  return tprof_escape_text (text);
 }
 
 glong

@@ -203,6 +203,11 @@ gboolean tprof_plot_save_bytes (const char  *path,
                                 gsize        length,
                                 GError     **error);
 
+/* @text (an operation or host name, a file name) as a terminal or a
+ * label can show it whole: control characters escaped (\n, \t, \x1b,
+ * \u0085), invalid UTF-8 replaced. Free with g_free(). */
+char *tprof_escape_text (const char *text);
+
 /* An export too big to build in memory (a trace): written piece by piece,
  * gzip-compressed when @compress, into a temporary file beside @path that
  * tprof_plot_stream_commit() renames into place (and frees @stream);
