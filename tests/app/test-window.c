@@ -474,6 +474,28 @@ test_window_export (void)
 
   select_operation (window, "forward");
 
+  /* the chart says what it shows, and the dialog proposes a name after it */
+  {
+    g_autofree char *title = _tprof_chart_format_title (TPROF_CHART (_tprof_charts_panel_get_histogram (window->charts)),
+                                                        "Time Distribution: %s");
+    g_autofree char *name = _tprof_window_export_file_name (window, "histogram", "png");
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_autofree char *folder = NULL;
+
+    g_assert_cmpstr (title, ==, "Time Distribution: forward");
+    g_assert_cmpstr (name, ==, "forward-histogram.png");
+    select_operation (window, "io/checkpoint");
+    g_clear_pointer (&name, g_free);
+    name = _tprof_window_export_file_name (window, "ranks", "svg");
+    g_assert_cmpstr (name, ==, "io-checkpoint-ranks.svg");
+    select_operation (window, "forward");
+
+    g_assert_true (_tprof_window_save_chart (window, png, "histogram", 640, 400));
+    folder = g_settings_get_string (settings, "export-folder");
+    g_assert_cmpstr (folder, ==, fixture_dir);
+    g_settings_reset (settings, "export-folder");
+  }
+
   g_assert_true (_tprof_window_export_chart (window, png, "histogram", 640, 400, &error));
   g_assert_no_error (error);
   surface = cairo_image_surface_create_from_png (png);

@@ -242,6 +242,19 @@ _tprof_chart_get_index (TprofChart *self)
   return _tprof_profile_get_operation_index (priv->profile, (gsize) priv->op);
 }
 
+char *
+_tprof_chart_format_title (TprofChart *self,
+                           const char *format)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+  g_autofree char *name = NULL;
+
+  if (priv->profile == NULL || priv->op < 0)
+    return NULL;
+  name = tprof_escape_text (_tprof_profile_get_name (priv->profile, (gsize) priv->op));
+  return g_strdup_printf (format, name);
+}
+
 gssize
 _tprof_chart_get_op (TprofChart *self)
 {

@@ -63,6 +63,10 @@ TprofProfile              *_tprof_chart_get_profile (TprofChart *self);
  * are not read yet). */
 const TprofOperationIndex *_tprof_chart_get_index   (TprofChart *self);
 gssize                   _tprof_chart_get_op        (TprofChart *self);
+/* @format (with one %s) around the shown operation's name, escaped, so
+ * that a chart, exported, says what it shows; NULL with no operation. */
+char                     *_tprof_chart_format_title  (TprofChart *self,
+                                                      const char *format);
 /* world_size bytes, non-zero for a shown rank; NULL: every rank. */
 const guint8            *_tprof_chart_get_mask      (TprofChart *self);
 /* Recomputes and redraws after a setting of the subclass changed. */

@@ -131,11 +131,14 @@ tprof_histogram_view_draw (TprofChart           *chart,
 {
   TprofHistogramView *self = TPROF_HISTOGRAM_VIEW (chart);
   TprofPlotHistogram plot;
+  /* TRANSLATORS: the chart title; %s is the operation name */
+  g_autofree char *title = _tprof_chart_format_title (chart, _("Time Distribution: %s"));
 
   if (self->hist == NULL)
     return;
   tprof_histogram_view_fill_plot (self, &plot);
   plot.hover_bin = hover;
+  plot.title = title;
   tprof_plot_histogram_draw (cr, width, height, &plot, theme, area);
 }
 

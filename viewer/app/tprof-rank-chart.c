@@ -76,9 +76,14 @@ tprof_rank_chart_draw (TprofChart           *chart,
                        TprofPlotArea        *area)
 {
   TprofPlotRanks plot;
+  g_autofree char *title = NULL;
 
   tprof_rank_chart_fill_plot (TPROF_RANK_CHART (chart), &plot);
   plot.hover_index = hover;
+  /* TRANSLATORS: chart titles; %s is the operation name */
+  title = _tprof_chart_format_title (chart, plot.metric == TPROF_PLOT_RANK_MEAN ? _("Mean Time per Rank: %s")
+                                                                                : _("Time per Rank: %s"));
+  plot.title = title;
   tprof_plot_ranks_draw (cr, width, height, &plot, theme, area);
 }
 

@@ -88,6 +88,57 @@ tprof_window_report_export_error (TprofWindow *self,
   _tprof_window_show_error (self, message);
 }
 
+/* The next export dialog opens where the last export went. */
+static void
+remember_export_folder (TprofWindow *self,
+                        const char  *path)
+{
+  g_autofree char *folder = g_path_get_dirname (path);
+
+  g_settings_set_string (self->settings, "export-folder", folder);
+}
+
+static void
+open_in_export_folder (TprofWindow    *self,
+                       GtkFileChooser *chooser)
+{
+  g_autofree char *folder = g_settings_get_string (self->settings, "export-folder");
+
+  if (folder[0] != '\0' && g_file_test (folder, G_FILE_TEST_IS_DIR))
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (folder);
+
+      gtk_file_chooser_set_current_folder (chooser, file, NULL);
+    }
+}
+
+char *
+_tprof_window_export_file_name (TprofWindow *self,
+                                const char  *what,
+                                const char  *suffix)
+{
+  int op = _tprof_operation_table_get_selected_index (self->table);
+  const char *name = op >= 0 && self->profile != NULL ? _tprof_profile_get_name (self->profile, (gsize) op) : NULL;
+  GString *base = g_string_new (NULL);
+
+  /* the operation's name as a file name: letters, digits, '.', '_' and '-' */
+  for (const char *p = name; p != NULL && *p != '\0' && base->len < 64; p++)
+    {
+      gboolean plain = g_ascii_isalnum (*p) || *p == '.' || *p == '_' || *p == '-';
+
+      if (plain && !(base->len == 0 && *p == '.'))
+        g_string_append_c (base, *p);
+      else if (base->len > 0 && base->str[base->len - 1] != '-')
+        g_string_append_c (base, '-');
+    }
+  while (base->len > 0 && base->str[base->len - 1] == '-')
+    g_string_truncate (base, base->len - 1);
+  if (base->len > 0)
+    g_string_append_c (base, '-');
+  g_string_append_printf (base, "%s.%s", what, suffix);
+  return g_string_free (base, FALSE);
+}
+
 gboolean
 _tprof_window_save_chart (TprofWindow *self,
                           const char  *path,
@@ -98,7 +149,10 @@ _tprof_window_save_chart (TprofWindow *self,
   g_autoptr(GError) error = NULL;
 
   if (_tprof_window_export_chart (self, path, chart, width, height, &error))
-    return TRUE;
+    {
+      remember_export_folder (self, path);
+      return TRUE;
+    }
   tprof_window_report_export_error (self, path, error);
   return FALSE;
 }
@@ -110,7 +164,10 @@ _tprof_window_save_table (TprofWindow *self,
   g_autoptr(GError) error = NULL;
 
   if (_tprof_window_export_table (self, path, &error))
-    return TRUE;
+    {
+      remember_export_folder (self, path);
+      return TRUE;
+    }
   tprof_window_report_export_error (self, path, error);
   return FALSE;
 }
@@ -250,7 +307,12 @@ export_chart_action (GtkWidget  *widget,
                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   chooser = GTK_FILE_CHOOSER (dialog);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
-  gtk_file_chooser_set_current_name (chooser, "histogram.png");
+  {
+    g_autofree char *name = _tprof_window_export_file_name (self, "histogram", "png");
+
+    open_in_export_folder (self, chooser);
+    gtk_file_chooser_set_current_name (chooser, name);
+  }
   add_filter (chooser, _("PNG, SVG or PDF images"), (const char * const[]) { "*.png", "*.svg", "*.pdf", NULL });
   gtk_file_chooser_add_choice (chooser, "chart", _("Chart"), chart_ids, chart_labels);
   gtk_file_chooser_set_choice (chooser, "chart", "histogram");
@@ -313,6 +375,7 @@ export_table_action (GtkWidget  *widget,
   dialog = gtk_file_chooser_native_new (_("Export Table as CSV"), GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  open_in_export_folder (self, GTK_FILE_CHOOSER (dialog));
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), "operations.csv");
   add_filter (GTK_FILE_CHOOSER (dialog), _("CSV files"), (const char * const[]) { "*.csv", NULL });
 

@@ -78,5 +78,10 @@ gboolean    _tprof_window_save_chart      (TprofWindow  *self,
                                            int           height);
 gboolean    _tprof_window_save_table      (TprofWindow  *self,
                                            const char   *path);
+/* The file name an export dialog proposes: "OPERATION-WHAT.SUFFIX", the
+ * selected operation's name made safe for a file name. */
+char       *_tprof_window_export_file_name (TprofWindow *self,
+                                            const char  *what,
+                                            const char  *suffix);
 
 G_END_DECLS
