@@ -1,6 +1,10 @@
 /* tprof-demo-training.c — an MPI training-loop simulation profiled with tprof: rank 0 saves and summarises the profile. */
 /* SPDX-License-Identifier: MIT */
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include <mpi.h>
 
@@ -9,6 +13,57 @@
 #include "demo-options.h"
 #include "demo-summary.h"
 #include "demo-train.h"
+
+/* Room for a directory and a file name below it. */
+#define DEMO_PATH_SIZE (PATH_MAX + 64)
+
+/* A command the user can type to run @name: @name itself when it is on
+ * PATH (installed), else its copy in the build tree this demo runs from
+ * (@in_build_tree, relative to the build directory), shortened to a path
+ * relative to the working directory where it lies below it. */
+static void
+demo_command (char *out, size_t size, const char *name, const char *in_build_tree)
+{
+  const char *path = getenv ("PATH");
+  char exe[PATH_MAX], cwd[PATH_MAX], candidate[DEMO_PATH_SIZE];
+  ssize_t len;
+
+  for (const char *dir = path; dir != NULL && *dir != '\0';)
+    {
+      const char *end = strchr (dir, ':');
+      int n = end != NULL ? (int) (end - dir) : (int) strlen (dir);
+
+      snprintf (candidate, sizeof candidate, "%.*s/%s", n, dir, name);
+      if (n > 0 && access (candidate, X_OK) == 0)
+        {
+          snprintf (out, size, "%s", name);
+          return;
+        }
+      dir = end != NULL ? end + 1 : NULL;
+    }
+  /* the build tree: this program is BUILD/examples/mpi-training/ */
+  len = readlink ("/proc/self/exe", exe, sizeof exe - 1);
+  if (len > 0)
+    {
+      char *slash;
+
+      exe[len] = '\0';
+      for (int up = 0; up < 3 && (slash = strrchr (exe, '/')) != NULL; up++)
+        *slash = '\0';
+      snprintf (candidate, sizeof candidate, "%s/%s", exe, in_build_tree);
+      if (access (candidate, X_OK) == 0)
+        {
+          size_t n = getcwd (cwd, sizeof cwd) != NULL ? strlen (cwd) : 0;
+
+          if (n > 0 && strncmp (candidate, cwd, n) == 0 && candidate[n] == '/')
+            snprintf (out, size, "%s", candidate + n + 1);
+          else
+            snprintf (out, size, "%s", candidate);
+          return;
+        }
+    }
+  snprintf (out, size, "%s", name);
+}
 
 /* Rank 0 saves the gathered profile and prints where it went. */
 static int
@@ -37,7 +92,13 @@ demo_save (const TprofProfiledTime *pt, const DemoOptions *opts)
       fprintf (stderr, "tprof-demo-training: out of memory while summarising\n");
       return 1;
     }
-  printf ("Look at it with: tprof-viewer %s   (or: tprof summary %s)\n", opts->output, opts->output);
+  {
+    char viewer[DEMO_PATH_SIZE], cli[DEMO_PATH_SIZE];
+
+    demo_command (viewer, sizeof viewer, "tprof-viewer", "viewer/app/tprof-viewer-uninstalled");
+    demo_command (cli, sizeof cli, "tprof", "viewer/cli/tprof");
+    printf ("Look at it with: %s %s   (or: %s summary %s)\n", viewer, opts->output, cli, opts->output);
+  }
   return 0;
 }
 
