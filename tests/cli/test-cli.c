@@ -480,6 +480,49 @@ test_hist_pictures (void)
 
 /* ---- ranks ---- */
 
+/* --sort sum --top 3: the three ranks with the largest totals, largest
+ * first; bad keys and counts are usage errors. */
+static void
+test_ranks_sort_top (void)
+{
+  const char *args[] = { "ranks", profile_path, "--op", "forward", "--sort", "sum", "--top", "3",
+                         "--format", "csv", NULL };
+  const char *all_args[] = { "ranks", profile_path, "--op", "forward", "--format", "csv", NULL };
+  const char *bad_sort[] = { "ranks", profile_path, "--op", "forward", "--sort", "color", NULL };
+  const char *bad_top[] = { "ranks", profile_path, "--op", "forward", "--top", "-2", NULL };
+  char *out = NULL, *all = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) all_lines = NULL;
+  double largest = 0;
+
+  g_assert_cmpint (run_tprof (args, &out, NULL), ==, 0);
+  g_assert_cmpint (run_tprof (all_args, &all, NULL), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  all_lines = g_strsplit (all, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + 3 + 1);
+  /* the largest sum of all ranks comes first */
+  for (guint i = 1; all_lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (all_lines[i], ",", -1);
+
+      largest = MAX (largest, g_ascii_strtod (f[2], NULL));
+    }
+  for (guint i = 1; i <= 3; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ",", -1);
+      double sum = g_ascii_strtod (f[2], NULL);
+
+      if (i == 1)
+        g_assert_cmpfloat (sum, ==, largest);
+      g_assert_cmpfloat (sum, <=, largest);
+      largest = sum;
+    }
+  g_free (out);
+  g_free (all);
+  g_assert_cmpint (run_tprof (bad_sort, NULL, NULL), ==, 2);
+  g_assert_cmpint (run_tprof (bad_top, NULL, NULL), ==, 2);
+}
+
 static void
 test_ranks_outliers (void)
 {
@@ -836,6 +879,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/errors/unwritable-output", test_unwritable_output);
   g_test_add_func ("/cli/help-and-version", test_help_and_version);
   g_test_add_func ("/cli/summary/tree", test_summary_tree);
+  g_test_add_func ("/cli/ranks/sort-top", test_ranks_sort_top);
   status = g_test_run ();
   remove_fixtures ();
   return status;

@@ -17,10 +17,84 @@ typedef struct
   double                 *z;
 } RankRows;
 
+/* --sort: the ranks in rank order, or by a column, largest first. */
+typedef enum
+{
+  SORT_RANK,
+  SORT_SUM,
+  SORT_MEAN,
+  SORT_MAX,
+  SORT_Z,
+} SortKey;
+
+typedef struct
+{
+  TprofRankSummary summary;
+  double           z;
+} SortedRow;
+
+static double
+sort_value (const SortedRow *row,
+            SortKey          key)
+{
+  switch (key)
+    {
+    case SORT_SUM:
+      return row->summary.sum;
+    case SORT_MEAN:
+      return row->summary.mean;
+    case SORT_MAX:
+      return row->summary.max;
+    case SORT_Z:
+      return fabs (row->z);
+    case SORT_RANK:
+    default:
+      return -(double) row->summary.rank;
+    }
+}
+
+static int
+compare_rows (gconstpointer a,
+              gconstpointer b,
+              gpointer      user_data)
+{
+  const SortedRow *x = a, *y = b;
+  double vx = sort_value (x, GPOINTER_TO_INT (user_data)), vy = sort_value (y, GPOINTER_TO_INT (user_data));
+
+  if (vx != vy)
+    return (vx < vy) - (vx > vy);
+  return (x->summary.rank > y->summary.rank) - (x->summary.rank < y->summary.rank);
+}
+
+/* Reorders @summaries and @z together by @key, largest first (rank order
+ * for SORT_RANK), and keeps the first @top (0: all). */
+static gsize
+sort_rows (TprofRankSummary *summaries,
+           double           *z,
+           gsize             n,
+           SortKey           key,
+           gsize             top)
+{
+  SortedRow *rows = g_new (SortedRow, MAX (n, 1));
+
+  for (gsize i = 0; i < n; i++)
+    rows[i] = (SortedRow) { summaries[i], z[i] };
+  g_qsort_with_data (rows, (gint) n, sizeof *rows, compare_rows, GINT_TO_POINTER (key));
+  if (top > 0 && top < n)
+    n = top;
+  for (gsize i = 0; i < n; i++)
+    {
+      summaries[i] = rows[i].summary;
+      z[i] = rows[i].z;
+    }
+  g_free (rows);
+  return n;
+}
+
 static gboolean
 is_outlier (double z)
 {
-  return fabs (z) > TPROF_CLI_OUTLIER_Z;
+  return fabs (z) > TPROF_OUTLIER_Z;
 }
 
 static const char *
@@ -71,7 +145,7 @@ render_table (const RankRows *rows)
                                                  "%u outlier rank (|robust z| > %.1f): %s\n",
                                                  "%u outlier ranks (|robust z| > %.1f): %s\n",
                                                  n_flagged),
-                                    n_flagged, TPROF_CLI_OUTLIER_Z, flagged->str);
+                                    n_flagged, TPROF_OUTLIER_Z, flagged->str);
       char *joined = g_strconcat (text, "\n", note, NULL);
 
       g_free (text);
@@ -137,7 +211,9 @@ render_json (const char     *file,
 static int
 run (const char     *file,
      const char     *op,
-     TprofCliFormat  format)
+     TprofCliFormat  format,
+     SortKey         sort,
+     gsize           top)
 {
   TprofProfileFile *profile;
   TprofGatheredTime *gt = NULL;
@@ -171,7 +247,15 @@ run (const char     *file,
   rows.z = g_new0 (double, MAX (n, 1));
   for (gsize i = 0; i < n; i++)
     totals[i] = summaries[i].sum;
-  tprof_cli_robust_z (totals, n, rows.z);
+  if (!tprof_robust_z (totals, n, rows.z))
+    {
+      g_free (totals);
+      g_free (rows.z);
+      free (summaries);
+      tprof_profile_file_close (profile);
+      return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
+    }
+  rows.n_ranks = sort_rows (summaries, rows.z, n, sort, top);
 
   switch (format)
     {
@@ -200,9 +284,14 @@ int
 tprof_cli_ranks (int    argc,
                  char **argv)
 {
-  char *op = NULL, *format_text = NULL;
+  char *op = NULL, *format_text = NULL, *sort_text = NULL;
+  int top = 0;
+  SortKey sort = SORT_RANK;
   const GOptionEntry entries[] = {
     { "op", 0, 0, G_OPTION_ARG_STRING, &op, N_("The operation to show (required)"), N_("NAME") },
+    { "sort", 's', 0, G_OPTION_ARG_STRING, &sort_text,
+      N_("Order: rank (default), sum, mean, max or z (|robust z|), largest first"), N_("KEY") },
+    { "top", 'n', 0, G_OPTION_ARG_INT, &top, N_("Only the first N ranks of that order"), N_("N") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
       N_("Output format: table (default), csv or json"), N_("FORMAT") },
     { NULL }
@@ -235,11 +324,35 @@ tprof_cli_ranks (int    argc,
     }
   if (!tprof_cli_parse_format ("ranks", format_text, &format, &status))
     goto out;
-  status = run (file, op, format);
+  if (sort_text != NULL)
+    {
+      static const char *const keys[] = { "rank", "sum", "mean", "max", "z" };
+      gboolean known = FALSE;
+
+      for (guint k = 0; k < G_N_ELEMENTS (keys) && !known; k++)
+        if (g_str_equal (sort_text, keys[k]))
+          {
+            sort = (SortKey) k;
+            known = TRUE;
+          }
+      if (!known)
+        {
+          status = tprof_cli_usage_error ("ranks", _("unknown --sort key \"%s\": use rank, sum, mean, max or z"),
+                                          sort_text);
+          goto out;
+        }
+    }
+  if (top < 0)
+    {
+      status = tprof_cli_usage_error ("ranks", _("--top %d: the number of ranks must be 1 or more"), top);
+      goto out;
+    }
+  status = run (file, op, format, sort, (gsize) top);
 
 out:
   g_option_context_free (context);
   g_free (op);
   g_free (format_text);
+  g_free (sort_text);
   return status;
 }

@@ -121,16 +121,6 @@ void tprof_cli_json_append_string (GString *out, const char *text);
 /* %.17g; NaN and infinities as null. */
 void tprof_cli_json_append_double (GString *out, double value);
 
-/* ---- statistics (tprof-cli-outliers.c) ---- */
-
-#define TPROF_CLI_OUTLIER_Z 3.5
-
-/* Robust z-score of each value against the median of @values:
- * 0.6745 (x - median) / MAD, or, when the MAD is 0 (most values equal),
- * (x - median) / (1.253314 * mean absolute deviation); 0 for all when every
- * value is the same. */
-void tprof_cli_robust_z (const double *values, gsize n, double *z);
-
 /* The operation tree of `tprof summary` (tprof-cli-summary-tree.c). */
 typedef struct
 {

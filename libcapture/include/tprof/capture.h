@@ -12,6 +12,7 @@
 #include <tprof/tprof-nesting.h>
 #include <tprof/tprof-occurrences.h>
 #include <tprof/tprof-operation-index.h>
+#include <tprof/tprof-outliers.h>
 #include <tprof/tprof-profile-file.h>
 #include <tprof/tprof-profiled-time.h>
 #include <tprof/tprof-time-manager.h>
