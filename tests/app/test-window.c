@@ -453,8 +453,16 @@ test_window_rank_filter_entry (void)
     g_assert_true (tprof_rank_expr_parse (gtk_editable_get_text (GTK_EDITABLE (entry)), 8, &shown, NULL));
     g_assert_cmpmem (shown->data, shown->len * sizeof (gint32), expected, sizeof expected);
   }
+  /* All reads as the whole range; None as an empty entry that says so */
   _tprof_rank_filter_select_all (window->rank_filter);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "0-7");
+  _tprof_rank_filter_select_none (window->rank_filter);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+  g_assert_cmpstr (gtk_entry_get_placeholder_text (GTK_ENTRY (entry)), ==, "No rank selected");
+  /* and an open-ended range applies */
+  gtk_editable_set_text (GTK_EDITABLE (entry), "5-");
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 3 of 8 ranks");
 
   close_window (window);
 }

@@ -41,6 +41,9 @@ test_parse_valid (void)
   assert_parses (" 3 , 1,1,5 - 7,6 ", 8, unsorted, G_N_ELEMENTS (unsorted));
   assert_parses ("63", 64, last, 1);
   assert_parses ("63-63", 64, last, 1);
+  /* open-ended: from a rank to the last one */
+  assert_parses ("63-", 64, last, 1);
+  assert_parses ("5- ,1", 8, (const gint32[]) { 1, 5, 6, 7 }, 4);
 }
 
 static void
@@ -50,7 +53,8 @@ test_parse_invalid (void)
                 "invalid rank range \"3-1\": start is greater than end");
   assert_fails ("x", 16, TPROF_RANK_EXPR_ERROR_SYNTAX, NULL);
   assert_fails ("-1", 16, TPROF_RANK_EXPR_ERROR_SYNTAX, NULL);
-  assert_fails ("1-", 16, TPROF_RANK_EXPR_ERROR_SYNTAX, NULL);
+  assert_fails ("16-", 16, TPROF_RANK_EXPR_ERROR_RANGE,
+                "rank 16 is out of range: the profile has 16 ranks (0-15)");
   assert_fails ("1-2-3", 16, TPROF_RANK_EXPR_ERROR_SYNTAX, NULL);
   assert_fails ("+1", 16, TPROF_RANK_EXPR_ERROR_SYNTAX, NULL);
   assert_fails ("1.5", 16, TPROF_RANK_EXPR_ERROR_SYNTAX, NULL);

@@ -55,11 +55,10 @@ tprof_rank_filter_sync_entry (TprofRankFilter *self)
   g_autoptr(GArray) selected = g_array_new (FALSE, FALSE, sizeof (gint32));
   g_autofree char *expr = NULL;
 
-  if (self->n_selected == self->mask->len)
-    {
-      gtk_editable_set_text (GTK_EDITABLE (self->expr_entry), "");
-      return;
-    }
+  /* All shows as the whole range ("0-1023"); None as an empty entry that
+   * says so, rather than the example of an expression. */
+  gtk_entry_set_placeholder_text (self->expr_entry, self->n_selected == 0 && self->mask->len > 0
+                                                      ? _("No rank selected") : _("e.g. 0-3,8,12-15"));
   for (guint r = 0; r < self->mask->len; r++)
     if (self->mask->data[r])
       g_array_append_val (selected, r);

@@ -12,9 +12,6 @@
 G_DEFINE_QUARK (tprof-rank-expr-error-quark, tprof_rank_expr_error)
 
 /* Parses a whole item part as a non-negative decimal integer, spaces
- * around it aside. Anything else (a sign, spaces inside, letters) is refused; huge values saturate
- * so that they are reported as out of range rather than as garbage. */
-/* Parses a whole item part as a non-negative decimal integer, spaces
  * around it aside, and stores in *@written the digits as the user wrote
  * them (malloc'd), for messages. Anything else (a sign, spaces inside,
  * letters) is refused; huge values saturate so that they are reported as
@@ -43,6 +40,14 @@ parse_rank (const char  *text,
   *rank = v;
   *written = g_strndup (text, length);
   return TRUE;
+}
+
+static gboolean
+is_blank (const char *text)
+{
+  while (g_ascii_isspace (*text))
+    text++;
+  return *text == '\0';
 }
 
 /* Refuses @rank past the world, quoting it as @written. */
@@ -86,11 +91,20 @@ parse_item (const char  *item,
       last = first;
       last_text = g_strdup (first_text);
     }
+  else if (is_blank (dash + 1) && world_size > 0
+           && parse_rank (item, (gsize) (dash - item), &first, &first_text))
+    {
+      /* "512-": from 512 to the last rank */
+      last = world_size - 1;
+      last_text = g_strdup_printf ("%d", world_size - 1);
+      if (first > last)
+        return check_in_range (first, first_text, world_size, error);
+    }
   else if (!parse_rank (item, (gsize) (dash - item), &first, &first_text)
            || !parse_rank (dash + 1, strlen (dash + 1), &last, &last_text))
     {
       g_set_error (error, TPROF_RANK_EXPR_ERROR, TPROF_RANK_EXPR_ERROR_SYNTAX,
-                   _("invalid rank range \"%s\": expected FIRST-LAST, e.g. 0-3"), item);
+                   _("invalid rank range \"%s\": expected FIRST-LAST or FIRST- (to the last rank), e.g. 0-3"), item);
       return FALSE;
     }
   else if (first > last)
