@@ -24,7 +24,14 @@ test_format_duration (void)
   assert_duration (2e-3, 3, "2 ms");
   assert_duration (-2e-3, 3, "-2 ms");
   assert_duration (59.94, 3, "59.9 s");
-  assert_duration (1234.5, 3, "1230 s");
+  /* past 100 s, minutes and hours */
+  assert_duration (99.94, 3, "99.9 s");
+  assert_duration (100, 3, "1 min 40 s");
+  assert_duration (1234.5, 3, "20 min 35 s");
+  assert_duration (3599.4, 3, "59 min 59 s");
+  assert_duration (3599.6, 3, "1 h 0 min");
+  assert_duration (107000, 3, "29 h 43 min");
+  assert_duration (-150, 3, "-2 min 30 s");
   assert_duration (0, 3, "0 s");
   assert_duration (NAN, 3, "—");
   /* rounding moves into the next unit instead of printing "1000 µs" */

@@ -74,6 +74,29 @@ strip_trailing_zeros (char *s)
     *dot = '\0';
 }
 
+/* Past 100 s, minutes and hours read better than "107000 s": "1 min 47 s",
+ * "29 h 43 min", to the second or the minute. */
+static char *
+format_long_duration (double secs)
+{
+  const char *sign = secs < 0 ? "-" : "";
+  double a = fabs (secs);
+
+  if (a < 3600 - 0.5)
+    {
+      long total = lround (a);
+
+      /* Translators: a duration in minutes and seconds, e.g. "1 min 47 s" */
+      return g_strdup_printf (_("%s%ld min %ld s"), sign, total / 60, total % 60);
+    }
+  {
+    long minutes = lround (a / 60);
+
+    /* Translators: a duration in hours and minutes, e.g. "29 h 43 min" */
+    return g_strdup_printf (_("%s%ld h %ld min"), sign, minutes / 60, minutes % 60);
+  }
+}
+
 char *
 tprof_format_duration (double secs,
                        int    digits)
@@ -91,6 +114,9 @@ tprof_format_duration (double secs,
     digits = 3;
   if (secs == 0)
     return g_strdup ("0 s");
+
+  if (fabs (secs) >= 99.95)
+    return format_long_duration (secs);
 
   /* Round first so that 999.96 µs becomes "1 ms", not "1000 µs". */
   rounded = round_significant (secs, digits);
