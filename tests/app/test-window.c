@@ -240,6 +240,30 @@ test_window_search (void)
   _tprof_operation_table_set_search (window->table, "");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, APP_TEST_BASIC_N_OPS);
 
+  /* Enter selects the first match; a search that still matches the
+   * selected operation keeps it; Escape shows every operation again */
+  {
+    GtkWidget *entry = find_descendant (GTK_WIDGET (window->table), GTK_TYPE_SEARCH_ENTRY);
+    g_autoptr(TprofOperation) first = NULL;
+    guint position;
+
+    gtk_editable_set_text (GTK_EDITABLE (entry), "check");
+    g_signal_emit_by_name (entry, "activate");
+    first = g_list_model_get_item (model, 0);
+    g_assert_cmpstr (_tprof_operation_get_name (first), ==, "io/checkpoint");
+    g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==,
+                     (int) _tprof_operation_get_index (first));
+    _tprof_operation_table_set_search (window->table, "o");
+    g_assert_nonnull (find_row (window, "io/checkpoint", &position));
+    g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==,
+                     (int) _tprof_operation_get_index (first));
+    g_signal_emit_by_name (entry, "stop-search");
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, APP_TEST_BASIC_N_OPS);
+    g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==,
+                     (int) _tprof_operation_get_index (first));
+  }
+
   close_window (window);
 }
 

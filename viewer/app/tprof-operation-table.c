@@ -484,6 +484,27 @@ search_changed_cb (TprofOperationTable *self,
   gtk_string_filter_set_search (self->name_filter, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
+/* Enter: the first match is selected and the table takes the keyboard. */
+static void
+search_activate_cb (TprofOperationTable *self,
+                    GtkSearchEntry      *entry)
+{
+  gtk_string_filter_set_search (self->name_filter, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) == 0)
+    return;
+  gtk_single_selection_set_selected (self->selection, 0);
+  gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+}
+
+/* Escape: every operation again. */
+static void
+search_stop_cb (TprofOperationTable *self,
+                GtkSearchEntry      *entry)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  gtk_string_filter_set_search (self->name_filter, "");
+}
+
 static void
 tprof_operation_table_get_property (GObject    *object,
                                     guint       prop_id,
@@ -538,6 +559,8 @@ tprof_operation_table_class_init (TprofOperationTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, column_view);
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, columns_box);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "operationtable");
