@@ -205,6 +205,30 @@ def load_optional(directory, name, dtype):
     return np.fromfile(path, dtype=dtype) if os.path.exists(path) else None
 
 
+def cmd_heatmap(directory, n_cols, value, rows):
+    """Ranks x occurrences (by start, stable), each cell the maximum of the
+    occurrences its column covers; deviation subtracts each occurrence's
+    median over the ranks that have it."""
+    times, ranks = load(directory)
+    starts = np.fromfile(directory + '/starts.bin', dtype=np.float64)
+    by_rank = {}
+    for q in np.unique(ranks):
+        idx = np.nonzero(ranks == q)[0]
+        by_rank[int(q)] = times[idx[np.argsort(starts[idx], kind='stable')]]
+    n = max(len(t) for t in by_rank.values())
+    medians = np.array([np.median([t[k] for t in by_rank.values() if k < len(t)]) for k in range(n)])
+    n_cols = min(n_cols, n)
+    cells = []
+    for r in rows:
+        t = by_rank.get(r, np.array([]))
+        for j in range(n_cols):
+            lo, hi = j * n // n_cols, (j + 1) * n // n_cols
+            vals = [t[k] - (medians[k] if value == 'deviation' else 0) for k in range(lo, min(hi, len(t)))]
+            cells.append(max(vals) if vals else float('nan'))
+    emit('n_cols', n_cols)
+    emit('cells', cells)
+
+
 def cmd_arrival(directory, world_size):
     """Occurrences by start (stable: ties and no starts keep file order),
     spreads, the synchronising rule and each occurrence's blame."""
@@ -316,6 +340,8 @@ def main():
         cmd_nesting(rest[0], int(rest[1]), {int(x) for x in rest[2:]})
     elif command == 'compare':
         cmd_compare(rest[0])
+    elif command == 'heatmap':
+        cmd_heatmap(rest[0], int(rest[1]), rest[2], [int(x) for x in rest[3:]])
     elif command == 'binomial':
         cmd_binomial(rest[1:])
     elif command == 'slice':

@@ -1,0 +1,105 @@
+/* tprof-heatmap.c — ranks x occurrences of one operation, each cell the maximum of the occurrences it covers. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+
+#include <tprof/tprof-heatmap.h>
+
+#include "tprof-select-private.h"
+
+size_t
+tprof_heatmap_occurrences (const TprofOccurrences *occ)
+{
+  const int32_t *ranks = tprof_occurrences_ranks (occ);
+  size_t n = 0;
+
+  for (size_t i = 0; i < tprof_occurrences_n_ranks (occ); i++)
+    {
+      size_t count = tprof_occurrences_count (occ, ranks[i]);
+
+      if (count > n)
+        n = count;
+    }
+  return n;
+}
+
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The median over every rank with samples of each occurrence's time. */
+static double *
+occurrence_medians (const TprofOccurrences *occ,
+                    size_t                  n)
+{
+  const double *times = tprof_gathered_time_times (tprof_occurrences_selection (occ));
+  const int32_t *ranks = tprof_occurrences_ranks (occ);
+  size_t n_ranks = tprof_occurrences_n_ranks (occ);
+  double *medians = malloc (n * sizeof *medians);
+  double *column = malloc ((n_ranks > 0 ? n_ranks : 1) * sizeof *column);
+
+  if (medians == NULL || column == NULL)
+    {
+      free (medians);
+      free (column);
+      return NULL;
+    }
+  for (size_t k = 0; k < n; k++)
+    {
+      size_t m = 0, sample;
+
+      for (size_t i = 0; i < n_ranks; i++)
+        if (tprof_occurrences_sample (occ, ranks[i], k, &sample))
+          column[m++] = times[sample];
+      qsort (column, m, sizeof *column, compare_doubles);
+      medians[k] = _tprof_sorted_median (column, m);
+    }
+  free (column);
+  return medians;
+}
+
+size_t
+tprof_heatmap_fill (const TprofOccurrences *occ,
+                    const int32_t          *rows,
+                    size_t                  n_rows,
+                    size_t                  n_cols,
+                    TprofHeatmapValue       value,
+                    double                 *cells)
+{
+  const double *times = tprof_gathered_time_times (tprof_occurrences_selection (occ));
+  size_t n = tprof_heatmap_occurrences (occ);
+  double *medians = NULL;
+
+  if (n == 0 || n_rows == 0 || n_cols == 0)
+    return 0;
+  if (n_cols > n)
+    n_cols = n;
+  if (value == TPROF_HEATMAP_DEVIATION && (medians = occurrence_medians (occ, n)) == NULL)
+    return 0;
+  for (size_t i = 0; i < n_rows; i++)
+    for (size_t j = 0; j < n_cols; j++)
+      {
+        size_t first = j * n / n_cols, last = (j + 1) * n / n_cols;
+        double cell = NAN;
+
+        for (size_t k = first; k < last; k++)
+          {
+            size_t sample;
+            double v;
+
+            if (!tprof_occurrences_sample (occ, rows[i], k, &sample))
+              continue;
+            v = times[sample] - (medians != NULL ? medians[k] : 0.0);
+            if (isnan (cell) || v > cell)
+              cell = v;
+          }
+        cells[i * n_cols + j] = cell;
+      }
+  free (medians);
+  return n_cols;
+}

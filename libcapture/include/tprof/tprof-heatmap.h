@@ -1,0 +1,38 @@
+/* tprof-heatmap.h — one operation's durations as ranks x occurrences, downsampled by maximum: where and when a rank was slow (DESIGN.md 4b, 6). */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tprof/tprof-macros.h>
+#include <tprof/tprof-occurrences.h>
+
+TPROF_BEGIN_DECLS
+
+typedef enum
+{
+  TPROF_HEATMAP_DURATION,   /* the sample's time */
+  TPROF_HEATMAP_DEVIATION,  /* its time minus the median time of that occurrence over
+                               every rank that has it */
+} TprofHeatmapValue;
+
+/* The largest occurrence count of any rank of @occ: the heat map's width. */
+TPROF_EXPORT size_t tprof_heatmap_occurrences (const TprofOccurrences *occ);
+
+/* Fills @cells, @n_rows x @n_cols in row-major order: row i is rank
+ * @rows[i]; column j covers occurrences [j n / @n_cols, (j + 1) n / @n_cols)
+ * of n = tprof_heatmap_occurrences() (at least one each: @n_cols is capped
+ * at n, and the columns used are returned). A cell holds the largest
+ * @value of its occurrences on its rank, so that shrinking never hides a
+ * stall; NaN when the rank has none of them. Returns 0 when memory is
+ * exhausted or there is nothing to show. */
+TPROF_EXPORT size_t tprof_heatmap_fill (const TprofOccurrences *occ,
+                                        const int32_t          *rows,
+                                        size_t                  n_rows,
+                                        size_t                  n_cols,
+                                        TprofHeatmapValue       value,
+                                        double                 *cells);
+
+TPROF_END_DECLS
