@@ -327,6 +327,14 @@ test_summary_tree (void)
   run_check ("check-summary-tree.py", (const char *[]) { TPROF_CLI, fixture_dir, NULL });
 }
 
+/* ---- plot ---- */
+
+static void
+test_plot_heatmap (void)
+{
+  run_check ("check-plot.py", (const char *[]) { TPROF_CLI, fixture_dir, NULL });
+}
+
 /* ---- stragglers ---- */
 
 static void
@@ -880,6 +888,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/help-and-version", test_help_and_version);
   g_test_add_func ("/cli/summary/tree", test_summary_tree);
   g_test_add_func ("/cli/ranks/sort-top", test_ranks_sort_top);
+  g_test_add_func ("/cli/plot/heatmap", test_plot_heatmap);
   status = g_test_run ();
   remove_fixtures ();
   return status;

@@ -30,6 +30,7 @@ int tprof_cli_hist (int argc, char **argv);
 int tprof_cli_ranks (int argc, char **argv);
 int tprof_cli_compare (int argc, char **argv);
 int tprof_cli_trace (int argc, char **argv);
+int tprof_cli_plot (int argc, char **argv);
 int tprof_cli_stragglers (int argc, char **argv);
 
 /* ---- errors (tprof-cli-common.c) ---- */

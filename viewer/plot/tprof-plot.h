@@ -203,6 +203,33 @@ gboolean tprof_plot_save_bytes (const char  *path,
                                 gsize        length,
                                 GError     **error);
 
+/* ---- heat map of one operation: ranks x occurrences ---- */
+
+typedef struct
+{
+  const double     *cells;            /* n_rows x n_cols, tprof_heatmap_fill()'s order */
+  guint             n_rows;           /* ranks first_rank, first_rank + 1, ... */
+  guint             n_cols;
+  gint32            first_rank;
+  gsize             first_occurrence; /* the columns cover these occurrences */
+  gsize             n_occurrences;
+  TprofHeatmapValue value;
+  gboolean          log;              /* log colour scale (durations only) */
+  const char       *title;            /* NULL: "Heat Map" */
+  const char       *subtitle;
+} TprofPlotHeatmap;
+
+/* Draws @plot: the cells (a missing occurrence left blank), the axes and a
+ * colour bar on the right. */
+void tprof_plot_heatmap_draw (cairo_t                *cr,
+                              double                  width,
+                              double                  height,
+                              const TprofPlotHeatmap *plot,
+                              const TprofPlotTheme   *theme,
+                              TprofPlotArea          *area);
+/* A TprofPlotDrawFunc for tprof_plot_export(): @user_data is a TprofPlotHeatmap. */
+void tprof_plot_heatmap_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
+
 /* @text (an operation or host name, a file name) as a terminal or a
  * label can show it whole: control characters escaped (\n, \t, \x1b,
  * \u0085), invalid UTF-8 replaced. Free with g_free(). */

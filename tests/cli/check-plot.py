@@ -1,0 +1,93 @@
+# check-plot.py — `tprof plot --kind heatmap` against numpy on a profile written by h5py: the CSV cells, the pictures' formats, the refusals.
+# Usage: check-plot.py TPROF DIR   (prints OK)
+# SPDX-License-Identifier: MIT
+import csv
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+TPROF, DIR = sys.argv[1], sys.argv[2]
+W, K = 4, 30
+rng = np.random.default_rng(11)
+path = os.path.join(DIR, 'heatmap.h5')
+# rank 2 stalls at occurrence 7; rank 3 has 5 occurrences fewer; file
+# order is shuffled within each rank (occurrences go by start)
+ranks, starts, times = [], [], []
+for r in range(W):
+    n = K - 5 if r == 3 else K
+    order = rng.permutation(n)
+    for k in order:
+        ranks.append(r)
+        starts.append(k * 0.01 + rng.uniform(0, 1e-4))
+        times.append(rng.uniform(1e-3, 2e-3) + (0.05 if (r, k) == (2, 7) else 0))
+ranks, starts, times = np.array(ranks, np.int32), np.array(starts), np.array(times)
+with h5py.File(path, 'w') as f:
+    f.attrs['format'] = 'tprof-profile'
+    f.attrs['format_version'] = 2
+    f.attrs['world_size'] = W
+    g = f.create_group('timings').create_group('step')
+    g.attrs['name'] = 'step'
+    g['times'], g['ranks'], g['starts'] = times, ranks, starts
+    g['threads'] = np.zeros(len(times), np.int32)
+
+
+def expected(value, n_cols):
+    by_rank = {r: times[ranks == r][np.argsort(starts[ranks == r], kind='stable')] for r in range(W)}
+    n = max(len(t) for t in by_rank.values())
+    med = np.array([np.median([t[k] for t in by_rank.values() if k < len(t)]) for k in range(n)])
+    n_cols = min(n_cols, n)
+    out = {}
+    for r, t in by_rank.items():
+        for j in range(n_cols):
+            lo, hi = j * n // n_cols, (j + 1) * n // n_cols
+            vals = [t[k] - (med[k] if value == 'deviation' else 0) for k in range(lo, min(hi, len(t)))]
+            if vals:
+                out[(r, lo, hi - 1)] = max(vals)
+    return out
+
+
+def tprof(*args):
+    p = subprocess.run([TPROF, 'plot', path, *args], capture_output=True, text=True)
+    return p.returncode, p.stdout, p.stderr
+
+
+for value, width in (('duration', 1000), ('deviation', 1000), ('duration', 7)):
+    out = os.path.join(DIR, 'hm-%s-%d.csv' % (value, width))
+    status, _, err = tprof('--op', 'step', '--kind', 'heatmap', '--value', value, '--width', str(width), '-o', out)
+    assert status == 0, err
+    with open(out) as f:
+        rows = list(csv.reader(f))
+    assert rows[0] == ['rank', 'first', 'last', value], rows[0]
+    got = {(int(r), int(a), int(b)): float(v) for r, a, b, v in rows[1:]}
+    want = expected(value, width)
+    assert got.keys() == want.keys(), (sorted(got)[:5], sorted(want)[:5])
+    for key, v in want.items():
+        assert abs(got[key] - v) <= 1e-12 * max(abs(v), 1e-12), (key, got[key], v)
+# the stall stands out: rank 2's occurrence 7 is the largest cell
+out = os.path.join(DIR, 'hm-duration-1000.csv')
+with open(out) as f:
+    rows = list(csv.reader(f))[1:]
+top = max(rows, key=lambda r: float(r[3]))
+assert (top[0], top[1]) == ('2', '7'), top
+
+for suffix, magic in (('png', b'\x89PNG'), ('svg', b'<?xml'), ('pdf', b'%PDF')):
+    out = os.path.join(DIR, 'hm.' + suffix)
+    status, _, err = tprof('--op', 'step', '--kind', 'heatmap', '--ranks', '1-', '--log', '-o', out)
+    assert status == 0, err
+    with open(out, 'rb') as f:
+        assert f.read(len(magic)) == magic, suffix
+
+# refusals: usage errors exit 2, a missing operation 1, nothing written
+for args, code, words in ((('--op', 'step', '--kind', 'trend', '-o', 'x.png'), 2, 'not available yet'),
+                          (('--op', 'step', '--kind', 'pie', '-o', 'x.png'), 2, 'unknown --kind'),
+                          (('--op', 'step', '--kind', 'heatmap', '--value', 'mean', '-o', 'x.png'), 2, '--value'),
+                          (('--op', 'step', '--kind', 'heatmap', '-o', 'x.bmp'), 2, 'format'),
+                          (('--kind', 'heatmap', '-o', 'x.png'), 2, '--op'),
+                          (('--op', 'nope', '--kind', 'heatmap', '-o', os.path.join(DIR, 'x.png')), 1, 'nope')):
+    status, _, err = tprof(*args)
+    assert status == code and words in err, (args, status, err)
+assert not os.path.exists(os.path.join(DIR, 'x.png'))
+print('OK')

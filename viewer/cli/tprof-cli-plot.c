@@ -1,0 +1,259 @@
+/* tprof-cli-plot.c — `tprof plot`: the time views of one operation; for now its heat map (ranks x occurrences) as a picture or CSV. */
+/* SPDX-License-Identifier: MIT */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+
+#include <glib/gi18n-lib.h>
+
+#include "tprof-cli.h"
+
+#define DEFAULT_WIDTH  1000
+#define DEFAULT_HEIGHT 650
+#define MAX_SIDE       20000
+
+typedef struct
+{
+  char             *op;
+  char             *output;
+  char             *kind;
+  char             *value_text;
+  char             *ranks_expr;
+  char             *title;
+  gboolean          log;
+  int               width;
+  int               height;
+  TprofPlotFormat   format;
+  TprofHeatmapValue value;
+} PlotOptions;
+
+static void
+plot_options_clear (PlotOptions *o)
+{
+  g_free (o->op);
+  g_free (o->output);
+  g_free (o->kind);
+  g_free (o->value_text);
+  g_free (o->ranks_expr);
+  g_free (o->title);
+}
+
+static gboolean
+check_options (PlotOptions *o,
+               int         *status)
+{
+  if (o->op == NULL)
+    *status = tprof_cli_usage_error ("plot", _("missing --op NAME"));
+  else if (o->output == NULL)
+    *status = tprof_cli_usage_error ("plot", _("missing -o OUT"));
+  else if (o->kind == NULL)
+    *status = tprof_cli_usage_error ("plot", _("missing --kind heatmap"));
+  else if (!g_str_equal (o->kind, "heatmap"))
+    *status = tprof_cli_usage_error ("plot", g_str_equal (o->kind, "trend") || g_str_equal (o->kind, "breakdown")
+                                               ? _("--kind %s is not available yet: use heatmap")
+                                               : _("unknown --kind \"%s\": use heatmap"), o->kind);
+  else if (o->value_text != NULL && !g_str_equal (o->value_text, "duration")
+           && !g_str_equal (o->value_text, "deviation"))
+    *status = tprof_cli_usage_error ("plot", _("unknown --value \"%s\": use duration or deviation"),
+                                     o->value_text);
+  else if ((o->format = tprof_plot_format_from_path (o->output)) == TPROF_PLOT_FORMAT_UNKNOWN)
+    *status = tprof_cli_usage_error ("plot", _("cannot tell the format of \"%s\": "
+                                               "use a name ending in .png, .svg, .pdf or .csv"), o->output);
+  else if (o->width < 1 || o->width > MAX_SIDE || o->height < 1 || o->height > MAX_SIDE)
+    *status = tprof_cli_usage_error ("plot", _("invalid size %d×%d: --width and --height must be "
+                                               "from 1 to %d pixels"), o->width, o->height, MAX_SIDE);
+  else
+    {
+      o->value = o->value_text != NULL && g_str_equal (o->value_text, "deviation") ? TPROF_HEATMAP_DEVIATION
+                                                                                     : TPROF_HEATMAP_DURATION;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* rank,first,last,value: one line per cell with samples, the occurrences
+ * it covers from first to last inclusive, seconds. */
+static int
+write_csv (const PlotOptions      *o,
+           const TprofPlotHeatmap *plot)
+{
+  GString *out = g_string_new (o->value == TPROF_HEATMAP_DEVIATION ? "rank,first,last,deviation\n"
+                                                                    : "rank,first,last,duration\n");
+  GError *error = NULL;
+  int status = TPROF_CLI_EXIT_OK;
+
+  for (guint i = 0; i < plot->n_rows; i++)
+    for (guint j = 0; j < plot->n_cols; j++)
+      {
+        double v = plot->cells[(gsize) i * plot->n_cols + j];
+        gsize first = j * plot->n_occurrences / plot->n_cols;
+        gsize last = (j + 1) * plot->n_occurrences / plot->n_cols - 1;
+
+        if (isnan (v))
+          continue;
+        g_string_append_printf (out, "%d,%zu,%zu,", plot->first_rank + (int) i, first, last);
+        tprof_cli_csv_append_double (out, v);
+        g_string_append_c (out, '\n');
+      }
+  if (!tprof_plot_save_text (o->output, out->str, &error))
+    {
+      status = tprof_cli_write_error (o->output, error);
+      g_error_free (error);
+    }
+  g_string_free (out, TRUE);
+  return status;
+}
+
+static int
+write_picture (const PlotOptions      *o,
+               const TprofPlotHeatmap *plot)
+{
+  GError *error = NULL;
+
+  if (tprof_plot_export (o->output, o->width, o->height, tprof_plot_heatmap_draw_default, (gpointer) plot, &error))
+    return TPROF_CLI_EXIT_OK;
+  {
+    int status = tprof_cli_write_error (o->output, error);
+
+    g_error_free (error);
+    return status;
+  }
+}
+
+/* The heat map's rows: every rank from the lowest to the highest with
+ * samples (or asked for), so that the rank axis stays true. */
+static int
+draw_heatmap (const PlotOptions  *o,
+              const char         *file,
+              TprofGatheredTime  *gt,
+              int                 world_size)
+{
+  TprofError error = { 0 };
+  TprofOccurrences *occ = tprof_occurrences_new (gt, world_size, &error);
+  TprofPlotHeatmap plot = { 0 };
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+  g_autofree gint32 *rows = NULL;
+  g_autofree double *cells = NULL;
+  const int32_t *present;
+  size_t n_present, n, n_cols;
+  int status;
+
+  if (occ == NULL)
+    return tprof_cli_library_error (file, &error);
+  present = tprof_occurrences_ranks (occ);
+  n_present = tprof_occurrences_n_ranks (occ);
+  n = tprof_heatmap_occurrences (occ);
+  plot.first_rank = present[0];
+  plot.n_rows = (guint) (present[n_present - 1] - present[0] + 1);
+  rows = g_new (gint32, plot.n_rows);
+  for (guint i = 0; i < plot.n_rows; i++)
+    rows[i] = plot.first_rank + (gint32) i;
+  /* at most a column per pixel of the picture */
+  n_cols = MIN (n, (size_t) o->width);
+  cells = g_new (double, (gsize) plot.n_rows * n_cols);
+  n_cols = tprof_heatmap_fill (occ, rows, plot.n_rows, n_cols, o->value, cells);
+  tprof_occurrences_free (occ);
+  if (n_cols == 0)
+    return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
+
+  plot.cells = cells;
+  plot.n_cols = (guint) n_cols;
+  plot.first_occurrence = 0;
+  plot.n_occurrences = n;
+  plot.value = o->value;
+  plot.log = o->log;
+  {
+    g_autofree char *name = tprof_escape_text (o->op);
+
+    /* TRANSLATORS: the chart title; %s is the operation name */
+    title = g_strdup_printf (_("Heat Map: %s"), name);
+  }
+  plot.title = o->title != NULL ? o->title : title;
+  subtitle = g_strdup_printf (o->value == TPROF_HEATMAP_DEVIATION
+                                ? _("Deviation from each occurrence's median over the ranks; %zu occurrences, the slowest of each column shown")
+                                : _("Duration of each occurrence; %zu occurrences, the slowest of each column shown"),
+                              n);
+  plot.subtitle = subtitle;
+  status = o->format == TPROF_PLOT_FORMAT_CSV ? write_csv (o, &plot) : write_picture (o, &plot);
+  return status;
+}
+
+static int
+run (const PlotOptions *o,
+     const char        *file)
+{
+  TprofProfileFile *profile = tprof_cli_open (file);
+  TprofGatheredTime *gt = NULL;
+  GArray *ranks = NULL;
+  int status = TPROF_CLI_EXIT_FAILED;
+  size_t op;
+
+  if (profile == NULL)
+    return TPROF_CLI_EXIT_FAILED;
+  if (!tprof_cli_parse_ranks ("plot", o->ranks_expr, tprof_profile_file_world_size (profile), &ranks, &status))
+    goto out;
+  status = TPROF_CLI_EXIT_FAILED;
+  if (!tprof_cli_find_operation (profile, o->op, &op)
+      || (gt = tprof_cli_read_operation (profile, op, ranks)) == NULL)
+    goto out;
+  if (tprof_gathered_time_is_empty (gt))
+    {
+      tprof_cli_file_error (file, _("operation \"%s\" has no samples"), o->op);
+      goto out;
+    }
+  status = draw_heatmap (o, file, gt, tprof_profile_file_world_size (profile));
+
+out:
+  tprof_gathered_time_free (gt);
+  if (ranks != NULL)
+    g_array_unref (ranks);
+  tprof_profile_file_close (profile);
+  return status;
+}
+
+int
+tprof_cli_plot (int    argc,
+                char **argv)
+{
+  PlotOptions options = { .width = DEFAULT_WIDTH, .height = DEFAULT_HEIGHT };
+  const GOptionEntry entries[] = {
+    { "op", 0, 0, G_OPTION_ARG_STRING, &options.op, N_("The operation to draw (required)"), N_("NAME") },
+    { "kind", 'k', 0, G_OPTION_ARG_STRING, &options.kind, N_("What to draw (required): heatmap"), N_("KIND") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options.output,
+      N_("Where to write (required): a .png, .svg, .pdf picture or the .csv numbers"), N_("OUT") },
+    { "value", 0, 0, G_OPTION_ARG_STRING, &options.value_text,
+      N_("Colour by duration (default) or by deviation from each occurrence's median"), N_("WHICH") },
+    { "log", 0, 0, G_OPTION_ARG_NONE, &options.log, N_("Logarithmic colour scale (durations)"), NULL },
+    { "ranks", 'r', 0, G_OPTION_ARG_STRING, &options.ranks_expr,
+      N_("Only these ranks, e.g. 0-3,8,12-15"), N_("EXPR") },
+    { "width", 'W', 0, G_OPTION_ARG_INT, &options.width, N_("Picture width in pixels (default 1000)"), N_("PX") },
+    { "height", 'H', 0, G_OPTION_ARG_INT, &options.height,
+      N_("Picture height in pixels (default 650)"), N_("PX") },
+    { "title", 't', 0, G_OPTION_ARG_STRING, &options.title,
+      N_("Chart title (default: Heat Map: NAME)"), N_("TEXT") },
+    { NULL }
+  };
+  GOptionContext *context;
+  const char *file = NULL;
+  int status = TPROF_CLI_EXIT_OK;
+
+  context = tprof_cli_context_new ("plot", _("FILE"),
+                                   _("Draws when an operation was slow on which rank: its heat map has a "
+                                     "row per rank and a column per occurrence (the k-th sample of each "
+                                     "rank by start: one iteration of an SPMD program), coloured by "
+                                     "duration or by deviation from the occurrence's median. A chronic "
+                                     "straggler is a row, a one-off stall a dot, a bad node a block of "
+                                     "neighbouring ranks, a slowdown a gradient."),
+                                   _("With more occurrences than pixels, a column covers several and "
+                                     "shows the largest of them, so that no stall is lost. CSV: "
+                                     "rank,first,last,duration (or deviation), one line per cell, seconds."),
+                                   entries);
+  if (tprof_cli_parse (context, "plot", &argc, &argv, 1, (const char *[]) { "FILE" }, &file, &status)
+      && check_options (&options, &status))
+    status = run (&options, file);
+  g_option_context_free (context);
+  plot_options_clear (&options);
+  return status;
+}
