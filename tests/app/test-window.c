@@ -873,6 +873,11 @@ test_window_actions (void)
     { "win.find", "<Control>f" },
     { "app.quit", "<Control>q" },
     { "win.show-help-overlay", "<Control>question" },
+    { "win.filter-ranks", "<Control>r" },
+    { "win.all-ranks", "<Shift><Control>a" },
+    { "settings.separate-ranks", "<Shift><Control>r" },
+    { "settings.log-x", "<Control>l" },
+    { "settings.log-y", "<Shift><Control>l" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
@@ -906,6 +911,14 @@ test_window_actions (void)
   }
   app_test_gui_open (window, fixture_path);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.find", NULL));
+
+  /* Ctrl+R puts the keyboard in the rank expression; Ctrl+Shift+A shows all */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.filter-ranks", NULL));
+  g_assert_true (GTK_IS_TEXT (gtk_root_get_focus (GTK_ROOT (window))));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (window)), GTK_WIDGET (window->rank_filter)));
+  _tprof_rank_filter_select_none (window->rank_filter);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.all-ranks", NULL));
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 8 of 8 ranks");
 
   close_window (window);
 }

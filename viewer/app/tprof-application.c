@@ -70,6 +70,12 @@ tprof_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (app, "win.export-table", (const char *[]) { "<Control><Shift>e", NULL });
   gtk_application_set_accels_for_action (app, "win.find", (const char *[]) { "<Control>f", NULL });
   gtk_application_set_accels_for_action (app, "win.close", (const char *[]) { "<Control>w", NULL });
+  gtk_application_set_accels_for_action (app, "win.filter-ranks", (const char *[]) { "<Control>r", NULL });
+  gtk_application_set_accels_for_action (app, "win.all-ranks", (const char *[]) { "<Control><Shift>a", NULL });
+  /* the charts' toggles, from the window's "settings" actions */
+  gtk_application_set_accels_for_action (app, "settings.separate-ranks", (const char *[]) { "<Control><Shift>r", NULL });
+  gtk_application_set_accels_for_action (app, "settings.log-x", (const char *[]) { "<Control>l", NULL });
+  gtk_application_set_accels_for_action (app, "settings.log-y", (const char *[]) { "<Control><Shift>l", NULL });
 
   gtk_css_provider_load_from_resource (css, "/io/github/tprof/Viewer/style.css");
   gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),

@@ -436,3 +436,11 @@ tprof_rank_filter_init (TprofRankFilter *self)
 
   tprof_rank_filter_update_summary (self);
 }
+
+void
+_tprof_rank_filter_focus_entry (TprofRankFilter *self)
+{
+  g_return_if_fail (TPROF_IS_RANK_FILTER (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->expr_entry));
+  gtk_editable_select_region (GTK_EDITABLE (self->expr_entry), 0, -1);
+}

@@ -20,6 +20,8 @@ guint     _tprof_rank_filter_get_n_selected  (TprofRankFilter         *self);
 /* Shows @rank alone; when it is already shown alone, every rank again. */
 void      _tprof_rank_filter_focus_rank      (TprofRankFilter         *self,
                                               int                      rank);
+/* Puts the keyboard in the expression entry, its text selected. */
+void      _tprof_rank_filter_focus_entry     (TprofRankFilter         *self);
 void      _tprof_rank_filter_toggle_rank     (TprofRankFilter         *self,
                                               int                      rank);
 void      _tprof_rank_filter_select_all      (TprofRankFilter         *self);

@@ -392,6 +392,22 @@ find_action (GtkWidget  *widget,
 }
 
 static void
+filter_ranks_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  _tprof_rank_filter_focus_entry (TPROF_WINDOW (widget)->rank_filter);
+}
+
+static void
+all_ranks_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
+{
+  _tprof_rank_filter_select_all (TPROF_WINDOW (widget)->rank_filter);
+}
+
+static void
 close_action (GtkWidget  *widget,
               const char *action_name,
               GVariant   *param)
@@ -415,6 +431,8 @@ _tprof_window_update_actions (TprofWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-chart", have_profile);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-table", have_profile);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.find", have_profile);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.filter-ranks", have_profile);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.all-ranks", have_profile);
 }
 
 void
@@ -424,6 +442,8 @@ _tprof_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.export-chart", NULL, export_chart_action);
   gtk_widget_class_install_action (widget_class, "win.export-table", NULL, export_table_action);
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "win.filter-ranks", NULL, filter_ranks_action);
+  gtk_widget_class_install_action (widget_class, "win.all-ranks", NULL, all_ranks_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-error", NULL, dismiss_error_action);
 
@@ -433,4 +453,7 @@ _tprof_window_class_add_actions (GtkWidgetClass *widget_class)
                                        "win.export-table", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "win.find", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK, "win.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_r, GDK_CONTROL_MASK, "win.filter-ranks", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_A, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.all-ranks", NULL);
 }
