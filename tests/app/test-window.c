@@ -1048,6 +1048,31 @@ test_window_control_characters (void)
   close_window (window);
 }
 
+/* The header shows the file's name and its folder; a very long name is
+ * shortened rather than widening the window past the screen. */
+static void
+test_window_title (void)
+{
+  g_autofree char *name = g_strnfill (200, 'x');
+  g_autofree char *base = g_strconcat (name, ".h5", NULL);
+  g_autofree char *path = g_build_filename (fixture_dir, base, NULL);
+  g_autofree char *contents = NULL;
+  gsize length;
+  TprofWindow *window;
+  int natural = 0;
+
+  g_assert_true (g_file_get_contents (fixture_path, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (path, contents, (gssize) length, NULL));
+  window = app_test_gui_new_window (app);
+  app_test_gui_open (window, path);
+  g_assert_cmpstr (gtk_label_get_text (window->title_label), ==, base);
+  g_assert_cmpstr (gtk_label_get_text (window->subtitle_label), ==, fixture_dir);
+  gtk_widget_measure (GTK_WIDGET (window), GTK_ORIENTATION_HORIZONTAL, -1, NULL, &natural, NULL, NULL);
+  g_assert_cmpint (natural, <, 1400);
+  close_window (window);
+  g_unlink (path);
+}
+
 /* The default columns answer "which operation, which rank" and fit; the
  * chooser's choice is kept in the settings and applied at once. */
 static void
@@ -1324,6 +1349,7 @@ main (int   argc,
   g_test_add_func ("/app/window/many-operations", test_window_many_operations);
   g_test_add_func ("/app/window/straggler", test_window_straggler);
   g_test_add_func ("/app/window/columns", test_window_columns);
+  g_test_add_func ("/app/window/title", test_window_title);
   g_test_add_func ("/app/window/control-characters", test_window_control_characters);
   g_test_add_func ("/app/window/screenshot", test_window_screenshot);
 

@@ -36,6 +36,8 @@ struct _TprofWindow
   TprofOperationTable  *table;
   TprofChartsPanel     *charts;
   TprofRankFilter      *rank_filter;
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
   GtkWidget            *straggler_bar;
   GtkLabel             *straggler_label;
   GtkButton            *straggler_button;

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "tprof-operation.h"
 #include "tprof-plot.h"
@@ -353,6 +354,22 @@ tprof_window_show_profile (TprofWindow  *self,
   g_clear_pointer (&self->mask, g_bytes_unref);
 
   gtk_window_set_title (GTK_WINDOW (self), basename);
+  {
+    g_autoptr(GFile) parent = g_file_get_parent (_tprof_profile_get_file (profile));
+    g_autofree char *folder = parent != NULL ? g_file_get_path (parent) : NULL;
+    g_autofree char *shown = NULL;
+    const char *home = g_get_home_dir ();
+
+    /* "~/runs/a" rather than "/home/me/runs/a" */
+    if (folder != NULL && home != NULL && g_str_has_prefix (folder, home)
+        && (folder[strlen (home)] == '/' || folder[strlen (home)] == '\0') && strcmp (home, "/") != 0)
+      shown = g_strconcat ("~", folder + strlen (home), NULL);
+    else
+      shown = g_strdup (folder);
+    gtk_label_set_text (self->title_label, basename);
+    gtk_label_set_text (self->subtitle_label, shown != NULL ? shown : "");
+    gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), shown != NULL);
+  }
   tprof_window_show_page (self, "profile");
 
   /* empty the table first so the old selection is not carried over */
@@ -566,6 +583,8 @@ tprof_window_class_init (TprofWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, rank_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, straggler_button_cb);
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, straggler_bar);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TprofWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, straggler_label);
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, straggler_button);
 
