@@ -7,6 +7,9 @@
 
 #include "tprof-select-private.h"
 
+/* min, p5, median, p95, max */
+#define N_BAND_QUANTILES 5
+
 size_t
 tprof_heatmap_occurrences (const TprofOccurrences *occ)
 {
@@ -102,4 +105,44 @@ tprof_heatmap_fill (const TprofOccurrences *occ,
       }
   free (medians);
   return n_cols;
+}
+
+bool
+tprof_heatmap_band (const double     *cells,
+                    size_t            n_rows,
+                    size_t            n_cols,
+                    TprofHeatmapBand *band)
+{
+  static const double qs[] = { 0.0, 0.05, 0.5, 0.95, 1.0 };
+  double *column = malloc ((n_rows > 0 ? n_rows : 1) * sizeof *column);
+
+  if (column == NULL)
+    return false;
+  for (size_t j = 0; j < n_cols; j++)
+    {
+      size_t m = 0;
+      double q[N_BAND_QUANTILES];
+
+      for (size_t i = 0; i < n_rows; i++)
+        if (!isnan (cells[i * n_cols + j]))
+          column[m++] = cells[i * n_cols + j];
+      band[j].n_ranks = m;
+      if (m == 0)
+        {
+          band[j].min = band[j].p5 = band[j].median = band[j].p95 = band[j].max = NAN;
+          continue;
+        }
+      if (!_tprof_quantiles_of (column, m, qs, N_BAND_QUANTILES, q))
+        {
+          free (column);
+          return false;
+        }
+      band[j].min = q[0];
+      band[j].p5 = q[1];
+      band[j].median = q[2];
+      band[j].p95 = q[3];
+      band[j].max = q[4];
+    }
+  free (column);
+  return true;
 }

@@ -227,6 +227,12 @@ def cmd_heatmap(directory, n_cols, value, rows):
             cells.append(max(vals) if vals else float('nan'))
     emit('n_cols', n_cols)
     emit('cells', cells)
+    grid = np.array(cells).reshape(len(rows), n_cols)
+    band = []
+    for j in range(n_cols):
+        col = grid[:, j][~np.isnan(grid[:, j])]
+        band.extend(np.quantile(col, [0, 0.05, 0.5, 0.95, 1]) if col.size else [float('nan')] * 5)
+    emit('band', band)
 
 
 def cmd_arrival(directory, world_size):

@@ -63,6 +63,22 @@ check_against_numpy (guint32 seed, int world, const size_t *count, const int32_t
   g_assert_cmpuint (n_expected, ==, n_rows * used);
   for (size_t i = 0; i < n_expected; i++)
     stats_assert_close (cells[i], expected[i], 1e-12);
+  /* the band across ranks of each column, numpy's quantiles */
+  {
+    g_autofree TprofHeatmapBand *band = g_new (TprofHeatmapBand, used);
+
+    g_assert_true (tprof_heatmap_band (cells, n_rows, used, band));
+    expected = stats_reference_get (ref, "band", &n_expected);
+    g_assert_cmpuint (n_expected, ==, 5 * used);
+    for (size_t j = 0; j < used; j++)
+      {
+        stats_assert_close (band[j].min, expected[5 * j], 1e-12);
+        stats_assert_close (band[j].p5, expected[5 * j + 1], 1e-12);
+        stats_assert_close (band[j].median, expected[5 * j + 2], 1e-12);
+        stats_assert_close (band[j].p95, expected[5 * j + 3], 1e-12);
+        stats_assert_close (band[j].max, expected[5 * j + 4], 1e-12);
+      }
+  }
   tprof_occurrences_free (occ);
   tprof_gathered_time_free (gt);
   g_rand_free (rand);

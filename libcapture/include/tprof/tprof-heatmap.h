@@ -35,4 +35,24 @@ TPROF_EXPORT size_t tprof_heatmap_fill (const TprofOccurrences *occ,
                                         TprofHeatmapValue       value,
                                         double                 *cells);
 
+/* The spread across ranks of one heat-map column (numpy's linear
+ * quantiles over the rows that have a value; NaN where none has). */
+typedef struct
+{
+  size_t n_ranks;
+  double min;
+  double p5;
+  double median;
+  double p95;
+  double max;
+} TprofHeatmapBand;
+
+/* @band[j] for each of the @n_cols columns of @cells (@n_rows x @n_cols,
+ * as tprof_heatmap_fill() wrote them): the trend of an operation across
+ * ranks, occurrence by occurrence. False when memory is exhausted. */
+TPROF_EXPORT bool tprof_heatmap_band (const double     *cells,
+                                      size_t            n_rows,
+                                      size_t            n_cols,
+                                      TprofHeatmapBand *band);
+
 TPROF_END_DECLS
