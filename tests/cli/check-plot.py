@@ -73,15 +73,41 @@ with open(out) as f:
 top = max(rows, key=lambda r: float(r[3]))
 assert (top[0], top[1]) == ('2', '7'), top
 
+# the trend: each column's band across ranks and a line per rank (4 ranks: all)
+out = os.path.join(DIR, 'trend.csv')
+status, _, err = tprof('--op', 'step', '--kind', 'trend', '-o', out)
+assert status == 0, err
+with open(out) as f:
+    rows = list(csv.reader(f))
+assert rows[0] == ['first', 'last', 'ranks', 'min', 'p5', 'median', 'p95', 'max',
+                   'rank_0', 'rank_1', 'rank_2', 'rank_3'], rows[0]
+cells = expected('duration', 1000)
+for row in rows[1:]:
+    k = int(row[0])
+    assert int(row[1]) == k
+    col = [cells[(r, k, k)] for r in range(W) if (r, k, k) in cells]
+    want = [len(col)] + list(np.quantile(col, [0, 0.05, 0.5, 0.95, 1]))
+    got = [int(row[2])] + [float(x) for x in row[3:8]]
+    assert got[0] == want[0] and np.allclose(got[1:], want[1:], rtol=1e-12, atol=0), (k, got, want)
+    for r in range(W):
+        v = row[8 + r]
+        assert (v == '') == ((r, k, k) not in cells), (k, r, v)
+        if v:
+            assert abs(float(v) - cells[(r, k, k)]) <= 1e-12 * cells[(r, k, k)]
+
 for suffix, magic in (('png', b'\x89PNG'), ('svg', b'<?xml'), ('pdf', b'%PDF')):
     out = os.path.join(DIR, 'hm.' + suffix)
     status, _, err = tprof('--op', 'step', '--kind', 'heatmap', '--ranks', '1-', '--log', '-o', out)
     assert status == 0, err
     with open(out, 'rb') as f:
         assert f.read(len(magic)) == magic, suffix
+    status, _, err = tprof('--op', 'step', '--kind', 'trend', '-o', out)
+    assert status == 0, err
+    with open(out, 'rb') as f:
+        assert f.read(len(magic)) == magic, suffix
 
 # refusals: usage errors exit 2, a missing operation 1, nothing written
-for args, code, words in ((('--op', 'step', '--kind', 'trend', '-o', 'x.png'), 2, 'not available yet'),
+for args, code, words in ((('--op', 'step', '--kind', 'breakdown', '-o', 'x.png'), 2, 'not available yet'),
                           (('--op', 'step', '--kind', 'pie', '-o', 'x.png'), 2, 'unknown --kind'),
                           (('--op', 'step', '--kind', 'heatmap', '--value', 'mean', '-o', 'x.png'), 2, '--value'),
                           (('--op', 'step', '--kind', 'heatmap', '-o', 'x.bmp'), 2, 'format'),

@@ -1,9 +1,10 @@
-/* tprof-cli-plot.c — `tprof plot`: the time views of one operation; for now its heat map (ranks x occurrences) as a picture or CSV. */
+/* tprof-cli-plot.c — `tprof plot`: the time views of one operation (heat map of ranks x occurrences, trend across ranks) as a picture or CSV. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -48,11 +49,11 @@ check_options (PlotOptions *o,
   else if (o->output == NULL)
     *status = tprof_cli_usage_error ("plot", _("missing -o OUT"));
   else if (o->kind == NULL)
-    *status = tprof_cli_usage_error ("plot", _("missing --kind heatmap"));
-  else if (!g_str_equal (o->kind, "heatmap"))
-    *status = tprof_cli_usage_error ("plot", g_str_equal (o->kind, "trend") || g_str_equal (o->kind, "breakdown")
-                                               ? _("--kind %s is not available yet: use heatmap")
-                                               : _("unknown --kind \"%s\": use heatmap"), o->kind);
+    *status = tprof_cli_usage_error ("plot", _("missing --kind heatmap|trend"));
+  else if (!g_str_equal (o->kind, "heatmap") && !g_str_equal (o->kind, "trend"))
+    *status = tprof_cli_usage_error ("plot", g_str_equal (o->kind, "breakdown")
+                                               ? _("--kind %s is not available yet: use heatmap or trend")
+                                               : _("unknown --kind \"%s\": use heatmap or trend"), o->kind);
   else if (o->value_text != NULL && !g_str_equal (o->value_text, "duration")
            && !g_str_equal (o->value_text, "deviation"))
     *status = tprof_cli_usage_error ("plot", _("unknown --value \"%s\": use duration or deviation"),
@@ -121,6 +122,9 @@ write_picture (const PlotOptions      *o,
   }
 }
 
+static int draw_trend (const PlotOptions *o, const char *file, TprofGatheredTime *gt,
+                       const TprofPlotHeatmap *map);
+
 /* The heat map's rows: every rank from the lowest to the highest with
  * samples (or asked for), so that the rank axis stays true. */
 static int
@@ -176,8 +180,136 @@ draw_heatmap (const PlotOptions  *o,
                                 : _("Duration of each occurrence; %zu occurrences, the slowest of each column shown"),
                               n);
   plot.subtitle = subtitle;
-  status = o->format == TPROF_PLOT_FORMAT_CSV ? write_csv (o, &plot) : write_picture (o, &plot);
+  if (g_str_equal (o->kind, "trend"))
+    status = draw_trend (o, file, gt, &plot);
+  else
+    status = o->format == TPROF_PLOT_FORMAT_CSV ? write_csv (o, &plot) : write_picture (o, &plot);
   return status;
+}
+
+/* Up to this many ranks each get a line; beyond, the slowest few. */
+#define TREND_ALL_RANKS   8
+#define TREND_SLOWEST     3
+
+static int
+write_trend_csv (const PlotOptions    *o,
+                 const TprofPlotTrend *plot)
+{
+  GString *out = g_string_new ("first,last,ranks,min,p5,median,p95,max");
+  GError *error = NULL;
+  int status = TPROF_CLI_EXIT_OK;
+
+  for (guint s = 0; s < plot->n_series; s++)
+    g_string_append_printf (out, ",rank_%d", plot->series_ranks[s]);
+  g_string_append_c (out, '\n');
+  for (guint j = 0; j < plot->n_cols; j++)
+    {
+      const TprofHeatmapBand *b = &plot->band[j];
+      const double values[] = { b->min, b->p5, b->median, b->p95, b->max };
+
+      g_string_append_printf (out, "%zu,%zu,%zu", j * plot->n_occurrences / plot->n_cols,
+                              (j + 1) * plot->n_occurrences / plot->n_cols - 1, b->n_ranks);
+      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+        {
+          g_string_append_c (out, ',');
+          tprof_cli_csv_append_double (out, values[v]);
+        }
+      for (guint s = 0; s < plot->n_series; s++)
+        {
+          g_string_append_c (out, ',');
+          tprof_cli_csv_append_double (out, plot->series[(gsize) s * plot->n_cols + j]);
+        }
+      g_string_append_c (out, '\n');
+    }
+  if (!tprof_plot_save_text (o->output, out->str, &error))
+    {
+      status = tprof_cli_write_error (o->output, error);
+      g_error_free (error);
+    }
+  g_string_free (out, TRUE);
+  return status;
+}
+
+/* The ranks drawn as lines: every one when they are few, else the ones
+ * with the largest totals. */
+static guint
+trend_series (TprofGatheredTime *gt,
+              const TprofPlotHeatmap *map,
+              gint32                 *ranks)
+{
+  TprofRankSummary *summaries = NULL;
+  size_t n = tprof_gathered_time_rank_summaries (gt, &summaries);
+  guint picked = 0;
+
+  if (n == (size_t) -1)
+    return 0;
+  if (n <= TREND_ALL_RANKS)
+    for (size_t i = 0; i < n; i++)
+      ranks[picked++] = summaries[i].rank;
+  else
+    for (guint k = 0; k < TREND_SLOWEST; k++)
+      {
+        size_t best = n;
+
+        for (size_t i = 0; i < n; i++)
+          if (summaries[i].rank >= 0 && (best == n || summaries[i].sum > summaries[best].sum))
+            best = i;
+        ranks[picked++] = summaries[best].rank;
+        summaries[best].rank = -1;
+      }
+  free (summaries);
+  (void) map;
+  return picked;
+}
+
+static int
+draw_trend (const PlotOptions      *o,
+            const char             *file,
+            TprofGatheredTime      *gt,
+            const TprofPlotHeatmap *map)
+{
+  TprofPlotTrend plot = { 0 };
+  g_autofree TprofHeatmapBand *band = g_new (TprofHeatmapBand, map->n_cols);
+  gint32 series_ranks[TREND_ALL_RANKS];
+  g_autofree double *series = NULL;
+  g_autofree char *title = NULL;
+  g_autofree char *subtitle = NULL;
+  g_autofree char *name = tprof_escape_text (o->op);
+
+  if (!tprof_heatmap_band (map->cells, map->n_rows, map->n_cols, band))
+    return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
+  plot.band = band;
+  plot.n_cols = map->n_cols;
+  plot.first_occurrence = map->first_occurrence;
+  plot.n_occurrences = map->n_occurrences;
+  plot.n_series = trend_series (gt, map, series_ranks);
+  series = g_new (double, MAX (plot.n_series, 1) * (gsize) map->n_cols);
+  for (guint s = 0; s < plot.n_series; s++)
+    memcpy (series + (gsize) s * map->n_cols,
+            map->cells + (gsize) (series_ranks[s] - map->first_rank) * map->n_cols,
+            map->n_cols * sizeof (double));
+  plot.series = series;
+  plot.series_ranks = series_ranks;
+  /* TRANSLATORS: the chart title; %s is the operation name */
+  title = g_strdup_printf (_("Trend: %s"), name);
+  plot.title = o->title != NULL ? o->title : title;
+  subtitle = g_strdup_printf (plot.n_series == map->n_rows
+                                ? _("%zu occurrences; every rank drawn")
+                                : _("%zu occurrences; the slowest ranks drawn"),
+                              map->n_occurrences);
+  plot.subtitle = subtitle;
+  if (o->format == TPROF_PLOT_FORMAT_CSV)
+    return write_trend_csv (o, &plot);
+  {
+    GError *error = NULL;
+    int status;
+
+    if (tprof_plot_export (o->output, o->width, o->height, tprof_plot_trend_draw_default, &plot, &error))
+      return TPROF_CLI_EXIT_OK;
+    status = tprof_cli_write_error (o->output, error);
+    g_error_free (error);
+    return status;
+  }
 }
 
 static int
@@ -220,7 +352,9 @@ tprof_cli_plot (int    argc,
   PlotOptions options = { .width = DEFAULT_WIDTH, .height = DEFAULT_HEIGHT };
   const GOptionEntry entries[] = {
     { "op", 0, 0, G_OPTION_ARG_STRING, &options.op, N_("The operation to draw (required)"), N_("NAME") },
-    { "kind", 'k', 0, G_OPTION_ARG_STRING, &options.kind, N_("What to draw (required): heatmap"), N_("KIND") },
+    { "kind", 'k', 0, G_OPTION_ARG_STRING, &options.kind,
+      N_("What to draw (required): heatmap (ranks x occurrences) or trend (occurrence by occurrence)"),
+      N_("KIND") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options.output,
       N_("Where to write (required): a .png, .svg, .pdf picture or the .csv numbers"), N_("OUT") },
     { "value", 0, 0, G_OPTION_ARG_STRING, &options.value_text,
@@ -246,9 +380,13 @@ tprof_cli_plot (int    argc,
                                      "duration or by deviation from the occurrence's median. A chronic "
                                      "straggler is a row, a one-off stall a dot, a bad node a block of "
                                      "neighbouring ranks, a slowdown a gradient."),
-                                   _("With more occurrences than pixels, a column covers several and "
-                                     "shows the largest of them, so that no stall is lost. CSV: "
-                                     "rank,first,last,duration (or deviation), one line per cell, seconds."),
+                                   _("The trend shows, occurrence by occurrence, the median over the ranks, "
+                                     "their 5th-95th percentile and min-max bands, and a line for each rank "
+                                     "(for more than 8 ranks, the 3 slowest). With more occurrences than "
+                                     "pixels, a column covers several and shows the largest of them, so that "
+                                     "no stall is lost. CSV: for heatmap rank,first,last,duration (or "
+                                     "deviation), one line per cell; for trend first,last,ranks,min,p5,"
+                                     "median,p95,max and rank_N columns; seconds."),
                                    entries);
   if (tprof_cli_parse (context, "plot", &argc, &argv, 1, (const char *[]) { "FILE" }, &file, &status)
       && check_options (&options, &status))

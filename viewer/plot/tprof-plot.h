@@ -230,6 +230,32 @@ void tprof_plot_heatmap_draw (cairo_t                *cr,
 /* A TprofPlotDrawFunc for tprof_plot_export(): @user_data is a TprofPlotHeatmap. */
 void tprof_plot_heatmap_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
 
+/* ---- trend of one operation: occurrence by occurrence ---- */
+
+typedef struct
+{
+  const TprofHeatmapBand *band;        /* n_cols, across ranks */
+  guint                   n_cols;
+  gsize                   first_occurrence;
+  gsize                   n_occurrences;
+  const double           *series;      /* n_series x n_cols: ranks drawn as lines */
+  const gint32           *series_ranks;
+  guint                   n_series;
+  const char             *title;       /* NULL: "Trend" */
+  const char             *subtitle;
+} TprofPlotTrend;
+
+/* Draws @plot: the min-max and p5-p95 bands, the median, a line per
+ * series, a legend. */
+void tprof_plot_trend_draw (cairo_t              *cr,
+                            double                width,
+                            double                height,
+                            const TprofPlotTrend *plot,
+                            const TprofPlotTheme *theme,
+                            TprofPlotArea        *area);
+/* A TprofPlotDrawFunc for tprof_plot_export(): @user_data is a TprofPlotTrend. */
+void tprof_plot_trend_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
+
 /* @text (an operation or host name, a file name) as a terminal or a
  * label can show it whole: control characters escaped (\n, \t, \x1b,
  * \u0085), invalid UTF-8 replaced. Free with g_free(). */
