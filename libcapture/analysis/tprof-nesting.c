@@ -355,3 +355,27 @@ tprof_nesting_parent_operation (const TprofNesting *nesting,
   *parent = nesting->parent_op[op];
   return true;
 }
+
+bool
+tprof_nesting_rank_self_sums (const TprofNesting      *nesting,
+                              size_t                   op,
+                              const TprofGatheredTime *gt,
+                              int                      world_size,
+                              double                  *out)
+{
+  const int32_t *ranks = tprof_gathered_time_ranks (gt);
+
+  if (op >= nesting->n_ops || !nesting->timed[op]
+      || tprof_gathered_time_count (gt) != nesting->offset[op + 1] - nesting->offset[op])
+    return false;
+  for (int r = 0; r < world_size; r++)
+    out[r] = 0.0;
+  for (size_t i = 0; i < tprof_gathered_time_count (gt); i++)
+    {
+      double self = tprof_nesting_self_time (nesting, op, i);
+
+      if (ranks[i] >= 0 && ranks[i] < world_size && !isnan (self))
+        out[ranks[i]] += self;
+    }
+  return true;
+}

@@ -5,6 +5,8 @@
 #include "stats-reference.h"
 
 enum { STEP, FORWARD, BACKWARD, ALLREDUCE, LAYER, RECURSE, UNTIMED, EMPTY, N_OPS };
+/* ranks of the random trees */
+enum { WORLD = 3 };
 
 /* The samples of N_OPS operations; UNTIMED has no starts, EMPTY none. */
 typedef struct
@@ -136,7 +138,7 @@ make_trees (gboolean grid)
   Trees *t = trees_new (grid);
   int64_t unit = grid ? 64 : 1000000000;
 
-  for (int32_t rank = 0; rank < 3; rank++)
+  for (int32_t rank = 0; rank < WORLD; rank++)
     for (int32_t thread = 0; thread < 2; thread++)
       {
         int64_t clock = grid ? 0 : 1000 * unit + rand_ticks (unit);
@@ -255,6 +257,8 @@ check_against_reference (const Trees *t)
   for (int op = 0; op < N_OPS; op++)
     {
       size_t up;
+      double by_rank[WORLD] = { 0 }, expected_by_rank[WORLD] = { 0 };
+      gboolean timed = tprof_nesting_rank_self_sums (nesting, op, gts[op], WORLD, by_rank);
 
       for (guint i = 0; i < t->times[op]->len; i++, id++)
         {
@@ -266,7 +270,13 @@ check_against_reference (const Trees *t)
             g_assert_cmpuint (offset[p_op] + p_sample, ==, (gsize) parent[id]);
           nested += has;
           stats_assert_close (tprof_nesting_self_time (nesting, op, i) + 16.0, self[id] + 16.0, 1e-14);
+          if (!isnan (self[id]))
+            expected_by_rank[g_array_index (t->ranks[op], int32_t, i)] += self[id];
         }
+      /* the same self times, summed rank by rank */
+      g_assert_cmpint (timed, ==, !isnan (self_sum[op]));
+      for (int r = 0; timed && r < WORLD; r++)
+        stats_assert_close (by_rank[r] + 64.0, expected_by_rank[r] + 64.0, 1e-13);
       stats_assert_close (tprof_nesting_self_sum (nesting, op) + 64.0, self_sum[op] + 64.0, 1e-13);
       g_assert_cmpint (tprof_nesting_parent_operation (nesting, op, &up), ==, parent_op[op] >= 0);
       if (parent_op[op] >= 0)

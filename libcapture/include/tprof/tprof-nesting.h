@@ -65,4 +65,13 @@ TPROF_EXPORT bool tprof_nesting_parent_operation (const TprofNesting *nesting,
                                                   size_t              op,
                                                   size_t             *parent);
 
+/* The self times of @op's samples summed by rank into @out (@world_size
+ * entries): @gt must be the selection @op was given as. False when @op
+ * took no part (no starts) or @gt is not its selection. */
+TPROF_EXPORT bool tprof_nesting_rank_self_sums (const TprofNesting      *nesting,
+                                                size_t                   op,
+                                                const TprofGatheredTime *gt,
+                                                int                      world_size,
+                                                double                  *out);
+
 TPROF_END_DECLS
