@@ -106,9 +106,48 @@ for suffix, magic in (('png', b'\x89PNG'), ('svg', b'<?xml'), ('pdf', b'%PDF')):
     with open(out, 'rb') as f:
         assert f.read(len(magic)) == magic, suffix
 
+# the breakdown: on each rank, the time of the operations inside step and
+# step's own rest
+tree = os.path.join(DIR, 'tree.h5')
+data = {name: {'times': [], 'ranks': [], 'starts': []} for name in ('step', 'fwd', 'bwd')}
+for r in range(3):
+    for k in range(10):
+        t0 = k * 0.04
+        f, b = rng.uniform(2e-3, 4e-3) * (1 + r), rng.uniform(4e-3, 6e-3)
+        for name, start, dur in (('step', t0, 0.03), ('fwd', t0 + 1e-3, f), ('bwd', t0 + 1e-3 + f, b)):
+            data[name]['times'].append(dur)
+            data[name]['ranks'].append(r)
+            data[name]['starts'].append(start)
+with h5py.File(tree, 'w') as f:
+    f.attrs['format'] = 'tprof-profile'
+    f.attrs['format_version'] = 2
+    f.attrs['world_size'] = 3
+    timings = f.create_group('timings', track_order=True)
+    for name, d in data.items():
+        g = timings.create_group(name)
+        g.attrs['name'] = name
+        g['times'], g['ranks'] = np.array(d['times']), np.array(d['ranks'], np.int32)
+        g['starts'], g['threads'] = np.array(d['starts']), np.zeros(len(d['times']), np.int32)
+out = os.path.join(DIR, 'breakdown.csv')
+p = subprocess.run([TPROF, 'plot', tree, '--op', 'step', '--kind', 'breakdown', '-o', out], capture_output=True, text=True)
+assert p.returncode == 0, p.stderr
+with open(out) as f:
+    rows = list(csv.reader(f))
+assert rows[0] == ['rank', 'fwd', 'bwd', 'step (self)'], rows[0]
+for row in rows[1:]:
+    r = int(row[0])
+    sums = {name: np.array(d['times'])[np.array(d['ranks']) == r].sum() for name, d in data.items()}
+    want = [sums['fwd'], sums['bwd'], sums['step'] - sums['fwd'] - sums['bwd']]
+    assert np.allclose([float(x) for x in row[1:]], want, rtol=1e-9, atol=1e-12), (row, want)
+p = subprocess.run([TPROF, 'plot', tree, '--op', 'fwd', '--kind', 'breakdown', '-o', os.path.join(DIR, 'none.png')],
+                   capture_output=True, text=True)
+assert p.returncode == 1 and 'nothing to break down' in p.stderr, p.stderr
+p = subprocess.run([TPROF, 'plot', tree, '--op', 'step', '--kind', 'breakdown', '-o', os.path.join(DIR, 'bd.svg')],
+                   capture_output=True, text=True)
+assert p.returncode == 0, p.stderr
+
 # refusals: usage errors exit 2, a missing operation 1, nothing written
-for args, code, words in ((('--op', 'step', '--kind', 'breakdown', '-o', 'x.png'), 2, 'not available yet'),
-                          (('--op', 'step', '--kind', 'pie', '-o', 'x.png'), 2, 'unknown --kind'),
+for args, code, words in (                          (('--op', 'step', '--kind', 'pie', '-o', 'x.png'), 2, 'unknown --kind'),
                           (('--op', 'step', '--kind', 'heatmap', '--value', 'mean', '-o', 'x.png'), 2, '--value'),
                           (('--op', 'step', '--kind', 'heatmap', '-o', 'x.bmp'), 2, 'format'),
                           (('--kind', 'heatmap', '-o', 'x.png'), 2, '--op'),

@@ -49,11 +49,10 @@ check_options (PlotOptions *o,
   else if (o->output == NULL)
     *status = tprof_cli_usage_error ("plot", _("missing -o OUT"));
   else if (o->kind == NULL)
-    *status = tprof_cli_usage_error ("plot", _("missing --kind heatmap|trend"));
-  else if (!g_str_equal (o->kind, "heatmap") && !g_str_equal (o->kind, "trend"))
-    *status = tprof_cli_usage_error ("plot", g_str_equal (o->kind, "breakdown")
-                                               ? _("--kind %s is not available yet: use heatmap or trend")
-                                               : _("unknown --kind \"%s\": use heatmap or trend"), o->kind);
+    *status = tprof_cli_usage_error ("plot", _("missing --kind heatmap|trend|breakdown"));
+  else if (!g_str_equal (o->kind, "heatmap") && !g_str_equal (o->kind, "trend")
+           && !g_str_equal (o->kind, "breakdown"))
+    *status = tprof_cli_usage_error ("plot", _("unknown --kind \"%s\": use heatmap, trend or breakdown"), o->kind);
   else if (o->value_text != NULL && !g_str_equal (o->value_text, "duration")
            && !g_str_equal (o->value_text, "deviation"))
     *status = tprof_cli_usage_error ("plot", _("unknown --value \"%s\": use duration or deviation"),
@@ -312,6 +311,158 @@ draw_trend (const PlotOptions      *o,
   }
 }
 
+/* rank, then one column per part: seconds. */
+static int
+write_breakdown_csv (const PlotOptions        *o,
+                     const TprofPlotBreakdown *plot)
+{
+  GString *out = g_string_new ("rank");
+  GError *error = NULL;
+  int status = TPROF_CLI_EXIT_OK;
+
+  for (guint p = 0; p < plot->n_parts; p++)
+    {
+      g_string_append_c (out, ',');
+      tprof_cli_csv_append_string (out, plot->part_names[p]);
+    }
+  g_string_append_c (out, '\n');
+  for (guint r = 0; r < plot->n_ranks; r++)
+    {
+      g_string_append_printf (out, "%d", plot->ranks[r]);
+      for (guint p = 0; p < plot->n_parts; p++)
+        {
+          g_string_append_c (out, ',');
+          tprof_cli_csv_append_double (out, plot->values[(gsize) p * plot->n_ranks + r]);
+        }
+      g_string_append_c (out, '\n');
+    }
+  if (!tprof_plot_save_text (o->output, out->str, &error))
+    {
+      status = tprof_cli_write_error (o->output, error);
+      g_error_free (error);
+    }
+  g_string_free (out, TRUE);
+  return status;
+}
+
+/* Operation @op's time on each rank, split into the operations whose
+ * parent it is (DESIGN 4b: their time on that rank) and its own self
+ * time: every operation is read, for the nesting. */
+static int
+draw_breakdown (const PlotOptions *o,
+                const char        *file,
+                TprofProfileFile  *profile,
+                size_t             op,
+                const GArray      *selected)
+{
+  size_t n_ops = tprof_profile_file_n_operations (profile);
+  int world = tprof_profile_file_world_size (profile);
+  TprofGatheredTime **gts = g_new0 (TprofGatheredTime *, MAX (n_ops, 1));
+  TprofNesting *nesting = NULL;
+  TprofError error = { 0 };
+  g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (size_t));
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree gint32 *ranks = NULL;
+  g_autofree double *values = NULL;
+  g_autofree double *self = g_new0 (double, world);
+  g_autofree char *title = NULL;
+  TprofRankSummary *summaries = NULL;
+  TprofPlotBreakdown plot = { 0 };
+  size_t n_ranks;
+  int status = TPROF_CLI_EXIT_FAILED;
+
+  for (size_t i = 0; i < n_ops; i++)
+    {
+      if ((gts[i] = tprof_cli_read_operation (profile, i, selected)) == NULL)
+        goto out;
+      if (tprof_gathered_time_count (gts[i]) > 0 && tprof_gathered_time_starts (gts[i]) == NULL)
+        {
+          tprof_cli_file_error (file, _("has no timeline (its operations have no 'starts'): it was "
+                                        "saved by an older tprof or by another program"));
+          goto out;
+        }
+    }
+  if ((nesting = tprof_nesting_new ((const TprofGatheredTime *const *) gts, n_ops, &error)) == NULL)
+    {
+      tprof_cli_library_error (file, &error);
+      goto out;
+    }
+  for (size_t i = 0; i < n_ops; i++)
+    {
+      size_t parent;
+
+      if (i != op && tprof_nesting_parent_operation (nesting, i, &parent) && parent == op)
+        g_array_append_val (children, i);
+    }
+  if (children->len == 0)
+    {
+      tprof_cli_file_error (file, _("no operation runs inside \"%s\": there is nothing to break down "
+                                    "(tprof summary shows the operations as a tree)"), o->op);
+      goto out;
+    }
+  n_ranks = tprof_gathered_time_rank_summaries (gts[op], &summaries);
+  if (n_ranks == (size_t) -1 || !tprof_nesting_rank_self_sums (nesting, op, gts[op], world, self))
+    {
+      tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
+      goto out;
+    }
+  ranks = g_new (gint32, MAX (n_ranks, 1));
+  for (size_t r = 0; r < n_ranks; r++)
+    ranks[r] = summaries[r].rank;
+  values = g_new0 (double, (children->len + 1) * MAX (n_ranks, 1));
+  for (guint c = 0; c < children->len; c++)
+    {
+      size_t child = g_array_index (children, size_t, c);
+      TprofRankSummary *mine = NULL;
+      size_t n_mine = tprof_gathered_time_rank_summaries (gts[child], &mine);
+
+      g_ptr_array_add (names, g_strdup (tprof_profile_file_operation_name (profile, child)));
+      for (size_t k = 0; k < n_mine && n_mine != (size_t) -1; k++)
+        for (size_t r = 0; r < n_ranks; r++)
+          if (ranks[r] == mine[k].rank)
+            values[(gsize) c * n_ranks + r] = mine[k].sum;
+      free (mine);
+    }
+  /* TRANSLATORS: the part of an operation's time spent outside the operations inside it; %s is its name */
+  g_ptr_array_add (names, g_strdup_printf (_("%s (self)"), o->op));
+  for (size_t r = 0; r < n_ranks; r++)
+    values[(gsize) children->len * n_ranks + r] = self[ranks[r]];
+
+  plot.ranks = ranks;
+  plot.n_ranks = (guint) n_ranks;
+  plot.part_names = (const char *const *) names->pdata;
+  plot.n_parts = names->len;
+  plot.values = values;
+  {
+    g_autofree char *name = tprof_escape_text (o->op);
+
+    /* TRANSLATORS: the chart title; %s is the operation name */
+    title = g_strdup_printf (_("Breakdown per Rank: %s"), name);
+  }
+  plot.title = o->title != NULL ? o->title : title;
+  if (o->format == TPROF_PLOT_FORMAT_CSV)
+    status = write_breakdown_csv (o, &plot);
+  else
+    {
+      GError *gerror = NULL;
+
+      status = TPROF_CLI_EXIT_OK;
+      if (!tprof_plot_export (o->output, o->width, o->height, tprof_plot_breakdown_draw_default, &plot, &gerror))
+        {
+          status = tprof_cli_write_error (o->output, gerror);
+          g_error_free (gerror);
+        }
+    }
+
+out:
+  free (summaries);
+  tprof_nesting_free (nesting);
+  for (size_t i = 0; i < n_ops; i++)
+    tprof_gathered_time_free (gts[i]);
+  g_free (gts);
+  return status;
+}
+
 static int
 run (const PlotOptions *o,
      const char        *file)
@@ -327,8 +478,14 @@ run (const PlotOptions *o,
   if (!tprof_cli_parse_ranks ("plot", o->ranks_expr, tprof_profile_file_world_size (profile), &ranks, &status))
     goto out;
   status = TPROF_CLI_EXIT_FAILED;
-  if (!tprof_cli_find_operation (profile, o->op, &op)
-      || (gt = tprof_cli_read_operation (profile, op, ranks)) == NULL)
+  if (!tprof_cli_find_operation (profile, o->op, &op))
+    goto out;
+  if (g_str_equal (o->kind, "breakdown"))
+    {
+      status = draw_breakdown (o, file, profile, op, ranks);
+      goto out;
+    }
+  if ((gt = tprof_cli_read_operation (profile, op, ranks)) == NULL)
     goto out;
   if (tprof_gathered_time_is_empty (gt))
     {
@@ -353,7 +510,8 @@ tprof_cli_plot (int    argc,
   const GOptionEntry entries[] = {
     { "op", 0, 0, G_OPTION_ARG_STRING, &options.op, N_("The operation to draw (required)"), N_("NAME") },
     { "kind", 'k', 0, G_OPTION_ARG_STRING, &options.kind,
-      N_("What to draw (required): heatmap (ranks x occurrences) or trend (occurrence by occurrence)"),
+      N_("What to draw (required): heatmap (ranks x occurrences), trend (occurrence by occurrence) or "
+         "breakdown (each rank's time by the operations inside)"),
       N_("KIND") },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &options.output,
       N_("Where to write (required): a .png, .svg, .pdf picture or the .csv numbers"), N_("OUT") },
@@ -386,7 +544,10 @@ tprof_cli_plot (int    argc,
                                      "pixels, a column covers several and shows the largest of them, so that "
                                      "no stall is lost. CSV: for heatmap rank,first,last,duration (or "
                                      "deviation), one line per cell; for trend first,last,ranks,min,p5,"
-                                     "median,p95,max and rank_N columns; seconds."),
+                                     "median,p95,max and rank_N columns; for breakdown rank and a column "
+                                     "per part; seconds. The breakdown stacks, on each rank, the time of "
+                                     "the operations whose parent NAME is (tprof summary's tree) and NAME's "
+                                     "self time."),
                                    entries);
   if (tprof_cli_parse (context, "plot", &argc, &argv, 1, (const char *[]) { "FILE" }, &file, &status)
       && check_options (&options, &status))

@@ -256,6 +256,28 @@ void tprof_plot_trend_draw (cairo_t              *cr,
 /* A TprofPlotDrawFunc for tprof_plot_export(): @user_data is a TprofPlotTrend. */
 void tprof_plot_trend_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
 
+/* ---- breakdown: one operation's time on each rank, by its parts ---- */
+
+typedef struct
+{
+  const gint32     *ranks;        /* n_ranks, the bars from left to right */
+  guint             n_ranks;
+  const char *const *part_names;  /* n_parts, stacked bottom up */
+  guint             n_parts;
+  const double     *values;       /* n_parts x n_ranks, seconds */
+  const char       *title;        /* NULL: "Breakdown per Rank" */
+  const char       *subtitle;
+} TprofPlotBreakdown;
+
+void tprof_plot_breakdown_draw (cairo_t                  *cr,
+                                double                    width,
+                                double                    height,
+                                const TprofPlotBreakdown *plot,
+                                const TprofPlotTheme     *theme,
+                                TprofPlotArea            *area);
+/* A TprofPlotDrawFunc for tprof_plot_export(): @user_data is a TprofPlotBreakdown. */
+void tprof_plot_breakdown_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
+
 /* @text (an operation or host name, a file name) as a terminal or a
  * label can show it whole: control characters escaped (\n, \t, \x1b,
  * \u0085), invalid UTF-8 replaced. Free with g_free(). */
