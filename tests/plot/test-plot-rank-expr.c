@@ -90,6 +90,30 @@ assert_formats (const gint32 *ranks, gsize n, const char *expected)
   g_free (text);
 }
 
+/* A host name selects the ranks on that host; digits stay ranks. */
+static void
+test_hosts (void)
+{
+  const char *const hosts[] = { "node-a", "node-a", "node-b", "node-b", "7", NULL };
+  g_autoptr(GArray) ranks = NULL;
+  GError *error = NULL;
+
+  g_assert_true (tprof_rank_expr_parse_hosts ("node-b, 0", 5, hosts, &ranks, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (ranks->data, ranks->len * sizeof (gint32), ((const gint32[]) { 0, 2, 3 }), 3 * sizeof (gint32));
+  g_clear_pointer (&ranks, g_array_unref);
+  /* "7" is a rank (out of range here), not the host named "7" */
+  g_assert_false (tprof_rank_expr_parse_hosts ("7", 5, hosts, &ranks, &error));
+  g_assert_error (error, TPROF_RANK_EXPR_ERROR, TPROF_RANK_EXPR_ERROR_RANGE);
+  g_clear_error (&error);
+  g_assert_false (tprof_rank_expr_parse_hosts ("node-c", 5, hosts, &ranks, &error));
+  g_assert_error (error, TPROF_RANK_EXPR_ERROR, TPROF_RANK_EXPR_ERROR_SYNTAX);
+  g_clear_error (&error);
+  /* without host names a name is an error */
+  g_assert_false (tprof_rank_expr_parse_hosts ("node-a", 5, NULL, &ranks, &error));
+  g_clear_error (&error);
+}
+
 static void
 test_format (void)
 {
@@ -141,6 +165,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/plot/rank-expr/parse-valid", test_parse_valid);
   g_test_add_func ("/plot/rank-expr/parse-invalid", test_parse_invalid);
+  g_test_add_func ("/plot/rank-expr/hosts", test_hosts);
   g_test_add_func ("/plot/rank-expr/format", test_format);
   g_test_add_func ("/plot/rank-expr/round-trip", test_round_trip);
   return g_test_run ();

@@ -15,6 +15,7 @@ struct _TprofRankFilter
   GtkWidget    parent_instance;
 
   GListStore  *ranks;
+  char       **hostnames;   /* one per rank, or NULL: a host name in the entry selects its ranks */
   GByteArray  *mask;
   guint        n_selected;
   guint        freeze;        /* > 0 while a bulk change is in progress */
@@ -127,6 +128,13 @@ _tprof_rank_filter_set_profile (TprofRankFilter *self,
 
   g_return_if_fail (TPROF_IS_RANK_FILTER (self));
 
+  g_clear_pointer (&self->hostnames, g_strfreev);
+  if (world > 0 && _tprof_profile_get_hostname (profile, 0) != NULL)
+    {
+      self->hostnames = g_new0 (char *, world + 1);
+      for (int r = 0; r < world; r++)
+        self->hostnames[r] = g_strdup (_tprof_profile_get_hostname (profile, r));
+    }
   for (int r = 0; r < world; r++)
     {
       TprofRankItem *item = _tprof_rank_item_new (r, _tprof_profile_get_hostname (profile, r));
@@ -275,7 +283,8 @@ _tprof_rank_filter_apply_expression (TprofRankFilter  *self,
 
   g_return_val_if_fail (TPROF_IS_RANK_FILTER (self), FALSE);
 
-  if (!tprof_rank_expr_parse (expr, (int) self->mask->len, &ranks, &local_error))
+  if (!tprof_rank_expr_parse_hosts (expr, (int) self->mask->len, (const char *const *) self->hostnames, &ranks,
+                                    &local_error))
     {
       /* Translators: the rank expression entry could not be applied */
       message = g_strdup_printf (_("Not applied: %s"), local_error->message);
@@ -379,6 +388,7 @@ tprof_rank_filter_finalize (GObject *object)
   TprofRankFilter *self = (TprofRankFilter *)object;
 
   g_byte_array_unref (self->mask);
+  g_strfreev (self->hostnames);
 
   G_OBJECT_CLASS (tprof_rank_filter_parent_class)->finalize (object);
 }

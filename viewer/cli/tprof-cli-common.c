@@ -199,18 +199,26 @@ tprof_cli_find_operation (const TprofProfileFile *profile,
 }
 
 gboolean
-tprof_cli_parse_ranks (const char  *command,
-                       const char  *expr,
-                       int          world_size,
-                       GArray     **ranks,
-                       int         *status)
+tprof_cli_parse_ranks (const char       *command,
+                       const char       *expr,
+                       int               world_size,
+                       TprofProfileFile *profile,
+                       GArray          **ranks,
+                       int              *status)
 {
   GError *error = NULL;
+  g_autofree const char **hosts = NULL;
 
   *ranks = NULL;
   if (expr == NULL)
     return TRUE;
-  if (!tprof_rank_expr_parse (expr, world_size, ranks, &error))
+  if (profile != NULL && tprof_profile_file_hostname (profile, 0) != NULL)
+    {
+      hosts = g_new0 (const char *, world_size + 1);
+      for (int r = 0; r < world_size; r++)
+        hosts[r] = tprof_profile_file_hostname (profile, r);
+    }
+  if (!tprof_rank_expr_parse_hosts (expr, world_size, hosts, ranks, &error))
     {
       *status = tprof_cli_usage_error (command, _("invalid --ranks: %s"), error->message);
       g_error_free (error);

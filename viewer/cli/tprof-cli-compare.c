@@ -336,7 +336,7 @@ run (Comparison    *cmp,
   cmp->new_world = tprof_profile_file_world_size (new_run);
   cmp->world_sizes_differ = cmp->base_world != cmp->new_world;
   /* --ranks must name ranks both runs have */
-  if (!tprof_cli_parse_ranks ("compare", options->ranks_expr, MIN (cmp->base_world, cmp->new_world),
+  if (!tprof_cli_parse_ranks ("compare", options->ranks_expr, MIN (cmp->base_world, cmp->new_world), NULL,
                               &ranks, &status))
     goto out;
   status = cmp->op != NULL ? compare_ranks (cmp, base, new_run) : compare_operations (cmp, base, new_run, ranks);

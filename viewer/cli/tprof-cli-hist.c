@@ -193,7 +193,7 @@ run (const HistOptions *options,
   if (profile == NULL)
     return TPROF_CLI_EXIT_FAILED;
   world_size = tprof_profile_file_world_size (profile);
-  if (!tprof_cli_parse_ranks ("hist", options->ranks_expr, world_size, &ranks, &status))
+  if (!tprof_cli_parse_ranks ("hist", options->ranks_expr, world_size, profile, &ranks, &status))
     goto out;
   status = TPROF_CLI_EXIT_FAILED;
   /* only this operation's samples, only on the ranks asked for */

@@ -475,7 +475,8 @@ run (const PlotOptions *o,
 
   if (profile == NULL)
     return TPROF_CLI_EXIT_FAILED;
-  if (!tprof_cli_parse_ranks ("plot", o->ranks_expr, tprof_profile_file_world_size (profile), &ranks, &status))
+  if (!tprof_cli_parse_ranks ("plot", o->ranks_expr, tprof_profile_file_world_size (profile), profile, &ranks,
+                              &status))
     goto out;
   status = TPROF_CLI_EXIT_FAILED;
   if (!tprof_cli_find_operation (profile, o->op, &op))

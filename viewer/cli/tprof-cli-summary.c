@@ -454,7 +454,7 @@ tprof_cli_summary (int    argc,
       status = TPROF_CLI_EXIT_FAILED;
       goto out;
     }
-  if (!tprof_cli_parse_ranks ("summary", ranks_expr, tprof_profile_file_world_size (profile),
+  if (!tprof_cli_parse_ranks ("summary", ranks_expr, tprof_profile_file_world_size (profile), profile,
                               &ranks, &status))
     goto out;
 

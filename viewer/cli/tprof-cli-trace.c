@@ -151,7 +151,8 @@ run (const char   *file,
 
   if (profile == NULL)
     return TPROF_CLI_EXIT_FAILED;
-  if (!tprof_cli_parse_ranks ("trace", ranks_expr, tprof_profile_file_world_size (profile), &options->ranks,
+  if (!tprof_cli_parse_ranks ("trace", ranks_expr, tprof_profile_file_world_size (profile), profile,
+                              &options->ranks,
                               &status))
     goto out;
   for (char **op = options->ops; op != NULL && *op != NULL; op++)

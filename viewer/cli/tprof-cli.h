@@ -83,12 +83,14 @@ TprofGatheredTime *tprof_cli_read_operation (TprofProfileFile *profile,
 gboolean tprof_cli_find_operation (const TprofProfileFile *profile,
                                    const char             *name,
                                    size_t                 *op);
-/* Parses --ranks @expr (NULL: every rank, *@ranks stays NULL). */
-gboolean tprof_cli_parse_ranks (const char  *command,
-                                const char  *expr,
-                                int          world_size,
-                                GArray     **ranks,
-                                int         *status);
+/* Parses --ranks @expr (NULL: every rank, *@ranks stays NULL); with
+ * @profile, its host names select their ranks too. */
+gboolean tprof_cli_parse_ranks (const char       *command,
+                                const char       *expr,
+                                int               world_size,
+                                TprofProfileFile *profile,
+                                GArray          **ranks,
+                                int              *status);
 
 /* ---- output (tprof-cli-output.c) ---- */
 

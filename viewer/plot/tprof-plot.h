@@ -165,6 +165,14 @@ gboolean tprof_rank_expr_parse (const char *expr,
                                 int         world_size,
                                 GArray    **ranks_out,  /* of gint32 */
                                 GError    **error);
+/* The same, where an item may also be a host name from @hostnames
+ * (@world_size entries, or NULL for none): the ranks on that host. A bad
+ * node is a group of ranks. */
+gboolean tprof_rank_expr_parse_hosts (const char        *expr,
+                                      int                world_size,
+                                      const char *const *hostnames,
+                                      GArray           **ranks_out,
+                                      GError           **error);
 /* The shortest expression for @ranks (sorted): "0-3,8". Free with g_free(). */
 char *tprof_rank_expr_format (const gint32 *ranks, gsize n_ranks);
 

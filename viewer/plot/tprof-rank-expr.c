@@ -69,6 +69,29 @@ check_in_range (gint64      rank,
   return FALSE;
 }
 
+/* The ranks on host @item, when @item names one of @hostnames (and is not
+ * itself made of digits and dashes, which are ranks). */
+static gboolean
+parse_host (const char        *item,
+            int                world_size,
+            const char *const *hostnames,
+            GArray            *ranks)
+{
+  gboolean found = FALSE;
+
+  if (hostnames == NULL || strspn (item, "0123456789- ") == strlen (item))
+    return FALSE;
+  for (int r = 0; r < world_size; r++)
+    if (hostnames[r] != NULL && g_str_equal (hostnames[r], item))
+      {
+        gint32 rank = r;
+
+        g_array_append_val (ranks, rank);
+        found = TRUE;
+      }
+  return found;
+}
+
 static gboolean
 parse_item (const char  *item,
             int          world_size,
@@ -154,6 +177,16 @@ tprof_rank_expr_parse (const char  *expr,
                        GArray     **ranks_out,
                        GError     **error)
 {
+  return tprof_rank_expr_parse_hosts (expr, world_size, NULL, ranks_out, error);
+}
+
+gboolean
+tprof_rank_expr_parse_hosts (const char        *expr,
+                             int                world_size,
+                             const char *const *hostnames,
+                             GArray           **ranks_out,
+                             GError           **error)
+{
   GArray *ranks;
   char **items;
   gboolean ok = TRUE;
@@ -187,7 +220,7 @@ tprof_rank_expr_parse (const char  *expr,
                          _("empty item in rank expression \"%s\""), expr);
           ok = FALSE;
         }
-      else
+      else if (!parse_host (item, world_size, hostnames, ranks))
         ok = parse_item (item, world_size, ranks, error);
     }
   g_strfreev (items);
