@@ -104,7 +104,8 @@ column_spec_format (const ColumnSpec *spec,
       /* a newline would show only the first line */
       return tprof_escape_text (_tprof_operation_get_name (operation));
     case COLUMN_COUNT:
-      return g_strdup_printf ("%zu", *(const size_t *) (summary + spec->offset));
+      /* grouped as the locale groups thousands: 10,240,000 */
+      return g_strdup_printf ("%'zu", *(const size_t *) (summary + spec->offset));
     case COLUMN_DURATION:
       return tprof_format_duration (*(const double *) (summary + spec->offset), 3);
     case COLUMN_RATIO:
