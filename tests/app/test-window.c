@@ -848,11 +848,17 @@ test_window_drop (void)
   g_assert_nonnull (second);
   app_test_gui_wait_idle (second);
 
-  /* both were added to the recent files */
+  /* both were added to the recent files (the recent manager asks for the
+   * file's type asynchronously first: give it time on a busy machine) */
   for (guint i = 0; i < G_N_ELEMENTS (files); i++)
     {
       g_autofree char *uri = g_file_get_uri (files[i]);
+      gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
 
+      while (!gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri)
+             && g_get_monotonic_time () < deadline)
+        if (!g_main_context_iteration (NULL, FALSE))
+          g_usleep (10000);
       g_assert_true (gtk_recent_manager_has_item (gtk_recent_manager_get_default (), uri));
       g_object_unref (files[i]);
     }
