@@ -1190,6 +1190,57 @@ test_window_straggler (void)
   close_window (window);
 }
 
+/* "Over Time" shows the selected operation as ranks x occurrences: the
+ * cells are the samples' durations, ranks the filter hides are blank, a
+ * click on a cell shows its rank alone, and the export draws it. */
+static void
+test_window_over_time (void)
+{
+  g_autofree char *path = write_timeline_profile ("over-time.h5", 2);
+  g_autofree char *png = g_build_filename (fixture_dir, "over-time.png", NULL);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = app_test_gui_new_window (app);
+  TprofHeatmapView *view = _tprof_charts_panel_get_heatmap (window->charts);
+  const double *cells;
+  guint rows, cols;
+  g_autofree char *tooltip = NULL;
+  g_autoptr(GError) error = NULL;
+
+  app_test_gui_open (window, path);
+  select_operation (window, "barrier");
+  g_settings_set_string (settings, "rank-metric", "time");
+  g_assert_true (_tprof_charts_panel_shows_heatmap (window->charts));
+  cells = _tprof_heatmap_view_get_cells (view, &rows, &cols);
+  g_assert_cmpuint (rows, ==, 3);
+  g_assert_cmpuint (cols, ==, 40);
+  /* rank 2 arrives 2 ms after the others at every occurrence, and all
+   * leave together: it waits 1 ms, the others 3 ms */
+  for (guint k = 0; k < cols; k++)
+    {
+      app_test_assert_close (cells[0 * cols + k], 3e-3, 1e-9, "rank 0");
+      app_test_assert_close (cells[1 * cols + k], 3e-3, 1e-9, "rank 1");
+      app_test_assert_close (cells[2 * cols + k], 1e-3, 1e-9, "rank 2");
+    }
+  tooltip = _tprof_chart_describe (TPROF_CHART (view), 2 * cols + 5);
+  g_assert_nonnull (strstr (tooltip, "Rank 2"));
+  g_assert_nonnull (strstr (tooltip, "Occurrence 5"));
+
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-1", NULL));
+  app_test_gui_wait_idle (window);
+  cells = _tprof_heatmap_view_get_cells (view, &rows, &cols);
+  g_assert_true (isnan (cells[2 * cols]));
+  g_assert_false (isnan (cells[0]));
+  g_signal_emit_by_name (view, "rank-clicked", 1);
+  g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 1 of 3 ranks");
+
+  g_assert_true (_tprof_window_export_chart (window, png, "ranks", 640, 400, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_settings_reset (settings, "rank-metric");
+  g_assert_false (_tprof_charts_panel_shows_heatmap (window->charts));
+  close_window (window);
+}
+
 /* The screenshots a person looks at, as PNG files in build/tests/app. Setting
  * TPROF_TEST_SCREENSHOT_PROFILE=FILE (and TPROF_TEST_SCREENSHOT_OP, default
  * "forward") also shoots FILE as profile-*.png, which is how the README's
@@ -1217,6 +1268,12 @@ test_window_screenshot (void)
   }
 
   shoot_profile (window, path, "train/forward", "main");
+  /* the right-hand chart over time */
+  app_test_gui_open (window, path);
+  select_operation (window, "train/forward");
+  g_settings_set_string (settings, "rank-metric", "time");
+  shoot (window, "over-time-window.png");
+  g_settings_reset (settings, "rank-metric");
   shoot_profile (window, many, "train/forward", "many-ranks");
 
   /* ranks overlaid on a log axis, a filter applied and a refused expression */
@@ -1245,6 +1302,9 @@ test_window_screenshot (void)
       const char *op = g_getenv ("TPROF_TEST_SCREENSHOT_OP");
 
       shoot_profile (window, extra, op != NULL ? op : "forward", "profile");
+      g_settings_set_string (settings, "rank-metric", "time");
+      shoot (window, "profile-over-time.png");
+      g_settings_reset (settings, "rank-metric");
     }
 
   close_window (window);
@@ -1356,6 +1416,7 @@ main (int   argc,
   g_test_add_func ("/app/window/straggler", test_window_straggler);
   g_test_add_func ("/app/window/columns", test_window_columns);
   g_test_add_func ("/app/window/title", test_window_title);
+  g_test_add_func ("/app/window/over-time", test_window_over_time);
   g_test_add_func ("/app/window/control-characters", test_window_control_characters);
   g_test_add_func ("/app/window/screenshot", test_window_screenshot);
 

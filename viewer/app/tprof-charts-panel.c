@@ -17,6 +17,8 @@ struct _TprofChartsPanel
   GtkLabel           *operation_label;
   TprofHistogramView *histogram;
   TprofRankChart     *rank_chart;
+  TprofHeatmapView   *heatmap;
+  GtkStack           *rank_stack;
   GtkSpinButton      *bins_spin;
 };
 
@@ -39,6 +41,7 @@ _tprof_charts_panel_set_source (TprofChartsPanel *self,
 
   _tprof_chart_set_source (TPROF_CHART (self->histogram), profile, op, mask);
   _tprof_chart_set_source (TPROF_CHART (self->rank_chart), profile, op, mask);
+  _tprof_chart_set_source (TPROF_CHART (self->heatmap), profile, op, mask);
 
   if (profile != NULL && op >= 0 && _tprof_profile_get_name (profile, (gsize) op) != NULL)
     {
@@ -82,6 +85,14 @@ static void
 rank_clicked_cb (TprofChartsPanel *self,
                  int               rank,
                  TprofRankChart   *chart)
+{
+  g_signal_emit (self, signals[RANK_CLICKED], 0, rank);
+}
+
+static void
+heatmap_rank_clicked_cb (TprofChartsPanel *self,
+                         int               rank,
+                         TprofHeatmapView *view)
 {
   g_signal_emit (self, signals[RANK_CLICKED], 0, rank);
 }
@@ -134,6 +145,30 @@ double_to_int_mapping (const GValue       *value,
   return g_variant_new_int32 (bins);
 }
 
+/* rank-metric "time" shows the heat map, "total" and "mean" the rank chart. */
+static gboolean
+metric_to_page (GValue   *value,
+                GVariant *variant,
+                gpointer  user_data)
+{
+  g_value_set_string (value, g_str_equal (g_variant_get_string (variant, NULL), "time") ? "heatmap" : "ranks");
+  return TRUE;
+}
+
+TprofHeatmapView *
+_tprof_charts_panel_get_heatmap (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return self->heatmap;
+}
+
+gboolean
+_tprof_charts_panel_shows_heatmap (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), FALSE);
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->rank_stack), "heatmap") == 0;
+}
+
 static void
 tprof_charts_panel_dispose (GObject *object)
 {
@@ -163,14 +198,18 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
 
   g_type_ensure (TPROF_TYPE_HISTOGRAM_VIEW);
   g_type_ensure (TPROF_TYPE_RANK_CHART);
+  g_type_ensure (TPROF_TYPE_HEATMAP_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tprof/Viewer/tprof-charts-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, operation_label);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, histogram);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_chart);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, bins_spin);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, heatmap);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_stack);
   gtk_widget_class_bind_template_callback (widget_class, rank_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, bins_input_cb);
+  gtk_widget_class_bind_template_callback (widget_class, heatmap_rank_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, bins_output_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
@@ -189,6 +228,8 @@ tprof_charts_panel_init (TprofChartsPanel *self)
   g_settings_bind (self->settings, "log-y", self->histogram, "log-y", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "bins", self->histogram, "bins", G_SETTINGS_BIND_GET);
   g_settings_bind (self->settings, "rank-metric", self->rank_chart, "metric", G_SETTINGS_BIND_GET);
+  g_settings_bind_with_mapping (self->settings, "rank-metric", self->rank_stack, "visible-child-name",
+                                G_SETTINGS_BIND_GET, metric_to_page, NULL, NULL, NULL);
   g_settings_bind_with_mapping (self->settings, "bins", self->bins_spin, "value", G_SETTINGS_BIND_DEFAULT,
                                 int_to_double_mapping, double_to_int_mapping, self, NULL);
 }

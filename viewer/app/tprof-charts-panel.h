@@ -4,6 +4,7 @@
 
 #include <gtk/gtk.h>
 
+#include "tprof-heatmap-view.h"
 #include "tprof-histogram-view.h"
 #include "tprof-profile.h"
 #include "tprof-rank-chart.h"
@@ -23,5 +24,9 @@ TprofRankChart     *_tprof_charts_panel_get_rank_chart (TprofChartsPanel *self);
 GtkSpinButton      *_tprof_charts_panel_get_bins_spin (TprofChartsPanel *self);
 /* The name of the operation shown, "" for none. */
 const char         *_tprof_charts_panel_get_title     (TprofChartsPanel *self);
+
+/* The heat map that rank-metric "time" shows in place of the rank chart. */
+TprofHeatmapView   *_tprof_charts_panel_get_heatmap    (TprofChartsPanel *self);
+gboolean            _tprof_charts_panel_shows_heatmap  (TprofChartsPanel *self);
 
 G_END_DECLS

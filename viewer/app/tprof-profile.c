@@ -16,6 +16,7 @@ typedef struct
   char      **hostnames;   /* world_size entries, or NULL */
   GPtrArray  *names;       /* char *, one per operation */
   GPtrArray  *indexes;     /* TprofOperationIndex *, one per operation; NULL until read */
+  GPtrArray  *heats;       /* TprofProfileHeat *, one per operation; NULL without starts */
   TprofStragglers *stragglers;  /* blame from arrival; NULL without a timeline */
   gssize      first_synchronising;  /* operation, or -1 */
 } ProfileContents;
@@ -35,11 +36,59 @@ G_DEFINE_FINAL_TYPE (TprofProfile, tprof_profile, G_TYPE_OBJECT)
 G_DEFINE_QUARK (tprof-profile-error-quark, _tprof_profile_error)
 
 static void
+profile_heat_free (TprofProfileHeat *heat)
+{
+  if (heat == NULL)
+    return;
+  g_free (heat->cells);
+  g_free (heat);
+}
+
+/* The heat map of @gt, one column for at most TPROF_PROFILE_HEAT_COLUMNS
+ * occurrences each, rows from its lowest to its highest rank; NULL
+ * without starts (or memory). */
+static TprofProfileHeat *
+profile_heat_new (const TprofGatheredTime *gt,
+                  int                      world_size)
+{
+  TprofError error = { 0 };
+  TprofOccurrences *occ;
+  TprofProfileHeat *heat;
+  const int32_t *present;
+  g_autofree gint32 *rows = NULL;
+  size_t n;
+
+  if (tprof_gathered_time_count (gt) == 0 || tprof_gathered_time_starts (gt) == NULL
+      || (occ = tprof_occurrences_new (gt, world_size, &error)) == NULL)
+    return NULL;
+  present = tprof_occurrences_ranks (occ);
+  n = tprof_heatmap_occurrences (occ);
+  heat = g_new0 (TprofProfileHeat, 1);
+  heat->first_rank = present[0];
+  heat->n_rows = (guint) (present[tprof_occurrences_n_ranks (occ) - 1] - present[0] + 1);
+  heat->n_occurrences = n;
+  rows = g_new (gint32, heat->n_rows);
+  for (guint i = 0; i < heat->n_rows; i++)
+    rows[i] = heat->first_rank + (gint32) i;
+  heat->cells = g_new (double, (gsize) heat->n_rows * MIN (n, TPROF_PROFILE_HEAT_COLUMNS));
+  heat->n_cols = (guint) tprof_heatmap_fill (occ, rows, heat->n_rows, MIN (n, TPROF_PROFILE_HEAT_COLUMNS),
+                                             TPROF_HEATMAP_DURATION, heat->cells);
+  tprof_occurrences_free (occ);
+  if (heat->n_cols == 0)
+    {
+      profile_heat_free (heat);
+      return NULL;
+    }
+  return heat;
+}
+
+static void
 profile_contents_free (ProfileContents *contents)
 {
   g_strfreev (contents->hostnames);
   g_ptr_array_unref (contents->names);
   g_ptr_array_unref (contents->indexes);
+  g_ptr_array_unref (contents->heats);
   tprof_stragglers_free (contents->stragglers);
   g_free (contents);
 }
@@ -56,10 +105,12 @@ profile_contents_new (TprofProfileFile *file)
   contents->first_synchronising = -1;
   contents->names = g_ptr_array_new_full (n_ops, g_free);
   contents->indexes = g_ptr_array_new_full (n_ops, (GDestroyNotify) tprof_operation_index_free);
+  contents->heats = g_ptr_array_new_full (n_ops, (GDestroyNotify) profile_heat_free);
   for (gsize i = 0; i < n_ops; i++)
     {
       g_ptr_array_add (contents->names, g_strdup (tprof_profile_file_operation_name (file, i)));
       g_ptr_array_add (contents->indexes, NULL);
+      g_ptr_array_add (contents->heats, NULL);
     }
 
   if (tprof_profile_file_hostname (file, 0) != NULL)
@@ -157,6 +208,16 @@ _tprof_profile_get_operation_index (TprofProfile *self,
   if (op >= _tprof_profile_get_n_operations (self))
     return NULL;
   return g_ptr_array_index (self->contents->indexes, op);
+}
+
+const TprofProfileHeat *
+_tprof_profile_get_heat (TprofProfile *self,
+                         gsize         op)
+{
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), NULL);
+  if (op >= _tprof_profile_get_n_operations (self))
+    return NULL;
+  return g_ptr_array_index (self->contents->heats, op);
 }
 
 const TprofStragglers *
@@ -283,6 +344,7 @@ profile_contents_index (ProfileContents   *contents,
           else if (arrival.synchronising && contents->first_synchronising < 0)
             contents->first_synchronising = (gssize) i;
         }
+      g_ptr_array_index (contents->heats, i) = profile_heat_new (gt, contents->world_size);
       index = tprof_operation_index_new (gt, index_progress_cb, &indexing, &self->cancelled, &tprof_error);
       tprof_gathered_time_free (gt);
       if (index == NULL)

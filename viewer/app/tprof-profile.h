@@ -28,6 +28,23 @@ const char   *_tprof_profile_get_name         (TprofProfile *self,
 const char   *_tprof_profile_get_hostname     (TprofProfile *self,
                                                int           rank);
 /* The statistics of every sample of @op; NULL when out of range. */
+/* An operation's durations as ranks x occurrences, computed while it is
+ * read (tprof_heatmap_fill(), durations): rows first_rank.. with n_cols
+ * columns of at most TPROF_PROFILE_HEAT_COLUMNS over n_occurrences. */
+#define TPROF_PROFILE_HEAT_COLUMNS 600
+typedef struct
+{
+  double *cells;
+  guint   n_rows;
+  guint   n_cols;
+  gint32  first_rank;
+  gsize   n_occurrences;
+} TprofProfileHeat;
+
+/* NULL for an operation without starts (a profile without a timeline). */
+const TprofProfileHeat *_tprof_profile_get_heat (TprofProfile *self,
+                                                 gsize         op);
+
 /* Blame from arrival (DESIGN 4b) over every operation, and the first
  * synchronising operation (or -1); NULL for a profile without a timeline. */
 const TprofStragglers *_tprof_profile_get_stragglers (TprofProfile *self,

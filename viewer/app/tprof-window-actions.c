@@ -57,8 +57,12 @@ _tprof_window_export_chart (TprofWindow  *self,
       return g_file_set_contents (path, csv, -1, error);
     }
 
+  /* "ranks": the right-hand chart, as shown: per-rank bars or over time */
   return tprof_plot_export (path, width, height, draw_chart_cb,
-                            ranks ? TPROF_CHART (rank_chart) : TPROF_CHART (histogram),
+                            !ranks ? TPROF_CHART (histogram)
+                            : _tprof_charts_panel_shows_heatmap (self->charts)
+                              ? TPROF_CHART (_tprof_charts_panel_get_heatmap (self->charts))
+                              : TPROF_CHART (rank_chart),
                             error);
 }
 

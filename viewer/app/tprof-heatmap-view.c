@@ -1,0 +1,207 @@
+/* tprof-heatmap-view.c — TprofHeatmapView: when the selected operation was slow on which rank, from the heat map its profile computed while reading it. */
+/* SPDX-License-Identifier: MIT */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "tprof-heatmap-view.h"
+
+struct _TprofHeatmapView
+{
+  TprofChart              parent_instance;
+
+  const TprofProfileHeat *heat;    /* the profile's, NULL: no timeline */
+  double                 *cells;   /* heat's cells, rows of ranks not shown NaN */
+};
+
+enum {
+  RANK_CLICKED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (TprofHeatmapView, tprof_heatmap_view, TPROF_TYPE_CHART)
+
+static void
+tprof_heatmap_view_recompute (TprofChart *chart)
+{
+  TprofHeatmapView *self = TPROF_HEATMAP_VIEW (chart);
+  TprofProfile *profile = _tprof_chart_get_profile (chart);
+  gssize op = _tprof_chart_get_op (chart);
+  const guint8 *mask = _tprof_chart_get_mask (chart);
+
+  g_clear_pointer (&self->cells, g_free);
+  self->heat = profile != NULL && op >= 0 ? _tprof_profile_get_heat (profile, (gsize) op) : NULL;
+  if (self->heat == NULL)
+    return;
+  self->cells = g_memdup2 (self->heat->cells, (gsize) self->heat->n_rows * self->heat->n_cols * sizeof (double));
+  for (guint i = 0; mask != NULL && i < self->heat->n_rows; i++)
+    if (!mask[self->heat->first_rank + i])
+      for (guint j = 0; j < self->heat->n_cols; j++)
+        self->cells[(gsize) i * self->heat->n_cols + j] = NAN;
+}
+
+static const char *
+tprof_heatmap_view_empty_message (TprofChart *chart)
+{
+  TprofHeatmapView *self = TPROF_HEATMAP_VIEW (chart);
+
+  if (_tprof_chart_get_op (chart) < 0)
+    return _("Select an operation to see it over time");
+  if (self->heat == NULL)
+    return _("This profile has no timeline: it was saved without start times");
+  return NULL;
+}
+
+static void
+tprof_heatmap_view_fill_plot (TprofHeatmapView *self,
+                              TprofPlotHeatmap *plot)
+{
+  *plot = (TprofPlotHeatmap) { 0 };
+  if (self->heat == NULL)
+    return;
+  plot->cells = self->cells;
+  plot->n_rows = self->heat->n_rows;
+  plot->n_cols = self->heat->n_cols;
+  plot->first_rank = self->heat->first_rank;
+  plot->n_occurrences = self->heat->n_occurrences;
+  plot->value = TPROF_HEATMAP_DURATION;
+}
+
+static void
+tprof_heatmap_view_draw (TprofChart           *chart,
+                         cairo_t              *cr,
+                         double                width,
+                         double                height,
+                         const TprofPlotTheme *theme,
+                         gssize                hover,
+                         TprofPlotArea        *area)
+{
+  TprofHeatmapView *self = TPROF_HEATMAP_VIEW (chart);
+  TprofPlotHeatmap plot;
+  /* TRANSLATORS: the chart title; %s is the operation name */
+  g_autofree char *title = _tprof_chart_format_title (chart, _("Over Time: %s"));
+
+  tprof_heatmap_view_fill_plot (self, &plot);
+  plot.title = title;
+  plot.subtitle = _("Duration by occurrence, the slowest of each column");
+  tprof_plot_heatmap_draw (cr, width, height, &plot, theme, area);
+}
+
+/* The cell under (@x, @y): row * n_cols + column. */
+static gssize
+tprof_heatmap_view_hit (TprofChart          *chart,
+                        const TprofPlotArea *area,
+                        double               x,
+                        double               y)
+{
+  TprofHeatmapView *self = TPROF_HEATMAP_VIEW (chart);
+  guint row, col;
+
+  if (self->heat == NULL || area->width <= 0 || area->height <= 0
+      || x < area->x || x >= area->x + area->width || y < area->y || y >= area->y + area->height)
+    return -1;
+  col = (guint) ((x - area->x) / area->width * self->heat->n_cols);
+  /* rows go bottom up */
+  row = self->heat->n_rows - 1 - (guint) ((y - area->y) / area->height * self->heat->n_rows);
+  return (gssize) MIN (row, self->heat->n_rows - 1) * self->heat->n_cols + MIN (col, self->heat->n_cols - 1);
+}
+
+static char *
+tprof_heatmap_view_describe (TprofChart *chart,
+                             gssize      index)
+{
+  TprofHeatmapView *self = TPROF_HEATMAP_VIEW (chart);
+  const char *host;
+  guint row, col;
+  gsize first, last;
+  gint32 rank;
+  double v;
+  g_autofree char *duration = NULL;
+  g_autofree char *who = NULL;
+
+  if (self->heat == NULL || index < 0 || (gsize) index >= (gsize) self->heat->n_rows * self->heat->n_cols)
+    return NULL;
+  row = (guint) (index / self->heat->n_cols);
+  col = (guint) (index % self->heat->n_cols);
+  rank = self->heat->first_rank + (gint32) row;
+  first = col * self->heat->n_occurrences / self->heat->n_cols;
+  last = (col + 1) * self->heat->n_occurrences / self->heat->n_cols - 1;
+  v = self->cells[index];
+  if (isnan (v))
+    return NULL;
+  host = _tprof_profile_get_hostname (_tprof_chart_get_profile (chart), rank);
+  who = host != NULL ? g_strdup_printf (_("Rank %d on %s"), rank, host) : g_strdup_printf (_("Rank %d"), rank);
+  duration = tprof_format_duration (v, 4);
+  if (first == last)
+    /* Translators: hovering a heat-map cell: the rank, the occurrence, its duration */
+    return g_strdup_printf (_("%s\nOccurrence %zu: %s"), who, first, duration);
+  /* Translators: hovering a heat-map cell covering several occurrences */
+  return g_strdup_printf (_("%s\nOccurrences %zu–%zu: at most %s"), who, first, last, duration);
+}
+
+/* A click on a cell shows its rank alone, as on the rank chart. */
+static void
+released_cb (GtkGestureClick  *click,
+             int               n_press,
+             double            x,
+             double            y,
+             TprofHeatmapView *self)
+{
+  gssize hit = _tprof_chart_hit (TPROF_CHART (self), x, y);
+
+  if (hit >= 0 && self->heat != NULL)
+    g_signal_emit (self, signals[RANK_CLICKED], 0, self->heat->first_rank + (int) (hit / self->heat->n_cols));
+}
+
+static void
+tprof_heatmap_view_dispose (GObject *object)
+{
+  TprofHeatmapView *self = TPROF_HEATMAP_VIEW (object);
+
+  g_clear_pointer (&self->cells, g_free);
+  self->heat = NULL;
+  G_OBJECT_CLASS (tprof_heatmap_view_parent_class)->dispose (object);
+}
+
+static void
+tprof_heatmap_view_class_init (TprofHeatmapViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TprofChartClass *chart_class = TPROF_CHART_CLASS (klass);
+
+  object_class->dispose = tprof_heatmap_view_dispose;
+  chart_class->recompute = tprof_heatmap_view_recompute;
+  chart_class->empty_message = tprof_heatmap_view_empty_message;
+  chart_class->draw = tprof_heatmap_view_draw;
+  chart_class->hit = tprof_heatmap_view_hit;
+  chart_class->describe = tprof_heatmap_view_describe;
+  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "heatmapview");
+
+  signals[RANK_CLICKED] =
+    g_signal_new ("rank-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+}
+
+static void
+tprof_heatmap_view_init (TprofHeatmapView *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  g_signal_connect (click, "released", G_CALLBACK (released_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+}
+
+const double *
+_tprof_heatmap_view_get_cells (TprofHeatmapView *self,
+                               guint            *n_rows,
+                               guint            *n_cols)
+{
+  g_return_val_if_fail (TPROF_IS_HEATMAP_VIEW (self), NULL);
+  *n_rows = self->heat != NULL ? self->heat->n_rows : 0;
+  *n_cols = self->heat != NULL ? self->heat->n_cols : 0;
+  return self->cells;
+}

@@ -1,0 +1,18 @@
+/* tprof-heatmap-view.h — TprofHeatmapView: the selected operation over time, ranks x occurrences, drawn by viewer/plot. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include "tprof-chart.h"
+
+G_BEGIN_DECLS
+
+#define TPROF_TYPE_HEATMAP_VIEW (tprof_heatmap_view_get_type ())
+G_DECLARE_FINAL_TYPE (TprofHeatmapView, tprof_heatmap_view, TPROF, HEATMAP_VIEW, TprofChart)
+
+/* The cells shown (rows of unshown ranks NaN), n_rows x n_cols; NULL when
+ * the operation has no timeline. */
+const double *_tprof_heatmap_view_get_cells (TprofHeatmapView *self,
+                                             guint            *n_rows,
+                                             guint            *n_cols);
+
+G_END_DECLS
