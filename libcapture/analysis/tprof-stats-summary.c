@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <tprof/tprof-gathered-time.h>
@@ -415,5 +416,51 @@ tprof_gathered_time_summarize (const TprofGatheredTime *gt,
 
   out->mean = out->sum / (double) n;
   out->std = _tprof_values_std (tprof_gathered_time_times (gt), n, out->mean);
+  return true;
+}
+
+bool
+tprof_rank_totals_summarize (const int64_t *rank_count,
+                             const double  *rank_sum,
+                             const double  *rank_min,
+                             const double  *rank_max,
+                             int            world_size,
+                             const uint8_t *mask,
+                             TprofSummary  *out)
+{
+  double *totals = calloc ((size_t) (world_size > 0 ? world_size : 1), sizeof *totals);
+  int32_t *ranks = malloc ((size_t) (world_size > 0 ? world_size : 1) * sizeof *ranks);
+  size_t n_ranks = 0;
+  uint64_t count = 0;
+
+  *out = (TprofSummary) {
+    .sum = 0.0, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
+    .median = NAN, .p95 = NAN, .p99 = NAN,
+  };
+  if (totals == NULL || ranks == NULL)
+    {
+      free (totals);
+      free (ranks);
+      return false;
+    }
+  for (int r = 0; r < world_size; r++)
+    {
+      if ((mask != NULL && !mask[r]) || rank_count[r] <= 0)
+        continue;
+      totals[n_ranks] = rank_sum[r];
+      ranks[n_ranks++] = r;
+      count += (uint64_t) rank_count[r];
+      if (!(rank_min[r] >= out->min))
+        out->min = rank_min[r];
+      if (!(rank_max[r] <= out->max))
+        out->max = rank_max[r];
+    }
+  out->count = (size_t) count;
+  out->sum = _tprof_values_sum (totals, n_ranks);
+  if (count > 0)
+    out->mean = out->sum / (double) count;
+  _tprof_summary_set_balance (out, totals, ranks, n_ranks);
+  free (totals);
+  free (ranks);
   return true;
 }

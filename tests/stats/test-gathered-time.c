@@ -515,6 +515,83 @@ test_summarize (void)
   assert_summarize_matches (tie_times, tie_ranks, G_N_ELEMENTS (tie_times));
 }
 
+/* Statistics from per-rank totals alone (a profile's cache) under a rank
+ * mask, against numpy on the selected ranks' samples. */
+static void
+test_rank_totals_summarize (void)
+{
+  enum { N = 3000, WORLD = 8 };
+  static const char *const args[] = { "combined", "-", "1,3,4", "2", NULL };
+  static const guint8 mask[][WORLD] = { { 0, 1, 0, 1, 1, 0, 0, 0 }, { 0, 0, 1, 0, 0, 0, 0, 0 } };
+  g_autofree double *times = NULL;
+  g_autofree int32_t *ranks = NULL;
+  g_autoptr(TprofGatheredTime) gt = NULL;
+  g_autoptr(StatsReference) ref = NULL;
+  g_autofree TprofRankSummary *per_rank = NULL;
+  int64_t count[WORLD] = { 0 };
+  double sum[WORLD], min[WORLD], max[WORLD];
+  size_t n_ranks;
+  TprofSummary s;
+  const guint8 none[WORLD] = { 0 };
+
+  stats_random_samples (N, WORLD, &times, &ranks);
+  for (gsize i = 0; i < N; i++)
+    if (ranks[i] == 3)
+      times[i] *= 3.0;
+    else if (ranks[i] == 6)  /* rank 6 records nothing */
+      ranks[i] = 5;
+  gt = gathered_time_new_checked (times, ranks, N);
+  n_ranks = tprof_gathered_time_rank_summaries (gt, &per_rank);
+  for (int r = 0; r < WORLD; r++)
+    sum[r] = 0.0, min[r] = max[r] = NAN;
+  for (size_t i = 0; i < n_ranks; i++)
+    {
+      int r = per_rank[i].rank;
+
+      count[r] = (int64_t) per_rank[i].count;
+      sum[r] = per_rank[i].sum;
+      min[r] = per_rank[i].min;
+      max[r] = per_rank[i].max;
+    }
+  ref = stats_reference_run ("selections", times, ranks, N, (const char **) args);
+  for (guint k = 0; k < G_N_ELEMENTS (mask); k++)
+    {
+      g_autofree char *prefix = g_strdup_printf ("s%u_", k);
+      g_autofree char *name = g_strconcat (prefix, "summary", NULL);
+      g_autofree char *imbalance = g_strconcat (prefix, "imbalance", NULL);
+      g_autofree char *imbalance_time = g_strconcat (prefix, "imbalance_time", NULL);
+      g_autofree char *slowest = g_strconcat (prefix, "slowest_rank", NULL);
+      g_autofree char *rank_count = g_strconcat (prefix, "rank_count", NULL);
+      gsize n_values;
+      const double *expected = stats_reference_get (ref, name, &n_values);
+
+      g_assert_true (tprof_rank_totals_summarize (count, sum, min, max, WORLD, mask[k], &s));
+      g_assert_cmpuint (s.count, ==, (gsize) expected[0]);
+      stats_assert_close (s.sum, expected[1], 1e-12);
+      stats_assert_close (s.mean, expected[2], 1e-12);
+      g_assert_cmpfloat (s.min, ==, expected[4]);
+      g_assert_cmpfloat (s.max, ==, expected[5]);
+      g_assert_cmpuint (s.rank_count, ==, (gsize) stats_reference_get_one (ref, rank_count));
+      stats_assert_close (s.imbalance, stats_reference_get_one (ref, imbalance), 1e-12);
+      stats_assert_close (s.imbalance_time, stats_reference_get_one (ref, imbalance_time), 1e-9);
+      g_assert_cmpint (s.slowest_rank, ==, (int32_t) stats_reference_get_one (ref, slowest));
+      /* what needs the samples is unknown, not guessed */
+      g_assert_true (isnan (s.std) && isnan (s.median) && isnan (s.p95) && isnan (s.p99));
+    }
+
+  /* every rank: the straggler is rank 3, and rank 6 (no samples) is left out */
+  g_assert_true (tprof_rank_totals_summarize (count, sum, min, max, WORLD, NULL, &s));
+  g_assert_cmpuint (s.count, ==, N);
+  g_assert_cmpuint (s.rank_count, ==, WORLD - 1);
+  g_assert_cmpint (s.slowest_rank, ==, 3);
+
+  g_assert_true (tprof_rank_totals_summarize (count, sum, min, max, WORLD, none, &s));
+  g_assert_cmpuint (s.count, ==, 0);
+  g_assert_cmpuint (s.rank_count, ==, 0);
+  g_assert_true (isnan (s.mean) && isnan (s.min) && isnan (s.imbalance));
+  g_assert_cmpint (s.slowest_rank, ==, -1);
+}
+
 static void
 test_million_samples (void)
 {
@@ -637,6 +714,7 @@ main (int   argc,
   g_test_add_func ("/capture/stats/timeline-carried", test_timeline_carried);
   g_test_add_func ("/capture/stats/rank-summaries", test_rank_summaries);
   g_test_add_func ("/capture/stats/summarize", test_summarize);
+  g_test_add_func ("/capture/stats/rank-totals-summarize", test_rank_totals_summarize);
   g_test_add_func ("/capture/stats/million-samples", test_million_samples);
   g_test_add_func ("/capture/stats/sum-bit-identical", test_sum_bit_identical);
 

@@ -125,4 +125,18 @@ typedef struct
 TPROF_EXPORT bool tprof_gathered_time_summarize (const TprofGatheredTime *gt,
                                                  TprofSummary            *out);
 
+/* The statistics of the ranks @mask selects (NULL: all of @world_size) that
+ * follow from each rank's sample count, total, minimum and maximum alone,
+ * as a profile's cached statistics hold them: count, sum (pairwise over the
+ * rank totals, so within rounding of the samples' sum), mean, min, max and
+ * the rank balance. std, median, p95 and p99 need the samples: NaN. Ranks
+ * with a count of 0 are left out. Returns false when memory is exhausted. */
+TPROF_EXPORT bool tprof_rank_totals_summarize (const int64_t *rank_count,
+                                               const double  *rank_sum,
+                                               const double  *rank_min,
+                                               const double  *rank_max,
+                                               int            world_size,
+                                               const uint8_t *mask,
+                                               TprofSummary  *out);
+
 TPROF_END_DECLS
