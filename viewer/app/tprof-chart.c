@@ -9,6 +9,7 @@ typedef struct
 {
   TprofProfile  *profile;   /* NULL: nothing to show */
   gssize         op;        /* -1: no operation selected */
+  TprofOperationSamples *samples;  /* NULL: not read */
   GBytes        *mask;      /* NULL: every rank */
 
   gssize         hover;
@@ -201,10 +202,11 @@ _tprof_chart_recompute (TprofChart *self)
 }
 
 void
-_tprof_chart_set_source (TprofChart   *self,
-                         TprofProfile *profile,
-                         gssize        op,
-                         GBytes       *mask)
+_tprof_chart_set_source (TprofChart            *self,
+                         TprofProfile          *profile,
+                         gssize                 op,
+                         TprofOperationSamples *samples,
+                         GBytes                *mask)
 {
   TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
   gboolean same_mask;
@@ -213,11 +215,14 @@ _tprof_chart_set_source (TprofChart   *self,
 
   same_mask = (priv->mask == NULL && mask == NULL) ||
               (priv->mask != NULL && mask != NULL && g_bytes_equal (priv->mask, mask));
-  if (priv->profile == profile && priv->op == op && same_mask)
+  if (priv->profile == profile && priv->op == op && priv->samples == samples && same_mask)
     return;
 
   g_set_object (&priv->profile, profile);
   priv->op = op;
+  g_clear_pointer (&priv->samples, _tprof_operation_samples_unref);
+  if (samples != NULL)
+    priv->samples = _tprof_operation_samples_ref (samples);
   g_clear_pointer (&priv->mask, g_bytes_unref);
   if (mask != NULL)
     priv->mask = g_bytes_ref (mask);
@@ -237,9 +242,15 @@ _tprof_chart_get_index (TprofChart *self)
 {
   TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
 
-  if (priv->profile == NULL || priv->op < 0)
-    return NULL;
-  return _tprof_profile_get_operation_index (priv->profile, (gsize) priv->op);
+  return priv->samples != NULL ? _tprof_operation_samples_get_index (priv->samples) : NULL;
+}
+
+const TprofProfileHeat *
+_tprof_chart_get_heat (TprofChart *self)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  return priv->samples != NULL ? _tprof_operation_samples_get_heat (priv->samples) : NULL;
 }
 
 char *
@@ -278,6 +289,7 @@ tprof_chart_dispose (GObject *object)
   TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
 
   g_clear_object (&priv->profile);
+  g_clear_pointer (&priv->samples, _tprof_operation_samples_unref);
   g_clear_pointer (&priv->mask, g_bytes_unref);
   priv->op = -1;
 

@@ -39,12 +39,14 @@ struct _TprofChartClass
                                 gssize      index);
 };
 
-/* Shows operation @op of @profile (-1: none) on the ranks of @mask
+/* Shows operation @op of @profile (-1: none), whose @samples the chart
+ * keeps a reference to (NULL: not read), on the ranks of @mask
  * (world_size bytes; NULL: all), recomputing only when that changed. */
-void                     _tprof_chart_set_source (TprofChart   *self,
-                                                  TprofProfile *profile,
-                                                  gssize        op,
-                                                  GBytes       *mask);
+void                     _tprof_chart_set_source (TprofChart            *self,
+                                                  TprofProfile          *profile,
+                                                  gssize                 op,
+                                                  TprofOperationSamples *samples,
+                                                  GBytes                *mask);
 /* Draws what the chart shows with @theme (NULL: the export theme), no hover. */
 void                     _tprof_chart_draw       (TprofChart           *self,
                                                   cairo_t              *cr,
@@ -62,6 +64,8 @@ TprofProfile              *_tprof_chart_get_profile (TprofChart *self);
 /* The index of the operation shown, or NULL when none is (or its samples
  * are not read yet). */
 const TprofOperationIndex *_tprof_chart_get_index   (TprofChart *self);
+/* Its heat map, or NULL (none shown, not read, or no timeline). */
+const TprofProfileHeat    *_tprof_chart_get_heat    (TprofChart *self);
 gssize                   _tprof_chart_get_op        (TprofChart *self);
 /* @format (with one %s) around the shown operation's name, escaped, so
  * that a chart, exported, says what it shows; NULL with no operation. */

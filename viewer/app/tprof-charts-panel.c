@@ -20,10 +20,17 @@ struct _TprofChartsPanel
   TprofHeatmapView   *heatmap;
   GtkStack           *rank_stack;
   GtkSpinButton      *bins_spin;
+  GtkStack           *charts_stack;
+  GtkLabel           *reading_label;
+  GtkProgressBar     *reading_progress;
+  GtkButton          *reading_button;
+  gboolean            reading;  /* the button cancels (else it reads again) */
 };
 
 enum {
   RANK_CLICKED,
+  CANCEL_READING,
+  READ_AGAIN,
   N_SIGNALS
 };
 
@@ -32,16 +39,19 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (TprofChartsPanel, tprof_charts_panel, GTK_TYPE_WIDGET)
 
 void
-_tprof_charts_panel_set_source (TprofChartsPanel *self,
-                                TprofProfile     *profile,
-                                gssize            op,
-                                GBytes           *mask)
+_tprof_charts_panel_set_source (TprofChartsPanel      *self,
+                                TprofProfile          *profile,
+                                gssize                 op,
+                                TprofOperationSamples *samples,
+                                GBytes                *mask)
 {
   g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
 
-  _tprof_chart_set_source (TPROF_CHART (self->histogram), profile, op, mask);
-  _tprof_chart_set_source (TPROF_CHART (self->rank_chart), profile, op, mask);
-  _tprof_chart_set_source (TPROF_CHART (self->heatmap), profile, op, mask);
+  _tprof_chart_set_source (TPROF_CHART (self->histogram), profile, op, samples, mask);
+  _tprof_chart_set_source (TPROF_CHART (self->rank_chart), profile, op, samples, mask);
+  _tprof_chart_set_source (TPROF_CHART (self->heatmap), profile, op, samples, mask);
+  if (samples != NULL || op < 0)
+    gtk_stack_set_visible_child_name (self->charts_stack, "charts");
 
   if (profile != NULL && op >= 0 && _tprof_profile_get_name (profile, (gsize) op) != NULL)
     {
@@ -51,6 +61,64 @@ _tprof_charts_panel_set_source (TprofChartsPanel *self,
     }
   else
     gtk_label_set_text (self->operation_label, "");
+}
+
+void
+_tprof_charts_panel_show_reading (TprofChartsPanel *self,
+                                  const char       *text)
+{
+  g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
+
+  self->reading = TRUE;
+  gtk_label_set_text (self->reading_label, text);
+  gtk_progress_bar_set_fraction (self->reading_progress, 0.0);
+  gtk_widget_set_visible (GTK_WIDGET (self->reading_progress), TRUE);
+  gtk_button_set_label (self->reading_button, _("Cancel"));
+  gtk_widget_remove_css_class (GTK_WIDGET (self->reading_button), "suggested-action");
+  gtk_stack_set_visible_child_name (self->charts_stack, "reading");
+}
+
+void
+_tprof_charts_panel_set_reading_progress (TprofChartsPanel *self,
+                                          double            fraction)
+{
+  g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
+  gtk_progress_bar_set_fraction (self->reading_progress, fraction);
+}
+
+void
+_tprof_charts_panel_show_unread (TprofChartsPanel *self,
+                                 const char       *text)
+{
+  g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
+
+  self->reading = FALSE;
+  gtk_label_set_text (self->reading_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->reading_progress), FALSE);
+  gtk_button_set_label (self->reading_button, _("Read Again"));
+  gtk_widget_add_css_class (GTK_WIDGET (self->reading_button), "suggested-action");
+  gtk_stack_set_visible_child_name (self->charts_stack, "reading");
+}
+
+const char *
+_tprof_charts_panel_get_page (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return gtk_stack_get_visible_child_name (self->charts_stack);
+}
+
+const char *
+_tprof_charts_panel_get_reading_text (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return gtk_label_get_text (self->reading_label);
+}
+
+static void
+reading_button_cb (TprofChartsPanel *self,
+                   GtkButton        *button)
+{
+  g_signal_emit (self, signals[self->reading ? CANCEL_READING : READ_AGAIN], 0);
 }
 
 TprofHistogramView *
@@ -195,6 +263,12 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   signals[RANK_CLICKED] =
     g_signal_new ("rank-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  signals[CANCEL_READING] =
+    g_signal_new ("cancel-reading", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[READ_AGAIN] =
+    g_signal_new ("read-again", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 
   g_type_ensure (TPROF_TYPE_HISTOGRAM_VIEW);
   g_type_ensure (TPROF_TYPE_RANK_CHART);
@@ -207,6 +281,11 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, bins_spin);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, heatmap);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_stack);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, charts_stack);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, reading_label);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, reading_progress);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, reading_button);
+  gtk_widget_class_bind_template_callback (widget_class, reading_button_cb);
   gtk_widget_class_bind_template_callback (widget_class, rank_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, bins_input_cb);
   gtk_widget_class_bind_template_callback (widget_class, heatmap_rank_clicked_cb);

@@ -14,11 +14,28 @@ G_BEGIN_DECLS
 #define TPROF_TYPE_CHARTS_PANEL (tprof_charts_panel_get_type ())
 G_DECLARE_FINAL_TYPE (TprofChartsPanel, tprof_charts_panel, TPROF, CHARTS_PANEL, GtkWidget)
 
-/* Shows operation @op of @profile (-1: none) on the ranks of @mask (NULL: all). */
-void                _tprof_charts_panel_set_source    (TprofChartsPanel *self,
-                                                       TprofProfile     *profile,
-                                                       gssize            op,
-                                                       GBytes           *mask);
+/* Shows operation @op of @profile (-1: none) from its @samples on the
+ * ranks of @mask (NULL: all). Without samples for an operation, the panel
+ * names it and waits for _tprof_charts_panel_show_reading() or _unread(). */
+void                _tprof_charts_panel_set_source    (TprofChartsPanel      *self,
+                                                       TprofProfile          *profile,
+                                                       gssize                 op,
+                                                       TprofOperationSamples *samples,
+                                                       GBytes                *mask);
+/* In place of the charts while the operation's samples are read: @text,
+ * a progress bar and Cancel ("cancel-reading"). */
+void                _tprof_charts_panel_show_reading  (TprofChartsPanel *self,
+                                                       const char       *text);
+void                _tprof_charts_panel_set_reading_progress (TprofChartsPanel *self,
+                                                              double            fraction);
+/* In place of the charts when the samples were not read (cancelled or
+ * failed): @text and Read Again ("read-again"). */
+void                _tprof_charts_panel_show_unread   (TprofChartsPanel *self,
+                                                       const char       *text);
+/* "charts" or "reading" (the latter for reading and unread alike). */
+const char         *_tprof_charts_panel_get_page      (TprofChartsPanel *self);
+/* The text of the reading page. */
+const char         *_tprof_charts_panel_get_reading_text (TprofChartsPanel *self);
 TprofHistogramView *_tprof_charts_panel_get_histogram (TprofChartsPanel *self);
 TprofRankChart     *_tprof_charts_panel_get_rank_chart (TprofChartsPanel *self);
 GtkSpinButton      *_tprof_charts_panel_get_bins_spin (TprofChartsPanel *self);

@@ -29,12 +29,10 @@ static void
 tprof_heatmap_view_recompute (TprofChart *chart)
 {
   TprofHeatmapView *self = TPROF_HEATMAP_VIEW (chart);
-  TprofProfile *profile = _tprof_chart_get_profile (chart);
-  gssize op = _tprof_chart_get_op (chart);
   const guint8 *mask = _tprof_chart_get_mask (chart);
 
   g_clear_pointer (&self->cells, g_free);
-  self->heat = profile != NULL && op >= 0 ? _tprof_profile_get_heat (profile, (gsize) op) : NULL;
+  self->heat = _tprof_chart_get_heat (chart);
   if (self->heat == NULL)
     return;
   self->cells = g_memdup2 (self->heat->cells, (gsize) self->heat->n_rows * self->heat->n_cols * sizeof (double));

@@ -1,4 +1,4 @@
-/* tprof-profile.c — TprofProfile: reading a profile through libcapture's isolated reader and indexing its operations in a GTask worker. */
+/* tprof-profile.c — TprofProfile: opening a profile on its cached statistics through libcapture's isolated reader, and reading operations' samples in workers. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -7,88 +7,31 @@
 #include <math.h>
 #include <string.h>
 
-#include "tprof-profile.h"
-
-/* What a load produces, handed from the worker to the profile at once. */
-typedef struct
-{
-  int         world_size;
-  char      **hostnames;   /* world_size entries, or NULL */
-  GPtrArray  *names;       /* char *, one per operation */
-  GPtrArray  *indexes;     /* TprofOperationIndex *, one per operation; NULL until read */
-  GPtrArray  *heats;       /* TprofProfileHeat *, one per operation; NULL without starts */
-  TprofStragglers *stragglers;  /* blame from arrival; NULL without a timeline */
-  gssize      first_synchronising;  /* operation, or -1 */
-} ProfileContents;
-
-struct _TprofProfile
-{
-  GObject          parent_instance;
-  GFile           *file;
-  ProfileContents *contents;
-  gint             progress_permille;  /* atomic, written by the worker */
-  gint             reading;            /* atomic */
-  gint             cancelled;          /* atomic */
-};
+#include "tprof-profile-private.h"
 
 G_DEFINE_FINAL_TYPE (TprofProfile, tprof_profile, G_TYPE_OBJECT)
 
 G_DEFINE_QUARK (tprof-profile-error-quark, _tprof_profile_error)
 
-static void
-profile_heat_free (TprofProfileHeat *heat)
-{
-  if (heat == NULL)
-    return;
-  g_free (heat->cells);
-  g_free (heat);
-}
+enum {
+  STRAGGLERS_FOUND,
+  N_SIGNALS
+};
 
-/* The heat map of @gt, one column for at most TPROF_PROFILE_HEAT_COLUMNS
- * occurrences each, rows from its lowest to its highest rank; NULL
- * without starts (or memory). */
-static TprofProfileHeat *
-profile_heat_new (const TprofGatheredTime *gt,
-                  int                      world_size)
-{
-  TprofError error = { 0 };
-  TprofOccurrences *occ;
-  TprofProfileHeat *heat;
-  const int32_t *present;
-  g_autofree gint32 *rows = NULL;
-  size_t n;
-
-  if (tprof_gathered_time_count (gt) == 0 || tprof_gathered_time_starts (gt) == NULL
-      || (occ = tprof_occurrences_new (gt, world_size, &error)) == NULL)
-    return NULL;
-  present = tprof_occurrences_ranks (occ);
-  n = tprof_heatmap_occurrences (occ);
-  heat = g_new0 (TprofProfileHeat, 1);
-  heat->first_rank = present[0];
-  heat->n_rows = (guint) (present[tprof_occurrences_n_ranks (occ) - 1] - present[0] + 1);
-  heat->n_occurrences = n;
-  rows = g_new (gint32, heat->n_rows);
-  for (guint i = 0; i < heat->n_rows; i++)
-    rows[i] = heat->first_rank + (gint32) i;
-  heat->cells = g_new (double, (gsize) heat->n_rows * MIN (n, TPROF_PROFILE_HEAT_COLUMNS));
-  heat->n_cols = (guint) tprof_heatmap_fill (occ, rows, heat->n_rows, MIN (n, TPROF_PROFILE_HEAT_COLUMNS),
-                                             TPROF_HEATMAP_DURATION, heat->cells);
-  tprof_occurrences_free (occ);
-  if (heat->n_cols == 0)
-    {
-      profile_heat_free (heat);
-      return NULL;
-    }
-  return heat;
-}
+static guint signals[N_SIGNALS];
 
 static void
 profile_contents_free (ProfileContents *contents)
 {
+  if (contents == NULL)
+    return;
   g_strfreev (contents->hostnames);
   g_ptr_array_unref (contents->names);
-  g_ptr_array_unref (contents->indexes);
-  g_ptr_array_unref (contents->heats);
+  for (gsize i = 0; contents->samples != NULL && i < contents->n_ops; i++)
+    _tprof_operation_samples_unref (contents->samples[i]);
+  g_free (contents->samples);
+  g_free (contents->last_used);
+  g_free (contents->stats);
   tprof_stragglers_free (contents->stragglers);
   g_free (contents);
 }
@@ -99,19 +42,16 @@ static ProfileContents *
 profile_contents_new (TprofProfileFile *file)
 {
   ProfileContents *contents = g_new0 (ProfileContents, 1);
-  gsize n_ops = tprof_profile_file_n_operations (file);
 
   contents->world_size = tprof_profile_file_world_size (file);
+  contents->n_ops = tprof_profile_file_n_operations (file);
   contents->first_synchronising = -1;
-  contents->names = g_ptr_array_new_full (n_ops, g_free);
-  contents->indexes = g_ptr_array_new_full (n_ops, (GDestroyNotify) tprof_operation_index_free);
-  contents->heats = g_ptr_array_new_full (n_ops, (GDestroyNotify) profile_heat_free);
-  for (gsize i = 0; i < n_ops; i++)
-    {
-      g_ptr_array_add (contents->names, g_strdup (tprof_profile_file_operation_name (file, i)));
-      g_ptr_array_add (contents->indexes, NULL);
-      g_ptr_array_add (contents->heats, NULL);
-    }
+  contents->names = g_ptr_array_new_full (contents->n_ops, g_free);
+  contents->stats = g_new0 (const TprofOperationStats *, MAX (contents->n_ops, 1));
+  contents->samples = g_new0 (TprofOperationSamples *, MAX (contents->n_ops, 1));
+  contents->last_used = g_new0 (guint64, MAX (contents->n_ops, 1));
+  for (gsize i = 0; i < contents->n_ops; i++)
+    g_ptr_array_add (contents->names, g_strdup (tprof_profile_file_operation_name (file, i)));
 
   if (tprof_profile_file_hostname (file, 0) != NULL)
     {
@@ -129,6 +69,9 @@ tprof_profile_finalize (GObject *object)
 
   g_clear_object (&self->file);
   g_clear_pointer (&self->contents, profile_contents_free);
+  g_clear_pointer (&self->handle, tprof_profile_file_close);
+  g_mutex_clear (&self->handle_lock);
+  g_cond_clear (&self->handle_free);
 
   G_OBJECT_CLASS (tprof_profile_parent_class)->finalize (object);
 }
@@ -139,11 +82,22 @@ tprof_profile_class_init (TprofProfileClass *klass)
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
 
   object_class->finalize = tprof_profile_finalize;
+
+  signals[STRAGGLERS_FOUND] =
+    g_signal_new ("stragglers-found", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
 tprof_profile_init (TprofProfile *self)
 {
+  const char *eager = g_getenv ("TPROF_VIEWER_EAGER_SAMPLES");
+
+  g_mutex_init (&self->handle_lock);
+  g_cond_init (&self->handle_free);
+  self->eager_samples = TPROF_PROFILE_EAGER_SAMPLES;
+  if (eager != NULL && eager[0] != '\0')
+    self->eager_samples = g_ascii_strtoull (eager, NULL, 10);
 }
 
 TprofProfile *
@@ -176,7 +130,7 @@ gsize
 _tprof_profile_get_n_operations (TprofProfile *self)
 {
   g_return_val_if_fail (TPROF_IS_PROFILE (self), 0);
-  return self->contents != NULL ? self->contents->names->len : 0;
+  return self->contents != NULL ? self->contents->n_ops : 0;
 }
 
 const char *
@@ -200,24 +154,53 @@ _tprof_profile_get_hostname (TprofProfile *self,
   return self->contents->hostnames[rank];
 }
 
-const TprofOperationIndex *
-_tprof_profile_get_operation_index (TprofProfile *self,
-                                    gsize         op)
+guint64
+_tprof_profile_get_sample_count (TprofProfile *self,
+                                 gsize         op)
 {
-  g_return_val_if_fail (TPROF_IS_PROFILE (self), NULL);
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), 0);
   if (op >= _tprof_profile_get_n_operations (self))
-    return NULL;
-  return g_ptr_array_index (self->contents->indexes, op);
+    return 0;
+  return self->contents->stats[op]->summary.count;
 }
 
-const TprofProfileHeat *
-_tprof_profile_get_heat (TprofProfile *self,
-                         gsize         op)
+const TprofSummary *
+_tprof_profile_get_summary (TprofProfile *self,
+                            gsize         op)
 {
   g_return_val_if_fail (TPROF_IS_PROFILE (self), NULL);
   if (op >= _tprof_profile_get_n_operations (self))
     return NULL;
-  return g_ptr_array_index (self->contents->heats, op);
+  return &self->contents->stats[op]->summary;
+}
+
+void
+_tprof_profile_summarize (TprofProfile                *self,
+                          gsize                        op,
+                          const TprofOperationSamples *samples,
+                          const guint8                *mask,
+                          TprofSummary                *out)
+{
+  const TprofOperationStats *stats;
+
+  g_return_if_fail (TPROF_IS_PROFILE (self));
+  g_return_if_fail (op < _tprof_profile_get_n_operations (self));
+
+  stats = self->contents->stats[op];
+  if (mask == NULL)
+    {
+      *out = stats->summary;
+      return;
+    }
+  if (samples != NULL && tprof_operation_index_summarize (_tprof_operation_samples_get_index (samples), mask, out))
+    return;
+  if (!tprof_rank_totals_summarize (stats->rank_count, stats->rank_sum, stats->rank_min, stats->rank_max,
+                                    self->contents->world_size, mask, out))
+    /* no memory: a row of unknowns */
+    *out = (TprofSummary) {
+      .sum = NAN, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
+      .median = NAN, .p95 = NAN, .p99 = NAN, .imbalance = NAN, .slowest_rank = -1, .imbalance_time = NAN,
+    };
 }
 
 const TprofStragglers *
@@ -228,16 +211,6 @@ _tprof_profile_get_stragglers (TprofProfile *self,
   if (first_synchronising != NULL)
     *first_synchronising = self->contents != NULL ? self->contents->first_synchronising : -1;
   return self->contents != NULL ? self->contents->stragglers : NULL;
-}
-
-const TprofSummary *
-_tprof_profile_get_summary (TprofProfile *self,
-                            gsize         op)
-{
-  const TprofOperationIndex *index = _tprof_profile_get_operation_index (self, op);
-
-  /* a lazy reader would answer from the file's cached statistics */
-  return index != NULL ? tprof_operation_index_summary (index) : NULL;
 }
 
 double
@@ -254,40 +227,32 @@ _tprof_profile_get_is_reading (TprofProfile *self)
   return g_atomic_int_get (&self->reading);
 }
 
-/* Where one operation's indexing lies in the whole load's progress. */
-typedef struct
+void
+_tprof_profile_set_permille (gint   *permille,
+                             double  fraction)
 {
-  TprofProfile *profile;
-  double        start;
-  double        share;
-} IndexProgress;
-
-static void
-index_progress_cb (double  fraction,
-                   void   *user_data)
-{
-  IndexProgress *p = user_data;
-
-  g_atomic_int_set (&p->profile->progress_permille, (gint) lround ((p->start + fraction * p->share) * 1000.0));
+  g_atomic_int_set (permille, (gint) lround (CLAMP (fraction, 0.0, 1.0) * 1000.0));
 }
 
 static void
-cancelled_cb (GCancellable *cancellable,
-              TprofProfile *self)
+load_progress_cb (double  fraction,
+                  void   *user_data)
 {
-  g_atomic_int_set (&self->cancelled, TRUE);
+  ProfileProgress *p = user_data;
+
+  _tprof_profile_set_permille (p->permille, p->start + fraction * p->share);
 }
 
-/* The window says which file could not be opened: the library's message
- * loses its own leading "PATH: ". */
-static gboolean
-set_load_error (GError           **error,
-                const TprofError  *tprof_error,
-                const char        *path,
-                const char        *op_name)
+gboolean
+_tprof_profile_set_error (GError           **error,
+                          const TprofError  *tprof_error,
+                          const char        *path,
+                          const char        *op_name)
 {
   const char *message = tprof_error->message;
 
+  /* the window says which file could not be opened: the library's message
+   * loses its own leading "PATH: " */
   if (g_str_has_prefix (message, path) && g_str_has_prefix (message + strlen (path), ": "))
     message += strlen (path) + 2;
   if (tprof_error->code == TPROF_ERROR_CANCELLED)
@@ -300,80 +265,94 @@ set_load_error (GError           **error,
   return FALSE;
 }
 
-/* Reads every operation of @file and indexes it into @contents, one after
- * the other, freeing each one's samples once indexed. Returns FALSE with
- * @error set on failure. */
+/* The statistics of every operation: the file's cache, or (format 1)
+ * computed from the samples, read one operation after the other. */
 static gboolean
-profile_contents_index (ProfileContents   *contents,
-                        TprofProfileFile  *file,
-                        TprofProfile      *self,
-                        GError           **error)
+profile_contents_read_stats (ProfileContents   *contents,
+                             TprofProfileFile  *file,
+                             TprofProfile      *self,
+                             GError           **error)
 {
-  gsize total = 0;
-  gsize done = 0;
-
-  for (gsize i = 0; i < contents->indexes->len; i++)
-    total += tprof_profile_file_sample_count (file, i) + 1;
-  /* the straggler from arrival, while each operation's samples are here;
-   * dropped as soon as an operation has no timeline */
-  contents->stragglers = tprof_stragglers_new (contents->world_size);
-
-  for (gsize i = 0; i < contents->indexes->len; i++)
+  for (gsize i = 0; i < contents->n_ops; i++)
     {
-      const char *name = g_ptr_array_index (contents->names, i);
-      gsize weight = tprof_profile_file_sample_count (file, i) + 1;
-      /* reading the samples and indexing them: half of the weight each */
-      IndexProgress reading = { self, (double) done / (double) total, 0.5 * (double) weight / (double) total };
-      IndexProgress indexing = { self, reading.start + reading.share, reading.share };
       TprofError tprof_error = { 0 };
-      TprofGatheredTime *gt;
-      TprofOperationIndex *index;
 
-      gt = tprof_profile_file_read_operation (file, i, NULL, 0, index_progress_cb, &reading,
-                                              &self->cancelled, &tprof_error);
-      if (gt == NULL)
-        return set_load_error (error, &tprof_error, tprof_profile_file_path (file), name);
-      if (contents->stragglers != NULL)
+      if (g_atomic_int_get (&self->cancelled))
         {
-          TprofArrival arrival;
-
-          if (tprof_gathered_time_count (gt) > 0 && tprof_gathered_time_starts (gt) == NULL)
-            g_clear_pointer (&contents->stragglers, tprof_stragglers_free);
-          else if (!tprof_stragglers_add (contents->stragglers, gt, &arrival))
-            g_clear_pointer (&contents->stragglers, tprof_stragglers_free);
-          else if (arrival.synchronising && contents->first_synchronising < 0)
-            contents->first_synchronising = (gssize) i;
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("Loading was cancelled"));
+          return FALSE;
         }
-      g_ptr_array_index (contents->heats, i) = profile_heat_new (gt, contents->world_size);
-      index = tprof_operation_index_new (gt, index_progress_cb, &indexing, &self->cancelled, &tprof_error);
-      tprof_gathered_time_free (gt);
-      if (index == NULL)
-        return set_load_error (error, &tprof_error, tprof_profile_file_path (file), name);
-      g_ptr_array_index (contents->indexes, i) = index;
-      done += weight;
+      contents->stats[i] = tprof_profile_file_operation_stats (file, i, &tprof_error);
+      if (contents->stats[i] == NULL)
+        return _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file),
+                                         g_ptr_array_index (contents->names, i));
+      _tprof_profile_set_permille (&self->progress_permille, (double) (i + 1) / (double) contents->n_ops);
     }
   return TRUE;
 }
 
-/* Opens the file in a helper process (a file HDF5 cannot survive fails
- * there, not here), then reads and indexes it: NULL with @error set on
- * failure. */
+/* A small profile is read whole while it opens: every operation's samples
+ * are indexed and kept, and the straggler found on the way. */
+static gboolean
+profile_contents_read_all (ProfileContents   *contents,
+                           TprofProfileFile  *file,
+                           TprofProfile      *self,
+                           GError           **error)
+{
+  gsize total = 0;
+  gsize done = 0;
+
+  for (gsize i = 0; i < contents->n_ops; i++)
+    total += tprof_profile_file_sample_count (file, i) + 1;
+  contents->stragglers = tprof_stragglers_new (contents->world_size);
+
+  for (gsize i = 0; i < contents->n_ops; i++)
+    {
+      const char *name = g_ptr_array_index (contents->names, i);
+      gsize weight = tprof_profile_file_sample_count (file, i) + 1;
+      /* reading the samples and indexing them: half of the weight each */
+      ProfileProgress reading = { &self->progress_permille, (double) done / (double) total,
+                                  0.5 * (double) weight / (double) total };
+      ProfileProgress indexing = { &self->progress_permille, reading.start + reading.share, reading.share };
+      TprofError tprof_error = { 0 };
+      TprofGatheredTime *gt;
+
+      gt = tprof_profile_file_read_operation (file, i, NULL, 0, load_progress_cb, &reading,
+                                              &self->cancelled, &tprof_error);
+      if (gt == NULL)
+        return _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file), name);
+      _tprof_profile_stragglers_add (&contents->stragglers, &contents->first_synchronising, gt, i);
+      contents->samples[i] = _tprof_operation_samples_new (gt, contents->world_size, load_progress_cb, &indexing,
+                                                           &self->cancelled, &tprof_error);
+      tprof_gathered_time_free (gt);
+      if (contents->samples[i] == NULL)
+        return _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file), name);
+      done += weight;
+    }
+  contents->stragglers_known = TRUE;
+  return TRUE;
+}
+
+/* Opens @path and reads what the window needs first: NULL with @error set
+ * on failure; on success the handle stays open in @self. */
 static ProfileContents *
-profile_read (TprofProfile  *self,
+profile_load (TprofProfile  *self,
               const char    *path,
               GError       **error)
 {
   g_autoptr(ProfileContents) contents = NULL;
   TprofProfileFile *file;
   TprofError tprof_error = { 0 };
-  gboolean indexed;
+  guint64 total = 0;
+  gboolean read;
 
+  /* in a helper process: a file HDF5 cannot survive fails there, not here */
   g_atomic_int_set (&self->reading, TRUE);
   file = tprof_profile_file_open_isolated (path, &tprof_error);
   g_atomic_int_set (&self->reading, FALSE);
   if (file == NULL)
     {
-      set_load_error (error, &tprof_error, path, NULL);
+      _tprof_profile_set_error (error, &tprof_error, path, NULL);
       return NULL;
     }
 
@@ -390,9 +369,26 @@ profile_read (TprofProfile  *self,
     }
 
   contents = profile_contents_new (file);
-  indexed = profile_contents_index (contents, file, self, error);
-  tprof_profile_file_close (file);
-  return indexed ? g_steal_pointer (&contents) : NULL;
+  for (gsize i = 0; i < contents->n_ops; i++)
+    total += tprof_profile_file_sample_count (file, i);
+  read = profile_contents_read_stats (contents, file, self, error);
+  if (read && total <= self->eager_samples)
+    read = profile_contents_read_all (contents, file, self, error);
+  if (!read)
+    {
+      tprof_profile_file_close (file);
+      return NULL;
+    }
+  /* kept open: the samples of a large profile are read when needed */
+  self->handle = file;
+  return g_steal_pointer (&contents);
+}
+
+static void
+cancelled_cb (GCancellable *cancellable,
+              TprofProfile *self)
+{
+  g_atomic_int_set (&self->cancelled, TRUE);
 }
 
 static void
@@ -417,7 +413,7 @@ load_worker (GTask        *task,
 
   if (cancellable != NULL)
     handler = g_cancellable_connect (cancellable, G_CALLBACK (cancelled_cb), self, NULL);
-  contents = profile_read (self, path, &error);
+  contents = profile_load (self, path, &error);
   if (cancellable != NULL)
     g_cancellable_disconnect (cancellable, handler);
 
@@ -458,5 +454,13 @@ _tprof_profile_load_finish (TprofProfile  *self,
 
   g_clear_pointer (&self->contents, profile_contents_free);
   self->contents = contents;
+  if (!contents->stragglers_known)
+    _tprof_profile_find_stragglers (self);
   return TRUE;
+}
+
+void
+_tprof_profile_emit_stragglers_found (TprofProfile *self)
+{
+  g_signal_emit (self, signals[STRAGGLERS_FOUND], 0);
 }

@@ -1,14 +1,27 @@
-/* tprof-profile.h — TprofProfile: a profile file read off the UI thread, with the statistics index of each operation. */
+/* tprof-profile.h — TprofProfile: a profile file opened off the UI thread on its cached statistics, each operation's samples read when needed. */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
 #include <gio/gio.h>
 #include <tprof/capture.h>
 
+#include "tprof-operation-samples.h"
+
 G_BEGIN_DECLS
 
 /* The largest world the viewer lists rank by rank. */
 #define TPROF_PROFILE_MAX_RANKS (1 << 20)
+
+/* A profile of at most this many samples in all is read whole while it
+ * opens: every chart is then at hand at once. A larger one opens on its
+ * cached statistics, and an operation's samples are read when it is
+ * selected. TPROF_VIEWER_EAGER_SAMPLES in the environment overrides it. */
+#define TPROF_PROFILE_EAGER_SAMPLES 4000000
+
+/* Memory kept for the samples of operations read earlier (the last one
+ * read is always kept): past it, the least recently used are dropped and
+ * read again when selected again. */
+#define TPROF_PROFILE_KEEP_BYTES ((gsize) 256 << 20)
 
 #define TPROF_PROFILE_ERROR (_tprof_profile_error_quark ())
 GQuark _tprof_profile_error_quark (void);
@@ -18,6 +31,26 @@ G_DECLARE_FINAL_TYPE (TprofProfile, tprof_profile, TPROF, PROFILE, GObject)
 
 TprofProfile *_tprof_profile_new              (GFile        *file);
 GFile        *_tprof_profile_get_file         (TprofProfile *self);
+
+/* Opening: the metadata and cached statistics (computed from the samples
+ * for files of format 1), in a worker thread; then, for a small profile,
+ * every operation's samples. */
+void          _tprof_profile_load_async       (TprofProfile        *self,
+                                               GCancellable        *cancellable,
+                                               GAsyncReadyCallback  callback,
+                                               gpointer             user_data);
+/* The error message is libcapture's, which names the file and the fault. */
+gboolean      _tprof_profile_load_finish      (TprofProfile  *self,
+                                               GAsyncResult  *result,
+                                               GError       **error);
+/* 0..1 while loading; while the helper process opens the file, no
+ * fraction is known and _tprof_profile_get_is_reading() is TRUE. */
+double        _tprof_profile_get_progress     (TprofProfile *self);
+gboolean      _tprof_profile_get_is_reading   (TprofProfile *self);
+/* Stops the work the profile does in the background (finding the
+ * straggler, reading samples): call it when the profile is put away. */
+void          _tprof_profile_close            (TprofProfile *self);
+
 /* What the file says, once loaded (0 and NULL before). */
 int           _tprof_profile_get_world_size   (TprofProfile *self);
 gsize         _tprof_profile_get_n_operations (TprofProfile *self);
@@ -27,46 +60,49 @@ const char   *_tprof_profile_get_name         (TprofProfile *self,
 /* Host of @rank, or NULL when the file does not say. */
 const char   *_tprof_profile_get_hostname     (TprofProfile *self,
                                                int           rank);
-/* The statistics of every sample of @op; NULL when out of range. */
-/* An operation's durations as ranks x occurrences, computed while it is
- * read (tprof_heatmap_fill(), durations): rows first_rank.. with n_cols
- * columns of at most TPROF_PROFILE_HEAT_COLUMNS over n_occurrences. */
-#define TPROF_PROFILE_HEAT_COLUMNS 600
-typedef struct
-{
-  double *cells;
-  guint   n_rows;
-  guint   n_cols;
-  gint32  first_rank;
-  gsize   n_occurrences;
-} TprofProfileHeat;
-
-/* NULL for an operation without starts (a profile without a timeline). */
-const TprofProfileHeat *_tprof_profile_get_heat (TprofProfile *self,
-                                                 gsize         op);
-
-/* Blame from arrival (DESIGN 4b) over every operation, and the first
- * synchronising operation (or -1); NULL for a profile without a timeline. */
-const TprofStragglers *_tprof_profile_get_stragglers (TprofProfile *self,
-                                                      gssize       *first_synchronising);
+/* Samples of @op in the file (0 when out of range). */
+guint64       _tprof_profile_get_sample_count (TprofProfile *self,
+                                               gsize         op);
+/* The statistics of every sample of @op, from the file's cache; NULL when
+ * out of range. */
 const TprofSummary *_tprof_profile_get_summary (TprofProfile *self,
                                                 gsize         op);
-/* The index of @op's samples, owned by @self: NULL when out of range or
- * while its samples are not read (today every operation is indexed when
- * the file loads). Usable from any thread while @self lives. */
-const TprofOperationIndex *_tprof_profile_get_operation_index (TprofProfile *self,
-                                                               gsize         op);
-/* 0..1 while loading: the reading phase reports 0, indexing the rest. */
-double        _tprof_profile_get_progress     (TprofProfile *self);
-gboolean      _tprof_profile_get_is_reading   (TprofProfile *self);
-/* Reads the file and indexes each operation in a worker thread. */
-void          _tprof_profile_load_async       (TprofProfile        *self,
-                                               GCancellable        *cancellable,
-                                               GAsyncReadyCallback  callback,
-                                               gpointer             user_data);
-/* The error message is libcapture's, which names the file and the fault. */
-gboolean      _tprof_profile_load_finish      (TprofProfile  *self,
-                                               GAsyncResult  *result,
-                                               GError       **error);
+/* The statistics of @op on the ranks @mask selects (NULL: all), from
+ * @samples when given (every statistic), otherwise from the cached
+ * per-rank totals (std and the quantiles NaN). Any thread. */
+void          _tprof_profile_summarize        (TprofProfile                *self,
+                                               gsize                        op,
+                                               const TprofOperationSamples *samples,
+                                               const guint8                *mask,
+                                               TprofSummary                *out);
+
+/* The samples of @op when they are in memory, or NULL. Main thread. */
+TprofOperationSamples *_tprof_profile_ref_samples (TprofProfile *self,
+                                                   gsize         op);
+/* Reads and indexes the samples of @op in a worker (one read at a time:
+ * a later one waits for, or after cancelling, the earlier); the result is
+ * kept within TPROF_PROFILE_KEEP_BYTES for _tprof_profile_ref_samples(). */
+void          _tprof_profile_read_samples_async (TprofProfile        *self,
+                                                 gsize                op,
+                                                 GCancellable        *cancellable,
+                                                 GAsyncReadyCallback  callback,
+                                                 gpointer             user_data);
+TprofOperationSamples *_tprof_profile_read_samples_finish (TprofProfile  *self,
+                                                           GAsyncResult  *result,
+                                                           GError       **error);
+/* 0..1: how far the latest read has come. */
+double        _tprof_profile_get_read_progress (TprofProfile *self);
+
+/* Blame from arrival (DESIGN 4b) over every operation, and the first
+ * synchronising operation (or -1); NULL for a profile without a timeline,
+ * and while it is being found. */
+const TprofStragglers *_tprof_profile_get_stragglers (TprofProfile *self,
+                                                      gssize       *first_synchronising);
+/* TRUE while the straggler is being found: a large profile's samples are
+ * read once, operation after operation, in the background (yielding to
+ * the reads of selected operations); "stragglers-found" is emitted when
+ * that ends. */
+gboolean      _tprof_profile_is_finding_stragglers (TprofProfile *self);
+double        _tprof_profile_get_straggler_progress (TprofProfile *self);
 
 G_END_DECLS

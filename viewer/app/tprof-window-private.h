@@ -24,6 +24,10 @@ struct _TprofWindow
   guint                 table_generation; /* drops stale table recomputations */
   GCancellable         *table_cancellable;
   guint                 table_pending;
+  GCancellable         *read_cancellable; /* the selected operation's read */
+  gssize                reading_op;       /* whose samples are being read, -1: none */
+  guint                 read_pending;     /* reads not yet finished (cancelled ones too) */
+  gulong                stragglers_handler;
 
   /* template widgets */
   GtkStack             *stack;
@@ -55,8 +59,24 @@ const char *_tprof_window_get_page        (TprofWindow  *self);
 /* The rank the straggler bar names (-1: none), and its text ("" when hidden). */
 int         _tprof_window_get_straggler   (TprofWindow  *self,
                                            const char  **text);
-/* TRUE while a file loads or the table is recomputed for a new rank filter. */
+/* TRUE while a file loads, an operation's samples are read or the table is
+ * recomputed for a new rank filter. */
 gboolean    _tprof_window_is_busy         (TprofWindow  *self);
+
+/* Keeps the progress shown (loading, reading, straggler search) ticking. */
+void        _tprof_window_start_progress  (TprofWindow  *self);
+
+/* tprof-window-reading.c: the selected operation's charts, its samples
+ * read first when they are not in memory */
+void        _tprof_window_update_charts   (TprofWindow  *self);
+/* Connects the charts panel's Cancel and Read Again. */
+void        _tprof_window_connect_reading (TprofWindow  *self);
+/* Stops reading the selected operation's samples. */
+void        _tprof_window_cancel_reading  (TprofWindow  *self);
+/* The reading page's progress; FALSE when nothing is being read. */
+gboolean    _tprof_window_tick_reading    (TprofWindow  *self);
+/* The profile's table under the mask changed: summaries again. */
+void        _tprof_window_update_table    (TprofWindow  *self);
 
 /* tprof-window-actions.c */
 void        _tprof_window_class_add_actions (GtkWidgetClass *widget_class);

@@ -18,14 +18,20 @@ G_DEFINE_FINAL_TYPE (TprofWindow, tprof_window, GTK_TYPE_APPLICATION_WINDOW)
 
 typedef struct
 {
-  TprofProfile *profile;
-  GBytes       *mask;
-  guint         generation;
+  TprofProfile           *profile;
+  GBytes                 *mask;
+  guint                   generation;
+  TprofOperationSamples **samples;  /* per operation, NULL where not in memory */
 } TableJob;
 
 static void
 table_job_free (TableJob *job)
 {
+  gsize n = _tprof_profile_get_n_operations (job->profile);
+
+  for (gsize i = 0; i < n; i++)
+    _tprof_operation_samples_unref (job->samples[i]);
+  g_free (job->samples);
   g_object_unref (job->profile);
   g_clear_pointer (&job->mask, g_bytes_unref);
   g_free (job);
@@ -62,7 +68,7 @@ _tprof_window_get_page (TprofWindow *self)
 gboolean
 _tprof_window_is_busy (TprofWindow *self)
 {
-  return self->loading != NULL || self->table_pending > 0;
+  return self->loading != NULL || self->table_pending > 0 || self->read_pending > 0;
 }
 
 GFile *
@@ -79,24 +85,6 @@ _tprof_window_is_empty (TprofWindow *self)
   return self->profile == NULL && self->loading == NULL;
 }
 
-/* The statistics of @op under @mask; without its index (samples not read)
- * or memory, a row of unknowns. */
-static void
-summarize_operation (TprofProfile *profile,
-                     gsize         op,
-                     const guint8 *mask,
-                     TprofSummary *out)
-{
-  const TprofOperationIndex *index = _tprof_profile_get_operation_index (profile, op);
-
-  if (index != NULL && tprof_operation_index_summarize (index, mask, out))
-    return;
-  *out = (TprofSummary) {
-    .sum = NAN, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
-    .median = NAN, .p95 = NAN, .p99 = NAN, .imbalance = NAN, .slowest_rank = -1, .imbalance_time = NAN,
-  };
-}
-
 /* Shows page @name. The spinner spins only on its own page: a spinning
  * spinner keeps the frame clock ticking even where nobody sees it, and the
  * window would then redraw at frame rate while idle. */
@@ -108,6 +96,7 @@ tprof_window_show_page (TprofWindow *self,
   gtk_spinner_set_spinning (self->loading_spinner, g_str_equal (name, "loading"));
 }
 
+/* The table's rows: @summaries, or (NULL) the cached statistics. */
 static GPtrArray *
 operations_new (TprofProfile       *profile,
                 const TprofSummary *summaries)
@@ -118,13 +107,6 @@ operations_new (TprofProfile       *profile,
   for (gsize i = 0; i < n; i++)
     {
       const TprofSummary *summary = summaries != NULL ? &summaries[i] : _tprof_profile_get_summary (profile, i);
-      TprofSummary unknown;
-
-      if (summary == NULL)
-        {
-          summarize_operation (profile, i, NULL, &unknown);
-          summary = &unknown;
-        }
 
       g_ptr_array_add (operations, _tprof_operation_new (_tprof_profile_get_name (profile, i), i, summary));
     }
@@ -151,7 +133,7 @@ table_job_worker (GTask        *task,
           g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
           return;
         }
-      summarize_operation (job->profile, i, mask, &summaries[i]);
+      _tprof_profile_summarize (job->profile, i, job->samples[i], mask, &summaries[i]);
     }
   g_task_return_pointer (task, summaries, g_free);
 }
@@ -175,10 +157,13 @@ table_job_done (GObject      *object,
 }
 
 /* Statistics under a rank filter need quantiles of every operation: a worker
- * computes them while the charts, which are cheap, follow at once. */
-static void
-tprof_window_update_table (TprofWindow *self)
+ * computes them while the charts, which are cheap, follow at once. An
+ * operation whose samples are not in memory gets what its cached per-rank
+ * totals give. */
+void
+_tprof_window_update_table (TprofWindow *self)
 {
+  gsize n;
   g_autoptr(GTask) task = NULL;
   TableJob *job;
 
@@ -200,6 +185,10 @@ tprof_window_update_table (TprofWindow *self)
   job->profile = g_object_ref (self->profile);
   job->mask = g_bytes_ref (self->mask);
   job->generation = self->table_generation;
+  n = _tprof_profile_get_n_operations (self->profile);
+  job->samples = g_new0 (TprofOperationSamples *, MAX (n, 1));
+  for (gsize i = 0; i < n; i++)
+    job->samples[i] = _tprof_profile_ref_samples (self->profile, i);
 
   self->table_cancellable = g_cancellable_new ();
   task = g_task_new (self, self->table_cancellable, table_job_done, NULL);
@@ -209,27 +198,20 @@ tprof_window_update_table (TprofWindow *self)
 }
 
 static void
-tprof_window_update_charts (TprofWindow *self)
-{
-  _tprof_charts_panel_set_source (self->charts, self->profile,
-                                  _tprof_operation_table_get_selected_index (self->table), self->mask);
-}
-
-static void
 rank_filter_changed_cb (TprofWindow     *self,
                         TprofRankFilter *filter)
 {
   g_clear_pointer (&self->mask, g_bytes_unref);
   self->mask = _tprof_rank_filter_dup_mask (filter);
 
-  tprof_window_update_charts (self);
-  tprof_window_update_table (self);
+  _tprof_window_update_charts (self);
+  _tprof_window_update_table (self);
 }
 
 static void
 selected_operation_cb (TprofWindow *self)
 {
-  tprof_window_update_charts (self);
+  _tprof_window_update_charts (self);
 }
 
 static void
@@ -247,19 +229,46 @@ tprof_window_stop_progress (TprofWindow *self)
   g_clear_handle_id (&self->progress_source, g_source_remove);
 }
 
+static void tprof_window_show_straggler (TprofWindow  *self,
+                                         TprofProfile *profile);
+
+/* One timer for every progress shown: the file loading, the selected
+ * operation's samples, the straggler search; it stops when all are done,
+ * so that an idle window does not wake up. */
 static gboolean
 progress_tick_cb (gpointer user_data)
 {
   TprofWindow *self = user_data;
+  gboolean active = FALSE;
 
-  if (self->loading == NULL)
-    return G_SOURCE_CONTINUE;
-
-  if (_tprof_profile_get_is_reading (self->loading))
-    gtk_progress_bar_pulse (self->progress_bar);
-  else
-    gtk_progress_bar_set_fraction (self->progress_bar, _tprof_profile_get_progress (self->loading));
+  if (self->loading != NULL)
+    {
+      if (_tprof_profile_get_is_reading (self->loading))
+        gtk_progress_bar_pulse (self->progress_bar);
+      else
+        gtk_progress_bar_set_fraction (self->progress_bar, _tprof_profile_get_progress (self->loading));
+      active = TRUE;
+    }
+  if (_tprof_window_tick_reading (self))
+    active = TRUE;
+  if (self->profile != NULL && _tprof_profile_is_finding_stragglers (self->profile))
+    {
+      tprof_window_show_straggler (self, self->profile);
+      active = TRUE;
+    }
+  if (!active)
+    {
+      self->progress_source = 0;
+      return G_SOURCE_REMOVE;
+    }
   return G_SOURCE_CONTINUE;
+}
+
+void
+_tprof_window_start_progress (TprofWindow *self)
+{
+  if (self->progress_source == 0)
+    self->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, progress_tick_cb, self);
 }
 
 /* The bar above the table names the straggler from arrival (who kept
@@ -275,6 +284,18 @@ tprof_window_show_straggler (TprofWindow  *self,
   g_autofree char *text = NULL;
   int rank = -1;
 
+  if (_tprof_profile_is_finding_stragglers (profile))
+    {
+      int percent = (int) (100.0 * _tprof_profile_get_straggler_progress (profile));
+
+      self->straggler = -1;
+      gtk_widget_set_visible (GTK_WIDGET (self->straggler_button), FALSE);
+      /* Translators: %d %% is a percentage, e.g. 45 % */
+      text = g_strdup_printf (_("Finding the straggler from arrival: reading every operation once (%d %%)…"), percent);
+      gtk_label_set_text (self->straggler_label, text);
+      gtk_widget_set_visible (self->straggler_bar, TRUE);
+      return;
+    }
   if (blame != NULL && first >= 0)
     rank = tprof_stragglers_name (blame, NULL);
   self->straggler = rank;
@@ -344,13 +365,35 @@ _tprof_window_get_straggler (TprofWindow  *self,
 }
 
 static void
+stragglers_found_cb (TprofWindow  *self,
+                     TprofProfile *profile)
+{
+  tprof_window_show_straggler (self, profile);
+}
+
+/* Stops what the shown profile does in the background and drops it. */
+static void
+tprof_window_put_away_profile (TprofWindow *self)
+{
+  _tprof_window_cancel_reading (self);
+  if (self->profile == NULL)
+    return;
+  g_clear_signal_handler (&self->stragglers_handler, self->profile);
+  _tprof_profile_close (self->profile);
+  g_clear_object (&self->profile);
+}
+
+static void
 tprof_window_show_profile (TprofWindow  *self,
                            TprofProfile *profile)
 {
   g_autofree char *basename = g_file_get_basename (_tprof_profile_get_file (profile));
   g_autofree char *uri = g_file_get_uri (_tprof_profile_get_file (profile));
 
-  g_set_object (&self->profile, profile);
+  tprof_window_put_away_profile (self);
+  self->profile = g_object_ref (profile);
+  self->stragglers_handler = g_signal_connect_object (profile, "stragglers-found",
+                                                      G_CALLBACK (stragglers_found_cb), self, G_CONNECT_SWAPPED);
   g_clear_pointer (&self->mask, g_bytes_unref);
 
   gtk_window_set_title (GTK_WINDOW (self), basename);
@@ -410,7 +453,6 @@ load_done_cb (GObject      *object,
       _tprof_window_show_error (self, message);
 
       g_clear_object (&self->loading);
-      tprof_window_stop_progress (self);
       g_clear_object (&self->file);
       if (self->profile != NULL)
         self->file = g_object_ref (_tprof_profile_get_file (self->profile));
@@ -423,9 +465,10 @@ load_done_cb (GObject      *object,
     return;
 
   g_clear_object (&self->loading);
-  tprof_window_stop_progress (self);
   _tprof_window_hide_error (self);
   tprof_window_show_profile (self, profile);
+  /* the straggler search, where it goes on in the background */
+  _tprof_window_start_progress (self);
 }
 
 void
@@ -454,8 +497,7 @@ _tprof_window_open (TprofWindow *self,
   tprof_window_show_page (self, "loading");
   _tprof_window_hide_error (self);
 
-  if (self->progress_source == 0)
-    self->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, progress_tick_cb, self);
+  _tprof_window_start_progress (self);
 
   _tprof_profile_load_async (self->loading, self->cancellable, load_done_cb, g_object_ref (self));
   _tprof_window_update_actions (self);
@@ -545,7 +587,7 @@ tprof_window_dispose (GObject *object)
   g_cancellable_cancel (self->table_cancellable);
   g_clear_object (&self->table_cancellable);
   g_clear_object (&self->loading);
-  g_clear_object (&self->profile);
+  tprof_window_put_away_profile (self);
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->mask, g_bytes_unref);
@@ -598,6 +640,8 @@ tprof_window_init (TprofWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->straggler = -1;
+  self->reading_op = -1;
+  _tprof_window_connect_reading (self);
 
   self->settings = g_settings_new (APP_ID);
   tprof_window_bind_settings (self);

@@ -1,0 +1,155 @@
+/* tprof-profile-stragglers.c — TprofProfile: finding the straggler from arrival, reading a large profile's operations once in the background. */
+/* SPDX-License-Identifier: MIT */
+
+#include "config.h"
+
+#include "tprof-profile-private.h"
+
+typedef struct
+{
+  TprofStragglers *stragglers;
+  gssize           first_synchronising;
+} Found;
+
+static void
+found_free (Found *found)
+{
+  tprof_stragglers_free (found->stragglers);
+  g_free (found);
+}
+
+void
+_tprof_profile_stragglers_add (TprofStragglers         **stragglers,
+                               gssize                   *first_synchronising,
+                               const TprofGatheredTime  *gt,
+                               gsize                     op)
+{
+  TprofArrival arrival;
+
+  if (*stragglers == NULL)
+    return;
+  /* an operation without a timeline: nobody can be blamed from arrival */
+  if (tprof_gathered_time_count (gt) > 0 && tprof_gathered_time_starts (gt) == NULL)
+    g_clear_pointer (stragglers, tprof_stragglers_free);
+  else if (!tprof_stragglers_add (*stragglers, gt, &arrival))
+    g_clear_pointer (stragglers, tprof_stragglers_free);
+  else if (arrival.synchronising && *first_synchronising < 0)
+    *first_synchronising = (gssize) op;
+}
+
+/* Reads @op for the search, giving way to reads of selected operations:
+ * NULL when closed or on an error. */
+static TprofGatheredTime *
+scan_read (TprofProfile *self,
+           gsize         op)
+{
+  for (;;)
+    {
+      TprofError error = { 0 };
+      TprofGatheredTime *gt;
+
+      g_mutex_lock (&self->handle_lock);
+      for (;;)
+        {
+          /* cleared before looking, so that a reader arriving now stops us */
+          g_atomic_int_set (&self->scan_stop, g_atomic_int_get (&self->closed));
+          if (g_atomic_int_get (&self->readers_waiting) == 0 || g_atomic_int_get (&self->closed))
+            break;
+          g_cond_wait (&self->handle_free, &self->handle_lock);
+        }
+      if (g_atomic_int_get (&self->closed))
+        {
+          g_mutex_unlock (&self->handle_lock);
+          return NULL;
+        }
+      gt = tprof_profile_file_read_operation (self->handle, op, NULL, 0, NULL, NULL, &self->scan_stop, &error);
+      g_mutex_unlock (&self->handle_lock);
+      if (gt != NULL || error.code != TPROF_ERROR_CANCELLED)
+        return gt;
+      /* stopped for a selected operation, or closed: try again after it */
+    }
+}
+
+static void
+scan_worker (GTask        *task,
+             gpointer      source_object,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  TprofProfile *self = source_object;
+  ProfileContents *contents = self->contents;
+  Found *found = g_new0 (Found, 1);
+
+  found->first_synchronising = -1;
+  found->stragglers = tprof_stragglers_new (contents->world_size);
+  for (gsize i = 0; i < contents->n_ops && found->stragglers != NULL; i++)
+    {
+      TprofGatheredTime *gt = scan_read (self, i);
+
+      if (gt == NULL)
+        {
+          /* closed, or the file cannot be read: nobody is named */
+          g_clear_pointer (&found->stragglers, tprof_stragglers_free);
+          break;
+        }
+      _tprof_profile_stragglers_add (&found->stragglers, &found->first_synchronising, gt, i);
+      tprof_gathered_time_free (gt);
+      _tprof_profile_set_permille (&self->scan_permille, (double) (i + 1) / (double) contents->n_ops);
+    }
+  g_task_return_pointer (task, found, (GDestroyNotify) found_free);
+}
+
+static void
+scan_done (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  TprofProfile *self = TPROF_PROFILE (object);
+  Found *found = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  g_atomic_int_set (&self->scanning, FALSE);
+  if (found == NULL)
+    return;
+  self->contents->stragglers = g_steal_pointer (&found->stragglers);
+  self->contents->first_synchronising = found->first_synchronising;
+  self->contents->stragglers_known = TRUE;
+  found_free (found);
+  if (!g_atomic_int_get (&self->closed))
+    _tprof_profile_emit_stragglers_found (self);
+}
+
+void
+_tprof_profile_find_stragglers (TprofProfile *self)
+{
+  g_autoptr(GTask) task = g_task_new (self, NULL, scan_done, NULL);
+
+  g_atomic_int_set (&self->scanning, TRUE);
+  g_atomic_int_set (&self->scan_permille, 0);
+  g_task_run_in_thread (task, scan_worker);
+}
+
+gboolean
+_tprof_profile_is_finding_stragglers (TprofProfile *self)
+{
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), FALSE);
+  return g_atomic_int_get (&self->scanning);
+}
+
+double
+_tprof_profile_get_straggler_progress (TprofProfile *self)
+{
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), 0.0);
+  return g_atomic_int_get (&self->scan_permille) / 1000.0;
+}
+
+void
+_tprof_profile_close (TprofProfile *self)
+{
+  g_return_if_fail (TPROF_IS_PROFILE (self));
+
+  g_atomic_int_set (&self->closed, TRUE);
+  g_atomic_int_set (&self->scan_stop, TRUE);
+  g_mutex_lock (&self->handle_lock);
+  g_cond_broadcast (&self->handle_free);
+  g_mutex_unlock (&self->handle_lock);
+}
