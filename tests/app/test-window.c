@@ -1190,6 +1190,76 @@ test_window_straggler (void)
   close_window (window);
 }
 
+/* A large profile (here: every profile, TPROF_VIEWER_EAGER_SAMPLES=0)
+ * opens on its cached statistics: the table is numpy's at once, the
+ * selected operation's samples are read with progress in place of the
+ * charts (Cancel, then Read Again), an unread operation's row under a
+ * rank filter has exact totals and unknown quantiles, and the straggler
+ * is found in the background, the same as when read whole. */
+static void
+test_window_lazy (void)
+{
+  g_autofree char *chronic = write_timeline_profile ("lazy-straggler-2.h5", 2);
+  static const char * const names[] = { "forward", "allreduce", "io/checkpoint", "empty", "constant", "zeros", "big" };
+  g_autoptr(GHashTable) reference = NULL;
+  TprofWindow *window;
+  TprofOperation *row;
+  GtkWidget *button;
+  const char *text = NULL;
+
+  g_setenv ("TPROF_VIEWER_EAGER_SAMPLES", "0", TRUE);
+  window = app_test_gui_new_window (app);
+
+  app_test_gui_open (window, chronic);
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
+  g_assert_nonnull (strstr (text, "40 of 40"));
+  /* the operation it opened on was read */
+  g_assert_cmpstr (_tprof_charts_panel_get_page (window->charts), ==, "charts");
+  g_assert_nonnull (_tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts)));
+
+  app_test_gui_open (window, fixture_path);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    assert_row_matches_numpy (window, names[i], "all");
+
+  select_operation (window, "forward");
+  g_assert_cmpstr (_tprof_charts_panel_get_page (window->charts), ==, "reading");
+  g_assert_nonnull (strstr (_tprof_charts_panel_get_reading_text (window->charts), "forward"));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (_tprof_charts_panel_get_page (window->charts), ==, "charts");
+  assert_histogram_matches_numpy (window, "forward", "all", "auto");
+
+  /* Cancel shows why nothing is drawn; Read Again reads */
+  select_operation (window, "allreduce");
+  button = _tprof_charts_panel_get_reading_button (window->charts);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "Cancel");
+  g_signal_emit_by_name (button, "clicked");
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (_tprof_charts_panel_get_page (window->charts), ==, "reading");
+  g_assert_nonnull (strstr (_tprof_charts_panel_get_reading_text (window->charts), "cancelled"));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, "Read Again");
+  g_signal_emit_by_name (button, "clicked");
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (_tprof_charts_panel_get_page (window->charts), ==, "charts");
+  assert_histogram_matches_numpy (window, "allreduce", "all", "auto");
+
+  /* "io/checkpoint" was never read: under ranks 0 and 4 its row has numpy's
+   * count and sum, and no median rather than a wrong one */
+  _tprof_rank_filter_apply_expression (window->rank_filter, "0,4", NULL);
+  app_test_gui_wait_idle (window);
+  row = find_row (window, "io/checkpoint", NULL);
+  reference = app_test_reference (fixture_path, "summary", "io/checkpoint", "0,4", NULL, NULL);
+  g_assert_cmpuint (_tprof_operation_get_summary (row)->count, ==,
+                    (gsize) g_array_index (app_test_reference_get (reference, "summary"), double, 0));
+  app_test_assert_close (_tprof_operation_get_summary (row)->sum,
+                         g_array_index (app_test_reference_get (reference, "summary"), double, 1), 1e-12, "sum");
+  g_assert_true (isnan (_tprof_operation_get_summary (row)->median));
+  /* the operations read have every statistic under the filter */
+  assert_row_matches_numpy (window, "forward", "0,4");
+
+  g_unsetenv ("TPROF_VIEWER_EAGER_SAMPLES");
+  close_window (window);
+}
+
 /* "Over Time" shows the selected operation as ranks x occurrences: the
  * cells are the samples' durations, ranks the filter hides are blank, a
  * click on a cell shows its rank alone, and the export draws it. */
@@ -1288,6 +1358,15 @@ test_window_screenshot (void)
   g_settings_reset (settings, "separate-ranks");
   g_settings_reset (settings, "log-y");
   g_settings_reset (settings, "rank-metric");
+
+  /* a large profile: an operation whose read was cancelled */
+  g_setenv ("TPROF_VIEWER_EAGER_SAMPLES", "0", TRUE);
+  app_test_gui_open (window, path);
+  select_operation (window, "data/load_batch");
+  g_signal_emit_by_name (_tprof_charts_panel_get_reading_button (window->charts), "clicked");
+  app_test_gui_wait_idle (window);
+  shoot (window, "unread-window.png");
+  g_unsetenv ("TPROF_VIEWER_EAGER_SAMPLES");
 
   close_window (window);
 
@@ -1414,6 +1493,7 @@ main (int   argc,
   g_test_add_func ("/app/window/actions", test_window_actions);
   g_test_add_func ("/app/window/many-operations", test_window_many_operations);
   g_test_add_func ("/app/window/straggler", test_window_straggler);
+  g_test_add_func ("/app/window/lazy", test_window_lazy);
   g_test_add_func ("/app/window/columns", test_window_columns);
   g_test_add_func ("/app/window/title", test_window_title);
   g_test_add_func ("/app/window/over-time", test_window_over_time);

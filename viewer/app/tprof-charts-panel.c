@@ -114,6 +114,13 @@ _tprof_charts_panel_get_reading_text (TprofChartsPanel *self)
   return gtk_label_get_text (self->reading_label);
 }
 
+GtkWidget *
+_tprof_charts_panel_get_reading_button (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return GTK_WIDGET (self->reading_button);
+}
+
 static void
 reading_button_cb (TprofChartsPanel *self,
                    GtkButton        *button)

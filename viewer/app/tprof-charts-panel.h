@@ -34,6 +34,8 @@ void                _tprof_charts_panel_show_unread   (TprofChartsPanel *self,
                                                        const char       *text);
 /* "charts" or "reading" (the latter for reading and unread alike). */
 const char         *_tprof_charts_panel_get_page      (TprofChartsPanel *self);
+/* The reading page's button (Cancel or Read Again), for tests. */
+GtkWidget          *_tprof_charts_panel_get_reading_button (TprofChartsPanel *self);
 /* The text of the reading page. */
 const char         *_tprof_charts_panel_get_reading_text (TprofChartsPanel *self);
 TprofHistogramView *_tprof_charts_panel_get_histogram (TprofChartsPanel *self);
