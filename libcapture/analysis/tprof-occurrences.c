@@ -74,6 +74,20 @@ group_by_rank (TprofOccurrences *occ,
     occ->order[next[ranks[i]]++] = i;
 }
 
+/* Whether @order[0..@len) is already in the order compare_by_start()
+ * gives: a rank's samples as one thread recorded them are. */
+static bool
+in_start_order (const size_t *order,
+                size_t        len,
+                const double *starts)
+{
+  for (size_t k = 1; k < len; k++)
+    if (!(starts[order[k - 1]] < starts[order[k]])
+        && !(starts[order[k - 1]] == starts[order[k]] && order[k - 1] < order[k]))
+      return false;
+  return true;
+}
+
 static void
 index_occurrences (TprofOccurrences *occ)
 {
@@ -86,7 +100,8 @@ index_occurrences (TprofOccurrences *occ)
 
       if (len == 0)
         continue;
-      if (starts != NULL)
+      /* sorting is what the occurrences cost: skipped when not needed */
+      if (starts != NULL && !in_start_order (occ->order + occ->first[r], len, starts))
         qsort_r (occ->order + occ->first[r], len, sizeof *occ->order, compare_by_start, (void *) starts);
       for (size_t k = 0; k < len; k++)
         occ->number[occ->order[occ->first[r] + k]] = k;
