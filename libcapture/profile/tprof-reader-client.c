@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,6 +51,7 @@ struct _TprofReaderClient
   pid_t  pid;         /* 0 once the helper is gone */
   int    sock;
   rlim_t memory_limit;
+  bool   no_vm_copy;  /* process_vm_readv failed once: samples come in a memfd */
 };
 
 /* The helper beside this library in a build tree, else where it is installed. */
@@ -397,6 +399,102 @@ client_take_samples (TprofReaderClient *client,
   return gt;
 }
 
+/* Copies @bytes at @remote in the helper into @local; false on failure. */
+static bool
+copy_from_helper (pid_t       pid,
+                  void       *local,
+                  uint64_t    remote,
+                  size_t      bytes)
+{
+  size_t done = 0;
+
+  while (done < bytes)
+    {
+      struct iovec here = { (char *) local + done, bytes - done };
+      struct iovec there = { (void *) (uintptr_t) (remote + done), bytes - done };
+      ssize_t got = process_vm_readv (pid, &here, 1, &there, 1, 0);
+
+      if (got <= 0)
+        return false;
+      done += (size_t) got;
+    }
+  return true;
+}
+
+/* The samples the helper offers at addresses in its memory (a SAMPLES_AT
+ * message), copied into arrays of ours on huge pages: the one copy there
+ * is. Tells the helper whether it worked; when not (a sandbox may forbid
+ * process_vm_readv), the helper sends them in a memfd next, and later
+ * reads go that way at once. Sets *@gt on success (NULL when out of
+ * memory, with @error set); returns false when the memfd is to come. */
+static bool
+client_copy_samples (TprofReaderClient  *client,
+                     TprofWire          *w,
+                     TprofGatheredTime **gt,
+                     TprofError         *error)
+{
+  uint64_t n = _tprof_wire_get_u64 (w);
+  bool has_starts = _tprof_wire_get_u64 (w) != 0, has_threads = _tprof_wire_get_u64 (w) != 0;
+  uint64_t at_times = _tprof_wire_get_u64 (w), at_ranks = _tprof_wire_get_u64 (w);
+  uint64_t at_starts = _tprof_wire_get_u64 (w), at_threads = _tprof_wire_get_u64 (w);
+  double *times = NULL, *starts = NULL;
+  int32_t *ranks = NULL, *threads = NULL;
+  bool memfd = false;
+  TprofWire answer = { 0 };
+
+  *gt = NULL;
+  if (w->failed || n > SIZE_MAX / 32)
+    tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent malformed samples", client->path);
+  else if (n == 0)
+    *gt = tprof_gathered_time_new_take (NULL, NULL, 0);
+  else if (client->no_vm_copy)
+    memfd = true;
+  else
+    {
+      times = _tprof_h5_alloc_samples ((size_t) n, sizeof *times);
+      ranks = _tprof_h5_alloc_samples ((size_t) n, sizeof *ranks);
+      starts = has_starts ? _tprof_h5_alloc_samples ((size_t) n, sizeof *starts) : NULL;
+      threads = has_threads ? _tprof_h5_alloc_samples ((size_t) n, sizeof *threads) : NULL;
+      if (times == NULL || ranks == NULL || (has_starts && starts == NULL) || (has_threads && threads == NULL))
+        tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory for %llu samples",
+                         client->path, (unsigned long long) n);
+      else if (copy_from_helper (client->pid, times, at_times, (size_t) n * sizeof *times)
+               && copy_from_helper (client->pid, ranks, at_ranks, (size_t) n * sizeof *ranks)
+               && (!has_starts || copy_from_helper (client->pid, starts, at_starts, (size_t) n * sizeof *starts))
+               && (!has_threads
+                   || copy_from_helper (client->pid, threads, at_threads, (size_t) n * sizeof *threads)))
+        {
+          /* each array is handed over: nothing is left to free here */
+          *gt = tprof_gathered_time_new_take (times, ranks, (size_t) n);
+          if (*gt == NULL)
+            {
+              free (starts);
+              free (threads);
+              tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", client->path);
+            }
+          else
+            tprof_gathered_time_set_timeline_take (*gt, starts, threads);
+          times = starts = NULL;
+          ranks = threads = NULL;
+        }
+      else
+        memfd = client->no_vm_copy = true;
+    }
+  free (times);
+  free (ranks);
+  free (starts);
+  free (threads);
+
+  _tprof_wire_put_u64 (&answer, !memfd);
+  if (_tprof_reader_send (client->sock, TPROF_READER_MSG_TAKEN, &answer, -1) < 0 && memfd)
+    {
+      client_failed (client, -1, "answering it", error);
+      memfd = false;
+    }
+  _tprof_wire_clear (&answer);
+  return !memfd;
+}
+
 TprofGatheredTime *
 _tprof_reader_client_read (TprofProfileFile   *file,
                            size_t              op,
@@ -447,6 +545,8 @@ _tprof_reader_client_read (TprofProfileFile   *file,
         client_take_error (client, &w, error);
       else if (type == TPROF_READER_MSG_SAMPLES)
         gt = client_take_samples (client, got_fd, &w, error);
+      else if (type == TPROF_READER_MSG_SAMPLES_AT)
+        done = client_copy_samples (client, &w, &gt, error);
       else
         tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent a malformed answer",
                          file->path);

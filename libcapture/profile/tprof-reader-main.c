@@ -104,6 +104,39 @@ samples_memfd (const TprofGatheredTime *gt,
   return fd;
 }
 
+/* Tells the client where @gt's arrays lie in our memory, so that it copies
+ * them straight into its own (process_vm_readv: one copy, onto its huge
+ * pages, where a memfd's shared pages fault in 4 KiB at a time). true when
+ * it did; false when it could not (a sandbox without the call): then the
+ * memfd carries them. */
+static bool
+offer_samples (const TprofGatheredTime *gt,
+               TprofWire               *w)
+{
+  TprofReaderMsg type;
+  int got_fd = -1;
+  bool taken;
+
+  _tprof_wire_clear (w);
+  _tprof_wire_put_u64 (w, tprof_gathered_time_count (gt));
+  _tprof_wire_put_u64 (w, tprof_gathered_time_starts (gt) != NULL);
+  _tprof_wire_put_u64 (w, tprof_gathered_time_threads (gt) != NULL);
+  _tprof_wire_put_u64 (w, (uintptr_t) tprof_gathered_time_times (gt));
+  _tprof_wire_put_u64 (w, (uintptr_t) tprof_gathered_time_ranks (gt));
+  _tprof_wire_put_u64 (w, (uintptr_t) tprof_gathered_time_starts (gt));
+  _tprof_wire_put_u64 (w, (uintptr_t) tprof_gathered_time_threads (gt));
+  if (_tprof_reader_send (SOCKET_FD, TPROF_READER_MSG_SAMPLES_AT, w, -1) < 0
+      || _tprof_reader_receive (SOCKET_FD, &type, w, &got_fd, -1, NULL) != 0)
+    exit (1);  /* the client is gone */
+  if (got_fd >= 0)
+    close (got_fd);
+  if (type != TPROF_READER_MSG_TAKEN)
+    exit (1);
+  taken = _tprof_wire_get_u64 (w) != 0;
+  _tprof_wire_clear (w);
+  return taken;
+}
+
 static void
 serve_read (TprofProfileFile *file,
             TprofWire        *request)
@@ -129,16 +162,21 @@ serve_read (TprofProfileFile *file,
   else
     tprof_error_set (&error, TPROF_ERROR_INVALID, "malformed request");
   free (ranks);
-  if (gt != NULL)
+  if (gt != NULL && !offer_samples (gt, &w))
     fd = samples_memfd (gt, &error);
-  if (fd < 0)
+  else if (gt == NULL)
+    fd = -1;
+  else
+    fd = -2;  /* taken from our memory */
+  if (fd == -1)
     {
       if (error.code == TPROF_ERROR_NONE)
         tprof_error_set (&error, TPROF_ERROR_NO_MEMORY, "out of memory");
       send_error (&error);
     }
-  else
+  else if (fd >= 0)
     {
+      _tprof_wire_clear (&w);
       _tprof_wire_put_u64 (&w, tprof_gathered_time_count (gt));
       _tprof_wire_put_u64 (&w, tprof_gathered_time_starts (gt) != NULL);
       _tprof_wire_put_u64 (&w, tprof_gathered_time_threads (gt) != NULL);

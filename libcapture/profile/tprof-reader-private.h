@@ -11,7 +11,7 @@
 #include "tprof/tprof-profile-file.h"
 
 /* Bumped whenever a message changes: a helper of another build is refused. */
-#define TPROF_READER_PROTOCOL 1
+#define TPROF_READER_PROTOCOL 2
 
 typedef enum
 {
@@ -21,6 +21,10 @@ typedef enum
   TPROF_READER_MSG_READ,       /* client: op, ranks; helper: PROGRESS..., SAMPLES */
   TPROF_READER_MSG_PROGRESS,   /* helper: fraction done */
   TPROF_READER_MSG_SAMPLES,    /* helper: counts, with a memfd holding the arrays */
+  TPROF_READER_MSG_SAMPLES_AT, /* helper: counts and the addresses of its arrays,
+                                * kept until TAKEN */
+  TPROF_READER_MSG_TAKEN,      /* client: 1 when it copied them (process_vm_readv),
+                                * 0 to have them in a memfd (SAMPLES) instead */
 } TprofReaderMsg;
 
 /* ---- a message's payload, built and parsed with bounds checks (tprof-reader-wire.c) ---- */
