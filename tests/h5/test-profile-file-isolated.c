@@ -26,6 +26,15 @@ assert_same_samples (const TprofGatheredTime *a,
                    n * sizeof (double));
   g_assert_cmpmem (tprof_gathered_time_ranks (a), n * sizeof (int32_t), tprof_gathered_time_ranks (b),
                    n * sizeof (int32_t));
+  /* the timeline travels too */
+  g_assert_true ((tprof_gathered_time_starts (a) == NULL) == (tprof_gathered_time_starts (b) == NULL));
+  g_assert_true ((tprof_gathered_time_threads (a) == NULL) == (tprof_gathered_time_threads (b) == NULL));
+  if (tprof_gathered_time_starts (a) != NULL)
+    g_assert_cmpmem (tprof_gathered_time_starts (a), n * sizeof (double), tprof_gathered_time_starts (b),
+                     n * sizeof (double));
+  if (tprof_gathered_time_threads (a) != NULL)
+    g_assert_cmpmem (tprof_gathered_time_threads (a), n * sizeof (int32_t), tprof_gathered_time_threads (b),
+                     n * sizeof (int32_t));
 }
 
 static void
