@@ -9,7 +9,15 @@
 
 #include <tprof/tprof-gathered-time.h>
 
-/* malloc (@n_items * @item_size), or NULL when that product overflows. */
+/* @bytes (at least 4 MiB) for free(), aligned to and advised onto 2 MiB
+ * transparent huge pages (tprof-alloc.c). */
+void *_tprof_malloc_large (size_t bytes);
+
+/* malloc (@n_items * @item_size), or NULL when that product overflows.
+ * A 4 KiB page fault costs about as much as copying the page (more in a
+ * VM): an array of 4 MiB or more goes onto 2 MiB pages (where the THP
+ * mode is `madvise`, as on Debian), so that a 100 MB array faults 50
+ * times instead of 25000; smaller ones would waste memory. */
 static inline void *
 _tprof_malloc_array (size_t n_items,
                      size_t item_size)
@@ -18,7 +26,8 @@ _tprof_malloc_array (size_t n_items,
 
   if (__builtin_mul_overflow (n_items, item_size, &bytes))
     return NULL;
-
+  if (bytes >= ((size_t) 4 << 20))
+    return _tprof_malloc_large (bytes);
   return malloc (bytes > 0 ? bytes : 1);
 }
 

@@ -195,12 +195,8 @@ TprofGatheredTime *_tprof_h5_read_samples (TprofProfileFile   *pf,
                                            const volatile int *cancel,
                                            TprofError         *error);
 
-/* --- filling arrays fast: tprof-h5-buffer.c, -sample-check.c, -sample-fill.c --- */
-
-/* A new array of @n values of @elem_size bytes for free(), on huge pages
- * when large; NULL when memory is exhausted or the size overflows. */
-void *_tprof_h5_alloc_samples (size_t n,
-                               size_t elem_size);
+/* --- filling arrays fast: tprof-h5-sample-check.c, -sample-fill.c (large
+ * arrays come from _tprof_malloc_array(), on huge pages) --- */
 
 /* Sets the error for invalid sample @i of operation @op, from its time
  * and its rank as stored (@rank_text). Returns -1. */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tprof-gathered-time-private.h"
 #include "tprof-h5-reader-private.h"
 
 /* Below this many bytes, HDF5 reads a dataset as fast as pread() would. */
@@ -277,8 +278,8 @@ tprof_h5_read_timeline (TprofH5SampleRead *sr,
 {
   bool has_starts = false, has_threads = false;
 
-  *starts = n > 0 ? _tprof_h5_alloc_samples (n, sizeof **starts) : NULL;
-  *threads = n > 0 ? _tprof_h5_alloc_samples (n, sizeof **threads) : NULL;
+  *starts = n > 0 ? _tprof_malloc_array (n, sizeof **starts) : NULL;
+  *threads = n > 0 ? _tprof_malloc_array (n, sizeof **threads) : NULL;
   if (n > 0 && (*starts == NULL || *threads == NULL))
     return tprof_error_set (sr->error, TPROF_ERROR_NO_MEMORY,
                             "%s: operation '%s': not enough memory for the timeline of %zu samples",
@@ -352,8 +353,8 @@ tprof_h5_read_into (TprofH5SampleRead *sr,
                     int               *status)
 {
   size_t n = (size_t) sr->total;
-  double *times = n > 0 ? _tprof_h5_alloc_samples (n, sizeof *times) : NULL;
-  int32_t *ranks = n > 0 ? _tprof_h5_alloc_samples (n, sizeof *ranks) : NULL;
+  double *times = n > 0 ? _tprof_malloc_array (n, sizeof *times) : NULL;
+  int32_t *ranks = n > 0 ? _tprof_malloc_array (n, sizeof *ranks) : NULL;
   double *starts = NULL;
   int32_t *threads = NULL;
   TprofGatheredTime *gt = NULL;

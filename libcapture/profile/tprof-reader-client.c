@@ -453,10 +453,10 @@ client_copy_samples (TprofReaderClient  *client,
     memfd = true;
   else
     {
-      times = _tprof_h5_alloc_samples ((size_t) n, sizeof *times);
-      ranks = _tprof_h5_alloc_samples ((size_t) n, sizeof *ranks);
-      starts = has_starts ? _tprof_h5_alloc_samples ((size_t) n, sizeof *starts) : NULL;
-      threads = has_threads ? _tprof_h5_alloc_samples ((size_t) n, sizeof *threads) : NULL;
+      times = _tprof_malloc_array ((size_t) n, sizeof *times);
+      ranks = _tprof_malloc_array ((size_t) n, sizeof *ranks);
+      starts = has_starts ? _tprof_malloc_array ((size_t) n, sizeof *starts) : NULL;
+      threads = has_threads ? _tprof_malloc_array ((size_t) n, sizeof *threads) : NULL;
       if (times == NULL || ranks == NULL || (has_starts && starts == NULL) || (has_threads && threads == NULL))
         tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory for %llu samples",
                          client->path, (unsigned long long) n);
