@@ -83,18 +83,21 @@ read_samples (ReadJob  *job,
   TprofGatheredTime *gt;
   TprofOperationSamples *samples;
 
+  /* the straggler search waits until this is indexed too: the selected
+   * operation has the processors and the memory to itself */
   _tprof_profile_lock_for_read (self);
   gt = tprof_profile_file_read_operation (self->handle, job->op, NULL, 0, read_progress_cb, &reading,
                                           &job->cancelled, &tprof_error);
-  _tprof_profile_unlock_for_read (self);
   if (gt == NULL)
     {
+      _tprof_profile_unlock_for_read (self);
       _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (self->handle), name);
       return NULL;
     }
   samples = _tprof_operation_samples_new (gt, self->contents->world_size, read_progress_cb, &indexing,
                                           &job->cancelled, &tprof_error);
   tprof_gathered_time_free (gt);
+  _tprof_profile_unlock_for_read (self);
   if (samples == NULL)
     _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (self->handle), name);
   return samples;
