@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tprof-gathered-time-private.h"
 #include "tprof-histogram-private.h"
@@ -78,11 +79,14 @@ runs_ranks (const TprofOperationIndex *index,
   return ranks;
 }
 
-TprofHistogram *
-tprof_operation_index_histogram (const TprofOperationIndex *index,
-                                 const uint8_t             *mask,
-                                 size_t                     n_bins,
-                                 TprofHistogramFlags        flags)
+/* The histogram of the selected runs on @range (NULL: their own extremes;
+ * widened to hold them when it does not). */
+static TprofHistogram *
+index_histogram (const TprofOperationIndex *index,
+                 const uint8_t             *mask,
+                 size_t                     n_bins,
+                 TprofHistogramFlags        flags,
+                 const double              *range)
 {
   bool log = (flags & TPROF_HISTOGRAM_LOG) != 0;
   bool separate = (flags & TPROF_HISTOGRAM_SEPARATE_RANKS) != 0;
@@ -96,6 +100,11 @@ tprof_operation_index_histogram (const TprofOperationIndex *index,
   if (runs == NULL)
     return NULL;
   total = runs_binned_range (runs, n_runs, log, &n_nonpositive, &lo, &hi);
+  if (range != NULL && total > 0)
+    {
+      lo = fmin (lo, range[0]);
+      hi = fmax (hi, range[1]);
+    }
 
   /* like tprof_histogram_compute(), nothing to bin means no ranks either */
   if (total == 0)
@@ -119,4 +128,69 @@ out:
   free (ranks);
   free (runs);
   return hist;
+}
+
+TprofHistogram *
+tprof_operation_index_histogram (const TprofOperationIndex *index,
+                                 const uint8_t             *mask,
+                                 size_t                     n_bins,
+                                 TprofHistogramFlags        flags)
+{
+  return index_histogram (index, mask, n_bins, flags, NULL);
+}
+
+TprofHistogram *
+tprof_operation_index_histogram_range (const TprofOperationIndex *index,
+                                       const uint8_t             *mask,
+                                       size_t                     n_bins,
+                                       TprofHistogramFlags        flags,
+                                       double                     lo,
+                                       double                     hi)
+{
+  const double range[2] = { lo, hi };
+
+  return index_histogram (index, mask, n_bins, flags, range);
+}
+
+bool
+tprof_operation_index_extent (const TprofOperationIndex *index,
+                              const uint8_t             *mask,
+                              TprofHistogramFlags        flags,
+                              double                    *lo,
+                              double                    *hi)
+{
+  uint64_t n_nonpositive = 0;
+  size_t n_runs, total;
+  TprofSortedRun *runs = _tprof_operation_index_select_runs (index, mask, &n_runs, &total);
+
+  *lo = *hi = NAN;
+  if (runs == NULL)
+    return false;
+  total = runs_binned_range (runs, n_runs, (flags & TPROF_HISTOGRAM_LOG) != 0, &n_nonpositive, lo, hi);
+  free (runs);
+  if (total == 0)
+    *lo = *hi = NAN;
+  return total > 0;
+}
+
+double *
+tprof_operation_index_values (const TprofOperationIndex *index,
+                              const uint8_t             *mask,
+                              size_t                    *n)
+{
+  size_t n_runs, total;
+  TprofSortedRun *runs = _tprof_operation_index_select_runs (index, mask, &n_runs, &total);
+  double *values = runs != NULL ? _tprof_malloc_array (total > 0 ? total : 1, sizeof *values) : NULL;
+  size_t at = 0;
+
+  *n = 0;
+  for (size_t r = 0; values != NULL && r < n_runs; r++)
+    {
+      memcpy (values + at, runs[r].values, runs[r].len * sizeof *values);
+      at += runs[r].len;
+    }
+  free (runs);
+  if (values != NULL)
+    *n = at;
+  return values;
 }

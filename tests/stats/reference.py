@@ -178,6 +178,16 @@ def hist_one(times, ranks, mode, bins, prefix):
         emit(prefix + 'rank_%d' % r, row)
 
 
+def cmd_hist_range(directory, bins, lo, hi, selection):
+    # numpy.histogram with range=: the edges two runs share.
+    times, ranks = load(directory)
+    keep = np.ones(times.shape, dtype=bool) if selection == 'all' else \
+        np.isin(ranks, [int(r) for r in selection.split(',')])
+    counts, edges = np.histogram(times[keep], bins=bins, range=(lo, hi))
+    emit('counts', counts)
+    emit('edges', edges)
+
+
 def cmd_compare(directory):
     # The samples of rank 0 are the base run, those of rank 1 the new one:
     # scipy's Mann-Whitney U test and numpy's medians.
@@ -354,6 +364,9 @@ def main():
         cmd_slice(rest[1], rest[2:])
     elif command == 'hist':
         cmd_hist(rest[0], rest[1], rest[2:])
+    elif command == 'hist_range':
+        # hist_range DIR BINS LO HI SELECTION
+        cmd_hist_range(rest[0], int(rest[1]), float(rest[2]), float(rest[3]), rest[4])
     elif command == 'selections':
         # selections DIR MODE SPEC,SPEC... SELECTION...  (SPECS may be '-': none)
         specs = [] if rest[2] == '-' else rest[2].split(',')

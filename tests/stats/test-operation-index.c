@@ -291,6 +291,71 @@ test_histogram_bins (void)
   assert_histogram (hist, ref, 0, 0, "17 bins of forward");
 }
 
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* Two runs' histograms share edges: a selection binned on a wider range
+ * (the extent of all ranks) is numpy.histogram(..., range=); and the
+ * selection's values come out whole. */
+static void
+test_histogram_range (void)
+{
+  g_autofree guint8 *mask = mask_new ("1,2,5", WORLD);
+  Operation *op = &ops[FORWARD];
+  g_autofree char *lo_text = NULL, *hi_text = NULL;
+  g_autoptr(StatsReference) ref = NULL;
+  g_autoptr(TprofHistogram) hist = NULL;
+  g_autofree double *values = NULL;
+  g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (double));
+  const double *counts, *edges;
+  double lo, hi, sel_lo, sel_hi;
+  gsize n_counts, n_edges;
+  size_t n = 0;
+
+  g_assert_true (tprof_operation_index_extent (op->index, NULL, TPROF_HISTOGRAM_DEFAULT, &lo, &hi));
+  g_assert_true (tprof_operation_index_extent (op->index, mask, TPROF_HISTOGRAM_DEFAULT, &sel_lo, &sel_hi));
+  g_assert_cmpfloat (lo, <, sel_lo);
+  lo_text = g_strdup_printf ("%.17g", lo);
+  hi_text = g_strdup_printf ("%.17g", hi);
+  {
+    const char *args[] = { "17", lo_text, hi_text, "1,2,5", NULL };
+
+    ref = stats_reference_run ("hist_range", (const double *) op->times->data, (const int32_t *) op->ranks->data,
+                               op->times->len, args);
+  }
+  hist = tprof_operation_index_histogram_range (op->index, mask, 17, TPROF_HISTOGRAM_DEFAULT, lo, hi);
+  counts = stats_reference_get (ref, "counts", &n_counts);
+  edges = stats_reference_get (ref, "edges", &n_edges);
+  g_assert_cmpuint (hist->n_bins, ==, n_counts);
+  for (gsize i = 0; i < n_counts; i++)
+    g_assert_cmpuint (hist->counts[i], ==, (guint64) counts[i]);
+  for (gsize i = 0; i < n_edges; i++)
+    stats_assert_close (hist->edges[i], edges[i], 1e-15);
+
+  values = tprof_operation_index_values (op->index, mask, &n);
+  for (guint i = 0; i < op->times->len; i++)
+    if (mask[g_array_index (op->ranks, int32_t, i)])
+      g_array_append_val (expected, g_array_index (op->times, double, i));
+  g_assert_cmpuint (n, ==, expected->len);
+  qsort (values, n, sizeof *values, compare_doubles);
+  g_array_sort (expected, compare_doubles);
+  g_assert_cmpmem (values, n * sizeof (double), expected->data, n * sizeof (double));
+
+  /* nothing selected: no extent */
+  {
+    g_autofree guint8 *none = g_new0 (guint8, WORLD);
+
+    g_assert_false (tprof_operation_index_extent (op->index, none, TPROF_HISTOGRAM_DEFAULT, &lo, &hi));
+    g_assert_true (isnan (lo) && isnan (hi));
+  }
+}
+
 static void
 test_histogram_log (void)
 {
@@ -360,16 +425,6 @@ test_histogram_ragged (void)
       }
   g_array_unref (ragged.times);
   g_array_unref (ragged.ranks);
-}
-
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return (x > y) - (x < y);
 }
 
 static void
@@ -568,6 +623,7 @@ main (int   argc,
   g_test_add_func ("/stats/operation-index/histogram-auto", test_histogram_auto);
   g_test_add_func ("/stats/operation-index/histogram-bins", test_histogram_bins);
   g_test_add_func ("/stats/operation-index/histogram-log", test_histogram_log);
+  g_test_add_func ("/stats/operation-index/histogram-range", test_histogram_range);
   g_test_add_func ("/stats/operation-index/histogram-ragged", test_histogram_ragged);
   g_test_add_func ("/stats/operation-index/grouped-input", test_grouped_input);
   g_test_add_func ("/stats/operation-index/refusals", test_refusals);

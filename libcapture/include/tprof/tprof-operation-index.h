@@ -82,5 +82,27 @@ TPROF_EXPORT TprofHistogram *tprof_operation_index_histogram (const TprofOperati
                                                               const uint8_t             *mask,
                                                               size_t                     n_bins,
                                                               TprofHistogramFlags        flags);
+/* The same on the range [@lo, @hi] (widened where the selection reaches
+ * past it): numpy.histogram's range=, so that two runs' histograms share
+ * their edges when each is given the extent of both. */
+TPROF_EXPORT TprofHistogram *tprof_operation_index_histogram_range (const TprofOperationIndex *index,
+                                                                    const uint8_t             *mask,
+                                                                    size_t                     n_bins,
+                                                                    TprofHistogramFlags        flags,
+                                                                    double                     lo,
+                                                                    double                     hi);
+/* The smallest and largest value of @mask's samples that a histogram with
+ * @flags bins (on a log axis, those > 0): false, and NaN, when none. */
+TPROF_EXPORT bool tprof_operation_index_extent (const TprofOperationIndex *index,
+                                                const uint8_t             *mask,
+                                                TprofHistogramFlags        flags,
+                                                double                    *lo,
+                                                double                    *hi);
+/* A malloc'd copy of the samples of @mask (grouped by rank, each rank's
+ * ascending), *@n of them, for what needs them whole (comparing two runs);
+ * NULL when memory is exhausted. */
+TPROF_EXPORT double *tprof_operation_index_values (const TprofOperationIndex *index,
+                                                   const uint8_t             *mask,
+                                                   size_t                    *n);
 
 TPROF_END_DECLS
