@@ -2,8 +2,9 @@
 /* SPDX-License-Identifier: MIT */
 
 /* The profile: 1024 ranks x 10 operations with a timeline, 10^8 samples in
- * all (TPROF_BENCH_SAMPLES sets another size; 10^9 makes a 20 GB file and
- * is not for CI). It is written once by a child process into
+ * all (TPROF_BENCH_SAMPLES sets another size; 10^9 makes a 24 GB file and
+ * is not for CI; TPROF_BENCH_TIMELINE=0 leaves the starts and threads out,
+ * 12 bytes a sample, so that 10^9 samples can be written in 24 GB). It is written once by a child process into
  * TPROF_BENCH_FILE (default /tmp/tprof-bench-open-N.h5) and kept, so that
  * this process's peak RSS is the viewer's alone.
  *
@@ -74,15 +75,17 @@ uniform (guint64 *state)
 
 /* Operation @op: every rank times it @per_rank times, one occurrence per
  * 0.1 s step; durations log-normal around 1..10 ms, rank 777 1.5x slower. */
+static gboolean with_timeline = TRUE;
+
 static TprofGatheredTime *
 make_operation (int     op,
                 gsize   per_rank)
 {
   gsize n = per_rank * WORLD;
   double *times = g_new (double, n);
-  double *starts = g_new (double, n);
+  double *starts = with_timeline ? g_new (double, n) : NULL;
   int32_t *ranks = g_new (int32_t, n);
-  int32_t *threads = g_new0 (int32_t, n);
+  int32_t *threads = with_timeline ? g_new0 (int32_t, n) : NULL;
   guint64 state = 0x9E3779B97F4A7C15ull + (guint64) op;
   TprofGatheredTime *gt;
 
@@ -94,10 +97,11 @@ make_operation (int     op,
 
       ranks[i] = r;
       times[i] = 0.001 * (1 + op) * (r == 777 ? 1.5 : 1.0) * exp (0.25 * z);
-      starts[i] = 0.1 * (double) k + 0.005 * op;
+      if (starts != NULL)
+        starts[i] = 0.1 * (double) k + 0.005 * op;
     }
   gt = tprof_gathered_time_new_take (times, ranks, n);
-  if (!tprof_gathered_time_set_timeline_take (gt, starts, threads))
+  if (with_timeline && !tprof_gathered_time_set_timeline_take (gt, starts, threads))
     g_error ("out of memory");
   return gt;
 }
@@ -190,6 +194,7 @@ main (int   argc,
   const char *size = g_getenv ("TPROF_BENCH_SAMPLES");
   gsize n_samples = size != NULL ? g_ascii_strtoull (size, NULL, 10) : 100000000;
   const char *file_env = g_getenv ("TPROF_BENCH_FILE");
+  const char *timeline_env = g_getenv ("TPROF_BENCH_TIMELINE");
   g_autofree char *path = file_env != NULL ? g_strdup (file_env)
                                            : g_strdup_printf ("/tmp/tprof-bench-open-%zu.h5", n_samples);
   g_autoptr(GFile) file = g_file_new_for_path (path);
@@ -207,6 +212,14 @@ main (int   argc,
   double iso_s, index_s;
   guint64 op_count;
 
+  with_timeline = timeline_env == NULL || strcmp (timeline_env, "0") != 0;
+  if (!with_timeline && file_env == NULL)
+    {
+      g_free (path);
+      path = g_strdup_printf ("/tmp/tprof-bench-open-%zu-no-timeline.h5", n_samples);
+      g_object_unref (file);
+      file = g_file_new_for_path (path);
+    }
   ensure_profile (path, n_samples);
   base_rss = status_bytes ("VmRSS");
 
@@ -219,7 +232,7 @@ main (int   argc,
     g_error ("%s", error->message);
   open_s = now_s () - t0;
   op_count = _tprof_profile_get_sample_count (profile, op);
-  op_bytes = op_count * 2 * sizeof (double);
+  op_bytes = op_count * (with_timeline ? 2 : 1) * sizeof (double);
 
   /* one operation to its charts, with the straggler search under way */
   t0 = now_s ();
