@@ -10,6 +10,9 @@
 #include "tprof-plot-private.h"
 
 #define DEFAULT_ALPHA            0.7
+/* A baseline is drawn in the text colour: apart from the bars' blue and
+ * the highlight's vermillion for every common colour blindness, and
+ * readable on light and dark themes alike. */
 
 /* Where bins sit on the x axis. numpy gives a single distinct value v the
  * range [v-0.5, v+0.5], which for durations means a bar from minus half a
@@ -128,6 +131,14 @@ bin_span (const TprofPlotHistogram *plot,
     }
 }
 
+/* A baseline is drawn only on the same bins, and only over all ranks
+ * together (an overlay of ranks of two runs would not read). */
+static gboolean
+has_baseline (const TprofPlotHistogram *plot)
+{
+  return plot->baseline != NULL && plot->baseline->n_bins == plot->hist->n_bins && !plot->separate_ranks;
+}
+
 static guint64
 max_count (const TprofPlotHistogram *plot)
 {
@@ -144,6 +155,8 @@ max_count (const TprofPlotHistogram *plot)
       for (gsize i = 0; i < hist->n_bins; i++)
         m = MAX (m, hist->counts[i]);
     }
+  for (gsize i = 0; has_baseline (plot) && i < hist->n_bins; i++)
+    m = MAX (m, plot->baseline->counts[i]);
   return m;
 }
 
@@ -274,6 +287,36 @@ draw_overlay (const Picture          *picture,
     }
 }
 
+/* The baseline's counts as a step outline over the bars. */
+static void
+draw_baseline (const Picture *picture)
+{
+  const TprofHistogram *base = picture->plot->baseline;
+  const TprofPlotArea *area = picture->area;
+  cairo_t *cr = picture->cr;
+  double bottom = area->y + area->height;
+
+  for (gsize i = 0; i < base->n_bins; i++)
+    {
+      double x0, x1, y = base->counts[i] > 0 ? MAX (area->y, _tprof_plot_area_y (area, (double) base->counts[i]))
+                                             : bottom;
+
+      bin_span (picture->plot, &picture->geometry, i, &x0, &x1);
+      x0 = _tprof_plot_area_x (area, x0);
+      x1 = _tprof_plot_area_x (area, x1);
+      if (i == 0)
+        cairo_move_to (cr, x0, bottom);
+      cairo_line_to (cr, x0, y);
+      cairo_line_to (cr, x1, y);
+      if (i + 1 == base->n_bins)
+        cairo_line_to (cr, x1, bottom);
+    }
+  _tprof_plot_set_rgba (cr, picture->frame->theme->foreground);
+  cairo_set_line_width (cr, picture->frame->line * 2.5);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_MITER);
+  cairo_stroke (cr);
+}
+
 /* @overlay: NULL for all ranks together. */
 static void
 draw_bars (const Picture          *picture,
@@ -303,6 +346,8 @@ draw_bars (const Picture          *picture,
         }
       else
         cairo_fill (cr);
+      if (has_baseline (picture->plot))
+        draw_baseline (picture);
     }
   cairo_restore (cr);
 }
@@ -423,6 +468,26 @@ legend_init (Legend                 *legend,
                               &legend->width, &legend->height);
 }
 
+/* The legend of a comparison: the two runs. */
+static void
+legend_init_compare (Legend        *legend,
+                     const Picture *picture)
+{
+  const TprofPlotHistogram *plot = picture->plot;
+
+  memset (legend, 0, sizeof *legend);
+  legend->n_items = 2;
+  legend->items = g_new0 (TprofPlotLegendItem, 2);
+  tprof_plot_palette_color (0, legend->items[0].rgb);
+  legend->items[0].alpha = 1.0;
+  legend->items[0].label = g_strdup (plot->label != NULL ? plot->label : _("This run"));
+  memcpy (legend->items[1].rgb, picture->frame->theme->foreground, sizeof legend->items[1].rgb);
+  legend->items[1].alpha = picture->frame->theme->foreground[3];
+  legend->items[1].label = g_strdup (plot->baseline_label != NULL ? plot->baseline_label : _("Baseline"));
+  _tprof_plot_legend_measure (picture->cr, picture->frame, legend->items, legend->n_items, NULL,
+                              &legend->width, &legend->height);
+}
+
 static void
 legend_clear (Legend *legend)
 {
@@ -448,8 +513,13 @@ tallest_under (const Picture *picture,
       bin_span (picture->plot, &picture->geometry, i, &b0, &b1);
       if (_tprof_plot_area_x (picture->area, b1) < x0 || _tprof_plot_area_x (picture->area, b0) > x1)
         continue;
-      for (gsize r = 0; r < hist->n_ranks; r++)
-        tallest = MAX (tallest, hist->rank_counts[r * hist->n_bins + i]);
+      if (picture->plot->separate_ranks && hist->rank_counts != NULL)
+        for (gsize r = 0; r < hist->n_ranks; r++)
+          tallest = MAX (tallest, hist->rank_counts[r * hist->n_bins + i]);
+      else
+        tallest = MAX (tallest, hist->counts[i]);
+      if (has_baseline (picture->plot))
+        tallest = MAX (tallest, picture->plot->baseline->counts[i]);
     }
   return tallest;
 }
@@ -559,7 +629,7 @@ tprof_plot_histogram_draw (cairo_t                  *cr,
   Picture picture = { cr, &frame, plot };
   TprofPlotOverlay overlay;
   Legend legend;
-  gboolean overlaid;
+  gboolean overlaid, compared;
   char *subtitle = NULL;
   double top;
 
@@ -592,10 +662,16 @@ tprof_plot_histogram_draw (cairo_t                  *cr,
 
   _tprof_plot_axes_layout (cr, &frame, &axes, top, picture.area);
   overlaid = plot->separate_ranks && plot->hist->rank_counts != NULL && plot->hist->n_ranks > 0;
+  compared = has_baseline (plot);
   if (overlaid)
     {
       _tprof_plot_overlay_init (&overlay, plot);
       legend_init (&legend, &picture, &overlay);
+      place_legend (&legend, &picture, &axes, &y_axis, top);
+    }
+  else if (compared)
+    {
+      legend_init_compare (&legend, &picture);
       place_legend (&legend, &picture, &axes, &y_axis, top);
     }
   _tprof_plot_axes_draw_grid (cr, &frame, &axes, picture.area);
@@ -603,12 +679,13 @@ tprof_plot_histogram_draw (cairo_t                  *cr,
   if (plot->hover_bin >= 0 && (gsize) plot->hover_bin < plot->hist->n_bins)
     draw_hover (&picture);
   _tprof_plot_axes_draw (cr, &frame, &axes, picture.area);
-  if (overlaid)
+  if (overlaid || compared)
     {
       _tprof_plot_legend_draw (cr, &frame, legend.x, legend.y, legend.items, legend.n_items, legend.more);
       legend_clear (&legend);
-      _tprof_plot_overlay_clear (&overlay);
     }
+  if (overlaid)
+    _tprof_plot_overlay_clear (&overlay);
   draw_left_out_note (&picture);
   cairo_restore (cr);
 }

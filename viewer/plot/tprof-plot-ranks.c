@@ -11,6 +11,7 @@
 /* Below this width (device pixels) bars merge into a filled band. */
 #define MIN_BAR_PIXELS 2.0
 
+
 void
 tprof_plot_ranks_init (TprofPlotRanks *plot)
 {
@@ -264,6 +265,62 @@ draw_hover (cairo_t              *cr,
   cairo_fill (cr);
 }
 
+/* The baseline's value of each rank: a mark across each bar, or on
+ * narrow bars one step line. */
+static void
+draw_baseline (cairo_t              *cr,
+               const TprofPlotFrame *frame,
+               const TprofPlotRanks *plot,
+               const TprofPlotArea  *area,
+               double                slot_px)
+{
+  gboolean marks = slot_px >= 6;
+  gboolean drawing = FALSE;
+
+  for (gsize i = 0; i < plot->n_ranks; i++)
+    {
+      double x0, x1, y;
+
+      if (!isfinite (plot->baseline[i]))
+        {
+          drawing = FALSE;
+          continue;
+        }
+      slot_span (area, plot->n_ranks, i, marks ? 0.95 : 1.0, &x0, &x1);
+      y = _tprof_plot_area_y (area, plot->baseline[i]);
+      if (marks || !drawing)
+        cairo_move_to (cr, x0, y);
+      else
+        cairo_line_to (cr, x0, y);
+      cairo_line_to (cr, x1, y);
+      drawing = TRUE;
+    }
+  /* the text colour, as the histogram draws a baseline */
+  _tprof_plot_set_rgba (cr, frame->theme->foreground);
+  cairo_set_line_width (cr, frame->line * (marks ? 3 : 2));
+  cairo_stroke (cr);
+}
+
+/* Names the two runs of a comparison in the top right corner. */
+static void
+draw_compare_legend (cairo_t              *cr,
+                     const TprofPlotFrame *frame,
+                     const TprofPlotRanks *plot,
+                     const TprofPlotArea  *area)
+{
+  TprofPlotLegendItem items[2] = { { { 0 }, 1.0, NULL }, { { 0 }, 1.0, NULL } };
+  double width, height;
+
+  tprof_plot_palette_color (0, items[0].rgb);
+  items[0].label = (char *) (plot->label != NULL ? plot->label : _("This run"));
+  memcpy (items[1].rgb, frame->theme->foreground, sizeof items[1].rgb);
+  items[1].alpha = frame->theme->foreground[3];
+  items[1].label = (char *) (plot->baseline_label != NULL ? plot->baseline_label : _("Baseline"));
+  _tprof_plot_legend_measure (cr, frame, items, 2, NULL, &width, &height);
+  _tprof_plot_legend_draw (cr, frame, area->x + area->width - width - frame->font * 0.5,
+                           area->y + frame->font * 0.5, items, 2, NULL);
+}
+
 static char *
 slowest_subtitle (const TprofPlotRanks *plot,
                   gsize                 slowest)
@@ -321,7 +378,12 @@ tprof_plot_ranks_draw (cairo_t              *cr,
       categories[i] = plot->ranks[i].rank;
       if (isfinite (rank_top (plot, i)))
         y_max = MAX (y_max, rank_top (plot, i));
+      if (plot->baseline != NULL && isfinite (plot->baseline[i]))
+        y_max = MAX (y_max, plot->baseline[i]);
     }
+  /* room above the tallest bar for the legend of a comparison */
+  if (plot->baseline != NULL)
+    y_max *= 1.25;
   _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_DURATION, 0, y_max > 0 ? y_max * 1.04 : 1e-3,
                                 5, TRUE);
   axes.categories = categories;
@@ -345,9 +407,13 @@ tprof_plot_ranks_draw (cairo_t              *cr,
     draw_bars (cr, &frame, plot, area, slowest, slot_px);
   else
     draw_band (cr, &frame, plot, area, slowest);
+  if (plot->baseline != NULL)
+    draw_baseline (cr, &frame, plot, area, slot_px);
   cairo_restore (cr);
 
   _tprof_plot_axes_draw (cr, &frame, &axes, area);
+  if (plot->baseline != NULL)
+    draw_compare_legend (cr, &frame, plot, area);
   cairo_restore (cr);
   g_free (categories);
   g_free (slowest);

@@ -60,6 +60,11 @@ typedef struct
   const char             *subtitle;        /* NULL: "All 4 Ranks, n=…, mean=…, std=…" */
   guint                   max_legend_ranks;/* 0: default; more ranks collapse into one legend line */
   gssize                  hover_bin;       /* -1: none; drawn highlighted */
+  /* comparing two runs: the baseline binned on hist's edges, drawn as an
+   * outline over hist's bars, with a legend naming both (NULL: none) */
+  const TprofHistogram   *baseline;
+  const char             *label;           /* hist's run in the legend */
+  const char             *baseline_label;
 } TprofPlotHistogram;
 
 void tprof_plot_histogram_init (TprofPlotHistogram *plot);
@@ -95,6 +100,12 @@ typedef struct
   guint                   n_highlight; /* how many of the slowest to highlight; 0: default (1) */
   const char             *title;       /* NULL: "Time per Rank" / "Mean Time per Rank" */
   gssize                  hover_index; /* -1: none */
+  /* comparing two runs: the baseline's value of each entry of ranks (the
+   * same metric; NaN where the baseline has none), drawn as a mark on each
+   * bar, with a legend naming both runs (NULL: none) */
+  const double           *baseline;
+  const char             *label;
+  const char             *baseline_label;
 } TprofPlotRanks;
 
 void tprof_plot_ranks_init (TprofPlotRanks *plot);
