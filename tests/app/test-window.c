@@ -1260,6 +1260,187 @@ test_window_lazy (void)
   close_window (window);
 }
 
+/* A run of 4 ranks for the comparison: forward @forward times the base's
+ * durations, backward @backward times, io the same distribution (another
+ * draw), and "extra" when @extra. The samples are kept in @kept (one
+ * GArray of double per operation, in the order above) for the engine's
+ * answer. */
+static char *
+write_compare_profile (const char *name,
+                       guint32     seed,
+                       double      forward,
+                       double      backward,
+                       gboolean    extra,
+                       GArray    **kept)
+{
+  enum { RANKS = 4, PER_RANK = 300 };
+  static const char * const ops[] = { "forward", "backward", "io", "extra" };
+  g_autofree char *path = g_build_filename (fixture_dir, name, NULL);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+  TprofProfiledTime *pt = tprof_profiled_time_new (RANKS);
+  TprofError error = { 0 };
+
+  for (guint o = 0; o < (extra ? 4u : 3u); o++)
+    {
+      gsize n = RANKS * PER_RANK;
+      double *times = g_new (double, n);
+      int32_t *ranks = g_new (int32_t, n);
+      double factor = o == 0 ? forward : o == 1 ? backward : 1.0;
+
+      kept[o] = g_array_new (FALSE, FALSE, sizeof (double));
+      for (gsize i = 0; i < n; i++)
+        {
+          ranks[i] = (int32_t) (i / PER_RANK);
+          times[i] = 1e-3 * (1 + o) * factor * exp (0.2 * (g_rand_double (rand) - 0.5));
+          g_array_append_val (kept[o], times[i]);
+        }
+      g_assert_cmpint (tprof_profiled_time_add (pt, ops[o], tprof_gathered_time_new_take (times, ranks, n), &error),
+                       ==, 0);
+    }
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+  return g_steal_pointer (&path);
+}
+
+static const TprofComparison *
+row_comparison (TprofWindow *window,
+                const char  *name,
+                gboolean    *tested)
+{
+  TprofOperation *row = find_row (window, name, NULL);
+
+  g_assert_nonnull (row);
+  return _tprof_operation_get_comparison (row, tested);
+}
+
+/* Compare With: the table gains the baseline's median, the change with its
+ * interval and the verdict, equal to the engine's test with Holm's
+ * adjustment over the operations; the histogram draws the baseline on the
+ * same edges; a rank filter compares those ranks; Stop Comparing removes
+ * it all. A large profile tests what it has read. */
+static void
+test_window_compare (void)
+{
+  GArray *base_kept[4] = { NULL }, *new_kept[4] = { NULL };
+  g_autofree char *base = write_compare_profile ("compare-base.h5", 11, 1.0, 1.0, FALSE, base_kept);
+  g_autofree char *new_path = write_compare_profile ("compare-new.h5", 12, 1.3, 0.7, TRUE, new_kept);
+  g_autoptr(GFile) base_file = g_file_new_for_path (base);
+  static const char * const names[] = { "forward", "backward", "io" };
+  static const TprofVerdict verdicts[] = { TPROF_VERDICT_SLOWER, TPROF_VERDICT_FASTER, TPROF_VERDICT_SAME };
+  TprofComparison expected[3];
+  TprofWindow *window = app_test_gui_new_window (app);
+  const TprofHistogram *hist, *baseline;
+  const TprofComparison *c;
+  g_autofree char *title = NULL;
+  gboolean tested = FALSE;
+  guint64 total = 0;
+
+  for (guint o = 0; o < 3; o++)
+    g_assert_true (tprof_compare_samples ((const double *) base_kept[o]->data, base_kept[o]->len,
+                                          (const double *) new_kept[o]->data, new_kept[o]->len, &expected[o]));
+  tprof_compare_decide (expected, 3, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE);
+
+  app_test_gui_open (window, new_path);
+  g_assert_false (_tprof_operation_table_get_column_visible (window->table, "verdict"));
+  _tprof_window_compare_with (window, base_file);
+  app_test_gui_wait_idle (window);
+  g_assert_null (_tprof_window_get_error (window));
+  g_assert_true (_tprof_operation_table_get_column_visible (window->table, "verdict"));
+  g_assert_true (_tprof_operation_table_get_column_visible (window->table, "change"));
+  g_object_get (window, "title", &title, NULL);
+  g_assert_cmpstr (title, ==, "compare-new.h5 compared with compare-base.h5");
+
+  for (guint o = 0; o < 3; o++)
+    {
+      c = row_comparison (window, names[o], &tested);
+      g_assert_nonnull (c);
+      g_assert_true (tested);
+      g_assert_cmpint (c->verdict, ==, verdicts[o]);
+      g_assert_cmpint (c->verdict, ==, expected[o].verdict);
+      app_test_assert_close (c->ratio, expected[o].ratio, 1e-12, "ratio");
+      app_test_assert_close (c->ci_low, expected[o].ci_low, 1e-12, "ci_low");
+      app_test_assert_close (c->p_adjusted, expected[o].p_adjusted, 1e-12, "p_adjusted");
+      app_test_assert_close (c->base_median, expected[o].base_median, 0.0, "base median");
+    }
+  c = row_comparison (window, "extra", &tested);
+  g_assert_cmpint (c->verdict, ==, TPROF_VERDICT_ONLY_NEW);
+  {
+    g_autofree char *cell = _tprof_operation_table_format_cell ("verdict", find_row (window, "forward", NULL));
+
+    g_assert_cmpstr (cell, ==, "▲ Slower");
+  }
+
+  /* the table's CSV carries the comparison */
+  {
+    g_autofree char *csv = _tprof_operation_table_to_csv (window->table);
+
+    g_assert_nonnull (strstr (csv, ",base_median_s,ratio,ci_low,ci_high,p_value,p_adjusted,verdict\n"));
+    g_assert_nonnull (strstr (csv, ",slower\n"));
+    g_assert_nonnull (strstr (csv, ",faster\n"));
+    g_assert_nonnull (strstr (csv, ",only-new\n"));
+  }
+
+  /* the histogram shows both runs on one set of edges */
+  select_operation (window, "forward");
+  app_test_gui_wait_idle (window);
+  hist = _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts));
+  baseline = _tprof_histogram_view_get_baseline (_tprof_charts_panel_get_histogram (window->charts));
+  g_assert_nonnull (baseline);
+  g_assert_cmpuint (baseline->n_bins, ==, hist->n_bins);
+  g_assert_cmpmem (baseline->edges, (hist->n_bins + 1) * sizeof (double), hist->edges,
+                   (hist->n_bins + 1) * sizeof (double));
+  for (gsize i = 0; i < baseline->n_bins; i++)
+    total += baseline->counts[i];
+  g_assert_cmpuint (total, ==, base_kept[0]->len);
+
+  /* ranks 0 and 1 only: their samples are compared */
+  _tprof_rank_filter_apply_expression (window->rank_filter, "0-1", NULL);
+  app_test_gui_wait_idle (window);
+  c = row_comparison (window, "forward", &tested);
+  g_assert_cmpuint (c->new_count, ==, new_kept[0]->len / 2);
+  g_assert_cmpuint (c->base_count, ==, base_kept[0]->len / 2);
+  _tprof_rank_filter_apply_expression (window->rank_filter, "0-3", NULL);
+  app_test_gui_wait_idle (window);
+
+  _tprof_window_stop_comparing (window);
+  app_test_gui_wait_idle (window);
+  g_assert_false (_tprof_operation_table_get_column_visible (window->table, "verdict"));
+  g_assert_null (_tprof_histogram_view_get_baseline (_tprof_charts_panel_get_histogram (window->charts)));
+  g_clear_pointer (&title, g_free);
+  g_object_get (window, "title", &title, NULL);
+  g_assert_cmpstr (title, ==, "compare-new.h5");
+
+  /* a large profile: what is read is tested, the rest waits */
+  g_setenv ("TPROF_VIEWER_EAGER_SAMPLES", "0", TRUE);
+  app_test_gui_open (window, new_path);
+  _tprof_window_compare_with (window, base_file);
+  app_test_gui_wait_idle (window);
+  select_operation (window, "backward");
+  app_test_gui_wait_idle (window);
+  c = row_comparison (window, "backward", &tested);
+  g_assert_true (tested);
+  g_assert_cmpint (c->verdict, ==, TPROF_VERDICT_FASTER);
+  c = row_comparison (window, "io", &tested);
+  g_assert_false (tested);
+  app_test_assert_close (c->base_median, expected[2].base_median, 0.0, "cached base median");
+  {
+    g_autofree char *cell = _tprof_operation_table_format_cell ("verdict", find_row (window, "io", NULL));
+
+    g_assert_cmpstr (cell, ==, "Not tested");
+  }
+  g_unsetenv ("TPROF_VIEWER_EAGER_SAMPLES");
+  _tprof_window_stop_comparing (window);
+
+  for (guint o = 0; o < 4; o++)
+    {
+      if (base_kept[o] != NULL)
+        g_array_unref (base_kept[o]);
+      if (new_kept[o] != NULL)
+        g_array_unref (new_kept[o]);
+    }
+  close_window (window);
+}
+
 /* "Over Time" shows the selected operation as ranks x occurrences: the
  * cells are the samples' durations, ranks the filter hides are blank, a
  * click on a cell shows its rank alone, and the export draws it. */
@@ -1380,10 +1561,26 @@ test_window_screenshot (void)
     {
       const char *op = g_getenv ("TPROF_TEST_SCREENSHOT_OP");
 
+      const char *baseline = g_getenv ("TPROF_TEST_SCREENSHOT_BASELINE");
+
       shoot_profile (window, extra, op != NULL ? op : "forward", "profile");
       g_settings_set_string (settings, "rank-metric", "time");
       shoot (window, "profile-over-time.png");
       g_settings_reset (settings, "rank-metric");
+      if (baseline != NULL)
+        {
+          g_autoptr(GFile) base_file = g_file_new_for_path (baseline);
+
+          _tprof_window_compare_with (window, base_file);
+          app_test_gui_wait_idle (window);
+          select_operation (window, op != NULL ? op : "forward");
+          app_test_gui_wait_idle (window);
+          shoot (window, "compare-window.png");
+          g_settings_set_string (settings, "rank-metric", "mean");
+          shoot (window, "compare-mean-window.png");
+          g_settings_reset (settings, "rank-metric");
+          _tprof_window_stop_comparing (window);
+        }
     }
 
   close_window (window);
@@ -1494,6 +1691,7 @@ main (int   argc,
   g_test_add_func ("/app/window/many-operations", test_window_many_operations);
   g_test_add_func ("/app/window/straggler", test_window_straggler);
   g_test_add_func ("/app/window/lazy", test_window_lazy);
+  g_test_add_func ("/app/window/compare", test_window_compare);
   g_test_add_func ("/app/window/columns", test_window_columns);
   g_test_add_func ("/app/window/title", test_window_title);
   g_test_add_func ("/app/window/over-time", test_window_over_time);

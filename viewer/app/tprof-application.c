@@ -11,6 +11,7 @@
 struct _TprofApplication
 {
   GtkApplication parent_instance;
+  GFile         *compare;   /* --compare BASE: the baseline of the files opened */
 };
 
 G_DEFINE_FINAL_TYPE (TprofApplication, tprof_application, GTK_TYPE_APPLICATION)
@@ -66,6 +67,7 @@ tprof_application_startup (GApplication *application)
 
   gtk_application_set_accels_for_action (app, "app.quit", (const char *[]) { "<Control>q", NULL });
   gtk_application_set_accels_for_action (app, "win.open", (const char *[]) { "<Control>o", NULL });
+  gtk_application_set_accels_for_action (app, "win.compare-with", (const char *[]) { "<Control><Shift>o", NULL });
   gtk_application_set_accels_for_action (app, "win.export-chart", (const char *[]) { "<Control>e", NULL });
   gtk_application_set_accels_for_action (app, "win.export-table", (const char *[]) { "<Control><Shift>e", NULL });
   gtk_application_set_accels_for_action (app, "win.find", (const char *[]) { "<Control>f", NULL });
@@ -140,14 +142,39 @@ tprof_application_open (GApplication  *application,
 
       if (!already_open)
         _tprof_window_open (window, files[i]);
+      if (self->compare != NULL)
+        _tprof_window_compare_with (window, self->compare);
       gtk_window_present (GTK_WINDOW (window));
     }
+}
+
+static int
+tprof_application_handle_local_options (GApplication *application,
+                                        GVariantDict *options)
+{
+  TprofApplication *self = TPROF_APPLICATION (application);
+  g_autofree char *base = NULL;
+
+  if (g_variant_dict_lookup (options, "compare", "^ay", &base))
+    self->compare = g_file_new_for_commandline_arg (base);
+  /* go on as usual */
+  return -1;
+}
+
+static void
+tprof_application_dispose (GObject *object)
+{
+  g_clear_object (&TPROF_APPLICATION (object)->compare);
+  G_OBJECT_CLASS (tprof_application_parent_class)->dispose (object);
 }
 
 static void
 tprof_application_class_init (TprofApplicationClass *klass)
 {
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->dispose = tprof_application_dispose;
+  app_class->handle_local_options = tprof_application_handle_local_options;
 
   app_class->startup = tprof_application_startup;
   app_class->activate = tprof_application_activate;
@@ -169,6 +196,9 @@ _tprof_application_new (GApplicationFlags flags)
 
   /* Translators: the arguments in `tprof-viewer --help` */
   g_application_set_option_context_parameter_string (G_APPLICATION (self), _("[FILE…]"));
+  g_application_add_main_option (G_APPLICATION (self), "compare", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
+                                 /* Translators: --compare's help in tprof-viewer --help */
+                                 _("Compare every FILE with the baseline BASE"), _("BASE"));
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Show tprof profiles (.h5): per-operation statistics, histograms and per-rank times."));
   return self;

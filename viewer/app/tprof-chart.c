@@ -10,6 +10,10 @@ typedef struct
   TprofProfile  *profile;   /* NULL: nothing to show */
   gssize         op;        /* -1: no operation selected */
   TprofOperationSamples *samples;  /* NULL: not read */
+  TprofOperationSamples *baseline; /* comparing: the baseline's; NULL: none */
+  gboolean       baseline_same_world;
+  char          *label;
+  char          *baseline_label;
   GBytes        *mask;      /* NULL: every rank */
 
   gssize         hover;
@@ -229,6 +233,71 @@ _tprof_chart_set_source (TprofChart            *self,
   _tprof_chart_recompute (self);
 }
 
+void
+_tprof_chart_set_baseline (TprofChart            *self,
+                           TprofOperationSamples *samples,
+                           gboolean               same_world,
+                           const char            *label,
+                           const char            *baseline_label)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  g_return_if_fail (TPROF_IS_CHART (self));
+
+  if (priv->baseline == samples && priv->baseline_same_world == same_world
+      && g_strcmp0 (priv->label, label) == 0 && g_strcmp0 (priv->baseline_label, baseline_label) == 0)
+    return;
+  g_clear_pointer (&priv->baseline, _tprof_operation_samples_unref);
+  if (samples != NULL)
+    priv->baseline = _tprof_operation_samples_ref (samples);
+  priv->baseline_same_world = same_world;
+  g_free (priv->label);
+  priv->label = g_strdup (label);
+  g_free (priv->baseline_label);
+  priv->baseline_label = g_strdup (baseline_label);
+  _tprof_chart_recompute (self);
+}
+
+const TprofOperationIndex *
+_tprof_chart_get_baseline_index (TprofChart *self)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  return priv->baseline != NULL ? _tprof_operation_samples_get_index (priv->baseline) : NULL;
+}
+
+const guint8 *
+_tprof_chart_get_baseline_mask (TprofChart *self)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  return priv->baseline_same_world && priv->mask != NULL ? g_bytes_get_data (priv->mask, NULL) : NULL;
+}
+
+gboolean
+_tprof_chart_get_baseline_same_world (TprofChart *self)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  return priv->baseline_same_world;
+}
+
+const char *
+_tprof_chart_get_label (TprofChart *self)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  return priv->label;
+}
+
+const char *
+_tprof_chart_get_baseline_label (TprofChart *self)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  return priv->baseline_label;
+}
+
 TprofProfile *
 _tprof_chart_get_profile (TprofChart *self)
 {
@@ -290,6 +359,9 @@ tprof_chart_dispose (GObject *object)
 
   g_clear_object (&priv->profile);
   g_clear_pointer (&priv->samples, _tprof_operation_samples_unref);
+  g_clear_pointer (&priv->baseline, _tprof_operation_samples_unref);
+  g_clear_pointer (&priv->label, g_free);
+  g_clear_pointer (&priv->baseline_label, g_free);
   g_clear_pointer (&priv->mask, g_bytes_unref);
   priv->op = -1;
 

@@ -47,6 +47,14 @@ void                     _tprof_chart_set_source (TprofChart            *self,
                                                   gssize                 op,
                                                   TprofOperationSamples *samples,
                                                   GBytes                *mask);
+/* Comparing two runs: the baseline's @samples of the same operation (NULL:
+ * none), read on the chart's rank mask when @same_world (else on all its
+ * ranks), and the names of both runs for the legend. */
+void                     _tprof_chart_set_baseline (TprofChart            *self,
+                                                    TprofOperationSamples *samples,
+                                                    gboolean               same_world,
+                                                    const char            *label,
+                                                    const char            *baseline_label);
 /* Draws what the chart shows with @theme (NULL: the export theme), no hover. */
 void                     _tprof_chart_draw       (TprofChart           *self,
                                                   cairo_t              *cr,
@@ -67,6 +75,13 @@ const TprofOperationIndex *_tprof_chart_get_index   (TprofChart *self);
 /* Its heat map, or NULL (none shown, not read, or no timeline). */
 const TprofProfileHeat    *_tprof_chart_get_heat    (TprofChart *self);
 gssize                   _tprof_chart_get_op        (TprofChart *self);
+/* The baseline's index (NULL: no comparison, or not read), the mask that
+ * applies to it, and the runs' names. */
+const TprofOperationIndex *_tprof_chart_get_baseline_index (TprofChart *self);
+const guint8            *_tprof_chart_get_baseline_mask (TprofChart *self);
+gboolean                 _tprof_chart_get_baseline_same_world (TprofChart *self);
+const char              *_tprof_chart_get_label          (TprofChart *self);
+const char              *_tprof_chart_get_baseline_label (TprofChart *self);
 /* @format (with one %s) around the shown operation's name, escaped, so
  * that a chart, exported, says what it shows; NULL with no operation. */
 char                     *_tprof_chart_format_title  (TprofChart *self,

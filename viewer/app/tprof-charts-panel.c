@@ -64,6 +64,19 @@ _tprof_charts_panel_set_source (TprofChartsPanel      *self,
 }
 
 void
+_tprof_charts_panel_set_baseline (TprofChartsPanel      *self,
+                                  TprofOperationSamples *samples,
+                                  gboolean               same_world,
+                                  const char            *label,
+                                  const char            *baseline_label)
+{
+  g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
+
+  _tprof_chart_set_baseline (TPROF_CHART (self->histogram), samples, same_world, label, baseline_label);
+  _tprof_chart_set_baseline (TPROF_CHART (self->rank_chart), samples, same_world, label, baseline_label);
+}
+
+void
 _tprof_charts_panel_show_reading (TprofChartsPanel *self,
                                   const char       *text)
 {

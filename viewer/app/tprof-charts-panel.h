@@ -22,6 +22,14 @@ void                _tprof_charts_panel_set_source    (TprofChartsPanel      *se
                                                        gssize                 op,
                                                        TprofOperationSamples *samples,
                                                        GBytes                *mask);
+/* Comparing: the baseline's samples of the operation shown (NULL: none),
+ * drawn in the histogram and the rank chart with a legend naming both
+ * runs; @same_world: the rank filter applies to the baseline too. */
+void                _tprof_charts_panel_set_baseline  (TprofChartsPanel      *self,
+                                                       TprofOperationSamples *samples,
+                                                       gboolean               same_world,
+                                                       const char            *label,
+                                                       const char            *baseline_label);
 /* In place of the charts while the operation's samples are read: @text,
  * a progress bar and Cancel ("cancel-reading"). */
 void                _tprof_charts_panel_show_reading  (TprofChartsPanel *self,

@@ -5,6 +5,7 @@
 
 #include <inttypes.h>
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "tprof-histogram-view.h"
 
@@ -21,6 +22,7 @@ struct _TprofHistogramView
   guint              bins;
 
   TprofHistogram    *hist;
+  TprofHistogram    *baseline;   /* comparing: on hist's edges; NULL: none */
   TprofSummary       summary;
   TprofRankSummary  *rank_summaries;
   gsize              n_rank_summaries;
@@ -64,9 +66,12 @@ tprof_histogram_view_recompute (TprofChart *chart)
   TprofHistogramView *self = TPROF_HISTOGRAM_VIEW (chart);
   const TprofOperationIndex *index = _tprof_chart_get_index (chart);
   const guint8 *mask = _tprof_chart_get_mask (chart);
+  const TprofOperationIndex *base_index = _tprof_chart_get_baseline_index (chart);
+  const guint8 *base_mask = _tprof_chart_get_baseline_mask (chart);
   TprofHistogramFlags flags = TPROF_HISTOGRAM_DEFAULT;
 
   g_clear_pointer (&self->hist, tprof_histogram_free);
+  g_clear_pointer (&self->baseline, tprof_histogram_free);
   g_clear_pointer (&self->rank_summaries, free);
   g_clear_pointer (&self->subtitle, g_free);
   self->n_rank_summaries = 0;
@@ -80,7 +85,25 @@ tprof_histogram_view_recompute (TprofChart *chart)
     flags |= TPROF_HISTOGRAM_LOG;
 
   /* out of memory: the chart shows nothing rather than stale numbers */
-  self->hist = tprof_operation_index_histogram (index, mask, self->bins, flags);
+  if (base_index != NULL && !self->separate_ranks)
+    {
+      /* both runs on shared edges: the range of both, numpy's range= */
+      double lo, hi, base_lo, base_hi;
+      gboolean have = tprof_operation_index_extent (index, mask, flags, &lo, &hi);
+
+      if (tprof_operation_index_extent (base_index, base_mask, flags, &base_lo, &base_hi) && have)
+        {
+          lo = fmin (lo, base_lo);
+          hi = fmax (hi, base_hi);
+        }
+      self->hist = have ? tprof_operation_index_histogram_range (index, mask, self->bins, flags, lo, hi)
+                        : tprof_operation_index_histogram (index, mask, self->bins, flags);
+      if (have && self->hist != NULL && self->hist->n_bins > 0)
+        self->baseline = tprof_operation_index_histogram_range (base_index, base_mask, self->hist->n_bins, flags,
+                                                                lo, hi);
+    }
+  else
+    self->hist = tprof_operation_index_histogram (index, mask, self->bins, flags);
   if (self->hist == NULL || !tprof_operation_index_summarize_moments (index, mask, &self->summary))
     {
       g_clear_pointer (&self->hist, tprof_histogram_free);
@@ -104,6 +127,9 @@ tprof_histogram_view_fill_plot (TprofHistogramView *self,
   plot->log_x = self->log_x;
   plot->log_y = self->log_y;
   plot->subtitle = self->subtitle;
+  plot->baseline = self->baseline;
+  plot->label = _tprof_chart_get_label (TPROF_CHART (self));
+  plot->baseline_label = _tprof_chart_get_baseline_label (TPROF_CHART (self));
 }
 
 static const char *
@@ -198,6 +224,7 @@ tprof_histogram_view_dispose (GObject *object)
   TprofHistogramView *self = (TprofHistogramView *)object;
 
   g_clear_pointer (&self->hist, tprof_histogram_free);
+  g_clear_pointer (&self->baseline, tprof_histogram_free);
   g_clear_pointer (&self->rank_summaries, free);
   g_clear_pointer (&self->subtitle, g_free);
 
@@ -306,6 +333,13 @@ _tprof_histogram_view_get_histogram (TprofHistogramView *self)
 {
   g_return_val_if_fail (TPROF_IS_HISTOGRAM_VIEW (self), NULL);
   return self->hist;
+}
+
+const TprofHistogram *
+_tprof_histogram_view_get_baseline (TprofHistogramView *self)
+{
+  g_return_val_if_fail (TPROF_IS_HISTOGRAM_VIEW (self), NULL);
+  return self->baseline;
 }
 
 const char *

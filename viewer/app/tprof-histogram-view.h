@@ -11,6 +11,8 @@ G_DECLARE_FINAL_TYPE (TprofHistogramView, tprof_histogram_view, TPROF, HISTOGRAM
 
 /* The histogram drawn now (NULL when nothing is shown); owned by the view. */
 const TprofHistogram *_tprof_histogram_view_get_histogram (TprofHistogramView *self);
+/* Comparing: the baseline on the histogram's edges; NULL otherwise. */
+const TprofHistogram *_tprof_histogram_view_get_baseline (TprofHistogramView *self);
 /* The chart's subtitle: the rank filter and the moments of the selection. */
 const char           *_tprof_histogram_view_get_subtitle  (TprofHistogramView *self);
 

@@ -18,6 +18,10 @@ typedef enum
   COLUMN_DURATION,   /* a double field, seconds */
   COLUMN_RATIO,      /* a double field without unit */
   COLUMN_RANK,       /* an int32 field, -1 for none */
+  /* comparing with a baseline: shown only then, and not in the chooser */
+  COLUMN_BASE_MEDIAN,  /* the baseline's median */
+  COLUMN_CHANGE,       /* new median / baseline median, as a change */
+  COLUMN_VERDICT,      /* slower, faster, same, ... */
 } ColumnKind;
 
 typedef struct
@@ -36,6 +40,10 @@ typedef struct
  * with a large ratio does not come before a 5 s one). */
 static const ColumnSpec column_specs[] = {
   { "name", N_("Name"), "name", COLUMN_NAME, 0 },
+  /* comparing: right after the name, what changed */
+  { "verdict", N_("Verdict"), NULL, COLUMN_VERDICT, 0 },
+  { "change", N_("Change"), NULL, COLUMN_CHANGE, 0 },
+  { "base-median", N_("Baseline Median"), NULL, COLUMN_BASE_MEDIAN, 0 },
   { "imbalance-time", N_("Time lost"), "imbalance-time", COLUMN_DURATION, offsetof (TprofSummary, imbalance_time) },
   { "sum", N_("Sum"), "sum", COLUMN_DURATION, offsetof (TprofSummary, sum) },
   { "imbalance", N_("Imbalance"), "imbalance", COLUMN_RATIO, offsetof (TprofSummary, imbalance) },
@@ -51,6 +59,12 @@ static const ColumnSpec column_specs[] = {
   { "std", N_("Std"), "std", COLUMN_DURATION, offsetof (TprofSummary, std) },
 };
 
+static gboolean
+column_is_comparison (const ColumnSpec *spec)
+{
+  return spec->kind == COLUMN_BASE_MEDIAN || spec->kind == COLUMN_CHANGE || spec->kind == COLUMN_VERDICT;
+}
+
 struct _TprofOperationTable
 {
   GtkWidget           parent_instance;
@@ -64,6 +78,7 @@ struct _TprofOperationTable
   gboolean            replacing;   /* rows are being swapped: the selection is in flux */
 
   GSettings          *settings;     /* table-columns */
+  gboolean            comparing;    /* the comparison's columns show */
 
   /* template widgets */
   GtkSearchEntry     *search_entry;
@@ -88,6 +103,61 @@ column_spec_find (const char *id)
     if (g_str_equal (column_specs[i].id, id))
       return &column_specs[i];
   return NULL;
+}
+
+/* "+12.3 %" for a ratio of 1.123. */
+static char *
+format_change (double ratio)
+{
+  if (!isfinite (ratio))
+    return g_strdup ("—");
+  /* Translators: a relative change, e.g. +12.3 % or -4.0 % */
+  return g_strdup_printf (_("%+.1f %%"), 100.0 * (ratio - 1.0));
+}
+
+/* The comparison's cells: the text says it all, the colour (set in
+ * bind_cell_cb) only repeats it. */
+static char *
+format_comparison (ColumnKind      kind,
+                   TprofOperation *operation)
+{
+  gboolean tested = FALSE;
+  const TprofComparison *c = _tprof_operation_get_comparison (operation, &tested);
+  g_autofree char *change = NULL, *low = NULL, *high = NULL;
+
+  if (c == NULL)
+    return g_strdup ("");
+  if (kind == COLUMN_BASE_MEDIAN)
+    return isnan (c->base_median) ? g_strdup ("—") : tprof_format_duration (c->base_median, 3);
+  if (kind == COLUMN_CHANGE)
+    {
+      change = format_change (c->ratio);
+      if (!tested || !isfinite (c->ci_low) || !isfinite (c->ci_high))
+        return g_steal_pointer (&change);
+      low = format_change (c->ci_low);
+      high = format_change (c->ci_high);
+      /* Translators: a change and its 95% interval, e.g. +12.3 % (+10.1 % … +14.6 %) */
+      return g_strdup_printf (_("%s (%s … %s)"), change, low, high);
+    }
+  if (!tested && c->verdict != TPROF_VERDICT_ONLY_NEW && c->verdict != TPROF_VERDICT_ONLY_BASE)
+    /* Translators: the comparison waits for the samples of both runs */
+    return g_strdup (_("Not tested"));
+  switch (c->verdict)
+    {
+    case TPROF_VERDICT_SLOWER:
+      /* Translators: a verdict of the comparison with the baseline */
+      return g_strdup (_("▲ Slower"));
+    case TPROF_VERDICT_FASTER:
+      return g_strdup (_("▼ Faster"));
+    case TPROF_VERDICT_SAME:
+      return g_strdup (_("Same"));
+    case TPROF_VERDICT_ONLY_NEW:
+      return g_strdup (_("Not in baseline"));
+    case TPROF_VERDICT_ONLY_BASE:
+      return g_strdup (_("Only in baseline"));
+    default:
+      return g_strdup ("");
+    }
 }
 
 static char *
@@ -117,6 +187,10 @@ column_spec_format (const ColumnSpec *spec,
     case COLUMN_RANK:
       rank = *(const int32_t *) (summary + spec->offset);
       return rank < 0 ? g_strdup ("—") : g_strdup_printf ("%d", rank);
+    case COLUMN_BASE_MEDIAN:
+    case COLUMN_CHANGE:
+    case COLUMN_VERDICT:
+      return format_comparison (spec->kind, operation);
     default:
       g_return_val_if_reached (NULL);
     }
@@ -144,7 +218,9 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
     {
       gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0f);
       gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), spec->kind == COLUMN_COUNT ? 6 : 8);
-      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), spec->kind == COLUMN_COUNT ? 8 : 9);
+      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), spec->kind == COLUMN_COUNT ? 8
+                                                             : spec->kind == COLUMN_CHANGE ? 26
+                                                             : spec->kind == COLUMN_VERDICT ? 14 : 9);
       gtk_widget_add_css_class (cell, "numeric");
     }
   else
@@ -165,6 +241,18 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
   GtkInscription *cell = GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
 
   gtk_inscription_set_text (cell, text);
+  if (spec->kind == COLUMN_VERDICT || spec->kind == COLUMN_CHANGE)
+    {
+      gboolean tested = FALSE;
+      const TprofComparison *c = _tprof_operation_get_comparison (gtk_list_item_get_item (list_item), &tested);
+
+      gtk_widget_remove_css_class (GTK_WIDGET (cell), "slower");
+      gtk_widget_remove_css_class (GTK_WIDGET (cell), "faster");
+      if (c != NULL && tested && c->verdict == TPROF_VERDICT_SLOWER)
+        gtk_widget_add_css_class (GTK_WIDGET (cell), "slower");
+      else if (c != NULL && tested && c->verdict == TPROF_VERDICT_FASTER)
+        gtk_widget_add_css_class (GTK_WIDGET (cell), "faster");
+    }
   if (spec->kind == COLUMN_NAME)
     gtk_widget_set_tooltip_text (GTK_WIDGET (cell), text);
   else
@@ -193,6 +281,15 @@ column_sort_key (TprofOperation   *operation,
     case COLUMN_RATIO:
       value = *(const double *) (summary + spec->offset);
       return isnan (value) ? -G_MAXDOUBLE : value;
+    case COLUMN_BASE_MEDIAN:
+    case COLUMN_CHANGE:
+    case COLUMN_VERDICT:
+      {
+        const TprofComparison *c = _tprof_operation_get_comparison (operation, NULL);
+
+        value = c == NULL ? NAN : spec->kind == COLUMN_BASE_MEDIAN ? c->base_median : c->ratio;
+        return isfinite (value) ? value : -G_MAXDOUBLE;
+      }
     case COLUMN_NAME:
     default:
       g_return_val_if_reached (0.0);
@@ -256,10 +353,11 @@ apply_visible_columns (TprofOperationTable *self)
   for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
     {
       gboolean visible = column_specs[i].kind == COLUMN_NAME
-                         || g_strv_contains ((const char *const *) ids, column_specs[i].id);
+                         || (column_is_comparison (&column_specs[i]) ? self->comparing
+                             : g_strv_contains ((const char *const *) ids, column_specs[i].id));
 
       gtk_column_view_column_set_visible (self->columns[i], visible);
-      if (column_specs[i].kind != COLUMN_NAME && check != NULL)
+      if (column_specs[i].kind != COLUMN_NAME && !column_is_comparison (&column_specs[i]) && check != NULL)
         {
           gtk_check_button_set_active (GTK_CHECK_BUTTON (check), visible);
           check = gtk_widget_get_next_sibling (check);
@@ -284,7 +382,7 @@ column_check_toggled_cb (GtkCheckButton      *check,
       gboolean shown = g_str_equal (id, toggled) ? gtk_check_button_get_active (check)
                                                  : g_strv_contains ((const char *const *) current, id);
 
-      if (column_specs[i].kind != COLUMN_NAME && shown)
+      if (column_specs[i].kind != COLUMN_NAME && !column_is_comparison (&column_specs[i]) && shown)
         g_strv_builder_add (builder, id);
     }
   ids = g_strv_builder_end (builder);
@@ -299,7 +397,7 @@ add_column_checks (TprofOperationTable *self)
     {
       GtkWidget *check;
 
-      if (column_specs[i].kind == COLUMN_NAME)
+      if (column_specs[i].kind == COLUMN_NAME || column_is_comparison (&column_specs[i]))
         continue;
       check = gtk_check_button_new_with_label (_(column_specs[i].title));
       g_object_set_data (G_OBJECT (check), "column-id", (gpointer) column_specs[i].id);
@@ -373,6 +471,17 @@ _tprof_operation_table_set_operations (TprofOperationTable *self,
   selection_changed_cb (self);
 }
 
+void
+_tprof_operation_table_set_comparing (TprofOperationTable *self,
+                                      gboolean             comparing)
+{
+  g_return_if_fail (TPROF_IS_OPERATION_TABLE (self));
+  if (self->comparing == comparing)
+    return;
+  self->comparing = comparing;
+  apply_visible_columns (self);
+}
+
 GListModel *
 _tprof_operation_table_get_model (TprofOperationTable *self)
 {
@@ -443,13 +552,49 @@ csv_append_field (GString    *csv,
   g_string_append_c (csv, '"');
 }
 
+/* The comparison's fields of @operation: empty where unknown, "untested"
+ * for a verdict the samples at hand could not decide. */
+static void
+csv_append_comparison (GString        *csv,
+                       TprofOperation *operation)
+{
+  gboolean tested = FALSE;
+  const TprofComparison *c = _tprof_operation_get_comparison (operation, &tested);
+  double values[6] = { NAN, NAN, NAN, NAN, NAN, NAN };
+
+  if (c != NULL)
+    {
+      values[0] = c->base_median;
+      values[1] = c->ratio;
+      values[2] = c->ci_low;
+      values[3] = c->ci_high;
+      values[4] = c->p_value;
+      values[5] = c->p_adjusted;
+    }
+  for (guint v = 0; v < G_N_ELEMENTS (values); v++)
+    {
+      g_string_append_c (csv, ',');
+      if (isfinite (values[v]))
+        tprof_append_exact_double (csv, values[v]);
+    }
+  g_string_append_c (csv, ',');
+  if (c != NULL)
+    g_string_append (csv, tested || c->verdict == TPROF_VERDICT_ONLY_NEW ? tprof_verdict_name (c->verdict)
+                                                                         : "untested");
+}
+
 char *
 _tprof_operation_table_to_csv (TprofOperationTable *self)
 {
   GListModel *model = G_LIST_MODEL (self->selection);
   guint n = g_list_model_get_n_items (model);
   GString *csv = g_string_new ("name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank,"
-                               "imbalance_time_s\n");
+                               "imbalance_time_s");
+
+  /* comparing: the comparison's fields as tprof compare names them */
+  if (self->comparing)
+    g_string_append (csv, ",base_median_s,ratio,ci_low,ci_high,p_value,p_adjusted,verdict");
+  g_string_append_c (csv, '\n');
 
   for (guint i = 0; i < n; i++)
     {
@@ -472,6 +617,8 @@ _tprof_operation_table_to_csv (TprofOperationTable *self)
       g_string_append_printf (csv, ",%d,", s->slowest_rank);
       if (!isnan (s->imbalance_time))
         tprof_append_exact_double (csv, s->imbalance_time);
+      if (self->comparing)
+        csv_append_comparison (csv, operation);
       g_string_append_c (csv, '\n');
     }
 

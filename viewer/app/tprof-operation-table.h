@@ -16,6 +16,10 @@ G_DECLARE_FINAL_TYPE (TprofOperationTable, tprof_operation_table, TPROF, OPERATI
 void        _tprof_operation_table_set_operations (TprofOperationTable *self,
                                                    GPtrArray           *operations);
 /* The rows as shown: searched and sorted. */
+/* Shows the columns of a comparison with a baseline (Baseline Median,
+ * Change, Verdict), which the rows then fill. */
+void        _tprof_operation_table_set_comparing (TprofOperationTable *self,
+                                                  gboolean             comparing);
 GListModel *_tprof_operation_table_get_model      (TprofOperationTable *self);
 /* Profile index of the selected operation, -1 when none ("selected-index"). */
 int         _tprof_operation_table_get_selected_index (TprofOperationTable *self);

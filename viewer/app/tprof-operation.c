@@ -11,6 +11,9 @@ struct _TprofOperation
   char         *name;
   guint         index;
   TprofSummary  summary;
+  TprofComparison comparison;
+  gboolean      compared;
+  gboolean      tested;
 };
 
 enum {
@@ -187,4 +190,26 @@ _tprof_operation_get_summary (TprofOperation *self)
 {
   g_return_val_if_fail (TPROF_IS_OPERATION (self), NULL);
   return &self->summary;
+}
+
+void
+_tprof_operation_set_comparison (TprofOperation        *self,
+                                 const TprofComparison *comparison,
+                                 gboolean               tested)
+{
+  g_return_if_fail (TPROF_IS_OPERATION (self));
+  self->compared = comparison != NULL;
+  self->tested = tested;
+  if (comparison != NULL)
+    self->comparison = *comparison;
+}
+
+const TprofComparison *
+_tprof_operation_get_comparison (TprofOperation *self,
+                                 gboolean       *tested)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION (self), NULL);
+  if (tested != NULL)
+    *tested = self->tested;
+  return self->compared ? &self->comparison : NULL;
 }

@@ -18,4 +18,14 @@ const char         *_tprof_operation_get_name    (TprofOperation *self);
 guint               _tprof_operation_get_index   (TprofOperation *self);
 const TprofSummary *_tprof_operation_get_summary (TprofOperation *self);
 
+/* Comparing with a baseline run: how this operation changed (DESIGN 4b).
+ * @tested FALSE when the samples of one side were not at hand: the ratio
+ * is then that of the cached medians and the verdict unknown. */
+void                   _tprof_operation_set_comparison (TprofOperation        *self,
+                                                        const TprofComparison *comparison,
+                                                        gboolean               tested);
+/* NULL when the window compares nothing. */
+const TprofComparison *_tprof_operation_get_comparison (TprofOperation *self,
+                                                        gboolean       *tested);
+
 G_END_DECLS

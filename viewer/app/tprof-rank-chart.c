@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "tprof-rank-chart.h"
 
@@ -15,6 +16,10 @@ struct _TprofRankChart
 
   TprofRankSummary  *ranks;
   gsize              n_ranks;
+  /* comparing: the baseline's total and mean of each entry of ranks (NaN
+   * where it has no samples); NULL: none */
+  double            *baseline_sum;
+  double            *baseline_mean;
 };
 
 enum {
@@ -39,11 +44,33 @@ tprof_rank_chart_recompute (TprofChart *chart)
   TprofRankChart *self = TPROF_RANK_CHART (chart);
   const TprofOperationIndex *index = _tprof_chart_get_index (chart);
 
+  const TprofOperationIndex *base_index = _tprof_chart_get_baseline_index (chart);
+  g_autofree TprofRankSummary *base = NULL;
+  gsize n_base = 0;
+
   g_clear_pointer (&self->ranks, free);
+  g_clear_pointer (&self->baseline_sum, g_free);
+  g_clear_pointer (&self->baseline_mean, g_free);
   self->n_ranks = 0;
 
   if (index != NULL)
     self->ranks = tprof_operation_index_rank_summaries (index, _tprof_chart_get_mask (chart), &self->n_ranks);
+  /* runs of different worlds are not compared rank by rank */
+  if (self->ranks == NULL || base_index == NULL || !_tprof_chart_get_baseline_same_world (chart))
+    return;
+  /* rank by rank: both runs ascending by rank */
+  base = tprof_operation_index_rank_summaries (base_index, _tprof_chart_get_baseline_mask (chart), &n_base);
+  if (base == NULL)
+    return;
+  self->baseline_sum = g_new (double, MAX (self->n_ranks, 1));
+  self->baseline_mean = g_new (double, MAX (self->n_ranks, 1));
+  for (gsize i = 0, j = 0; i < self->n_ranks; i++)
+    {
+      while (j < n_base && base[j].rank < self->ranks[i].rank)
+        j++;
+      self->baseline_sum[i] = j < n_base && base[j].rank == self->ranks[i].rank ? base[j].sum : NAN;
+      self->baseline_mean[i] = j < n_base && base[j].rank == self->ranks[i].rank ? base[j].mean : NAN;
+    }
 }
 
 static void
@@ -54,6 +81,12 @@ tprof_rank_chart_fill_plot (TprofRankChart *self,
   plot->ranks = self->ranks;
   plot->n_ranks = self->n_ranks;
   plot->metric = g_strcmp0 (self->metric, "mean") == 0 ? TPROF_PLOT_RANK_MEAN : TPROF_PLOT_RANK_TOTAL;
+  if (self->baseline_sum != NULL)
+    {
+      plot->baseline = plot->metric == TPROF_PLOT_RANK_MEAN ? self->baseline_mean : self->baseline_sum;
+      plot->label = _tprof_chart_get_label (TPROF_CHART (self));
+      plot->baseline_label = _tprof_chart_get_baseline_label (TPROF_CHART (self));
+    }
 }
 
 static const char *
@@ -154,6 +187,8 @@ tprof_rank_chart_dispose (GObject *object)
   TprofRankChart *self = (TprofRankChart *)object;
 
   g_clear_pointer (&self->ranks, free);
+  g_clear_pointer (&self->baseline_sum, g_free);
+  g_clear_pointer (&self->baseline_mean, g_free);
   g_clear_pointer (&self->metric, g_free);
 
   G_OBJECT_CLASS (tprof_rank_chart_parent_class)->dispose (object);

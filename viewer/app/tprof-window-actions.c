@@ -1,4 +1,4 @@
-/* tprof-window-actions.c — TprofWindow's actions: open, export chart and table, find, close. */
+/* tprof-window-actions.c — TprofWindow's actions: open, compare, export chart and table, find, close. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -239,6 +239,48 @@ open_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
 
+static void
+compare_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     TprofWindow     *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+
+      if (file != NULL)
+        _tprof_window_compare_with (self, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+/* Compare With…: a baseline run beside the profile shown. */
+static void
+compare_with_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  TprofWindow *self = TPROF_WINDOW (widget);
+  GtkFileChooserNative *dialog;
+
+  dialog = gtk_file_chooser_native_new (_("Compare With Baseline"), GTK_WINDOW (self),
+                                        GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  add_filter (GTK_FILE_CHOOSER (dialog), _("HDF5 profiles"), (const char * const[]) { "*.h5", "*.hdf5", NULL });
+  add_filter (GTK_FILE_CHOOSER (dialog), _("All files"), (const char * const[]) { "*", NULL });
+  g_signal_connect (dialog, "response", G_CALLBACK (compare_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+static void
+stop_comparing_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  _tprof_window_stop_comparing (TPROF_WINDOW (widget));
+}
+
 static char *
 export_size_id (int width,
                 int height)
@@ -437,6 +479,9 @@ _tprof_window_update_actions (TprofWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.find", have_profile);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.filter-ranks", have_profile);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.all-ranks", have_profile);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-with", have_profile);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-comparing",
+                                 self->baseline != NULL || self->baseline_loading != NULL);
 }
 
 void
@@ -448,10 +493,14 @@ _tprof_window_class_add_actions (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "win.filter-ranks", NULL, filter_ranks_action);
   gtk_widget_class_install_action (widget_class, "win.all-ranks", NULL, all_ranks_action);
+  gtk_widget_class_install_action (widget_class, "win.compare-with", NULL, compare_with_action);
+  gtk_widget_class_install_action (widget_class, "win.stop-comparing", NULL, stop_comparing_action);
   gtk_widget_class_install_action (widget_class, "win.close", NULL, close_action);
   gtk_widget_class_install_action (widget_class, "win.dismiss-error", NULL, dismiss_error_action);
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK, "win.open", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_o, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.compare-with", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "win.export-chart", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_E, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "win.export-table", NULL);

@@ -29,6 +29,14 @@ struct _TprofWindow
   guint                 read_pending;     /* reads not yet finished (cancelled ones too) */
   gulong                stragglers_handler;
 
+  /* comparing (tprof-window-compare.c) */
+  TprofProfile         *baseline;         /* compared with, NULL: none */
+  TprofProfile         *baseline_loading;
+  GCancellable         *baseline_cancellable;
+  gssize               *baseline_ops;     /* per operation of profile: the baseline's, -1: none */
+  GCancellable         *baseline_read_cancellable;
+  gssize                baseline_reading_op;  /* the baseline's operation being read, -1: none */
+
   /* template widgets */
   GtkStack             *stack;
   GtkRevealer          *error_revealer;
@@ -77,6 +85,30 @@ void        _tprof_window_cancel_reading  (TprofWindow  *self);
 gboolean    _tprof_window_tick_reading    (TprofWindow  *self);
 /* The profile's table under the mask changed: summaries again. */
 void        _tprof_window_update_table    (TprofWindow  *self);
+
+/* The title and subtitle of the profile shown (and of its baseline). */
+void        _tprof_window_show_title      (TprofWindow  *self);
+
+/* tprof-window-compare.c */
+typedef struct _WindowComparison WindowComparison;
+void        _tprof_window_stop_comparing  (TprofWindow  *self);
+TprofProfile *_tprof_window_get_baseline  (TprofWindow  *self);
+/* The profile or the baseline changed: operations matched again, the
+ * table's columns, title, table and charts updated. */
+void        _tprof_window_comparison_changed (TprofWindow *self);
+/* For the table's worker: taken on the main thread (NULL without a
+ * baseline), run in the worker on the profile's @samples under @mask, and
+ * set on the rows on the main thread. */
+WindowComparison *_tprof_window_comparison_new (TprofWindow *self);
+void        _tprof_window_comparison_run  (WindowComparison             *comparison,
+                                           TprofProfile                 *profile,
+                                           TprofOperationSamples *const *samples,
+                                           const guint8                 *mask);
+void        _tprof_window_comparison_apply (WindowComparison *comparison,
+                                            GPtrArray        *operations);
+void        _tprof_window_comparison_free (WindowComparison *comparison);
+/* Stops reading the baseline's samples of the selected operation. */
+void        _tprof_window_cancel_baseline_reading (TprofWindow *self);
 
 /* tprof-window-actions.c */
 void        _tprof_window_class_add_actions (GtkWidgetClass *widget_class);

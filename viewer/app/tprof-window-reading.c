@@ -56,8 +56,9 @@ read_done_cb (GObject      *object,
       if (samples != NULL)
         {
           _tprof_window_update_charts (self);
-          /* the table's row for it under a rank filter gains what needs samples */
-          if (self->mask != NULL)
+          /* the table's row for it under a rank filter gains what needs
+           * samples, and its comparison with a baseline can be tested */
+          if (self->mask != NULL || self->baseline != NULL)
             _tprof_window_update_table (self);
         }
       else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -104,11 +105,90 @@ tprof_window_read (TprofWindow *self,
 }
 
 void
+_tprof_window_cancel_baseline_reading (TprofWindow *self)
+{
+  g_cancellable_cancel (self->baseline_read_cancellable);
+  g_clear_object (&self->baseline_read_cancellable);
+  self->baseline_reading_op = -1;
+}
+
+static void
+baseline_read_done_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  ReadRequest *request = user_data;
+  TprofWindow *self = request->window;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TprofOperationSamples) samples = _tprof_profile_read_samples_finish (request->profile, result, &error);
+
+  self->read_pending--;
+  if (request->profile == self->baseline && self->baseline_reading_op == (gssize) request->op)
+    {
+      self->baseline_reading_op = -1;
+      g_clear_object (&self->baseline_read_cancellable);
+      if (samples != NULL)
+        {
+          _tprof_window_update_charts (self);
+          /* the operation's change can now be tested */
+          _tprof_window_update_table (self);
+        }
+      else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_autofree char *name = g_file_get_basename (_tprof_profile_get_file (request->profile));
+          /* Translators: the first %s is the baseline's file name, the second what went wrong */
+          g_autofree char *message = g_strdup_printf (_("Could not read the baseline %s: %s"), name, error->message);
+
+          _tprof_window_show_error (self, message);
+        }
+    }
+  read_request_free (request);
+}
+
+/* The charts' second run: the baseline's samples of the selected
+ * operation, read first when they are not in memory. */
+static void
+tprof_window_update_baseline (TprofWindow *self,
+                              gssize       op)
+{
+  gssize base_op = self->baseline != NULL && self->baseline_ops != NULL && op >= 0 ? self->baseline_ops[op] : -1;
+  g_autoptr(TprofOperationSamples) base = base_op >= 0 ? _tprof_profile_ref_samples (self->baseline, (gsize) base_op)
+                                                       : NULL;
+  g_autofree char *label = self->profile != NULL ? g_file_get_basename (_tprof_profile_get_file (self->profile))
+                                                 : NULL;
+  g_autofree char *base_label = self->baseline != NULL ? g_file_get_basename (_tprof_profile_get_file (self->baseline))
+                                                       : NULL;
+  gboolean same_world = self->baseline != NULL && self->profile != NULL
+                        && _tprof_profile_get_world_size (self->baseline) == _tprof_profile_get_world_size (self->profile);
+  ReadRequest *request;
+
+  _tprof_charts_panel_set_baseline (self->charts, base, same_world, label, base_label);
+  if (base_op < 0 || base != NULL)
+    {
+      _tprof_window_cancel_baseline_reading (self);
+      return;
+    }
+  if (self->baseline_reading_op == base_op)
+    return;
+  _tprof_window_cancel_baseline_reading (self);
+  self->baseline_read_cancellable = g_cancellable_new ();
+  self->baseline_reading_op = base_op;
+  self->read_pending++;
+  request = g_new0 (ReadRequest, 1);
+  request->window = g_object_ref (self);
+  request->profile = g_object_ref (self->baseline);
+  request->op = (gsize) base_op;
+  _tprof_profile_read_samples_async (self->baseline, (gsize) base_op, self->baseline_read_cancellable,
+                                     baseline_read_done_cb, request);
+}
+
+void
 _tprof_window_update_charts (TprofWindow *self)
 {
   gssize op = self->profile != NULL ? _tprof_operation_table_get_selected_index (self->table) : -1;
   g_autoptr(TprofOperationSamples) samples = NULL;
 
+  tprof_window_update_baseline (self, op);
   if (op < 0)
     {
       _tprof_window_cancel_reading (self);

@@ -22,6 +22,7 @@ typedef struct
   GBytes                 *mask;
   guint                   generation;
   TprofOperationSamples **samples;  /* per operation, NULL where not in memory */
+  WindowComparison       *comparison;  /* NULL: no baseline */
 } TableJob;
 
 static void
@@ -32,6 +33,7 @@ table_job_free (TableJob *job)
   for (gsize i = 0; i < n; i++)
     _tprof_operation_samples_unref (job->samples[i]);
   g_free (job->samples);
+  _tprof_window_comparison_free (job->comparison);
   g_object_unref (job->profile);
   g_clear_pointer (&job->mask, g_bytes_unref);
   g_free (job);
@@ -68,7 +70,7 @@ _tprof_window_get_page (TprofWindow *self)
 gboolean
 _tprof_window_is_busy (TprofWindow *self)
 {
-  return self->loading != NULL || self->table_pending > 0 || self->read_pending > 0
+  return self->loading != NULL || self->baseline_loading != NULL || self->table_pending > 0 || self->read_pending > 0
          || (self->profile != NULL && _tprof_profile_is_finding_stragglers (self->profile));
 }
 
@@ -123,7 +125,7 @@ table_job_worker (GTask        *task,
   TableJob *job = task_data;
   gsize n = _tprof_profile_get_n_operations (job->profile);
   TprofSummary *summaries = g_new (TprofSummary, MAX (n, 1));
-  const guint8 *mask = g_bytes_get_data (job->mask, NULL);
+  const guint8 *mask = job->mask != NULL ? g_bytes_get_data (job->mask, NULL) : NULL;
 
   for (gsize i = 0; i < n; i++)
     {
@@ -136,6 +138,8 @@ table_job_worker (GTask        *task,
         }
       _tprof_profile_summarize (job->profile, i, job->samples[i], mask, &summaries[i]);
     }
+  if (job->comparison != NULL)
+    _tprof_window_comparison_run (job->comparison, job->profile, job->samples, mask);
   g_task_return_pointer (task, summaries, g_free);
 }
 
@@ -154,6 +158,7 @@ table_job_done (GObject      *object,
     return;
 
   operations = operations_new (self->profile, summaries);
+  _tprof_window_comparison_apply (job->comparison, operations);
   _tprof_operation_table_set_operations (self->table, operations);
 }
 
@@ -174,7 +179,8 @@ _tprof_window_update_table (TprofWindow *self)
   if (self->profile == NULL)
     return;
 
-  if (self->mask == NULL)
+  /* all ranks and nothing to compare: the cached statistics at once */
+  if (self->mask == NULL && self->baseline == NULL)
     {
       g_autoptr(GPtrArray) operations = operations_new (self->profile, NULL);
 
@@ -184,7 +190,8 @@ _tprof_window_update_table (TprofWindow *self)
 
   job = g_new0 (TableJob, 1);
   job->profile = g_object_ref (self->profile);
-  job->mask = g_bytes_ref (self->mask);
+  job->mask = self->mask != NULL ? g_bytes_ref (self->mask) : NULL;
+  job->comparison = _tprof_window_comparison_new (self);
   job->generation = self->table_generation;
   n = _tprof_profile_get_n_operations (self->profile);
   job->samples = g_new0 (TprofOperationSamples *, MAX (n, 1));
@@ -365,6 +372,41 @@ _tprof_window_get_straggler (TprofWindow  *self,
   return self->straggler;
 }
 
+void
+_tprof_window_show_title (TprofWindow *self)
+{
+  g_autofree char *basename = g_file_get_basename (_tprof_profile_get_file (self->profile));
+  g_autoptr(GFile) parent = g_file_get_parent (_tprof_profile_get_file (self->profile));
+  g_autofree char *folder = parent != NULL ? g_file_get_path (parent) : NULL;
+  g_autofree char *shown = NULL;
+  const char *home = g_get_home_dir ();
+
+  gtk_label_set_text (self->title_label, basename);
+  if (self->baseline != NULL)
+    {
+      g_autofree char *base = g_file_get_basename (_tprof_profile_get_file (self->baseline));
+      /* Translators: the window title while comparing; the first %s is the
+       * profile's file, the second the baseline's */
+      g_autofree char *title = g_strdup_printf (_("%s compared with %s"), basename, base);
+
+      gtk_window_set_title (GTK_WINDOW (self), title);
+      /* Translators: %s is the baseline's file name */
+      shown = g_strdup_printf (_("Baseline: %s"), base);
+    }
+  else
+    {
+      gtk_window_set_title (GTK_WINDOW (self), basename);
+      /* "~/runs/a" rather than "/home/me/runs/a" */
+      if (folder != NULL && home != NULL && g_str_has_prefix (folder, home)
+          && (folder[strlen (home)] == '/' || folder[strlen (home)] == '\0') && strcmp (home, "/") != 0)
+        shown = g_strconcat ("~", folder + strlen (home), NULL);
+      else
+        shown = g_strdup (folder);
+    }
+  gtk_label_set_text (self->subtitle_label, shown != NULL ? shown : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), shown != NULL);
+}
+
 static void
 stragglers_found_cb (TprofWindow  *self,
                      TprofProfile *profile)
@@ -388,7 +430,6 @@ static void
 tprof_window_show_profile (TprofWindow  *self,
                            TprofProfile *profile)
 {
-  g_autofree char *basename = g_file_get_basename (_tprof_profile_get_file (profile));
   g_autofree char *uri = g_file_get_uri (_tprof_profile_get_file (profile));
 
   tprof_window_put_away_profile (self);
@@ -396,24 +437,10 @@ tprof_window_show_profile (TprofWindow  *self,
   self->stragglers_handler = g_signal_connect_object (profile, "stragglers-found",
                                                       G_CALLBACK (stragglers_found_cb), self, G_CONNECT_SWAPPED);
   g_clear_pointer (&self->mask, g_bytes_unref);
+  /* a baseline stays: the new profile is compared with it */
+  g_clear_pointer (&self->baseline_ops, g_free);
 
-  gtk_window_set_title (GTK_WINDOW (self), basename);
-  {
-    g_autoptr(GFile) parent = g_file_get_parent (_tprof_profile_get_file (profile));
-    g_autofree char *folder = parent != NULL ? g_file_get_path (parent) : NULL;
-    g_autofree char *shown = NULL;
-    const char *home = g_get_home_dir ();
-
-    /* "~/runs/a" rather than "/home/me/runs/a" */
-    if (folder != NULL && home != NULL && g_str_has_prefix (folder, home)
-        && (folder[strlen (home)] == '/' || folder[strlen (home)] == '\0') && strcmp (home, "/") != 0)
-      shown = g_strconcat ("~", folder + strlen (home), NULL);
-    else
-      shown = g_strdup (folder);
-    gtk_label_set_text (self->title_label, basename);
-    gtk_label_set_text (self->subtitle_label, shown != NULL ? shown : "");
-    gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), shown != NULL);
-  }
+  _tprof_window_show_title (self);
   tprof_window_show_page (self, "profile");
 
   /* empty the table first so the old selection is not carried over */
@@ -424,6 +451,8 @@ tprof_window_show_profile (TprofWindow  *self,
   }
   /* opens on the operation where the ranks lose most time waiting */
   _tprof_operation_table_sort_by (self->table, "imbalance-time", GTK_SORT_DESCENDING);
+  if (self->baseline != NULL)
+    _tprof_window_comparison_changed (self);
   _tprof_rank_filter_set_profile (self->rank_filter, profile);
   tprof_window_show_straggler (self, profile);
 
@@ -589,6 +618,14 @@ tprof_window_dispose (GObject *object)
   g_clear_object (&self->table_cancellable);
   g_clear_object (&self->loading);
   tprof_window_put_away_profile (self);
+  g_cancellable_cancel (self->baseline_cancellable);
+  g_clear_object (&self->baseline_cancellable);
+  g_clear_object (&self->baseline_loading);
+  _tprof_window_cancel_baseline_reading (self);
+  if (self->baseline != NULL)
+    _tprof_profile_close (self->baseline);
+  g_clear_object (&self->baseline);
+  g_clear_pointer (&self->baseline_ops, g_free);
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->mask, g_bytes_unref);
@@ -642,6 +679,7 @@ tprof_window_init (TprofWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   self->straggler = -1;
   self->reading_op = -1;
+  self->baseline_reading_op = -1;
   _tprof_window_connect_reading (self);
 
   self->settings = g_settings_new (APP_ID);

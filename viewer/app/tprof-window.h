@@ -15,6 +15,10 @@ TprofWindow *_tprof_window_new       (TprofApplication *application);
 /* Loads @file into this window in the background (replacing what it shows on success). */
 void         _tprof_window_open      (TprofWindow      *self,
                                       GFile            *file);
+/* Compares the profile shown (and those opened later) with @file, loaded
+ * as the baseline. */
+void         _tprof_window_compare_with (TprofWindow *self,
+                                         GFile       *file);
 /* The file shown or being loaded; NULL for an empty window. */
 GFile       *_tprof_window_get_file  (TprofWindow      *self);
 /* TRUE when the window shows nothing and loads nothing, so a new file may go here. */
