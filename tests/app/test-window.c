@@ -1579,6 +1579,12 @@ test_window_screenshot (void)
           g_settings_set_string (settings, "rank-metric", "mean");
           shoot (window, "compare-mean-window.png");
           g_settings_reset (settings, "rank-metric");
+          /* the straggler's rank alone: where a straggler change shows */
+          g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1", NULL));
+          app_test_gui_wait_idle (window);
+          shoot (window, "compare-rank-window.png");
+          _tprof_rank_filter_apply_expression (window->rank_filter, "0-", NULL);
+          app_test_gui_wait_idle (window);
           _tprof_window_stop_comparing (window);
         }
     }

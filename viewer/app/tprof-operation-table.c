@@ -139,6 +139,9 @@ format_comparison (ColumnKind      kind,
       /* Translators: a change and its 95% interval, e.g. +12.3 % (+10.1 % … +14.6 %) */
       return g_strdup_printf (_("%s (%s … %s)"), change, low, high);
     }
+  /* no samples on the ranks shown in either run: nothing to say */
+  if (tested && c->base_count == 0 && c->new_count == 0)
+    return g_strdup ("—");
   if (!tested && c->verdict != TPROF_VERDICT_ONLY_NEW && c->verdict != TPROF_VERDICT_ONLY_BASE)
     /* Translators: the comparison waits for the samples of both runs */
     return g_strdup (_("Not tested"));
