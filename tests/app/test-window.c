@@ -1441,6 +1441,81 @@ test_window_compare (void)
   close_window (window);
 }
 
+/* Presses @keyval on @list as its one-tab-stop controller sees it. */
+static gboolean
+press_key (GtkWidget       *list,
+           guint            keyval,
+           GdkModifierType  state)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (list);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, i);
+
+      if (g_object_get_data (controller, "tprof-keynav-targets") != NULL)
+        g_signal_emit_by_name (controller, "key-pressed", keyval, 0, state, &handled);
+    }
+  return handled;
+}
+
+static GtkWidget *
+focus_of (TprofWindow *window)
+{
+  return gtk_root_get_focus (GTK_ROOT (window));
+}
+
+static gboolean
+inside (GtkWidget *focus,
+        gpointer   widget)
+{
+  return focus != NULL && (focus == widget || gtk_widget_is_ancestor (focus, widget));
+}
+
+/* The rank list and the table are one tab stop each: Tab leaves them,
+ * Space toggles the focused rank, and the rank boxes take no focus. */
+static void
+test_window_keynav (void)
+{
+  TprofWindow *window = open_fixture ();
+  GtkWidget *list = _tprof_rank_filter_get_list (window->rank_filter);
+  GtkWidget *view = _tprof_operation_table_get_view (window->table);
+  GtkWidget *focus;
+  guint before;
+
+  g_assert_true (gtk_widget_grab_focus (list));
+  focus = focus_of (window);
+  g_assert_true (inside (focus, list));
+  g_assert_false (GTK_IS_CHECK_BUTTON (focus));
+
+  /* Space toggles the focused rank */
+  before = _tprof_rank_filter_get_n_selected (window->rank_filter);
+  g_assert_true (press_key (list, GDK_KEY_space, 0));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, before - 1);
+  g_assert_true (press_key (list, GDK_KEY_space, 0));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, before);
+
+  /* Tab leaves the list for the table's search; Shift+Tab goes back */
+  g_assert_true (press_key (list, GDK_KEY_Tab, 0));
+  focus = focus_of (window);
+  g_assert_true (inside (focus, window->table));
+  g_assert_false (inside (focus, view));
+  g_assert_true (press_key (list, GDK_KEY_ISO_Left_Tab, GDK_SHIFT_MASK));
+  focus = focus_of (window);
+  g_assert_true (GTK_IS_BUTTON (focus) && inside (focus, window->rank_filter));
+
+  /* and the table's Tab goes on to the charts */
+  g_assert_true (gtk_widget_grab_focus (view));
+  g_assert_true (press_key (view, GDK_KEY_Tab, 0));
+  focus = focus_of (window);
+  g_assert_true (inside (focus, window->charts));
+
+  close_window (window);
+}
+
 /* "Over Time" shows the selected operation as ranks x occurrences: the
  * cells are the samples' durations, ranks the filter hides are blank, a
  * click on a cell shows its rank alone, and the export draws it. */
@@ -1698,6 +1773,7 @@ main (int   argc,
   g_test_add_func ("/app/window/straggler", test_window_straggler);
   g_test_add_func ("/app/window/lazy", test_window_lazy);
   g_test_add_func ("/app/window/compare", test_window_compare);
+  g_test_add_func ("/app/window/keynav", test_window_keynav);
   g_test_add_func ("/app/window/columns", test_window_columns);
   g_test_add_func ("/app/window/title", test_window_title);
   g_test_add_func ("/app/window/over-time", test_window_over_time);

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "tprof-keynav.h"
 #include "tprof-operation-table.h"
 #include "tprof-plot.h"
 
@@ -84,6 +85,7 @@ struct _TprofOperationTable
   GtkSearchEntry     *search_entry;
   GtkColumnView      *column_view;
   GtkBox             *columns_box;
+  GtkWidget          *columns_button;
 };
 
 enum {
@@ -709,6 +711,7 @@ tprof_operation_table_class_init (TprofOperationTableClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, search_entry);
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, column_view);
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, columns_box);
+  gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, columns_button);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
@@ -747,4 +750,19 @@ tprof_operation_table_init (TprofOperationTable *self)
   self->settings = g_settings_new (APP_ID);
   g_signal_connect_swapped (self->settings, "changed::table-columns", G_CALLBACK (apply_visible_columns), self);
   apply_visible_columns (self);
+}
+
+void
+_tprof_operation_table_set_next_focus (TprofOperationTable *self,
+                                       GtkWidget           *next)
+{
+  g_return_if_fail (TPROF_IS_OPERATION_TABLE (self));
+  _tprof_keynav_one_tab_stop (GTK_WIDGET (self->column_view), self->columns_button, next);
+}
+
+GtkWidget *
+_tprof_operation_table_get_view (TprofOperationTable *self)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), NULL);
+  return GTK_WIDGET (self->column_view);
 }

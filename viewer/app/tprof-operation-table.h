@@ -42,4 +42,12 @@ char       *_tprof_operation_table_format_cell    (const char          *id,
 gboolean _tprof_operation_table_get_column_visible (TprofOperationTable *self,
                                                     const char          *id);
 
+/* Tab from the table goes to @next (Shift+Tab to the columns button):
+ * the table is one tab stop, its arrows move between rows. */
+void     _tprof_operation_table_set_next_focus (TprofOperationTable *self,
+                                                GtkWidget           *next);
+
+/* The column view, for tests. */
+GtkWidget *_tprof_operation_table_get_view (TprofOperationTable *self);
+
 G_END_DECLS

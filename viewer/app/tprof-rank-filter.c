@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tprof-plot.h"
+#include "tprof-keynav.h"
 #include "tprof-rank-filter.h"
 #include "tprof-rank-item.h"
 
@@ -25,6 +26,7 @@ struct _TprofRankFilter
   GtkEntry    *expr_entry;
   GtkLabel    *error_label;
   GtkListView *list_view;
+  GtkWidget   *invert_button;
   GtkLabel    *summary_label;
 };
 
@@ -323,7 +325,11 @@ setup_row_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               gpointer                  user_data)
 {
-  gtk_list_item_set_child (list_item, gtk_check_button_new ());
+  GtkWidget *check = gtk_check_button_new ();
+
+  /* the row takes the focus (Space toggles it): one stop, not one per rank */
+  gtk_widget_set_focusable (check, FALSE);
+  gtk_list_item_set_child (list_item, check);
 }
 
 static void
@@ -412,6 +418,7 @@ tprof_rank_filter_class_init (TprofRankFilterClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofRankFilter, list_view);
   gtk_widget_class_bind_template_child (widget_class, TprofRankFilter, summary_label);
   gtk_widget_class_bind_template_callback (widget_class, expr_activate_cb);
+  gtk_widget_class_bind_template_child (widget_class, TprofRankFilter, invert_button);
   gtk_widget_class_bind_template_callback (widget_class, expr_changed_cb);
 
   gtk_widget_class_install_action (widget_class, "rank-filter.all", NULL, select_action_cb);
@@ -453,4 +460,19 @@ _tprof_rank_filter_focus_entry (TprofRankFilter *self)
   g_return_if_fail (TPROF_IS_RANK_FILTER (self));
   gtk_widget_grab_focus (GTK_WIDGET (self->expr_entry));
   gtk_editable_select_region (GTK_EDITABLE (self->expr_entry), 0, -1);
+}
+
+void
+_tprof_rank_filter_set_next_focus (TprofRankFilter *self,
+                                   GtkWidget       *next)
+{
+  g_return_if_fail (TPROF_IS_RANK_FILTER (self));
+  _tprof_keynav_one_tab_stop (GTK_WIDGET (self->list_view), self->invert_button, next);
+}
+
+GtkWidget *
+_tprof_rank_filter_get_list (TprofRankFilter *self)
+{
+  g_return_val_if_fail (TPROF_IS_RANK_FILTER (self), NULL);
+  return GTK_WIDGET (self->list_view);
 }

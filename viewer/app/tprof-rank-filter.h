@@ -35,4 +35,12 @@ gboolean  _tprof_rank_filter_apply_expression (TprofRankFilter        *self,
 /* The "Showing 5 of 64 ranks" text. */
 const char *_tprof_rank_filter_get_summary   (TprofRankFilter         *self);
 
+/* Tab from the rank list goes to @next (Shift+Tab to Invert): the list is
+ * one tab stop, its arrows move inside and Space toggles a rank. */
+void      _tprof_rank_filter_set_next_focus (TprofRankFilter *self,
+                                             GtkWidget       *next);
+
+/* The rank list, for tests. */
+GtkWidget *_tprof_rank_filter_get_list (TprofRankFilter *self);
+
 G_END_DECLS

@@ -681,6 +681,9 @@ tprof_window_init (TprofWindow *self)
   self->reading_op = -1;
   self->baseline_reading_op = -1;
   _tprof_window_connect_reading (self);
+  /* the rank list and the table are one tab stop each */
+  _tprof_rank_filter_set_next_focus (self->rank_filter, GTK_WIDGET (self->table));
+  _tprof_operation_table_set_next_focus (self->table, GTK_WIDGET (self->charts));
 
   self->settings = g_settings_new (APP_ID);
   tprof_window_bind_settings (self);
