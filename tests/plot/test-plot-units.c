@@ -18,11 +18,13 @@ test_format_duration (void)
 {
   assert_duration (0.00025, 0, "250 µs");
   assert_duration (1.25, 3, "1.25 s");
-  assert_duration (3e-9, 0, "3 ns");
+  assert_duration (3e-9, 0, "3.00 ns");
   assert_duration (0.1, 3, "100 ms");
   assert_duration (1.5e-3, 2, "1.5 ms");
-  assert_duration (2e-3, 3, "2 ms");
-  assert_duration (-2e-3, 3, "-2 ms");
+  assert_duration (2e-3, 3, "2.00 ms");
+  assert_duration (10e-3, 3, "10.0 ms");
+  assert_duration (10.5e-3, 3, "10.5 ms");
+  assert_duration (-2e-3, 3, "-2.00 ms");
   assert_duration (59.94, 3, "59.9 s");
   /* past 100 s, minutes and hours */
   assert_duration (99.94, 3, "99.9 s");
@@ -35,8 +37,8 @@ test_format_duration (void)
   assert_duration (0, 3, "0 s");
   assert_duration (NAN, 3, "—");
   /* rounding moves into the next unit instead of printing "1000 µs" */
-  assert_duration (0.00099996, 3, "1 ms");
-  assert_duration (999.6e-9, 3, "1 µs");
+  assert_duration (0.00099996, 3, "1.00 ms");
+  assert_duration (999.6e-9, 3, "1.00 µs");
   assert_duration (0.123456789, 6, "123.457 ms");
 }
 

@@ -183,7 +183,7 @@ _tprof_plot_axis_tick_label (const TprofPlotAxis *axis,
     {
       /* Ticks a decade apart each get their own unit: "1 µs", "10 ms". */
       if (axis->log && axis->step == 0)
-        return tprof_format_duration (v, 3);
+        return _tprof_format_duration_round (v, 3);
       return _tprof_format_duration_tick (v, max_abs, axis->step);
     }
   if (axis->log && axis->step == 0)

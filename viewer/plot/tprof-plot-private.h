@@ -211,6 +211,9 @@ const TprofRankSummary *_tprof_plot_find_rank_summary (const TprofPlotHistogram 
 char *_tprof_format_duration_tick (double secs, double max_abs, double step);
 /* "900", "12k", "1.5M"; @step as above (0: from the value). */
 char *_tprof_format_count_tick (double count, double max_abs, double step);
+/* A round duration, such as a log axis' tick: as tprof_format_duration()
+ * but without trailing zeros ("10 ms", "1 µs"). */
+char *_tprof_format_duration_round (double secs, int digits);
 
 /* ---- files (tprof-plot-atomic-file.c) ---- */
 

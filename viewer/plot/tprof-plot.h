@@ -160,8 +160,10 @@ void tprof_append_exact_double (GString *out,
 
 /* ---- units ---- */
 
-/* "250 µs", "1.25 s", "3 ns": a duration in the unit that suits it, @digits
- * significant digits (0: 3). NaN gives "—". Free with g_free(). */
+/* "250 µs", "1.25 s", "3.00 ns": a duration in the unit that suits it, to
+ * @digits significant digits (0: 3), trailing zeros kept so that every
+ * value shown has one precision ("10.0 ms" beside "10.5 ms"); past 100 s
+ * in minutes and hours. NaN gives "—". Free with g_free(). */
 char *tprof_format_duration (double secs, int digits);
 /* The unit that suits values up to @max_secs: its name ("ms") and how many
  * of it make a second (1e3). */

@@ -97,9 +97,12 @@ format_long_duration (double secs)
   }
 }
 
-char *
-tprof_format_duration (double secs,
-                       int    digits)
+/* @secs in a unit that suits it, to @digits significant digits; @keep_zeros
+ * keeps trailing zeros ("10.0 ms"), otherwise they go ("10 ms"). */
+static char *
+format_duration (double   secs,
+                 int      digits,
+                 gboolean keep_zeros)
 {
   const DurationUnit *unit;
   double rounded, v;
@@ -124,10 +127,27 @@ tprof_format_duration (double secs,
   v = rounded * unit->per_second;
   decimals = MAX (0, digits - 1 - (int) floor (log10 (fabs (v))));
   number = g_strdup_printf ("%.*f", decimals, v);
-  strip_trailing_zeros (number);
+  if (!keep_zeros)
+    strip_trailing_zeros (number);
   result = g_strdup_printf ("%s %s", number, unit->name);
   g_free (number);
   return result;
+}
+
+char *
+tprof_format_duration (double secs,
+                       int    digits)
+{
+  /* one rule for every duration shown as a value: @digits significant
+   * digits, so that "10.0 ms" stands beside "10.5 ms" */
+  return format_duration (secs, digits, TRUE);
+}
+
+char *
+_tprof_format_duration_round (double secs,
+                              int    digits)
+{
+  return format_duration (secs, digits, FALSE);
 }
 
 char *
