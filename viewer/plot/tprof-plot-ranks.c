@@ -321,6 +321,22 @@ draw_compare_legend (cairo_t              *cr,
                            area->y + frame->font * 0.5, items, 2, NULL);
 }
 
+/* Says what the whiskers (or, on narrow bars, the band) of the mean
+ * chart stand for, in the top left corner of the data area. */
+static void
+draw_range_note (cairo_t              *cr,
+                 const TprofPlotFrame *frame,
+                 const TprofPlotArea  *area,
+                 double                slot_px)
+{
+  TprofPlotFont font = { frame->font * 0.75, FALSE };
+  /* TRANSLATORS: what the lines above and below each bar of the mean chart show */
+  const char *note = slot_px >= 6 ? _("Whiskers: min–max") : _("Band: min–max");
+
+  _tprof_plot_text_draw (cr, &font, note, area->x + frame->font * 0.5, area->y + frame->font * 0.5,
+                         0, 0, FALSE, frame->theme->foreground);
+}
+
 static char *
 slowest_subtitle (const TprofPlotRanks *plot,
                   gsize                 slowest)
@@ -412,6 +428,8 @@ tprof_plot_ranks_draw (cairo_t              *cr,
   cairo_restore (cr);
 
   _tprof_plot_axes_draw (cr, &frame, &axes, area);
+  if (plot->metric == TPROF_PLOT_RANK_MEAN)
+    draw_range_note (cr, &frame, area, slot_px);
   if (plot->baseline != NULL)
     draw_compare_legend (cr, &frame, plot, area);
   cairo_restore (cr);
