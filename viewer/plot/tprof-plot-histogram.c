@@ -34,6 +34,7 @@ typedef struct
   const TprofPlotHistogram *plot;
   BinGeometry               geometry;
   TprofPlotArea            *area;
+  double                    gap;      /* left between neighbouring bars, user units */
 } Picture;
 
 void
@@ -234,8 +235,14 @@ add_bars (const Picture *picture,
       if (counts[i] == 0)
         continue;
       bin_span (picture->plot, &picture->geometry, i, &x0, &x1);
-      add_bar (picture->cr, area, _tprof_plot_area_x (area, x0), _tprof_plot_area_x (area, x1),
-               (double) counts[i]);
+      x0 = _tprof_plot_area_x (area, x0);
+      x1 = _tprof_plot_area_x (area, x1);
+      if (x1 - x0 > 2 * picture->gap)
+        {
+          x0 += picture->gap / 2;
+          x1 -= picture->gap / 2;
+        }
+      add_bar (picture->cr, area, x0, x1, (double) counts[i]);
     }
 }
 
@@ -333,19 +340,16 @@ draw_bars (const Picture          *picture,
       double bar_px = picture->area->width / picture->plot->hist->n_bins * frame->theme->scale;
       double rgb[3];
 
-      add_bars (picture, picture->plot->hist->counts);
+      /* thin gaps between wide bars show where one bin ends: left empty,
+       * so that the screen (transparent background) and an export (white)
+       * look alike */
+      Picture gapped = *picture;
+
+      gapped.gap = bar_px > 4 ? frame->line : 0;
+      add_bars (&gapped, picture->plot->hist->counts);
       tprof_plot_palette_color (0, rgb);
       cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
-      /* thin gaps between wide bars show where one bin ends */
-      if (bar_px > 4)
-        {
-          cairo_fill_preserve (cr);
-          cairo_set_line_width (cr, frame->line);
-          _tprof_plot_set_rgba (cr, frame->theme->background);
-          cairo_stroke (cr);
-        }
-      else
-        cairo_fill (cr);
+      cairo_fill (cr);
       if (has_baseline (picture->plot))
         draw_baseline (picture);
     }
