@@ -95,9 +95,9 @@ test_overlay_two_ranks (void)
 
   tprof_plot_palette_color (0, c0);
   tprof_plot_palette_color (1, c1);
-  plot_test_blend (c0, 0.7, white, only0);
-  plot_test_blend (c1, 0.7, white, only1);
-  plot_test_blend (c1, 0.7, only0, both);
+  plot_test_blend (c0, 0.35, white, only0);
+  plot_test_blend (c1, 0.35, white, only1);
+  plot_test_blend (c1, 0.35, only0, both);
 
   /* y axis covers the largest per-rank count, not the combined one */
   g_assert_cmpfloat (d.area.y_max, <, 8);
@@ -454,7 +454,7 @@ test_overlay_every_rank (void)
   for (guint r = 0; r < 8; r++)
     {
       tprof_plot_palette_color (r, rgb);
-      plot_test_blend (rgb, 0.7, white, want);
+      plot_test_blend (rgb, 0.35, white, want);
       plot_test_assert_pixel (surface, d.area.x + d.area.width * (r + 0.5) / 8, count_y (&d, 1.5), want, 3);
     }
   cairo_surface_destroy (surface);
@@ -466,7 +466,7 @@ test_overlay_every_rank (void)
   for (guint r = 0; r < 9; r++)
     {
       tprof_plot_palette_color (8 - r, rgb);
-      plot_test_blend (rgb, 0.7, white, want);
+      plot_test_blend (rgb, 0.35, white, want);
       plot_test_assert_pixel (surface, d.area.x + d.area.width * (r + 0.5) / 9, count_y (&d, 1.5),
                               r >= 5 ? want : band, 3);
     }
@@ -500,7 +500,7 @@ test_overlay_band (void)
   hist = plot_test_histogram_new (0, 1, N_BINS, counts, N_RANKS, rank_counts);
   tprof_plot_theme_init_default (&theme);
   tprof_plot_palette_color (0, c0);
-  plot_test_blend (c0, 0.7, white, only_slow);
+  plot_test_blend (c0, 0.35, white, only_slow);
   plot_test_blend (theme.foreground, theme.foreground[3] * 0.22, white, band);
 
   for (int with_summaries = 0; with_summaries < 2; with_summaries++)
@@ -550,7 +550,7 @@ test_legend_clear_of_bars (void)
   double c0[3], only0[3];
 
   tprof_plot_palette_color (0, c0);
-  plot_test_blend (c0, 0.7, white, only0);
+  plot_test_blend (c0, 0.35, white, only0);
   for (guint s = 0; s < G_N_ELEMENTS (shapes); s++)
     {
       /* 8 ranks make a legend of 8 lines; only the first has samples */

@@ -9,7 +9,7 @@
 
 #include "tprof-plot-private.h"
 
-#define DEFAULT_ALPHA            0.7
+#define DEFAULT_ALPHA            0.35
 /* A baseline is drawn in the text colour: apart from the bars' blue and
  * the highlight's vermillion for every common colour blindness, and
  * readable on light and dark themes alike. */
@@ -285,12 +285,17 @@ draw_overlay (const Picture          *picture,
       _tprof_plot_set_rgba (cr, rgba);
       cairo_fill (cr);
     }
+  /* translucent fills blend where ranks overlap, so that the colour that
+   * names a rank is a solid outline of its bars, as in the legend */
   for (gsize k = 0; k < overlay->n_rows; k++)
     {
       add_bars (picture, hist->rank_counts + overlay->rows[k] * hist->n_bins);
       tprof_plot_palette_color ((guint) k, rgb);
       cairo_set_source_rgba (cr, rgb[0], rgb[1], rgb[2], alpha);
-      cairo_fill (cr);
+      cairo_fill_preserve (cr);
+      cairo_set_source_rgb (cr, rgb[0], rgb[1], rgb[2]);
+      cairo_set_line_width (cr, picture->frame->line * 1.5);
+      cairo_stroke (cr);
     }
 }
 
@@ -444,6 +449,7 @@ legend_init (Legend                 *legend,
     {
       tprof_plot_palette_color (i, legend->items[i].rgb);
       legend->items[i].alpha = plot->alpha > 0 ? plot->alpha : DEFAULT_ALPHA;
+      legend->items[i].outline = TRUE;
       legend->items[i].label = rank_legend_label (plot, overlay->rows[i]);
     }
   if (overlay->band)

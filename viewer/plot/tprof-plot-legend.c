@@ -91,7 +91,15 @@ _tprof_plot_legend_draw (cairo_t                   *cr,
       cairo_rectangle (cr, x + layout.gap, line_y + (layout.line_h - layout.swatch) / 2,
                        layout.swatch, layout.swatch);
       cairo_set_source_rgba (cr, items[i].rgb[0], items[i].rgb[1], items[i].rgb[2], items[i].alpha);
-      cairo_fill (cr);
+      if (items[i].outline)
+        {
+          cairo_fill_preserve (cr);
+          cairo_set_source_rgb (cr, items[i].rgb[0], items[i].rgb[1], items[i].rgb[2]);
+          cairo_set_line_width (cr, frame->line * 1.5);
+          cairo_stroke (cr);
+        }
+      else
+        cairo_fill (cr);
       _tprof_plot_text_draw (cr, &layout.font, items[i].label, text_x, line_y,
                              0, 0, FALSE, frame->theme->foreground);
     }

@@ -156,9 +156,10 @@ gboolean _tprof_plot_area_contains (const TprofPlotArea *area, double x, double 
 
 typedef struct
 {
-  double rgb[3];
-  double alpha;
-  char  *label;
+  double   rgb[3];
+  double   alpha;    /* of the swatch's fill */
+  char    *label;
+  gboolean outline;  /* the swatch also has a solid outline, as the series does */
 } TprofPlotLegendItem;
 
 /* The size of the boxed legend of @items; @more (may be NULL) is a last

@@ -55,7 +55,7 @@ typedef struct
   gboolean                separate_ranks;  /* overlay ranks (needs hist->rank_counts) */
   gboolean                log_x;           /* hist must be TPROF_HISTOGRAM_LOG for a log duration axis */
   gboolean                log_y;
-  double                  alpha;           /* overlay opacity; 0 means the default 0.7 */
+  double                  alpha;           /* overlay fill opacity; 0 means the default 0.35 (outlines are solid) */
   const char             *title;           /* NULL: "Time Distribution" */
   const char             *subtitle;        /* NULL: "All 4 Ranks, n=…, mean=…, std=…" */
   guint                   max_legend_ranks;/* 0: default; more ranks collapse into one legend line */
