@@ -1,4 +1,4 @@
-/* bench-isolated.c — reading a profile through the isolated reader (a helper process, samples through shared memory) against reading it in process, in the same run. */
+/* bench-isolated.c — reading a profile through the isolated reader (a helper process; samples copied out of it by process_vm_readv) against reading it in process, in the same run. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,10 +8,13 @@
 
 #include <tprof/capture.h>
 
-#define N_SAMPLES 10000000
 #define N_RANKS 64
 #define N_OPS 4
 #define N_RUNS 5
+
+/* 10^7 by default; TPROF_BENCH_SAMPLES sets another size (the target is
+ * stated at 10^8) */
+static size_t n_samples = 10000000;
 
 typedef TprofProfileFile *(*OpenFunc) (const char *path, TprofError *error);
 
@@ -24,7 +27,7 @@ write_profile (const char *path)
 
   for (int op = 0; op < N_OPS; op++)
     {
-      size_t n = N_SAMPLES / N_OPS;
+      size_t n = n_samples / N_OPS;
       double *times = g_new (double, n);
       int32_t *ranks = g_new (int32_t, n);
       char name[16];
@@ -97,9 +100,12 @@ main (void)
   g_autofree char *dir = g_dir_make_tmp ("tprof-bench-isolated-XXXXXX", NULL);
   g_autofree char *path = g_build_filename (dir, "bench.h5", NULL);
   const int32_t four[] = { 0, 21, 42, 63 };
+  const char *size = g_getenv ("TPROF_BENCH_SAMPLES");
 
+  if (size != NULL)
+    n_samples = MAX (g_ascii_strtoull (size, NULL, 10), (guint64) N_OPS);
   write_profile (path);
-  printf ("bench-isolated: %d samples, %d ranks, %d operations\n", N_SAMPLES, N_RANKS, N_OPS);
+  printf ("bench-isolated: %zu samples, %d ranks, %d operations\n", n_samples, N_RANKS, N_OPS);
   compare ("every sample of every operation:", path, NULL, 0);
   compare ("4 ranks of every operation:", path, four, G_N_ELEMENTS (four));
   g_unlink (path);
