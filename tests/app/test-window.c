@@ -124,6 +124,20 @@ test_window_table (void)
   close_window (window);
 }
 
+/* Each column's header says what the column means. */
+static void
+test_window_header_tooltips (void)
+{
+  TprofWindow *window = open_fixture ();
+
+  g_assert_cmpstr (_tprof_operation_table_get_header_tooltip (window->table, "imbalance-time"), ==,
+                   "The slowest rank's total minus the mean rank total: how long the other ranks wait for it, "
+                   "on average");
+  g_assert_nonnull (_tprof_operation_table_get_header_tooltip (window->table, "p99"));
+  g_assert_nonnull (_tprof_operation_table_get_header_tooltip (window->table, "verdict"));
+  close_window (window);
+}
+
 static void
 assert_sorted (TprofWindow *window,
                const char  *property,
@@ -1774,6 +1788,7 @@ main (int   argc,
   g_test_add_func ("/app/window/lazy", test_window_lazy);
   g_test_add_func ("/app/window/compare", test_window_compare);
   g_test_add_func ("/app/window/keynav", test_window_keynav);
+  g_test_add_func ("/app/window/header-tooltips", test_window_header_tooltips);
   g_test_add_func ("/app/window/columns", test_window_columns);
   g_test_add_func ("/app/window/title", test_window_title);
   g_test_add_func ("/app/window/over-time", test_window_over_time);

@@ -32,6 +32,7 @@ typedef struct
   const char *property;
   ColumnKind  kind;
   gsize       offset;   /* into TprofSummary */
+  const char *tooltip;  /* what the column means, on its header */
 } ColumnSpec;
 
 /* The columns that answer "which operation, which rank" come first, so
@@ -40,24 +41,36 @@ typedef struct
  * ranks wait long for the slowest, weighted by time (a 46 ms operation
  * with a large ratio does not come before a 5 s one). */
 static const ColumnSpec column_specs[] = {
-  { "name", N_("Name"), "name", COLUMN_NAME, 0 },
+  { "name", N_("Name"), "name", COLUMN_NAME, 0, N_("The operation, as the program named it") },
   /* comparing: right after the name, what changed */
-  { "verdict", N_("Verdict"), NULL, COLUMN_VERDICT, 0 },
-  { "change", N_("Change"), NULL, COLUMN_CHANGE, 0 },
-  { "base-median", N_("Baseline Median"), NULL, COLUMN_BASE_MEDIAN, 0 },
-  { "imbalance-time", N_("Time lost"), "imbalance-time", COLUMN_DURATION, offsetof (TprofSummary, imbalance_time) },
-  { "sum", N_("Sum"), "sum", COLUMN_DURATION, offsetof (TprofSummary, sum) },
-  { "imbalance", N_("Imbalance"), "imbalance", COLUMN_RATIO, offsetof (TprofSummary, imbalance) },
-  { "slowest-rank", N_("Slowest"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank) },
-  { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count) },
-  { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count) },
-  { "mean", N_("Mean"), "mean", COLUMN_DURATION, offsetof (TprofSummary, mean) },
-  { "median", N_("Median"), "median", COLUMN_DURATION, offsetof (TprofSummary, median) },
-  { "p95", N_("P95"), "p95", COLUMN_DURATION, offsetof (TprofSummary, p95) },
-  { "p99", N_("P99"), "p99", COLUMN_DURATION, offsetof (TprofSummary, p99) },
-  { "max", N_("Max"), "max", COLUMN_DURATION, offsetof (TprofSummary, max) },
-  { "min", N_("Min"), "min", COLUMN_DURATION, offsetof (TprofSummary, min) },
-  { "std", N_("Std"), "std", COLUMN_DURATION, offsetof (TprofSummary, std) },
+  { "verdict", N_("Verdict"), NULL, COLUMN_VERDICT, 0,
+    N_("Slower or faster than the baseline: a Mann–Whitney test of the samples, Holm-adjusted over the "
+       "operations, p below 0.05 and a change of the median of more than 2 %") },
+  { "change", N_("Change"), NULL, COLUMN_CHANGE, 0,
+    N_("How the median changed against the baseline, with its 95 % interval") },
+  { "base-median", N_("Baseline Median"), NULL, COLUMN_BASE_MEDIAN, 0, N_("The baseline's median duration") },
+  { "imbalance-time", N_("Time lost"), "imbalance-time", COLUMN_DURATION, offsetof (TprofSummary, imbalance_time),
+    N_("The slowest rank's total minus the mean rank total: how long the other ranks wait for it, on average") },
+  { "sum", N_("Sum"), "sum", COLUMN_DURATION, offsetof (TprofSummary, sum),
+    N_("The total time of every sample on every rank shown") },
+  { "imbalance", N_("Imbalance"), "imbalance", COLUMN_RATIO, offsetof (TprofSummary, imbalance),
+    N_("The slowest rank's total divided by the mean rank total; 1.00× is perfectly balanced") },
+  { "slowest-rank", N_("Slowest"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank),
+    N_("The rank with the largest total time") },
+  { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count), N_("The number of samples") },
+  { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count),
+    N_("The number of ranks with samples") },
+  { "mean", N_("Mean"), "mean", COLUMN_DURATION, offsetof (TprofSummary, mean), N_("The mean duration") },
+  { "median", N_("Median"), "median", COLUMN_DURATION, offsetof (TprofSummary, median),
+    N_("Half the samples took less, half took more") },
+  { "p95", N_("P95"), "p95", COLUMN_DURATION, offsetof (TprofSummary, p95),
+    N_("95 % of the samples took less: the slow tail") },
+  { "p99", N_("P99"), "p99", COLUMN_DURATION, offsetof (TprofSummary, p99),
+    N_("99 % of the samples took less: the slowest one in a hundred") },
+  { "max", N_("Max"), "max", COLUMN_DURATION, offsetof (TprofSummary, max), N_("The longest sample") },
+  { "min", N_("Min"), "min", COLUMN_DURATION, offsetof (TprofSummary, min), N_("The shortest sample") },
+  { "std", N_("Std"), "std", COLUMN_DURATION, offsetof (TprofSummary, std),
+    N_("The standard deviation of the durations (N−1)") },
 };
 
 static gboolean
@@ -345,6 +358,55 @@ tprof_operation_table_add_columns (TprofOperationTable *self)
       g_object_unref (sorter);
       g_object_unref (column);
     }
+}
+
+/* GTK 4.8 has no API for a column header's tooltip: the header's title
+ * widgets are found among the column view's children (the column's title
+ * in a label inside each). The title widget of @spec, or NULL. */
+static GtkWidget *
+header_title_for (TprofOperationTable *self,
+                  const ColumnSpec    *spec)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    for (GtkWidget *title = gtk_widget_get_first_child (child); title != NULL;
+         title = gtk_widget_get_next_sibling (title))
+      {
+        GtkWidget *label = gtk_widget_get_first_child (title);
+
+        while (label != NULL && !GTK_IS_LABEL (label))
+          label = gtk_widget_get_first_child (label);
+        if (label != NULL && g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), _(spec->title)) == 0)
+          return title;
+      }
+  return NULL;
+}
+
+/* Each header says what its column means. */
+static void
+set_header_tooltips (TprofOperationTable *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
+    {
+      GtkWidget *title = header_title_for (self, &column_specs[i]);
+
+      if (title != NULL)
+        gtk_widget_set_tooltip_text (title, _(column_specs[i].tooltip));
+    }
+}
+
+const char *
+_tprof_operation_table_get_header_tooltip (TprofOperationTable *self,
+                                           const char          *id)
+{
+  const ColumnSpec *spec = column_spec_find (id);
+  GtkWidget *title;
+
+  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), NULL);
+  g_return_val_if_fail (spec != NULL, NULL);
+
+  title = header_title_for (self, spec);
+  return title != NULL ? gtk_widget_get_tooltip_text (title) : NULL;
 }
 
 /* Shows the columns the settings list (Name always) and ticks their
@@ -737,6 +799,7 @@ tprof_operation_table_init (TprofOperationTable *self)
                                             GTK_FILTER (self->name_filter));
 
   tprof_operation_table_add_columns (self);
+  set_header_tooltips (self);
 
   self->sort_model = gtk_sort_list_model_new (G_LIST_MODEL (filter_model),
                                               g_object_ref (gtk_column_view_get_sorter (self->column_view)));

@@ -47,6 +47,9 @@ gboolean _tprof_operation_table_get_column_visible (TprofOperationTable *self,
 void     _tprof_operation_table_set_next_focus (TprofOperationTable *self,
                                                 GtkWidget           *next);
 
+/* The tooltip on column @id's header (what the column means), for tests. */
+const char *_tprof_operation_table_get_header_tooltip (TprofOperationTable *self,
+                                                       const char          *id);
 /* The column view, for tests. */
 GtkWidget *_tprof_operation_table_get_view (TprofOperationTable *self);
 
