@@ -47,6 +47,7 @@ static const ColumnSpec column_specs[] = {
     N_("Slower or faster than the baseline: a Mann–Whitney test of the samples, Holm-adjusted over the "
        "operations, p below 0.05 and a change of the median of more than 2 %") },
   { "change", N_("Change"), NULL, COLUMN_CHANGE, 0,
+    /* xgettext:no-c-format */
     N_("How the median changed against the baseline, with its 95 % interval") },
   { "base-median", N_("Baseline Median"), NULL, COLUMN_BASE_MEDIAN, 0, N_("The baseline's median duration") },
   { "imbalance-time", N_("Time lost"), "imbalance-time", COLUMN_DURATION, offsetof (TprofSummary, imbalance_time),
@@ -64,8 +65,10 @@ static const ColumnSpec column_specs[] = {
   { "median", N_("Median"), "median", COLUMN_DURATION, offsetof (TprofSummary, median),
     N_("Half the samples took less, half took more") },
   { "p95", N_("P95"), "p95", COLUMN_DURATION, offsetof (TprofSummary, p95),
+    /* xgettext:no-c-format */
     N_("95 % of the samples took less: the slow tail") },
   { "p99", N_("P99"), "p99", COLUMN_DURATION, offsetof (TprofSummary, p99),
+    /* xgettext:no-c-format */
     N_("99 % of the samples took less: the slowest one in a hundred") },
   { "max", N_("Max"), "max", COLUMN_DURATION, offsetof (TprofSummary, max), N_("The longest sample") },
   { "min", N_("Min"), "min", COLUMN_DURATION, offsetof (TprofSummary, min), N_("The shortest sample") },
