@@ -57,6 +57,22 @@ _tprof_plot_legend_measure (cairo_t                   *cr,
   *height = layout.height;
 }
 
+/* The legend's box behind its text: the picture's background, or, on a
+ * transparent one (the window's), dark under light text (a dark theme)
+ * and white under dark text, so that the text always reads. */
+static void
+legend_box_rgb (const TprofPlotTheme *theme,
+                double                rgb[3])
+{
+  const double *fg = theme->foreground;
+  double luminance = 0.2126 * fg[0] + 0.7152 * fg[1] + 0.0722 * fg[2];
+
+  if (theme->background[3] > 0)
+    memcpy (rgb, theme->background, 3 * sizeof (double));
+  else
+    rgb[0] = rgb[1] = rgb[2] = luminance > 0.5 ? 0.15 : 1.0;
+}
+
 void
 _tprof_plot_legend_draw (cairo_t                   *cr,
                          const TprofPlotFrame      *frame,
@@ -68,6 +84,7 @@ _tprof_plot_legend_draw (cairo_t                   *cr,
 {
   LegendLayout layout;
   double more_rgba[4];
+  double box[3];
   double text_x;
 
   legend_layout (cr, frame, items, n_items, more, &layout);
@@ -77,8 +94,8 @@ _tprof_plot_legend_draw (cairo_t                   *cr,
 
   cairo_save (cr);
   cairo_rectangle (cr, x, y, layout.width, layout.height);
-  cairo_set_source_rgba (cr, frame->theme->background[0], frame->theme->background[1],
-                         frame->theme->background[2], 0.85);
+  legend_box_rgb (frame->theme, box);
+  cairo_set_source_rgba (cr, box[0], box[1], box[2], 0.85);
   cairo_fill_preserve (cr);
   cairo_set_line_width (cr, frame->line);
   _tprof_plot_set_rgba (cr, frame->theme->grid);
