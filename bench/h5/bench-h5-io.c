@@ -8,9 +8,12 @@
 
 #include <glib.h>
 #include <glib/gstdio.h>
+
 #include <hdf5.h>
 
 #include <tprof/capture.h>
+
+#include "bench-rss.h"
 
 #define REPEATS 5
 
@@ -26,36 +29,6 @@ median (double *v, int n)
         v[k - 1] = t;
       }
   return v[n / 2];
-}
-
-/* A field of /proc/self/status in bytes (VmRSS, VmHWM), or 0. */
-static size_t
-status_bytes (const char *field)
-{
-  FILE *status = fopen ("/proc/self/status", "r");
-  char line[256];
-  size_t kib = 0;
-
-  if (status == NULL)
-    return 0;
-  while (fgets (line, sizeof line, status) != NULL)
-    if (strncmp (line, field, strlen (field)) == 0 && line[strlen (field)] == ':')
-      kib = strtoull (line + strlen (field) + 1, NULL, 10);
-  fclose (status);
-  return kib * 1024;
-}
-
-/* Starts a new peak-RSS window (Linux: "5" to clear_refs resets VmHWM);
- * false where the kernel cannot. */
-static gboolean
-peak_rss_reset (void)
-{
-  int fd = open ("/proc/self/clear_refs", O_WRONLY);
-  gboolean ok = fd >= 0 && write (fd, "5", 1) == 1;
-
-  if (fd >= 0)
-    close (fd);
-  return ok;
 }
 
 /* What save cannot beat: the same sample bytes (@copies operations of @n
@@ -124,14 +97,14 @@ typedef struct
 static double
 time_save (const TprofProfiledTime *pt, const char *path, size_t *growth)
 {
-  gboolean peak_known = peak_rss_reset ();
-  size_t before = status_bytes ("VmRSS");
+  gboolean peak_known = bench_peak_rss_reset ();
+  size_t before = bench_status_bytes ("VmRSS");
   gint64 start = g_get_monotonic_time ();
   double seconds;
 
   g_assert_cmpint (tprof_profiled_time_save (pt, path, NULL), ==, 0);
   seconds = (g_get_monotonic_time () - start) / 1e6;
-  *growth = peak_known && status_bytes ("VmHWM") > before ? status_bytes ("VmHWM") - before : 0;
+  *growth = peak_known && bench_status_bytes ("VmHWM") > before ? bench_status_bytes ("VmHWM") - before : 0;
   return seconds;
 }
 

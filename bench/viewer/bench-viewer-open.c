@@ -20,6 +20,8 @@
 
 #include "config.h"
 
+#include "bench-rss.h"
+
 #include <fcntl.h>
 #include <glib/gstdio.h>
 #include <math.h>
@@ -38,23 +40,6 @@ static double
 now_s (void)
 {
   return g_get_monotonic_time () / 1e6;
-}
-
-/* A field of /proc/self/status in bytes (VmRSS, VmHWM), or 0. */
-static gsize
-status_bytes (const char *field)
-{
-  FILE *status = fopen ("/proc/self/status", "r");
-  char line[256];
-  gsize kib = 0;
-
-  if (status == NULL)
-    return 0;
-  while (fgets (line, sizeof line, status) != NULL)
-    if (strncmp (line, field, strlen (field)) == 0 && line[strlen (field)] == ':')
-      kib = strtoull (line + strlen (field) + 1, NULL, 10);
-  fclose (status);
-  return kib * 1024;
 }
 
 /* xorshift64*: fast, reproducible, good enough for timings */
@@ -221,7 +206,7 @@ main (int   argc,
       file = g_file_new_for_path (path);
     }
   ensure_profile (path, n_samples);
-  base_rss = status_bytes ("VmRSS");
+  base_rss = bench_status_bytes ("VmRSS");
 
   /* the table: metadata and cached statistics only */
   profile = _tprof_profile_new (file);
@@ -243,7 +228,7 @@ main (int   argc,
     g_error ("%s", error->message);
   compute_charts (_tprof_operation_samples_get_index (samples), NULL);
   select_s = now_s () - t0;
-  select_peak = status_bytes ("VmHWM");
+  select_peak = bench_status_bytes ("VmHWM");
 
   /* a rank-filter change: every other rank, then back */
   for (guint k = 0; k < G_N_ELEMENTS (filter_ms); k++)
@@ -258,7 +243,7 @@ main (int   argc,
   /* let the search finish: the peak includes it, as in the window */
   while (_tprof_profile_is_finding_stragglers (profile))
     g_main_context_iteration (NULL, TRUE);
-  peak_rss = status_bytes ("VmHWM");
+  peak_rss = bench_status_bytes ("VmHWM");
 
   /* the floor: the same operation read in this process by libcapture */
   raw = tprof_profile_file_open (path, &tprof_error);
