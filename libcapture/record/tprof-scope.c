@@ -20,8 +20,6 @@ typedef struct
   TprofThreadBuffer *buffer;
 } TprofEnabled;
 
-int _tprof_scope_enabled_anywhere;
-
 static __thread TprofEnabled inline_stack[TPROF_INLINE_ENABLED]
   __attribute__((tls_model ("initial-exec")));
 static __thread TprofEnabled *overflow_stack __attribute__((tls_model ("initial-exec")));
@@ -87,7 +85,7 @@ tprof_time_manager_enable (TprofTimeManager *tm)
   slot->tm = tm;
   slot->buffer = buffer;
   enabled_depth++;
-  __atomic_fetch_add (&_tprof_scope_enabled_anywhere, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add (&_tprof_record_state.enabled_anywhere, 1, __ATOMIC_RELAXED);
 }
 
 /* The innermost position of @tm on this thread's stack, or -1. */
@@ -118,22 +116,23 @@ tprof_time_manager_disable (TprofTimeManager *tm)
         *stack_slot (i) = *stack_slot (i + 1);
     }
   enabled_depth--;
-  __atomic_fetch_sub (&_tprof_scope_enabled_anywhere, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_sub (&_tprof_record_state.enabled_anywhere, 1, __ATOMIC_RELAXED);
   stack_trim ();
 }
 
 void
-_tprof_scope_end_slow (TprofScope *scope, int64_t end_ns)
+_tprof_scope_record (const TprofScope *scope)
 {
-  double secs = tprof_clock_ns_to_secs (end_ns - scope->start_ns);
+  int64_t end = tprof_clock_ticks ();
+  uint64_t duration = _tprof_slot_ticks (end - scope->start_ticks);
   int depth = enabled_depth;
 
   /* One enabled manager is the common case: keep it free of the loop. */
   if (TPROF_LIKELY (depth == 1))
     {
-      _tprof_thread_buffer_append (inline_stack[0].buffer, scope->name_id, scope->start_ns, secs);
+      _tprof_thread_buffer_append (inline_stack[0].buffer, scope->name_id, scope->start_ticks, duration);
       return;
     }
   for (int i = 0; i < depth; i++)
-    _tprof_thread_buffer_append (stack_slot (i)->buffer, scope->name_id, scope->start_ns, secs);
+    _tprof_thread_buffer_append (stack_slot (i)->buffer, scope->name_id, scope->start_ticks, duration);
 }

@@ -13,7 +13,7 @@ TprofTimer
   timer.name_id = _tprof_name_intern (name);
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
   timer.running = timer.name_id != 0;
-  timer.start_ns = tprof_clock_now_ns ();
+  timer.start_ticks = tprof_clock_ticks ();
   return timer;
 }
 
@@ -30,7 +30,7 @@ _tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
     return timer;
   timer.name_id = TPROF_LIKELY (id != 0) ? id : _tprof_site_resolve (site);
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
-  timer.start_ns = tprof_clock_now_ns ();
+  timer.start_ticks = tprof_clock_ticks ();
   return timer;
 }
 
@@ -50,23 +50,25 @@ _tprof_timer_start_literal (TprofTimeManager *tm, TprofSite *site, const char *n
   timer.name_id = id;
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
   timer.running = id != 0;
-  timer.start_ns = tprof_clock_now_ns ();
+  timer.start_ticks = tprof_clock_ticks ();
   return timer;
 }
 
 double
 tprof_timer_stop (TprofTimer *timer)
 {
-  int64_t end_ns;
+  int64_t end;
   double secs;
 
   if (!timer->running)
     return 0.0;
-  end_ns = tprof_clock_now_ns ();
+  end = tprof_clock_ticks ();
   timer->running = false;
-  secs = tprof_clock_ns_to_secs (end_ns - timer->start_ns);
+  /* converted now, and stored so, because the caller gets it back: what
+   * the manager reads later is the same number */
+  secs = end > timer->start_ticks ? tprof_clock_ticks_to_duration (end - timer->start_ticks) : 0.0;
   if (timer->name_id != 0)
-    _tprof_thread_buffer_append (timer->buffer, timer->name_id, timer->start_ns, secs);
+    _tprof_thread_buffer_append (timer->buffer, timer->name_id, timer->start_ticks, _tprof_slot_secs (secs));
   return secs;
 }
 
