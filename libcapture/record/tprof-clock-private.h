@@ -8,24 +8,22 @@
 #include "tprof/tprof-clock.h"
 #include "tprof/tprof-macros.h"
 
-/* seconds of CLOCK_MONOTONIC = ref_secs + (ticks - ref_ticks) * secs_per_tick */
-typedef struct
-{
-  int64_t ref_ticks;
-  double  ref_secs;
-  double  secs_per_tick;
-} TprofClockFit;
+/* Converting ticks. The map from ticks to seconds is piecewise: each
+ * refit of the calibration applies only to ticks later than any tick
+ * converted so far, so a tick converts to the same seconds whenever it is
+ * read (one region recorded into two managers reads the same in both).
+ * Between _tprof_clock_convert_begin() and _end() the map cannot change. */
+void _tprof_clock_convert_begin (void);
+void _tprof_clock_convert_end (void);
+/* Seconds of CLOCK_MONOTONIC at @ticks; convert_begin() held. */
+double _tprof_clock_secs_locked (int64_t ticks);
+/* Seconds of a duration of @ticks begun at @start; convert_begin() held. */
+double _tprof_clock_duration_locked (int64_t start, int64_t ticks);
+/* Notes that ticks up to @ticks were converted: later refits leave them
+ * alone; convert_begin() held. */
+void _tprof_clock_freeze_locked (int64_t ticks);
 
-/* A consistent copy of the current fit. */
-void _tprof_clock_fit_get (TprofClockFit *fit);
-
-static inline double
-_tprof_clock_fit_secs (const TprofClockFit *fit, int64_t ticks)
-{
-  return fit->ref_secs + (double) (ticks - fit->ref_ticks) * fit->secs_per_tick;
-}
-
-/* Seconds per tick of the current fit, for one duration. */
+/* Seconds per tick of the latest fit, for one duration converted at once. */
 double _tprof_clock_secs_per_tick (void);
 
 /* Whether ticks are the TSC, given whether the processor has an invariant

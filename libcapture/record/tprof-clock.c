@@ -22,22 +22,35 @@ typedef struct
   double  half_window;
 } ClockPair;
 
-#define MAX_PAIRS           16
+#define MAX_PAIRS           64
 #define PAIR_TRIES          16
 #define INITIAL_SPAN_NS     2000000   /* the pairs of tprof_clock_choose(): 2 ms apart */
-#define MIN_PAIR_SPACING_S  0.01      /* a pair closer to the last replaces it */
+/* A new pair is fitted when it is this far after the last, and at least
+ * this fraction of the whole span after it: the pairs, and the pieces of
+ * the map, grow with the logarithm of the run's length. */
+#define MIN_PAIR_SPACING_S  0.01
+#define MIN_PAIR_GROWTH     0.1
+
+/* The map from ticks to seconds: pieces[j] converts the ticks from its
+ * @from up to the next piece's. */
+typedef struct
+{
+  int64_t from;
+  int64_t ref_ticks;
+  double  ref_secs;
+  double  secs_per_tick;
+} MapPiece;
 
 static pthread_once_t choose_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t pairs_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;  /* guards all below */
 static ClockPair pairs[MAX_PAIRS];
 static int n_pairs;
 static TprofClockCalibration calibration;
-
-/* The fit, read without a lock: a sequence count, odd while it changes. */
-static unsigned fit_seq;
-static int64_t fit_ref_ticks;
-static double fit_ref_secs;
-static double fit_secs_per_tick = 1e-9;
+static MapPiece first_piece = { INT64_MIN, 0, 0.0, 1e-9 };  /* nanoseconds: exact */
+static MapPiece *pieces = &first_piece;
+static int n_pieces = 1;
+static int64_t frozen_ticks = INT64_MIN;  /* the latest tick converted */
+static double latest_secs_per_tick = 1e-9;  /* also read without the lock */
 
 bool
 _tprof_clock_prefer_tsc (bool invariant_tsc, const char *env)
@@ -53,9 +66,10 @@ _tprof_clock_has_invariant_tsc (void)
 #if TPROF_CLOCK_HAVE_TSC
   unsigned eax, ebx, ecx, edx;
 
-  if (__get_cpuid_max (0x80000000, NULL) < 0x80000007)
+  if (__get_cpuid_max (0x80000000, NULL) < 0x80000007u)
     return false;
   __cpuid (0x80000007, eax, ebx, ecx, edx);
+  (void) eax, (void) ebx, (void) ecx;
   return (edx & (1u << 8)) != 0;
 #else
   return false;
@@ -99,31 +113,48 @@ take_pair (void)
   return best;
 }
 
-static void
-publish_fit (int64_t ref_ticks, double ref_secs, double secs_per_tick)
+/* The piece converting @ticks: most are in the last one. */
+static const MapPiece *
+piece_of (int64_t ticks)
 {
-  __atomic_fetch_add (&fit_seq, 1, __ATOMIC_ACQ_REL);
-  __atomic_store (&fit_ref_ticks, &ref_ticks, __ATOMIC_RELAXED);
-  __atomic_store (&fit_ref_secs, &ref_secs, __ATOMIC_RELAXED);
-  __atomic_store (&fit_secs_per_tick, &secs_per_tick, __ATOMIC_RELAXED);
-  __atomic_fetch_add (&fit_seq, 1, __ATOMIC_RELEASE);
+  int j = n_pieces - 1;
+
+  while (j > 0 && ticks < pieces[j].from)
+    j--;
+  return &pieces[j];
 }
 
 void
-_tprof_clock_fit_get (TprofClockFit *fit)
+_tprof_clock_convert_begin (void)
 {
-  unsigned seq;
+  pthread_mutex_lock (&clock_lock);
+}
 
-  do
-    {
-      while ((seq = __atomic_load_n (&fit_seq, __ATOMIC_ACQUIRE)) & 1)
-        ;
-      __atomic_load (&fit_ref_ticks, &fit->ref_ticks, __ATOMIC_RELAXED);
-      __atomic_load (&fit_ref_secs, &fit->ref_secs, __ATOMIC_RELAXED);
-      __atomic_load (&fit_secs_per_tick, &fit->secs_per_tick, __ATOMIC_RELAXED);
-      __atomic_thread_fence (__ATOMIC_ACQUIRE);
-    }
-  while (__atomic_load_n (&fit_seq, __ATOMIC_RELAXED) != seq);
+void
+_tprof_clock_convert_end (void)
+{
+  pthread_mutex_unlock (&clock_lock);
+}
+
+double
+_tprof_clock_secs_locked (int64_t ticks)
+{
+  const MapPiece *piece = piece_of (ticks);
+
+  return piece->ref_secs + (double) (ticks - piece->ref_ticks) * piece->secs_per_tick;
+}
+
+double
+_tprof_clock_duration_locked (int64_t start, int64_t ticks)
+{
+  return (double) ticks * piece_of (start)->secs_per_tick;
+}
+
+void
+_tprof_clock_freeze_locked (int64_t ticks)
+{
+  if (ticks > frozen_ticks)
+    frozen_ticks = ticks;
 }
 
 double
@@ -131,11 +162,36 @@ _tprof_clock_secs_per_tick (void)
 {
   double spt;
 
-  __atomic_load (&fit_secs_per_tick, &spt, __ATOMIC_RELAXED);
+  __atomic_load (&latest_secs_per_tick, &spt, __ATOMIC_RELAXED);
   return spt;
 }
 
-/* Least squares of seconds on ticks over the pairs; pairs_lock held. */
+/* Makes the ticks after every one converted so far convert by the new
+ * fit; clock_lock held. */
+static void
+publish_fit (int64_t ref_ticks, double ref_secs, double secs_per_tick)
+{
+  MapPiece piece = { frozen_ticks == INT64_MIN ? INT64_MIN : frozen_ticks + 1, ref_ticks, ref_secs,
+                     secs_per_tick };
+
+  if (piece.from > pieces[n_pieces - 1].from)
+    {
+      MapPiece *grown = realloc (pieces == &first_piece ? NULL : pieces,
+                                 (size_t) (n_pieces + 1) * sizeof *grown);
+
+      if (grown == NULL)
+        return;  /* out of memory: the map stays as it was, still consistent */
+      if (pieces == &first_piece)
+        grown[0] = first_piece;
+      pieces = grown;
+      n_pieces++;
+    }
+  /* else no tick of the last piece was converted yet: replace it */
+  pieces[n_pieces - 1] = piece;
+  __atomic_store (&latest_secs_per_tick, &secs_per_tick, __ATOMIC_RELAXED);
+}
+
+/* Least squares of seconds on ticks over the pairs; clock_lock held. */
 static void
 refit_locked (void)
 {
@@ -171,9 +227,11 @@ refit_locked (void)
 static void
 add_pair_locked (ClockPair pair)
 {
-  if (n_pairs >= 2 && pair.secs - pairs[n_pairs - 2].secs < MIN_PAIR_SPACING_S)
-    n_pairs--;  /* too close to the one before: the new one replaces the last */
-  else if (n_pairs == MAX_PAIRS)
+  double since_last = pair.secs - pairs[n_pairs - 1].secs;
+
+  if (since_last < MIN_PAIR_SPACING_S || since_last < MIN_PAIR_GROWTH * (pair.secs - pairs[0].secs))
+    return;  /* too close to the last: the fit would hardly change */
+  if (n_pairs == MAX_PAIRS)
     {
       /* keep the first pair (the farthest) and the most recent others */
       memmove (&pairs[1], &pairs[2], (MAX_PAIRS - 2) * sizeof *pairs);
@@ -192,10 +250,8 @@ choose (void)
 
   calibration.name = TPROF_CLOCK_NAME;
   calibration.ticks_per_sec = 1e9;
-  calibration.rate_error = 0;
-  calibration.offset_error_secs = 0;
   if (!_tprof_clock_prefer_tsc (_tprof_clock_has_invariant_tsc (), env))
-    return;  /* ticks are nanoseconds of CLOCK_MONOTONIC: the fit is exact as it stands */
+    return;  /* ticks are nanoseconds of CLOCK_MONOTONIC: the map is exact as it stands */
 
   _tprof_record_state.ticks_are_tsc = true;
   calibration.name = "tsc";
@@ -203,10 +259,11 @@ choose (void)
   until = tprof_clock_now_ns () + INITIAL_SPAN_NS;
   while (tprof_clock_now_ns () < until)
     ;
-  pthread_mutex_lock (&pairs_lock);
+  pthread_mutex_lock (&clock_lock);
   pairs[n_pairs++] = first;
-  add_pair_locked (take_pair ());
-  pthread_mutex_unlock (&pairs_lock);
+  pairs[n_pairs++] = take_pair ();
+  refit_locked ();
+  pthread_mutex_unlock (&clock_lock);
 }
 
 void
@@ -221,18 +278,20 @@ tprof_clock_calibrate (void)
   tprof_clock_choose ();
   if (!_tprof_record_state.ticks_are_tsc)
     return;
-  pthread_mutex_lock (&pairs_lock);
+  pthread_mutex_lock (&clock_lock);
   add_pair_locked (take_pair ());
-  pthread_mutex_unlock (&pairs_lock);
+  pthread_mutex_unlock (&clock_lock);
 }
 
 double
 tprof_clock_ticks_to_secs (int64_t ticks)
 {
-  TprofClockFit fit;
+  double secs;
 
-  _tprof_clock_fit_get (&fit);
-  return _tprof_clock_fit_secs (&fit, ticks);
+  _tprof_clock_convert_begin ();
+  secs = _tprof_clock_secs_locked (ticks);
+  _tprof_clock_convert_end ();
+  return secs;
 }
 
 double
@@ -245,7 +304,7 @@ void
 tprof_clock_get_calibration (TprofClockCalibration *cal)
 {
   tprof_clock_choose ();
-  pthread_mutex_lock (&pairs_lock);
+  pthread_mutex_lock (&clock_lock);
   *cal = calibration;
-  pthread_mutex_unlock (&pairs_lock);
+  pthread_mutex_unlock (&clock_lock);
 }

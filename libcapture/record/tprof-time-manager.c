@@ -306,9 +306,9 @@ tprof_time_manager_append_time (TprofTimeManager *tm, const char *name, double s
                                _tprof_slot_secs (secs));
 }
 
-/* A duration slot in seconds. */
+/* A duration slot begun at @start in seconds; the clock's convert lock held. */
 static double
-duration_secs (uint64_t slot, double secs_per_tick)
+duration_secs (uint64_t slot, int64_t start)
 {
   double secs;
   int64_t ticks;
@@ -319,24 +319,29 @@ duration_secs (uint64_t slot, double secs_per_tick)
       return secs;
     }
   ticks = (int64_t) (slot << 1) >> 1;  /* the 63 bits of ticks, sign extended */
-  return ticks > 0 ? (double) ticks * secs_per_tick : 0.0;
+  return ticks > 0 ? _tprof_clock_duration_locked (start, ticks) : 0.0;
 }
 
 /* Converts samples [from, to) of the chunk @k of @series to seconds. */
 static void
-chunk_convert (TprofSeries *series, int k, size_t from, size_t to, const TprofClockFit *fit)
+chunk_convert (TprofSeries *series, int k, size_t from, size_t to)
 {
   uint64_t *chunk = __atomic_load_n (&series->chunks[k], __ATOMIC_ACQUIRE);
   size_t capacity = _tprof_series_chunk_capacity (k);
+  int64_t latest = INT64_MIN;
 
   for (size_t i = from; i < to; i++)
     {
-      double secs = duration_secs (chunk[i], fit->secs_per_tick);
-      double start = _tprof_clock_fit_secs (fit, (int64_t) chunk[capacity + i]);
+      int64_t start_ticks = (int64_t) chunk[capacity + i];
+      double secs = duration_secs (chunk[i], start_ticks);
+      double start = _tprof_clock_secs_locked (start_ticks);
 
+      if (start_ticks > latest)
+        latest = start_ticks;
       memcpy (&chunk[i], &secs, sizeof secs);
       memcpy (&chunk[capacity + i], &start, sizeof start);
     }
+  _tprof_clock_freeze_locked (latest);
 }
 
 /* Converts the published samples of @series not yet in seconds, at most
@@ -345,12 +350,11 @@ chunk_convert (TprofSeries *series, int k, size_t from, size_t to, const TprofCl
 static void
 series_convert_locked (TprofSeries *series, size_t len)
 {
-  TprofClockFit fit;
   size_t first = 0;
 
   if (series->converted >= len)
     return;
-  _tprof_clock_fit_get (&fit);
+  _tprof_clock_convert_begin ();
   for (int k = 0; series->converted < len; k++)
     {
       size_t capacity = _tprof_series_chunk_capacity (k);
@@ -358,11 +362,12 @@ series_convert_locked (TprofSeries *series, size_t len)
 
       if (series->converted < end)
         {
-          chunk_convert (series, k, series->converted - first, end - first, &fit);
+          chunk_convert (series, k, series->converted - first, end - first);
           series->converted = end;
         }
       first += capacity;
     }
+  _tprof_clock_convert_end ();
 }
 
 /* Calls @func on the chunks holding the first @len samples of @series. */
