@@ -1,7 +1,10 @@
-/* bench-timer.c — cost of the timing macros, as ratios against two raw clock_gettime calls. */
+/* bench-timer.c — cost of the timing macros, against clock_gettime and the rdtsc floor measured in the same run. */
 /* SPDX-License-Identifier: MIT */
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <tprof/capture.h>
 
@@ -27,10 +30,42 @@ baseline_two_clock_reads (TprofTimeManager *tm)
       struct timespec a, b;
 
       clock_gettime (CLOCK_MONOTONIC, &a);
+      sink++;
       clock_gettime (CLOCK_MONOTONIC, &b);
       sink += b.tv_nsec - a.tv_nsec;
     }
 }
+
+#if TPROF_CLOCK_HAVE_TSC
+static void
+baseline_two_rdtsc (TprofTimeManager *tm)
+{
+  for (int i = 0; i < ITERATIONS; i++)
+    {
+      uint64_t a = __rdtsc ();
+
+      sink++;
+      sink += (int64_t) (__rdtsc () - a);
+    }
+}
+
+/* The practical floor of a recorded region: two reads, and a 16-byte
+ * sample stored where no page fault can happen. */
+static uint64_t (*prefaulted)[2];
+
+static void
+baseline_two_rdtsc_store (TprofTimeManager *tm)
+{
+  for (int i = 0; i < ITERATIONS; i++)
+    {
+      uint64_t a = __rdtsc ();
+
+      sink++;
+      prefaulted[i][0] = a;
+      prefaulted[i][1] = __rdtsc () - a;
+    }
+}
+#endif
 
 static void
 scope_one_enabled (TprofTimeManager *tm)
@@ -74,12 +109,57 @@ timer_block (TprofTimeManager *tm)
       sink++;
 }
 
+/* TPROF_SCOPE on two threads at once, each into its own buffer of @tm. */
+typedef struct
+{
+  TprofTimeManager *tm;
+  pthread_barrier_t *ready;
+  double ns;
+} ThreadRun;
+
+static void *
+thread_scope (void *data)
+{
+  ThreadRun *run = data;
+  double start;
+
+  pthread_barrier_wait (run->ready);
+  start = now_ns ();
+  scope_one_enabled (run->tm);
+  run->ns = now_ns () - start;
+  return NULL;
+}
+
+static double two_threads_slower_ns;
+
+static void
+scope_two_threads (TprofTimeManager *tm)
+{
+  pthread_barrier_t ready;
+  pthread_t threads[2];
+  ThreadRun runs[2];
+
+  pthread_barrier_init (&ready, NULL, 2);
+  for (int t = 0; t < 2; t++)
+    {
+      runs[t] = (ThreadRun) { tm, &ready, 0 };
+      pthread_create (&threads[t], NULL, thread_scope, &runs[t]);
+    }
+  for (int t = 0; t < 2; t++)
+    pthread_join (threads[t], NULL);
+  pthread_barrier_destroy (&ready);
+  /* the slower thread is what each thread must keep up with */
+  two_threads_slower_ns = runs[0].ns > runs[1].ns ? runs[0].ns : runs[1].ns;
+}
+
 typedef struct
 {
   const char *label;
   void      (*run) (TprofTimeManager *tm);
   double      samples[ROUNDS];
 } Case;
+
+enum { CLOCK_GETTIME, RDTSC, RDTSC_STORE, SCOPE, SCOPE_OFF, START_STOP, BLOCK, TWO_THREADS, N_CASES };
 
 static int
 compare_double (const void *a, const void *b)
@@ -96,41 +176,77 @@ median (double *values, int n)
   return values[n / 2];
 }
 
+static void
+print_target (const char *what, double value, const char *op, double limit)
+{
+  bool met = op[0] == '<' ? value <= limit : value >= limit;
+
+  printf ("  %-52s %7.3f %s %-6.3g %s\n", what, value, op, limit, met ? "met" : "NOT MET");
+}
+
+static void
+print_calibration (void)
+{
+  TprofClockCalibration cal;
+
+  tprof_clock_calibrate ();
+  tprof_clock_get_calibration (&cal);
+  printf ("clock: %s, %.6f GHz, %d pairs over %.3f s, error %.0f ns + %.3f ppm of the distance\n",
+          cal.name, cal.ticks_per_sec * 1e-9, cal.n_pairs, cal.span_secs, cal.offset_error_secs * 1e9,
+          cal.rate_error * 1e6);
+}
+
 int
 main (void)
 {
-  Case cases[] = {
-    { "two clock_gettime (baseline)", baseline_two_clock_reads, { 0 } },
-    { "TPROF_SCOPE, one manager enabled", scope_one_enabled, { 0 } },
-    { "TPROF_SCOPE, nothing enabled", scope_none_enabled, { 0 } },
-    { "tprof_timer_start/stop pair", timer_start_stop, { 0 } },
-    { "TPROF_TIMER block", timer_block, { 0 } },
+  Case cases[N_CASES] = {
+    [CLOCK_GETTIME] = { "two clock_gettime (baseline)", baseline_two_clock_reads, { 0 } },
+#if TPROF_CLOCK_HAVE_TSC
+    [RDTSC] = { "two rdtsc", baseline_two_rdtsc, { 0 } },
+    [RDTSC_STORE] = { "two rdtsc + 16-byte store (floor)", baseline_two_rdtsc_store, { 0 } },
+#endif
+    [SCOPE] = { "TPROF_SCOPE, one manager enabled", scope_one_enabled, { 0 } },
+    [SCOPE_OFF] = { "TPROF_SCOPE, nothing enabled", scope_none_enabled, { 0 } },
+    [START_STOP] = { "tprof_timer_start/stop pair", timer_start_stop, { 0 } },
+    [BLOCK] = { "TPROF_TIMER block", timer_block, { 0 } },
+    [TWO_THREADS] = { "TPROF_SCOPE, 2 threads, each", scope_two_threads, { 0 } },
   };
-  const int n_cases = sizeof cases / sizeof cases[0];
   TprofTimeManager *tm = tprof_time_manager_new ();
-  double base;
+  double med[N_CASES] = { 0 }, base, floor;
 
+#if TPROF_CLOCK_HAVE_TSC
+  prefaulted = malloc (ITERATIONS * sizeof *prefaulted);
+  memset (prefaulted, 0, ITERATIONS * sizeof *prefaulted);
+#endif
   /* Rounds interleave the cases so that machine noise hits them alike. */
   for (int r = 0; r < ROUNDS; r++)
-    for (int c = 0; c < n_cases; c++)
+    for (int c = 0; c < N_CASES; c++)
       {
         double start;
 
+        if (cases[c].run == NULL)
+          continue;
         tprof_time_manager_clear (tm);
         start = now_ns ();
         cases[c].run (tm);
-        cases[c].samples[r] = (now_ns () - start) / ITERATIONS;
+        cases[c].samples[r] = (c == TWO_THREADS ? two_threads_slower_ns : now_ns () - start) / ITERATIONS;
       }
 
-  base = median (cases[0].samples, ROUNDS);
-  printf ("%-36s %10s %8s\n", "case", "ns/iter", "ratio");
-  for (int c = 0; c < n_cases; c++)
-    {
-      double m = median (cases[c].samples, ROUNDS);
-
-      printf ("%-36s %10.2f %7.3fx\n", cases[c].label, m, m / base);
-    }
-  printf ("targets: TPROF_SCOPE one manager <= 1.3x, nothing enabled <= 0.1x\n");
+  for (int c = 0; c < N_CASES; c++)
+    if (cases[c].run != NULL)
+      med[c] = median (cases[c].samples, ROUNDS);
+  base = med[CLOCK_GETTIME];
+  floor = cases[RDTSC_STORE].run != NULL ? med[RDTSC_STORE] : base;
+  print_calibration ();
+  printf ("%-36s %10s %9s %9s\n", "case", "ns/region", "/2 clock", "/floor");
+  for (int c = 0; c < N_CASES; c++)
+    if (cases[c].run != NULL)
+      printf ("%-36s %10.2f %8.3fx %8.3fx\n", cases[c].label, med[c], med[c] / base, med[c] / floor);
+  printf ("targets:\n");
+  print_target ("TPROF_SCOPE one manager / two clock_gettime", med[SCOPE] / base, "<=", 0.6);
+  print_target ("TPROF_SCOPE one manager / floor", med[SCOPE] / floor, "<=", 1.5);
+  print_target ("TPROF_SCOPE nothing enabled, ns", med[SCOPE_OFF], "<=", 1.0);
+  print_target ("2 threads: each thread's rate / one thread alone", med[SCOPE] / med[TWO_THREADS], ">=", 0.9);
   tprof_time_manager_free (tm);
   return 0;
 }

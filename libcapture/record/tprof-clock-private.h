@@ -23,8 +23,34 @@ double _tprof_clock_duration_locked (int64_t start, int64_t ticks);
  * alone; convert_begin() held. */
 void _tprof_clock_freeze_locked (int64_t ticks);
 
+/* Seconds of a duration of @ticks begun at @start, as any later read will
+ * convert it: freezes the map up to a little past now, taking the lock
+ * only when it was not yet. For tprof_timer_stop(), which returns it. */
+double _tprof_clock_duration_frozen (int64_t start, int64_t ticks);
+
 /* Seconds per tick of the latest fit, for one duration converted at once. */
 double _tprof_clock_secs_per_tick (void);
+
+/* _tprof_record_state.ticks_are_tsc without the GOT: the library's own
+ * copy, set with it. (A hidden alias of the exported variable would not
+ * do: an executable built without PIE gets its own copy of that variable
+ * by a copy relocation, and the library would read the stale original.) */
+extern bool _tprof_ticks_are_tsc __attribute__((visibility ("hidden")));
+
+/* CLOCK_MONOTONIC nanoseconds, out of line: keeps the callers of
+ * _tprof_clock_ticks_local() free of a stack frame. */
+int64_t _tprof_clock_monotonic_ns (void) __attribute__((cold));
+
+/* tprof_clock_ticks() inside the library. */
+static inline int64_t
+_tprof_clock_ticks_local (void)
+{
+#if TPROF_CLOCK_HAVE_TSC
+  if (TPROF_LIKELY (_tprof_ticks_are_tsc))
+    return (int64_t) __rdtsc ();
+#endif
+  return _tprof_clock_monotonic_ns ();
+}
 
 /* Whether ticks are the TSC, given whether the processor has an invariant
  * one and the value of TPROF_CLOCK (NULL when unset). Exported for tests. */

@@ -12,6 +12,13 @@
 #endif
 
 _TprofRecordState _tprof_record_state;
+bool _tprof_ticks_are_tsc;
+
+int64_t
+_tprof_clock_monotonic_ns (void)
+{
+  return tprof_clock_now_ns ();
+}
 
 /* A tick read between two readings of CLOCK_MONOTONIC: it happened at
  * @secs within @half_window. */
@@ -46,11 +53,18 @@ static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;  /* guards all be
 static ClockPair pairs[MAX_PAIRS];
 static int n_pairs;
 static TprofClockCalibration calibration;
-static MapPiece first_piece = { INT64_MIN, 0, 0.0, 1e-9 };  /* nanoseconds: exact */
-static MapPiece *pieces = &first_piece;
+/* Pieces are only ever appended, or the last replaced while none of its
+ * ticks is frozen, so a frozen tick's piece can be read without the lock. */
+#define MAX_PIECES 256
+static MapPiece pieces[MAX_PIECES] = { { INT64_MIN, 0, 0.0, 1e-9 } };  /* nanoseconds: exact */
 static int n_pieces = 1;
-static int64_t frozen_ticks = INT64_MIN;  /* the latest tick converted */
+/* Ticks up to here convert as they do now, forever: some were converted,
+ * or a timer returned their duration. Written under the lock. */
+static int64_t frozen_ticks = INT64_MIN;
 static double latest_secs_per_tick = 1e-9;  /* also read without the lock */
+/* How far past now tprof_timer_stop() freezes the map: it takes the lock
+ * once per this much time, not once per timer. */
+#define FREEZE_AHEAD_SECS 0.1
 
 bool
 _tprof_clock_prefer_tsc (bool invariant_tsc, const char *env)
@@ -113,13 +127,14 @@ take_pair (void)
   return best;
 }
 
-/* The piece converting @ticks: most are in the last one. */
+/* The piece converting @ticks: most are in the last one. Without the
+ * lock only for a frozen tick: a piece being replaced starts after it. */
 static const MapPiece *
 piece_of (int64_t ticks)
 {
-  int j = n_pieces - 1;
+  int j = __atomic_load_n (&n_pieces, __ATOMIC_ACQUIRE) - 1;
 
-  while (j > 0 && ticks < pieces[j].from)
+  while (j > 0 && ticks < __atomic_load_n (&pieces[j].from, __ATOMIC_RELAXED))
     j--;
   return &pieces[j];
 }
@@ -154,7 +169,25 @@ void
 _tprof_clock_freeze_locked (int64_t ticks)
 {
   if (ticks > frozen_ticks)
-    frozen_ticks = ticks;
+    __atomic_store_n (&frozen_ticks, ticks, __ATOMIC_RELEASE);
+}
+
+static void add_pair_locked (ClockPair pair);
+
+double
+_tprof_clock_duration_frozen (int64_t start, int64_t ticks)
+{
+  if (TPROF_UNLIKELY (start > __atomic_load_n (&frozen_ticks, __ATOMIC_ACQUIRE)))
+    {
+      pthread_mutex_lock (&clock_lock);
+      /* the fit is refined before it is frozen, as at a read */
+      if (_tprof_ticks_are_tsc)
+        add_pair_locked (take_pair ());
+      _tprof_clock_freeze_locked (_tprof_clock_ticks_local ()
+                                  + (int64_t) (FREEZE_AHEAD_SECS / latest_secs_per_tick));
+      pthread_mutex_unlock (&clock_lock);
+    }
+  return (double) ticks * piece_of (start)->secs_per_tick;
 }
 
 double
@@ -171,23 +204,27 @@ _tprof_clock_secs_per_tick (void)
 static void
 publish_fit (int64_t ref_ticks, double ref_secs, double secs_per_tick)
 {
-  MapPiece piece = { frozen_ticks == INT64_MIN ? INT64_MIN : frozen_ticks + 1, ref_ticks, ref_secs,
-                     secs_per_tick };
+  int64_t from = frozen_ticks == INT64_MIN ? INT64_MIN : frozen_ticks + 1;
+  MapPiece *last = &pieces[n_pieces - 1];
 
-  if (piece.from > pieces[n_pieces - 1].from)
+  if (from > last->from)
     {
-      MapPiece *grown = realloc (pieces == &first_piece ? NULL : pieces,
-                                 (size_t) (n_pieces + 1) * sizeof *grown);
-
-      if (grown == NULL)
-        return;  /* out of memory: the map stays as it was, still consistent */
-      if (pieces == &first_piece)
-        grown[0] = first_piece;
-      pieces = grown;
-      n_pieces++;
+      if (n_pieces == MAX_PIECES)
+        return;  /* the map stays as it is, still consistent */
+      last++;
+      last->from = from;
+      last->ref_ticks = ref_ticks;
+      last->ref_secs = ref_secs;
+      last->secs_per_tick = secs_per_tick;
+      __atomic_store_n (&n_pieces, n_pieces + 1, __ATOMIC_RELEASE);
     }
-  /* else no tick of the last piece was converted yet: replace it */
-  pieces[n_pieces - 1] = piece;
+  else
+    {
+      /* no tick of the last piece is frozen: replace it (from stays) */
+      last->ref_ticks = ref_ticks;
+      last->ref_secs = ref_secs;
+      last->secs_per_tick = secs_per_tick;
+    }
   __atomic_store (&latest_secs_per_tick, &secs_per_tick, __ATOMIC_RELAXED);
 }
 
@@ -254,6 +291,7 @@ choose (void)
     return;  /* ticks are nanoseconds of CLOCK_MONOTONIC: the map is exact as it stands */
 
   _tprof_record_state.ticks_are_tsc = true;
+  _tprof_ticks_are_tsc = true;
   calibration.name = "tsc";
   first = take_pair ();
   until = tprof_clock_now_ns () + INITIAL_SPAN_NS;

@@ -97,7 +97,7 @@ tprof_time_manager_free (TprofTimeManager *tm)
   for (buf = tm->threads; buf != NULL; buf = next)
     {
       next = buf->next;
-      for (size_t b = 0; b < TPROF_SERIES_BLOCKS; b++)
+      for (size_t b = 1; b < TPROF_SERIES_BLOCKS; b++)
         free (buf->blocks[b]);
       free (buf);
     }
@@ -133,6 +133,7 @@ find_or_add_thread_buffer_locked (TprofTimeManager *tm)
   if (buf == NULL)
     return NULL;
   buf->tm = tm;
+  buf->blocks[0] = buf->first_block;
   buf->thread_serial = this_thread_serial;
   *tm->threads_tail = buf;
   tm->threads_tail = &buf->next;

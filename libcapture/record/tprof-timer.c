@@ -1,5 +1,6 @@
 /* tprof-timer.c — explicit timers: tprof_timer_start/stop and the TPROF_TIMER block. */
 /* SPDX-License-Identifier: MIT */
+#include "tprof-clock-private.h"
 #include "tprof-time-manager-private.h"
 #include "tprof/tprof-timer.h"
 
@@ -64,11 +65,13 @@ tprof_timer_stop (TprofTimer *timer)
     return 0.0;
   end = tprof_clock_ticks ();
   timer->running = false;
-  /* converted now, and stored so, because the caller gets it back: what
-   * the manager reads later is the same number */
-  secs = end > timer->start_ticks ? tprof_clock_ticks_to_duration (end - timer->start_ticks) : 0.0;
+  /* the caller gets the duration back: convert it now, as the manager
+   * will when it reads the raw ticks */
+  secs = end > timer->start_ticks ? _tprof_clock_duration_frozen (timer->start_ticks, end - timer->start_ticks)
+                                  : 0.0;
   if (timer->name_id != 0)
-    _tprof_thread_buffer_append (timer->buffer, timer->name_id, timer->start_ticks, _tprof_slot_secs (secs));
+    _tprof_thread_buffer_append (timer->buffer, timer->name_id, timer->start_ticks,
+                                 _tprof_slot_ticks (end - timer->start_ticks));
   return secs;
 }
 

@@ -70,9 +70,14 @@ TPROF_EXPORT double tprof_timer_stop (TprofTimer *timer);
 /* Macro plumbing: the cleanup-attribute helpers of TPROF_TIMER and TPROF_SCOPE. */
 TPROF_EXPORT void _tprof_timer_cleanup (TprofTimer *timer);
 
-/* Reads the clock and records @scope into every manager enabled on this
- * thread: out of line, so that the application inlines only the start. */
-TPROF_EXPORT void _tprof_scope_record (const TprofScope *scope);
+/* Reads the clock and records a TPROF_SCOPE of @name_id begun at
+ * @start_ticks into every manager enabled on this thread: out of line, so
+ * that the application inlines only the start. Called through the GOT
+ * rather than a PLT stub where the compiler allows. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((noplt))
+#endif
+TPROF_EXPORT void _tprof_scope_record (int name_id, int64_t start_ticks);
 
 static inline TprofScope
 _tprof_scope_begin (TprofSite *site)
@@ -95,7 +100,7 @@ _tprof_scope_end (TprofScope *scope)
 {
   if (TPROF_LIKELY (scope->name_id == 0))
     return;
-  _tprof_scope_record (scope);
+  _tprof_scope_record (scope->name_id, scope->start_ticks);
 }
 
 #define TPROF_PASTE_(a, b) a##b
