@@ -44,10 +44,10 @@ baseline_two_rdtsc (TprofTimeManager *tm)
 {
   for (int i = 0; i < ITERATIONS; i++)
     {
-      uint64_t a = __rdtsc ();
+      uint64_t a = __builtin_ia32_rdtsc ();
 
       sink++;
-      sink += (int64_t) (__rdtsc () - a);
+      sink += (int64_t) (__builtin_ia32_rdtsc () - a);
     }
 }
 
@@ -61,11 +61,11 @@ baseline_two_rdtsc_store (TprofTimeManager *tm)
 {
   for (int i = 0; i < ITERATIONS; i++)
     {
-      uint64_t a = __rdtsc ();
+      uint64_t a = __builtin_ia32_rdtsc ();
 
       sink++;
       prefaulted[i][0] = a;
-      prefaulted[i][1] = __rdtsc () - a;
+      prefaulted[i][1] = __builtin_ia32_rdtsc () - a;
     }
 }
 #endif

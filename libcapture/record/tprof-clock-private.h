@@ -47,7 +47,7 @@ _tprof_clock_ticks_local (void)
 {
 #if TPROF_CLOCK_HAVE_TSC
   if (TPROF_LIKELY (_tprof_ticks_are_tsc))
-    return (int64_t) __rdtsc ();
+    return (int64_t) __builtin_ia32_rdtsc ();
 #endif
   return _tprof_clock_monotonic_ns ();
 }

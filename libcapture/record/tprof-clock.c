@@ -98,9 +98,9 @@ ticks_ordered (void)
     {
       int64_t t;
 
-      _mm_lfence ();
-      t = (int64_t) __rdtsc ();
-      _mm_lfence ();
+      __builtin_ia32_lfence ();
+      t = (int64_t) __builtin_ia32_rdtsc ();
+      __builtin_ia32_lfence ();
       return t;
     }
 #endif

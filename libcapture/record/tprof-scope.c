@@ -161,7 +161,7 @@ _tprof_scope_record (int name_id, int64_t start_ticks)
 #if TPROF_CLOCK_HAVE_TSC
   if (TPROF_LIKELY (_tprof_ticks_are_tsc))
     {
-      scope_record_ticks (name_id, start_ticks, (int64_t) __rdtsc ());
+      scope_record_ticks (name_id, start_ticks, (int64_t) __builtin_ia32_rdtsc ());
       return;
     }
 #endif

@@ -180,6 +180,79 @@ test_recorded (void)
   tprof_time_manager_free (tm);
 }
 
+/* A thread timing regions into its own manager, keeping what each
+ * tprof_timer_stop() returned. */
+#define CONCURRENT_MAX 200000
+
+typedef struct
+{
+  TprofTimeManager *tm;
+  double           *returned;
+  size_t            n;
+  gint             *stop;
+} TimingThread;
+
+static gpointer
+time_regions (gpointer data)
+{
+  TimingThread *t = data;
+
+  tprof_time_manager_enable (t->tm);
+  while (t->n < CONCURRENT_MAX && !g_atomic_int_get (t->stop))
+    {
+      TprofTimer timer = tprof_timer_start (t->tm, "timed");
+
+      {
+        TPROF_SCOPE ("scoped");
+        t->returned[t->n++] = tprof_timer_stop (&timer);
+      }
+    }
+  tprof_time_manager_disable (t->tm);
+  return NULL;
+}
+
+/* Readers and refits while two threads record: every duration a timer
+ * returned is the one its manager reads at the end, bit for bit. */
+static void
+test_concurrent (void)
+{
+  TimingThread threads[2];
+  GThread *handles[2];
+  gint stop = 0;
+  gint64 until = g_get_monotonic_time () + 400000;
+
+  for (int i = 0; i < 2; i++)
+    {
+      threads[i] = (TimingThread) { tprof_time_manager_new (), g_new (double, CONCURRENT_MAX), 0, &stop };
+      handles[i] = g_thread_new ("timing", time_regions, &threads[i]);
+    }
+  while (g_get_monotonic_time () < until)
+    for (int i = 0; i < 2; i++)
+      {
+        double *times = NULL;
+
+        tprof_clock_calibrate ();
+        tprof_time_manager_get_time (threads[i].tm, "scoped", &times);
+        free (times);
+      }
+  g_atomic_int_set (&stop, 1);
+  for (int i = 0; i < 2; i++)
+    {
+      double *times = NULL;
+
+      g_thread_join (handles[i]);
+      g_assert_cmpuint (tprof_time_manager_get_time (threads[i].tm, "timed", &times), ==, threads[i].n);
+      for (size_t k = 0; k < threads[i].n; k++)
+        if (times[k] != threads[i].returned[k])
+          g_error ("thread %d, region %zu: returned %.17g s, read %.17g s", i, k, threads[i].returned[k], times[k]);
+      free (times);
+      g_assert_cmpuint (tprof_time_manager_get_time (threads[i].tm, "scoped", &times), ==, threads[i].n);
+      free (times);
+      g_free (threads[i].returned);
+      tprof_time_manager_free (threads[i].tm);
+    }
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -189,5 +262,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/capture/clock/fallback", test_fallback);
   g_test_add_func ("/capture/clock/conversion", test_conversion);
   g_test_add_func ("/capture/clock/recorded", test_recorded);
+  g_test_add_func ("/capture/clock/concurrent", test_concurrent);
   return g_test_run ();
 }

@@ -6,8 +6,9 @@
 #include <stdint.h>
 #include <time.h>
 
+/* rdtsc by the compiler's builtin: <x86intrin.h> would pull every
+ * intrinsic into each file that includes this header */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-# include <x86intrin.h>
 # define TPROF_CLOCK_HAVE_TSC 1
 #else
 # define TPROF_CLOCK_HAVE_TSC 0
@@ -58,7 +59,7 @@ tprof_clock_ticks (void)
 {
 #if TPROF_CLOCK_HAVE_TSC
   if (TPROF_LIKELY (_tprof_record_state.ticks_are_tsc))
-    return (int64_t) __rdtsc ();
+    return (int64_t) __builtin_ia32_rdtsc ();
 #endif
   return tprof_clock_now_ns ();
 }
