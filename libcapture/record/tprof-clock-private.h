@@ -1,4 +1,4 @@
-/* tprof-clock-private.h — the fit of ticks to seconds, as the managers convert samples with it. */
+/* tprof-clock-private.h — ticks inside the library: their calibration and the map that converts them. */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
@@ -12,16 +12,23 @@
  * refit of the calibration applies only to ticks later than any tick
  * converted so far, so a tick converts to the same seconds whenever it is
  * read (one region recorded into two managers reads the same in both).
- * Between _tprof_clock_convert_begin() and _end() the map cannot change. */
-void _tprof_clock_convert_begin (void);
-void _tprof_clock_convert_end (void);
-/* Seconds of CLOCK_MONOTONIC at @ticks; convert_begin() held. */
+ * The clock's lock guards the map and the calibration: while it is held
+ * the map cannot change. */
+void _tprof_clock_lock (void);
+void _tprof_clock_unlock (void);
+/* Seconds of CLOCK_MONOTONIC at @ticks; the lock held. */
 double _tprof_clock_secs_locked (int64_t ticks);
-/* Seconds of a duration of @ticks begun at @start; convert_begin() held. */
+/* Seconds of a duration of @ticks begun at @start; the lock held. */
 double _tprof_clock_duration_locked (int64_t start, int64_t ticks);
 /* Notes that ticks up to @ticks were converted: later refits leave them
- * alone; convert_begin() held. */
+ * alone; the lock held. */
 void _tprof_clock_freeze_locked (int64_t ticks);
+/* Makes ticks later than every frozen one convert by this line; the lock
+ * held (tprof-clock.c calls it at each refit). */
+void _tprof_clock_map_set_locked (int64_t ref_ticks, double ref_secs, double secs_per_tick);
+/* Takes one more pair and refits, when ticks are the TSC and the pair
+ * lengthens the span enough; the lock held (tprof-clock.c). */
+void _tprof_clock_refine_locked (void);
 
 /* Seconds of a duration of @ticks begun at @start, as any later read will
  * convert it: freezes the map up to a little past now, taking the lock

@@ -38,34 +38,10 @@ typedef struct
 #define MIN_PAIR_SPACING_S  0.01
 #define MIN_PAIR_GROWTH     0.1
 
-/* The map from ticks to seconds: pieces[j] converts the ticks from its
- * @from up to the next piece's. */
-typedef struct
-{
-  int64_t from;
-  int64_t ref_ticks;
-  double  ref_secs;
-  double  secs_per_tick;
-} MapPiece;
-
 static pthread_once_t choose_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;  /* guards all below */
 static ClockPair pairs[MAX_PAIRS];
 static int n_pairs;
 static TprofClockCalibration calibration;
-/* Pieces are only ever appended, or the last replaced while none of its
- * ticks is frozen, so a frozen tick's piece can be read without the lock. */
-#define MAX_PIECES 256
-static MapPiece pieces[MAX_PIECES] = { { INT64_MIN, 0, 0.0, 1e-9 } };  /* nanoseconds: exact */
-static int n_pieces = 1;
-/* Ticks up to here convert as they do now, forever: some were converted,
- * or a timer returned their duration. Written under the lock. */
-static int64_t frozen_ticks = INT64_MIN;
-static double latest_secs_per_tick = 1e-9;  /* also read without the lock */
-/* How far past now tprof_timer_stop() freezes the map: it takes the lock
- * once per this much time, not once per timer. */
-#define FREEZE_AHEAD_SECS 0.1
-
 bool
 _tprof_clock_prefer_tsc (bool invariant_tsc, const char *env)
 {
@@ -127,108 +103,7 @@ take_pair (void)
   return best;
 }
 
-/* The piece converting @ticks: most are in the last one. Without the
- * lock only for a frozen tick: a piece being replaced starts after it. */
-static const MapPiece *
-piece_of (int64_t ticks)
-{
-  int j = __atomic_load_n (&n_pieces, __ATOMIC_ACQUIRE) - 1;
-
-  while (j > 0 && ticks < __atomic_load_n (&pieces[j].from, __ATOMIC_RELAXED))
-    j--;
-  return &pieces[j];
-}
-
-void
-_tprof_clock_convert_begin (void)
-{
-  pthread_mutex_lock (&clock_lock);
-}
-
-void
-_tprof_clock_convert_end (void)
-{
-  pthread_mutex_unlock (&clock_lock);
-}
-
-double
-_tprof_clock_secs_locked (int64_t ticks)
-{
-  const MapPiece *piece = piece_of (ticks);
-
-  return piece->ref_secs + (double) (ticks - piece->ref_ticks) * piece->secs_per_tick;
-}
-
-double
-_tprof_clock_duration_locked (int64_t start, int64_t ticks)
-{
-  return (double) ticks * piece_of (start)->secs_per_tick;
-}
-
-void
-_tprof_clock_freeze_locked (int64_t ticks)
-{
-  if (ticks > frozen_ticks)
-    __atomic_store_n (&frozen_ticks, ticks, __ATOMIC_RELEASE);
-}
-
-static void add_pair_locked (ClockPair pair);
-
-double
-_tprof_clock_duration_frozen (int64_t start, int64_t ticks)
-{
-  if (TPROF_UNLIKELY (start > __atomic_load_n (&frozen_ticks, __ATOMIC_ACQUIRE)))
-    {
-      pthread_mutex_lock (&clock_lock);
-      /* the fit is refined before it is frozen, as at a read */
-      if (_tprof_ticks_are_tsc)
-        add_pair_locked (take_pair ());
-      _tprof_clock_freeze_locked (_tprof_clock_ticks_local ()
-                                  + (int64_t) (FREEZE_AHEAD_SECS / latest_secs_per_tick));
-      pthread_mutex_unlock (&clock_lock);
-    }
-  return (double) ticks * piece_of (start)->secs_per_tick;
-}
-
-double
-_tprof_clock_secs_per_tick (void)
-{
-  double spt;
-
-  __atomic_load (&latest_secs_per_tick, &spt, __ATOMIC_RELAXED);
-  return spt;
-}
-
-/* Makes the ticks after every one converted so far convert by the new
- * fit; clock_lock held. */
-static void
-publish_fit (int64_t ref_ticks, double ref_secs, double secs_per_tick)
-{
-  int64_t from = frozen_ticks == INT64_MIN ? INT64_MIN : frozen_ticks + 1;
-  MapPiece *last = &pieces[n_pieces - 1];
-
-  if (from > last->from)
-    {
-      if (n_pieces == MAX_PIECES)
-        return;  /* the map stays as it is, still consistent */
-      last++;
-      last->from = from;
-      last->ref_ticks = ref_ticks;
-      last->ref_secs = ref_secs;
-      last->secs_per_tick = secs_per_tick;
-      __atomic_store_n (&n_pieces, n_pieces + 1, __ATOMIC_RELEASE);
-    }
-  else
-    {
-      /* no tick of the last piece is frozen: replace it (from stays) */
-      last->ref_ticks = ref_ticks;
-      last->ref_secs = ref_secs;
-      last->secs_per_tick = secs_per_tick;
-    }
-  __atomic_store (&latest_secs_per_tick, &secs_per_tick, __ATOMIC_RELAXED);
-}
-
-/* Least squares of seconds on ticks over the pairs; clock_lock held. */
+/* Least squares of seconds on ticks over the pairs; the clock's lock held. */
 static void
 refit_locked (void)
 {
@@ -251,7 +126,7 @@ refit_locked (void)
 
       max_residual = fmax (max_residual, fabs (y - (intercept + slope * x)));
     }
-  publish_fit (first->ticks, first->secs + intercept, slope);
+  _tprof_clock_map_set_locked (first->ticks, first->secs + intercept, slope);
 
   calibration.ticks_per_sec = 1.0 / slope;
   calibration.n_pairs = n_pairs;
@@ -278,6 +153,13 @@ add_pair_locked (ClockPair pair)
   refit_locked ();
 }
 
+void
+_tprof_clock_refine_locked (void)
+{
+  if (_tprof_ticks_are_tsc)
+    add_pair_locked (take_pair ());
+}
+
 static void
 choose (void)
 {
@@ -297,11 +179,11 @@ choose (void)
   until = tprof_clock_now_ns () + INITIAL_SPAN_NS;
   while (tprof_clock_now_ns () < until)
     ;
-  pthread_mutex_lock (&clock_lock);
+  _tprof_clock_lock ();
   pairs[n_pairs++] = first;
   pairs[n_pairs++] = take_pair ();
   refit_locked ();
-  pthread_mutex_unlock (&clock_lock);
+  _tprof_clock_unlock ();
 }
 
 void
@@ -316,33 +198,16 @@ tprof_clock_calibrate (void)
   tprof_clock_choose ();
   if (!_tprof_record_state.ticks_are_tsc)
     return;
-  pthread_mutex_lock (&clock_lock);
-  add_pair_locked (take_pair ());
-  pthread_mutex_unlock (&clock_lock);
-}
-
-double
-tprof_clock_ticks_to_secs (int64_t ticks)
-{
-  double secs;
-
-  _tprof_clock_convert_begin ();
-  secs = _tprof_clock_secs_locked (ticks);
-  _tprof_clock_convert_end ();
-  return secs;
-}
-
-double
-tprof_clock_ticks_to_duration (int64_t ticks)
-{
-  return (double) ticks * _tprof_clock_secs_per_tick ();
+  _tprof_clock_lock ();
+  _tprof_clock_refine_locked ();
+  _tprof_clock_unlock ();
 }
 
 void
 tprof_clock_get_calibration (TprofClockCalibration *cal)
 {
   tprof_clock_choose ();
-  pthread_mutex_lock (&clock_lock);
+  _tprof_clock_lock ();
   *cal = calibration;
-  pthread_mutex_unlock (&clock_lock);
+  _tprof_clock_unlock ();
 }

@@ -307,7 +307,7 @@ tprof_time_manager_append_time (TprofTimeManager *tm, const char *name, double s
                                _tprof_slot_secs (secs));
 }
 
-/* A duration slot begun at @start in seconds; the clock's convert lock held. */
+/* A duration slot begun at @start in seconds; the clock's lock held. */
 static double
 duration_secs (uint64_t slot, int64_t start)
 {
@@ -355,7 +355,7 @@ series_convert_locked (TprofSeries *series, size_t len)
 
   if (series->converted >= len)
     return;
-  _tprof_clock_convert_begin ();
+  _tprof_clock_lock ();
   for (int k = 0; series->converted < len; k++)
     {
       size_t capacity = _tprof_series_chunk_capacity (k);
@@ -368,7 +368,7 @@ series_convert_locked (TprofSeries *series, size_t len)
         }
       first += capacity;
     }
-  _tprof_clock_convert_end ();
+  _tprof_clock_unlock ();
 }
 
 /* Calls @func on the chunks holding the first @len samples of @series. */
