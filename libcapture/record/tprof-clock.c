@@ -56,7 +56,8 @@ _tprof_clock_has_invariant_tsc (void)
 #if TPROF_CLOCK_HAVE_TSC
   unsigned eax, ebx, ecx, edx;
 
-  if (__get_cpuid_max (0x80000000, NULL) < 0x80000007u)
+  /* int in clang's cpuid.h, unsigned in GCC's */
+  if ((unsigned) __get_cpuid_max (0x80000000, NULL) < 0x80000007u)
     return false;
   __cpuid (0x80000007, eax, ebx, ecx, edx);
   (void) eax, (void) ebx, (void) ecx;
