@@ -137,13 +137,18 @@ refit_locked (void)
   calibration.rate_error = 2 * (max_half + max_residual) / calibration.span_secs;
 }
 
+/* Whether a pair taken at @secs would change the fit enough to keep. */
+static bool
+pair_worth_taking_locked (double secs)
+{
+  double since_last = secs - pairs[n_pairs - 1].secs;
+
+  return since_last >= MIN_PAIR_SPACING_S && since_last >= MIN_PAIR_GROWTH * (secs - pairs[0].secs);
+}
+
 static void
 add_pair_locked (ClockPair pair)
 {
-  double since_last = pair.secs - pairs[n_pairs - 1].secs;
-
-  if (since_last < MIN_PAIR_SPACING_S || since_last < MIN_PAIR_GROWTH * (pair.secs - pairs[0].secs))
-    return;  /* too close to the last: the fit would hardly change */
   if (n_pairs == MAX_PAIRS)
     {
       /* keep the first pair (the farthest) and the most recent others */
@@ -157,7 +162,8 @@ add_pair_locked (ClockPair pair)
 void
 _tprof_clock_refine_locked (void)
 {
-  if (_tprof_ticks_are_tsc)
+  /* one clock read decides, so that most calls cost no more */
+  if (_tprof_ticks_are_tsc && pair_worth_taking_locked (tprof_clock_ns_to_secs (tprof_clock_now_ns ())))
     add_pair_locked (take_pair ());
 }
 

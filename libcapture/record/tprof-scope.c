@@ -81,6 +81,7 @@ tprof_time_manager_enable (TprofTimeManager *tm)
       _tprof_misuse ("tprof_time_manager_enable: the manager is NULL; nothing was enabled");
       return;
     }
+  tprof_clock_calibrate ();  /* a pair at each enable, when it adds to the span */
   buffer = _tprof_time_manager_thread_buffer (tm);
   if (buffer == NULL || !stack_reserve ())
     {
