@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tprof-clock-private.h"
 #include "tprof-time-manager-private.h"
 #include "tprof/tprof-error.h"
 #include "tprof/tprof-timer.h"
@@ -20,36 +21,39 @@ typedef struct
   TprofThreadBuffer *buffer;
 } TprofEnabled;
 
-int _tprof_scope_enabled_anywhere;
+/* One thread-local block, so the hot path finds it with one offset. */
+typedef struct
+{
+  int           depth;
+  int           overflow_capacity;
+  TprofEnabled  inline_stack[TPROF_INLINE_ENABLED];
+  TprofEnabled *overflow_stack;
+} EnabledStack;
 
-static __thread TprofEnabled inline_stack[TPROF_INLINE_ENABLED]
-  __attribute__((tls_model ("initial-exec")));
-static __thread TprofEnabled *overflow_stack __attribute__((tls_model ("initial-exec")));
-static __thread int overflow_capacity __attribute__((tls_model ("initial-exec")));
-static __thread int enabled_depth __attribute__((tls_model ("initial-exec")));
+static __thread EnabledStack enabled __attribute__((tls_model ("initial-exec")));
 
 static TprofEnabled *
 stack_slot (int i)
 {
-  return i < TPROF_INLINE_ENABLED ? &inline_stack[i] : &overflow_stack[i - TPROF_INLINE_ENABLED];
+  return i < TPROF_INLINE_ENABLED ? &enabled.inline_stack[i] : &enabled.overflow_stack[i - TPROF_INLINE_ENABLED];
 }
 
 /* Room for one more entry; false when memory is exhausted. */
 static bool
 stack_reserve (void)
 {
-  int needed = enabled_depth + 1 - TPROF_INLINE_ENABLED;
+  int needed = enabled.depth + 1 - TPROF_INLINE_ENABLED;
   TprofEnabled *grown;
   int capacity;
 
-  if (needed <= overflow_capacity)
+  if (needed <= enabled.overflow_capacity)
     return true;
-  capacity = overflow_capacity != 0 ? overflow_capacity * 2 : TPROF_INLINE_ENABLED;
-  grown = realloc (overflow_stack, (size_t) capacity * sizeof *grown);
+  capacity = enabled.overflow_capacity != 0 ? enabled.overflow_capacity * 2 : TPROF_INLINE_ENABLED;
+  grown = realloc (enabled.overflow_stack, (size_t) capacity * sizeof *grown);
   if (grown == NULL)
     return false;
-  overflow_stack = grown;
-  overflow_capacity = capacity;
+  enabled.overflow_stack = grown;
+  enabled.overflow_capacity = capacity;
   return true;
 }
 
@@ -58,11 +62,11 @@ stack_reserve (void)
 static void
 stack_trim (void)
 {
-  if (enabled_depth <= TPROF_INLINE_ENABLED && overflow_stack != NULL)
+  if (enabled.depth <= TPROF_INLINE_ENABLED && enabled.overflow_stack != NULL)
     {
-      free (overflow_stack);
-      overflow_stack = NULL;
-      overflow_capacity = 0;
+      free (enabled.overflow_stack);
+      enabled.overflow_stack = NULL;
+      enabled.overflow_capacity = 0;
     }
 }
 
@@ -77,24 +81,25 @@ tprof_time_manager_enable (TprofTimeManager *tm)
       _tprof_misuse ("tprof_time_manager_enable: the manager is NULL; nothing was enabled");
       return;
     }
+  tprof_clock_calibrate ();  /* a pair at each enable, when it adds to the span */
   buffer = _tprof_time_manager_thread_buffer (tm);
   if (buffer == NULL || !stack_reserve ())
     {
       _tprof_misuse ("tprof_time_manager_enable: out of memory; the manager was not enabled on this thread");
       return;
     }
-  slot = stack_slot (enabled_depth);
+  slot = stack_slot (enabled.depth);
   slot->tm = tm;
   slot->buffer = buffer;
-  enabled_depth++;
-  __atomic_fetch_add (&_tprof_scope_enabled_anywhere, 1, __ATOMIC_RELAXED);
+  enabled.depth++;
+  __atomic_fetch_add (&_tprof_record_state.enabled_anywhere, 1, __ATOMIC_RELAXED);
 }
 
 /* The innermost position of @tm on this thread's stack, or -1. */
 static int
 stack_find (const TprofTimeManager *tm)
 {
-  for (int i = enabled_depth - 1; i >= 0; i--)
+  for (int i = enabled.depth - 1; i >= 0; i--)
     if (stack_slot (i)->tm == tm)
       return i;
   return -1;
@@ -110,30 +115,56 @@ tprof_time_manager_disable (TprofTimeManager *tm)
       _tprof_misuse ("tprof_time_manager_disable: the manager is not enabled on this thread; nothing was disabled");
       return;
     }
-  if (at != enabled_depth - 1)
+  if (at != enabled.depth - 1)
     {
       _tprof_misuse ("tprof_time_manager_disable: the manager is not the last one enabled on this thread; "
                      "it was disabled and the managers enabled after it stay enabled");
-      for (int i = at; i < enabled_depth - 1; i++)
+      for (int i = at; i < enabled.depth - 1; i++)
         *stack_slot (i) = *stack_slot (i + 1);
     }
-  enabled_depth--;
-  __atomic_fetch_sub (&_tprof_scope_enabled_anywhere, 1, __ATOMIC_RELAXED);
+  enabled.depth--;
+  __atomic_fetch_sub (&_tprof_record_state.enabled_anywhere, 1, __ATOMIC_RELAXED);
   stack_trim ();
 }
 
-void
-_tprof_scope_end_slow (TprofScope *scope, int64_t end_ns)
+/* More than one manager enabled: out of the fast path's way, so that it
+ * needs no registers saved. */
+static __attribute__((noinline)) void
+scope_record_each (int name_id, int64_t start_ticks, uint64_t duration)
 {
-  double secs = tprof_clock_ns_to_secs (end_ns - scope->start_ns);
-  int depth = enabled_depth;
+  for (int i = 0; i < enabled.depth; i++)
+    _tprof_thread_buffer_append (stack_slot (i)->buffer, name_id, start_ticks, duration);
+}
+
+static inline __attribute__((always_inline)) void
+scope_record_ticks (int name_id, int64_t start_ticks, int64_t end_ticks)
+{
+  uint64_t duration = _tprof_slot_ticks (end_ticks - start_ticks);
 
   /* One enabled manager is the common case: keep it free of the loop. */
-  if (TPROF_LIKELY (depth == 1))
+  if (TPROF_LIKELY (enabled.depth == 1))
+    _tprof_thread_buffer_append (enabled.inline_stack[0].buffer, name_id, start_ticks, duration);
+  else
+    scope_record_each (name_id, start_ticks, duration);
+}
+
+/* Ticks that are not the TSC: a tail call away, so that the TSC's path
+ * needs no stack frame. */
+static __attribute__((noinline, cold)) void
+scope_record_monotonic (int name_id, int64_t start_ticks)
+{
+  scope_record_ticks (name_id, start_ticks, tprof_clock_now_ns ());
+}
+
+void
+_tprof_scope_record (int name_id, int64_t start_ticks)
+{
+#if TPROF_CLOCK_HAVE_TSC
+  if (TPROF_LIKELY (_tprof_ticks_are_tsc))
     {
-      _tprof_thread_buffer_append (inline_stack[0].buffer, scope->name_id, scope->start_ns, secs);
+      scope_record_ticks (name_id, start_ticks, (int64_t) __builtin_ia32_rdtsc ());
       return;
     }
-  for (int i = 0; i < depth; i++)
-    _tprof_thread_buffer_append (stack_slot (i)->buffer, scope->name_id, scope->start_ns, secs);
+#endif
+  scope_record_monotonic (name_id, start_ticks);
 }

@@ -11,23 +11,31 @@
 #include "tprof/tprof-time-manager.h"
 
 /* A series holds the samples one thread recorded for one name: durations,
- * and beside them the start of each (seconds of CLOCK_MONOTONIC). Its
- * storage is a list of chunks of doubling size that never move, so a
- * reader on another thread can copy the published prefix while the owner
- * appends. */
+ * and beside them the start of each. Its storage is a list of chunks of
+ * doubling size that never move, so a reader on another thread can copy the
+ * published prefix while the owner appends. A chunk of capacity n holds n
+ * durations, then n starts.
+ *
+ * The hot path stores raw ticks; a reader converts the published samples
+ * to seconds in place, under the manager's lock, before it looks at them
+ * (`converted` counts those done). Until then a start is ticks
+ * (tprof_clock_ticks()) and a duration is either ticks tagged with the sign
+ * bit (TPROF_SLOT_TICKS) or, when it came in as seconds (append_time,
+ * tprof_timer_stop), the bits of a double >= 0, whose sign bit is clear. */
 #define TPROF_SERIES_FIRST_CHUNK 512
 #define TPROF_SERIES_MAX_CHUNKS  40
+#define TPROF_SLOT_TICKS         ((uint64_t) 1 << 63)
 
 typedef struct
 {
-  double *cursor;       /* next free slot in the current chunk */
-  double *start_cursor; /* the same slot in the current chunk of starts */
-  size_t  room;         /* free slots left at cursor; 0 sends append to the slow path */
-  size_t  len;          /* published samples; written with release order */
-  int     n_chunks;
-  bool    registered;   /* counted in the manager's first-recorded order */
-  double *chunks[TPROF_SERIES_MAX_CHUNKS];
-  double *start_chunks[TPROF_SERIES_MAX_CHUNKS];
+  uint64_t *chunk;       /* the current chunk */
+  size_t    chunk_first; /* samples stored before it */
+  size_t    capacity;    /* its capacity; 0 sends append to the slow path */
+  size_t    len;         /* published samples; written with release order */
+  size_t    converted;   /* samples in seconds; the manager's lock */
+  int       n_chunks;
+  bool      registered;  /* counted in the manager's first-recorded order */
+  uint64_t *chunks[TPROF_SERIES_MAX_CHUNKS];
 } TprofSeries;
 
 /* Series pointers of one thread, by name id, in fixed blocks (never moved). */
@@ -40,7 +48,8 @@ struct _TprofThreadBuffer
   TprofTimeManager  *tm;
   uint64_t           thread_serial;  /* 1 for the process's first recording thread, ... */
   TprofThreadBuffer *next;          /* in the order threads first recorded */
-  TprofSeries      **blocks[TPROF_SERIES_BLOCKS];
+  TprofSeries      **blocks[TPROF_SERIES_BLOCKS];  /* blocks[0] is first_block */
+  TprofSeries       *first_block[TPROF_SERIES_PER_BLOCK];  /* the hot path finds most here */
 };
 
 /* Called with each stored run of samples; returns false to stop the visit. */
@@ -86,7 +95,8 @@ TprofThreadBuffer *_tprof_time_manager_thread_buffer (TprofTimeManager *tm);
 void _tprof_misuse (const char *message);
 
 /* Slow path of _tprof_thread_buffer_append(): creates, registers or grows. */
-void _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, int64_t start_ns, double secs);
+void _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, int64_t start_ticks,
+                                       uint64_t duration);
 
 static inline size_t
 _tprof_series_chunk_capacity (int chunk)
@@ -98,27 +108,57 @@ static inline TprofSeries *
 _tprof_thread_buffer_series (TprofThreadBuffer *buf, int id)
 {
   unsigned uid = (unsigned) id;  /* ids are positive: unsigned division is a shift */
-  TprofSeries **block = __atomic_load_n (&buf->blocks[uid / TPROF_SERIES_PER_BLOCK], __ATOMIC_ACQUIRE);
+  TprofSeries **block;
 
+  /* the first names of a process need one load less */
+  if (TPROF_LIKELY (uid < TPROF_SERIES_PER_BLOCK))
+    return __atomic_load_n (&buf->first_block[uid], __ATOMIC_ACQUIRE);
+  block = __atomic_load_n (&buf->blocks[uid / TPROF_SERIES_PER_BLOCK], __ATOMIC_ACQUIRE);
   if (block == NULL)
     return NULL;
   return __atomic_load_n (&block[uid % TPROF_SERIES_PER_BLOCK], __ATOMIC_ACQUIRE);
 }
 
-/* Records @secs for name @id, begun at @start_ns of CLOCK_MONOTONIC; only
- * ever called by the thread owning @buf. */
+/* A duration slot holding @ticks. */
+static inline uint64_t
+_tprof_slot_ticks (int64_t ticks)
+{
+  return (uint64_t) ticks | TPROF_SLOT_TICKS;
+}
+
+/* A duration slot holding @secs (finite, >= 0). */
+static inline uint64_t
+_tprof_slot_secs (double secs)
+{
+  uint64_t bits;
+
+  __builtin_memcpy (&bits, &secs, sizeof bits);
+  return bits;
+}
+
+/* Records @duration (a slot, above) for name @id, begun at @start_ticks;
+ * only ever called by the thread owning @buf. */
 static inline void
-_tprof_thread_buffer_append (TprofThreadBuffer *buf, int id, int64_t start_ns, double secs)
+_tprof_thread_buffer_append (TprofThreadBuffer *buf, int id, int64_t start_ticks, uint64_t duration)
 {
   TprofSeries *series = _tprof_thread_buffer_series (buf, id);
+  uint64_t *chunk;
+  size_t len, used, capacity;
 
-  if (TPROF_UNLIKELY (series == NULL || series->room == 0))
-    {
-      _tprof_thread_buffer_append_slow (buf, id, start_ns, secs);
-      return;
-    }
-  *series->cursor++ = secs;
-  *series->start_cursor++ = (double) start_ns * 1e-9;
-  series->room--;
-  __atomic_store_n (&series->len, series->len + 1, __ATOMIC_RELEASE);
+  if (TPROF_UNLIKELY (series == NULL))
+    goto slow;
+  /* all loads before the stores, which the compiler must otherwise assume
+   * may change them */
+  len = series->len;
+  used = len - series->chunk_first;
+  capacity = series->capacity;
+  chunk = series->chunk;
+  if (TPROF_UNLIKELY (used == capacity))
+    goto slow;
+  chunk[used] = duration;
+  chunk[capacity + used] = (uint64_t) start_ticks;
+  __atomic_store_n (&series->len, len + 1, __ATOMIC_RELEASE);
+  return;
+slow:
+  _tprof_thread_buffer_append_slow (buf, id, start_ticks, duration);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "tprof-clock-private.h"
 #include "tprof-time-manager-private.h"
 #include "tprof/tprof-clock.h"
 #include "tprof/tprof-timer.h"
@@ -46,6 +47,7 @@ tprof_time_manager_new (void)
 
   if (tm == NULL)
     return NULL;
+  tprof_clock_choose ();
   tm->serial = __atomic_fetch_add (&next_manager_serial, 1, __ATOMIC_RELAXED);
   pthread_mutex_init (&tm->lock, NULL);
   tm->threads_tail = &tm->threads;
@@ -56,10 +58,7 @@ static void
 series_reset (TprofSeries *series)
 {
   for (int k = 0; k < series->n_chunks; k++)
-    {
-      free (series->chunks[k]);
-      free (series->start_chunks[k]);
-    }
+    free (series->chunks[k]);
   memset (series, 0, sizeof *series);
 }
 
@@ -98,7 +97,7 @@ tprof_time_manager_free (TprofTimeManager *tm)
   for (buf = tm->threads; buf != NULL; buf = next)
     {
       next = buf->next;
-      for (size_t b = 0; b < TPROF_SERIES_BLOCKS; b++)
+      for (size_t b = 1; b < TPROF_SERIES_BLOCKS; b++)
         free (buf->blocks[b]);
       free (buf);
     }
@@ -134,6 +133,7 @@ find_or_add_thread_buffer_locked (TprofTimeManager *tm)
   if (buf == NULL)
     return NULL;
   buf->tm = tm;
+  buf->blocks[0] = buf->first_block;
   buf->thread_serial = this_thread_serial;
   *tm->threads_tail = buf;
   tm->threads_tail = &buf->next;
@@ -222,10 +222,10 @@ series_create (TprofThreadBuffer *buf, int id)
  * few samples. */
 #define HUGE_PAGE_BYTES ((size_t) 2 << 20)
 
-static double *
+static uint64_t *
 chunk_alloc (size_t n)
 {
-  size_t bytes = n * sizeof (double);
+  size_t bytes = 2 * n * sizeof (uint64_t);  /* durations, then starts */
   void *chunk;
 
   if (bytes < HUGE_PAGE_BYTES)
@@ -240,31 +240,26 @@ static bool
 series_add_chunk (TprofSeries *series)
 {
   int k = series->n_chunks;
-  double *chunk, *starts;
+  uint64_t *chunk;
 
   if (k == TPROF_SERIES_MAX_CHUNKS)
     return false;
   chunk = chunk_alloc (_tprof_series_chunk_capacity (k));
-  starts = chunk_alloc (_tprof_series_chunk_capacity (k));
-  if (chunk == NULL || starts == NULL)
-    {
-      free (chunk);
-      free (starts);
-      return false;
-    }
+  if (chunk == NULL)
+    return false;
   __atomic_store_n (&series->chunks[k], chunk, __ATOMIC_RELEASE);
-  __atomic_store_n (&series->start_chunks[k], starts, __ATOMIC_RELEASE);
   series->n_chunks = k + 1;
-  series->cursor = chunk;
-  series->start_cursor = starts;
-  series->room = _tprof_series_chunk_capacity (k);
+  series->chunk_first += series->capacity;
+  series->chunk = chunk;
+  series->capacity = _tprof_series_chunk_capacity (k);
   return true;
 }
 
 void
-_tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, int64_t start_ns, double secs)
+_tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, int64_t start_ticks, uint64_t duration)
 {
   TprofSeries *series;
+  size_t used;
 
   if (buf == NULL || id <= 0)
     return;
@@ -278,11 +273,11 @@ _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, int64_t start_
       series->registered = true;
     }
   /* Out of memory drops the sample rather than abort the host application. */
-  if (series->room == 0 && !series_add_chunk (series))
+  if (series->len - series->chunk_first == series->capacity && !series_add_chunk (series))
     return;
-  *series->cursor++ = secs;
-  *series->start_cursor++ = (double) start_ns * 1e-9;
-  series->room--;
+  used = series->len - series->chunk_first;
+  series->chunk[used] = duration;
+  series->chunk[series->capacity + used] = (uint64_t) start_ticks;
   __atomic_store_n (&series->len, series->len + 1, __ATOMIC_RELEASE);
 }
 
@@ -308,7 +303,72 @@ tprof_time_manager_append_time (TprofTimeManager *tm, const char *name, double s
   /* a time handed in was, as far as anyone can tell, just measured: it
    * began @secs ago */
   _tprof_thread_buffer_append (_tprof_time_manager_thread_buffer (tm), id,
-                               tprof_clock_now_ns () - (int64_t) (secs * 1e9), secs);
+                               tprof_clock_ticks () - (int64_t) (secs / _tprof_clock_secs_per_tick ()),
+                               _tprof_slot_secs (secs));
+}
+
+/* A duration slot begun at @start in seconds; the clock's lock held. */
+static double
+duration_secs (uint64_t slot, int64_t start)
+{
+  double secs;
+  int64_t ticks;
+
+  if (!(slot & TPROF_SLOT_TICKS))
+    {
+      memcpy (&secs, &slot, sizeof secs);
+      return secs;
+    }
+  ticks = (int64_t) (slot << 1) >> 1;  /* the 63 bits of ticks, sign extended */
+  return ticks > 0 ? _tprof_clock_duration_locked (start, ticks) : 0.0;
+}
+
+/* Converts samples [from, to) of the chunk @k of @series to seconds. */
+static void
+chunk_convert (TprofSeries *series, int k, size_t from, size_t to)
+{
+  uint64_t *chunk = __atomic_load_n (&series->chunks[k], __ATOMIC_ACQUIRE);
+  size_t capacity = _tprof_series_chunk_capacity (k);
+  int64_t latest = INT64_MIN;
+
+  for (size_t i = from; i < to; i++)
+    {
+      int64_t start_ticks = (int64_t) chunk[capacity + i];
+      double secs = duration_secs (chunk[i], start_ticks);
+      double start = _tprof_clock_secs_locked (start_ticks);
+
+      if (start_ticks > latest)
+        latest = start_ticks;
+      memcpy (&chunk[i], &secs, sizeof secs);
+      memcpy (&chunk[capacity + i], &start, sizeof start);
+    }
+  _tprof_clock_freeze_locked (latest);
+}
+
+/* Converts the published samples of @series not yet in seconds, at most
+ * @len; tm->lock held. The owner only ever writes past the published
+ * length, so this never races it. */
+static void
+series_convert_locked (TprofSeries *series, size_t len)
+{
+  size_t first = 0;
+
+  if (series->converted >= len)
+    return;
+  _tprof_clock_lock ();
+  for (int k = 0; series->converted < len; k++)
+    {
+      size_t capacity = _tprof_series_chunk_capacity (k);
+      size_t end = first + capacity < len ? first + capacity : len;
+
+      if (series->converted < end)
+        {
+          chunk_convert (series, k, series->converted - first, end - first);
+          series->converted = end;
+        }
+      first += capacity;
+    }
+  _tprof_clock_unlock ();
 }
 
 /* Calls @func on the chunks holding the first @len samples of @series. */
@@ -319,7 +379,7 @@ series_foreach_run (TprofSeries *series, size_t len, TprofSampleRunFunc func, vo
 
   for (int k = 0; done < len; k++)
     {
-      const double *chunk = __atomic_load_n (&series->chunks[k], __ATOMIC_ACQUIRE);
+      const double *chunk = (const double *) __atomic_load_n (&series->chunks[k], __ATOMIC_ACQUIRE);
       size_t take = _tprof_series_chunk_capacity (k);
 
       if (take > len - done)
@@ -347,6 +407,7 @@ foreach_run_locked (TprofTimeManager *tm, int id, size_t limit, TprofSampleRunFu
       len = __atomic_load_n (&series->len, __ATOMIC_ACQUIRE);
       if (len > limit)
         len = limit;
+      series_convert_locked (series, len);
       if (!series_foreach_run (series, len, func, user_data))
         return false;
       limit -= len;
@@ -364,9 +425,9 @@ series_foreach_timeline_run (TprofSeries *series, size_t len, int32_t thread, Tp
 
   for (int k = 0; done < len; k++)
     {
-      const double *chunk = __atomic_load_n (&series->chunks[k], __ATOMIC_ACQUIRE);
-      const double *starts = __atomic_load_n (&series->start_chunks[k], __ATOMIC_ACQUIRE);
       size_t take = _tprof_series_chunk_capacity (k);
+      const double *chunk = (const double *) __atomic_load_n (&series->chunks[k], __ATOMIC_ACQUIRE);
+      const double *starts = chunk + take;
 
       if (take > len - done)
         take = len - done;
@@ -392,6 +453,7 @@ _tprof_time_manager_visit_samples (TprofTimeManager   *tm,
   int id = _tprof_name_intern (name);
   bool finished = true;
 
+  tprof_clock_calibrate ();  /* the fit converts what the visit reads */
   pthread_mutex_lock (&tm->lock);
   if (name_recorded_locked (tm, id))
     finished = foreach_run_locked (tm, id, SIZE_MAX, func, user_data);
@@ -408,15 +470,20 @@ _tprof_time_manager_visit_timeline (TprofTimeManager     *tm,
   int id = _tprof_name_intern (name);
   bool finished = true;
 
+  tprof_clock_calibrate ();  /* the fit converts what the visit reads */
   pthread_mutex_lock (&tm->lock);
   if (name_recorded_locked (tm, id))
     for (TprofThreadBuffer *buf = tm->threads; buf != NULL && finished; buf = buf->next)
       {
         TprofSeries *series = _tprof_thread_buffer_series (buf, id);
+        size_t len;
 
-        if (series != NULL)
-          finished = series_foreach_timeline_run (series, __atomic_load_n (&series->len, __ATOMIC_ACQUIRE),
-                                                  (int32_t) (buf->thread_serial - 1), func, user_data);
+        if (series == NULL)
+          continue;
+        len = __atomic_load_n (&series->len, __ATOMIC_ACQUIRE);
+        series_convert_locked (series, len);
+        finished = series_foreach_timeline_run (series, len, (int32_t) (buf->thread_serial - 1), func,
+                                                user_data);
       }
   pthread_mutex_unlock (&tm->lock);
   return finished;
@@ -456,6 +523,7 @@ _tprof_time_manager_get_time (TprofTimeManager *tm, const char *name, double **t
   bool no_memory = false;
 
   *times = NULL;
+  tprof_clock_calibrate ();  /* the fit converts what the visit reads */
   pthread_mutex_lock (&tm->lock);
   if (name_recorded_locked (tm, id))
     {

@@ -1,5 +1,6 @@
 /* tprof-timer.c — explicit timers: tprof_timer_start/stop and the TPROF_TIMER block. */
 /* SPDX-License-Identifier: MIT */
+#include "tprof-clock-private.h"
 #include "tprof-time-manager-private.h"
 #include "tprof/tprof-timer.h"
 
@@ -13,7 +14,7 @@ TprofTimer
   timer.name_id = _tprof_name_intern (name);
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
   timer.running = timer.name_id != 0;
-  timer.start_ns = tprof_clock_now_ns ();
+  timer.start_ticks = tprof_clock_ticks ();
   return timer;
 }
 
@@ -30,7 +31,7 @@ _tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
     return timer;
   timer.name_id = TPROF_LIKELY (id != 0) ? id : _tprof_site_resolve (site);
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
-  timer.start_ns = tprof_clock_now_ns ();
+  timer.start_ticks = tprof_clock_ticks ();
   return timer;
 }
 
@@ -50,23 +51,27 @@ _tprof_timer_start_literal (TprofTimeManager *tm, TprofSite *site, const char *n
   timer.name_id = id;
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
   timer.running = id != 0;
-  timer.start_ns = tprof_clock_now_ns ();
+  timer.start_ticks = tprof_clock_ticks ();
   return timer;
 }
 
 double
 tprof_timer_stop (TprofTimer *timer)
 {
-  int64_t end_ns;
+  int64_t end;
   double secs;
 
   if (!timer->running)
     return 0.0;
-  end_ns = tprof_clock_now_ns ();
+  end = tprof_clock_ticks ();
   timer->running = false;
-  secs = tprof_clock_ns_to_secs (end_ns - timer->start_ns);
+  /* the caller gets the duration back: convert it now, as the manager
+   * will when it reads the raw ticks */
+  secs = end > timer->start_ticks ? _tprof_clock_duration_frozen (timer->start_ticks, end - timer->start_ticks)
+                                  : 0.0;
   if (timer->name_id != 0)
-    _tprof_thread_buffer_append (timer->buffer, timer->name_id, timer->start_ns, secs);
+    _tprof_thread_buffer_append (timer->buffer, timer->name_id, timer->start_ticks,
+                                 _tprof_slot_ticks (end - timer->start_ticks));
   return secs;
 }
 

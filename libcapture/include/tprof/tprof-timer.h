@@ -26,23 +26,19 @@ typedef struct
   void             *buffer;  /* this thread's buffer in @tm, resolved lazily */
   int               name_id;
   bool              running;
-  int64_t           start_ns;
+  int64_t           start_ticks;  /* tprof_clock_ticks() */
 } TprofTimer;
 
 /* A running TPROF_SCOPE. */
 typedef struct
 {
   int     name_id;   /* 0: nothing was enabled at the start, nothing to record */
-  int64_t start_ns;
+  int64_t start_ticks;
 } TprofScope;
 
 /* Everything named _tprof_ below is plumbing of the macros: exported because
  * the macros expand in the application, but not API; it may change in any
  * release. */
-
-/* Number of (manager, thread) enables currently in force in the process;
- * lets TPROF_SCOPE skip everything when nothing is enabled anywhere. */
-TPROF_EXPORT int _tprof_scope_enabled_anywhere;
 
 /* Returns the process-wide id (>= 1) of @name, interning it on first use. */
 TPROF_EXPORT int _tprof_name_intern (const char *name);
@@ -74,19 +70,28 @@ TPROF_EXPORT double tprof_timer_stop (TprofTimer *timer);
 /* Macro plumbing: the cleanup-attribute helpers of TPROF_TIMER and TPROF_SCOPE. */
 TPROF_EXPORT void _tprof_timer_cleanup (TprofTimer *timer);
 
-TPROF_EXPORT void _tprof_scope_end_slow (TprofScope *scope, int64_t end_ns);
+/* Reads the clock and records a TPROF_SCOPE of @name_id begun at
+ * @start_ticks into every manager enabled on this thread: out of line, so
+ * that the application inlines only the start. Called through the GOT
+ * rather than a PLT stub where the compiler allows. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+__attribute__((noplt))
+#endif
+TPROF_EXPORT void _tprof_scope_record (int name_id, int64_t start_ticks);
 
 static inline TprofScope
 _tprof_scope_begin (TprofSite *site)
 {
   TprofScope scope = { 0, 0 };
 
-  if (TPROF_LIKELY (__atomic_load_n (&_tprof_scope_enabled_anywhere, __ATOMIC_RELAXED) == 0))
+  /* _tprof_record_state.enabled_anywhere lets TPROF_SCOPE skip everything
+   * when nothing is enabled anywhere */
+  if (TPROF_LIKELY (__atomic_load_n (&_tprof_record_state.enabled_anywhere, __ATOMIC_RELAXED) == 0))
     return scope;
   scope.name_id = __atomic_load_n (&site->id, __ATOMIC_RELAXED);
   if (TPROF_UNLIKELY (scope.name_id == 0))
     scope.name_id = _tprof_site_resolve (site);
-  scope.start_ns = tprof_clock_now_ns ();
+  scope.start_ticks = tprof_clock_ticks ();
   return scope;
 }
 
@@ -95,7 +100,7 @@ _tprof_scope_end (TprofScope *scope)
 {
   if (TPROF_LIKELY (scope->name_id == 0))
     return;
-  _tprof_scope_end_slow (scope, tprof_clock_now_ns ());
+  _tprof_scope_record (scope->name_id, scope->start_ticks);
 }
 
 #define TPROF_PASTE_(a, b) a##b
