@@ -186,10 +186,6 @@ draw_heatmap (const PlotOptions  *o,
   return status;
 }
 
-/* Up to this many ranks each get a line; beyond, the slowest few. */
-#define TREND_ALL_RANKS   8
-#define TREND_SLOWEST     3
-
 static int
 write_trend_csv (const PlotOptions    *o,
                  const TprofPlotTrend *plot)
@@ -229,66 +225,32 @@ write_trend_csv (const PlotOptions    *o,
   return status;
 }
 
-/* The ranks drawn as lines: every one when they are few, else the ones
- * with the largest totals. */
-static guint
-trend_series (TprofGatheredTime *gt,
-              const TprofPlotHeatmap *map,
-              gint32                 *ranks)
-{
-  TprofRankSummary *summaries = NULL;
-  size_t n = tprof_gathered_time_rank_summaries (gt, &summaries);
-  guint picked = 0;
-
-  if (n == (size_t) -1)
-    return 0;
-  if (n <= TREND_ALL_RANKS)
-    for (size_t i = 0; i < n; i++)
-      ranks[picked++] = summaries[i].rank;
-  else
-    for (guint k = 0; k < TREND_SLOWEST; k++)
-      {
-        size_t best = n;
-
-        for (size_t i = 0; i < n; i++)
-          if (summaries[i].rank >= 0 && (best == n || summaries[i].sum > summaries[best].sum))
-            best = i;
-        ranks[picked++] = summaries[best].rank;
-        summaries[best].rank = -1;
-      }
-  free (summaries);
-  (void) map;
-  return picked;
-}
-
 static int
 draw_trend (const PlotOptions      *o,
             const char             *file,
             TprofGatheredTime      *gt,
             const TprofPlotHeatmap *map)
 {
-  TprofPlotTrend plot = { 0 };
-  g_autofree TprofHeatmapBand *band = g_new (TprofHeatmapBand, map->n_cols);
-  gint32 series_ranks[TREND_ALL_RANKS];
-  g_autofree double *series = NULL;
+  TprofPlotTrendModel *model;
+  TprofPlotTrend plot;
+  gint32 series_ranks[TPROF_PLOT_TREND_MAX_SERIES];
+  guint n_series = 0;
   g_autofree char *title = NULL;
   g_autofree char *subtitle = NULL;
   g_autofree char *name = tprof_escape_text (o->op);
+  TprofRankSummary *summaries = NULL;
+  size_t n_ranks = tprof_gathered_time_rank_summaries (gt, &summaries);
+  int status;
 
-  if (!tprof_heatmap_band (map->cells, map->n_rows, map->n_cols, band))
+  if (n_ranks != (size_t) -1)
+    n_series = tprof_plot_trend_pick_series (summaries, n_ranks, series_ranks);
+  free (summaries);
+  model = tprof_plot_trend_model_new (map->cells, map->n_rows, map->n_cols, map->first_rank, map->n_occurrences,
+                                      series_ranks, n_series);
+  if (model == NULL)
     return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
-  plot.band = band;
-  plot.n_cols = map->n_cols;
+  plot = model->plot;
   plot.first_occurrence = map->first_occurrence;
-  plot.n_occurrences = map->n_occurrences;
-  plot.n_series = trend_series (gt, map, series_ranks);
-  series = g_new (double, MAX (plot.n_series, 1) * (gsize) map->n_cols);
-  for (guint s = 0; s < plot.n_series; s++)
-    memcpy (series + (gsize) s * map->n_cols,
-            map->cells + (gsize) (series_ranks[s] - map->first_rank) * map->n_cols,
-            map->n_cols * sizeof (double));
-  plot.series = series;
-  plot.series_ranks = series_ranks;
   /* TRANSLATORS: the chart title; %s is the operation name */
   title = g_strdup_printf (_("Trend: %s"), name);
   plot.title = o->title != NULL ? o->title : title;
@@ -298,17 +260,20 @@ draw_trend (const PlotOptions      *o,
                               map->n_occurrences);
   plot.subtitle = subtitle;
   if (o->format == TPROF_PLOT_FORMAT_CSV)
-    return write_trend_csv (o, &plot);
-  {
-    GError *error = NULL;
-    int status;
+    status = write_trend_csv (o, &plot);
+  else
+    {
+      GError *error = NULL;
 
-    if (tprof_plot_export (o->output, o->width, o->height, tprof_plot_trend_draw_default, &plot, &error))
-      return TPROF_CLI_EXIT_OK;
-    status = tprof_cli_write_error (o->output, error);
-    g_error_free (error);
-    return status;
-  }
+      status = TPROF_CLI_EXIT_OK;
+      if (!tprof_plot_export (o->output, o->width, o->height, tprof_plot_trend_draw_default, &plot, &error))
+        {
+          status = tprof_cli_write_error (o->output, error);
+          g_error_free (error);
+        }
+    }
+  tprof_plot_trend_model_free (model);
+  return status;
 }
 
 /* rank, then one column per part: seconds. */

@@ -277,6 +277,37 @@ void tprof_plot_trend_draw (cairo_t              *cr,
 /* A TprofPlotDrawFunc for tprof_plot_export(): @user_data is a TprofPlotTrend. */
 void tprof_plot_trend_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
 
+/* The ranks a trend draws as lines: every one of few ranks, else the few
+ * with the largest totals (@ranks: their summaries, any order). Writes at
+ * most TPROF_PLOT_TREND_MAX_SERIES ranks into @picked; their number. */
+#define TPROF_PLOT_TREND_MAX_SERIES 8
+guint tprof_plot_trend_pick_series (const TprofRankSummary *ranks,
+                                    gsize                   n_ranks,
+                                    gint32                 *picked);
+
+/* A trend and the arrays it points into, built from a heat map's @cells
+ * (@n_rows ranks from @first_rank, x @n_cols; NaN where a rank has no
+ * value): the band across ranks of each column and the rows of
+ * @series_ranks as lines. Title and subtitle are the caller's to set. */
+typedef struct
+{
+  TprofPlotTrend    plot;
+  TprofHeatmapBand *band;
+  double           *series;
+  gint32            series_ranks[TPROF_PLOT_TREND_MAX_SERIES];
+  guint             n_series;
+} TprofPlotTrendModel;
+
+/* NULL when memory is exhausted. */
+TprofPlotTrendModel *tprof_plot_trend_model_new  (const double *cells,
+                                                  guint         n_rows,
+                                                  guint         n_cols,
+                                                  gint32        first_rank,
+                                                  gsize         n_occurrences,
+                                                  const gint32 *series_ranks,
+                                                  guint         n_series);
+void                 tprof_plot_trend_model_free (TprofPlotTrendModel *model);
+
 /* ---- breakdown: one operation's time on each rank, by its parts ---- */
 
 typedef struct
