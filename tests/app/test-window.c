@@ -1533,6 +1533,52 @@ test_window_keynav (void)
   close_window (window);
 }
 
+/* "Trend" shows the selected operation occurrence by occurrence: the
+ * band across the ranks shown (the engine's, itself checked against numpy)
+ * and every rank as a line when they are few; the filter applies. */
+static void
+test_window_trend (void)
+{
+  g_autofree char *path = write_timeline_profile ("trend.h5", 2);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = app_test_gui_new_window (app);
+  TprofTrendView *view = _tprof_charts_panel_get_trend (window->charts);
+  const TprofPlotTrend *trend;
+  g_autofree char *png = g_build_filename (fixture_dir, "trend.png", NULL);
+  g_autoptr(GError) error = NULL;
+
+  app_test_gui_open (window, path);
+  select_operation (window, "barrier");
+  g_settings_set_string (settings, "rank-metric", "trend");
+  app_test_gui_wait_idle (window);
+  trend = _tprof_trend_view_get_trend (view);
+  g_assert_nonnull (trend);
+  g_assert_cmpuint (trend->n_cols, ==, 40);
+  g_assert_cmpuint (trend->n_series, ==, 3);
+  for (guint k = 0; k < trend->n_cols; k++)
+    {
+      /* ranks 0 and 1 wait 3 ms, rank 2 (late) 1 ms: median 3 ms */
+      g_assert_cmpuint (trend->band[k].n_ranks, ==, 3);
+      app_test_assert_close (trend->band[k].median, 3e-3, 1e-9, "median");
+      app_test_assert_close (trend->band[k].min, 1e-3, 1e-9, "min");
+      app_test_assert_close (trend->series[2 * trend->n_cols + k], 1e-3, 1e-9, "rank 2's line");
+    }
+  g_assert_cmpint (trend->series_ranks[2], ==, 2);
+
+  /* ranks 0 and 1 alone: the late rank leaves the band and the lines */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-1", NULL));
+  app_test_gui_wait_idle (window);
+  trend = _tprof_trend_view_get_trend (view);
+  g_assert_cmpuint (trend->n_series, ==, 2);
+  g_assert_cmpuint (trend->band[0].n_ranks, ==, 2);
+  app_test_assert_close (trend->band[0].min, 3e-3, 1e-9, "min without rank 2");
+
+  g_assert_true (_tprof_window_export_chart (window, png, "ranks", 800, 500, &error));
+  g_assert_no_error (error);
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
 /* "Over Time" shows the selected operation as ranks x occurrences: the
  * cells are the samples' durations, ranks the filter hides are blank, a
  * click on a cell shows its rank alone, and the export draws it. */
@@ -1669,6 +1715,8 @@ test_window_screenshot (void)
       shoot_profile (window, extra, op != NULL ? op : "forward", "profile");
       g_settings_set_string (settings, "rank-metric", "time");
       shoot (window, "profile-over-time.png");
+      g_settings_set_string (settings, "rank-metric", "trend");
+      shoot (window, "profile-trend.png");
       g_settings_reset (settings, "rank-metric");
       if (baseline != NULL)
         {
@@ -1815,6 +1863,7 @@ main (int   argc,
   g_test_add_func ("/app/window/columns", test_window_columns);
   g_test_add_func ("/app/window/title", test_window_title);
   g_test_add_func ("/app/window/over-time", test_window_over_time);
+  g_test_add_func ("/app/window/trend", test_window_trend);
   g_test_add_func ("/app/window/control-characters", test_window_control_characters);
   g_test_add_func ("/app/window/screenshot", test_window_screenshot);
 

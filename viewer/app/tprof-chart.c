@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "tprof-chart.h"
 
 typedef struct
@@ -272,6 +274,23 @@ _tprof_chart_get_baseline_mask (TprofChart *self)
   TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
 
   return priv->baseline_same_world && priv->mask != NULL ? g_bytes_get_data (priv->mask, NULL) : NULL;
+}
+
+double *
+_tprof_chart_dup_heat_cells (TprofChart *self)
+{
+  const TprofProfileHeat *heat = _tprof_chart_get_heat (self);
+  const guint8 *mask = _tprof_chart_get_mask (self);
+  double *cells;
+
+  if (heat == NULL)
+    return NULL;
+  cells = g_memdup2 (heat->cells, (gsize) heat->n_rows * heat->n_cols * sizeof (double));
+  for (guint i = 0; mask != NULL && i < heat->n_rows; i++)
+    if (!mask[heat->first_rank + i])
+      for (guint j = 0; j < heat->n_cols; j++)
+        cells[(gsize) i * heat->n_cols + j] = NAN;
+  return cells;
 }
 
 gboolean

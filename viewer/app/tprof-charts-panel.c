@@ -18,6 +18,7 @@ struct _TprofChartsPanel
   TprofHistogramView *histogram;
   TprofRankChart     *rank_chart;
   TprofHeatmapView   *heatmap;
+  TprofTrendView     *trend;
   GtkStack           *rank_stack;
   GtkSpinButton      *bins_spin;
   GtkStack           *charts_stack;
@@ -50,6 +51,7 @@ _tprof_charts_panel_set_source (TprofChartsPanel      *self,
   _tprof_chart_set_source (TPROF_CHART (self->histogram), profile, op, samples, mask);
   _tprof_chart_set_source (TPROF_CHART (self->rank_chart), profile, op, samples, mask);
   _tprof_chart_set_source (TPROF_CHART (self->heatmap), profile, op, samples, mask);
+  _tprof_chart_set_source (TPROF_CHART (self->trend), profile, op, samples, mask);
   if (samples != NULL || op < 0)
     gtk_stack_set_visible_child_name (self->charts_stack, "charts");
 
@@ -233,13 +235,17 @@ double_to_int_mapping (const GValue       *value,
   return g_variant_new_int32 (bins);
 }
 
-/* rank-metric "time" shows the heat map, "total" and "mean" the rank chart. */
+/* rank-metric "time" shows the heat map, "trend" the trend, "total" and
+ * "mean" the rank chart. */
 static gboolean
 metric_to_page (GValue   *value,
                 GVariant *variant,
                 gpointer  user_data)
 {
-  g_value_set_string (value, g_str_equal (g_variant_get_string (variant, NULL), "time") ? "heatmap" : "ranks");
+  const char *metric = g_variant_get_string (variant, NULL);
+
+  g_value_set_string (value, g_str_equal (metric, "time") ? "heatmap" : g_str_equal (metric, "trend") ? "trend"
+                                                                                                        : "ranks");
   return TRUE;
 }
 
@@ -248,6 +254,27 @@ _tprof_charts_panel_get_heatmap (TprofChartsPanel *self)
 {
   g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
   return self->heatmap;
+}
+
+TprofChart *
+_tprof_charts_panel_get_right_chart (TprofChartsPanel *self)
+{
+  const char *page;
+
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  page = gtk_stack_get_visible_child_name (self->rank_stack);
+  if (g_strcmp0 (page, "heatmap") == 0)
+    return TPROF_CHART (self->heatmap);
+  if (g_strcmp0 (page, "trend") == 0)
+    return TPROF_CHART (self->trend);
+  return TPROF_CHART (self->rank_chart);
+}
+
+TprofTrendView *
+_tprof_charts_panel_get_trend (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return self->trend;
 }
 
 gboolean
@@ -293,6 +320,7 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   g_type_ensure (TPROF_TYPE_HISTOGRAM_VIEW);
   g_type_ensure (TPROF_TYPE_RANK_CHART);
   g_type_ensure (TPROF_TYPE_HEATMAP_VIEW);
+  g_type_ensure (TPROF_TYPE_TREND_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tprof/Viewer/tprof-charts-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, operation_label);
@@ -300,6 +328,7 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_chart);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, bins_spin);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, heatmap);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, trend);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_stack);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, charts_stack);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, reading_label);

@@ -8,6 +8,7 @@
 #include "tprof-histogram-view.h"
 #include "tprof-profile.h"
 #include "tprof-rank-chart.h"
+#include "tprof-trend-view.h"
 
 G_BEGIN_DECLS
 
@@ -55,5 +56,9 @@ const char         *_tprof_charts_panel_get_title     (TprofChartsPanel *self);
 /* The heat map that rank-metric "time" shows in place of the rank chart. */
 TprofHeatmapView   *_tprof_charts_panel_get_heatmap    (TprofChartsPanel *self);
 gboolean            _tprof_charts_panel_shows_heatmap  (TprofChartsPanel *self);
+/* The right-hand chart as shown: the rank chart, the heat map or the trend. */
+TprofChart         *_tprof_charts_panel_get_right_chart (TprofChartsPanel *self);
+/* The trend that rank-metric "trend" shows in place of the rank chart. */
+TprofTrendView     *_tprof_charts_panel_get_trend      (TprofChartsPanel *self);
 
 G_END_DECLS

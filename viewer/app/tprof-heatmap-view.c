@@ -29,17 +29,10 @@ static void
 tprof_heatmap_view_recompute (TprofChart *chart)
 {
   TprofHeatmapView *self = TPROF_HEATMAP_VIEW (chart);
-  const guint8 *mask = _tprof_chart_get_mask (chart);
 
   g_clear_pointer (&self->cells, g_free);
   self->heat = _tprof_chart_get_heat (chart);
-  if (self->heat == NULL)
-    return;
-  self->cells = g_memdup2 (self->heat->cells, (gsize) self->heat->n_rows * self->heat->n_cols * sizeof (double));
-  for (guint i = 0; mask != NULL && i < self->heat->n_rows; i++)
-    if (!mask[self->heat->first_rank + i])
-      for (guint j = 0; j < self->heat->n_cols; j++)
-        self->cells[(gsize) i * self->heat->n_cols + j] = NAN;
+  self->cells = _tprof_chart_dup_heat_cells (chart);
 }
 
 static const char *

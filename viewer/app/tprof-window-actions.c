@@ -40,7 +40,6 @@ _tprof_window_export_chart (TprofWindow  *self,
 {
   gboolean ranks = g_strcmp0 (chart, "ranks") == 0;
   TprofHistogramView *histogram = _tprof_charts_panel_get_histogram (self->charts);
-  TprofRankChart *rank_chart = _tprof_charts_panel_get_rank_chart (self->charts);
 
   g_return_val_if_fail (TPROF_IS_WINDOW (self), FALSE);
 
@@ -57,12 +56,9 @@ _tprof_window_export_chart (TprofWindow  *self,
       return g_file_set_contents (path, csv, -1, error);
     }
 
-  /* "ranks": the right-hand chart, as shown: per-rank bars or over time */
+  /* "ranks": the right-hand chart, as shown: per-rank bars, over time or the trend */
   return tprof_plot_export (path, width, height, draw_chart_cb,
-                            !ranks ? TPROF_CHART (histogram)
-                            : _tprof_charts_panel_shows_heatmap (self->charts)
-                              ? TPROF_CHART (_tprof_charts_panel_get_heatmap (self->charts))
-                              : TPROF_CHART (rank_chart),
+                            !ranks ? TPROF_CHART (histogram) : _tprof_charts_panel_get_right_chart (self->charts),
                             error);
 }
 

@@ -1,0 +1,131 @@
+/* tprof-trend-view.c — TprofTrendView: the trend of the selected operation, from its heat map's cells on the ranks shown. */
+/* SPDX-License-Identifier: MIT */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "tprof-trend-view.h"
+
+struct _TprofTrendView
+{
+  TprofChart           parent_instance;
+  TprofPlotTrendModel *model;   /* NULL: nothing to draw */
+  char                *subtitle;
+};
+
+G_DEFINE_FINAL_TYPE (TprofTrendView, tprof_trend_view, TPROF_TYPE_CHART)
+
+static void
+tprof_trend_view_recompute (TprofChart *chart)
+{
+  TprofTrendView *self = TPROF_TREND_VIEW (chart);
+  const TprofProfileHeat *heat = _tprof_chart_get_heat (chart);
+  const TprofOperationIndex *index = _tprof_chart_get_index (chart);
+  g_autofree double *cells = _tprof_chart_dup_heat_cells (chart);
+  g_autofree TprofRankSummary *ranks = NULL;
+  gint32 series[TPROF_PLOT_TREND_MAX_SERIES];
+  guint n_series = 0;
+  size_t n_ranks = 0;
+
+  g_clear_pointer (&self->model, tprof_plot_trend_model_free);
+  g_clear_pointer (&self->subtitle, g_free);
+  if (heat == NULL || cells == NULL || index == NULL)
+    return;
+  /* the lines: the ranks shown, or the slowest of them */
+  ranks = tprof_operation_index_rank_summaries (index, _tprof_chart_get_mask (chart), &n_ranks);
+  if (ranks != NULL)
+    n_series = tprof_plot_trend_pick_series (ranks, n_ranks, series);
+  self->model = tprof_plot_trend_model_new (cells, heat->n_rows, heat->n_cols, heat->first_rank, heat->n_occurrences,
+                                            series, n_series);
+  self->subtitle = g_strdup_printf (n_series == n_ranks ? _("%zu occurrences; every rank drawn")
+                                                        : _("%zu occurrences; the slowest ranks drawn"),
+                                    heat->n_occurrences);
+}
+
+static const char *
+tprof_trend_view_empty_message (TprofChart *chart)
+{
+  TprofTrendView *self = TPROF_TREND_VIEW (chart);
+
+  if (_tprof_chart_get_op (chart) < 0)
+    return _("Select an operation to see its trend");
+  if (self->model == NULL)
+    return _("This profile has no timeline: it was saved without start times");
+  return NULL;
+}
+
+static void
+tprof_trend_view_draw (TprofChart           *chart,
+                       cairo_t              *cr,
+                       double                width,
+                       double                height,
+                       const TprofPlotTheme *theme,
+                       gssize                hover,
+                       TprofPlotArea        *area)
+{
+  TprofTrendView *self = TPROF_TREND_VIEW (chart);
+  TprofPlotTrend plot;
+  /* TRANSLATORS: the chart title; %s is the operation name */
+  g_autofree char *title = _tprof_chart_format_title (chart, _("Trend: %s"));
+
+  if (self->model == NULL)
+    return;
+  plot = self->model->plot;
+  plot.title = title;
+  plot.subtitle = self->subtitle;
+  tprof_plot_trend_draw (cr, width, height, &plot, theme, area);
+}
+
+static gssize
+tprof_trend_view_hit (TprofChart          *chart,
+                      const TprofPlotArea *area,
+                      double               x,
+                      double               y)
+{
+  return -1;
+}
+
+static char *
+tprof_trend_view_describe (TprofChart *chart,
+                           gssize      index)
+{
+  return NULL;
+}
+
+static void
+tprof_trend_view_dispose (GObject *object)
+{
+  TprofTrendView *self = TPROF_TREND_VIEW (object);
+
+  g_clear_pointer (&self->model, tprof_plot_trend_model_free);
+  g_clear_pointer (&self->subtitle, g_free);
+  G_OBJECT_CLASS (tprof_trend_view_parent_class)->dispose (object);
+}
+
+static void
+tprof_trend_view_class_init (TprofTrendViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TprofChartClass *chart_class = TPROF_CHART_CLASS (klass);
+
+  object_class->dispose = tprof_trend_view_dispose;
+  chart_class->recompute = tprof_trend_view_recompute;
+  chart_class->empty_message = tprof_trend_view_empty_message;
+  chart_class->draw = tprof_trend_view_draw;
+  chart_class->hit = tprof_trend_view_hit;
+  chart_class->describe = tprof_trend_view_describe;
+  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "trendview");
+}
+
+static void
+tprof_trend_view_init (TprofTrendView *self)
+{
+}
+
+const TprofPlotTrend *
+_tprof_trend_view_get_trend (TprofTrendView *self)
+{
+  g_return_val_if_fail (TPROF_IS_TREND_VIEW (self), NULL);
+  return self->model != NULL ? &self->model->plot : NULL;
+}
