@@ -114,7 +114,8 @@ _tprof_chart_hit (TprofChart *self,
 
   g_return_val_if_fail (TPROF_IS_CHART (self), -1);
 
-  if (!priv->have_area || TPROF_CHART_GET_CLASS (self)->empty_message (self) != NULL)
+  if (!priv->have_area || TPROF_CHART_GET_CLASS (self)->hit == NULL
+      || TPROF_CHART_GET_CLASS (self)->empty_message (self) != NULL)
     return -1;
   return TPROF_CHART_GET_CLASS (self)->hit (self, &priv->area, x, y);
 }
@@ -169,7 +170,7 @@ _tprof_chart_describe (TprofChart *self,
 {
   g_return_val_if_fail (TPROF_IS_CHART (self), NULL);
 
-  if (index < 0)
+  if (index < 0 || TPROF_CHART_GET_CLASS (self)->describe == NULL)
     return NULL;
   return TPROF_CHART_GET_CLASS (self)->describe (self, index);
 }

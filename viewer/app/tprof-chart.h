@@ -29,12 +29,13 @@ struct _TprofChartClass
                                 const TprofPlotTheme *theme,
                                 gssize                hover,
                                 TprofPlotArea        *area);
-  /* The item (bin, rank) at (@x, @y) of the drawn @area, or -1. */
+  /* The item (bin, rank) at (@x, @y) of the drawn @area, or -1; NULL for
+   * a chart without items to point at. */
   gssize      (*hit)           (TprofChart          *self,
                                 const TprofPlotArea *area,
                                 double               x,
                                 double               y);
-  /* The tooltip of item @index; NULL when out of range. */
+  /* The tooltip of item @index; NULL when out of range. May be NULL. */
   char       *(*describe)      (TprofChart *self,
                                 gssize      index);
 };

@@ -19,6 +19,7 @@ struct _TprofChartsPanel
   TprofRankChart     *rank_chart;
   TprofHeatmapView   *heatmap;
   TprofTrendView     *trend;
+  GtkWidget          *click_hint;
   GtkStack           *rank_stack;
   GtkSpinButton      *bins_spin;
   GtkStack           *charts_stack;
@@ -284,6 +285,14 @@ _tprof_charts_panel_shows_heatmap (TprofChartsPanel *self)
   return g_strcmp0 (gtk_stack_get_visible_child_name (self->rank_stack), "heatmap") == 0;
 }
 
+/* The trend has no rank to click: the hint says so only where one can. */
+static void
+rank_page_changed_cb (TprofChartsPanel *self)
+{
+  gtk_widget_set_visible (self->click_hint,
+                          g_strcmp0 (gtk_stack_get_visible_child_name (self->rank_stack), "trend") != 0);
+}
+
 static void
 tprof_charts_panel_dispose (GObject *object)
 {
@@ -329,6 +338,7 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, bins_spin);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, heatmap);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, trend);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, click_hint);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_stack);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, charts_stack);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, reading_label);
@@ -360,4 +370,6 @@ tprof_charts_panel_init (TprofChartsPanel *self)
                                 G_SETTINGS_BIND_GET, metric_to_page, NULL, NULL, NULL);
   g_settings_bind_with_mapping (self->settings, "bins", self->bins_spin, "value", G_SETTINGS_BIND_DEFAULT,
                                 int_to_double_mapping, double_to_int_mapping, self, NULL);
+  g_signal_connect_swapped (self->rank_stack, "notify::visible-child-name", G_CALLBACK (rank_page_changed_cb), self);
+  rank_page_changed_cb (self);
 }

@@ -77,22 +77,6 @@ tprof_trend_view_draw (TprofChart           *chart,
   tprof_plot_trend_draw (cr, width, height, &plot, theme, area);
 }
 
-static gssize
-tprof_trend_view_hit (TprofChart          *chart,
-                      const TprofPlotArea *area,
-                      double               x,
-                      double               y)
-{
-  return -1;
-}
-
-static char *
-tprof_trend_view_describe (TprofChart *chart,
-                           gssize      index)
-{
-  return NULL;
-}
-
 static void
 tprof_trend_view_dispose (GObject *object)
 {
@@ -113,8 +97,6 @@ tprof_trend_view_class_init (TprofTrendViewClass *klass)
   chart_class->recompute = tprof_trend_view_recompute;
   chart_class->empty_message = tprof_trend_view_empty_message;
   chart_class->draw = tprof_trend_view_draw;
-  chart_class->hit = tprof_trend_view_hit;
-  chart_class->describe = tprof_trend_view_describe;
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "trendview");
 }
 
