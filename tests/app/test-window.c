@@ -1359,6 +1359,21 @@ test_window_compare (void)
 
   app_test_gui_open (window, new_path);
   g_assert_false (_tprof_operation_table_get_column_visible (window->table, "verdict"));
+
+  /* a baseline that cannot be read says so, and the profile stays as it was */
+  {
+    g_autofree char *missing_path = g_build_filename (fixture_dir, "no-such-baseline.h5", NULL);
+    g_autoptr(GFile) missing = g_file_new_for_path (missing_path);
+
+    _tprof_window_compare_with (window, missing);
+    app_test_gui_wait_idle (window);
+    g_assert_nonnull (_tprof_window_get_error (window));
+    g_assert_true (g_str_has_prefix (_tprof_window_get_error (window), "Could not compare with no-such-baseline.h5: "));
+    g_assert_null (_tprof_window_get_baseline (window));
+    g_assert_false (_tprof_operation_table_get_column_visible (window->table, "verdict"));
+    g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
+  }
+
   _tprof_window_compare_with (window, base_file);
   app_test_gui_wait_idle (window);
   g_assert_null (_tprof_window_get_error (window));
