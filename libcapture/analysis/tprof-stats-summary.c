@@ -9,6 +9,9 @@
 
 #include "tprof-gathered-time-private.h"
 #include "tprof-select-private.h"
+#include "tprof-stats-parts-private.h"
+
+const double _tprof_summary_percentiles[TPROF_SUMMARY_N_QUANTILES] = { 0.5, 0.95, 0.99 };
 
 /* Ranks below this (MPI ranks, in practice) are totalled in a table during
  * the pass that sums the samples; larger or negative ones take the general
@@ -341,16 +344,16 @@ summary_set_quantiles (const TprofGatheredTime *gt,
                        const size_t            *ranks,
                        size_t                   n_ranks)
 {
-  static const double percentiles[] = { 0.5, 0.95, 0.99 };
-  double quantiles[3], rank_values[6];
+  const double *percentiles = _tprof_summary_percentiles;
+  double quantiles[TPROF_SUMMARY_N_QUANTILES], rank_values[TPROF_ORDER_SEARCH_MAX];
   size_t n = tprof_gathered_time_count (gt);
   int found = select != NULL ? _tprof_sampled_select_finish (select, rank_values) : 0;
 
   if (found < 0)
     return false;
   if (found > 0)
-    _tprof_quantiles_interpolate (n, percentiles, 3, ranks, rank_values, n_ranks, quantiles);
-  else if (!tprof_gathered_time_quantiles (gt, percentiles, 3, quantiles))
+    _tprof_quantiles_interpolate (n, percentiles, TPROF_SUMMARY_N_QUANTILES, ranks, rank_values, n_ranks, quantiles);
+  else if (!tprof_gathered_time_quantiles (gt, percentiles, TPROF_SUMMARY_N_QUANTILES, quantiles))
     return false;
 
   out->median = quantiles[0];
@@ -363,10 +366,10 @@ bool
 tprof_gathered_time_summarize (const TprofGatheredTime *gt,
                                TprofSummary            *out)
 {
-  static const double percentiles[] = { 0.5, 0.95, 0.99 };
+  const double *percentiles = _tprof_summary_percentiles;
   size_t n = tprof_gathered_time_count (gt);
   TprofStatsPass pass;
-  size_t ranks[6], n_ranks = _tprof_quantile_ranks (n, percentiles, 3, ranks);
+  size_t ranks[TPROF_ORDER_SEARCH_MAX], n_ranks = _tprof_quantile_ranks (n, percentiles, TPROF_SUMMARY_N_QUANTILES, ranks);
   TprofSampledSelect select;
   bool sampled = false;
   bool ok;

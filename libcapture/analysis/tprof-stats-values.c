@@ -6,6 +6,7 @@
 
 #include "tprof-gathered-time-private.h"
 #include "tprof-stats-lanes-private.h"
+#include "tprof-stats-parts-private.h"
 
 /* numpy's block size: up to it, eight interleaved sums; above it, halves. */
 #define PAIRWISE_BLOCK 128
@@ -322,7 +323,7 @@ _tprof_values_std (const double *x,
   if (n < 2)
     return NAN;
 
-  return sqrt (_tprof_values_squared_deviations (x, n, mean) / (double) (n - 1));
+  return _tprof_std_of_squared_deviations (_tprof_values_squared_deviations (x, n, mean), n);
 }
 
 bool
