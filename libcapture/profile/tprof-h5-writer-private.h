@@ -78,6 +78,22 @@ int  _tprof_save_temp_open (const char  *dir,
  * than a minute. Failures are ignored: a sweep only tidies. */
 void _tprof_save_temp_sweep (const char *dir);
 
+/* Roughly the bytes an operation of @n samples takes in a file: its
+ * arrays, its cached per-rank arrays and ~8 kB of metadata (measured:
+ * about 4 kB, 5 with a timeline). */
+uint64_t _tprof_save_operation_estimate (size_t n,
+                                         bool   timeline,
+                                         int    world_size);
+
+/* Reserves the file's space (@pt's skeleton, @operations bytes estimated
+ * for the operations, a margin), then writes the skeleton (root
+ * attributes, empty /timings): both are plain I/O of ours, so a full
+ * disk fails here before HDF5 touches the file. 0, or -1 with @error. */
+int _tprof_save_start (const TprofProfiledTime *pt,
+                       TprofSaveFile           *out,
+                       uint64_t                 operations,
+                       TprofError              *error);
+
 /* The HDF5 side of a save (tprof-profile-writer.c, tprof-operation-writer.c). */
 typedef struct
 {
@@ -156,6 +172,17 @@ int _tprof_profile_writer_add_array (TprofProfileWriter *w,
                                      size_t              n,
                                      TprofError         *error);
 
+/* Creates the 1-D dataset @name of @n values of @file_type in @group,
+ * contiguous, allocated and never written: room another writer fills
+ * (a rank of a parallel save). Its file offset in *@offset (UINT64_MAX
+ * when @n is 0). 0, or -1 (HDF5's message). */
+int _tprof_profile_writer_add_room (TprofProfileWriter *w,
+                                    hid_t               group,
+                                    const char         *name,
+                                    hid_t               file_type,
+                                    size_t              n,
+                                    uint64_t           *offset);
+
 /* Scalar attributes of @obj. 0 or -1. */
 int _tprof_profile_writer_string_attr (TprofProfileWriter *w,
                                        hid_t               obj,
@@ -185,7 +212,40 @@ typedef struct
 bool _tprof_cached_stats_init (TprofCachedStats     *cache,
                                   const TprofGatheredTime *gt,
                                   int                      world_size);
-void _tprof_cached_stats_clear (TprofCachedStats *cache);
+TPROF_EXPORT void _tprof_cached_stats_clear (TprofCachedStats *cache);
+
+/* The sample arrays of an operation (DESIGN.md 2, 2b). */
+typedef enum
+{
+  TPROF_H5_FIELD_TIMES,    /* float64 */
+  TPROF_H5_FIELD_RANKS,    /* int32 */
+  TPROF_H5_FIELD_STARTS,   /* float64, only on a timeline */
+  TPROF_H5_FIELD_THREADS,  /* int32, only on a timeline */
+  TPROF_H5_N_FIELDS,
+} TprofH5Field;
+
+/* One operation as the writer stores it: its name, @n samples, its
+ * cached statistics, and the sample arrays @data (native byte order),
+ * or with @left_to_ranks none: each array is then room that the ranks of
+ * a parallel save fill, and its file offset comes back in @offsets
+ * (UINT64_MAX for an array not written or empty). Starts and threads
+ * exist only with @timeline. */
+typedef struct
+{
+  const char             *name;
+  size_t                  n;
+  bool                    timeline;
+  bool                    left_to_ranks;
+  const void             *data[TPROF_H5_N_FIELDS];
+  const TprofCachedStats *cache;
+  uint64_t                offsets[TPROF_H5_N_FIELDS];
+} TprofOperationParts;
+
+/* Writes operation @parts (the name is checked to be UTF-8). 0, or -1 with
+ * @error. */
+int _tprof_profile_writer_add_parts (TprofProfileWriter  *w,
+                                     TprofOperationParts *parts,
+                                     TprofError          *error);
 
 typedef enum
 {

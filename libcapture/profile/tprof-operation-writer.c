@@ -1,5 +1,6 @@
 /* tprof-operation-writer.c — one operation's group: its name, cached statistics and samples (DESIGN.md sections 2 and 2b). */
 /* SPDX-License-Identifier: MIT */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,6 +50,27 @@ _tprof_profile_writer_double_attr (TprofProfileWriter *w,
   return tprof_profile_writer_attr (w, obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &value);
 }
 
+/* A 1-D dataset of @n values of @file_type in @group: compact (inside its
+ * header) when @compact, else contiguous and allocated at once. */
+static hid_t
+tprof_profile_writer_create_array (TprofProfileWriter *w,
+                                   hid_t               group,
+                                   const char         *name,
+                                   hid_t               file_type,
+                                   size_t              n,
+                                   bool                compact)
+{
+  hsize_t dims[1] = { n };
+  hid_t space = H5Screate_simple (1, dims, NULL);
+  hid_t dset = -1;
+
+  if (space >= 0)
+    dset = H5Dcreate2 (group, name, file_type, space, H5P_DEFAULT,
+                       compact ? w->dcpl_compact : w->dcpl_contiguous, H5P_DEFAULT);
+  _tprof_h5_close (space);
+  return dset;
+}
+
 int
 _tprof_profile_writer_add_array (TprofProfileWriter *w,
                                  hid_t               group,
@@ -63,23 +85,33 @@ _tprof_profile_writer_add_array (TprofProfileWriter *w,
   bool compact = bytes <= TPROF_H5_COMPACT_MAX;
   /* our bytes go to the file as they are: the file types are little-endian */
   bool ours = !compact && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
-  hsize_t dims[1] = { n };
-  hid_t space = H5Screate_simple (1, dims, NULL);
-  hid_t dset = -1;
+  hid_t dset = tprof_profile_writer_create_array (w, group, name, file_type, n, compact);
   haddr_t offset = HADDR_UNDEF;
   int result = -1;
 
-  if (space >= 0)
-    dset = H5Dcreate2 (group, name, file_type, space, H5P_DEFAULT,
-                       compact ? w->dcpl_compact : w->dcpl_contiguous, H5P_DEFAULT);
   if (dset >= 0 && !ours)
     result = n == 0 || H5Dwrite (dset, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0 ? 0 : -1;
   else if (dset >= 0 && (offset = H5Dget_offset (dset)) != HADDR_UNDEF)
     /* allocated early and never filled: the bytes are ours to write */
     result = _tprof_save_file_pwrite (w->out, data, bytes, (off_t) offset, error);
   _tprof_h5_close (dset);
-  _tprof_h5_close (space);
   return result;
+}
+
+int
+_tprof_profile_writer_add_room (TprofProfileWriter *w,
+                                hid_t               group,
+                                const char         *name,
+                                hid_t               file_type,
+                                size_t              n,
+                                uint64_t           *offset)
+{
+  hid_t dset = tprof_profile_writer_create_array (w, group, name, file_type, n, false);
+  haddr_t at = dset >= 0 && n > 0 ? H5Dget_offset (dset) : HADDR_UNDEF;
+
+  *offset = at != HADDR_UNDEF ? (uint64_t) at : UINT64_MAX;
+  _tprof_h5_close (dset);
+  return dset >= 0 && (n == 0 || at != HADDR_UNDEF) ? 0 : -1;
 }
 
 static int
@@ -113,33 +145,81 @@ tprof_operation_writer_stats (TprofProfileWriter        *w,
   return 0;
 }
 
-/* The starts and threads of @gt's samples, where it has them (DESIGN.md
- * 2b); a selection with starts but no threads stores thread 0 for all. */
-static int
-tprof_operation_writer_timeline (TprofProfileWriter      *w,
-                                 hid_t                    group,
-                                 const TprofGatheredTime *gt,
-                                 TprofError              *error)
-{
-  size_t n = tprof_gathered_time_count (gt);
-  const int32_t *threads = tprof_gathered_time_threads (gt);
-  int32_t *zeros = NULL;
-  int result;
+static const char *const tprof_operation_field_names[TPROF_H5_N_FIELDS] = {
+  [TPROF_H5_FIELD_TIMES] = "times",
+  [TPROF_H5_FIELD_RANKS] = "ranks",
+  [TPROF_H5_FIELD_STARTS] = "starts",
+  [TPROF_H5_FIELD_THREADS] = "threads",
+};
 
-  if (tprof_gathered_time_starts (gt) == NULL)
-    return 0;
-  if (threads == NULL && (threads = zeros = calloc (n != 0 ? n : 1, sizeof *zeros)) == NULL)
-    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing threads", w->path);
-  result = _tprof_profile_writer_add_array (w, group, "starts", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                                            tprof_gathered_time_starts (gt), n, error) == 0
-           && _tprof_profile_writer_add_array (w, group, "threads", H5T_STD_I32LE, H5T_NATIVE_INT32,
-                                               threads, n, error) == 0 ? 0 : -1;
-  free (zeros);
+/* Durations and starts are float64, ranks and threads int32 (DESIGN.md 2, 2b). */
+static bool
+tprof_operation_field_is_double (int field)
+{
+  return field == TPROF_H5_FIELD_TIMES || field == TPROF_H5_FIELD_STARTS;
+}
+
+/* The sample arrays of @parts: written from its data, or left as room. */
+static int
+tprof_operation_writer_samples (TprofProfileWriter  *w,
+                                hid_t                group,
+                                TprofOperationParts *parts,
+                                TprofError          *error)
+{
+  int n_fields = parts->timeline ? TPROF_H5_N_FIELDS : TPROF_H5_FIELD_STARTS;
+
+  for (int f = 0; f < TPROF_H5_N_FIELDS; f++)
+    parts->offsets[f] = UINT64_MAX;
+  for (int f = 0; f < n_fields; f++)
+    {
+      bool dbl = tprof_operation_field_is_double (f);
+      hid_t file_type = dbl ? H5T_IEEE_F64LE : H5T_STD_I32LE;
+      int result = parts->left_to_ranks
+        ? _tprof_profile_writer_add_room (w, group, tprof_operation_field_names[f], file_type, parts->n,
+                                          &parts->offsets[f])
+        : _tprof_profile_writer_add_array (w, group, tprof_operation_field_names[f], file_type,
+                                           dbl ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT32, parts->data[f],
+                                           parts->n, error);
+
+      if (result < 0)
+        return -1;
+    }
+  return 0;
+}
+
+int
+_tprof_profile_writer_add_parts (TprofProfileWriter  *w,
+                                 TprofOperationParts *parts,
+                                 TprofError          *error)
+{
+  char *link_name;
+  hid_t group;
+  int result = -1;
+
+  /* checked again: samples appended by the gather or the library's own
+   * code bypass tprof_profiled_time_add() */
+  if (!_tprof_h5_utf8_valid (parts->name, strlen (parts->name)))
+    return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: cannot save: an operation name is not valid UTF-8",
+                            w->path);
+  link_name = _tprof_h5_escape_name (parts->name);
+  if (link_name == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
+                            w->path, parts->name);
+  group = H5Gcreate2 (w->timings, link_name, w->lcpl, w->gcpl_operation, H5P_DEFAULT);
+  if (group >= 0 && _tprof_profile_writer_string_attr (w, group, "name", parts->name) == 0 &&
+      tprof_operation_writer_samples (w, group, parts, error) == 0 &&
+      tprof_operation_writer_stats (w, group, parts->cache, error) == 0)
+    result = 0;
+  else if (error == NULL || error->code == 0)
+    _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write operation '%s'", parts->name);
+  _tprof_h5_close (group);
+  free (link_name);
   return result;
 }
 
 /* The group of operation @name holding the samples of @gt (grouped by
- * rank) and their statistics. */
+ * rank) and their statistics; a selection with starts but no threads
+ * stores thread 0 for all (DESIGN.md 2b). */
 static int
 tprof_operation_writer_group (TprofProfileWriter      *w,
                               const char              *name,
@@ -147,51 +227,43 @@ tprof_operation_writer_group (TprofProfileWriter      *w,
                               TprofError              *error)
 {
   TprofCachedStats cache;
-  char *link_name = _tprof_h5_escape_name (name);
   size_t n = tprof_gathered_time_count (gt);
-  hid_t group = -1;
-  int result = -1;
+  const int32_t *threads = tprof_gathered_time_threads (gt);
+  int32_t *zeros = NULL;
+  TprofOperationParts parts = {
+    .name = name,
+    .n = n,
+    .timeline = tprof_gathered_time_starts (gt) != NULL,
+    .cache = &cache,
+  };
+  int result;
   size_t invalid = _tprof_h5_find_invalid (tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt),
                                            0, n, w->world_size);
 
-  /* checked again: samples appended by the gather or the library's own
-   * code bypass tprof_profiled_time_add() */
-  if (!_tprof_h5_utf8_valid (name, strlen (name)))
-    {
-      free (link_name);
-      return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: cannot save: an operation name is not valid UTF-8",
-                              w->path);
-    }
   if (invalid < n)
     {
       char where[1024];
 
-      free (link_name);
       snprintf (where, sizeof where, "%s: cannot save: ", w->path);
       return _tprof_h5_invalid_sample_error (error, TPROF_ERROR_INVALID, where, name,
                                              tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt),
                                              invalid, w->world_size);
     }
-  if (link_name == NULL || !_tprof_cached_stats_init (&cache, gt, w->world_size))
+  if (parts.timeline && threads == NULL && (threads = zeros = calloc (n != 0 ? n : 1, sizeof *zeros)) == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing threads", w->path);
+  if (!_tprof_cached_stats_init (&cache, gt, w->world_size))
     {
-      free (link_name);
+      free (zeros);
       return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
                               w->path, name);
     }
-  group = H5Gcreate2 (w->timings, link_name, w->lcpl, w->gcpl_operation, H5P_DEFAULT);
-  if (group >= 0 && _tprof_profile_writer_string_attr (w, group, "name", name) == 0 &&
-      _tprof_profile_writer_add_array (w, group, "times", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                                       tprof_gathered_time_times (gt), n, error) == 0 &&
-      _tprof_profile_writer_add_array (w, group, "ranks", H5T_STD_I32LE, H5T_NATIVE_INT32,
-                                       tprof_gathered_time_ranks (gt), n, error) == 0 &&
-      tprof_operation_writer_timeline (w, group, gt, error) == 0 &&
-      tprof_operation_writer_stats (w, group, &cache, error) == 0)
-    result = 0;
-  else if (error == NULL || error->code == 0)
-    _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write operation '%s'", name);
-  _tprof_h5_close (group);
+  parts.data[TPROF_H5_FIELD_TIMES] = tprof_gathered_time_times (gt);
+  parts.data[TPROF_H5_FIELD_RANKS] = tprof_gathered_time_ranks (gt);
+  parts.data[TPROF_H5_FIELD_STARTS] = tprof_gathered_time_starts (gt);
+  parts.data[TPROF_H5_FIELD_THREADS] = threads;
+  result = _tprof_profile_writer_add_parts (w, &parts, error);
   _tprof_cached_stats_clear (&cache);
-  free (link_name);
+  free (zeros);
   return result;
 }
 

@@ -5,39 +5,46 @@
 #include "tprof/tprof-profiled-time.h"
 #include "tprof-h5-writer-private.h"
 
-/* Roughly the final size, reserved at once so that the reservation seldom
- * grows: the samples, the cached per-rank arrays, ~8 kB of metadata per
- * operation (measured: about 4 kB, 5 with a timeline), and the margin the writer keeps
- * (tprof-profile-writer.c). */
-static uint64_t
-tprof_profiled_time_file_estimate (const TprofProfiledTime *pt,
-                                   size_t                   skeleton)
+uint64_t
+_tprof_save_operation_estimate (size_t n,
+                                bool   timeline,
+                                int    world_size)
 {
-  uint64_t size = (uint64_t) skeleton + (320 << 10);
-  uint64_t ws = (uint64_t) tprof_profiled_time_world_size (pt);
+  /* times and ranks, and starts and threads on a timeline */
+  uint64_t per_sample = sizeof (double) + sizeof (int32_t)
+                        + (timeline ? sizeof (double) + sizeof (int32_t) : 0);
+
+  return (uint64_t) n * per_sample + (uint64_t) world_size * 4 * sizeof (double) + 8192;
+}
+
+/* Roughly the size of @pt's operations (see _tprof_save_start()). */
+static uint64_t
+tprof_profiled_time_operations_estimate (const TprofProfiledTime *pt)
+{
+  uint64_t size = 0;
 
   for (size_t op = 0; op < tprof_profiled_time_len (pt); op++)
     {
       const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, op);
-      /* times and ranks, and starts and threads on a timeline */
-      uint64_t per_sample = sizeof (double) + sizeof (int32_t)
-                            + (tprof_gathered_time_starts (gt) != NULL ? sizeof (double) + sizeof (int32_t) : 0);
 
-      size += tprof_gathered_time_count (gt) * per_sample + ws * 4 * sizeof (double) + 8192;
+      size += _tprof_save_operation_estimate (tprof_gathered_time_count (gt),
+                                              tprof_gathered_time_starts (gt) != NULL,
+                                              tprof_profiled_time_world_size (pt));
     }
   return size;
 }
 
-/* Reserves the file's space, then writes the skeleton: both are plain
- * I/O of ours, so a full disk fails here before HDF5 touches the file. */
-static int
-tprof_profiled_time_save_start (const TprofProfiledTime *pt,
-                                TprofSaveFile           *out,
-                                TprofError              *error)
+int
+_tprof_save_start (const TprofProfiledTime *pt,
+                   TprofSaveFile           *out,
+                   uint64_t                 operations,
+                   TprofError              *error)
 {
   TprofH5Guard guard;
   void *skeleton = NULL;
   size_t size = 0;
+  /* the skeleton, the operations and the margin the writer keeps
+   * (tprof-profile-writer.c) */
   uint64_t estimate;
   int result;
 
@@ -46,8 +53,8 @@ tprof_profiled_time_save_start (const TprofProfiledTime *pt,
   _tprof_h5_leave (&guard);
   if (result < 0)
     return -1;
-  estimate = tprof_profiled_time_file_estimate (pt, size);
-  if (estimate > (uint64_t) INT64_MAX)
+  if (__builtin_add_overflow ((uint64_t) size + (320 << 10), operations, &estimate)
+      || estimate > (uint64_t) INT64_MAX)
     result = tprof_error_set (error, TPROF_ERROR_IO, "%s: the file would be too large", out->path);
   else if (_tprof_save_file_reserve (out, (off_t) estimate, error) < 0 ||
            _tprof_save_file_pwrite (out, skeleton, size, 0, error) < 0)
@@ -95,7 +102,7 @@ tprof_profiled_time_save (const TprofProfiledTime *pt,
   /* the temporary file first: an unwritable place fails before any work */
   if (_tprof_save_file_create (&out, path, error) < 0)
     return -1;
-  if (tprof_profiled_time_save_start (pt, &out, error) < 0 ||
+  if (_tprof_save_start (pt, &out, tprof_profiled_time_operations_estimate (pt), error) < 0 ||
       tprof_profiled_time_save_body (pt, &out, &size, error) < 0)
     {
       _tprof_save_file_abandon (&out);
