@@ -185,6 +185,12 @@ _tprof_gather_sync_clocks (TprofGather *g,
   return 0;
 }
 
+double
+_tprof_gather_place_start (const TprofGather *g, double start)
+{
+  return start + test_skew + g->timeline.offset;
+}
+
 int
 _tprof_gather_local_timeline (TprofGather            *g,
                               const TprofGatherLocal *local,
@@ -204,7 +210,7 @@ _tprof_gather_local_timeline (TprofGather            *g,
   for (size_t k = 0; local->n_names > 0 && k < local->run_base[local->n_names]; k++)
     for (size_t i = 0; i < local->runs[k].n; i++, at++)
       {
-        tl->local_starts[at] = local->runs[k].starts[i] + test_skew + tl->offset;
+        tl->local_starts[at] = _tprof_gather_place_start (g, local->runs[k].starts[i]);
         tl->local_threads[at] = local->runs[k].thread;
       }
   return 0;
@@ -247,6 +253,12 @@ iso_time (double wall)
   return strdup (text);
 }
 
+char *
+_tprof_gather_origin_text (const TprofGather *g, double origin)
+{
+  return isfinite (origin) ? iso_time (origin + g->timeline.wall_minus_mono) : NULL;
+}
+
 int
 _tprof_gather_timeline_finish (TprofGather       *g,
                                TprofProfiledTime *pt,
@@ -271,8 +283,7 @@ _tprof_gather_timeline_finish (TprofGather       *g,
       tl->op_starts[op] = NULL;
       tl->op_threads[op] = NULL;
     }
-  tprof_profiled_time_set_timeline_take (pt, tl->offsets, tl->errors,
-                                         isfinite (origin) ? iso_time (origin + tl->wall_minus_mono) : NULL);
+  tprof_profiled_time_set_timeline_take (pt, tl->offsets, tl->errors, _tprof_gather_origin_text (g, origin));
   tl->offsets = tl->errors = NULL;
   (void) error;
   return 0;

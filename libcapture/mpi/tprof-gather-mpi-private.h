@@ -34,6 +34,24 @@ typedef struct
   const TprofGatherRun *runs;
 } TprofGatherLocal;
 
+/* Where this rank's samples lie in its time manager: the manager's own
+ * chunks, sent (or written) from there, never copied (tprof-gather-mpi.c). */
+typedef struct
+{
+  size_t          n_names;
+  const char    **names;
+  size_t         *run_base;
+  TprofGatherRun *runs;
+  size_t          n_runs;
+  size_t          runs_capacity;
+} TprofGatherRead;
+
+/* Fills @read from @tm (NULL: an error naming @caller). 0, or -1 with @error. */
+int  _tprof_gather_read_manager (TprofTimeManager *tm, const char *caller, TprofGatherRead *read,
+                                 TprofError *error);
+void _tprof_gather_read_local (const TprofGatherRead *read, TprofGatherLocal *local);
+void _tprof_gather_read_clear (TprofGatherRead *read);
+
 /* The collective part of tprof_time_manager_gather(): gathers @local (which
  * tests may fill with what the time manager cannot hold, such as a name with
  * no sample). @local_failure, when not NULL and set, is this rank's failure to
@@ -145,6 +163,16 @@ _tprof_gather_size_mul (size_t a, size_t b, size_t *out)
   return !__builtin_mul_overflow (a, b, out);
 }
 
+/* tprof-gather-records.c: the gather's frame, shared with the parallel
+ * save: a cleared state; what must hold on every rank before any
+ * collective; the duplicated communicator and the agreement on @dst (the
+ * first collective); the allocations every rank needs; the end. */
+void _tprof_gather_init (TprofGather *g);
+int  _tprof_gather_check_comm (MPI_Comm comm, TprofError *error);
+int  _tprof_gather_open (TprofGather *g, MPI_Comm comm, int dst, TprofError *error);
+int  _tprof_gather_alloc_common (TprofGather *g, TprofError *error);
+void _tprof_gather_close (TprofGather *g);
+
 /* tprof-gather-error.c: errors, and how every rank learns of one */
 void *_tprof_gather_malloc (TprofGatherStage stage, size_t bytes);
 int _tprof_gather_set_mpi_error (TprofError *error, int rc, const char *call, const char *stage);
@@ -214,6 +242,11 @@ int _tprof_gather_describe_field (TprofGather *g, const TprofGatherLocal *local,
 int _tprof_gather_sync_clocks (TprofGather *g, TprofError *error);
 int _tprof_gather_local_timeline (TprofGather *g, const TprofGatherLocal *local, TprofError *error);
 void _tprof_gather_timeline_clear (TprofGather *g);
+/* A start of this rank (seconds of its clock) on rank 0's clock. */
+double _tprof_gather_place_start (const TprofGather *g, double start);
+/* Receivers: ISO 8601 UTC wall time of timeline 0, the placed start
+ * @origin (malloc'd; NULL when @origin is not finite). */
+char *_tprof_gather_origin_text (const TprofGather *g, double origin);
 /* Receivers: each operation's starts and threads onto its selection, the
  * timeline shifted to begin at 0, and the offsets onto @pt. */
 int _tprof_gather_timeline_finish (TprofGather *g, TprofProfiledTime *pt, TprofError *error);

@@ -7,20 +7,8 @@
 #include "tprof-gather-mpi-private.h"
 #include "tprof-time-manager-private.h"
 
-/* Where this rank's samples lie in its time manager: the manager's own
- * chunks, sent from there, never copied. */
-typedef struct
-{
-  size_t          n_names;
-  const char    **names;
-  size_t         *run_base;
-  TprofGatherRun *runs;
-  size_t          n_runs;
-  size_t          runs_capacity;
-} TprofGatherRead;
-
-static void
-gather_read_clear (TprofGatherRead *read)
+void
+_tprof_gather_read_clear (TprofGatherRead *read)
 {
   free (read->names);
   free (read->run_base);
@@ -51,15 +39,15 @@ gather_read_add_run (const double *samples, const double *starts, size_t n, int3
   return true;
 }
 
-static int
-gather_read_manager (TprofTimeManager *tm, TprofGatherRead *read, TprofError *error)
+int
+_tprof_gather_read_manager (TprofTimeManager *tm, const char *caller, TprofGatherRead *read, TprofError *error)
 {
   size_t n;
 
   memset (read, 0, sizeof *read);
   if (tm == NULL)
     return tprof_error_set (error, TPROF_ERROR_INVALID,
-                            "tprof_time_manager_gather: the time manager is NULL");
+                            "%s: the time manager is NULL", caller);
   n = _tprof_time_manager_list_names (tm, &read->names);
   read->run_base = calloc (n != (size_t) -1 ? n + 1 : 1, sizeof *read->run_base);
   if (n == (size_t) -1 || read->run_base == NULL)
@@ -74,6 +62,15 @@ gather_read_manager (TprofTimeManager *tm, TprofGatherRead *read, TprofError *er
   return 0;
 }
 
+void
+_tprof_gather_read_local (const TprofGatherRead *read, TprofGatherLocal *local)
+{
+  local->n_names = read->n_names;
+  local->names = read->names;
+  local->run_base = read->run_base;
+  local->runs = read->runs;
+}
+
 TprofProfiledTime *
 tprof_time_manager_gather (TprofTimeManager *tm,
                            MPI_Comm          comm,
@@ -86,12 +83,9 @@ tprof_time_manager_gather (TprofTimeManager *tm,
   TprofProfiledTime *pt;
 
   tprof_error_clear (&local_failure);
-  gather_read_manager (tm, &read, &local_failure);
-  local.n_names = read.n_names;
-  local.names = read.names;
-  local.run_base = read.run_base;
-  local.runs = read.runs;
+  _tprof_gather_read_manager (tm, "tprof_time_manager_gather", &read, &local_failure);
+  _tprof_gather_read_local (&read, &local);
   pt = _tprof_gather_records (&local, &local_failure, comm, dst, error);
-  gather_read_clear (&read);
+  _tprof_gather_read_clear (&read);
   return pt;
 }

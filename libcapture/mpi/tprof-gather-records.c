@@ -8,8 +8,8 @@
 #include "tprof-gather-mpi-private.h"
 
 /* What is the same on every rank of @comm, checked before any collective. */
-static int
-gather_check_comm (MPI_Comm comm, TprofError *error)
+int
+_tprof_gather_check_comm (MPI_Comm comm, TprofError *error)
 {
   int flag = 0;
 
@@ -70,8 +70,8 @@ gather_agree_dst (TprofGather *g, TprofError *error)
   return 0;
 }
 
-static int
-gather_open (TprofGather *g, MPI_Comm comm, int dst, TprofError *error)
+int
+_tprof_gather_open (TprofGather *g, MPI_Comm comm, int dst, TprofError *error)
 {
   int rc;
 
@@ -90,8 +90,8 @@ gather_open (TprofGather *g, MPI_Comm comm, int dst, TprofError *error)
   return gather_agree_dst (g, error);
 }
 
-static void
-gather_close (TprofGather *g)
+void
+_tprof_gather_close (TprofGather *g)
 {
   _tprof_gather_free_transfer_types (g);
   if (g->byte_block != MPI_DATATYPE_NULL)
@@ -103,7 +103,8 @@ gather_close (TprofGather *g)
   _tprof_gather_timeline_clear (g);
   if (g->comm != MPI_COMM_NULL)
     MPI_Comm_free (&g->comm);
-  for (size_t i = 0; i < g->n_ops; i++)
+  /* the parallel save unites the names but receives no sample */
+  for (size_t i = 0; g->op_times != NULL && i < g->n_ops; i++)
     {
       free (g->op_times[i]);
       free (g->op_ranks[i]);
@@ -133,8 +134,8 @@ gather_close (TprofGather *g)
 
 /* Allocations every rank needs, made before the first collective so that a
  * failure is only a local status. */
-static int
-gather_alloc_common (TprofGather *g, TprofError *error)
+int
+_tprof_gather_alloc_common (TprofGather *g, TprofError *error)
 {
   size_t n = (size_t) g->size;
   int rc;
@@ -195,6 +196,17 @@ gather_transfer_timeline (TprofGather *g, const TprofGatherLocal *local, TprofEr
   return 0;
 }
 
+void
+_tprof_gather_init (TprofGather *g)
+{
+  memset (g, 0, sizeof *g);
+  g->comm = MPI_COMM_NULL;
+  g->byte_block = MPI_DATATYPE_NULL;
+  g->double_block = MPI_DATATYPE_NULL;
+  g->int_block = MPI_DATATYPE_NULL;
+  g->send_type = MPI_BYTE;
+}
+
 TprofProfiledTime *
 _tprof_gather_records (const TprofGatherLocal *local,
                        const TprofError       *local_failure,
@@ -206,20 +218,15 @@ _tprof_gather_records (const TprofGatherLocal *local,
   TprofError err;
   TprofProfiledTime *pt = NULL;
 
-  memset (&g, 0, sizeof g);
-  g.comm = MPI_COMM_NULL;
-  g.byte_block = MPI_DATATYPE_NULL;
-  g.double_block = MPI_DATATYPE_NULL;
-  g.int_block = MPI_DATATYPE_NULL;
-  g.send_type = MPI_BYTE;
+  _tprof_gather_init (&g);
   tprof_error_clear (&err);
 
   /* what is the same on every rank fails there before any collective;
    * the destination is agreed on in the first one */
-  if (gather_check_comm (comm, &err) < 0 || gather_open (&g, comm, dst, &err) < 0)
+  if (_tprof_gather_check_comm (comm, &err) < 0 || _tprof_gather_open (&g, comm, dst, &err) < 0)
     goto out;
 
-  if (gather_alloc_common (&g, &err) == 0)
+  if (_tprof_gather_alloc_common (&g, &err) == 0)
     {
       if (local_failure != NULL && local_failure->code != TPROF_ERROR_NONE)
         err = *local_failure;
@@ -256,7 +263,7 @@ _tprof_gather_records (const TprofGatherLocal *local,
     pt = _tprof_gather_build_profile (&g, &err);
 
 out:
-  gather_close (&g);
+  _tprof_gather_close (&g);
   if (error != NULL)
     *error = err;
   return pt;

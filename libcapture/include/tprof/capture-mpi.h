@@ -1,4 +1,4 @@
-/* capture-mpi.h — gathering every rank's TprofTimeManager over MPI (libtprof-capture-mpi). */
+/* capture-mpi.h — gathering every rank's TprofTimeManager over MPI, and saving it in parallel (libtprof-capture-mpi). */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
@@ -30,5 +30,29 @@ TPROF_EXPORT TprofProfiledTime *tprof_time_manager_gather (TprofTimeManager *tm,
                                                            MPI_Comm          comm,
                                                            int               dst,
                                                            TprofError       *error);
+
+/* Collective over @comm: saves every rank's @tm into the one HDF5 file
+ * @path (format 2, DESIGN.md section 2b) without gathering the samples:
+ * rank 0 writes the file's metadata and cached statistics, every rank
+ * writes its own samples into it with MPI-IO, and rank 0 renames the
+ * finished file over @path. No rank holds more than its own samples plus
+ * O(operations x ranks) numbers (rank 0), and a sorted copy of at most
+ * 2^21 of its own samples (more only for one larger operation).
+ * The file equals in content what tprof_time_manager_gather() to rank 0
+ * and tprof_profiled_time_save() would write (sums and the std may
+ * differ in the last bits: they are summed in another order).
+ * Every rank must pass the same @path, naming a place that every rank
+ * reaches under that name (a shared file system). Like the save, it
+ * writes a temporary file beside @path and replaces @path only when
+ * every rank's samples are durable; only a regular file is replaced.
+ * Returns 0 on every rank, or -1 on every rank with the same message in
+ * @error (the failing rank's own, or "rank N failed: ..."), and any
+ * earlier file at @path untouched. Other threads may keep recording into
+ * @tm meanwhile (what they add after the read is left out); a rank that
+ * never calls it leaves the others waiting, as for the gather. */
+TPROF_EXPORT int tprof_time_manager_save_parallel (TprofTimeManager *tm,
+                                                   MPI_Comm          comm,
+                                                   const char       *path,
+                                                   TprofError       *error);
 
 TPROF_END_DECLS
