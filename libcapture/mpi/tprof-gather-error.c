@@ -81,7 +81,7 @@ gather_share_failure (TprofGather *g, int failing_rank, int code, TprofError *er
     snprintf (message, sizeof message, "%s", gather_describe_code (code));
   message[sizeof message - 1] = '\0';
   if (failing_rank != g->rank && error->code == TPROF_ERROR_NONE)
-    tprof_error_set (error, code, "tprof gather: rank %d failed: %s", failing_rank, message);
+    tprof_error_set (error, code, "%s: rank %d failed: %s", g->who, failing_rank, message);
   return -1;
 }
 

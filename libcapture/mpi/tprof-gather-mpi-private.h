@@ -108,6 +108,7 @@ typedef struct
 
 typedef struct
 {
+  const char     *who;           /* what fails, in messages: "tprof gather" */
   MPI_Comm        comm;
   int             rank;
   int             size;

@@ -200,6 +200,7 @@ void
 _tprof_gather_init (TprofGather *g)
 {
   memset (g, 0, sizeof *g);
+  g->who = "tprof gather";
   g->comm = MPI_COMM_NULL;
   g->byte_block = MPI_DATATYPE_NULL;
   g->double_block = MPI_DATATYPE_NULL;

@@ -30,8 +30,8 @@ save_agree_path (TprofSaveParallel *s, TprofError *err)
     return _tprof_gather_set_mpi_error (err, rc, "MPI_Allreduce", "agreeing on the path");
   if (extremes[0] != h || ~extremes[1] != h)
     return tprof_error_set (err, TPROF_ERROR_INVALID,
-                            TPROF_SAVE_PARALLEL ": the ranks passed different paths (this rank: '%s'); "
-                            "every rank must pass the same path", s->path != NULL ? s->path : "(null)");
+                            TPROF_SAVE_PARALLEL ": the ranks passed different paths; "
+                            "every rank must pass the same path");
   return 0;
 }
 
@@ -185,6 +185,7 @@ tprof_time_manager_save_parallel (TprofTimeManager *tm,
 
   memset (&s, 0, sizeof s);
   _tprof_gather_init (&s.g);
+  s.g.who = TPROF_SAVE_PARALLEL;
   s.path = path;
   tprof_error_clear (&err);
 
