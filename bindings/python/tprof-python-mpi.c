@@ -1,4 +1,4 @@
-/* tprof-python-mpi.c — tprof._mpi: libtprof-capture-mpi's gather on an mpi4py communicator. */
+/* tprof-python-mpi.c — tprof._mpi: libtprof-capture-mpi's gather and parallel save on an mpi4py communicator. */
 /* SPDX-License-Identifier: MIT */
 #include "tprof-python-api.h"
 
@@ -37,7 +37,35 @@ gather (PyObject *module, PyObject *args)
   Py_RETURN_NONE;
 }
 
+static PyObject *
+save_parallel (PyObject *module, PyObject *args)
+{
+  PyObject *manager, *comm_obj, *path_obj, *path = NULL;
+  TprofTimeManager *tm;
+  TprofError error;
+  MPI_Comm *comm;
+  int status;
+
+  if (!PyArg_ParseTuple (args, "OOO:save_parallel", &manager, &comm_obj, &path_obj))
+    return NULL;
+  tm = api->time_manager_get (manager);
+  if (tm == NULL || (comm = PyMPIComm_Get (comm_obj)) == NULL || !PyUnicode_FSConverter (path_obj, &path))
+    return NULL;
+  tprof_error_clear (&error);
+  /* collective: other Python threads run meanwhile */
+  Py_BEGIN_ALLOW_THREADS
+  status = tprof_time_manager_save_parallel (tm, *comm, PyBytes_AS_STRING (path), &error);
+  Py_END_ALLOW_THREADS
+  Py_DECREF (path);
+  if (status != 0)
+    return api->raise (&error);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+  { "save_parallel", save_parallel, METH_VARARGS,
+    "save_parallel(manager, comm, path): tprof_time_manager_save_parallel on comm's handle;\n"
+    "every rank writes its own samples into the one file path." },
   { "gather", gather, METH_VARARGS,
     "gather(manager, comm, dst): tprof_time_manager_gather on comm's handle;\n"
     "dst < 0 gathers to every rank. A ProfiledTime on the destination, None elsewhere." },
@@ -47,7 +75,7 @@ static PyMethodDef module_methods[] = {
 static struct PyModuleDef module_def = {
   PyModuleDef_HEAD_INIT,
   .m_name = "tprof._mpi",
-  .m_doc = "The gather of libtprof-capture-mpi over mpi4py communicators.",
+  .m_doc = "The gather and the parallel save of libtprof-capture-mpi over mpi4py communicators.",
   .m_size = -1,
   .m_methods = module_methods,
 };

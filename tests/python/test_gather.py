@@ -73,8 +73,60 @@ if native is not None:
 else:
     print("rank {}: tprof._mpi is not built or mpi4py runs another MPI: "
           "checking the Python fallback only".format(rank), file=sys.stderr)
+real_native_mpi = _gather._native_mpi
 _gather._native_mpi = lambda: None
 run("fallback")
+_gather._native_mpi = real_native_mpi
+
+# save: gathered to rank 0, and in parallel (native only), the same file
+import h5py  # noqa: E402
+import tempfile  # noqa: E402
+
+work = comm.bcast(tempfile.mkdtemp(prefix="tprof-py-save-") if rank == 0 else None, root=0)
+tm = record()
+want_names = set(expected()) | {"scoped"}
+tm.save(work + "/gathered.h5", parallel=False)
+if native is not None:
+    tm.save(work + "/parallel.h5", parallel=True)
+comm.Barrier()
+if rank == 0:
+    with h5py.File(work + "/gathered.h5", "r") as fa:
+        want_ops = {g.attrs["name"]: g["times"][()] for g in fa["timings"].values()}
+    assert set(want_ops) == want_names, list(want_ops)
+    if native is not None:
+        with h5py.File(work + "/parallel.h5", "r") as fb:
+            got = {g.attrs["name"]: g["times"][()] for g in fb["timings"].values()}
+        assert set(got) == set(want_ops)
+        for name in want_ops:
+            np.testing.assert_array_equal(got[name], want_ops[name], err_msg=name)
+# a place rank 0 cannot write: every rank raises
+for parallel in ([False, True] if native is not None else [False]):
+    try:
+        tm.save(work + "/no/such/dir/x.h5", parallel=parallel)
+    except (OSError, tprof.Error) as e:
+        assert "no/such/dir" in str(e), str(e)
+    else:
+        raise AssertionError("save into a missing directory did not raise (parallel={})".format(parallel))
+# TPROF_SAVE chooses when the call does not
+import os  # noqa: E402
+os.environ["TPROF_SAVE"] = "sideways"
+try:
+    tm.save(work + "/env.h5")
+except ValueError as e:
+    assert "TPROF_SAVE" in str(e), str(e)
+else:
+    raise AssertionError("TPROF_SAVE=sideways was accepted")
+os.environ["TPROF_SAVE"] = "parallel" if native is not None else "gather"
+tm.save(work + "/env.h5")
+del os.environ["TPROF_SAVE"]
+comm.Barrier()
+if rank == 0:
+    with h5py.File(work + "/env.h5", "r") as f:
+        assert {g.attrs["name"] for g in f["timings"].values()} == want_names
+comm.Barrier()
+if rank == 0:
+    import shutil
+    shutil.rmtree(work)
 
 # bad dst: every rank raises the same clear error, nothing hangs
 try:

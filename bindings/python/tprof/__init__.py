@@ -62,6 +62,20 @@ class TimeManager(_capture.TimeManager):
         from . import _gather
         return _gather.gather(self, dst, comm)
 
+    def save(self, path, comm=None, parallel=None):
+        """Saves every rank's samples into the one HDF5 file ``path``; collective.
+
+        With ``parallel`` (by default when the environment has
+        ``TPROF_SAVE=parallel``) every rank writes its own samples into the
+        file (``tprof_time_manager_save_parallel``: no rank holds the whole
+        profile; needs mpi4py, the MPI tprof was built for, and a path every
+        rank reaches). Otherwise the samples are gathered to rank 0, as by
+        ``gather(dst=0, comm=comm)``, which writes the file. Every rank
+        returns, or raises the same error.
+        """
+        from . import _gather
+        _gather.save(self, path, comm, parallel)
+
     def __repr__(self):
         return "TimeManager(records={!r})".format(self.records)
 

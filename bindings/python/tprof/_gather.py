@@ -1,4 +1,4 @@
-# _gather.py — TimeManager.gather: over libtprof-capture-mpi, mpi4py or torch.distributed.
+# _gather.py — TimeManager.gather and .save: over libtprof-capture-mpi, mpi4py or torch.distributed.
 # SPDX-License-Identifier: MIT
 """Choosing the transport of TimeManager.gather.
 
@@ -56,6 +56,50 @@ def _mpi4py():
                            "cannot be imported ({}); install mpi4py (Debian: python3-mpi4py) "
                            "to gather over MPI".format(e)) from None
     return MPI
+
+
+def save(tm, path, comm, parallel):
+    if parallel is None:
+        wanted = os.environ.get("TPROF_SAVE", "gather")
+        if wanted not in ("gather", "parallel"):
+            raise ValueError("TPROF_SAVE={!r} is neither 'gather' nor 'parallel'".format(wanted))
+        parallel = wanted == "parallel"
+    mpi = _mpi4py() if comm is None and _torch_distributed() is None else None
+    if parallel and (comm is not None or mpi is not None):
+        comm = mpi.COMM_WORLD if comm is None else comm
+        native = _native_mpi()
+        if native is None:
+            raise RuntimeError("save: a parallel save needs tprof._mpi built for the MPI that mpi4py runs")
+        native.save_parallel(tm, comm, os.fspath(path))
+        return
+    if parallel and _torch_distributed() is not None:
+        raise RuntimeError("save: a parallel save needs an mpi4py communicator, not torch.distributed")
+    # one process alone, or gathered to rank 0
+    profile = gather(tm, 0, comm)
+    error = None
+    if profile is not None:
+        try:
+            profile.save(path)
+        except Exception as e:
+            error = e
+    message = _share_from_rank0(None if error is None else str(error), comm)
+    if error is not None:
+        raise error
+    if message is not None:
+        raise OSError("save: rank 0 could not write {}: {}".format(os.fspath(path), message))
+
+
+def _share_from_rank0(value, comm):
+    """@value as rank 0 has it, on every rank of gather()'s world."""
+    if comm is not None:
+        return comm.bcast(value, root=0)
+    dist = _torch_distributed()
+    if dist is not None:
+        box = [value]
+        dist.broadcast_object_list(box, src=0)
+        return box[0]
+    mpi = _mpi4py()
+    return mpi.COMM_WORLD.bcast(value, root=0) if mpi is not None else value
 
 
 def _check_dst(dst, size):
