@@ -2,7 +2,9 @@
 /* SPDX-License-Identifier: MIT */
 #include <limits.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include <mpi.h>
@@ -125,6 +127,50 @@ save_profile (TprofProfiledTime *pt)
            realpath (path, resolved) != NULL ? resolved : path);
 }
 
+/* $TPROF_SAVE: "gather" (the default) or "parallel"; what else is named
+ * and gathering goes on. Every rank reads the same environment. */
+static bool
+parallel_wanted (int rank)
+{
+  const char *how = getenv ("TPROF_SAVE");
+
+  if (how == NULL || how[0] == '\0' || strcmp (how, "gather") == 0)
+    return false;
+  if (strcmp (how, "parallel") == 0)
+    return true;
+  if (rank == 0)
+    fprintf (stderr, "tprof: TPROF_SAVE=%s is neither 'gather' nor 'parallel': gathering to rank 0\n", how);
+  return false;
+}
+
+/* Every rank writes its own samples into the one file: rank 0's PID names
+ * it by default, so every rank must learn it. */
+static void
+save_parallel (TprofTimeManager *tm, int rank)
+{
+  char default_path[64];
+  char resolved[PATH_MAX];
+  long pid = (long) getpid ();
+  const char *path;
+  TprofError error = { 0 };
+  int size = 1;
+
+  PMPI_Bcast (&pid, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  PMPI_Comm_size (MPI_COMM_WORLD, &size);
+  snprintf (default_path, sizeof default_path, "tprof-%ld.h5", pid);
+  path = getenv ("TPROF_OUTPUT") != NULL && getenv ("TPROF_OUTPUT")[0] != '\0' ? getenv ("TPROF_OUTPUT")
+                                                                               : default_path;
+  if (tprof_time_manager_save_parallel (tm, MPI_COMM_WORLD, path, &error) != 0)
+    {
+      if (rank == 0)
+        fprintf (stderr, "tprof: no profile written: %s\n", error.message);
+      return;
+    }
+  if (rank == 0)
+    fprintf (stderr, "tprof: profile of %d rank%s written in parallel to %s\n", size, size == 1 ? "" : "s",
+             realpath (path, resolved) != NULL ? resolved : path);
+}
+
 int
 MPI_Finalize (void)
 {
@@ -132,16 +178,22 @@ MPI_Finalize (void)
 
   if (tm != NULL)
     {
-      TprofError error = { 0 };
-      TprofProfiledTime *pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, 0, &error);
       int rank = 0;
 
       PMPI_Comm_rank (MPI_COMM_WORLD, &rank);
-      if (pt != NULL)
-        save_profile (pt);
-      else if (error.code != 0 && rank == 0)
-        fprintf (stderr, "tprof: no profile written: %s\n", error.message);
-      tprof_profiled_time_free (pt);
+      if (parallel_wanted (rank))
+        save_parallel (tm, rank);
+      else
+        {
+          TprofError error = { 0 };
+          TprofProfiledTime *pt = tprof_time_manager_gather (tm, MPI_COMM_WORLD, 0, &error);
+
+          if (pt != NULL)
+            save_profile (pt);
+          else if (error.code != 0 && rank == 0)
+            fprintf (stderr, "tprof: no profile written: %s\n", error.message);
+          tprof_profiled_time_free (pt);
+        }
     }
   return PMPI_Finalize ();
 }

@@ -127,6 +127,35 @@ def check_demo(tprof_run, mpiexec, np_, demo, work):
     assert len(ops['MPI_Init'][0]) == np_
 
 
+def check_parallel_save(tprof_run, mpiexec, np_, demo, work):
+    """TPROF_SAVE=parallel: every rank writes into tprof-PID.h5 (rank 0's
+    PID), which holds what the gathered save holds; an unknown value is
+    named and the profile gathered."""
+    d = tempfile.mkdtemp(dir=work)
+    argv = [tprof_run, mpiexec, '-n', str(np_), demo, '--quiet', '--iterations', '20', '--output', 'own.h5']
+    gathered = run(argv, d, env={'TPROF_OUTPUT': 'gathered.h5'})
+    assert gathered.returncode == 0, gathered.stderr
+    parallel = run(argv, d, env={'TPROF_SAVE': 'parallel'})
+    assert parallel.returncode == 0, parallel.stderr
+    written = glob.glob(os.path.join(d, 'tprof-*.h5'))
+    assert len(written) == 1, os.listdir(d)
+    pattern = r'^tprof: profile of %d ranks? written in parallel to %s$' % (np_, re.escape(os.path.realpath(written[0])))
+    assert re.search(pattern, parallel.stderr, re.M), parallel.stderr
+    _, ops_g = operations(os.path.join(d, 'gathered.h5'))
+    world, ops_p = operations(written[0])
+    assert world == np_
+    # two runs: polling calls (MPI_Test) vary in number, durations differ;
+    # the demo's regions and its collectives do not
+    assert {'MPI_Init', 'MPI_Allreduce', 'forward', 'backward'} <= set(ops_p), sorted(ops_p)
+    for name in ('MPI_Init', 'MPI_Allreduce', 'forward', 'backward'):
+        assert np.array_equal(ops_p[name][1], ops_g[name][1]), name
+    no_leftovers(d, ['own.h5', 'gathered.h5', os.path.basename(written[0])])
+    odd = run(argv, d, env={'TPROF_SAVE': 'sideways', 'TPROF_OUTPUT': 'odd.h5'})
+    assert odd.returncode == 0, odd.stderr
+    assert "TPROF_SAVE=sideways is neither 'gather' nor 'parallel'" in odd.stderr, odd.stderr
+    said_where(odd.stderr, os.path.join(d, 'odd.h5'))
+
+
 def check_command_line(tprof_run, work):
     for argv, message in (([tprof_run, '--bogus', 'true'], "unknown option '--bogus'"),
                           ([tprof_run], 'no command to run'),
@@ -179,6 +208,7 @@ def main():
         check_threads(tprof_run, mpiexec, np_, threads, work)
         check_abort(tprof_run, mpiexec, np_, abort, work)
         check_demo(tprof_run, mpiexec, np_, demo, work)
+        check_parallel_save(tprof_run, mpiexec, np_, demo, work)
         check_unwritable(tprof_run, mpiexec, threads, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
