@@ -82,6 +82,19 @@ scope_one_enabled (TprofTimeManager *tm)
   tprof_time_manager_disable (tm);
 }
 
+/* The same into a manager bounded to 10^5 samples a series: nine in ten
+ * regions of a run come past the limit and are sampled (counted, summed,
+ * and now and then kept in a random slot). */
+#define SAMPLE_LIMIT 100000
+static TprofTimeManager *bounded_tm;
+
+static void
+scope_one_enabled_sampling (TprofTimeManager *tm)
+{
+  tprof_time_manager_clear (bounded_tm);
+  scope_one_enabled (bounded_tm);
+}
+
 static void
 scope_none_enabled (TprofTimeManager *tm)
 {
@@ -195,7 +208,7 @@ typedef struct
   double      samples[ROUNDS];
 } Case;
 
-enum { CLOCK_GETTIME, RDTSC, RDTSC_STORE, SCOPE, SCOPE_OFF, START_STOP, BLOCK, ONE_THREAD, TWO_THREADS,
+enum { CLOCK_GETTIME, RDTSC, RDTSC_STORE, SCOPE, SCOPE_SAMPLING, SCOPE_OFF, START_STOP, BLOCK, ONE_THREAD, TWO_THREADS,
        FLOOR_TWO_THREADS, N_CASES };
 
 static int
@@ -243,6 +256,7 @@ main (void)
     [RDTSC_STORE] = { "two rdtsc + 16-byte store (floor)", baseline_two_rdtsc_store, { 0 } },
 #endif
     [SCOPE] = { "TPROF_SCOPE, one manager enabled", scope_one_enabled, { 0 } },
+    [SCOPE_SAMPLING] = { "TPROF_SCOPE, limit 1e5 (90% sampled)", scope_one_enabled_sampling, { 0 } },
     [SCOPE_OFF] = { "TPROF_SCOPE, nothing enabled", scope_none_enabled, { 0 } },
     [START_STOP] = { "tprof_timer_start/stop pair", timer_start_stop, { 0 } },
     [BLOCK] = { "TPROF_TIMER block", timer_block, { 0 } },
@@ -254,6 +268,9 @@ main (void)
   };
   TprofTimeManager *tm = tprof_time_manager_new ();
   double med[N_CASES] = { 0 }, base, floor;
+
+  bounded_tm = tprof_time_manager_new ();
+  tprof_time_manager_set_sample_limit (bounded_tm, SAMPLE_LIMIT);
 
 #if TPROF_CLOCK_HAVE_TSC
   for (int t = 0; t < 2; t++)
@@ -293,6 +310,8 @@ main (void)
   printf ("targets:\n");
   print_target ("TPROF_SCOPE one manager / two clock_gettime", med[SCOPE] / base, "<=", 0.6);
   print_target ("TPROF_SCOPE one manager / floor", med[SCOPE] / floor, "<=", 1.5);
+  print_target ("TPROF_SCOPE sampling past a limit / two clock_gettime", med[SCOPE_SAMPLING] / base, "<=", 0.6);
+  print_target ("TPROF_SCOPE sampling past a limit / floor", med[SCOPE_SAMPLING] / floor, "<=", 1.5);
   print_target ("TPROF_SCOPE nothing enabled, ns", med[SCOPE_OFF], "<=", 1.0);
   print_target ("2 threads: each thread's rate / one thread alone", med[ONE_THREAD] / med[TWO_THREADS], ">=", 0.9);
   if (cases[FLOOR_TWO_THREADS].run != NULL)
@@ -307,5 +326,6 @@ main (void)
                     ">=", 0.9);
     }
   tprof_time_manager_free (tm);
+  tprof_time_manager_free (bounded_tm);
   return 0;
 }
