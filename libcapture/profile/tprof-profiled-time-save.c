@@ -23,7 +23,7 @@ tprof_profiled_time_file_estimate (const TprofProfiledTime *pt,
       uint64_t per_sample = sizeof (double) + sizeof (int32_t)
                             + (tprof_gathered_time_starts (gt) != NULL ? sizeof (double) + sizeof (int32_t) : 0);
 
-      size += tprof_gathered_time_count (gt) * per_sample + ws * 4 * sizeof (double) + 8192;
+      size += tprof_gathered_time_count (gt) * per_sample + ws * 5 * sizeof (double) + 8192;
     }
   return size;
 }
