@@ -76,6 +76,12 @@ tprof_profile_file_read_operation (TprofProfileFile   *file,
       tprof_gathered_time_free (gt);
       gt = NULL;
     }
+  if (gt != NULL && !_tprof_operation_cache_attach_recorded (file, &file->ops[op], gt, selected, n_selected))
+    {
+      tprof_gathered_time_free (gt);
+      gt = NULL;
+      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
+    }
   free (selected);
   if (gt != NULL && progress != NULL)
     progress (1.0, user_data);
