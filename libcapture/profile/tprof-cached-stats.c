@@ -62,6 +62,7 @@ _tprof_cached_stats_init (TprofCachedStats     *cache,
   TprofRankSummary *ranks = NULL;
   size_t n_ranks;
 
+  cache->rank_recorded = NULL;
   cache->rank_count = calloc (ws, sizeof *cache->rank_count);
   cache->rank_sum = calloc (ws, sizeof *cache->rank_sum);
   cache->rank_min = malloc (ws * sizeof *cache->rank_min);
