@@ -599,10 +599,28 @@ _tprof_operation_cache_attach_recorded (const TprofProfileFile *pf,
 {
   const TprofOperationCache *c = &op->cache;
   size_t n_check = ranks != NULL ? n_ranks : (size_t) pf->world_size, n = 0;
+  const int64_t *recorded = NULL;
+  const double *sum = NULL, *min = NULL, *max = NULL;
   TprofRankRecorded *rec;
   bool ok;
 
-  if (!tprof_cache_sampled (pf, c) || c->rank_sum == NULL || c->rank_min == NULL || c->rank_max == NULL)
+  /* the statistics, where the isolated reader's helper sent them; else
+   * the cache this process read */
+  if (op->stats_ready && op->stats.rank_recorded != NULL)
+    {
+      recorded = op->stats.rank_recorded;
+      sum = op->stats.rank_sum;
+      min = op->stats.rank_min;
+      max = op->stats.rank_max;
+    }
+  else if (tprof_cache_sampled (pf, c))
+    {
+      recorded = c->rank_recorded;
+      sum = c->rank_sum;
+      min = c->rank_min;
+      max = c->rank_max;
+    }
+  if (recorded == NULL || sum == NULL || min == NULL || max == NULL)
     return true;
   rec = malloc ((n_check > 0 ? n_check : 1) * sizeof *rec);
   if (rec == NULL)
@@ -611,9 +629,8 @@ _tprof_operation_cache_attach_recorded (const TprofProfileFile *pf,
     {
       int r = ranks != NULL ? ranks[i] : (int) i;
 
-      if (c->rank_recorded[r] > 0)
-        rec[n++] = (TprofRankRecorded) { r, (uint64_t) c->rank_recorded[r], c->rank_sum[r], c->rank_min[r],
-                                         c->rank_max[r] };
+      if (recorded[r] > 0)
+        rec[n++] = (TprofRankRecorded) { r, (uint64_t) recorded[r], sum[r], min[r], max[r] };
     }
   ok = n == 0 || tprof_gathered_time_set_recorded (gt, rec, n);
   free (rec);
