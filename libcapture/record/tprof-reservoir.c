@@ -103,10 +103,15 @@ draw_skip (TprofReservoir *res)
   return skip < 0x1p62 ? (uint64_t) skip : (uint64_t) 1 << 62;
 }
 
+/* W *= U^(1/k). For a large reservoir the exponent x = log(U)/k is tiny:
+ * then a cubic gives exp(x) within x^4/24 (< 5e-14 relative), at a
+ * fraction of exp()'s cost, which a replacement otherwise pays twice. */
 static void
 draw_w (TprofReservoir *res)
 {
-  res->w *= exp (log (uniform_open (&res->rng)) / (double) res->limit);
+  double x = log (uniform_open (&res->rng)) / (double) res->limit;
+
+  res->w *= x > -1e-3 ? 1.0 + x * (1.0 + x * (0.5 + x * (1.0 / 6.0))) : exp (x);
 }
 
 /* Adds one duration slot to the figures; the owner, inside stats_seq. */
