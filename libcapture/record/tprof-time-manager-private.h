@@ -83,11 +83,12 @@ TPROF_EXPORT bool _tprof_time_manager_visit_timeline (TprofTimeManager     *tm,
                                                       TprofTimelineRunFunc  func,
                                                       void                 *user_data);
 
-/* _tprof_time_manager_visit_timeline() that also stores in *@figures the
- * exact figures (count, sum, min, max; seconds) of everything recorded
- * under @name on every thread, and in *@sampled whether some thread's
- * series holds only a subset of what it recorded (sample limit). The
- * figures are read after the runs, so they cover at least the runs. */
+/* _tprof_time_manager_visit_timeline() that also stores in *@sampled
+ * whether some thread's series of @name holds only a subset of what it
+ * recorded (sample limit) and, when it does, in *@figures the exact
+ * figures (count, sum, min, max; seconds) of everything recorded under
+ * @name on every thread, read after the runs so that they cover at least
+ * the runs. Not sampled: *@figures is left empty (the runs are all). */
 typedef struct
 {
   uint64_t recorded;

@@ -557,13 +557,13 @@ series_visit_timeline_locked (TprofSeries *series, size_t len, int32_t thread, T
     {
       series_convert_locked (series, len);
       if (figures != NULL)
-        for (int k = 0, done = 0; (size_t) done < len; k++)
+        for (size_t k = 0, done = 0; done < len; k++)
           {
-            size_t take = _tprof_series_chunk_capacity (k);
+            size_t take = _tprof_series_chunk_capacity ((int) k);
 
-            take = take < len - (size_t) done ? take : len - (size_t) done;
+            take = take < len - done ? take : len - done;
             figures_add_run (figures, (const double *) series->chunks[k], take);
-            done += (int) take;
+            done += take;
           }
       return series_foreach_timeline_run (series, len, thread, func, user_data);
     }
@@ -581,6 +581,21 @@ series_visit_timeline_locked (TprofSeries *series, size_t len, int32_t thread, T
   return snap->n == 0 || func (snap->times, snap->times + snap->n, snap->n, thread, user_data);
 }
 
+/* Whether some thread's series of @id is sampling; tm->lock held. */
+static bool
+name_sampling_locked (TprofTimeManager *tm, int id)
+{
+  for (TprofThreadBuffer *buf = tm->threads; buf != NULL; buf = buf->next)
+    {
+      TprofSeries *series = _tprof_thread_buffer_series (buf, id);
+      TprofReservoir *res = series != NULL ? __atomic_load_n (&series->reservoir, __ATOMIC_ACQUIRE) : NULL;
+
+      if (res != NULL && __atomic_load_n (&res->sampling, __ATOMIC_ACQUIRE))
+        return true;
+    }
+  return false;
+}
+
 bool
 _tprof_time_manager_visit_recorded (TprofTimeManager     *tm,
                                     const char           *name,
@@ -596,6 +611,11 @@ _tprof_time_manager_visit_recorded (TprofTimeManager     *tm,
     *figures = (TprofRecordedFigures) { 0, 0.0, INFINITY, -INFINITY };
   tprof_clock_calibrate ();  /* the fit converts what the visit reads */
   pthread_mutex_lock (&tm->lock);
+  /* the figures of unsampled series cost a pass over their samples: only
+   * for a name that some thread samples (a series that starts sampling
+   * meanwhile is read as it was: its first samples, all it had) */
+  if (figures != NULL && !name_sampling_locked (tm, id))
+    figures = NULL;
   if (name_recorded_locked (tm, id))
     for (TprofThreadBuffer *buf = tm->threads; buf != NULL && finished; buf = buf->next)
       {
