@@ -1,6 +1,8 @@
 /* tprof-preload.c — libtprof-preload.so's life cycle: profiling starts in MPI_Init and the profile is gathered and saved in MPI_Finalize. */
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -13,6 +15,31 @@
 #include "tprof-preload-private.h"
 
 TprofTimeManager *_tprof_preload_manager;
+
+/* $TPROF_SAMPLE_LIMIT: keep at most that many samples per MPI function
+ * and thread (a uniform random subset past it, with exact counts and
+ * sums), so that a long run's memory stays bounded. Unset, empty or 0:
+ * every sample. Anything else that is not a number is said once on
+ * stderr and ignored: the program runs on, profiled unbounded. */
+static void
+preload_apply_sample_limit (TprofTimeManager *tm)
+{
+  const char *text = getenv ("TPROF_SAMPLE_LIMIT");
+  unsigned long long limit;
+  char *end;
+
+  if (text == NULL || *text == '\0')
+    return;
+  errno = 0;
+  limit = strtoull (text, &end, 10);
+  if (errno != 0 || *end != '\0' || text[0] == '-' || limit > SIZE_MAX)
+    {
+      fprintf (stderr, "tprof: TPROF_SAMPLE_LIMIT=%.64s is not a number of samples; keeping every sample\n",
+               text);
+      return;
+    }
+  tprof_time_manager_set_sample_limit (tm, (size_t) limit);
+}
 
 /* The manager lives until the process exits: it stays enabled on the thread
  * that called MPI_Init, so that the application's own TPROF_SCOPE regions
@@ -28,6 +55,7 @@ preload_start (void)
       fputs ("tprof: out of memory; MPI calls will not be profiled\n", stderr);
       return NULL;
     }
+  preload_apply_sample_limit (tm);
   tprof_time_manager_enable (tm);
   return tm;
 }

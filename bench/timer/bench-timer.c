@@ -82,6 +82,26 @@ scope_one_enabled (TprofTimeManager *tm)
   tprof_time_manager_disable (tm);
 }
 
+/* The same into managers bounded to 10^5 and 10^3 samples a series:
+ * past the limit each region is counted and summed, and kept in a random
+ * slot with probability limit / regions so far. Of a run's 10^6 regions,
+ * under 10^5 nine in ten are sampled and a quarter of those are kept
+ * (k ln(n/k) replacements, each a few logarithms); under 10^3, where
+ * runs usually are (n >> k), 0.7% are kept. */
+static TprofTimeManager *bounded_tm, *small_bounded_tm;
+
+static void
+scope_one_enabled_sampling (TprofTimeManager *tm)
+{
+  scope_one_enabled (bounded_tm);
+}
+
+static void
+scope_one_enabled_sampling_small (TprofTimeManager *tm)
+{
+  scope_one_enabled (small_bounded_tm);
+}
+
 static void
 scope_none_enabled (TprofTimeManager *tm)
 {
@@ -195,7 +215,7 @@ typedef struct
   double      samples[ROUNDS];
 } Case;
 
-enum { CLOCK_GETTIME, RDTSC, RDTSC_STORE, SCOPE, SCOPE_OFF, START_STOP, BLOCK, ONE_THREAD, TWO_THREADS,
+enum { CLOCK_GETTIME, RDTSC, RDTSC_STORE, SCOPE, SCOPE_SAMPLING, SCOPE_SAMPLING_SMALL, SCOPE_OFF, START_STOP, BLOCK, ONE_THREAD, TWO_THREADS,
        FLOOR_TWO_THREADS, N_CASES };
 
 static int
@@ -243,6 +263,9 @@ main (void)
     [RDTSC_STORE] = { "two rdtsc + 16-byte store (floor)", baseline_two_rdtsc_store, { 0 } },
 #endif
     [SCOPE] = { "TPROF_SCOPE, one manager enabled", scope_one_enabled, { 0 } },
+    [SCOPE_SAMPLING] = { "TPROF_SCOPE, limit 1e5 (90% sampled)", scope_one_enabled_sampling, { 0 } },
+    [SCOPE_SAMPLING_SMALL] = { "TPROF_SCOPE, limit 1e3 (99.9% sampled)", scope_one_enabled_sampling_small,
+                               { 0 } },
     [SCOPE_OFF] = { "TPROF_SCOPE, nothing enabled", scope_none_enabled, { 0 } },
     [START_STOP] = { "tprof_timer_start/stop pair", timer_start_stop, { 0 } },
     [BLOCK] = { "TPROF_TIMER block", timer_block, { 0 } },
@@ -254,6 +277,11 @@ main (void)
   };
   TprofTimeManager *tm = tprof_time_manager_new ();
   double med[N_CASES] = { 0 }, base, floor;
+
+  bounded_tm = tprof_time_manager_new ();
+  tprof_time_manager_set_sample_limit (bounded_tm, 100000);
+  small_bounded_tm = tprof_time_manager_new ();
+  tprof_time_manager_set_sample_limit (small_bounded_tm, 1000);
 
 #if TPROF_CLOCK_HAVE_TSC
   for (int t = 0; t < 2; t++)
@@ -271,7 +299,10 @@ main (void)
 
         if (cases[c].run == NULL)
           continue;
+        /* outside the timing, as for the unbounded manager */
         tprof_time_manager_clear (tm);
+        tprof_time_manager_clear (bounded_tm);
+        tprof_time_manager_clear (small_bounded_tm);
         start = now_ns ();
         cases[c].run (tm);
         if (c == ONE_THREAD || c == TWO_THREADS || c == FLOOR_TWO_THREADS)
@@ -293,6 +324,10 @@ main (void)
   printf ("targets:\n");
   print_target ("TPROF_SCOPE one manager / two clock_gettime", med[SCOPE] / base, "<=", 0.6);
   print_target ("TPROF_SCOPE one manager / floor", med[SCOPE] / floor, "<=", 1.5);
+  print_target ("TPROF_SCOPE limit 1e5 / two clock_gettime", med[SCOPE_SAMPLING] / base, "<=", 0.6);
+  print_target ("TPROF_SCOPE limit 1e5 / floor", med[SCOPE_SAMPLING] / floor, "<=", 1.5);
+  print_target ("TPROF_SCOPE limit 1e3 / two clock_gettime", med[SCOPE_SAMPLING_SMALL] / base, "<=", 0.6);
+  print_target ("TPROF_SCOPE limit 1e3 / floor", med[SCOPE_SAMPLING_SMALL] / floor, "<=", 1.5);
   print_target ("TPROF_SCOPE nothing enabled, ns", med[SCOPE_OFF], "<=", 1.0);
   print_target ("2 threads: each thread's rate / one thread alone", med[ONE_THREAD] / med[TWO_THREADS], ">=", 0.9);
   if (cases[FLOOR_TWO_THREADS].run != NULL)
@@ -307,5 +342,7 @@ main (void)
                     ">=", 0.9);
     }
   tprof_time_manager_free (tm);
+  tprof_time_manager_free (bounded_tm);
+  tprof_time_manager_free (small_bounded_tm);
   return 0;
 }

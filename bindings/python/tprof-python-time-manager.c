@@ -198,6 +198,24 @@ time_manager_clear (TprofPyTimeManager *self, PyObject *unused)
 }
 
 static PyObject *
+time_manager_set_sample_limit (TprofPyTimeManager *self, PyObject *arg)
+{
+  size_t limit = PyLong_AsSize_t (arg);
+
+  if (limit == (size_t) -1 && PyErr_Occurred ())
+    {
+      if (PyErr_ExceptionMatches (PyExc_OverflowError))
+        {
+          PyErr_Clear ();
+          PyErr_SetString (PyExc_ValueError, "set_sample_limit: max_samples must be an int >= 0");
+        }
+      return NULL;
+    }
+  tprof_time_manager_set_sample_limit (self->tm, limit);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
 time_manager_gather_local (TprofPyTimeManager *self, PyObject *unused)
 {
   TprofProfiledTime *pt;
@@ -257,6 +275,10 @@ static PyMethodDef time_manager_methods[] = {
   { "_names", (PyCFunction) time_manager_names, METH_NOARGS,
     "_names(): the names recorded, in the order first recorded." },
   { "clear", (PyCFunction) time_manager_clear, METH_NOARGS, "clear(): forgets every sample." },
+  { "set_sample_limit", (PyCFunction) time_manager_set_sample_limit, METH_O,
+    "set_sample_limit(max_samples): keep at most max_samples samples per name and thread;\n"
+    "past that a uniform random subset, with exact count, sum, min and max of all\n"
+    "(saved as rank_recorded). 0, the default: every sample. Set it before recording." },
   { "_gather_local", (PyCFunction) time_manager_gather_local, METH_NOARGS,
     "_gather_local(): this process's samples as rank 0 of 1, a ProfiledTime." },
   { NULL, NULL, 0, NULL },

@@ -27,6 +27,9 @@ struct _TprofGatheredTime
   bool     extremes_finite;
   double   min;
   double   max;
+  /* sampled capture: what each rank recorded, or NULL */
+  TprofRankRecorded *recorded;
+  size_t             n_recorded;
 };
 
 enum { EXTREMES_UNKNOWN, EXTREMES_KNOWN };
@@ -128,7 +131,72 @@ tprof_gathered_time_free (TprofGatheredTime *gt)
     }
   free (gt->starts);
   free (gt->threads);
+  free (gt->recorded);
   free (gt);
+}
+
+bool
+tprof_gathered_time_set_recorded (TprofGatheredTime       *gt,
+                                  const TprofRankRecorded *ranks,
+                                  size_t                   n)
+{
+  TprofRankRecorded *copy = NULL;
+  TprofRankSummary *stored = NULL;
+  size_t n_stored = 0;
+
+  if (gt == NULL)
+    return false;
+  if (n > 0)
+    {
+      copy = _tprof_malloc_array (n, sizeof *copy);
+      n_stored = tprof_gathered_time_rank_summaries (gt, &stored);
+      if (copy == NULL || n_stored == (size_t) -1)
+        {
+          free (copy);
+          return false;
+        }
+      memcpy (copy, ranks, n * sizeof *copy);
+      /* both ascending by rank */
+      for (size_t i = 0, j = 0; i < n; i++)
+        {
+          while (j < n_stored && stored[j].rank < copy[i].rank)
+            j++;
+          if (j < n_stored && stored[j].rank == copy[i].rank)
+            {
+              /* a clock refit between the figures and the samples moves
+               * a tick's seconds by a few ppm: the figures still cover */
+              if (copy[i].recorded < stored[j].count)
+                copy[i].recorded = stored[j].count;
+              copy[i].min = fmin (copy[i].min, stored[j].min);
+              copy[i].max = fmax (copy[i].max, stored[j].max);
+            }
+        }
+      free (stored);
+    }
+  free (gt->recorded);
+  gt->recorded = copy;
+  gt->n_recorded = n;
+  return true;
+}
+
+size_t
+tprof_gathered_time_recorded (const TprofGatheredTime  *gt,
+                              const TprofRankRecorded **ranks)
+{
+  *ranks = gt != NULL ? gt->recorded : NULL;
+  return gt != NULL ? gt->n_recorded : 0;
+}
+
+bool
+tprof_gathered_time_is_sampled (const TprofGatheredTime *gt)
+{
+  uint64_t recorded = 0;
+
+  if (gt == NULL || gt->recorded == NULL)
+    return false;
+  for (size_t i = 0; i < gt->n_recorded; i++)
+    recorded += gt->recorded[i].recorded;
+  return recorded > gt->n;
 }
 
 TprofGatheredTime *
@@ -316,8 +384,27 @@ tprof_gathered_time_get_rank (const TprofGatheredTime *gt,
     if (_tprof_rank_index_lookup (&wanted, gt->ranks[i]) >= 0)
       picked_copy (&picked, j++, gt, i);
 
-  _tprof_rank_index_clear (&wanted);
-  return picked_finish (&picked, n_kept);
+  {
+    TprofGatheredTime *out = picked_finish (&picked, n_kept);
+    TprofRankRecorded *kept = NULL;
+    size_t n_rec = 0;
+
+    if (out != NULL && gt->recorded != NULL)
+      {
+        kept = _tprof_malloc_array (gt->n_recorded, sizeof *kept);
+        for (size_t i = 0; kept != NULL && i < gt->n_recorded; i++)
+          if (_tprof_rank_index_lookup (&wanted, gt->recorded[i].rank) >= 0)
+            kept[n_rec++] = gt->recorded[i];
+        if (kept == NULL || !tprof_gathered_time_set_recorded (out, kept, n_rec))
+          {
+            tprof_gathered_time_free (out);
+            out = NULL;
+          }
+        free (kept);
+      }
+    _tprof_rank_index_clear (&wanted);
+    return out;
+  }
 }
 
 TprofGatheredTime *
@@ -326,12 +413,20 @@ _tprof_gathered_time_permuted (const TprofGatheredTime *gt,
 {
   size_t n = tprof_gathered_time_count (gt);
   Picked picked;
+  TprofGatheredTime *out;
 
   if (!picked_alloc (&picked, gt, n))
     return NULL;
   for (size_t i = 0; i < n; i++)
     picked_copy (&picked, i, gt, order[i]);
-  return picked_finish (&picked, n);
+  out = picked_finish (&picked, n);
+  /* the same samples: the same ranks recorded them */
+  if (out != NULL && gt->recorded != NULL && !tprof_gathered_time_set_recorded (out, gt->recorded, gt->n_recorded))
+    {
+      tprof_gathered_time_free (out);
+      return NULL;
+    }
+  return out;
 }
 
 /* Python's PySlice_AdjustIndices for one bound. */

@@ -362,6 +362,51 @@ summary_set_quantiles (const TprofGatheredTime *gt,
   return true;
 }
 
+/* Sampled capture: count, sum, mean, min, max and the balance of
+ * everything the ranks recorded, over @out's figures of the stored
+ * subset (which keep std and the quantiles, as estimates). */
+static bool
+summary_apply_recorded (const TprofGatheredTime *gt,
+                        TprofSummary            *out)
+{
+  const TprofRankRecorded *rec;
+  size_t n = tprof_gathered_time_recorded (gt, &rec), n_ranks = 0;
+  double *totals;
+  int32_t *ranks;
+  uint64_t count = 0;
+
+  if (n == 0)
+    return true;
+  totals = malloc (n * sizeof *totals);
+  ranks = malloc (n * sizeof *ranks);
+  if (totals == NULL || ranks == NULL)
+    {
+      free (totals);
+      free (ranks);
+      return false;
+    }
+  out->min = out->max = NAN;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (rec[i].recorded == 0)
+        continue;
+      count += rec[i].recorded;
+      totals[n_ranks] = rec[i].sum;
+      ranks[n_ranks++] = rec[i].rank;
+      if (!(rec[i].min >= out->min))
+        out->min = rec[i].min;
+      if (!(rec[i].max <= out->max))
+        out->max = rec[i].max;
+    }
+  out->count = (size_t) count;
+  out->sum = _tprof_values_sum (totals, n_ranks);
+  out->mean = count > 0 ? out->sum / (double) count : NAN;
+  _tprof_summary_set_balance (out, totals, ranks, n_ranks);
+  free (totals);
+  free (ranks);
+  return true;
+}
+
 bool
 tprof_gathered_time_summarize (const TprofGatheredTime *gt,
                                TprofSummary            *out)
@@ -419,7 +464,7 @@ tprof_gathered_time_summarize (const TprofGatheredTime *gt,
 
   out->mean = out->sum / (double) n;
   out->std = _tprof_values_std (tprof_gathered_time_times (gt), n, out->mean);
-  return true;
+  return summary_apply_recorded (gt, out);
 }
 
 bool

@@ -32,6 +32,11 @@ typedef struct
   const char *const    *names;
   const size_t         *run_base;
   const TprofGatherRun *runs;
+  /* sampled capture: what this rank recorded of each name (the rank
+   * field unused), recorded 0 where the runs are all it recorded; NULL
+   * when nothing was sampled. Travels in the name table, so it adds no
+   * collective. */
+  const TprofRankRecorded *recorded;
 } TprofGatherLocal;
 
 /* Where this rank's samples lie in its time manager: the manager's own
@@ -44,6 +49,7 @@ typedef struct
   TprofGatherRun *runs;
   size_t          n_runs;
   size_t          runs_capacity;
+  TprofRankRecorded *recorded;   /* per name: what it recorded, when sampled (recorded 0: not) */
 } TprofGatherRead;
 
 /* Fills @read from @tm (NULL: an error naming @caller). 0, or -1 with @error. */
@@ -140,6 +146,7 @@ typedef struct
   const char    **hostnames;     /* per rank, into @blobs */
   const char    **name_str;      /* per (rank, name), into @blobs */
   size_t         *name_count;
+  TprofRankRecorded *name_recorded;  /* per (rank, name); recorded 0: not sampled */
   size_t         *name_op;       /* operation of each (rank, name) */
   size_t         *name_offset;   /* where its samples start in the operation */
   size_t          n_ops;

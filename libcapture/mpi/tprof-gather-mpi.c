@@ -13,6 +13,7 @@ _tprof_gather_read_clear (TprofGatherRead *read)
   free (read->names);
   free (read->run_base);
   free (read->runs);
+  free (read->recorded);
   memset (read, 0, sizeof *read);
 }
 
@@ -53,10 +54,18 @@ _tprof_gather_read_manager (TprofTimeManager *tm, const char *caller, TprofGathe
   if (n == (size_t) -1 || read->run_base == NULL)
     return _tprof_gather_set_no_memory (error, "listing this rank's operations");
   read->n_names = n;
+  read->recorded = calloc (n > 0 ? n : 1, sizeof *read->recorded);
+  if (read->recorded == NULL)
+    return _tprof_gather_set_no_memory (error, "listing this rank's operations");
   for (size_t i = 0; i < n; i++)
     {
-      if (!_tprof_time_manager_visit_timeline (tm, read->names[i], gather_read_add_run, read))
+      TprofRecordedFigures figures;
+      bool sampled = false;
+
+      if (!_tprof_time_manager_visit_recorded (tm, read->names[i], gather_read_add_run, read, &figures, &sampled))
         return _tprof_gather_set_no_memory (error, "finding this rank's samples");
+      if (sampled)
+        read->recorded[i] = (TprofRankRecorded) { 0, figures.recorded, figures.sum, figures.min, figures.max };
       read->run_base[i + 1] = read->n_runs;
     }
   return 0;
@@ -69,6 +78,7 @@ _tprof_gather_read_local (const TprofGatherRead *read, TprofGatherLocal *local)
   local->names = read->names;
   local->run_base = read->run_base;
   local->runs = read->runs;
+  local->recorded = read->recorded;
 }
 
 TprofProfiledTime *

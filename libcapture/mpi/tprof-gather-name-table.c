@@ -6,8 +6,29 @@
 
 #include "tprof-gather-mpi-private.h"
 
-/* The name table: u64 n_names, u64 counts[n_names], then the host name and
- * the names, each NUL-terminated. */
+/* The name table: u64 n_names, u64 counts[n_names], per name u64 recorded
+ * (0: not sampled) and the bits of three doubles (sum, min, max of all it
+ * recorded, when sampled), then the host name and the names, each
+ * NUL-terminated. */
+#define RECORDED_U64 4
+
+static uint64_t
+double_bits (double v)
+{
+  uint64_t bits;
+
+  memcpy (&bits, &v, sizeof bits);
+  return bits;
+}
+
+static double
+bits_double (uint64_t bits)
+{
+  double v;
+
+  memcpy (&v, &bits, sizeof v);
+  return v;
+}
 
 static void
 blob_put_u64 (unsigned char **p, uint64_t v)
@@ -87,8 +108,8 @@ _tprof_gather_pack_local (TprofGather *g, const TprofGatherLocal *local, TprofEr
   if (MPI_Get_processor_name (host, &host_len) != MPI_SUCCESS)
     snprintf (host, sizeof host, "unknown");
   host[MPI_MAX_PROCESSOR_NAME] = '\0';
-  ok = local->n_names < SIZE_MAX
-       && _tprof_gather_size_mul (local->n_names + 1, sizeof (uint64_t), &bytes)
+  ok = local->n_names < SIZE_MAX / (RECORDED_U64 + 1)
+       && _tprof_gather_size_mul (local->n_names * (RECORDED_U64 + 1) + 1, sizeof (uint64_t), &bytes)
        && _tprof_gather_size_add (&bytes, strlen (host) + 1);
   for (size_t i = 0; ok && i < local->n_names; i++)
     {
@@ -112,6 +133,15 @@ _tprof_gather_pack_local (TprofGather *g, const TprofGatherLocal *local, TprofEr
     {
       local_count_samples (local, i, &count, error);
       blob_put_u64 (&p, count);
+    }
+  for (size_t i = 0; i < local->n_names; i++)
+    {
+      const TprofRankRecorded *rec = local->recorded != NULL ? &local->recorded[i] : NULL;
+
+      blob_put_u64 (&p, rec != NULL ? rec->recorded : 0);
+      blob_put_u64 (&p, double_bits (rec != NULL ? rec->sum : 0.0));
+      blob_put_u64 (&p, double_bits (rec != NULL ? rec->min : 0.0));
+      blob_put_u64 (&p, double_bits (rec != NULL ? rec->max : 0.0));
     }
   blob_put_str (&p, host);
   for (size_t i = 0; i < local->n_names; i++)
@@ -156,8 +186,8 @@ gather_count_names (TprofGather *g, TprofError *error)
       uint64_t n;
 
       gather_blob_bounds (g, r, &p, &end);
-      /* each name takes at least a count and two bytes */
-      if (!blob_get_u64 (&p, end, &n) || n > (size_t) (end - p) / (sizeof (uint64_t) + 2))
+      /* each name takes at least a count, its recorded figures and two bytes */
+      if (!blob_get_u64 (&p, end, &n) || n > (size_t) (end - p) / ((RECORDED_U64 + 1) * sizeof (uint64_t) + 2))
         return gather_set_corrupt (error, r);
       g->name_base[r + 1] = g->name_base[r] + (size_t) n;
     }
@@ -174,7 +204,9 @@ gather_read_names (TprofGather *g, TprofError *error)
   g->name_count = malloc ((n > 0 ? n : 1) * sizeof *g->name_count);
   g->name_op = malloc ((n > 0 ? n : 1) * sizeof *g->name_op);
   g->name_offset = malloc ((n > 0 ? n : 1) * sizeof *g->name_offset);
-  if (g->name_str == NULL || g->name_count == NULL || g->name_op == NULL || g->name_offset == NULL)
+  g->name_recorded = malloc ((n > 0 ? n : 1) * sizeof *g->name_recorded);
+  if (g->name_str == NULL || g->name_count == NULL || g->name_op == NULL || g->name_offset == NULL
+      || g->name_recorded == NULL)
     return _tprof_gather_set_no_memory (error, "reading the operation names");
   for (int r = 0; r < g->size; r++)
     {
@@ -192,6 +224,21 @@ gather_read_names (TprofGather *g, TprofError *error)
               || !_tprof_gather_size_add (&n_samples, (size_t) count))
             return gather_set_corrupt (error, r);
           g->name_count[i] = (size_t) count;
+        }
+      for (size_t i = g->name_base[r]; i < g->name_base[r + 1]; i++)
+        {
+          uint64_t v[RECORDED_U64];
+
+          for (int k = 0; k < RECORDED_U64; k++)
+            if (!blob_get_u64 (&p, end, &v[k]))
+              return gather_set_corrupt (error, r);
+          g->name_recorded[i] = (TprofRankRecorded) { r, v[0], bits_double (v[1]), bits_double (v[2]),
+                                                      bits_double (v[3]) };
+          /* sampled: more recorded than sent, figures of times >= 0 */
+          if (v[0] != 0 && (v[0] < g->name_count[i] || !(g->name_recorded[i].sum >= 0)
+                            || !(g->name_recorded[i].min >= 0)
+                            || !(g->name_recorded[i].max >= g->name_recorded[i].min)))
+            return gather_set_corrupt (error, r);
         }
       if (n_samples != g->meta[r * TPROF_GATHER_META_N + TPROF_GATHER_META_N_SAMPLES]
           || !blob_get_str (&p, end, &g->hostnames[r]))

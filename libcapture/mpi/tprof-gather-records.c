@@ -124,6 +124,7 @@ _tprof_gather_close (TprofGather *g)
   free (g->hostnames);
   free (g->name_str);
   free (g->name_count);
+  free (g->name_recorded);
   free (g->name_op);
   free (g->name_offset);
   free (g->op_names);

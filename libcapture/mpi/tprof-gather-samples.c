@@ -74,6 +74,51 @@ _tprof_gather_alloc_samples (TprofGather *g, TprofError *error)
 
 /* The names are distinct and the ranks in range by construction, so the
  * profile takes the arrays without checking them sample by sample. */
+/* Sampled capture: attaches to operation @op's selection @gt what each
+ * rank recorded of it: the figures a sampled rank sent, and those of
+ * its samples for the others. */
+static bool
+gather_attach_recorded (TprofGather *g, size_t op, TprofGatheredTime *gt)
+{
+  TprofRankSummary *stored = NULL;
+  size_t n_stored = tprof_gathered_time_rank_summaries (gt, &stored), n = 0;
+  TprofRankRecorded *rec;
+  bool sampled = false, ok;
+
+  for (size_t i = 0; i < g->name_base[g->size] && !sampled; i++)
+    sampled = g->name_op[i] == op && g->name_recorded[i].recorded != 0;
+  if (!sampled || n_stored == (size_t) -1)
+    {
+      free (stored);
+      return n_stored != (size_t) -1;
+    }
+  rec = malloc (((size_t) g->size) * sizeof *rec);
+  if (rec == NULL)
+    {
+      free (stored);
+      return false;
+    }
+  /* a rank's entry of this operation, if any: its names are distinct */
+  for (int r = 0, j = 0; r < g->size; r++)
+    {
+      const TprofRankRecorded *sent = NULL;
+
+      for (size_t i = g->name_base[r]; i < g->name_base[r + 1]; i++)
+        if (g->name_op[i] == op && g->name_recorded[i].recorded != 0)
+          sent = &g->name_recorded[i];
+      while ((size_t) j < n_stored && stored[j].rank < r)
+        j++;
+      if (sent != NULL)
+        rec[n++] = *sent;
+      else if ((size_t) j < n_stored && stored[j].rank == r)
+        rec[n++] = (TprofRankRecorded) { r, stored[j].count, stored[j].sum, stored[j].min, stored[j].max };
+    }
+  ok = tprof_gathered_time_set_recorded (gt, rec, n);
+  free (rec);
+  free (stored);
+  return ok;
+}
+
 TprofProfiledTime *
 _tprof_gather_build_profile (TprofGather *g, TprofError *error)
 {
@@ -100,6 +145,12 @@ _tprof_gather_build_profile (TprofGather *g, TprofError *error)
   if (tprof_profiled_time_set_hostnames (pt, g->hostnames, error) < 0
       || _tprof_gather_timeline_finish (g, pt, error) < 0)
     goto fail;
+  for (size_t op = 0; op < g->n_ops; op++)
+    if (!gather_attach_recorded (g, op, (TprofGatheredTime *) tprof_profiled_time_nth (pt, op)))
+      {
+        _tprof_gather_set_no_memory (error, "building the profile");
+        goto fail;
+      }
   return pt;
 
 fail:

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tprof-h5-writer-private.h"
 
@@ -12,8 +13,44 @@ _tprof_cached_stats_clear (TprofCachedStats *cache)
   free (cache->rank_sum);
   free (cache->rank_min);
   free (cache->rank_max);
+  free (cache->rank_recorded);
+  cache->rank_recorded = NULL;
   cache->rank_count = NULL;
   cache->rank_sum = cache->rank_min = cache->rank_max = NULL;
+}
+
+/* Sampled capture: each rank's recorded count and exact figures replace
+ * those of its stored samples (the summary has them already). */
+static bool
+tprof_cached_stats_set_recorded (TprofCachedStats        *cache,
+                                 const TprofGatheredTime *gt,
+                                 int                      world_size)
+{
+  const TprofRankRecorded *rec;
+  size_t n = tprof_gathered_time_recorded (gt, &rec);
+
+  if (!tprof_gathered_time_is_sampled (gt))
+    return true;
+  cache->rank_recorded = malloc ((size_t) world_size * sizeof *cache->rank_recorded);
+  if (cache->rank_recorded == NULL)
+    {
+      _tprof_cached_stats_clear (cache);
+      return false;
+    }
+  memcpy (cache->rank_recorded, cache->rank_count, (size_t) world_size * sizeof *cache->rank_recorded);
+  /* the ranks were checked against the world size before */
+  for (size_t i = 0; i < n; i++)
+    {
+      size_t r = (size_t) rec[i].rank;
+
+      if (rec[i].rank < 0 || rec[i].rank >= world_size || rec[i].recorded == 0)
+        continue;
+      cache->rank_recorded[r] = (int64_t) rec[i].recorded;
+      cache->rank_sum[r] = rec[i].sum;
+      cache->rank_min[r] = rec[i].min;
+      cache->rank_max[r] = rec[i].max;
+    }
+  return true;
 }
 
 bool
@@ -25,6 +62,7 @@ _tprof_cached_stats_init (TprofCachedStats     *cache,
   TprofRankSummary *ranks = NULL;
   size_t n_ranks;
 
+  cache->rank_recorded = NULL;
   cache->rank_count = calloc (ws, sizeof *cache->rank_count);
   cache->rank_sum = calloc (ws, sizeof *cache->rank_sum);
   cache->rank_min = malloc (ws * sizeof *cache->rank_min);
@@ -52,5 +90,5 @@ _tprof_cached_stats_init (TprofCachedStats     *cache,
       cache->rank_max[r] = ranks[i].max;
     }
   free (ranks);
-  return true;
+  return tprof_cached_stats_set_recorded (cache, gt, world_size);
 }

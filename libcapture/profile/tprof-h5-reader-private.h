@@ -58,6 +58,7 @@ typedef struct
   bool                 cached;          /* the stats come from the cache */
   TprofOperationStats  stats;
   int64_t             *computed_count;  /* world_size each, when computed */
+  int64_t             *computed_recorded;  /* from the isolated reader's helper */
   double              *computed_sum;
   double              *computed_min;
   double              *computed_max;
@@ -181,6 +182,14 @@ int _tprof_operation_cache_check (const TprofProfileFile  *pf,
                                   const int32_t           *ranks,
                                   size_t                   n_ranks,
                                   TprofError              *error);
+/* Sampled capture: attaches to @gt (@op's samples on @ranks, as above)
+ * what each of those ranks recorded, from the cache; nothing when @op was
+ * not sampled. false when memory is exhausted. */
+bool _tprof_operation_cache_attach_recorded (const TprofProfileFile *pf,
+                                             const TprofH5Operation *op,
+                                             TprofGatheredTime      *gt,
+                                             const int32_t          *ranks,
+                                             size_t                  n_ranks);
 
 /* --- reading samples (tprof-h5-samples.c) --- */
 

@@ -206,6 +206,10 @@ typedef struct
   double      *rank_sum;
   double      *rank_min;    /* NaN where a rank has no sample */
   double      *rank_max;
+  int64_t     *rank_recorded;  /* sampled capture only (DESIGN.md 2b), else NULL:
+                                * samples each rank recorded; then rank_sum/min/max
+                                * and the summary's count, sum, mean, min and max
+                                * cover all of them */
 } TprofCachedStats;
 
 /* Fills @cache from @gt; false when memory is exhausted. */

@@ -209,6 +209,17 @@ tprof_cache_check_extreme (const TprofProfileFile *pf,
   return 0;
 }
 
+/* Whether some rank stores fewer samples than it recorded. */
+static bool
+tprof_cache_sampled (const TprofProfileFile    *pf,
+                     const TprofOperationCache *c)
+{
+  for (int r = 0; r < pf->world_size; r++)
+    if (tprof_cache_rank_sampled (c, r))
+      return true;
+  return false;
+}
+
 static int
 tprof_cache_check_rank_values (const TprofProfileFile *pf,
                                const TprofH5Operation *op,
@@ -433,6 +444,7 @@ tprof_cache_fill_stats (const TprofProfileFile *pf,
   op->stats.rank_sum = c->rank_sum;
   op->stats.rank_min = c->rank_min;
   op->stats.rank_max = c->rank_max;
+  op->stats.rank_recorded = tprof_cache_sampled (pf, c) ? c->rank_recorded : NULL;
   op->stats_ready = true;
   op->cached = true;
   return 0;
@@ -574,7 +586,53 @@ _tprof_operation_cache_check (const TprofProfileFile  *pf,
   if (ranks != NULL || (!c->has_count && c->floats_present == 0))
     return 0;
   /* the attributes of a sampled operation cover samples the file lacks */
-  for (int r = 0; r < pf->world_size && !sampled; r++)
-    sampled = tprof_cache_rank_sampled (c, r);
+  sampled = tprof_cache_sampled (pf, c);
   return sampled ? 0 : tprof_cache_check_summary (pf, op, gt, error);
+}
+
+bool
+_tprof_operation_cache_attach_recorded (const TprofProfileFile *pf,
+                                        const TprofH5Operation *op,
+                                        TprofGatheredTime      *gt,
+                                        const int32_t          *ranks,
+                                        size_t                  n_ranks)
+{
+  const TprofOperationCache *c = &op->cache;
+  size_t n_check = ranks != NULL ? n_ranks : (size_t) pf->world_size, n = 0;
+  const int64_t *recorded = NULL;
+  const double *sum = NULL, *min = NULL, *max = NULL;
+  TprofRankRecorded *rec;
+  bool ok;
+
+  /* the statistics, where the isolated reader's helper sent them; else
+   * the cache this process read */
+  if (op->stats_ready && op->stats.rank_recorded != NULL)
+    {
+      recorded = op->stats.rank_recorded;
+      sum = op->stats.rank_sum;
+      min = op->stats.rank_min;
+      max = op->stats.rank_max;
+    }
+  else if (tprof_cache_sampled (pf, c))
+    {
+      recorded = c->rank_recorded;
+      sum = c->rank_sum;
+      min = c->rank_min;
+      max = c->rank_max;
+    }
+  if (recorded == NULL || sum == NULL || min == NULL || max == NULL)
+    return true;
+  rec = malloc ((n_check > 0 ? n_check : 1) * sizeof *rec);
+  if (rec == NULL)
+    return false;
+  for (size_t i = 0; i < n_check; i++)
+    {
+      int r = ranks != NULL ? ranks[i] : (int) i;
+
+      if (recorded[r] > 0)
+        rec[n++] = (TprofRankRecorded) { r, (uint64_t) recorded[r], sum[r], min[r], max[r] };
+    }
+  ok = n == 0 || tprof_gathered_time_set_recorded (gt, rec, n);
+  free (rec);
+  return ok;
 }

@@ -142,6 +142,10 @@ tprof_operation_writer_stats (TprofProfileWriter        *w,
       _tprof_profile_writer_add_array (w, group, "rank_max", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
                                        cache->rank_max, ws, error) < 0)
     return -1;
+  if (cache->rank_recorded != NULL
+      && _tprof_profile_writer_add_array (w, group, "rank_recorded", H5T_STD_I64LE, H5T_NATIVE_INT64,
+                                          cache->rank_recorded, ws, error) < 0)
+    return -1;
   return 0;
 }
 
@@ -363,7 +367,7 @@ _tprof_profile_writer_add_operation (TprofProfileWriter      *w,
   size_t n = tprof_gathered_time_count (gt);
   uint64_t upcoming = (uint64_t) n * (sizeof (double) + sizeof (int32_t))
                       * (tprof_gathered_time_starts (gt) != NULL ? 2 : 1)
-                      + (uint64_t) w->world_size * 4 * sizeof (double) + 4 * strlen (name);
+                      + (uint64_t) w->world_size * 5 * sizeof (double) + 4 * strlen (name);
   TprofGatheredTime *copy;
   int result;
 

@@ -61,7 +61,18 @@ tprof_profile_file_read_operation (TprofProfileFile   *file,
       return NULL;
     }
   if (file->remote != NULL)
-    return _tprof_reader_client_read (file, op, ranks, n_ranks, progress, user_data, cancel, error);
+    {
+      /* the helper checked the samples; what the ranks recorded comes
+       * with the statistics it sent */
+      gt = _tprof_reader_client_read (file, op, ranks, n_ranks, progress, user_data, cancel, error);
+      if (gt != NULL && ranks != NULL
+          && (selected = tprof_profile_file_normalize_ranks (file, ranks, n_ranks, &n_selected)) == NULL)
+        goto no_memory;
+      if (gt != NULL && !_tprof_operation_cache_attach_recorded (file, &file->ops[op], gt, selected, n_selected))
+        goto no_memory;
+      free (selected);
+      return gt;
+    }
   if (ranks != NULL && (selected = tprof_profile_file_normalize_ranks (file, ranks, n_ranks, &n_selected)) == NULL)
     {
       tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
@@ -76,10 +87,22 @@ tprof_profile_file_read_operation (TprofProfileFile   *file,
       tprof_gathered_time_free (gt);
       gt = NULL;
     }
+  if (gt != NULL && !_tprof_operation_cache_attach_recorded (file, &file->ops[op], gt, selected, n_selected))
+    {
+      tprof_gathered_time_free (gt);
+      gt = NULL;
+      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
+    }
   free (selected);
   if (gt != NULL && progress != NULL)
     progress (1.0, user_data);
   return gt;
+
+no_memory:
+  free (selected);
+  tprof_gathered_time_free (gt);
+  tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
+  return NULL;
 }
 
 /* The per-rank arrays of @op from its samples' rank summaries. */

@@ -56,6 +56,7 @@ tprof_profile_file_free (TprofProfileFile *pf)
       free (op->computed_sum);
       free (op->computed_min);
       free (op->computed_max);
+      free (op->computed_recorded);
     }
   free (pf->ops);
   free (pf->by_name);

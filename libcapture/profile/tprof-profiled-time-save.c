@@ -10,11 +10,12 @@ _tprof_save_operation_estimate (size_t n,
                                 bool   timeline,
                                 int    world_size)
 {
-  /* times and ranks, and starts and threads on a timeline */
+  /* times and ranks, and starts and threads on a timeline; the cached
+   * per-rank arrays (rank_recorded too) */
   uint64_t per_sample = sizeof (double) + sizeof (int32_t)
                         + (timeline ? sizeof (double) + sizeof (int32_t) : 0);
 
-  return (uint64_t) n * per_sample + (uint64_t) world_size * 4 * sizeof (double) + 8192;
+  return (uint64_t) n * per_sample + (uint64_t) world_size * 5 * sizeof (double) + 8192;
 }
 
 /* Roughly the size of @pt's operations (see _tprof_save_start()). */

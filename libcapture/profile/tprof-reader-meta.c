@@ -20,6 +20,9 @@ _tprof_reader_put_stats (TprofWire                 *w,
   _tprof_wire_put (w, stats->rank_sum, n * sizeof *stats->rank_sum);
   _tprof_wire_put (w, stats->rank_min, n * sizeof *stats->rank_min);
   _tprof_wire_put (w, stats->rank_max, n * sizeof *stats->rank_max);
+  _tprof_wire_put_u64 (w, stats->rank_recorded != NULL);
+  if (stats->rank_recorded != NULL)
+    _tprof_wire_put (w, stats->rank_recorded, n * sizeof *stats->rank_recorded);
 }
 
 bool
@@ -46,6 +49,13 @@ _tprof_reader_get_stats (TprofWire        *w,
       || !_tprof_wire_get (w, o->computed_min, n * sizeof *o->computed_min)
       || !_tprof_wire_get (w, o->computed_max, n * sizeof *o->computed_max))
     return false;
+  free (o->computed_recorded);
+  o->computed_recorded = NULL;
+  if (_tprof_wire_get_u64 (w) != 0
+      && ((o->computed_recorded = malloc (n * sizeof *o->computed_recorded)) == NULL
+          || !_tprof_wire_get (w, o->computed_recorded, n * sizeof *o->computed_recorded)))
+    return false;
+  o->stats.rank_recorded = o->computed_recorded;
   o->stats.rank_count = o->computed_count;
   o->stats.rank_sum = o->computed_sum;
   o->stats.rank_min = o->computed_min;

@@ -65,8 +65,10 @@ gather_operation (TprofTimeManager *tm,
   double *times = NULL, *starts = NULL;
   int32_t *ranks = NULL, *threads = NULL;
   TprofGatheredTime *gt = NULL;
+  TprofRecordedFigures figures;
+  bool sampled = false;
 
-  if (!_tprof_time_manager_visit_timeline (tm, name, collect_run, &runs) || runs.failed)
+  if (!_tprof_time_manager_visit_recorded (tm, name, collect_run, &runs, &figures, &sampled) || runs.failed)
     goto out;
   if (runs.total > 0)
     {
@@ -93,6 +95,16 @@ gather_operation (TprofTimeManager *tm,
     free (starts), free (threads);
   starts = NULL;
   threads = NULL;
+  if (gt != NULL && sampled)
+    {
+      TprofRankRecorded rank0 = { 0, figures.recorded, figures.sum, figures.min, figures.max };
+
+      if (!tprof_gathered_time_set_recorded (gt, &rank0, 1))
+        {
+          tprof_gathered_time_free (gt);
+          gt = NULL;
+        }
+    }
 
 out:
   free (times);

@@ -26,15 +26,21 @@
 #define TPROF_SERIES_MAX_CHUNKS  40
 #define TPROF_SLOT_TICKS         ((uint64_t) 1 << 63)
 
+struct _TprofReservoir;
+
 typedef struct
 {
   uint64_t *chunk;       /* the current chunk */
   size_t    chunk_first; /* samples stored before it */
-  size_t    capacity;    /* its capacity; 0 sends append to the slow path */
+  size_t    capacity;    /* its capacity; 0 sends append to the slow path
+                            (as a bounded series does once its slots are full) */
   size_t    len;         /* published samples; written with release order */
   size_t    converted;   /* samples in seconds; the manager's lock */
   int       n_chunks;
   bool      registered;  /* counted in the manager's first-recorded order */
+  /* set (release) before the first sample when the manager has a sample
+   * limit; readers then never convert in place (tprof-reservoir-private.h) */
+  struct _TprofReservoir *reservoir;
   uint64_t *chunks[TPROF_SERIES_MAX_CHUNKS];
 } TprofSeries;
 
@@ -76,6 +82,30 @@ TPROF_EXPORT bool _tprof_time_manager_visit_timeline (TprofTimeManager     *tm,
                                                       const char           *name,
                                                       TprofTimelineRunFunc  func,
                                                       void                 *user_data);
+
+/* _tprof_time_manager_visit_timeline() that also stores in *@sampled
+ * whether some thread's series of @name holds only a subset of what it
+ * recorded (sample limit) and, when it does, in *@figures the exact
+ * figures (count, sum, min, max; seconds) of everything recorded under
+ * @name on every thread, read after the runs so that they cover at least
+ * the runs. Not sampled: *@figures is left empty (the runs are all). */
+typedef struct
+{
+  uint64_t recorded;
+  double   sum;
+  double   min;  /* +inf when recorded is 0 */
+  double   max;  /* -inf when recorded is 0 */
+} TprofRecordedFigures;
+TPROF_EXPORT bool _tprof_time_manager_visit_recorded (TprofTimeManager     *tm,
+                                                      const char           *name,
+                                                      TprofTimelineRunFunc  func,
+                                                      void                 *user_data,
+                                                      TprofRecordedFigures *figures,
+                                                      bool                 *sampled);
+
+/* Seeds the random numbers of the series that register from now on
+ * (after creation or clear): a test hook, for reproducible subsets. */
+TPROF_EXPORT void _tprof_time_manager_set_sample_seed (TprofTimeManager *tm, uint64_t seed);
 
 /* tprof_time_manager_list_names(), telling out-of-memory (returns
  * (size_t) -1 and stores NULL) from no names (returns 0). */

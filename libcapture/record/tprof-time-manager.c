@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 
 #include "tprof-clock-private.h"
+#include "tprof-reservoir-private.h"
 #include "tprof-time-manager-private.h"
 #include "tprof/tprof-clock.h"
 #include "tprof/tprof-timer.h"
@@ -22,6 +23,8 @@ struct _TprofTimeManager
   int               *first_order;   /* by name id: 1 + rank in first-recorded order, 0 if absent */
   size_t             first_order_len;
   int                n_recorded;
+  size_t             sample_limit;  /* 0: unbounded; read (relaxed) when a series registers */
+  uint64_t           sample_seed;   /* series' random numbers derive from it */
 };
 
 static uint64_t next_manager_serial = 1;
@@ -49,6 +52,7 @@ tprof_time_manager_new (void)
     return NULL;
   tprof_clock_choose ();
   tm->serial = __atomic_fetch_add (&next_manager_serial, 1, __ATOMIC_RELAXED);
+  tm->sample_seed = (uint64_t) tprof_clock_ticks () ^ (tm->serial * 0x9e3779b97f4a7c15ull);
   pthread_mutex_init (&tm->lock, NULL);
   tm->threads_tail = &tm->threads;
   return tm;
@@ -59,6 +63,7 @@ series_reset (TprofSeries *series)
 {
   for (int k = 0; k < series->n_chunks; k++)
     free (series->chunks[k]);
+  _tprof_reservoir_free (series->reservoir);
   memset (series, 0, sizeof *series);
 }
 
@@ -236,23 +241,63 @@ chunk_alloc (size_t n)
   return chunk;
 }
 
+/* Capacity of chunk @k of @series: a bounded series' chunks end at its limit. */
+static size_t
+series_chunk_capacity (const TprofSeries *series, int k)
+{
+  return _tprof_reservoir_chunk_capacity (series->reservoir != NULL ? series->reservoir->limit : 0, k);
+}
+
 static bool
 series_add_chunk (TprofSeries *series)
 {
   int k = series->n_chunks;
+  size_t capacity;
   uint64_t *chunk;
 
   if (k == TPROF_SERIES_MAX_CHUNKS)
     return false;
-  chunk = chunk_alloc (_tprof_series_chunk_capacity (k));
+  capacity = series_chunk_capacity (series, k);
+  chunk = chunk_alloc (capacity);
   if (chunk == NULL)
     return false;
   __atomic_store_n (&series->chunks[k], chunk, __ATOMIC_RELEASE);
   series->n_chunks = k + 1;
   series->chunk_first += series->capacity;
   series->chunk = chunk;
-  series->capacity = _tprof_series_chunk_capacity (k);
+  series->capacity = capacity;
   return true;
+}
+
+/* A new series of @tm takes the manager's sample limit, if any, with
+ * random numbers of its own (the same for the same seed, thread and name). */
+static bool
+series_bound (TprofSeries *series, TprofThreadBuffer *buf, int id)
+{
+  TprofTimeManager *tm = buf->tm;
+  size_t limit = __atomic_load_n (&tm->sample_limit, __ATOMIC_RELAXED);
+  uint64_t seed;
+  TprofReservoir *res;
+
+  if (limit == 0 || series->reservoir != NULL)
+    return true;
+  seed = __atomic_load_n (&tm->sample_seed, __ATOMIC_RELAXED) ^ (buf->thread_serial * 0xd1b54a32d192ed03ull)
+         ^ ((uint64_t) id * 0xaef17502108ef2d9ull);
+  res = _tprof_reservoir_new (limit, seed);
+  if (res == NULL)
+    return false;
+  __atomic_store_n (&series->reservoir, res, __ATOMIC_RELEASE);
+  return true;
+}
+
+/* A bounded series whose slots are full samples from now on: every append
+ * takes the slow path (capacity 0 at used 0). */
+static void
+series_start_sampling (TprofSeries *series)
+{
+  _tprof_reservoir_start (series->reservoir, series->chunks);
+  series->chunk_first = series->len;
+  series->capacity = 0;
 }
 
 void
@@ -266,11 +311,23 @@ _tprof_thread_buffer_append_slow (TprofThreadBuffer *buf, int id, int64_t start_
   series = _tprof_thread_buffer_series (buf, id);
   if (series == NULL && (series = series_create (buf, id)) == NULL)
     return;
+  if (series->reservoir != NULL && series->reservoir->sampling)
+    {
+      _tprof_reservoir_offer (series->reservoir, series->chunks, start_ticks, duration);
+      return;
+    }
   if (!series->registered)
     {
-      if (!register_name (buf->tm, id))
+      /* the bound before the first sample: readers decide by it how to read */
+      if (!series_bound (series, buf, id) || !register_name (buf->tm, id))
         return;
       series->registered = true;
+    }
+  if (series->reservoir != NULL && series->len == series->reservoir->limit)
+    {
+      series_start_sampling (series);
+      _tprof_reservoir_offer (series->reservoir, series->chunks, start_ticks, duration);
+      return;
     }
   /* Out of memory drops the sample rather than abort the host application. */
   if (series->len - series->chunk_first == series->capacity && !series_add_chunk (series))
@@ -393,9 +450,11 @@ series_foreach_run (TprofSeries *series, size_t len, TprofSampleRunFunc func, vo
 
 /* Calls @func on the runs of at most @limit published samples of name @id,
  * thread after thread; tm->lock held. Threads may append meanwhile: @limit
- * keeps a second pass within what a first one counted. */
+ * keeps a second pass within what a first one counted. @retain: the
+ * caller keeps the runs past the lock (see the reservoir's snapshots). */
 static bool
-foreach_run_locked (TprofTimeManager *tm, int id, size_t limit, TprofSampleRunFunc func, void *user_data)
+foreach_run_locked (TprofTimeManager *tm, int id, size_t limit, bool retain, TprofSampleRunFunc func,
+                    void *user_data)
 {
   for (TprofThreadBuffer *buf = tm->threads; buf != NULL && limit > 0; buf = buf->next)
     {
@@ -405,6 +464,19 @@ foreach_run_locked (TprofTimeManager *tm, int id, size_t limit, TprofSampleRunFu
       if (series == NULL)
         continue;
       len = __atomic_load_n (&series->len, __ATOMIC_ACQUIRE);
+      if (__atomic_load_n (&series->reservoir, __ATOMIC_ACQUIRE) != NULL)
+        {
+          const TprofSnapshot *snap = _tprof_reservoir_snapshot_locked (series->reservoir, series->chunks, len,
+                                                                        retain);
+
+          if (snap == NULL)
+            return false;
+          len = snap->n < limit ? snap->n : limit;
+          if (len > 0 && !func (snap->times, len, user_data))
+            return false;
+          limit -= len;
+          continue;
+        }
       if (len > limit)
         len = limit;
       series_convert_locked (series, len);
@@ -456,22 +528,94 @@ _tprof_time_manager_visit_samples (TprofTimeManager   *tm,
   tprof_clock_calibrate ();  /* the fit converts what the visit reads */
   pthread_mutex_lock (&tm->lock);
   if (name_recorded_locked (tm, id))
-    finished = foreach_run_locked (tm, id, SIZE_MAX, func, user_data);
+    finished = foreach_run_locked (tm, id, SIZE_MAX, true, func, user_data);
   pthread_mutex_unlock (&tm->lock);
   return finished;
 }
 
+static void
+figures_add_run (TprofRecordedFigures *figures, const double *times, size_t n)
+{
+  figures->recorded += n;
+  for (size_t i = 0; i < n; i++)
+    {
+      figures->sum += times[i];
+      figures->min = fmin (figures->min, times[i]);
+      figures->max = fmax (figures->max, times[i]);
+    }
+}
+
+/* Visits the samples of @series (the first @len published) with @func;
+ * with @figures, adds to it the series' exact figures. tm->lock held. */
+static bool
+series_visit_timeline_locked (TprofSeries *series, size_t len, int32_t thread, TprofTimelineRunFunc func,
+                              void *user_data, TprofRecordedFigures *figures, bool *sampled)
+{
+  const TprofSnapshot *snap;
+
+  if (__atomic_load_n (&series->reservoir, __ATOMIC_ACQUIRE) == NULL)
+    {
+      series_convert_locked (series, len);
+      if (figures != NULL)
+        for (size_t k = 0, done = 0; done < len; k++)
+          {
+            size_t take = _tprof_series_chunk_capacity ((int) k);
+
+            take = take < len - done ? take : len - done;
+            figures_add_run (figures, (const double *) series->chunks[k], take);
+            done += take;
+          }
+      return series_foreach_timeline_run (series, len, thread, func, user_data);
+    }
+  snap = _tprof_reservoir_snapshot_locked (series->reservoir, series->chunks, len, true);
+  if (snap == NULL)
+    return false;
+  if (figures != NULL)
+    {
+      /* after the snapshot: the figures cover at least what it holds */
+      if (_tprof_reservoir_figures (series->reservoir, figures))
+        *sampled = true;
+      else
+        figures_add_run (figures, snap->times, snap->n);
+    }
+  return snap->n == 0 || func (snap->times, snap->times + snap->n, snap->n, thread, user_data);
+}
+
+/* Whether some thread's series of @id is sampling; tm->lock held. */
+static bool
+name_sampling_locked (TprofTimeManager *tm, int id)
+{
+  for (TprofThreadBuffer *buf = tm->threads; buf != NULL; buf = buf->next)
+    {
+      TprofSeries *series = _tprof_thread_buffer_series (buf, id);
+      TprofReservoir *res = series != NULL ? __atomic_load_n (&series->reservoir, __ATOMIC_ACQUIRE) : NULL;
+
+      if (res != NULL && __atomic_load_n (&res->sampling, __ATOMIC_ACQUIRE))
+        return true;
+    }
+  return false;
+}
+
 bool
-_tprof_time_manager_visit_timeline (TprofTimeManager     *tm,
+_tprof_time_manager_visit_recorded (TprofTimeManager     *tm,
                                     const char           *name,
                                     TprofTimelineRunFunc  func,
-                                    void                 *user_data)
+                                    void                 *user_data,
+                                    TprofRecordedFigures *figures,
+                                    bool                 *sampled)
 {
   int id = _tprof_name_intern (name);
-  bool finished = true;
+  bool finished = true, any_sampled = false;
 
+  if (figures != NULL)
+    *figures = (TprofRecordedFigures) { 0, 0.0, INFINITY, -INFINITY };
   tprof_clock_calibrate ();  /* the fit converts what the visit reads */
   pthread_mutex_lock (&tm->lock);
+  /* the figures of unsampled series cost a pass over their samples: only
+   * for a name that some thread samples (a series that starts sampling
+   * meanwhile is read as it was: its first samples, all it had) */
+  if (figures != NULL && !name_sampling_locked (tm, id))
+    figures = NULL;
   if (name_recorded_locked (tm, id))
     for (TprofThreadBuffer *buf = tm->threads; buf != NULL && finished; buf = buf->next)
       {
@@ -481,12 +625,35 @@ _tprof_time_manager_visit_timeline (TprofTimeManager     *tm,
         if (series == NULL)
           continue;
         len = __atomic_load_n (&series->len, __ATOMIC_ACQUIRE);
-        series_convert_locked (series, len);
-        finished = series_foreach_timeline_run (series, len, (int32_t) (buf->thread_serial - 1), func,
-                                                user_data);
+        finished = series_visit_timeline_locked (series, len, (int32_t) (buf->thread_serial - 1), func,
+                                                 user_data, figures, &any_sampled);
       }
   pthread_mutex_unlock (&tm->lock);
+  if (sampled != NULL)
+    *sampled = any_sampled;
   return finished;
+}
+
+bool
+_tprof_time_manager_visit_timeline (TprofTimeManager     *tm,
+                                    const char           *name,
+                                    TprofTimelineRunFunc  func,
+                                    void                 *user_data)
+{
+  return _tprof_time_manager_visit_recorded (tm, name, func, user_data, NULL, NULL);
+}
+
+void
+tprof_time_manager_set_sample_limit (TprofTimeManager *tm, size_t max_samples)
+{
+  if (tm != NULL)
+    __atomic_store_n (&tm->sample_limit, max_samples, __ATOMIC_RELAXED);
+}
+
+void
+_tprof_time_manager_set_sample_seed (TprofTimeManager *tm, uint64_t seed)
+{
+  __atomic_store_n (&tm->sample_seed, seed, __ATOMIC_RELAXED);
 }
 
 static bool
@@ -527,12 +694,12 @@ _tprof_time_manager_get_time (TprofTimeManager *tm, const char *name, double **t
   pthread_mutex_lock (&tm->lock);
   if (name_recorded_locked (tm, id))
     {
-      foreach_run_locked (tm, id, SIZE_MAX, count_run, &total);
+      foreach_run_locked (tm, id, SIZE_MAX, false, count_run, &total);
       if (total > 0 && total <= SIZE_MAX / sizeof *cursor.out)
         cursor.out = malloc (total * sizeof *cursor.out);
       no_memory = total > 0 && cursor.out == NULL;
       if (cursor.out != NULL)
-        foreach_run_locked (tm, id, total, copy_run, &cursor);
+        foreach_run_locked (tm, id, total, false, copy_run, &cursor);
     }
   pthread_mutex_unlock (&tm->lock);
 

@@ -94,7 +94,7 @@ assert [re.match(r'^ *\S+', line).group(0) for line in lines[1:7]] == \
 # CSV ends with parent and self_sum; --no-tree reads no sample: empty
 status, out, _ = tprof('--format', 'csv')
 head, first = out.splitlines()[:2]
-assert head.endswith(',slowest_rank,parent,self_sum') and first.startswith('step,') and ',,' in first, out
+assert head.endswith(',slowest_rank,parent,self_sum,sampled,stored') and first.startswith('step,') and ',,' in first, out
 status, out, _ = tprof('--format', 'json', '--no-tree')
 assert all(o['parent'] is None and o['self_sum'] is None for o in json.loads(out)['operations'])
 status, out, _ = tprof('--no-tree')

@@ -24,7 +24,7 @@ if [o['name'] for o in got['operations']] != [name for name, _, _ in ops]:
     errors.append('operations %r, expected %r' % ([o['name'] for o in got['operations']], [n for n, _, _ in ops]))
 
 keys = ['name', 'count', 'rank_count', 'sum', 'mean', 'std', 'min', 'max', 'median', 'p95', 'p99',
-        'imbalance', 'slowest_rank', 'parent', 'self_sum']
+        'imbalance', 'slowest_rank', 'parent', 'self_sum', 'sampled', 'stored', 'estimates']
 for (name, times, ranks), o in zip(ops, got['operations']):
     if list(o) != keys:
         errors.append('%s: keys %r' % (name, list(o)))
@@ -47,10 +47,13 @@ for (name, times, ranks), o in zip(ops, got['operations']):
         'p99': float(np.quantile(times, 0.99)) if n else None,
         'imbalance': float(totals.max() / totals.mean()) if n else None,
         'slowest_rank': int(present[np.argmax(totals)]) if n else None,
+        'sampled': False,
+        'stored': n,
+        'estimates': [],
     }
     for key, want in expected.items():
         have = o[key]
-        if key in ('count', 'rank_count', 'slowest_rank'):
+        if key in ('count', 'rank_count', 'slowest_rank', 'sampled', 'stored', 'estimates'):
             ok = have == want
         else:
             ok = close(have, want, rtol=1e-9)

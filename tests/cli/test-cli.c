@@ -252,7 +252,7 @@ test_summary_csv_and_table (void)
   g_assert_cmpint (run_tprof (csv_args, &out, &err), ==, 0);
   lines = g_strsplit (out, "\n", -1);
   g_assert_cmpstr (lines[0], ==, "name,count,rank_count,sum,mean,std,min,max,median,p95,p99,"
-                                 "imbalance,slowest_rank,parent,self_sum");
+                                 "imbalance,slowest_rank,parent,self_sum,sampled,stored");
   g_assert_cmpuint (g_strv_length (lines), ==, 6 + 2);
   /* sorted by sum, largest first; the awkward name is quoted */
   for (guint i = 1; i <= 6; i++)
@@ -291,6 +291,69 @@ test_summary_csv_and_table (void)
   g_strfreev (lines);
   g_free (out);
   g_free (err);
+}
+
+/* A sampled capture: the summary marks the operation and says which
+ * figures are exact (count and sum of every recorded sample, checked
+ * here) and which are estimates; with --ranks too. */
+static void
+test_summary_sampled (void)
+{
+  g_autofree char *path = fixture_file ("sampled.h5");
+  const char *json_args[] = { "summary", path, "--format", "json", NULL };
+  const char *ranks_args[] = { "summary", path, "--format", "json", "--ranks", "0", NULL };
+  /* append_time's samples overlap at random: no tree, so file order */
+  const char *csv_args[] = { "summary", path, "--format", "csv", "--no-tree", NULL };
+  const char *table_args[] = { "summary", path, "--no-tree", NULL };
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  TprofProfiledTime *pt;
+  TprofError error = { 0 };
+
+  tprof_time_manager_set_sample_limit (tm, 100);
+  for (int i = 0; i < 10000; i++)
+    tprof_time_manager_append_time (tm, "op", (double) (1 + i % 8) * 0.125);
+  tprof_time_manager_append_time (tm, "plain", 0.5);
+  pt = tprof_time_manager_gather_local (tm);
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+  tprof_time_manager_free (tm);
+
+  for (int with_ranks = 0; with_ranks < 2; with_ranks++)
+    {
+      g_autofree char *out = NULL, *err = NULL;
+
+      g_assert_cmpint (run_tprof (with_ranks ? ranks_args : json_args, &out, &err), ==, 0);
+      /* 10000 samples of mean 0.5625 s: sum 5625 s, exact */
+      g_assert_nonnull (strstr (out, "{\"name\": \"op\", \"count\": 10000, \"rank_count\": 1, \"sum\": 5625, "
+                                     "\"mean\": 0.5625, "));
+      g_assert_nonnull (strstr (out, "\"min\": 0.125, \"max\": 1, "));
+      g_assert_nonnull (strstr (out, "\"sampled\": true, \"stored\": 100, "
+                                     "\"estimates\": [\"std\", \"median\", \"p95\", \"p99\"]}"));
+      g_assert_nonnull (strstr (out, "{\"name\": \"plain\", \"count\": 1, "));
+      g_assert_nonnull (strstr (out, "\"sampled\": false, \"stored\": 1, \"estimates\": []}"));
+    }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_auto(GStrv) lines = NULL;
+
+    g_assert_cmpint (run_tprof (csv_args, &out, &err), ==, 0);
+    lines = g_strsplit (out, "\n", -1);
+    g_assert_true (g_str_has_prefix (lines[1], "op,10000,1,5625,0.5625,"));
+    g_assert_true (g_str_has_suffix (lines[1], ",true,100"));
+    g_assert_true (g_str_has_suffix (lines[2], ",false,1"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_auto(GStrv) lines = NULL;
+
+    g_assert_cmpint (run_tprof (table_args, &out, &err), ==, 0);
+    lines = g_strsplit (out, "\n", -1);
+    g_assert_true (g_str_has_prefix (lines[1], "op *"));
+    g_assert_true (g_str_has_prefix (lines[2], "plain "));
+    g_assert_true (g_str_has_prefix (lines[3], "* sampled"));
+    g_assert_nonnull (strstr (lines[3], "exact"));
+    g_assert_nonnull (strstr (lines[3], "estimates"));
+  }
 }
 
 static void
@@ -870,6 +933,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/summary/json-matches-numpy", test_summary_json);
   g_test_add_func ("/cli/summary/csv-and-table", test_summary_csv_and_table);
   g_test_add_func ("/cli/summary/sort-columns", test_summary_sort_columns);
+  g_test_add_func ("/cli/summary/sampled", test_summary_sampled);
   g_test_add_func ("/cli/summary/cached-reads-no-samples", test_summary_cached);
   g_test_add_func ("/cli/compare/against-scipy", test_compare);
   g_test_add_func ("/cli/trace/against-h5py", test_trace);

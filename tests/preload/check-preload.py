@@ -94,6 +94,38 @@ def check_threads(tprof_run, mpiexec, np_, program, work):
         assert np.all(c0 <= b0 + 1e-9) and np.all(b1 <= c1 + 1e-9), rank
 
 
+def check_sample_limit(tprof_run, mpiexec, np_, program, work):
+    """TPROF_SAMPLE_LIMIT bounds what each thread keeps of each call; the
+    file says how many calls each rank made (rank_recorded)."""
+    d = tempfile.mkdtemp(dir=work)
+    limit = 7
+    r = run([tprof_run, '-o', 'limited.h5', mpiexec, '-n', str(np_), program], d,
+            env={'TPROF_SAMPLE_LIMIT': str(limit)})
+    if r.returncode == 77:
+        return
+    assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
+    with h5py.File(os.path.join(d, 'limited.h5'), 'r') as f:
+        groups = {f['timings'][k].attrs['name']: f['timings'][k] for k in f['timings']}
+        # 20 barriers a rank, on the main thread: 7 kept, 20 recorded
+        g = groups['MPI_Barrier']
+        assert list(g['rank_recorded'][()]) == [ROUNDS] * np_, g['rank_recorded'][()]
+        assert list(g['rank_count'][()]) == [limit] * np_
+        assert g.attrs['count'] == ROUNDS * np_
+        # one Allreduce a round on each of THREADS threads: 7 kept by each
+        g = groups['MPI_Allreduce']
+        assert list(g['rank_recorded'][()]) == [THREADS * ROUNDS] * np_
+        assert list(g['rank_count'][()]) == [THREADS * limit] * np_
+        # MPI_Init_thread: once, not sampled
+        assert 'rank_recorded' not in groups['MPI_Init_thread']
+    # a value that is not a number is said and ignored
+    r = run([tprof_run, '-o', 'bad.h5', mpiexec, '-n', str(np_), program], d,
+            env={'TPROF_SAMPLE_LIMIT': 'lots'})
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert 'TPROF_SAMPLE_LIMIT=lots is not a number' in r.stderr, r.stderr
+    with h5py.File(os.path.join(d, 'bad.h5'), 'r') as f:
+        assert all('rank_recorded' not in f['timings'][k] for k in f['timings'])
+
+
 def check_abort(tprof_run, mpiexec, np_, program, work):
     d = tempfile.mkdtemp(dir=work)
     r = run([tprof_run, '-o', 'abort.h5', mpiexec, '-n', str(np_), program], d, timeout=120)
@@ -206,6 +238,7 @@ def main():
         check_command_line(tprof_run, work)
         check_without_mpi(tprof_run, work)
         check_threads(tprof_run, mpiexec, np_, threads, work)
+        check_sample_limit(tprof_run, mpiexec, np_, threads, work)
         check_abort(tprof_run, mpiexec, np_, abort, work)
         check_demo(tprof_run, mpiexec, np_, demo, work)
         check_parallel_save(tprof_run, mpiexec, np_, demo, work)

@@ -242,6 +242,28 @@ class Recording(unittest.TestCase):
             t.join()
         self.assertEqual(len(tm._get_time("t")), 4000)
 
+    def test_sample_limit_keeps_a_subset_and_exact_figures(self):
+        tm = tprof.TimeManager()
+        tm.set_sample_limit(10)
+        for i in range(1000):
+            tm._append_time("a", i * 0.25)
+        kept = tm._get_time("a")
+        self.assertEqual(len(kept), 10)
+        self.assertTrue(set(kept) <= {i * 0.25 for i in range(1000)})
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "limited.h5")
+            tm.gather().save(path)
+            with h5py.File(path) as f:
+                g = next(iter(f["timings"].values()))
+                self.assertEqual(g["rank_recorded"][()].tolist(), [1000])
+                self.assertEqual(g["rank_count"][()].tolist(), [10])
+                self.assertEqual(g.attrs["count"], 1000)
+                self.assertEqual(g.attrs["sum"], 0.25 * 999 * 1000 / 2)
+        with self.assertRaises(ValueError):
+            tm.set_sample_limit(-1)
+        with self.assertRaises(TypeError):
+            tm.set_sample_limit("ten")
+
     def test_gather_without_mpi_is_rank_0_of_1(self):
         tm = tprof.TimeManager()
         tm._append_time("a", 0.5)

@@ -49,7 +49,15 @@ typedef struct
   const char  *parent;  /* the parent operation's name, NULL for none */
   double       self_sum;  /* NaN when the tree was not computed */
   int          depth;   /* in the tree, for the table's indentation */
+  gboolean     sampled; /* sampled capture: some rank stores a subset of what
+                           it recorded; count, sum, mean, min, max (and the
+                           balance) are exact, std and quantiles estimates */
+  uint64_t     stored;  /* samples the file stores (== count unless sampled) */
 } Row;
+
+/* What a sampled operation's std and quantiles are: estimates from the
+ * stored subset (CSV and JSON name them). */
+static const char *const estimated_keys[] = { "std", "median", "p95", "p99" };
 
 static double
 row_number (const Row *row,
@@ -154,6 +162,8 @@ render_table (const Row *rows,
   gboolean left[G_N_ELEMENTS (headers)] = { TRUE };
   TprofCliTable *table;
   GPtrArray *shown = g_ptr_array_new ();
+  gboolean any_sampled = FALSE;
+  char *text, *note;
 
   for (gsize h = 0; h < G_N_ELEMENTS (headers); h++)
     if (tree || h != 4)
@@ -164,7 +174,7 @@ render_table (const Row *rows,
     {
       const TprofSummary *s = &rows[i].s;
       char *cells[G_N_ELEMENTS (headers)] = {
-        g_strdup_printf ("%*s%s", 2 * rows[i].depth, "", rows[i].name),
+        g_strdup_printf ("%*s%s%s", 2 * rows[i].depth, "", rows[i].name, rows[i].sampled ? " *" : ""),
         g_strdup_printf ("%zu", s->count),
         g_strdup_printf ("%zu", s->rank_count),
         tprof_cli_cell_duration (s->sum),
@@ -183,8 +193,16 @@ render_table (const Row *rows,
       if (!tree)
         memmove (&cells[4], &cells[5], (G_N_ELEMENTS (cells) - 5) * sizeof cells[0]);
       tprof_cli_table_add_row (table, cells);
+      any_sampled |= rows[i].sampled;
     }
-  return tprof_cli_table_free_to_string (table);
+  text = tprof_cli_table_free_to_string (table);
+  if (!any_sampled)
+    return text;
+  note = g_strconcat (text, _("* sampled: the file stores a random subset of the samples. Count, Sum, Mean, "
+                              "Min, Max and Imbalance are exact, over every recorded sample; Std, Median, "
+                              "P95 and P99 are estimates from the stored subset."), "\n", NULL);
+  g_free (text);
+  return note;
 }
 
 static char *
@@ -195,7 +213,7 @@ render_csv (const Row *rows,
 
   for (int c = 0; c < N_COLUMNS; c++)
     g_string_append_printf (out, c > 0 ? ",%s" : "%s", column_keys[c]);
-  g_string_append_c (out, '\n');
+  g_string_append (out, ",sampled,stored\n");
 
   for (gsize i = 0; i < n_rows; i++)
     {
@@ -214,7 +232,7 @@ render_csv (const Row *rows,
         tprof_cli_csv_append_string (out, rows[i].parent);
       g_string_append_c (out, ',');
       tprof_cli_csv_append_double (out, rows[i].self_sum);
-      g_string_append_c (out, '\n');
+      g_string_append_printf (out, ",%s,%" PRIu64 "\n", rows[i].sampled ? "true" : "false", rows[i].stored);
     }
   return g_string_free (out, FALSE);
 }
@@ -251,7 +269,11 @@ render_json (const char *file,
         g_string_append (out, "null");
       g_string_append (out, ", \"self_sum\": ");
       tprof_cli_json_append_double (out, rows[i].self_sum);
-      g_string_append_c (out, '}');
+      g_string_append_printf (out, ", \"sampled\": %s, \"stored\": %" PRIu64 ", \"estimates\": [",
+                              rows[i].sampled ? "true" : "false", rows[i].stored);
+      for (gsize k = 0; rows[i].sampled && k < G_N_ELEMENTS (estimated_keys); k++)
+        g_string_append_printf (out, k > 0 ? ", \"%s\"" : "\"%s\"", estimated_keys[k]);
+      g_string_append (out, "]}");
     }
   g_string_append (out, "]}\n");
   return g_string_free (out, FALSE);
@@ -286,11 +308,15 @@ summarize_one (TprofProfileFile *profile,
           return FALSE;
         }
       row->s = stats->summary;
+      row->sampled = stats->rank_recorded != NULL;
+      row->stored = tprof_profile_file_sample_count (profile, op);
       return TRUE;
     }
   gt = tprof_cli_read_operation (profile, op, ranks);
   if (gt == NULL)
     return FALSE;
+  row->sampled = tprof_gathered_time_is_sampled (gt);
+  row->stored = tprof_gathered_time_count (gt);
   ok = tprof_gathered_time_summarize (gt, &row->s);
   tprof_gathered_time_free (gt);
   if (!ok)

@@ -94,6 +94,36 @@ typedef struct
   double  max;
 } TprofRankSummary;
 
+/* Sampled capture (tprof_time_manager_set_sample_limit, DESIGN.md 2b):
+ * what one rank recorded of an operation, of which the selection's
+ * samples of that rank may be a uniform random subset. */
+typedef struct
+{
+  int32_t  rank;
+  uint64_t recorded;  /* samples recorded, >= those stored */
+  double   sum;       /* exact figures of every recorded sample, seconds */
+  double   min;
+  double   max;
+} TprofRankRecorded;
+
+/* Attaches to @gt what each rank recorded: @n entries (copied), one per
+ * rank that recorded, ascending by rank. A rank's figures are widened to
+ * cover its stored samples (count, min, max), so that they are never
+ * smaller than what the selection holds. From then on summarize() gives
+ * count, sum, mean, min, max and the rank balance of everything recorded
+ * (exact), std and quantiles of the stored subset (estimates); get_rank()
+ * carries the entries of the ranks it keeps. @n 0 detaches. Returns false
+ * when memory is exhausted (nothing changes). */
+TPROF_EXPORT bool tprof_gathered_time_set_recorded (TprofGatheredTime       *gt,
+                                                    const TprofRankRecorded *ranks,
+                                                    size_t                   n);
+/* What @gt's ranks recorded (owned by @gt), and their number; 0 and NULL
+ * when none was attached, i.e. the samples are all that was recorded. */
+TPROF_EXPORT size_t tprof_gathered_time_recorded (const TprofGatheredTime  *gt,
+                                                  const TprofRankRecorded **ranks);
+/* Whether some rank of @gt recorded more samples than @gt holds. */
+TPROF_EXPORT bool tprof_gathered_time_is_sampled (const TprofGatheredTime *gt);
+
 /* Stores in *@out a malloc'd array (caller frees) of one summary per rank
  * that has samples, ascending by rank, and returns its length (0 and NULL
  * when empty). Returns (size_t)-1 when memory is exhausted. */

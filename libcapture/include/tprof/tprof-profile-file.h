@@ -26,6 +26,11 @@ typedef struct
   const double  *rank_sum;    /* total time of each rank */
   const double  *rank_min;    /* NaN where the rank has no sample */
   const double  *rank_max;
+  const int64_t *rank_recorded;  /* sampled capture: samples each rank
+                                  * recorded (>= rank_count; where larger,
+                                  * the rank's stored samples are a uniform
+                                  * subset and rank_sum/min/max cover all it
+                                  * recorded); NULL when nothing was sampled */
 } TprofOperationStats;
 
 /* Opens the profile at @path and reads its metadata: the root attributes,

@@ -44,6 +44,28 @@ TPROF_EXPORT size_t tprof_time_manager_list_names (TprofTimeManager *tm,
  * into @tm. */
 TPROF_EXPORT void tprof_time_manager_clear (TprofTimeManager *tm);
 
+/* Bounds the memory @tm uses: from now on each series (one name recorded
+ * on one thread) stores at most @max_samples samples. Past that it keeps
+ * a uniform random subset of everything it recorded (reservoir sampling,
+ * Li's Algorithm L: each sample recorded has the same chance to be among
+ * those kept) and the exact count, sum, min and max of everything; a
+ * profile of @tm then says, per operation and rank, how many samples were
+ * recorded (`rank_recorded` in the file) and its count, sum, mean, min and
+ * max are exact while std and quantiles are estimates from the subset.
+ * 0 (the default) keeps every sample. A series takes the limit when it
+ * records its first sample (after creation or tprof_time_manager_clear());
+ * series already recording keep theirs, so set it before recording.
+ * Memory per series: 20 bytes a kept sample, plus 16 bytes a kept sample
+ * for each gather made while that series records (a gather reads a
+ * consistent snapshot and may hand it on after it returns; the snapshots
+ * go at clear or free); tprof_time_manager_get_time() keeps nothing.
+ * The recording path takes no lock: while sampling, a sample that is not
+ * kept costs a little more than one that is stored (a call and a few
+ * additions); a kept one replaces a slot, which a concurrent reader sees
+ * whole, either the old sample or the new. */
+TPROF_EXPORT void tprof_time_manager_set_sample_limit (TprofTimeManager *tm,
+                                                       size_t            max_samples);
+
 /* Pushes @tm on this thread's stack of enabled managers: TPROF_SCOPE then
  * records into it (and into every other manager enabled on this thread).
  * The stack has no depth limit. Enabling a manager that is already enabled
