@@ -48,6 +48,7 @@ typedef struct
   size_t              *op_names;     /* per operation: its (rank, name) entries, in rank order */
   size_t              *op_name_base; /* per operation + 1 */
   TprofCachedStats    *caches;       /* per operation */
+  TprofPartSums       *stored;       /* per operation: its stored samples' figures */
   TprofSaveShell       shell;
   bool                 shell_written;
 } TprofSaveParallel;

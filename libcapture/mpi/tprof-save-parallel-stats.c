@@ -84,7 +84,59 @@ out:
   return err->code == TPROF_ERROR_NONE ? 0 : -1;
 }
 
-/* Rank 0: the caches' counts, sums and extremes, per rank and in all. */
+/* Whether some rank sampled operation @op (recorded more than it stored). */
+static bool
+stats_op_sampled (const TprofSaveParallel *s, size_t op)
+{
+  for (size_t j = s->op_name_base[op]; j < s->op_name_base[op + 1]; j++)
+    if (s->g.name_recorded[s->op_names[j]].recorded != 0)
+      return true;
+  return false;
+}
+
+/* Rank 0, a sampled operation: what each rank recorded replaces what it
+ * stored in the per-rank arrays, and the summary's count, sum, mean,
+ * min and max cover everything recorded, as the serial save has them
+ * (DESIGN.md 2b); std and quantiles stay those of the stored samples. */
+static int
+stats_apply_recorded (TprofSaveParallel *s, size_t op, TprofError *err)
+{
+  TprofGather *g = &s->g;
+  TprofCachedStats *c = &s->caches[op];
+  TprofPartSums all;
+
+  c->rank_recorded = malloc ((size_t) g->size * sizeof *c->rank_recorded);
+  if (c->rank_recorded == NULL)
+    return _tprof_gather_set_no_memory (err, "summarizing the operations");
+  memcpy (c->rank_recorded, c->rank_count, (size_t) g->size * sizeof *c->rank_recorded);
+  _tprof_part_sums_init (&all);
+  for (int r = 0; r < g->size; r++)
+    {
+      for (size_t k = g->name_base[r]; k < g->name_base[r + 1]; k++)
+        {
+          const TprofRankRecorded *rec = &g->name_recorded[k];
+
+          if (g->name_op[k] != op || rec->recorded == 0)
+            continue;
+          c->rank_recorded[r] = (int64_t) rec->recorded;
+          c->rank_sum[r] = rec->sum;
+          c->rank_min[r] = rec->min;
+          c->rank_max[r] = rec->max;
+        }
+      if (c->rank_recorded[r] > 0)
+        _tprof_part_sums_merge (&all, &(TprofPartSums) { (uint64_t) c->rank_recorded[r], c->rank_sum[r],
+                                                         c->rank_min[r], c->rank_max[r] });
+    }
+  c->summary.count = all.count;
+  c->summary.sum = all.sum;
+  c->summary.mean = all.count > 0 ? all.sum / (double) all.count : NAN;
+  c->summary.min = all.min;
+  c->summary.max = all.max;
+  return 0;
+}
+
+/* Rank 0: the caches' counts, sums and extremes, per rank and in all;
+ * each operation's stored samples' figures, for the std and quantiles. */
 static int
 stats_fill_caches (TprofSaveParallel *s, TprofError *err)
 {
@@ -92,13 +144,14 @@ stats_fill_caches (TprofSaveParallel *s, TprofError *err)
   size_t ws = (size_t) g->size;
 
   s->caches = calloc (s->n_ops > 0 ? s->n_ops : 1, sizeof *s->caches);
+  s->stored = calloc (s->n_ops > 0 ? s->n_ops : 1, sizeof *s->stored);
   s->means = malloc ((s->n_ops > 0 ? s->n_ops : 1) * sizeof *s->means);
-  if (s->caches == NULL || s->means == NULL)
+  if (s->caches == NULL || s->stored == NULL || s->means == NULL)
     return _tprof_gather_set_no_memory (err, "summarizing the operations");
   for (size_t op = 0; op < s->n_ops; op++)
     {
       TprofCachedStats *c = &s->caches[op];
-      TprofPartSums all;
+      TprofPartSums *all = &s->stored[op];
 
       c->rank_count = calloc (ws, sizeof *c->rank_count);
       c->rank_sum = calloc (ws, sizeof *c->rank_sum);
@@ -108,13 +161,13 @@ stats_fill_caches (TprofSaveParallel *s, TprofError *err)
         return _tprof_gather_set_no_memory (err, "summarizing the operations");
       for (size_t r = 0; r < ws; r++)
         c->rank_min[r] = c->rank_max[r] = NAN;
-      _tprof_part_sums_init (&all);
+      _tprof_part_sums_init (all);
       /* in rank order, as the gathered samples lie */
       for (size_t j = s->op_name_base[op]; j < s->op_name_base[op + 1]; j++)
-        _tprof_part_sums_merge (&all, &s->name_sums[s->op_names[j]]);
+        _tprof_part_sums_merge (all, &s->name_sums[s->op_names[j]]);
       c->summary = (TprofSummary) {
-        .count = all.count, .sum = all.sum, .mean = all.count > 0 ? all.sum / (double) all.count : NAN,
-        .std = NAN, .min = all.min, .max = all.max, .median = NAN, .p95 = NAN, .p99 = NAN,
+        .count = all->count, .sum = all->sum, .mean = all->count > 0 ? all->sum / (double) all->count : NAN,
+        .std = NAN, .min = all->min, .max = all->max, .median = NAN, .p95 = NAN, .p99 = NAN,
         .imbalance = NAN, .slowest_rank = -1, .imbalance_time = NAN,
       };
       s->means[op] = c->summary.mean;
@@ -130,6 +183,9 @@ stats_fill_caches (TprofSaveParallel *s, TprofError *err)
         c->rank_min[r] = s->name_sums[k].min;
         c->rank_max[r] = s->name_sums[k].max;
       }
+  for (size_t op = 0; op < s->n_ops; op++)
+    if (stats_op_sampled (s, op) && stats_apply_recorded (s, op, err) < 0)
+      return -1;
   return 0;
 }
 
@@ -166,7 +222,7 @@ stats_std (TprofSaveParallel *s, TprofError *err)
   if (rc != MPI_SUCCESS)
     _tprof_gather_set_mpi_error (err, rc, "MPI_Bcast/MPI_Reduce", "computing the std");
   for (size_t op = 0; g->rank == 0 && rc == MPI_SUCCESS && op < s->n_ops; op++)
-    s->caches[op].summary.std = _tprof_std_of_squared_deviations (total[op], s->caches[op].summary.count);
+    s->caches[op].summary.std = _tprof_std_of_squared_deviations (total[op], s->stored[op].count);
   _tprof_gather_agree (g, "computing the std", err);
 out:
   free (ss);
@@ -363,8 +419,7 @@ stats_quantiles (TprofSaveParallel *s, TprofError *err)
     {
       n_batches = stats_plan_batches (s, bounds, load);
       for (size_t op = 0; op < s->n_ops; op++)
-        _tprof_order_search_init (&searches[op], s->caches[op].summary.count, s->caches[op].summary.min,
-                                  s->caches[op].summary.max);
+        _tprof_order_search_init (&searches[op], s->stored[op].count, s->stored[op].min, s->stored[op].max);
     }
   if (_tprof_gather_agree (g, "agreeing to find the quantiles", err) < 0)
     goto out;
@@ -415,9 +470,11 @@ _tprof_save_parallel_statistics_clear (TprofSaveParallel *s)
   for (size_t op = 0; s->caches != NULL && op < s->n_ops; op++)
     _tprof_cached_stats_clear (&s->caches[op]);
   free (s->caches);
+  free (s->stored);
   free (s->means);
   free (s->name_sums);
   s->caches = NULL;
+  s->stored = NULL;
   s->means = NULL;
   s->name_sums = NULL;
 }

@@ -64,7 +64,7 @@ main (int argc, char **argv)
   MPI_Comm_size (MPI_COMM_WORLD, &size);
   if (argc < 3)
     {
-      fprintf (stderr, "usage: %s OUTDIR SAMPLES [SORT-BUDGET]\n", argv[0]);
+      fprintf (stderr, "usage: %s OUTDIR SAMPLES [SORT-BUDGET [SAMPLE-LIMIT]]\n", argv[0]);
       MPI_Abort (MPI_COMM_WORLD, 2);
     }
   n = (size_t) strtoull (argv[2], NULL, 10);
@@ -75,6 +75,9 @@ main (int argc, char **argv)
 
   seed = 1234u + 77u * (unsigned) rank;
   tm = tprof_time_manager_new ();
+  /* a bounded capture: some operations of some ranks sampled */
+  if (argc > 4)
+    tprof_time_manager_set_sample_limit (tm, (size_t) strtoull (argv[4], NULL, 10));
   /* every rank, in different orders; some ranks only; the last alone */
   for (size_t i = 0; i < n + 13 * (size_t) rank; i++)
     {
