@@ -60,12 +60,16 @@ tprof_profile_file_read_operation (TprofProfileFile   *file,
                        file == NULL ? "the file is NULL" : "no such operation");
       return NULL;
     }
-  if (file->remote != NULL)
-    return _tprof_reader_client_read (file, op, ranks, n_ranks, progress, user_data, cancel, error);
   if (ranks != NULL && (selected = tprof_profile_file_normalize_ranks (file, ranks, n_ranks, &n_selected)) == NULL)
     {
       tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
       return NULL;
+    }
+  if (file->remote != NULL)
+    {
+      gt = _tprof_reader_client_read (file, op, selected, n_selected, progress, user_data, cancel, error);
+      free (selected);
+      return gt;
     }
   if (progress != NULL)
     progress (0.0, user_data);

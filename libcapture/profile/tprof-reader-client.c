@@ -52,6 +52,10 @@ struct _TprofReaderClient
   int    sock;
   rlim_t memory_limit;
   bool   no_vm_copy;  /* process_vm_readv failed once: samples come in a memfd */
+  int    fd;          /* the file, opened here: read without the helper where
+                       * it stores samples plainly; -1 if it could not be */
+  dev_t  dev;
+  ino_t  ino;
 };
 
 /* The helper beside this library in a build tree, else where it is installed. */
@@ -225,6 +229,8 @@ _tprof_reader_client_free (TprofReaderClient *client)
   if (client == NULL)
     return;
   client_reap (client, &status);
+  if (client->fd >= 0)
+    close (client->fd);
   free (client->helper);
   free (client->path);
   free (client);
@@ -254,11 +260,24 @@ tprof_profile_file_open_isolated (const char *path,
       return NULL;
     }
   client->sock = -1;
+  client->fd = -1;
   client->memory_limit = MEMORY_LIMIT_BASE;
   /* for tests: take the path a sandbox without process_vm_readv takes */
   client->no_vm_copy = getenv ("TPROF_READER_NO_VM_COPY") != NULL;
-  if (stat (path, &st) == 0 && st.st_size > 0)
-    client->memory_limit += (rlim_t) st.st_size * MEMORY_LIMIT_PER_FILE_BYTE;
+  /* O_NONBLOCK: a FIFO must not block here (the helper refuses it) */
+  client->fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (client->fd >= 0 && (fstat (client->fd, &st) < 0 || !S_ISREG (st.st_mode)))
+    {
+      close (client->fd);
+      client->fd = -1;
+    }
+  if (client->fd >= 0)
+    {
+      client->dev = st.st_dev;
+      client->ino = st.st_ino;
+      if (st.st_size > 0)
+        client->memory_limit += (rlim_t) st.st_size * MEMORY_LIMIT_PER_FILE_BYTE;
+    }
 
   if (client_start (client, &w, error) == 0)
     pf = _tprof_reader_get_meta (&w, path, error);
@@ -497,8 +516,94 @@ client_copy_samples (TprofReaderClient  *client,
   return !memfd;
 }
 
+/* Asks the helper where operation @op's arrays lie, and takes its cache
+ * into @file (the direct read checks the samples against it). 0 with
+ * *@direct true when the samples can be read here from client->fd; 0
+ * with it false when the helper is to read them; -1 with @error. */
+static int
+client_locate (TprofReaderClient   *client,
+               TprofProfileFile    *file,
+               size_t               op,
+               TprofReaderLocation *loc,
+               bool                *direct,
+               TprofError          *error)
+{
+  TprofWire w = { 0 };
+  TprofReaderMsg type;
+  int got_fd = -1, rc, result = 0;
+
+  *direct = false;
+  _tprof_wire_put_u64 (&w, op);
+  if (client_request (client, TPROF_READER_MSG_LOCATE, &w, error) < 0)
+    {
+      _tprof_wire_clear (&w);
+      return -1;
+    }
+  rc = _tprof_reader_receive (client->sock, &type, &w, &got_fd, READ_TIMEOUT_MS, NULL);
+  if (got_fd >= 0)
+    close (got_fd);
+  if (rc != 0)
+    {
+      client_failed (client, rc, "reading its samples", error);
+      result = -1;
+    }
+  else if (type == TPROF_READER_MSG_ERROR)
+    {
+      client_take_error (client, &w, error);
+      result = -1;
+    }
+  else if (type != TPROF_READER_MSG_LOCATION || !_tprof_reader_get_location (&w, loc)
+           || !_tprof_reader_get_cache (&w, &file->ops[op].cache, file->world_size))
+    result = tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent a malformed answer",
+                              file->path);
+  else
+    /* the very file the helper parsed, with as many samples as it said */
+    *direct = loc->direct && client->fd >= 0 && loc->dev == (uint64_t) client->dev
+              && loc->ino == (uint64_t) client->ino && loc->n == file->ops[op].n;
+  _tprof_wire_clear (&w);
+  return result;
+}
+
+/* The helper reads the samples with HDF5 and the client copies them. */
+static TprofGatheredTime *
+client_read_in_helper (TprofProfileFile   *file,
+                       size_t              op,
+                       const int32_t      *ranks,
+                       size_t              n_ranks,
+                       TprofProgressFunc   progress,
+                       void               *user_data,
+                       const volatile int *cancel,
+                       TprofError         *error);
+
 TprofGatheredTime *
 _tprof_reader_client_read (TprofProfileFile   *file,
+                           size_t              op,
+                           const int32_t      *ranks,
+                           size_t              n_ranks,
+                           TprofProgressFunc   progress,
+                           void               *user_data,
+                           const volatile int *cancel,
+                           TprofError         *error)
+{
+  TprofReaderClient *client = file->remote;
+  TprofReaderLocation loc;
+  bool direct;
+
+  if (cancel != NULL && *cancel)
+    {
+      tprof_error_set (error, TPROF_ERROR_CANCELLED, "%s: cancelled", file->path);
+      return NULL;
+    }
+  if (client_locate (client, file, op, &loc, &direct, error) < 0)
+    return NULL;
+  if (direct)
+    return _tprof_reader_read_direct (file, op, client->fd, &loc, ranks, n_ranks, progress, user_data,
+                                      cancel, error);
+  return client_read_in_helper (file, op, ranks, n_ranks, progress, user_data, cancel, error);
+}
+
+static TprofGatheredTime *
+client_read_in_helper (TprofProfileFile   *file,
                            size_t              op,
                            const int32_t      *ranks,
                            size_t              n_ranks,

@@ -68,6 +68,31 @@ serve_stats (TprofProfileFile *file,
   _tprof_wire_clear (&w);
 }
 
+/* Where operation op's arrays lie in the file, with its cache: the
+ * client reads them itself where it can. */
+static void
+serve_locate (TprofProfileFile *file,
+              TprofWire        *request)
+{
+  uint64_t op = _tprof_wire_get_u64 (request);
+  TprofReaderLocation loc;
+  TprofWire w = { 0 };
+
+  if (request->failed || op >= file->n_ops)
+    {
+      TprofError error = { 0 };
+
+      tprof_error_set (&error, TPROF_ERROR_INVALID, "malformed request");
+      send_error (&error);
+      return;
+    }
+  _tprof_reader_locate (file, (size_t) op, &loc);
+  _tprof_reader_put_location (&w, &loc);
+  _tprof_reader_put_cache (&w, &file->ops[op].cache, file->world_size);
+  _tprof_reader_send (SOCKET_FD, TPROF_READER_MSG_LOCATION, &w, -1);
+  _tprof_wire_clear (&w);
+}
+
 /* The samples' arrays, laid out as _tprof_reader_samples_layout() says,
  * in a new memfd. */
 static int
@@ -230,6 +255,8 @@ main (int    argc,
         serve_stats (file, &w);
       else if (type == TPROF_READER_MSG_READ)
         serve_read (file, &w);
+      else if (type == TPROF_READER_MSG_LOCATE)
+        serve_locate (file, &w);
       else
         break;
     }

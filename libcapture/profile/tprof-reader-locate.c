@@ -1,0 +1,150 @@
+/* tprof-reader-locate.c — where an operation's arrays lie in the file, found by the isolated reader's helper, so that the client reads them itself. */
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tprof-reader-private.h"
+
+/* Only public HDF5 calls here: the helper links this file but cannot
+ * reach the library's hidden functions. */
+
+typedef struct
+{
+  hid_t          (*file_type) (void);  /* a function: H5T_* are not constants */
+  TprofH5RawType raw;
+} TprofReaderRawType;
+
+static hid_t f32le (void) { return H5T_IEEE_F32LE; }
+static hid_t f32be (void) { return H5T_IEEE_F32BE; }
+static hid_t f64le (void) { return H5T_IEEE_F64LE; }
+static hid_t f64be (void) { return H5T_IEEE_F64BE; }
+static hid_t i8le (void) { return H5T_STD_I8LE; }
+static hid_t i8be (void) { return H5T_STD_I8BE; }
+static hid_t i16le (void) { return H5T_STD_I16LE; }
+static hid_t i16be (void) { return H5T_STD_I16BE; }
+static hid_t i32le (void) { return H5T_STD_I32LE; }
+static hid_t i32be (void) { return H5T_STD_I32BE; }
+static hid_t i64le (void) { return H5T_STD_I64LE; }
+static hid_t i64be (void) { return H5T_STD_I64BE; }
+static hid_t u8le (void) { return H5T_STD_U8LE; }
+static hid_t u8be (void) { return H5T_STD_U8BE; }
+static hid_t u16le (void) { return H5T_STD_U16LE; }
+static hid_t u16be (void) { return H5T_STD_U16BE; }
+static hid_t u32le (void) { return H5T_STD_U32LE; }
+static hid_t u32be (void) { return H5T_STD_U32BE; }
+static hid_t u64le (void) { return H5T_STD_U64LE; }
+static hid_t u64be (void) { return H5T_STD_U64BE; }
+
+static const TprofReaderRawType tprof_reader_raw_types[] = {
+  { f32le, { TPROF_H5_RAW_FLOAT, 4, false } },    { f32be, { TPROF_H5_RAW_FLOAT, 4, true } },
+  { f64le, { TPROF_H5_RAW_FLOAT, 8, false } },    { f64be, { TPROF_H5_RAW_FLOAT, 8, true } },
+  { i8le, { TPROF_H5_RAW_SIGNED, 1, false } },    { i8be, { TPROF_H5_RAW_SIGNED, 1, true } },
+  { i16le, { TPROF_H5_RAW_SIGNED, 2, false } },   { i16be, { TPROF_H5_RAW_SIGNED, 2, true } },
+  { i32le, { TPROF_H5_RAW_SIGNED, 4, false } },   { i32be, { TPROF_H5_RAW_SIGNED, 4, true } },
+  { i64le, { TPROF_H5_RAW_SIGNED, 8, false } },   { i64be, { TPROF_H5_RAW_SIGNED, 8, true } },
+  { u8le, { TPROF_H5_RAW_UNSIGNED, 1, false } },  { u8be, { TPROF_H5_RAW_UNSIGNED, 1, true } },
+  { u16le, { TPROF_H5_RAW_UNSIGNED, 2, false } }, { u16be, { TPROF_H5_RAW_UNSIGNED, 2, true } },
+  { u32le, { TPROF_H5_RAW_UNSIGNED, 4, false } }, { u32be, { TPROF_H5_RAW_UNSIGNED, 4, true } },
+  { u64le, { TPROF_H5_RAW_UNSIGNED, 8, false } }, { u64be, { TPROF_H5_RAW_UNSIGNED, 8, true } },
+};
+
+/* @type as one of the raw types, or false (float16, a padded integer, ...). */
+static bool
+tprof_reader_raw_type (hid_t           type,
+                       H5T_class_t     klass,
+                       TprofH5RawType *raw)
+{
+  if (H5Tget_class (type) != klass)
+    return false;
+  for (size_t i = 0; i < sizeof tprof_reader_raw_types / sizeof tprof_reader_raw_types[0]; i++)
+    if (H5Tequal (type, tprof_reader_raw_types[i].file_type ()) > 0)
+      {
+        *raw = tprof_reader_raw_types[i].raw;
+        return (raw->kind == TPROF_H5_RAW_FLOAT) == (klass == H5T_FLOAT);
+      }
+  return false;
+}
+
+/* Fills @a for dataset @name of @group: true when it is absent, or 1-D of
+ * @n values of class @klass stored as one contiguous, unfiltered run in
+ * this file. */
+static bool
+tprof_reader_locate_array (hid_t             group,
+                           const char       *name,
+                           H5T_class_t       klass,
+                           uint64_t          n,
+                           TprofReaderArray *a)
+{
+  hid_t dset, type = -1, space = -1, dcpl = -1;
+  hsize_t dims[1] = { 0 };
+  haddr_t addr = HADDR_UNDEF;
+  bool direct;
+
+  memset (a, 0, sizeof *a);
+  if (H5Lexists (group, name, H5P_DEFAULT) <= 0)
+    return true;
+  dset = H5Dopen2 (group, name, H5P_DEFAULT);
+  if (dset < 0)
+    return false;
+  type = H5Dget_type (dset);
+  space = H5Dget_space (dset);
+  dcpl = H5Dget_create_plist (dset);
+  direct = type >= 0 && space >= 0 && dcpl >= 0
+    && tprof_reader_raw_type (type, klass, &a->type)
+    && H5Sget_simple_extent_ndims (space) == 1
+    && H5Sget_simple_extent_dims (space, dims, NULL) == 1 && dims[0] == n
+    && H5Pget_layout (dcpl) == H5D_CONTIGUOUS
+    && H5Pget_external_count (dcpl) == 0
+    && H5Pget_nfilters (dcpl) == 0
+    && H5Dget_storage_size (dset) == (hsize_t) n * a->type.size;
+  if (direct)
+    addr = H5Dget_offset (dset);  /* counts the user block, as pread() does */
+  H5Pclose (dcpl);
+  H5Sclose (space);
+  H5Tclose (type);
+  H5Dclose (dset);
+  a->present = true;
+  a->offset = (uint64_t) addr;
+  return direct && addr != HADDR_UNDEF;
+}
+
+void
+_tprof_reader_locate (const TprofProfileFile *file,
+                      size_t                  op,
+                      TprofReaderLocation    *loc)
+{
+  static const char *const names[TPROF_READER_N_ARRAYS] = { "times", "ranks", "starts", "threads" };
+  static const H5T_class_t classes[TPROF_READER_N_ARRAYS] = { H5T_FLOAT, H5T_INTEGER, H5T_FLOAT, H5T_INTEGER };
+  H5E_auto2_t saved_func;
+  void *saved_data;
+  struct stat st;
+  hid_t timings, group = -1;
+
+  memset (loc, 0, sizeof *loc);
+  if (op >= file->n_ops || file->fd < 0 || fstat (file->fd, &st) < 0)
+    return;
+  loc->dev = (uint64_t) st.st_dev;
+  loc->ino = (uint64_t) st.st_ino;
+  loc->n = file->ops[op].n;
+  /* an empty operation has nothing to read; HDF5 allocates no storage */
+  if (loc->n == 0)
+    return;
+
+  H5Eget_auto2 (H5E_DEFAULT, &saved_func, &saved_data);
+  H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
+  timings = H5Gopen2 (file->file, "timings", H5P_DEFAULT);
+  if (timings >= 0)
+    group = H5Gopen2 (timings, file->ops[op].link_name, H5P_DEFAULT);
+  loc->direct = group >= 0;
+  for (size_t i = 0; i < TPROF_READER_N_ARRAYS && loc->direct; i++)
+    loc->direct = tprof_reader_locate_array (group, names[i], classes[i], loc->n, &loc->arrays[i]);
+  /* the samples themselves are required: without them the helper's
+   * read says what is wrong */
+  loc->direct = loc->direct && loc->arrays[TPROF_READER_TIMES].present && loc->arrays[TPROF_READER_RANKS].present;
+  if (group >= 0)
+    H5Gclose (group);
+  if (timings >= 0)
+    H5Gclose (timings);
+  H5Eclear2 (H5E_DEFAULT);
+  H5Eset_auto2 (H5E_DEFAULT, saved_func, saved_data);
+}
