@@ -90,9 +90,22 @@ tprof_reader_locate_array (hid_t             group,
   space = H5Dget_space (dset);
   dcpl = H5Dget_create_plist (dset);
   direct = type >= 0 && space >= 0 && dcpl >= 0
-    && tprof_reader_raw_type (type, klass, &a->type)
     && H5Sget_simple_extent_ndims (space) == 1
-    && H5Sget_simple_extent_dims (space, dims, NULL) == 1 && dims[0] == n
+    && H5Sget_simple_extent_dims (space, dims, NULL) == 1 && dims[0] == n;
+  if (direct && n == 0 && H5Tget_class (type) == klass)
+    {
+      /* nothing to read, whatever the layout (tprof writes empty ones
+       * compact) or the type: one the client knows stands for it */
+      a->type = (TprofH5RawType) { klass == H5T_FLOAT ? TPROF_H5_RAW_FLOAT : TPROF_H5_RAW_SIGNED, 8, false };
+      H5Pclose (dcpl);
+      H5Sclose (space);
+      H5Tclose (type);
+      H5Dclose (dset);
+      a->present = true;
+      return true;
+    }
+  direct = direct
+    && tprof_reader_raw_type (type, klass, &a->type)
     && H5Pget_layout (dcpl) == H5D_CONTIGUOUS
     && H5Pget_external_count (dcpl) == 0
     && H5Pget_nfilters (dcpl) == 0
@@ -104,8 +117,9 @@ tprof_reader_locate_array (hid_t             group,
   H5Tclose (type);
   H5Dclose (dset);
   a->present = true;
-  a->offset = (uint64_t) addr;
-  return direct && addr != HADDR_UNDEF;
+  /* HDF5 allocates no storage for an empty dataset: nothing to read */
+  a->offset = addr != HADDR_UNDEF ? (uint64_t) addr : 0;
+  return direct && (addr != HADDR_UNDEF || n == 0);
 }
 
 void
@@ -126,9 +140,6 @@ _tprof_reader_locate (const TprofProfileFile *file,
   loc->dev = (uint64_t) st.st_dev;
   loc->ino = (uint64_t) st.st_ino;
   loc->n = file->ops[op].n;
-  /* an empty operation has nothing to read; HDF5 allocates no storage */
-  if (loc->n == 0)
-    return;
 
   H5Eget_auto2 (H5E_DEFAULT, &saved_func, &saved_data);
   H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
