@@ -52,6 +52,9 @@ struct _TprofReaderClient
   int    sock;
   rlim_t memory_limit;
   bool   no_vm_copy;  /* process_vm_readv failed once: samples come in a memfd */
+  bool   direct_only; /* TPROF_READER_DIRECT=only: refuse what the helper
+                       * would read (tests tell the paths apart so) */
+  bool   direct_never;  /* TPROF_READER_DIRECT=never: the helper reads all */
   int    fd;          /* the file, opened here: read without the helper where
                        * it stores samples plainly; -1 if it could not be */
   dev_t  dev;
@@ -264,6 +267,11 @@ tprof_profile_file_open_isolated (const char *path,
   client->memory_limit = MEMORY_LIMIT_BASE;
   /* for tests: take the path a sandbox without process_vm_readv takes */
   client->no_vm_copy = getenv ("TPROF_READER_NO_VM_COPY") != NULL;
+  if (getenv ("TPROF_READER_DIRECT") != NULL)
+    {
+      client->direct_only = strcmp (getenv ("TPROF_READER_DIRECT"), "only") == 0;
+      client->direct_never = strcmp (getenv ("TPROF_READER_DIRECT"), "never") == 0;
+    }
   /* O_NONBLOCK: a FIFO must not block here (the helper refuses it) */
   client->fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (client->fd >= 0 && (fstat (client->fd, &st) < 0 || !S_ISREG (st.st_mode)))
@@ -558,7 +566,7 @@ client_locate (TprofReaderClient   *client,
                               file->path);
   else
     /* the very file the helper parsed, with as many samples as it said */
-    *direct = loc->direct && client->fd >= 0 && loc->dev == (uint64_t) client->dev
+    *direct = loc->direct && !client->direct_never && client->fd >= 0 && loc->dev == (uint64_t) client->dev
               && loc->ino == (uint64_t) client->ino && loc->n == file->ops[op].n;
   _tprof_wire_clear (&w);
   return result;
@@ -599,6 +607,13 @@ _tprof_reader_client_read (TprofProfileFile   *file,
   if (direct)
     return _tprof_reader_read_direct (file, op, client->fd, &loc, ranks, n_ranks, progress, user_data,
                                       cancel, error);
+  if (client->direct_only)
+    {
+      tprof_error_set (error, TPROF_ERROR_INVALID,
+                       "%s: operation '%s': the helper would read it (TPROF_READER_DIRECT=only)",
+                       file->path, file->ops[op].name);
+      return NULL;
+    }
   return client_read_in_helper (file, op, ranks, n_ranks, progress, user_data, cancel, error);
 }
 
