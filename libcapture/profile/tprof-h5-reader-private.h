@@ -92,6 +92,15 @@ struct _TprofProfileFile
 int _tprof_h5_check_global_heaps (const char *path,
                                   hid_t       file,
                                   TprofError *error);
+/* The same on the open descriptor @fd of @path. Where @file is -1 (no
+ * HDF5 call at all: safe beside HDF5 in another thread) the whole file is
+ * scanned, sample data included. Stops early, returning 0, once *@stop
+ * (NULL: never) becomes true. */
+int _tprof_h5_scan_global_heaps (const char         *path,
+                                 int                 fd,
+                                 hid_t               file,
+                                 const volatile int *stop,
+                                 TprofError         *error);
 
 /* --- the root group and /ranks (tprof-h5-root.c); 0 or -1 with @error set --- */
 

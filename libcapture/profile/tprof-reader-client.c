@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,11 @@
 #define OPEN_TIMEOUT_MS  60000
 #define READ_TIMEOUT_MS  60000
 #define STATS_TIMEOUT_MS 600000
+
+/* How long the helper may take to send the metadata before we scan the
+ * file, while it works on, for the damaged HDF5 heaps on which it would
+ * loop forever (the scan the helper itself skips: tprof-profile-file.c). */
+#define HEAP_SCAN_AFTER_MS 500
 
 /* The helper's address space: what a read of the whole file needs (the
  * samples, their copy for us, HDF5's buffers) and room to spare; a damaged
@@ -194,6 +201,59 @@ client_take_error (TprofReaderClient *client,
   free (message);
 }
 
+typedef struct
+{
+  const char   *path;
+  int           fd;
+  volatile int  stop;   /* set by the waiting thread once the helper answered */
+  volatile int  found;  /* set by the scan: a damaged heap, in @error */
+  TprofError    error;
+} HeapScan;
+
+static void *
+heap_scan_run (void *data)
+{
+  HeapScan *scan = data;
+
+  /* no HDF5 call in this thread: the whole file is read */
+  if (_tprof_h5_scan_global_heaps (scan->path, scan->fd, -1, &scan->stop, &scan->error) < 0
+      && scan->error.code == TPROF_ERROR_FORMAT)
+    scan->found = 1;
+  return NULL;
+}
+
+/* Receives the helper's first message; if it is slow to come, scans the
+ * file for damaged heaps meanwhile. As _tprof_reader_receive(), -2 when
+ * the scan found one (then in @scan_error). */
+static int
+client_receive_first (TprofReaderClient *client,
+                      TprofReaderMsg    *type,
+                      TprofWire         *w,
+                      int               *got_fd,
+                      TprofError        *scan_error)
+{
+  struct pollfd p = { client->sock, POLLIN, 0 };
+  HeapScan scan = { client->path, client->fd, 0, 0, { 0 } };
+  bool scanning = false;
+  pthread_t thread;
+  int ready, rc;
+
+  do
+    ready = poll (&p, 1, HEAP_SCAN_AFTER_MS);
+  while (ready < 0 && errno == EINTR);
+  if (ready == 0 && client->fd >= 0)
+    scanning = pthread_create (&thread, NULL, heap_scan_run, &scan) == 0;
+  rc = _tprof_reader_receive (client->sock, type, w, got_fd, OPEN_TIMEOUT_MS, scanning ? &scan.found : NULL);
+  if (scanning)
+    {
+      scan.stop = 1;
+      pthread_join (thread, NULL);
+    }
+  if (rc == -2)
+    *scan_error = scan.error;
+  return rc;
+}
+
 /* Starts the helper on @client->path and receives its first message into
  * @w: 0 with the metadata, or -1 with @error. */
 static int
@@ -202,13 +262,20 @@ client_start (TprofReaderClient *client,
               TprofError        *error)
 {
   TprofReaderMsg type;
+  TprofError scan_error = { 0 };
   int got_fd, rc, status;
 
   if (client_spawn (client, error) < 0)
     return -1;
-  rc = _tprof_reader_receive (client->sock, &type, w, &got_fd, OPEN_TIMEOUT_MS, NULL);
+  rc = client_receive_first (client, &type, w, &got_fd, &scan_error);
   if (got_fd >= 0)
     close (got_fd);
+  if (rc == -2)
+    {
+      client_reap (client, &status);
+      tprof_error_set (error, scan_error.code, "%s", scan_error.message);
+      return -1;
+    }
   if (rc != 0)
     {
       client_failed (client, rc, "opening it", error);

@@ -12,6 +12,10 @@
 #include "tprof/tprof-gathered-time.h"
 #include "tprof-reader-private.h"
 
+/* Tells the library that it runs in the helper: its heap pre-check is
+ * the client's to make (tprof-profile-file.c says why). */
+const bool _tprof_reader_helper = true;
+
 /* The client's end of the socket, set up by the client before exec. */
 #define SOCKET_FD 3
 
