@@ -171,6 +171,8 @@ test_other_types (void)
   assert_reads_as_in_process ("layout-big-endian.h5", TRUE);
   assert_reads_as_in_process ("layout-big-endian-f4.h5", TRUE);
   assert_reads_as_in_process ("layout-narrow.h5", TRUE);
+  /* its cache has rank_recorded: checked as sampled, so it must travel */
+  assert_reads_as_in_process ("layout-sampled.h5", TRUE);
 }
 
 static void
@@ -194,6 +196,7 @@ test_bad_values (void)
     { "bad-value-rank-unsigned.h5", "ranks[6000] is 18446744073709551615, outside [0, 6)" },
     { "bad-value-start-infinite.h5", "starts[700] is not finite" },
     { "bad-value-thread-negative.h5", "threads[800] is negative" },
+    { "bad-value-sampled.h5", "rank 0 has samples in" },
   };
 
   for (size_t i = 0; i < G_N_ELEMENTS (files); i++)

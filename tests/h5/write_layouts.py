@@ -67,6 +67,46 @@ def write_compact(group, name, data):
     dset.write(h5py.h5s.ALL, h5py.h5s.ALL, np.ascontiguousarray(data))
 
 
+def write_sampled(path, stretch=False):
+    """Sampled capture (DESIGN.md 2b): rank 0 stores a third of what it
+    recorded, so its cached sum and extremes cover samples the file lacks;
+    only rank_recorded tells a reader so. With @stretch, one stored sample
+    lies outside rank 0's cached extremes."""
+    rng = np.random.default_rng(7)
+    n = 3000
+    ranks = np.sort(rng.integers(0, WORLD_SIZE, n))
+    times = rng.exponential(1e-3, n)
+    counts = np.bincount(ranks, minlength=WORLD_SIZE).astype(np.int64)
+    recorded = counts.copy()
+    recorded[0] *= 3
+    sums = np.array([times[ranks == r].sum() for r in range(WORLD_SIZE)])
+    mins = np.array([times[ranks == r].min() if counts[r] else np.nan for r in range(WORLD_SIZE)])
+    maxs = np.array([times[ranks == r].max() if counts[r] else np.nan for r in range(WORLD_SIZE)])
+    sums[0] *= 3
+    mins[0] *= 0.5
+    maxs[0] *= 2
+    if stretch:
+        times[0] = maxs[0] * 1.5
+    total = int(recorded.sum())
+    with h5py.File(path, "w") as f:
+        f.attrs["format"] = "tprof-profile"
+        f.attrs["format_version"] = 2
+        f.attrs["world_size"] = WORLD_SIZE
+        group = f.create_group("timings").create_group("op0")
+        group.attrs["name"] = "op0"
+        group["times"] = times
+        group["ranks"] = ranks.astype(np.int32)
+        for key, value in [("rank_count", counts), ("rank_recorded", recorded), ("rank_sum", sums),
+                           ("rank_min", mins), ("rank_max", maxs)]:
+            group[key] = value
+        lo, hi = float(np.nanmin(mins)), float(np.nanmax(maxs))
+        attrs = {"count": np.int64(total), "sum": float(sums.sum()), "mean": float(sums.sum()) / total,
+                 "std": 1e-3, "min": lo, "max": hi, "median": lo + (hi - lo) * 0.3,
+                 "p95": lo + (hi - lo) * 0.8, "p99": lo + (hi - lo) * 0.9}
+        for key, value in attrs.items():
+            group.attrs[key] = value
+
+
 def main():
     directory = sys.argv[1]
     rng = np.random.default_rng(20261204)
@@ -80,6 +120,9 @@ def main():
     write(out("layout-chunked.h5"), big, ("<f8", "<i4", "<f8", "<i4"),
           dataset_kwargs={"chunks": (4096,), "compression": "gzip", "shuffle": True})
     write(out("layout-compact.h5"), small, ("<f8", "<i4", "<f8", "<i4"), compact=True)
+
+    write_sampled(out("layout-sampled.h5"))
+    write_sampled(out("bad-value-sampled.h5"), stretch=True)
 
     # contiguous, with one bad value each: refused as in process
     bad = timeline_ops(rng, [9000])
