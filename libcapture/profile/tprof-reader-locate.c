@@ -8,58 +8,36 @@
 /* Only public HDF5 calls here: the helper links this file but cannot
  * reach the library's hidden functions. */
 
-typedef struct
-{
-  hid_t          (*file_type) (void);  /* a function: H5T_* are not constants */
-  TprofH5RawType raw;
-} TprofReaderRawType;
-
-static hid_t f32le (void) { return H5T_IEEE_F32LE; }
-static hid_t f32be (void) { return H5T_IEEE_F32BE; }
-static hid_t f64le (void) { return H5T_IEEE_F64LE; }
-static hid_t f64be (void) { return H5T_IEEE_F64BE; }
-static hid_t i8le (void) { return H5T_STD_I8LE; }
-static hid_t i8be (void) { return H5T_STD_I8BE; }
-static hid_t i16le (void) { return H5T_STD_I16LE; }
-static hid_t i16be (void) { return H5T_STD_I16BE; }
-static hid_t i32le (void) { return H5T_STD_I32LE; }
-static hid_t i32be (void) { return H5T_STD_I32BE; }
-static hid_t i64le (void) { return H5T_STD_I64LE; }
-static hid_t i64be (void) { return H5T_STD_I64BE; }
-static hid_t u8le (void) { return H5T_STD_U8LE; }
-static hid_t u8be (void) { return H5T_STD_U8BE; }
-static hid_t u16le (void) { return H5T_STD_U16LE; }
-static hid_t u16be (void) { return H5T_STD_U16BE; }
-static hid_t u32le (void) { return H5T_STD_U32LE; }
-static hid_t u32be (void) { return H5T_STD_U32BE; }
-static hid_t u64le (void) { return H5T_STD_U64LE; }
-static hid_t u64be (void) { return H5T_STD_U64BE; }
-
-static const TprofReaderRawType tprof_reader_raw_types[] = {
-  { f32le, { TPROF_H5_RAW_FLOAT, 4, false } },    { f32be, { TPROF_H5_RAW_FLOAT, 4, true } },
-  { f64le, { TPROF_H5_RAW_FLOAT, 8, false } },    { f64be, { TPROF_H5_RAW_FLOAT, 8, true } },
-  { i8le, { TPROF_H5_RAW_SIGNED, 1, false } },    { i8be, { TPROF_H5_RAW_SIGNED, 1, true } },
-  { i16le, { TPROF_H5_RAW_SIGNED, 2, false } },   { i16be, { TPROF_H5_RAW_SIGNED, 2, true } },
-  { i32le, { TPROF_H5_RAW_SIGNED, 4, false } },   { i32be, { TPROF_H5_RAW_SIGNED, 4, true } },
-  { i64le, { TPROF_H5_RAW_SIGNED, 8, false } },   { i64be, { TPROF_H5_RAW_SIGNED, 8, true } },
-  { u8le, { TPROF_H5_RAW_UNSIGNED, 1, false } },  { u8be, { TPROF_H5_RAW_UNSIGNED, 1, true } },
-  { u16le, { TPROF_H5_RAW_UNSIGNED, 2, false } }, { u16be, { TPROF_H5_RAW_UNSIGNED, 2, true } },
-  { u32le, { TPROF_H5_RAW_UNSIGNED, 4, false } }, { u32be, { TPROF_H5_RAW_UNSIGNED, 4, true } },
-  { u64le, { TPROF_H5_RAW_UNSIGNED, 8, false } }, { u64be, { TPROF_H5_RAW_UNSIGNED, 8, true } },
-};
-
 /* @type as one of the raw types, or false (float16, a padded integer, ...). */
 static bool
 tprof_reader_raw_type (hid_t           type,
                        H5T_class_t     klass,
                        TprofH5RawType *raw)
 {
+  /* built on each call: the H5T_* names expand to calls into HDF5 */
+  const struct
+  {
+    hid_t          file_type;
+    TprofH5RawType raw;
+  } types[] = {
+    { H5T_IEEE_F32LE, { TPROF_H5_RAW_FLOAT, 4, false } }, { H5T_IEEE_F32BE, { TPROF_H5_RAW_FLOAT, 4, true } },
+    { H5T_IEEE_F64LE, { TPROF_H5_RAW_FLOAT, 8, false } }, { H5T_IEEE_F64BE, { TPROF_H5_RAW_FLOAT, 8, true } },
+    { H5T_STD_I8LE, { TPROF_H5_RAW_SIGNED, 1, false } },  { H5T_STD_I8BE, { TPROF_H5_RAW_SIGNED, 1, true } },
+    { H5T_STD_I16LE, { TPROF_H5_RAW_SIGNED, 2, false } }, { H5T_STD_I16BE, { TPROF_H5_RAW_SIGNED, 2, true } },
+    { H5T_STD_I32LE, { TPROF_H5_RAW_SIGNED, 4, false } }, { H5T_STD_I32BE, { TPROF_H5_RAW_SIGNED, 4, true } },
+    { H5T_STD_I64LE, { TPROF_H5_RAW_SIGNED, 8, false } }, { H5T_STD_I64BE, { TPROF_H5_RAW_SIGNED, 8, true } },
+    { H5T_STD_U8LE, { TPROF_H5_RAW_UNSIGNED, 1, false } },  { H5T_STD_U8BE, { TPROF_H5_RAW_UNSIGNED, 1, true } },
+    { H5T_STD_U16LE, { TPROF_H5_RAW_UNSIGNED, 2, false } }, { H5T_STD_U16BE, { TPROF_H5_RAW_UNSIGNED, 2, true } },
+    { H5T_STD_U32LE, { TPROF_H5_RAW_UNSIGNED, 4, false } }, { H5T_STD_U32BE, { TPROF_H5_RAW_UNSIGNED, 4, true } },
+    { H5T_STD_U64LE, { TPROF_H5_RAW_UNSIGNED, 8, false } }, { H5T_STD_U64BE, { TPROF_H5_RAW_UNSIGNED, 8, true } },
+  };
+
   if (H5Tget_class (type) != klass)
     return false;
-  for (size_t i = 0; i < sizeof tprof_reader_raw_types / sizeof tprof_reader_raw_types[0]; i++)
-    if (H5Tequal (type, tprof_reader_raw_types[i].file_type ()) > 0)
+  for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+    if (H5Tequal (type, types[i].file_type) > 0)
       {
-        *raw = tprof_reader_raw_types[i].raw;
+        *raw = types[i].raw;
         return (raw->kind == TPROF_H5_RAW_FLOAT) == (klass == H5T_FLOAT);
       }
   return false;
