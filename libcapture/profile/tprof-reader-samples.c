@@ -1,8 +1,10 @@
 /* tprof-reader-samples.c — an operation's samples read by the isolated reader's client straight from the file, at the offsets its helper found, and checked as in process. */
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tprof-gathered-time-private.h"
 #include "tprof-h5-reader-private.h"
@@ -237,6 +239,29 @@ read_all (DirectRead    *dr,
   return gt;
 }
 
+/* Every array present lies within the file as it is now: else a damaged
+ * or truncated file would have us allocate for samples it cannot hold. */
+static int
+check_extent (DirectRead *dr)
+{
+  static const char *const names[TPROF_READER_N_ARRAYS] = { "times", "ranks", "starts", "threads" };
+  struct stat st;
+
+  if (fstat (dr->fd, &st) < 0)
+    return tprof_error_set (dr->error, TPROF_ERROR_IO, "%s: %s", dr->pf->path, strerror (errno));
+  for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
+    {
+      const TprofReaderArray *a = &dr->loc->arrays[i];
+
+      /* get_location() bounded offset and n, so this cannot overflow */
+      if (a->present && a->offset + dr->loc->n * a->type.size > (uint64_t) st.st_size)
+        return tprof_error_set (dr->error, TPROF_ERROR_FORMAT,
+                                "%s: operation '%s': dataset '%s' runs past the end of the file (truncated?)",
+                                dr->pf->path, dr->op, names[i]);
+    }
+  return 0;
+}
+
 TprofGatheredTime *
 _tprof_reader_read_direct (TprofProfileFile          *pf,
                            size_t                     op_index,
@@ -256,6 +281,8 @@ _tprof_reader_read_direct (TprofProfileFile          *pf,
   TprofGatheredTime *gt = NULL;
   int status = 1;
 
+  if (check_extent (&dr) < 0)
+    return NULL;
   if (progress != NULL)
     progress (0.0, user_data);
   /* a file grouped by rank holds each rank's samples in one run */
