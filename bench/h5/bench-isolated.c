@@ -1,4 +1,4 @@
-/* bench-isolated.c — reading a profile through the isolated reader (a helper process; samples copied out of it by process_vm_readv) against reading it in process, in the same run. */
+/* bench-isolated.c — reading a profile through the isolated reader (a helper process parses the metadata; the caller preads the samples itself) against reading it in process, in the same run. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>

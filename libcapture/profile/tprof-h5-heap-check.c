@@ -228,16 +228,32 @@ tprof_h5_raw_data_find (TprofH5RawData *raw,
     qsort (raw->ranges, raw->n, sizeof *raw->ranges, tprof_h5_range_compare);
 }
 
-/* Scans the whole file for collection signatures, skipping the sample
- * data, the bulk of a large file. */
 int
 _tprof_h5_check_global_heaps (const char *path,
                               hid_t       file,
                               TprofError *error)
 {
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  int result;
+
+  if (fd < 0)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", path, strerror (errno));
+  result = _tprof_h5_scan_global_heaps (path, fd, file, NULL, error);
+  close (fd);
+  return result;
+}
+
+/* Scans the whole file for collection signatures, skipping the sample
+ * data, the bulk of a large file, where HDF5 can list it. */
+int
+_tprof_h5_scan_global_heaps (const char         *path,
+                             int                 fd,
+                             hid_t               file,
+                             const volatile int *stop,
+                             TprofError         *error)
+{
   static const unsigned char signature[8] = { 'G', 'C', 'O', 'L', 1, 0, 0, 0 };
   enum { BLOCK = 1 << 20, OVERLAP = sizeof signature - 1 };
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
   unsigned char *block = malloc (BLOCK);
   TprofH5RawData raw = { NULL, 0, 0, 0, 0 };
   struct stat st;
@@ -246,7 +262,7 @@ _tprof_h5_check_global_heaps (const char *path,
   unsigned lengths;
   int result = 0;
 
-  if (fd < 0 || block == NULL || fstat (fd, &st) < 0)
+  if (block == NULL || fstat (fd, &st) < 0)
     {
       result = tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", path,
                                 strerror (block == NULL ? ENOMEM : errno));
@@ -254,9 +270,10 @@ _tprof_h5_check_global_heaps (const char *path,
     }
   raw.file_size = (uint64_t) st.st_size;
   lengths = tprof_h5_size_of_lengths (fd, raw.file_size);
-  tprof_h5_raw_data_find (&raw, file);
+  if (file >= 0)
+    tprof_h5_raw_data_find (&raw, file);
 
-  while (offset + sizeof signature <= raw.file_size)
+  while (offset + sizeof signature <= raw.file_size && (stop == NULL || !*stop))
     {
       uint64_t limit, at, collection_size = 0;
       size_t want;
@@ -306,8 +323,6 @@ _tprof_h5_check_global_heaps (const char *path,
     }
 
 out:
-  if (fd >= 0)
-    close (fd);
   free (block);
   free (raw.ranges);
   return result;

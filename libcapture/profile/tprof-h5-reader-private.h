@@ -93,6 +93,15 @@ struct _TprofProfileFile
 int _tprof_h5_check_global_heaps (const char *path,
                                   hid_t       file,
                                   TprofError *error);
+/* The same on the open descriptor @fd of @path. Where @file is -1 (no
+ * HDF5 call at all: safe beside HDF5 in another thread) the whole file is
+ * scanned, sample data included. Stops early, returning 0, once *@stop
+ * (NULL: never) becomes true. */
+int _tprof_h5_scan_global_heaps (const char         *path,
+                                 int                 fd,
+                                 hid_t               file,
+                                 const volatile int *stop,
+                                 TprofError         *error);
 
 /* --- the root group and /ranks (tprof-h5-root.c); 0 or -1 with @error set --- */
 
@@ -204,6 +213,52 @@ TprofGatheredTime *_tprof_h5_read_samples (TprofProfileFile   *pf,
                                            const volatile int *cancel,
                                            TprofError         *error);
 
+/* --- the runs of samples a read covers (tprof-h5-samples.c; no HDF5) --- */
+
+/* File indices [start, start + count) whose samples all belong to @rank
+ * (-1: any rank). */
+typedef struct
+{
+  uint64_t start;
+  uint64_t count;
+  int32_t  rank;
+} TprofH5Run;
+
+/* With the cached per-rank counts: one run per selected rank (@ranks
+ * sorted, distinct) with samples, where a file grouped by ascending rank
+ * stores it; their total in *@total. NULL (and *@n_runs 0) when the
+ * counts are unknown. */
+TprofH5Run *_tprof_h5_plan_runs (const TprofProfileFile *pf,
+                                 const TprofH5Operation *op,
+                                 const int32_t          *ranks,
+                                 size_t                  n_ranks,
+                                 size_t                 *n_runs,
+                                 uint64_t               *total);
+/* true when all @n of @ranks are @rank. */
+bool _tprof_h5_all_of_rank (const int32_t *ranks,
+                            uint64_t       n,
+                            int32_t        rank);
+/* Keeps, in order, the samples of the ranks marked in @keep (with their
+ * starts and threads where not NULL); their count. */
+size_t _tprof_h5_keep_ranks (double        *times,
+                             int32_t       *ranks,
+                             double        *starts,
+                             int32_t       *threads,
+                             size_t         n,
+                             const uint8_t *keep);
+/* The file index of the @i-th value read from @runs. */
+uint64_t _tprof_h5_file_index (const TprofH5Run *runs,
+                               size_t            i);
+/* Checks the @n starts (finite) and threads (>= 0) read from @runs, each
+ * NULL when absent. 0, or -1 with @error naming the file index. */
+int _tprof_h5_check_timeline (const TprofProfileFile *pf,
+                              const char             *op,
+                              const TprofH5Run       *runs,
+                              const double           *starts,
+                              const int32_t          *threads,
+                              size_t                  n,
+                              TprofError             *error);
+
 /* --- filling arrays fast: tprof-h5-sample-check.c, -sample-fill.c (large
  * arrays come from _tprof_malloc_array(), on huge pages) --- */
 
@@ -216,13 +271,53 @@ int _tprof_h5_report_invalid (const TprofProfileFile *pf,
                               size_t                  i,
                               TprofError             *error);
 
-/* Where the arrays come from: already filled by HDF5 (offset -1), or read
- * from @fd at the offset. */
+/* How a dataset stores its values in the file, for reads without HDF5:
+ * IEEE floats of 4 or 8 bytes, two's-complement integers of 1, 2, 4 or 8,
+ * either byte order. All zero: as memory holds the array it fills (a
+ * double, an int32_t). */
+typedef enum
+{
+  TPROF_H5_RAW_NATIVE = 0,
+  TPROF_H5_RAW_FLOAT,
+  TPROF_H5_RAW_SIGNED,
+  TPROF_H5_RAW_UNSIGNED,
+} TprofH5RawKind;
+
 typedef struct
 {
-  int   fd;
-  off_t times_offset;
-  off_t ranks_offset;
+  uint8_t kind;        /* TprofH5RawKind */
+  uint8_t size;        /* bytes a value */
+  bool    big_endian;
+} TprofH5RawType;
+
+/* Reads @count values stored as @type at @offset of @fd into @out, as
+ * doubles (@as_double: from floats) or as int32_t (from integers, clamped
+ * to int32_t's range as HDF5 converts them). 0, an errno value, or -1
+ * when the file ends first. Makes no HDF5 call. */
+int _tprof_h5_pread_values (int            fd,
+                            off_t          offset,
+                            TprofH5RawType type,
+                            size_t         count,
+                            void          *out,
+                            bool           as_double);
+
+/* The integer stored as @type at @offset of @fd, in decimal, for messages
+ * (the value before any clamping); false when it cannot be read. */
+bool _tprof_h5_format_stored_integer (int            fd,
+                                      off_t          offset,
+                                      TprofH5RawType type,
+                                      char          *text,
+                                      size_t         text_size);
+
+/* Where the arrays come from: already filled by HDF5 (offset -1), or read
+ * from @fd at the offset, stored as the type says. */
+typedef struct
+{
+  int            fd;
+  off_t          times_offset;
+  off_t          ranks_offset;
+  TprofH5RawType times_type;
+  TprofH5RawType ranks_type;
 } TprofH5SampleSource;
 
 /* Reads what @source leaves to it into @times and @ranks and checks all

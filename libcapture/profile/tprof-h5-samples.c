@@ -16,15 +16,6 @@
  * for a cancel; each block is itself split over threads. */
 #define TPROF_H5_READ_BLOCK ((uint64_t) 1 << 22)
 
-/* File indices [start, start + count) whose samples all belong to @rank
- * (-1: any rank). */
-typedef struct
-{
-  uint64_t start;
-  uint64_t count;
-  int32_t  rank;
-} TprofH5Run;
-
 typedef struct
 {
   TprofProfileFile   *pf;
@@ -112,7 +103,7 @@ tprof_h5_read_block (TprofH5SampleRead *sr,
                      double            *times,
                      int32_t           *ranks)
 {
-  TprofH5SampleSource source = { sr->pf->fd, -1, -1 };
+  TprofH5SampleSource source = { .fd = sr->pf->fd, .times_offset = -1, .ranks_offset = -1 };
   const char *failed_array = NULL;
   size_t invalid = (size_t) count;
   char rank_text[32];
@@ -143,10 +134,10 @@ tprof_h5_read_block (TprofH5SampleRead *sr,
   return _tprof_h5_report_invalid (sr->pf, sr->op, times[invalid], rank_text, start + invalid, sr->error);
 }
 
-static bool
-tprof_h5_all_of_rank (const int32_t *ranks,
-                      uint64_t       n,
-                      int32_t        rank)
+bool
+_tprof_h5_all_of_rank (const int32_t *ranks,
+                       uint64_t       n,
+                       int32_t        rank)
 {
   int32_t differ = 0;
 
@@ -177,7 +168,7 @@ tprof_h5_read_runs (TprofH5SampleRead *sr,
                                   "%s: operation '%s': reading cancelled", sr->pf->path, sr->op);
         if (tprof_h5_read_block (sr, runs[k].start + pos, count, times + dest, ranks + dest) < 0)
           return -1;
-        if (runs[k].rank >= 0 && !tprof_h5_all_of_rank (ranks + dest, count, runs[k].rank))
+        if (runs[k].rank >= 0 && !_tprof_h5_all_of_rank (ranks + dest, count, runs[k].rank))
           return 1;
         dest += (size_t) count;
         sr->done += count;
@@ -192,13 +183,13 @@ tprof_h5_read_runs (TprofH5SampleRead *sr,
 
 /* Keeps, in order, the samples of the ranks marked in @keep (with their
  * starts and threads where not NULL); their count. */
-static size_t
-tprof_h5_keep_ranks (double        *times,
-                     int32_t       *ranks,
-                     double        *starts,
-                     int32_t       *threads,
-                     size_t         n,
-                     const uint8_t *keep)
+size_t
+_tprof_h5_keep_ranks (double        *times,
+                      int32_t       *ranks,
+                      double        *starts,
+                      int32_t       *threads,
+                      size_t         n,
+                      const uint8_t *keep)
 {
   size_t m = 0;
 
@@ -253,9 +244,9 @@ tprof_h5_read_member_runs (TprofH5SampleRead *sr,
 }
 
 /* The file index of the @i-th value read from @runs. */
-static uint64_t
-tprof_h5_file_index (const TprofH5Run *runs,
-                     size_t            i)
+uint64_t
+_tprof_h5_file_index (const TprofH5Run *runs,
+                      size_t            i)
 {
   for (;; runs++)
     {
@@ -263,6 +254,26 @@ tprof_h5_file_index (const TprofH5Run *runs,
         return runs->start + i;
       i -= (size_t) runs->count;
     }
+}
+
+int
+_tprof_h5_check_timeline (const TprofProfileFile *pf,
+                          const char             *op,
+                          const TprofH5Run       *runs,
+                          const double           *starts,
+                          const int32_t          *threads,
+                          size_t                  n,
+                          TprofError             *error)
+{
+  for (size_t i = 0; starts != NULL && i < n; i++)
+    if (!isfinite (starts[i]))
+      return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operation '%s': starts[%llu] is not finite",
+                              pf->path, op, (unsigned long long) _tprof_h5_file_index (runs, i));
+  for (size_t i = 0; threads != NULL && i < n; i++)
+    if (threads[i] < 0)
+      return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operation '%s': threads[%llu] is negative",
+                              pf->path, op, (unsigned long long) _tprof_h5_file_index (runs, i));
+  return 0;
 }
 
 /* The starts and threads of the samples at @runs, where the operation has
@@ -289,14 +300,9 @@ tprof_h5_read_timeline (TprofH5SampleRead *sr,
       || tprof_h5_read_member_runs (sr, "threads", H5T_INTEGER, H5T_NATIVE_INT32, sizeof (int32_t), runs,
                                     n_runs, *threads, &has_threads) < 0)
     return -1;
-  for (size_t i = 0; has_starts && i < n; i++)
-    if (!isfinite ((*starts)[i]))
-      return tprof_error_set (sr->error, TPROF_ERROR_FORMAT, "%s: operation '%s': starts[%llu] is not finite",
-                              sr->pf->path, sr->op, (unsigned long long) tprof_h5_file_index (runs, i));
-  for (size_t i = 0; has_threads && i < n; i++)
-    if ((*threads)[i] < 0)
-      return tprof_error_set (sr->error, TPROF_ERROR_FORMAT, "%s: operation '%s': threads[%llu] is negative",
-                              sr->pf->path, sr->op, (unsigned long long) tprof_h5_file_index (runs, i));
+  if (_tprof_h5_check_timeline (sr->pf, sr->op, runs, has_starts ? *starts : NULL,
+                                has_threads ? *threads : NULL, n, sr->error) < 0)
+    return -1;
   if (!has_starts)
     {
       free (*starts);
@@ -313,13 +319,13 @@ tprof_h5_read_timeline (TprofH5SampleRead *sr,
 /* With the cached per-rank counts: one run per selected rank with samples,
  * where a file grouped by ascending rank stores it. NULL (and *@n_runs 0)
  * when the counts are unknown. */
-static TprofH5Run *
-tprof_h5_plan_runs (const TprofProfileFile *pf,
-                    const TprofH5Operation *op,
-                    const int32_t          *ranks,
-                    size_t                  n_ranks,
-                    size_t                 *n_runs,
-                    uint64_t               *total)
+TprofH5Run *
+_tprof_h5_plan_runs (const TprofProfileFile *pf,
+                     const TprofH5Operation *op,
+                     const int32_t          *ranks,
+                     size_t                  n_ranks,
+                     size_t                 *n_runs,
+                     uint64_t               *total)
 {
   const int64_t *counts = op->cache.rank_count;
   TprofH5Run *runs;
@@ -376,7 +382,7 @@ tprof_h5_read_into (TprofH5SampleRead *sr,
       return NULL;
     }
   if (keep != NULL)
-    n = tprof_h5_keep_ranks (times, ranks, starts, threads, n, keep);
+    n = _tprof_h5_keep_ranks (times, ranks, starts, threads, n, keep);
   gt = tprof_gathered_time_new_take (times, ranks, n);
   if (gt == NULL || !tprof_gathered_time_set_timeline_take (gt, starts, threads))
     {
@@ -467,7 +473,7 @@ _tprof_h5_read_samples (TprofProfileFile   *pf,
     {
       /* a file grouped by rank holds each rank's samples in one run */
       if (ranks != NULL)
-        runs = tprof_h5_plan_runs (pf, op, ranks, n_ranks, &n_runs, &sr.total);
+        runs = _tprof_h5_plan_runs (pf, op, ranks, n_ranks, &n_runs, &sr.total);
       if (runs != NULL)
         gt = tprof_h5_read_into (&sr, runs, n_runs, NULL, &status);
       if (status == 1)

@@ -60,23 +60,20 @@ tprof_profile_file_read_operation (TprofProfileFile   *file,
                        file == NULL ? "the file is NULL" : "no such operation");
       return NULL;
     }
-  if (file->remote != NULL)
-    {
-      /* the helper checked the samples; what the ranks recorded comes
-       * with the statistics it sent */
-      gt = _tprof_reader_client_read (file, op, ranks, n_ranks, progress, user_data, cancel, error);
-      if (gt != NULL && ranks != NULL
-          && (selected = tprof_profile_file_normalize_ranks (file, ranks, n_ranks, &n_selected)) == NULL)
-        goto no_memory;
-      if (gt != NULL && !_tprof_operation_cache_attach_recorded (file, &file->ops[op], gt, selected, n_selected))
-        goto no_memory;
-      free (selected);
-      return gt;
-    }
   if (ranks != NULL && (selected = tprof_profile_file_normalize_ranks (file, ranks, n_ranks, &n_selected)) == NULL)
     {
       tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
       return NULL;
+    }
+  if (file->remote != NULL)
+    {
+      /* checked by the client or the helper; what the ranks recorded
+       * comes with the cache or the statistics the helper sent */
+      gt = _tprof_reader_client_read (file, op, selected, n_selected, progress, user_data, cancel, error);
+      if (gt != NULL && !_tprof_operation_cache_attach_recorded (file, &file->ops[op], gt, selected, n_selected))
+        goto no_memory;
+      free (selected);
+      return gt;
     }
   if (progress != NULL)
     progress (0.0, user_data);

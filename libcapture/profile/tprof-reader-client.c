@@ -3,6 +3,8 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,11 @@
 #define OPEN_TIMEOUT_MS  60000
 #define READ_TIMEOUT_MS  60000
 #define STATS_TIMEOUT_MS 600000
+
+/* How long the helper may take to send the metadata before we scan the
+ * file, while it works on, for the damaged HDF5 heaps on which it would
+ * loop forever (the scan the helper itself skips: tprof-profile-file.c). */
+#define HEAP_SCAN_AFTER_MS 500
 
 /* The helper's address space: what a read of the whole file needs (the
  * samples, their copy for us, HDF5's buffers) and room to spare; a damaged
@@ -52,6 +59,13 @@ struct _TprofReaderClient
   int    sock;
   rlim_t memory_limit;
   bool   no_vm_copy;  /* process_vm_readv failed once: samples come in a memfd */
+  bool   direct_only; /* TPROF_READER_DIRECT=only: refuse what the helper
+                       * would read (tests tell the paths apart so) */
+  bool   direct_never;  /* TPROF_READER_DIRECT=never: the helper reads all */
+  int    fd;          /* the file, opened here: read without the helper where
+                       * it stores samples plainly; -1 if it could not be */
+  dev_t  dev;
+  ino_t  ino;
 };
 
 /* The helper beside this library in a build tree, else where it is installed. */
@@ -187,6 +201,59 @@ client_take_error (TprofReaderClient *client,
   free (message);
 }
 
+typedef struct
+{
+  const char   *path;
+  int           fd;
+  volatile int  stop;   /* set by the waiting thread once the helper answered */
+  volatile int  found;  /* set by the scan: a damaged heap, in @error */
+  TprofError    error;
+} HeapScan;
+
+static void *
+heap_scan_run (void *data)
+{
+  HeapScan *scan = data;
+
+  /* no HDF5 call in this thread: the whole file is read */
+  if (_tprof_h5_scan_global_heaps (scan->path, scan->fd, -1, &scan->stop, &scan->error) < 0
+      && scan->error.code == TPROF_ERROR_FORMAT)
+    scan->found = 1;
+  return NULL;
+}
+
+/* Receives the helper's first message; if it is slow to come, scans the
+ * file for damaged heaps meanwhile. As _tprof_reader_receive(), -2 when
+ * the scan found one (then in @scan_error). */
+static int
+client_receive_first (TprofReaderClient *client,
+                      TprofReaderMsg    *type,
+                      TprofWire         *w,
+                      int               *got_fd,
+                      TprofError        *scan_error)
+{
+  struct pollfd p = { client->sock, POLLIN, 0 };
+  HeapScan scan = { client->path, client->fd, 0, 0, { 0 } };
+  bool scanning = false;
+  pthread_t thread;
+  int ready, rc;
+
+  do
+    ready = poll (&p, 1, HEAP_SCAN_AFTER_MS);
+  while (ready < 0 && errno == EINTR);
+  if (ready == 0 && client->fd >= 0)
+    scanning = pthread_create (&thread, NULL, heap_scan_run, &scan) == 0;
+  rc = _tprof_reader_receive (client->sock, type, w, got_fd, OPEN_TIMEOUT_MS, scanning ? &scan.found : NULL);
+  if (scanning)
+    {
+      scan.stop = 1;
+      pthread_join (thread, NULL);
+    }
+  if (rc == -2)
+    *scan_error = scan.error;
+  return rc;
+}
+
 /* Starts the helper on @client->path and receives its first message into
  * @w: 0 with the metadata, or -1 with @error. */
 static int
@@ -195,13 +262,20 @@ client_start (TprofReaderClient *client,
               TprofError        *error)
 {
   TprofReaderMsg type;
+  TprofError scan_error = { 0 };
   int got_fd, rc, status;
 
   if (client_spawn (client, error) < 0)
     return -1;
-  rc = _tprof_reader_receive (client->sock, &type, w, &got_fd, OPEN_TIMEOUT_MS, NULL);
+  rc = client_receive_first (client, &type, w, &got_fd, &scan_error);
   if (got_fd >= 0)
     close (got_fd);
+  if (rc == -2)
+    {
+      client_reap (client, &status);
+      tprof_error_set (error, scan_error.code, "%s", scan_error.message);
+      return -1;
+    }
   if (rc != 0)
     {
       client_failed (client, rc, "opening it", error);
@@ -225,6 +299,8 @@ _tprof_reader_client_free (TprofReaderClient *client)
   if (client == NULL)
     return;
   client_reap (client, &status);
+  if (client->fd >= 0)
+    close (client->fd);
   free (client->helper);
   free (client->path);
   free (client);
@@ -254,11 +330,29 @@ tprof_profile_file_open_isolated (const char *path,
       return NULL;
     }
   client->sock = -1;
+  client->fd = -1;
   client->memory_limit = MEMORY_LIMIT_BASE;
   /* for tests: take the path a sandbox without process_vm_readv takes */
   client->no_vm_copy = getenv ("TPROF_READER_NO_VM_COPY") != NULL;
-  if (stat (path, &st) == 0 && st.st_size > 0)
-    client->memory_limit += (rlim_t) st.st_size * MEMORY_LIMIT_PER_FILE_BYTE;
+  if (getenv ("TPROF_READER_DIRECT") != NULL)
+    {
+      client->direct_only = strcmp (getenv ("TPROF_READER_DIRECT"), "only") == 0;
+      client->direct_never = strcmp (getenv ("TPROF_READER_DIRECT"), "never") == 0;
+    }
+  /* O_NONBLOCK: a FIFO must not block here (the helper refuses it) */
+  client->fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (client->fd >= 0 && (fstat (client->fd, &st) < 0 || !S_ISREG (st.st_mode)))
+    {
+      close (client->fd);
+      client->fd = -1;
+    }
+  if (client->fd >= 0)
+    {
+      client->dev = st.st_dev;
+      client->ino = st.st_ino;
+      if (st.st_size > 0)
+        client->memory_limit += (rlim_t) st.st_size * MEMORY_LIMIT_PER_FILE_BYTE;
+    }
 
   if (client_start (client, &w, error) == 0)
     pf = _tprof_reader_get_meta (&w, path, error);
@@ -497,8 +591,101 @@ client_copy_samples (TprofReaderClient  *client,
   return !memfd;
 }
 
+/* Asks the helper where operation @op's arrays lie, and takes its cache
+ * into @file (the direct read checks the samples against it). 0 with
+ * *@direct true when the samples can be read here from client->fd; 0
+ * with it false when the helper is to read them; -1 with @error. */
+static int
+client_locate (TprofReaderClient   *client,
+               TprofProfileFile    *file,
+               size_t               op,
+               TprofReaderLocation *loc,
+               bool                *direct,
+               TprofError          *error)
+{
+  TprofWire w = { 0 };
+  TprofReaderMsg type;
+  int got_fd = -1, rc, result = 0;
+
+  *direct = false;
+  _tprof_wire_put_u64 (&w, op);
+  if (client_request (client, TPROF_READER_MSG_LOCATE, &w, error) < 0)
+    {
+      _tprof_wire_clear (&w);
+      return -1;
+    }
+  rc = _tprof_reader_receive (client->sock, &type, &w, &got_fd, READ_TIMEOUT_MS, NULL);
+  if (got_fd >= 0)
+    close (got_fd);
+  if (rc != 0)
+    {
+      client_failed (client, rc, "reading its samples", error);
+      result = -1;
+    }
+  else if (type == TPROF_READER_MSG_ERROR)
+    {
+      client_take_error (client, &w, error);
+      result = -1;
+    }
+  else if (type != TPROF_READER_MSG_LOCATION || !_tprof_reader_get_location (&w, loc)
+           || !_tprof_reader_get_cache (&w, &file->ops[op].cache, file->world_size))
+    result = tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent a malformed answer",
+                              file->path);
+  else
+    /* the very file the helper parsed, with as many samples as it said */
+    *direct = loc->direct && !client->direct_never && client->fd >= 0 && loc->dev == (uint64_t) client->dev
+              && loc->ino == (uint64_t) client->ino && loc->n == file->ops[op].n;
+  _tprof_wire_clear (&w);
+  return result;
+}
+
+/* The helper reads the samples with HDF5 and the client copies them. */
+static TprofGatheredTime *
+client_read_in_helper (TprofProfileFile   *file,
+                       size_t              op,
+                       const int32_t      *ranks,
+                       size_t              n_ranks,
+                       TprofProgressFunc   progress,
+                       void               *user_data,
+                       const volatile int *cancel,
+                       TprofError         *error);
+
 TprofGatheredTime *
 _tprof_reader_client_read (TprofProfileFile   *file,
+                           size_t              op,
+                           const int32_t      *ranks,
+                           size_t              n_ranks,
+                           TprofProgressFunc   progress,
+                           void               *user_data,
+                           const volatile int *cancel,
+                           TprofError         *error)
+{
+  TprofReaderClient *client = file->remote;
+  TprofReaderLocation loc;
+  bool direct;
+
+  if (cancel != NULL && *cancel)
+    {
+      tprof_error_set (error, TPROF_ERROR_CANCELLED, "%s: cancelled", file->path);
+      return NULL;
+    }
+  if (client_locate (client, file, op, &loc, &direct, error) < 0)
+    return NULL;
+  if (direct)
+    return _tprof_reader_read_direct (file, op, client->fd, &loc, ranks, n_ranks, progress, user_data,
+                                      cancel, error);
+  if (client->direct_only)
+    {
+      tprof_error_set (error, TPROF_ERROR_INVALID,
+                       "%s: operation '%s': the helper would read it (TPROF_READER_DIRECT=only)",
+                       file->path, file->ops[op].name);
+      return NULL;
+    }
+  return client_read_in_helper (file, op, ranks, n_ranks, progress, user_data, cancel, error);
+}
+
+static TprofGatheredTime *
+client_read_in_helper (TprofProfileFile   *file,
                            size_t              op,
                            const int32_t      *ranks,
                            size_t              n_ranks,

@@ -12,6 +12,10 @@
 #include "tprof/tprof-gathered-time.h"
 #include "tprof-reader-private.h"
 
+/* Tells the library that it runs in the helper: its heap pre-check is
+ * the client's to make (tprof-profile-file.c says why). */
+const bool _tprof_reader_helper = true;
+
 /* The client's end of the socket, set up by the client before exec. */
 #define SOCKET_FD 3
 
@@ -65,6 +69,31 @@ serve_stats (TprofProfileFile *file,
     }
   _tprof_reader_put_stats (&w, stats, tprof_profile_file_world_size (file));
   _tprof_reader_send (SOCKET_FD, TPROF_READER_MSG_STATS, &w, -1);
+  _tprof_wire_clear (&w);
+}
+
+/* Where operation op's arrays lie in the file, with its cache: the
+ * client reads them itself where it can. */
+static void
+serve_locate (TprofProfileFile *file,
+              TprofWire        *request)
+{
+  uint64_t op = _tprof_wire_get_u64 (request);
+  TprofReaderLocation loc;
+  TprofWire w = { 0 };
+
+  if (request->failed || op >= file->n_ops)
+    {
+      TprofError error = { 0 };
+
+      tprof_error_set (&error, TPROF_ERROR_INVALID, "malformed request");
+      send_error (&error);
+      return;
+    }
+  _tprof_reader_locate (file, (size_t) op, &loc);
+  _tprof_reader_put_location (&w, &loc);
+  _tprof_reader_put_cache (&w, &file->ops[op].cache, file->world_size);
+  _tprof_reader_send (SOCKET_FD, TPROF_READER_MSG_LOCATION, &w, -1);
   _tprof_wire_clear (&w);
 }
 
@@ -230,6 +259,8 @@ main (int    argc,
         serve_stats (file, &w);
       else if (type == TPROF_READER_MSG_READ)
         serve_read (file, &w);
+      else if (type == TPROF_READER_MSG_LOCATE)
+        serve_locate (file, &w);
       else
         break;
     }

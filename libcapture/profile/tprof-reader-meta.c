@@ -1,11 +1,140 @@
 /* tprof-reader-meta.c — a TprofProfileFile's metadata and statistics as the isolated reader's helper sends them, and rebuilt on the other side. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tprof-h5-reader-private.h"
 #include "tprof-reader-private.h"
+
+/* The per-rank arrays of a cache, world_size values of 8 bytes each, in
+ * the order they travel. A new member of section 2b is one more line. */
+static const size_t tprof_reader_cache_arrays[] = {
+  offsetof (TprofOperationCache, rank_count),
+  offsetof (TprofOperationCache, rank_recorded),
+  offsetof (TprofOperationCache, rank_sum),
+  offsetof (TprofOperationCache, rank_min),
+  offsetof (TprofOperationCache, rank_max),
+};
+
+#define TPROF_READER_N_CACHE_ARRAYS (sizeof tprof_reader_cache_arrays / sizeof tprof_reader_cache_arrays[0])
+
+static void **
+tprof_reader_cache_array (TprofOperationCache *cache,
+                          size_t               i)
+{
+  return (void **) ((char *) cache + tprof_reader_cache_arrays[i]);
+}
+
+void
+_tprof_reader_put_cache (TprofWire                 *w,
+                         const TprofOperationCache *cache,
+                         int                        world_size)
+{
+  size_t n = (size_t) world_size;
+
+  _tprof_wire_put_u64 (w, cache->has_count);
+  _tprof_wire_put_u64 (w, (uint64_t) cache->count);
+  _tprof_wire_put_u64 (w, cache->floats_present);
+  _tprof_wire_put_u64 (w, TPROF_CACHE_N_FLOATS);
+  _tprof_wire_put (w, cache->floats, sizeof cache->floats);
+  _tprof_wire_put_u64 (w, TPROF_READER_N_CACHE_ARRAYS);
+  for (size_t i = 0; i < TPROF_READER_N_CACHE_ARRAYS; i++)
+    {
+      const void *array = *tprof_reader_cache_array ((TprofOperationCache *) cache, i);
+
+      _tprof_wire_put_u64 (w, array != NULL);
+      if (array != NULL)
+        _tprof_wire_put (w, array, n * 8);
+    }
+}
+
+bool
+_tprof_reader_get_cache (TprofWire           *w,
+                         TprofOperationCache *cache,
+                         int                  world_size)
+{
+  size_t n = (size_t) world_size;
+
+  /* as _tprof_operation_cache_clear(), which the helper cannot reach */
+  for (size_t i = 0; i < TPROF_READER_N_CACHE_ARRAYS; i++)
+    free (*tprof_reader_cache_array (cache, i));
+  memset (cache, 0, sizeof *cache);
+  cache->has_count = _tprof_wire_get_u64 (w) != 0;
+  cache->count = (int64_t) _tprof_wire_get_u64 (w);
+  cache->floats_present = (unsigned) _tprof_wire_get_u64 (w);
+  if (_tprof_wire_get_u64 (w) != TPROF_CACHE_N_FLOATS
+      || !_tprof_wire_get (w, cache->floats, sizeof cache->floats)
+      || _tprof_wire_get_u64 (w) != TPROF_READER_N_CACHE_ARRAYS)
+    return false;
+  for (size_t i = 0; i < TPROF_READER_N_CACHE_ARRAYS; i++)
+    if (_tprof_wire_get_u64 (w) != 0)
+      {
+        void **array = tprof_reader_cache_array (cache, i);
+
+        if (n > (w->len - w->pos) / 8 || (*array = malloc (n * 8)) == NULL
+            || !_tprof_wire_get (w, *array, n * 8))
+          return false;
+      }
+  return !w->failed;
+}
+
+void
+_tprof_reader_put_location (TprofWire                 *w,
+                            const TprofReaderLocation *loc)
+{
+  _tprof_wire_put_u64 (w, loc->direct);
+  _tprof_wire_put_u64 (w, loc->dev);
+  _tprof_wire_put_u64 (w, loc->ino);
+  _tprof_wire_put_u64 (w, loc->n);
+  for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
+    {
+      const TprofReaderArray *a = &loc->arrays[i];
+
+      _tprof_wire_put_u64 (w, a->present);
+      _tprof_wire_put_u64 (w, a->offset);
+      _tprof_wire_put_u64 (w, a->type.kind);
+      _tprof_wire_put_u64 (w, a->type.size);
+      _tprof_wire_put_u64 (w, a->type.big_endian);
+    }
+}
+
+bool
+_tprof_reader_get_location (TprofWire           *w,
+                            TprofReaderLocation *loc)
+{
+  loc->direct = _tprof_wire_get_u64 (w) != 0;
+  loc->dev = _tprof_wire_get_u64 (w);
+  loc->ino = _tprof_wire_get_u64 (w);
+  loc->n = _tprof_wire_get_u64 (w);
+  for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
+    {
+      TprofReaderArray *a = &loc->arrays[i];
+      uint64_t kind, size;
+
+      bool floats = i == TPROF_READER_TIMES || i == TPROF_READER_STARTS;
+
+      a->present = _tprof_wire_get_u64 (w) != 0;
+      a->offset = _tprof_wire_get_u64 (w);
+      kind = _tprof_wire_get_u64 (w);
+      size = _tprof_wire_get_u64 (w);
+      a->type.big_endian = _tprof_wire_get_u64 (w) != 0;
+      a->type.kind = (uint8_t) (kind <= TPROF_H5_RAW_UNSIGNED ? kind : TPROF_H5_RAW_NATIVE);
+      a->type.size = (uint8_t) (size <= 8 ? size : 0);
+      /* only what the conversions know, within a file's size: else the
+       * helper reads */
+      if (a->present
+          && (floats ? kind != TPROF_H5_RAW_FLOAT || (size != 4 && size != 8)
+                     : (kind != TPROF_H5_RAW_SIGNED && kind != TPROF_H5_RAW_UNSIGNED)
+                       || (size != 1 && size != 2 && size != 4 && size != 8)
+              || a->offset > (uint64_t) INT64_MAX || loc->n > ((uint64_t) INT64_MAX - a->offset) / 8))
+        loc->direct = false;
+    }
+  if (!loc->arrays[TPROF_READER_TIMES].present || !loc->arrays[TPROF_READER_RANKS].present)
+    loc->direct = false;
+  return !w->failed;
+}
 
 void
 _tprof_reader_put_stats (TprofWire                 *w,

@@ -9,9 +9,10 @@
 
 #include "tprof/tprof-error.h"
 #include "tprof/tprof-profile-file.h"
+#include "tprof-h5-reader-private.h"
 
 /* Bumped whenever a message changes: a helper of another build is refused. */
-#define TPROF_READER_PROTOCOL 2
+#define TPROF_READER_PROTOCOL 3
 
 typedef enum
 {
@@ -25,6 +26,9 @@ typedef enum
                                 * kept until TAKEN */
   TPROF_READER_MSG_TAKEN,      /* client: 1 when it copied them (process_vm_readv),
                                 * 0 to have them in a memfd (SAMPLES) instead */
+  TPROF_READER_MSG_LOCATE,     /* client: op; helper: LOCATION */
+  TPROF_READER_MSG_LOCATION,   /* helper: where op's arrays lie in the file, and
+                                * its cached statistics */
 } TprofReaderMsg;
 
 /* ---- a message's payload, built and parsed with bounds checks (tprof-reader-wire.c) ---- */
@@ -67,7 +71,62 @@ size_t _tprof_reader_samples_layout (size_t  n,
                                      size_t *starts_at,
                                      size_t *threads_at);
 
-/* ---- the client side (tprof-reader-client.c) ---- */
+/* ---- where an operation's samples lie in the file (tprof-reader-locate.c) ---- */
+
+typedef enum
+{
+  TPROF_READER_TIMES,
+  TPROF_READER_RANKS,
+  TPROF_READER_STARTS,
+  TPROF_READER_THREADS,
+  TPROF_READER_N_ARRAYS
+} TprofReaderArrayId;
+
+typedef struct
+{
+  bool           present;
+  uint64_t       offset;  /* of value 0, from the start of the file */
+  TprofH5RawType type;
+} TprofReaderArray;
+
+/* What the client needs to read an operation's samples itself: when
+ * @direct, every array present is one contiguous, unfiltered run of
+ * @n values of a raw type (pread() and a conversion read it), in the
+ * file the helper opened (@dev, @ino). Otherwise the helper reads. */
+typedef struct
+{
+  bool             direct;
+  uint64_t         dev;
+  uint64_t         ino;
+  uint64_t         n;
+  TprofReaderArray arrays[TPROF_READER_N_ARRAYS];
+} TprofReaderLocation;
+
+/* Finds where operation @op of @file (opened by HDF5) stores its arrays;
+ * anything unusual leaves @loc->direct false. Makes HDF5 calls. */
+void _tprof_reader_locate (const TprofProfileFile *file,
+                           size_t                  op,
+                           TprofReaderLocation    *loc);
+void _tprof_reader_put_location (TprofWire *w, const TprofReaderLocation *loc);
+/* false when malformed */
+bool _tprof_reader_get_location (TprofWire *w, TprofReaderLocation *loc);
+
+/* ---- the client side (tprof-reader-client.c, tprof-reader-samples.c) ---- */
+
+/* Reads operation @op's samples on @ranks (sorted, distinct, in range;
+ * NULL: all) from @fd where @loc (direct) says they lie, checks them and
+ * the cache of @op against them as the in-process reader does. NULL with
+ * @error set. Makes no HDF5 call. */
+TprofGatheredTime *_tprof_reader_read_direct (TprofProfileFile          *pf,
+                                              size_t                     op,
+                                              int                        fd,
+                                              const TprofReaderLocation *loc,
+                                              const int32_t             *ranks,
+                                              size_t                     n_ranks,
+                                              TprofProgressFunc          progress,
+                                              void                      *user_data,
+                                              const volatile int        *cancel,
+                                              TprofError                *error);
 
 typedef struct _TprofReaderClient TprofReaderClient;
 
@@ -85,6 +144,12 @@ TprofGatheredTime *_tprof_reader_client_read (TprofProfileFile *file, size_t op,
 bool _tprof_reader_put_meta (TprofWire *w, const TprofProfileFile *file);
 /* A TprofProfileFile without HDF5 from @w, or NULL with @error. */
 TprofProfileFile *_tprof_reader_get_meta (TprofWire *w, const char *path, TprofError *error);
+/* An operation's cache (DESIGN.md 2b: the attributes and the per-rank
+ * arrays, each world_size long). The arrays travel as a list, so that a
+ * new one is one more entry of a table in tprof-reader-meta.c. */
+void _tprof_reader_put_cache (TprofWire *w, const TprofOperationCache *cache, int world_size);
+/* Into @cache (cleared first); false when malformed. */
+bool _tprof_reader_get_cache (TprofWire *w, TprofOperationCache *cache, int world_size);
 /* One operation's statistics (summary and per-rank arrays). */
 void _tprof_reader_put_stats (TprofWire *w, const TprofOperationStats *stats, int world_size);
 /* Into @file's operation @op (its computed arrays); false when malformed. */

@@ -178,6 +178,35 @@ test_hdf5_crash (void)
     }
 }
 
+/* A global heap whose free space claims 0 bytes: HDF5 1.10 loops forever
+ * on it. The helper makes no pre-check; the caller, waiting, scans the
+ * file and refuses it at once rather than after the helper's 60 s stall. */
+static void
+test_heap_loop (void)
+{
+  g_autofree char *valid = path_of ("valid.h5");
+  g_autofree char *path = path_of ("heap-loop.damaged");
+  g_autofree char *bytes = NULL;
+  gsize size;
+  char *heap;
+  TprofError error = { 0 };
+  gint64 start;
+
+  g_assert_true (g_file_get_contents (valid, &bytes, &size, NULL));
+  heap = memmem (bytes, size, "GCOL\1\0\0\0", 8);
+  g_assert_nonnull (heap);
+  memset (heap + 16, 0, 16);  /* the free-space object's index and size */
+  g_assert_true (g_file_set_contents (path, bytes, (gssize) size, NULL));
+
+  start = g_get_monotonic_time ();
+  g_assert_null (tprof_profile_file_open_isolated (path, &error));
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 30 * G_USEC_PER_SEC);
+  g_assert_cmpint (error.code, ==, TPROF_ERROR_FORMAT);
+  g_assert_true (g_str_has_prefix (error.message, path));
+  g_assert_nonnull (strstr (error.message, "damaged HDF5 global heap"));
+  g_assert_nonnull (strstr (error.message, "its objects overrun it"));
+}
+
 typedef struct
 {
   guint         calls;
@@ -251,6 +280,7 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/isolated/same-as-in-process", test_same_as_in_process);
   g_test_add_func ("/h5/isolated/same-errors", test_same_errors);
   g_test_add_func ("/h5/isolated/hdf5-crash", test_hdf5_crash);
+  g_test_add_func ("/h5/isolated/heap-loop", test_heap_loop);
   g_test_add_func ("/h5/isolated/cancel-then-read", test_cancel_then_read);
   g_test_add_func ("/h5/isolated/missing-helper", test_missing_helper);
   status = g_test_run ();

@@ -47,9 +47,12 @@ TPROF_EXPORT TprofProfileFile *tprof_profile_file_open (const char *path,
  * crash, loop or allocate without bound on some damaged bytes) fails with
  * an error naming the file, instead of taking the caller down. Every
  * function below works on the handle as on one from
- * tprof_profile_file_open(); reads copy the samples out of the helper
- * (process_vm_readv, or a memfd where that call is refused). The helper runs with a memory limit and is stopped when it
- * stalls; a cancelled read stops it, and the next request starts a new one.
+ * tprof_profile_file_open(). The helper parses only metadata: samples
+ * stored plainly (contiguous, unfiltered, IEEE floats or integers) the
+ * caller reads from the file itself and checks as tprof_profile_file_open()
+ * does; others the helper reads and the caller copies out of it
+ * (process_vm_readv, or a memfd where that call is refused). The helper
+ * runs with a memory limit and is stopped when it stalls; a cancelled read stops it, and the next request starts a new one.
  * Programs that open files they did not write (tprof, tprof-viewer) use
  * this; tprof_profile_file_open() and tprof_profiled_time_load() parse in
  * the calling process and are for files a program trusts. */
