@@ -71,13 +71,19 @@ tprof_profile_file_free (TprofProfileFile *pf)
   free (pf);
 }
 
-/* Defined, true, only by the isolated reader's helper (tprof-reader-main.c):
- * there HDF5 crashing is an error of the caller's, not a crash, and the
- * caller scans for the damaged heaps on which HDF5 loops while it waits
- * for a helper slow to answer (tprof-reader-client.c). The pre-check in
- * the helper would only make every open slower (a large file's every
- * dataset opened, or the whole file read). */
-extern const bool _tprof_reader_helper __attribute__((weak, visibility ("default")));
+/* False only in the isolated reader's helper (tprof-reader-main.c): there
+ * HDF5 crashing is an error of the caller's, not a crash, and the caller
+ * scans for the damaged heaps on which HDF5 loops while it waits for a
+ * helper slow to answer (tprof-reader-client.c). The pre-check in the
+ * helper would only make every open slower (a large file's every dataset
+ * opened, or the whole file read). */
+static bool tprof_profile_file_heap_check = true;
+
+void
+_tprof_profile_file_skip_heap_check (void)
+{
+  tprof_profile_file_heap_check = false;
+}
 
 /* Opens @pf->path with HDF5 and reads everything but the samples. */
 static int
@@ -96,7 +102,7 @@ tprof_profile_file_read_metadata (TprofProfileFile *pf,
   pf->fd = _tprof_h5_file_descriptor (pf->file);
 
   /* after H5Fopen, whose check of a truncated file says it best */
-  if ((&_tprof_reader_helper == NULL && _tprof_h5_check_global_heaps (pf->path, pf->file, error) < 0)
+  if ((tprof_profile_file_heap_check && _tprof_h5_check_global_heaps (pf->path, pf->file, error) < 0)
       || _tprof_h5_read_root (pf, error) < 0
       || _tprof_h5_read_operations (pf, error) < 0
       || _tprof_h5_read_hostnames (pf, error) < 0

@@ -12,10 +12,6 @@
 #include "tprof/tprof-gathered-time.h"
 #include "tprof-reader-private.h"
 
-/* Tells the library that it runs in the helper: its heap pre-check is
- * the client's to make (tprof-profile-file.c says why). */
-const bool _tprof_reader_helper = true;
-
 /* The client's end of the socket, set up by the client before exec. */
 #define SOCKET_FD 3
 
@@ -224,6 +220,8 @@ main (int    argc,
   TprofError error = { 0 };
   TprofWire w = { 0 };
 
+  /* the heap pre-check is the client's to make (tprof-profile-file.c says why) */
+  _tprof_profile_file_skip_heap_check ();
   if (argc != 2)
     {
       fprintf (stderr, "usage: %s PROFILE (started by libtprof-capture, with a socket as descriptor 3)\n",

@@ -31,6 +31,10 @@ typedef enum
                                 * its cached statistics */
 } TprofReaderMsg;
 
+/* Called first by the helper: it opens files without the heap pre-check,
+ * which is the client's to make (tprof-profile-file.c says why). */
+TPROF_EXPORT void _tprof_profile_file_skip_heap_check (void);
+
 /* ---- a message's payload, built and parsed with bounds checks (tprof-reader-wire.c) ---- */
 
 typedef struct
