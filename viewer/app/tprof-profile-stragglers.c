@@ -7,14 +7,16 @@
 
 typedef struct
 {
-  TprofStragglers *stragglers;
-  gssize           first_synchronising;
+  TprofStragglers  *stragglers;
+  gssize            first_synchronising;
+  TprofProfileTree *tree;
 } Found;
 
 static void
 found_free (Found *found)
 {
   tprof_stragglers_free (found->stragglers);
+  _tprof_profile_tree_free (found->tree);
   g_free (found);
 }
 
@@ -79,6 +81,14 @@ scan_worker (GTask        *task,
   TprofProfile *self = source_object;
   ProfileContents *contents = self->contents;
   Found *found = g_new0 (Found, 1);
+  guint64 total = 0;
+  g_autofree TprofGatheredTime **gts = NULL;
+
+  for (gsize i = 0; i < contents->n_ops; i++)
+    total += contents->stats[i]->summary.count;
+  /* the tree needs every sample at once: kept while reading, if small enough */
+  if (_tprof_profile_tree_fits (total, contents->n_ops, contents->world_size))
+    gts = g_new0 (TprofGatheredTime *, MAX (contents->n_ops, 1));
 
   found->first_synchronising = -1;
   found->stragglers = tprof_stragglers_new (contents->world_size);
@@ -93,9 +103,17 @@ scan_worker (GTask        *task,
           break;
         }
       _tprof_profile_stragglers_add (&found->stragglers, &found->first_synchronising, gt, i);
-      tprof_gathered_time_free (gt);
+      if (gts != NULL)
+        gts[i] = gt;
+      else
+        tprof_gathered_time_free (gt);
       _tprof_profile_set_permille (&self->scan_permille, (double) (i + 1) / (double) contents->n_ops);
     }
+  /* without a timeline the search stopped early, and there is no tree */
+  if (gts != NULL && found->stragglers != NULL)
+    found->tree = _tprof_profile_tree_new (gts, contents->n_ops, contents->world_size);
+  for (gsize i = 0; gts != NULL && i < contents->n_ops; i++)
+    tprof_gathered_time_free (gts[i]);
   g_task_return_pointer (task, found, (GDestroyNotify) found_free);
 }
 
@@ -112,6 +130,7 @@ scan_done (GObject      *object,
     return;
   self->contents->stragglers = g_steal_pointer (&found->stragglers);
   self->contents->first_synchronising = found->first_synchronising;
+  self->contents->tree = g_steal_pointer (&found->tree);
   self->contents->stragglers_known = TRUE;
   found_free (found);
   if (!g_atomic_int_get (&self->closed))

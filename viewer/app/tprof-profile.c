@@ -33,6 +33,7 @@ profile_contents_free (ProfileContents *contents)
   g_free (contents->last_used);
   g_free (contents->stats);
   tprof_stragglers_free (contents->stragglers);
+  _tprof_profile_tree_free (contents->tree);
   g_free (contents);
 }
 
@@ -301,6 +302,9 @@ profile_contents_read_all (ProfileContents   *contents,
 {
   gsize total = 0;
   gsize done = 0;
+  /* every operation's samples, kept until the tree is built from them */
+  g_autofree TprofGatheredTime **gts = g_new0 (TprofGatheredTime *, MAX (contents->n_ops, 1));
+  gboolean ok = TRUE;
 
   for (gsize i = 0; i < contents->n_ops; i++)
     total += tprof_profile_file_sample_count (file, i) + 1;
@@ -320,17 +324,27 @@ profile_contents_read_all (ProfileContents   *contents,
       gt = tprof_profile_file_read_operation (file, i, NULL, 0, load_progress_cb, &reading,
                                               &self->cancelled, &tprof_error);
       if (gt == NULL)
-        return _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file), name);
+        {
+          ok = _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file), name);
+          break;
+        }
+      gts[i] = gt;
       _tprof_profile_stragglers_add (&contents->stragglers, &contents->first_synchronising, gt, i);
       contents->samples[i] = _tprof_operation_samples_new (gt, contents->world_size, load_progress_cb, &indexing,
                                                            &self->cancelled, &tprof_error);
-      tprof_gathered_time_free (gt);
       if (contents->samples[i] == NULL)
-        return _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file), name);
+        {
+          ok = _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file), name);
+          break;
+        }
       done += weight;
     }
-  contents->stragglers_known = TRUE;
-  return TRUE;
+  if (ok && _tprof_profile_tree_fits (total - contents->n_ops, contents->n_ops, contents->world_size))
+    contents->tree = _tprof_profile_tree_new (gts, contents->n_ops, contents->world_size);
+  for (gsize i = 0; i < contents->n_ops; i++)
+    tprof_gathered_time_free (gts[i]);
+  contents->stragglers_known = ok;
+  return ok;
 }
 
 /* Opens @path and reads what the window needs first: NULL with @error set

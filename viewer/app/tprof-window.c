@@ -99,19 +99,28 @@ tprof_window_show_page (TprofWindow *self,
   gtk_spinner_set_spinning (self->loading_spinner, g_str_equal (name, "loading"));
 }
 
-/* The table's rows: @summaries, or (NULL) the cached statistics. */
+/* The table's rows: @summaries, or (NULL) the cached statistics; with
+ * the operation tree, each one's parent and self time on the ranks of
+ * @mask (NULL: all). */
 static GPtrArray *
 operations_new (TprofProfile       *profile,
-                const TprofSummary *summaries)
+                const TprofSummary *summaries,
+                GBytes             *mask)
 {
   gsize n = _tprof_profile_get_n_operations (profile);
   GPtrArray *operations = g_ptr_array_new_full (n, g_object_unref);
+  gboolean tree = _tprof_profile_has_tree (profile);
+  const guint8 *shown = mask != NULL ? g_bytes_get_data (mask, NULL) : NULL;
 
   for (gsize i = 0; i < n; i++)
     {
       const TprofSummary *summary = summaries != NULL ? &summaries[i] : _tprof_profile_get_summary (profile, i);
+      TprofOperation *operation = _tprof_operation_new (_tprof_profile_get_name (profile, i), i, summary);
 
-      g_ptr_array_add (operations, _tprof_operation_new (_tprof_profile_get_name (profile, i), i, summary));
+      if (tree)
+        _tprof_operation_set_tree (operation, TRUE, _tprof_profile_get_parent (profile, i),
+                                   _tprof_profile_get_self_time (profile, i, shown));
+      g_ptr_array_add (operations, operation);
     }
   return operations;
 }
@@ -157,7 +166,7 @@ table_job_done (GObject      *object,
   if (summaries == NULL || job->generation != self->table_generation || job->profile != self->profile)
     return;
 
-  operations = operations_new (self->profile, summaries);
+  operations = operations_new (self->profile, summaries, job->mask);
   _tprof_window_comparison_apply (job->comparison, operations);
   _tprof_operation_table_set_operations (self->table, operations);
 }
@@ -182,7 +191,7 @@ _tprof_window_update_table (TprofWindow *self)
   /* all ranks and nothing to compare: the cached statistics at once */
   if (self->mask == NULL && self->baseline == NULL)
     {
-      g_autoptr(GPtrArray) operations = operations_new (self->profile, NULL);
+      g_autoptr(GPtrArray) operations = operations_new (self->profile, NULL, NULL);
 
       _tprof_operation_table_set_operations (self->table, operations);
       return;
@@ -407,11 +416,15 @@ _tprof_window_show_title (TprofWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), shown != NULL);
 }
 
+/* The background pass read every operation: the straggler is known, and
+ * the table becomes the operation tree when the profile has one. */
 static void
 stragglers_found_cb (TprofWindow  *self,
                      TprofProfile *profile)
 {
   tprof_window_show_straggler (self, profile);
+  if (_tprof_profile_has_tree (profile))
+    _tprof_window_update_table (self);
 }
 
 /* Stops what the shown profile does in the background and drops it. */
