@@ -1524,6 +1524,7 @@ test_window_tree_lazy (void)
   g_autofree char *path = write_tree_profile ("tree-lazy.h5");
   g_autoptr(EngineTree) tree = engine_tree_new (path);
   g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   TprofWindow *window;
 
   g_setenv ("TPROF_VIEWER_EAGER_SAMPLES", "0", TRUE);
@@ -1536,9 +1537,18 @@ test_window_tree_lazy (void)
   g_assert_false (_tprof_operation_table_is_tree (window->table));
   g_assert_true (_tprof_profile_is_finding_stragglers (window->profile));
   g_assert_true (_tprof_operation_table_sort_by (window->table, "name", GTK_SORT_ASCENDING));
+  select_operation (window, "step");
+  g_settings_set_string (settings, "rank-metric", "breakdown");
+  g_assert_null (_tprof_breakdown_view_get_plot (_tprof_charts_panel_get_breakdown (window->charts)));
   select_operation (window, "optimizer");
+  select_operation (window, "step");
 
   app_test_gui_wait_idle (window);
+  /* the breakdown follows the tree */
+  g_assert_nonnull (_tprof_breakdown_view_get_plot (_tprof_charts_panel_get_breakdown (window->charts)));
+  g_assert_cmpuint (_tprof_breakdown_view_get_plot (_tprof_charts_panel_get_breakdown (window->charts))->n_parts, ==, 5);
+  g_settings_reset (settings, "rank-metric");
+  select_operation (window, "optimizer");
   assert_tree_matches_engine (window, tree, NULL);
   g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 3);
   g_assert_cmpuint (row_position (window, "step"), ==, 1);
@@ -1552,6 +1562,114 @@ test_window_tree_lazy (void)
     assert_tree_matches_engine (window, tree, some);
   }
   g_unsetenv ("TPROF_VIEWER_EAGER_SAMPLES");
+  close_window (window);
+}
+
+/* The engine's sum of operation @name's samples on each rank of @path
+ * (world entries, 0 where none). */
+static double *
+engine_rank_sums (const char *path,
+                  const char *name)
+{
+  TprofError error = { 0 };
+  TprofProfiledTime *pt = tprof_profiled_time_load (path, &error);
+  double *sums = g_new0 (double, tprof_profiled_time_world_size (pt));
+  TprofRankSummary *ranks = NULL;
+  size_t n = tprof_gathered_time_rank_summaries (tprof_profiled_time_get (pt, name), &ranks);
+
+  for (size_t i = 0; i < n; i++)
+    sums[ranks[i].rank] = ranks[i].sum;
+  free (ranks);
+  tprof_profiled_time_free (pt);
+  return sums;
+}
+
+/* "Breakdown" stacks each rank's step by the operations inside it and its
+ * self time: each part is that operation's time on the rank (the engine's
+ * per-rank sums and self times), the parts add up to the step's time on
+ * the rank, the rank filter removes bars, hovering names rank, part and
+ * time, and the chart exports as an image and as CSV. An operation with
+ * nothing inside says so. */
+static void
+test_window_breakdown (void)
+{
+  g_autofree char *path = write_tree_profile ("breakdown.h5");
+  g_autoptr(EngineTree) tree = engine_tree_new (path);
+  g_autofree double *step_sums = engine_rank_sums (path, "step");
+  static const char * const parts[] = { "forward", "backward", "allreduce", "optimizer" };
+  g_autofree char *png = g_build_filename (fixture_dir, "breakdown.png", NULL);
+  g_autofree char *csv_path = g_build_filename (fixture_dir, "breakdown.csv", NULL);
+  g_autofree char *csv = NULL;
+  g_autofree char *tooltip = NULL;
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GError) error = NULL;
+  TprofWindow *window = app_test_gui_new_window (app);
+  TprofBreakdownView *view = _tprof_charts_panel_get_breakdown (window->charts);
+  const TprofPlotBreakdown *plot;
+
+  app_test_gui_open (window, path);
+  select_operation (window, "step");
+  g_settings_set_string (settings, "rank-metric", "breakdown");
+  app_test_gui_wait_idle (window);
+  g_assert_true (_tprof_charts_panel_get_right_chart (window->charts) == TPROF_CHART (view));
+  plot = _tprof_breakdown_view_get_plot (view);
+  g_assert_nonnull (plot);
+  g_assert_cmpuint (plot->n_ranks, ==, 4);
+  g_assert_cmpuint (plot->n_parts, ==, 5);
+  g_assert_cmpstr (plot->part_names[4], ==, "step (self)");
+  for (guint p = 0; p < 4; p++)
+    {
+      g_autofree double *sums = engine_rank_sums (path, parts[p]);
+
+      g_assert_cmpstr (plot->part_names[p], ==, parts[p]);
+      for (guint r = 0; r < 4; r++)
+        app_test_assert_close (plot->values[p * 4 + r], sums[plot->ranks[r]], 1e-12, parts[p]);
+    }
+  for (guint r = 0; r < 4; r++)
+    {
+      double total = 0;
+
+      app_test_assert_close (plot->values[4 * 4 + r], tree->rank_self[4 * tree->world + plot->ranks[r]], 1e-12,
+                             "step's self time");
+      for (guint p = 0; p < 5; p++)
+        total += plot->values[p * 4 + r];
+      /* the parts make up the step */
+      app_test_assert_close (total, step_sums[plot->ranks[r]], 1e-9, "a rank's bar");
+    }
+
+  /* ranks 1 and 3 alone: their bars, the same numbers */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1,3", NULL));
+  app_test_gui_wait_idle (window);
+  plot = _tprof_breakdown_view_get_plot (view);
+  g_assert_cmpuint (plot->n_ranks, ==, 2);
+  g_assert_cmpint (plot->ranks[0], ==, 1);
+  g_assert_cmpint (plot->ranks[1], ==, 3);
+  {
+    g_autofree double *sums = engine_rank_sums (path, "forward");
+
+    app_test_assert_close (plot->values[1], sums[3], 1e-12, "forward on rank 3");
+  }
+  /* the second bar's forward */
+  tooltip = _tprof_chart_describe (TPROF_CHART (view), 1);
+  g_assert_nonnull (strstr (tooltip, "Rank 3"));
+  g_assert_nonnull (strstr (tooltip, "forward: "));
+
+  g_assert_true (_tprof_window_export_chart (window, png, "ranks", 640, 400, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_assert_true (_tprof_window_export_chart (window, csv_path, "ranks", 640, 400, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  g_assert_true (g_str_has_prefix (csv, "rank,forward,backward,allreduce,optimizer,step (self)\n1,"));
+  g_assert_nonnull (strstr (csv, "\n3,"));
+
+  /* nothing inside forward */
+  select_operation (window, "forward");
+  app_test_gui_wait_idle (window);
+  g_assert_null (_tprof_breakdown_view_get_plot (view));
+  g_assert_false (_tprof_window_export_chart (window, csv_path, "ranks", 640, 400, NULL));
+
+  g_settings_reset (settings, "rank-metric");
   close_window (window);
 }
 
@@ -2010,6 +2128,8 @@ test_window_screenshot (void)
       shoot (window, "profile-over-time.png");
       g_settings_set_string (settings, "rank-metric", "trend");
       shoot (window, "profile-trend.png");
+      g_settings_set_string (settings, "rank-metric", "breakdown");
+      shoot (window, "profile-breakdown.png");
       g_settings_reset (settings, "rank-metric");
       if (baseline != NULL)
         {
@@ -2152,6 +2272,7 @@ main (int   argc,
   g_test_add_func ("/app/window/lazy", test_window_lazy);
   g_test_add_func ("/app/window/tree", test_window_tree);
   g_test_add_func ("/app/window/tree-lazy", test_window_tree_lazy);
+  g_test_add_func ("/app/window/breakdown", test_window_breakdown);
   g_test_add_func ("/app/window/compare", test_window_compare);
   g_test_add_func ("/app/window/keynav", test_window_keynav);
   g_test_add_func ("/app/window/header-tooltips", test_window_header_tooltips);

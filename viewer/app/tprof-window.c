@@ -425,6 +425,7 @@ stragglers_found_cb (TprofWindow  *self,
   tprof_window_show_straggler (self, profile);
   if (_tprof_profile_has_tree (profile))
     _tprof_window_update_table (self);
+  _tprof_charts_panel_tree_changed (self->charts);
 }
 
 /* Stops what the shown profile does in the background and drops it. */
