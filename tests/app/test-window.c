@@ -1430,6 +1430,54 @@ row_position (TprofWindow *window,
   return position;
 }
 
+/* The action a key triggers in the table's tree, from its shortcuts. */
+static const char *
+tree_key_action (GtkWidget  *view,
+                 const char *key)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (view);
+
+  for (guint c = 0; c < g_list_model_get_n_items (controllers); c++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, c);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (controller)); i++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+          if (g_str_equal (trigger, key) && GTK_IS_NAMED_ACTION (action))
+            return gtk_named_action_get_action_name (GTK_NAMED_ACTION (action));
+        }
+    }
+  return NULL;
+}
+
+static void
+assert_tree_keys (TprofWindow *window)
+{
+  GtkWidget *view = _tprof_operation_table_get_view (window->table);
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+
+  g_assert_cmpstr (tree_key_action (view, "Left"), ==, "table.collapse");
+  g_assert_cmpstr (tree_key_action (view, "minus"), ==, "table.collapse");
+  g_assert_cmpstr (tree_key_action (view, "Right"), ==, "table.expand");
+  g_assert_cmpstr (tree_key_action (view, "plus"), ==, "table.expand");
+
+  _tprof_operation_table_select_index (window->table, 4);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->table), "table.collapse", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->table), "table.expand", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+  _tprof_operation_table_select_index (window->table, 3);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->table), "table.collapse", NULL));
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 4);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+}
+
 /* A profile with a timeline shows its operations as a tree: step above
  * the parts of the loop, with the engine's parents and self times (the
  * step's self time its untimed gaps), under a rank filter too; sorting
@@ -1491,6 +1539,10 @@ test_window_tree (void)
   _tprof_operation_table_select_index (window->table, 1);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
   g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 1);
+
+  /* the keys: - or Left collapses, + or Right expands, Left on a part
+   * goes to its parent */
+  assert_tree_keys (window);
 
   /* the Self column follows the rank filter, and stays collapsed */
   g_assert_true (_tprof_operation_table_set_expanded (window->table, 4, FALSE));

@@ -1093,6 +1093,53 @@ tprof_operation_table_dispose (GObject *object)
   G_OBJECT_CLASS (tprof_operation_table_parent_class)->dispose (object);
 }
 
+/* The selected row, or NULL. */
+static GtkTreeListRow *
+selected_row (TprofOperationTable *self)
+{
+  gpointer row = gtk_single_selection_get_selected_item (self->selection);
+
+  return row != NULL ? g_object_ref (row) : NULL;
+}
+
+/* + or Right: the selected operation shows the operations inside it. */
+static void
+expand_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  g_autoptr(GtkTreeListRow) row = selected_row (TPROF_OPERATION_TABLE (widget));
+
+  if (row != NULL && gtk_tree_list_row_is_expandable (row))
+    gtk_tree_list_row_set_expanded (row, TRUE);
+}
+
+/* - or Left: the selected operation hides the operations inside it; on
+ * one that hides nothing, its parent is selected, as in a tree view. */
+static void
+collapse_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  TprofOperationTable *self = TPROF_OPERATION_TABLE (widget);
+  g_autoptr(GtkTreeListRow) row = selected_row (self);
+  g_autoptr(GtkTreeListRow) parent = NULL;
+  g_autoptr(TprofOperation) operation = NULL;
+
+  if (row == NULL)
+    return;
+  if (gtk_tree_list_row_is_expandable (row) && gtk_tree_list_row_get_expanded (row))
+    {
+      gtk_tree_list_row_set_expanded (row, FALSE);
+      return;
+    }
+  parent = gtk_tree_list_row_get_parent (row);
+  if (parent == NULL)
+    return;
+  operation = gtk_tree_list_row_get_item (parent);
+  _tprof_operation_table_select_index (self, (int) _tprof_operation_get_index (operation));
+}
+
 static void
 tprof_operation_table_class_init (TprofOperationTableClass *klass)
 {
@@ -1115,6 +1162,10 @@ tprof_operation_table_class_init (TprofOperationTableClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
+
+  /* bound on the column view in the template (the search entry keeps its keys) */
+  gtk_widget_class_install_action (widget_class, "table.expand", NULL, expand_action);
+  gtk_widget_class_install_action (widget_class, "table.collapse", NULL, collapse_action);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "operationtable");
