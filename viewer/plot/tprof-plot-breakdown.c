@@ -54,12 +54,15 @@ tprof_plot_breakdown_draw (cairo_t                  *cr,
       return;
     }
 
+  /* listed top down, as the parts are stacked */
   items = g_new0 (TprofPlotLegendItem, plot->n_parts);
   for (guint p = 0; p < plot->n_parts; p++)
     {
-      tprof_plot_palette_color (p, items[p].rgb);
-      items[p].alpha = 1;
-      items[p].label = tprof_escape_text (plot->part_names[p]);
+      guint i = plot->n_parts - 1 - p;
+
+      tprof_plot_palette_color (p, items[i].rgb);
+      items[i].alpha = 1;
+      items[i].label = tprof_escape_text (plot->part_names[p]);
     }
   _tprof_plot_legend_measure (cr, &frame, items, plot->n_parts, NULL, &legend_w, &legend_h);
 
