@@ -1529,6 +1529,15 @@ test_window_tree (void)
   g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 3);
   _tprof_operation_table_set_search (window->table, "io");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  /* Enter selects the first match, not the parent kept above it */
+  {
+    GtkWidget *entry = find_descendant (GTK_WIDGET (window->table), GTK_TYPE_SEARCH_ENTRY);
+
+    gtk_editable_set_text (GTK_EDITABLE (entry), "ward");
+    g_signal_emit_by_name (entry, "activate");
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+    g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 1);
+  }
   _tprof_operation_table_set_search (window->table, "");
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
 

@@ -1032,6 +1032,24 @@ search_changed_cb (TprofOperationTable *self,
   set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
+/* The first row whose own name matches the search (the parents kept
+ * for their children's sake do not), or 0. */
+static guint
+first_match (TprofOperationTable *self)
+{
+  guint n = g_list_model_get_n_items (self->operations);
+
+  for (guint i = 0; self->search != NULL && i < n; i++)
+    {
+      g_autoptr(TprofOperation) operation = g_list_model_get_item (self->operations, i);
+      g_autofree char *name = g_utf8_casefold (_tprof_operation_get_name (operation), -1);
+
+      if (strstr (name, self->search) != NULL)
+        return i;
+    }
+  return 0;
+}
+
 /* Enter: the first match is selected and the table takes the keyboard. */
 static void
 search_activate_cb (TprofOperationTable *self,
@@ -1040,7 +1058,7 @@ search_activate_cb (TprofOperationTable *self,
   set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
   if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) == 0)
     return;
-  gtk_single_selection_set_selected (self->selection, 0);
+  gtk_single_selection_set_selected (self->selection, first_match (self));
   gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
 }
 
