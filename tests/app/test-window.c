@@ -1734,6 +1734,101 @@ test_window_breakdown (void)
   close_window (window);
 }
 
+/* 40 loops on 2 ranks, each "loop/K" enclosing "body/K": 80 rows, more
+ * than a window shows. */
+static char *
+write_long_tree_profile (const char *name)
+{
+  enum { RANKS = 2, LOOPS = 40 };
+  g_autofree char *path = g_build_filename (fixture_dir, name, NULL);
+  TprofProfiledTime *pt = tprof_profiled_time_new (RANKS);
+  TprofError error = { 0 };
+
+  for (guint o = 0; o < 2 * LOOPS; o++)
+    {
+      guint k = o / 2;
+      double *times = g_new (double, RANKS), *starts = g_new (double, RANKS);
+      int32_t *ranks = g_new (int32_t, RANKS), *threads = g_new0 (int32_t, RANKS);
+      g_autofree char *op = g_strdup_printf (o % 2 == 0 ? "loop/%02u" : "body/%02u", k);
+      TprofGatheredTime *gt;
+
+      for (int r = 0; r < RANKS; r++)
+        {
+          ranks[r] = r;
+          starts[r] = k + (o % 2 == 0 ? 0.0 : 0.1);
+          times[r] = (o % 2 == 0 ? 0.5 : 0.2) * (1 + 0.01 * k + 0.1 * r);
+        }
+      gt = tprof_gathered_time_new_take (times, ranks, RANKS);
+      g_assert_true (tprof_gathered_time_set_timeline_take (gt, starts, threads));
+      g_assert_cmpint (tprof_profiled_time_add (pt, op, gt, &error), ==, 0);
+    }
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+  return g_steal_pointer (&path);
+}
+
+typedef struct
+{
+  GtkAdjustment *adjustment;
+  double         value;
+} ScrollWait;
+
+static gboolean
+scrolled_to (gpointer data)
+{
+  ScrollWait *wait = data;
+
+  return fabs (gtk_adjustment_get_value (wait->adjustment) - wait->value) < 0.5;
+}
+
+static gboolean
+table_scrolls (gpointer data)
+{
+  GtkAdjustment *adjustment = data;
+
+  return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + 200;
+}
+
+/* Refilling the tree (here for a rank filter; for a large profile when
+ * the tree arrives) keeps where the table was scrolled to, the
+ * selection and the collapsed rows. */
+static void
+test_window_tree_scroll (void)
+{
+  g_autofree char *path = write_long_tree_profile ("long-tree.h5");
+  TprofWindow *window = app_test_gui_new_window (app);
+  GtkAdjustment *adjustment;
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+  double scrolled;
+
+  app_test_gui_open (window, path);
+  g_assert_true (_tprof_operation_table_is_tree (window->table));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 80);
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (_tprof_operation_table_get_view (window->table)));
+  app_test_wait (table_scrolls, adjustment);
+
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "name", GTK_SORT_ASCENDING));
+  g_assert_true (_tprof_operation_table_set_expanded (window->table, 0, FALSE));   /* loop/00 */
+  _tprof_operation_table_select_index (window->table, 41);                        /* body/20 */
+  /* the list anchors its scroll on a row: where it settles */
+  gtk_adjustment_set_value (adjustment, 200);
+  app_test_gui_wait_idle (window);
+  scrolled = gtk_adjustment_get_value (adjustment);
+  g_assert_cmpfloat (scrolled, >, 100);
+
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1", NULL));
+  app_test_gui_wait_idle (window);
+  /* once the new rows are drawn (the wait fails after a minute) */
+  app_test_wait (scrolled_to, &(ScrollWait) { adjustment, scrolled });
+  /* and stays there, frames later */
+  for (gint64 end = g_get_monotonic_time () + 300 * 1000; g_get_monotonic_time () < end;)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_value (adjustment), scrolled, 0.5);
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 41);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 79);
+  close_window (window);
+}
+
 /* A run of 4 ranks for the comparison: forward @forward times the base's
  * durations, backward @backward times, io the same distribution (another
  * draw), and "extra" when @extra. The samples are kept in @kept (one
@@ -2334,6 +2429,7 @@ main (int   argc,
   g_test_add_func ("/app/window/tree", test_window_tree);
   g_test_add_func ("/app/window/tree-lazy", test_window_tree_lazy);
   g_test_add_func ("/app/window/breakdown", test_window_breakdown);
+  g_test_add_func ("/app/window/tree-scroll", test_window_tree_scroll);
   g_test_add_func ("/app/window/compare", test_window_compare);
   g_test_add_func ("/app/window/keynav", test_window_keynav);
   g_test_add_func ("/app/window/header-tooltips", test_window_header_tooltips);

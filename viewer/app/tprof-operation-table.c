@@ -107,6 +107,9 @@ struct _TprofOperationTable
   char               *search;       /* casefolded; NULL: every operation */
   GPtrArray          *children;     /* per operation index: GPtrArray of its TprofOperation children, or NULL */
   gboolean            tree;         /* the operations form a tree (the profile has a timeline) */
+  double              scroll_value;   /* where the view goes back to after a refill */
+  GdkFrameClock      *scroll_clock;   /* until the next frame is painted */
+  gulong              scroll_handler;
   GtkColumnViewColumn *columns[G_N_ELEMENTS (column_specs)];
   int                 selected_index;
   gboolean            replacing;   /* rows are being swapped: the selection is in flux */
@@ -709,6 +712,40 @@ index_children (TprofOperationTable *self,
     }
 }
 
+/* After the frame that measured the rebuilt rows: back to where the view
+ * was. Before that frame the list cannot place the value on a row. */
+static void
+scroll_after_paint_cb (GdkFrameClock       *clock,
+                       TprofOperationTable *self)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+
+  g_clear_signal_handler (&self->scroll_handler, self->scroll_clock);
+  g_clear_object (&self->scroll_clock);
+  if (adjustment == NULL || fabs (gtk_adjustment_get_value (adjustment) - self->scroll_value) < 0.5)
+    return;
+  gtk_adjustment_set_value (adjustment, self->scroll_value);
+  /* the list anchors its scroll on a row: a value set while it still
+   * held a stale one must re-anchor it */
+  g_signal_emit_by_name (adjustment, "value-changed");
+}
+
+/* The rows were rebuilt (a list anchors its scroll on a row, and the
+ * rebuild moved it): the view goes back to @value once they are measured. */
+static void
+restore_scroll (TprofOperationTable *self,
+                double               value)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self->column_view));
+
+  self->scroll_value = value;
+  if (clock == NULL || self->scroll_clock != NULL)
+    return;
+  self->scroll_clock = g_object_ref (clock);
+  self->scroll_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (scroll_after_paint_cb), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->column_view));
+}
+
 void
 _tprof_operation_table_set_operations (TprofOperationTable *self,
                                        GPtrArray           *operations)
@@ -739,8 +776,8 @@ _tprof_operation_table_set_operations (TprofOperationTable *self,
     _tprof_operation_table_select_index (self, keep);
   else if (operations->len > 0)
     gtk_single_selection_set_selected (self->selection, 0);
-  if (vadjustment != NULL)
-    gtk_adjustment_set_value (vadjustment, scrolled);
+  if (vadjustment != NULL && scrolled > 0 && g_list_model_get_n_items (self->operations) > 0)
+    restore_scroll (self, scrolled);
   self->replacing = FALSE;
   selection_changed_cb (self);
 }
@@ -1095,6 +1132,9 @@ tprof_operation_table_dispose (GObject *object)
   TprofOperationTable *self = (TprofOperationTable *)object;
   GtkWidget *child;
 
+  if (self->scroll_clock != NULL)
+    g_clear_signal_handler (&self->scroll_handler, self->scroll_clock);
+  g_clear_object (&self->scroll_clock);
   gtk_widget_dispose_template (GTK_WIDGET (self), TPROF_TYPE_OPERATION_TABLE);
   /* the template's top box has no id, so unparent it ourselves */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
