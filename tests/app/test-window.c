@@ -1724,6 +1724,13 @@ test_window_breakdown (void)
   g_assert_true (g_str_has_prefix (csv, "rank,forward,backward,allreduce,optimizer,step (self)\n1,"));
   g_assert_nonnull (strstr (csv, "\n3,"));
 
+  /* a click on a bar shows its rank alone */
+  g_signal_emit_by_name (view, "rank-clicked", 3);
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 1);
+  g_assert_cmpuint (_tprof_breakdown_view_get_plot (view)->n_ranks, ==, 1);
+  g_assert_cmpint (_tprof_breakdown_view_get_plot (view)->ranks[0], ==, 3);
+
   /* nothing inside forward */
   select_operation (window, "forward");
   app_test_gui_wait_idle (window);

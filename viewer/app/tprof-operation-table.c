@@ -681,6 +681,18 @@ collapse_rows (TprofOperationTable *self,
     }
 }
 
+/* The operations inside @operation (NULL: none). */
+static GPtrArray *
+children_of (TprofOperationTable *self,
+             TprofOperation      *operation)
+{
+  guint index = _tprof_operation_get_index (operation);
+
+  if (self->children == NULL || index >= self->children->len)
+    return NULL;
+  return g_ptr_array_index (self->children, index);
+}
+
 static void
 children_free (gpointer children)
 {
@@ -880,8 +892,7 @@ operation_matches (TprofOperationTable *self,
   name = g_utf8_casefold (_tprof_operation_get_name (operation), -1);
   if (strstr (name, self->search) != NULL)
     return TRUE;
-  children = self->children != NULL ? g_ptr_array_index (self->children, _tprof_operation_get_index (operation))
-                                    : NULL;
+  children = children_of (self, operation);
   /* the parents form no cycle (the engine drops those); the depth guards anyway */
   for (guint i = 0; children != NULL && depth < self->children->len && i < children->len; i++)
     if (operation_matches (self, children->pdata[i], depth + 1))
@@ -1235,8 +1246,7 @@ create_children_cb (gpointer item,
                     gpointer user_data)
 {
   TprofOperationTable *self = user_data;
-  GPtrArray *children = self->children != NULL ? g_ptr_array_index (self->children, _tprof_operation_get_index (item))
-                                                : NULL;
+  GPtrArray *children = children_of (self, item);
   GListStore *store;
 
   if (children == NULL || children->len == 0)
