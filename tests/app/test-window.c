@@ -1578,7 +1578,8 @@ test_window_tree (void)
 /* A large profile (TPROF_VIEWER_EAGER_SAMPLES=0) opens as a flat list on
  * its cached statistics; the background pass that reads every operation
  * for the straggler builds the tree, and the table becomes the same tree
- * as when read whole, keeping the selection and the order. */
+ * as when read whole, keeping the selection and the order. A profile read
+ * whole but too large to nest while opening does the same. */
 static void
 test_window_tree_lazy (void)
 {
@@ -1623,6 +1624,19 @@ test_window_tree_lazy (void)
     assert_tree_matches_engine (window, tree, some);
   }
   g_unsetenv ("TPROF_VIEWER_EAGER_SAMPLES");
+
+  /* read whole, but too large to nest while opening: the table shows at
+   * once, flat, and becomes the same tree after */
+  g_setenv ("TPROF_VIEWER_TREE_AT_ONCE_SAMPLES", "0", TRUE);
+  _tprof_window_open (window, file);
+  while (g_strcmp0 (_tprof_window_get_page (window), "profile") != 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (_tprof_operation_table_is_tree (window->table));
+  g_assert_true (_tprof_profile_is_building_tree (window->profile));
+  g_assert_false (_tprof_profile_is_finding_stragglers (window->profile));
+  app_test_gui_wait_idle (window);
+  assert_tree_matches_engine (window, tree, NULL);
+  g_unsetenv ("TPROF_VIEWER_TREE_AT_ONCE_SAMPLES");
   close_window (window);
 }
 

@@ -68,7 +68,7 @@ breakdown_unavailable (TprofProfile *profile,
     return g_strdup (_("Select an operation to see its breakdown"));
   if (!_tprof_profile_has_tree (profile))
     {
-      if (_tprof_profile_is_finding_stragglers (profile))
+      if (_tprof_profile_is_building_tree (profile))
         return g_strdup (_("Finding which operations run inside which: every operation is read once…"));
       return g_strdup (_("This profile has no operation tree: it was saved without start times, or is too large "
                          "to nest"));

@@ -30,6 +30,7 @@ typedef struct
   gssize                      first_synchronising;  /* operation, or -1 */
   gboolean                    stragglers_known;     /* FALSE until every operation was seen */
   TprofProfileTree           *tree;        /* NULL: no timeline, too large, or not computed yet */
+  gboolean                    tree_pending; /* the background pass builds the tree */
 } ProfileContents;
 
 struct _TprofProfile
@@ -38,6 +39,7 @@ struct _TprofProfile
   GFile           *file;
   ProfileContents *contents;
   guint64          eager_samples;
+  guint64          tree_at_once_samples;
   guint64          use_clock;          /* main thread: ticks at each use of samples */
 
   /* loading */
@@ -58,7 +60,9 @@ struct _TprofProfile
   gint             read_permille;      /* atomic */
   gpointer         current_read;       /* atomic: the read whose progress is shown */
 
-  gint             scanning;           /* atomic */
+  gint             scanning;           /* atomic: the background pass runs */
+  gint             scan_stragglers;    /* atomic: ... for the straggler */
+  gint             scan_tree;          /* atomic: ... for the tree */
   gint             scan_permille;      /* atomic */
 };
 
@@ -98,9 +102,12 @@ TprofProfileTree *_tprof_profile_tree_new  (TprofGatheredTime *const *gts,
                                             int                       world_size);
 void              _tprof_profile_tree_free (TprofProfileTree *tree);
 
-/* Starts finding the straggler in the background (tprof-profile-stragglers.c). */
+/* Starts the background pass that reads every operation once, for the
+ * straggler (unless known) and the tree (when pending)
+ * (tprof-profile-stragglers.c). */
 void     _tprof_profile_find_stragglers (TprofProfile *self);
 void     _tprof_profile_emit_stragglers_found (TprofProfile *self);
+void     _tprof_profile_emit_tree_found (TprofProfile *self);
 
 /* The file handle for a read of a selected operation, and back. */
 void     _tprof_profile_lock_for_read   (TprofProfile *self);

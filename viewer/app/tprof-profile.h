@@ -105,17 +105,23 @@ const TprofStragglers *_tprof_profile_get_stragglers (TprofProfile *self,
 gboolean      _tprof_profile_is_finding_stragglers (TprofProfile *self);
 double        _tprof_profile_get_straggler_progress (TprofProfile *self);
 
-/* The operation tree (DESIGN 4b): built from the nesting of every sample,
- * so it needs every operation read: at once for a profile read whole,
- * else by the background pass that finds the straggler (then
- * "stragglers-found" announces it too). Only for profiles of at most
+/* The operation tree (DESIGN 4b): built from the nesting of every sample
+ * (about 300 ns and 80 bytes a sample), so it needs every operation read:
+ * while opening a profile read whole of at most
+ * TPROF_PROFILE_TREE_AT_ONCE_SAMPLES, else by a background pass that reads
+ * every operation once (the one that finds the straggler of a large
+ * profile), so that opening does not wait for it; "tree-found" is
+ * emitted when that ends. Only for profiles of at most
  * TPROF_PROFILE_TREE_MAX_SAMPLES samples, which are held at once. */
+#define TPROF_PROFILE_TREE_AT_ONCE_SAMPLES 1000000   /* TPROF_VIEWER_TREE_AT_ONCE_SAMPLES overrides it */
 #define TPROF_PROFILE_TREE_MAX_SAMPLES 10000000
 /* ... and at most this many (operation, rank) self-time sums. */
 #define TPROF_PROFILE_TREE_MAX_RANK_CELLS ((guint64) 1 << 26)
 
 /* TRUE when the tree is known (a profile with a timeline). */
 gboolean      _tprof_profile_has_tree           (TprofProfile *self);
+/* TRUE while the background pass builds it. */
+gboolean      _tprof_profile_is_building_tree   (TprofProfile *self);
 /* The parent operation of @op, -1 at the top level or without a tree. */
 gssize        _tprof_profile_get_parent         (TprofProfile *self,
                                                  gsize         op);

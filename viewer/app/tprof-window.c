@@ -71,7 +71,8 @@ gboolean
 _tprof_window_is_busy (TprofWindow *self)
 {
   return self->loading != NULL || self->baseline_loading != NULL || self->table_pending > 0 || self->read_pending > 0
-         || (self->profile != NULL && _tprof_profile_is_finding_stragglers (self->profile));
+         || (self->profile != NULL && (_tprof_profile_is_finding_stragglers (self->profile)
+                                       || _tprof_profile_is_building_tree (self->profile)));
 }
 
 GFile *
@@ -416,13 +417,19 @@ _tprof_window_show_title (TprofWindow *self)
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), shown != NULL);
 }
 
-/* The background pass read every operation: the straggler is known, and
- * the table becomes the operation tree when the profile has one. */
 static void
 stragglers_found_cb (TprofWindow  *self,
                      TprofProfile *profile)
 {
   tprof_window_show_straggler (self, profile);
+}
+
+/* The background pass built the tree (or found there is none): the table
+ * becomes the operation tree, and the breakdown follows. */
+static void
+tree_found_cb (TprofWindow  *self,
+               TprofProfile *profile)
+{
   if (_tprof_profile_has_tree (profile))
     _tprof_window_update_table (self);
   _tprof_charts_panel_tree_changed (self->charts);
@@ -436,6 +443,7 @@ tprof_window_put_away_profile (TprofWindow *self)
   if (self->profile == NULL)
     return;
   g_clear_signal_handler (&self->stragglers_handler, self->profile);
+  g_clear_signal_handler (&self->tree_handler, self->profile);
   _tprof_profile_close (self->profile);
   g_clear_object (&self->profile);
 }
@@ -450,6 +458,8 @@ tprof_window_show_profile (TprofWindow  *self,
   self->profile = g_object_ref (profile);
   self->stragglers_handler = g_signal_connect_object (profile, "stragglers-found",
                                                       G_CALLBACK (stragglers_found_cb), self, G_CONNECT_SWAPPED);
+  self->tree_handler = g_signal_connect_object (profile, "tree-found", G_CALLBACK (tree_found_cb), self,
+                                                G_CONNECT_SWAPPED);
   g_clear_pointer (&self->mask, g_bytes_unref);
   /* a baseline stays: the new profile is compared with it */
   g_clear_pointer (&self->baseline_ops, g_free);
