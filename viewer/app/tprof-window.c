@@ -91,13 +91,19 @@ _tprof_window_is_empty (TprofWindow *self)
 
 /* Shows page @name. The spinner spins only on its own page: a spinning
  * spinner keeps the frame clock ticking even where nobody sees it, and the
- * window would then redraw at frame rate while idle. */
+ * window would then redraw at frame rate while idle. So does a pulsing
+ * progress bar (while the helper opens the file no fraction is known):
+ * leaving the page, it gets a fraction, which stops the pulse. */
 static void
 tprof_window_show_page (TprofWindow *self,
                         const char  *name)
 {
+  gboolean loading = g_str_equal (name, "loading");
+
   gtk_stack_set_visible_child_name (self->stack, name);
-  gtk_spinner_set_spinning (self->loading_spinner, g_str_equal (name, "loading"));
+  gtk_spinner_set_spinning (self->loading_spinner, loading);
+  if (!loading)
+    gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
 }
 
 /* The table's rows: @summaries, or (NULL) the cached statistics; with
