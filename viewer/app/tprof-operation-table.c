@@ -783,6 +783,9 @@ _tprof_operation_table_set_operations (TprofOperationTable *self,
   collapse_rows (self, collapsed);
   if (was_tree != self->tree)
     apply_visible_columns (self);
+  /* a flat list leaves the keys to the list */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "table.expand", self->tree);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "table.collapse", self->tree);
 
   if (keep >= 0)
     _tprof_operation_table_select_index (self, keep);
