@@ -307,11 +307,10 @@ static void
 select_operation (TprofWindow *window,
                   const char  *name)
 {
-  guint position = 0;
+  TprofOperation *row = find_row (window, name, NULL);
 
-  g_assert_nonnull (find_row (window, name, &position));
-  gtk_selection_model_select_item (GTK_SELECTION_MODEL (_tprof_operation_table_get_model (window->table)),
-                                   position, TRUE);
+  g_assert_nonnull (row);
+  _tprof_operation_table_select_index (window->table, (int) _tprof_operation_get_index (row));
   g_assert_cmpstr (_tprof_charts_panel_get_title (window->charts), ==, name);
 }
 
@@ -1277,6 +1276,608 @@ test_window_lazy (void)
   close_window (window);
 }
 
+/* A training loop on 4 ranks, one thread each: "step" encloses forward,
+ * backward, allreduce and optimizer, with untimed gaps between them (the
+ * step's self time); rank r's forward is slower with r, its allreduce
+ * shorter; "io" runs between steps, at the top. The operations are added
+ * with step last, so that its place in the tree is found, not assumed. */
+static char *
+write_tree_profile (const char *name)
+{
+  enum { RANKS = 4, STEPS = 20 };
+  static const char * const ops[] = { "forward", "backward", "allreduce", "optimizer", "step", "io" };
+  g_autofree char *path = g_build_filename (fixture_dir, name, NULL);
+  TprofProfiledTime *pt = tprof_profiled_time_new (RANKS);
+  TprofError error = { 0 };
+
+  for (guint o = 0; o < G_N_ELEMENTS (ops); o++)
+    {
+      gsize n = RANKS * STEPS;
+      double *times = g_new (double, n), *starts = g_new (double, n);
+      int32_t *ranks = g_new (int32_t, n), *threads = g_new0 (int32_t, n);
+      TprofGatheredTime *gt;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          int r = (int) (i / STEPS), k = (int) (i % STEPS);
+          /* the parts of the step, each after a 1 ms gap */
+          double dur[4] = { 0.010 * (1 + 0.1 * r), 0.020, 0.005 + 0.002 * (3 - r), 0.002 };
+          double t = 0.1 * k + 0.001;
+
+          ranks[i] = r;
+          for (guint part = 0; part < 4; part++)
+            {
+              if (part == o)
+                {
+                  starts[i] = t;
+                  times[i] = dur[part];
+                }
+              t += dur[part] + 0.001;
+            }
+          if (o == 4)
+            {
+              starts[i] = 0.1 * k;
+              times[i] = t + 0.002 - 0.1 * k;
+            }
+          else if (o == 5)
+            {
+              starts[i] = 0.1 * k + 0.08;
+              times[i] = 0.004 + 0.001 * r;
+            }
+        }
+      gt = tprof_gathered_time_new_take (times, ranks, n);
+      g_assert_true (tprof_gathered_time_set_timeline_take (gt, starts, threads));
+      g_assert_cmpint (tprof_profiled_time_add (pt, ops[o], gt, &error), ==, 0);
+    }
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+  return g_steal_pointer (&path);
+}
+
+/* The engine's tree of @path: parents and per-rank self sums. */
+typedef struct
+{
+  gsize   n_ops;
+  int     world;
+  char  **names;
+  gssize *parent;
+  double *self_sum;
+  double *rank_self;   /* n_ops x world */
+} EngineTree;
+
+static EngineTree *
+engine_tree_new (const char *path)
+{
+  TprofError error = { 0 };
+  TprofProfiledTime *pt = tprof_profiled_time_load (path, &error);
+  EngineTree *tree = g_new0 (EngineTree, 1);
+  const TprofGatheredTime **gts;
+  TprofNesting *nesting;
+
+  g_assert_nonnull (pt);
+  tree->n_ops = tprof_profiled_time_len (pt);
+  tree->world = tprof_profiled_time_world_size (pt);
+  tree->names = g_new0 (char *, tree->n_ops + 1);
+  tree->parent = g_new (gssize, tree->n_ops);
+  tree->self_sum = g_new (double, tree->n_ops);
+  tree->rank_self = g_new0 (double, tree->n_ops * tree->world);
+  gts = g_new (const TprofGatheredTime *, tree->n_ops);
+  for (gsize i = 0; i < tree->n_ops; i++)
+    {
+      gts[i] = tprof_profiled_time_nth (pt, i);
+      tree->names[i] = g_strdup (tprof_profiled_time_name (pt, i));
+    }
+  nesting = tprof_nesting_new (gts, tree->n_ops, &error);
+  g_assert_nonnull (nesting);
+  for (gsize i = 0; i < tree->n_ops; i++)
+    {
+      size_t parent;
+
+      tree->parent[i] = tprof_nesting_parent_operation (nesting, i, &parent) ? (gssize) parent : -1;
+      tree->self_sum[i] = tprof_nesting_self_sum (nesting, i);
+      g_assert_true (tprof_nesting_rank_self_sums (nesting, i, gts[i], tree->world, tree->rank_self + i * tree->world));
+    }
+  tprof_nesting_free (nesting);
+  g_free (gts);
+  tprof_profiled_time_free (pt);
+  return tree;
+}
+
+static void
+engine_tree_free (EngineTree *tree)
+{
+  g_strfreev (tree->names);
+  g_free (tree->parent);
+  g_free (tree->self_sum);
+  g_free (tree->rank_self);
+  g_free (tree);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (EngineTree, engine_tree_free)
+
+/* Every row has the engine's parent and self time, on the ranks @ranks
+ * gives (NULL: all; else a list of ranks ending in -1). */
+static void
+assert_tree_matches_engine (TprofWindow      *window,
+                            const EngineTree *tree,
+                            const int        *ranks)
+{
+  g_assert_true (_tprof_operation_table_is_tree (window->table));
+  for (gsize i = 0; i < tree->n_ops; i++)
+    {
+      TprofOperation *row = find_row (window, tree->names[i], NULL);
+      double want = 0;
+
+      g_assert_nonnull (row);
+      g_assert_cmpint (_tprof_operation_get_parent (row), ==, tree->parent[i]);
+      g_assert_cmpuint (_tprof_operation_table_get_depth (window->table, (int) i), ==, tree->parent[i] >= 0 ? 1 : 0);
+      if (ranks == NULL)
+        want = tree->self_sum[i];
+      else
+        for (const int *r = ranks; *r >= 0; r++)
+          want += tree->rank_self[i * tree->world + *r];
+      app_test_assert_close (_tprof_operation_get_self (row), want, 1e-12, tree->names[i]);
+    }
+}
+
+static guint
+row_position (TprofWindow *window,
+              const char  *name)
+{
+  guint position = G_MAXUINT;
+
+  g_assert_nonnull (find_row (window, name, &position));
+  return position;
+}
+
+/* The action a key triggers in the table's tree, from its shortcuts. */
+static const char *
+tree_key_action (GtkWidget  *view,
+                 const char *key)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (view);
+
+  for (guint c = 0; c < g_list_model_get_n_items (controllers); c++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, c);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (controller))
+        continue;
+      for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (controller)); i++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+          GtkShortcutAction *action = gtk_shortcut_get_action (shortcut);
+
+          if (g_str_equal (trigger, key) && GTK_IS_NAMED_ACTION (action))
+            return gtk_named_action_get_action_name (GTK_NAMED_ACTION (action));
+        }
+    }
+  return NULL;
+}
+
+/* Whether @key's shortcut in the table's tree acts (else the key goes on
+ * to the list). */
+static gboolean
+tree_key_activates (TprofWindow *window,
+                    const char  *key)
+{
+  GtkWidget *view = _tprof_operation_table_get_view (window->table);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (view);
+
+  for (guint c = 0; c < g_list_model_get_n_items (controllers); c++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, c);
+
+      for (guint i = 0; GTK_IS_SHORTCUT_CONTROLLER (controller) && i < g_list_model_get_n_items (G_LIST_MODEL (controller)); i++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (controller), i);
+          g_autofree char *trigger = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (shortcut));
+
+          if (g_str_equal (trigger, key))
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), 0, view, NULL);
+        }
+    }
+  g_assert_not_reached ();
+}
+
+static void
+assert_tree_keys (TprofWindow *window)
+{
+  GtkWidget *view = _tprof_operation_table_get_view (window->table);
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+
+  g_assert_cmpstr (tree_key_action (view, "Left"), ==, "table.collapse");
+  g_assert_cmpstr (tree_key_action (view, "minus"), ==, "table.collapse");
+  g_assert_cmpstr (tree_key_action (view, "Right"), ==, "table.expand");
+  g_assert_cmpstr (tree_key_action (view, "plus"), ==, "table.expand");
+
+  _tprof_operation_table_select_index (window->table, 4);
+  g_assert_true (tree_key_activates (window, "Left"));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->table), "table.expand", NULL));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+  _tprof_operation_table_select_index (window->table, 3);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window->table), "table.collapse", NULL));
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 4);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+}
+
+/* A profile with a timeline shows its operations as a tree: step above
+ * the parts of the loop, with the engine's parents and self times (the
+ * step's self time its untimed gaps), under a rank filter too; sorting
+ * orders each level; a search keeps the parents of what it finds; rows
+ * collapse and expand; a profile without a timeline stays a flat list. */
+static void
+test_window_tree (void)
+{
+  g_autofree char *path = write_tree_profile ("tree.h5");
+  g_autoptr(EngineTree) tree = engine_tree_new (path);
+  static const int some[] = { 0, 2, -1 };
+  TprofWindow *window = app_test_gui_new_window (app);
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+  g_autofree char *csv = NULL;
+  TprofOperation *step;
+
+  app_test_gui_open (window, path);
+  assert_tree_matches_engine (window, tree, NULL);
+  /* the nesting as written: the parts in step, io at the top */
+  g_assert_cmpint (tree->parent[0], ==, 4);
+  g_assert_cmpint (tree->parent[3], ==, 4);
+  g_assert_cmpint (tree->parent[4], ==, -1);
+  g_assert_cmpint (tree->parent[5], ==, -1);
+  /* step's self time: five 1 ms gaps and a 2 ms tail in each of 80 steps */
+  step = find_row (window, "step", NULL);
+  app_test_assert_close (_tprof_operation_get_self (step), 80 * 0.007, 1e-9, "step's self time");
+  g_assert_true (_tprof_operation_table_get_column_visible (window->table, "self"));
+
+  /* sorted by name: each level in order, the children under their parent */
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "name", GTK_SORT_ASCENDING));
+  g_assert_cmpuint (row_position (window, "io"), ==, 0);
+  g_assert_cmpuint (row_position (window, "step"), ==, 1);
+  g_assert_cmpuint (row_position (window, "allreduce"), ==, 2);
+  g_assert_cmpuint (row_position (window, "backward"), ==, 3);
+  g_assert_cmpuint (row_position (window, "forward"), ==, 4);
+  g_assert_cmpuint (row_position (window, "optimizer"), ==, 5);
+  /* by self time, largest first: backward (1.6 s) leads step's children */
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "self", GTK_SORT_DESCENDING));
+  g_assert_cmpuint (row_position (window, "step"), ==, 0);
+  g_assert_cmpuint (row_position (window, "backward"), ==, 1);
+  g_assert_cmpuint (row_position (window, "io"), ==, 5);
+
+  /* a search keeps the parents of its matches, and the selection */
+  select_operation (window, "optimizer");
+  _tprof_operation_table_set_search (window->table, "OPTIM");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  g_assert_cmpuint (row_position (window, "step"), ==, 0);
+  g_assert_cmpuint (row_position (window, "optimizer"), ==, 1);
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 3);
+  _tprof_operation_table_set_search (window->table, "io");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 1);
+  /* Enter selects the first match, not the parent kept above it */
+  {
+    GtkWidget *entry = find_descendant (GTK_WIDGET (window->table), GTK_TYPE_SEARCH_ENTRY);
+
+    gtk_editable_set_text (GTK_EDITABLE (entry), "ward");
+    g_signal_emit_by_name (entry, "activate");
+    g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+    g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 1);
+  }
+  _tprof_operation_table_set_search (window->table, "");
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+
+  /* collapsed, step hides its parts; a part selected opens it again */
+  g_assert_true (_tprof_operation_table_set_expanded (window->table, 4, FALSE));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  g_assert_false (_tprof_operation_table_set_expanded (window->table, 5, TRUE));
+  _tprof_operation_table_select_index (window->table, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 6);
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 1);
+
+  /* the keys: - or Left collapses, + or Right expands, Left on a part
+   * goes to its parent */
+  assert_tree_keys (window);
+
+  /* the Self column follows the rank filter, and stays collapsed */
+  g_assert_true (_tprof_operation_table_set_expanded (window->table, 4, FALSE));
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0,2", NULL));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 2);
+  g_assert_true (_tprof_operation_table_set_expanded (window->table, 4, TRUE));
+  assert_tree_matches_engine (window, tree, some);
+
+  csv = _tprof_operation_table_to_csv (window->table);
+  g_assert_nonnull (strstr (csv, ",parent,self_s\n"));
+  g_assert_nonnull (strstr (csv, "\nforward,"));
+  g_assert_nonnull (strstr (csv, ",step,"));
+
+  /* no timeline: the flat list, without Self */
+  app_test_gui_open (window, fixture_path);
+  g_assert_false (_tprof_operation_table_is_tree (window->table));
+  g_assert_false (_tprof_operation_table_get_column_visible (window->table, "self"));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, APP_TEST_BASIC_N_OPS);
+  /* the tree's keys are not taken, so Left and Right stay the list's */
+  g_assert_false (tree_key_activates (window, "Left"));
+  g_assert_false (tree_key_activates (window, "plus"));
+  close_window (window);
+}
+
+
+/* A large profile (TPROF_VIEWER_EAGER_SAMPLES=0) opens as a flat list on
+ * its cached statistics; the background pass that reads every operation
+ * for the straggler builds the tree, and the table becomes the same tree
+ * as when read whole, keeping the selection and the order. A profile read
+ * whole but too large to nest while opening does the same. */
+static void
+test_window_tree_lazy (void)
+{
+  g_autofree char *path = write_tree_profile ("tree-lazy.h5");
+  g_autoptr(EngineTree) tree = engine_tree_new (path);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window;
+
+  g_setenv ("TPROF_VIEWER_EAGER_SAMPLES", "0", TRUE);
+  window = app_test_gui_new_window (app);
+  _tprof_window_open (window, file);
+  /* shown; the pass started on the way cannot have ended yet (its result
+   * comes through the main loop, which is not run further here) */
+  while (g_strcmp0 (_tprof_window_get_page (window), "profile") != 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (_tprof_operation_table_is_tree (window->table));
+  g_assert_true (_tprof_profile_is_finding_stragglers (window->profile));
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "name", GTK_SORT_ASCENDING));
+  select_operation (window, "step");
+  g_settings_set_string (settings, "rank-metric", "breakdown");
+  g_assert_null (_tprof_breakdown_view_get_plot (_tprof_charts_panel_get_breakdown (window->charts)));
+  select_operation (window, "optimizer");
+  select_operation (window, "step");
+
+  app_test_gui_wait_idle (window);
+  /* the breakdown follows the tree */
+  g_assert_nonnull (_tprof_breakdown_view_get_plot (_tprof_charts_panel_get_breakdown (window->charts)));
+  g_assert_cmpuint (_tprof_breakdown_view_get_plot (_tprof_charts_panel_get_breakdown (window->charts))->n_parts, ==, 5);
+  g_settings_reset (settings, "rank-metric");
+  select_operation (window, "optimizer");
+  assert_tree_matches_engine (window, tree, NULL);
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 3);
+  g_assert_cmpuint (row_position (window, "step"), ==, 1);
+  g_assert_cmpuint (row_position (window, "optimizer"), ==, 5);
+
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0,2", NULL));
+  app_test_gui_wait_idle (window);
+  {
+    static const int some[] = { 0, 2, -1 };
+
+    assert_tree_matches_engine (window, tree, some);
+  }
+  g_unsetenv ("TPROF_VIEWER_EAGER_SAMPLES");
+
+  /* read whole, but too large to nest while opening: the table shows at
+   * once, flat, and becomes the same tree after */
+  g_setenv ("TPROF_VIEWER_TREE_AT_ONCE_SAMPLES", "0", TRUE);
+  _tprof_window_open (window, file);
+  while (g_strcmp0 (_tprof_window_get_page (window), "profile") != 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_false (_tprof_operation_table_is_tree (window->table));
+  g_assert_true (_tprof_profile_is_building_tree (window->profile));
+  g_assert_false (_tprof_profile_is_finding_stragglers (window->profile));
+  app_test_gui_wait_idle (window);
+  assert_tree_matches_engine (window, tree, NULL);
+  g_unsetenv ("TPROF_VIEWER_TREE_AT_ONCE_SAMPLES");
+  close_window (window);
+}
+
+/* The engine's sum of operation @name's samples on each rank of @path
+ * (world entries, 0 where none). */
+static double *
+engine_rank_sums (const char *path,
+                  const char *name)
+{
+  TprofError error = { 0 };
+  TprofProfiledTime *pt = tprof_profiled_time_load (path, &error);
+  double *sums = g_new0 (double, tprof_profiled_time_world_size (pt));
+  TprofRankSummary *ranks = NULL;
+  size_t n = tprof_gathered_time_rank_summaries (tprof_profiled_time_get (pt, name), &ranks);
+
+  for (size_t i = 0; i < n; i++)
+    sums[ranks[i].rank] = ranks[i].sum;
+  free (ranks);
+  tprof_profiled_time_free (pt);
+  return sums;
+}
+
+/* "Breakdown" stacks each rank's step by the operations inside it and its
+ * self time: each part is that operation's time on the rank (the engine's
+ * per-rank sums and self times), the parts add up to the step's time on
+ * the rank, the rank filter removes bars, hovering names rank, part and
+ * time, and the chart exports as an image and as CSV. An operation with
+ * nothing inside says so. */
+static void
+test_window_breakdown (void)
+{
+  g_autofree char *path = write_tree_profile ("breakdown.h5");
+  g_autoptr(EngineTree) tree = engine_tree_new (path);
+  g_autofree double *step_sums = engine_rank_sums (path, "step");
+  static const char * const parts[] = { "forward", "backward", "allreduce", "optimizer" };
+  g_autofree char *png = g_build_filename (fixture_dir, "breakdown.png", NULL);
+  g_autofree char *csv_path = g_build_filename (fixture_dir, "breakdown.csv", NULL);
+  g_autofree char *csv = NULL;
+  g_autofree char *tooltip = NULL;
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GError) error = NULL;
+  TprofWindow *window = app_test_gui_new_window (app);
+  TprofBreakdownView *view = _tprof_charts_panel_get_breakdown (window->charts);
+  const TprofPlotBreakdown *plot;
+
+  app_test_gui_open (window, path);
+  select_operation (window, "step");
+  g_settings_set_string (settings, "rank-metric", "breakdown");
+  app_test_gui_wait_idle (window);
+  g_assert_true (_tprof_charts_panel_get_right_chart (window->charts) == TPROF_CHART (view));
+  plot = _tprof_breakdown_view_get_plot (view);
+  g_assert_nonnull (plot);
+  g_assert_cmpuint (plot->n_ranks, ==, 4);
+  g_assert_cmpuint (plot->n_parts, ==, 5);
+  g_assert_cmpstr (plot->part_names[4], ==, "step (self)");
+  for (guint p = 0; p < 4; p++)
+    {
+      g_autofree double *sums = engine_rank_sums (path, parts[p]);
+
+      g_assert_cmpstr (plot->part_names[p], ==, parts[p]);
+      for (guint r = 0; r < 4; r++)
+        app_test_assert_close (plot->values[p * 4 + r], sums[plot->ranks[r]], 1e-12, parts[p]);
+    }
+  for (guint r = 0; r < 4; r++)
+    {
+      double total = 0;
+
+      app_test_assert_close (plot->values[4 * 4 + r], tree->rank_self[4 * tree->world + plot->ranks[r]], 1e-12,
+                             "step's self time");
+      for (guint p = 0; p < 5; p++)
+        total += plot->values[p * 4 + r];
+      /* the parts make up the step */
+      app_test_assert_close (total, step_sums[plot->ranks[r]], 1e-9, "a rank's bar");
+    }
+
+  /* ranks 1 and 3 alone: their bars, the same numbers */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1,3", NULL));
+  app_test_gui_wait_idle (window);
+  plot = _tprof_breakdown_view_get_plot (view);
+  g_assert_cmpuint (plot->n_ranks, ==, 2);
+  g_assert_cmpint (plot->ranks[0], ==, 1);
+  g_assert_cmpint (plot->ranks[1], ==, 3);
+  {
+    g_autofree double *sums = engine_rank_sums (path, "forward");
+
+    app_test_assert_close (plot->values[1], sums[3], 1e-12, "forward on rank 3");
+  }
+  /* the second bar's forward */
+  tooltip = _tprof_chart_describe (TPROF_CHART (view), 1);
+  g_assert_nonnull (strstr (tooltip, "Rank 3"));
+  g_assert_nonnull (strstr (tooltip, "forward: "));
+
+  g_assert_true (_tprof_window_export_chart (window, png, "ranks", 640, 400, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+  g_assert_true (_tprof_window_export_chart (window, csv_path, "ranks", 640, 400, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  g_assert_true (g_str_has_prefix (csv, "rank,forward,backward,allreduce,optimizer,step (self)\n1,"));
+  g_assert_nonnull (strstr (csv, "\n3,"));
+
+  /* a click on a bar shows its rank alone */
+  g_signal_emit_by_name (view, "rank-clicked", 3);
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 1);
+  g_assert_cmpuint (_tprof_breakdown_view_get_plot (view)->n_ranks, ==, 1);
+  g_assert_cmpint (_tprof_breakdown_view_get_plot (view)->ranks[0], ==, 3);
+
+  /* nothing inside forward */
+  select_operation (window, "forward");
+  app_test_gui_wait_idle (window);
+  g_assert_null (_tprof_breakdown_view_get_plot (view));
+  g_assert_false (_tprof_window_export_chart (window, csv_path, "ranks", 640, 400, NULL));
+
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
+/* 40 loops on 2 ranks, each "loop/K" enclosing "body/K": 80 rows, more
+ * than a window shows. */
+static char *
+write_long_tree_profile (const char *name)
+{
+  enum { RANKS = 2, LOOPS = 40 };
+  g_autofree char *path = g_build_filename (fixture_dir, name, NULL);
+  TprofProfiledTime *pt = tprof_profiled_time_new (RANKS);
+  TprofError error = { 0 };
+
+  for (guint o = 0; o < 2 * LOOPS; o++)
+    {
+      guint k = o / 2;
+      double *times = g_new (double, RANKS), *starts = g_new (double, RANKS);
+      int32_t *ranks = g_new (int32_t, RANKS), *threads = g_new0 (int32_t, RANKS);
+      g_autofree char *op = g_strdup_printf (o % 2 == 0 ? "loop/%02u" : "body/%02u", k);
+      TprofGatheredTime *gt;
+
+      for (int r = 0; r < RANKS; r++)
+        {
+          ranks[r] = r;
+          starts[r] = k + (o % 2 == 0 ? 0.0 : 0.1);
+          times[r] = (o % 2 == 0 ? 0.5 : 0.2) * (1 + 0.01 * k + 0.1 * r);
+        }
+      gt = tprof_gathered_time_new_take (times, ranks, RANKS);
+      g_assert_true (tprof_gathered_time_set_timeline_take (gt, starts, threads));
+      g_assert_cmpint (tprof_profiled_time_add (pt, op, gt, &error), ==, 0);
+    }
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+  return g_steal_pointer (&path);
+}
+
+typedef struct
+{
+  GtkAdjustment *adjustment;
+  double         value;
+} ScrollWait;
+
+static gboolean
+scrolled_to (gpointer data)
+{
+  ScrollWait *wait = data;
+
+  return fabs (gtk_adjustment_get_value (wait->adjustment) - wait->value) < 0.5;
+}
+
+static gboolean
+table_scrolls (gpointer data)
+{
+  GtkAdjustment *adjustment = data;
+
+  return gtk_adjustment_get_upper (adjustment) > gtk_adjustment_get_page_size (adjustment) + 200;
+}
+
+/* Refilling the tree (here for a rank filter; for a large profile when
+ * the tree arrives) keeps where the table was scrolled to, the
+ * selection and the collapsed rows. */
+static void
+test_window_tree_scroll (void)
+{
+  g_autofree char *path = write_long_tree_profile ("long-tree.h5");
+  TprofWindow *window = app_test_gui_new_window (app);
+  GtkAdjustment *adjustment;
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+  double scrolled;
+
+  app_test_gui_open (window, path);
+  g_assert_true (_tprof_operation_table_is_tree (window->table));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 80);
+  adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (_tprof_operation_table_get_view (window->table)));
+  app_test_wait (table_scrolls, adjustment);
+
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "name", GTK_SORT_ASCENDING));
+  g_assert_true (_tprof_operation_table_set_expanded (window->table, 0, FALSE));   /* loop/00 */
+  _tprof_operation_table_select_index (window->table, 41);                        /* body/20 */
+  /* the list anchors its scroll on a row: where it settles */
+  gtk_adjustment_set_value (adjustment, 200);
+  app_test_gui_wait_idle (window);
+  scrolled = gtk_adjustment_get_value (adjustment);
+  g_assert_cmpfloat (scrolled, >, 100);
+
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1", NULL));
+  app_test_gui_wait_idle (window);
+  /* once the new rows are drawn (the wait fails after a minute) */
+  app_test_wait (scrolled_to, &(ScrollWait) { adjustment, scrolled });
+  /* and stays there, frames later */
+  for (gint64 end = g_get_monotonic_time () + 300 * 1000; g_get_monotonic_time () < end;)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_value (adjustment), scrolled, 0.5);
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 41);
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 79);
+  close_window (window);
+}
+
 /* A run of 4 ranks for the comparison: forward @forward times the base's
  * durations, backward @backward times, io the same distribution (another
  * draw), and "extra" when @extra. The samples are kept in @kept (one
@@ -1732,6 +2333,8 @@ test_window_screenshot (void)
       shoot (window, "profile-over-time.png");
       g_settings_set_string (settings, "rank-metric", "trend");
       shoot (window, "profile-trend.png");
+      g_settings_set_string (settings, "rank-metric", "breakdown");
+      shoot (window, "profile-breakdown.png");
       g_settings_reset (settings, "rank-metric");
       if (baseline != NULL)
         {
@@ -1872,6 +2475,10 @@ main (int   argc,
   g_test_add_func ("/app/window/many-operations", test_window_many_operations);
   g_test_add_func ("/app/window/straggler", test_window_straggler);
   g_test_add_func ("/app/window/lazy", test_window_lazy);
+  g_test_add_func ("/app/window/tree", test_window_tree);
+  g_test_add_func ("/app/window/tree-lazy", test_window_tree_lazy);
+  g_test_add_func ("/app/window/breakdown", test_window_breakdown);
+  g_test_add_func ("/app/window/tree-scroll", test_window_tree_scroll);
   g_test_add_func ("/app/window/compare", test_window_compare);
   g_test_add_func ("/app/window/keynav", test_window_keynav);
   g_test_add_func ("/app/window/header-tooltips", test_window_header_tooltips);

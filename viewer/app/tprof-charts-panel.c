@@ -19,6 +19,7 @@ struct _TprofChartsPanel
   TprofRankChart     *rank_chart;
   TprofHeatmapView   *heatmap;
   TprofTrendView     *trend;
+  TprofBreakdownView *breakdown;
   GtkWidget          *click_hint;
   GtkStack           *rank_stack;
   GtkSpinButton      *bins_spin;
@@ -53,6 +54,7 @@ _tprof_charts_panel_set_source (TprofChartsPanel      *self,
   _tprof_chart_set_source (TPROF_CHART (self->rank_chart), profile, op, samples, mask);
   _tprof_chart_set_source (TPROF_CHART (self->heatmap), profile, op, samples, mask);
   _tprof_chart_set_source (TPROF_CHART (self->trend), profile, op, samples, mask);
+  _tprof_chart_set_source (TPROF_CHART (self->breakdown), profile, op, samples, mask);
   if (samples != NULL || op < 0)
     gtk_stack_set_visible_child_name (self->charts_stack, "charts");
 
@@ -236,8 +238,8 @@ double_to_int_mapping (const GValue       *value,
   return g_variant_new_int32 (bins);
 }
 
-/* rank-metric "time" shows the heat map, "trend" the trend, "total" and
- * "mean" the rank chart. */
+/* rank-metric "time" shows the heat map, "trend" the trend, "breakdown"
+ * the breakdown, "total" and "mean" the rank chart. */
 static gboolean
 metric_to_page (GValue   *value,
                 GVariant *variant,
@@ -245,8 +247,10 @@ metric_to_page (GValue   *value,
 {
   const char *metric = g_variant_get_string (variant, NULL);
 
-  g_value_set_string (value, g_str_equal (metric, "time") ? "heatmap" : g_str_equal (metric, "trend") ? "trend"
-                                                                                                        : "ranks");
+  g_value_set_string (value, g_str_equal (metric, "time")        ? "heatmap"
+                             : g_str_equal (metric, "trend")     ? "trend"
+                             : g_str_equal (metric, "breakdown") ? "breakdown"
+                                                                 : "ranks");
   return TRUE;
 }
 
@@ -268,7 +272,23 @@ _tprof_charts_panel_get_right_chart (TprofChartsPanel *self)
     return TPROF_CHART (self->heatmap);
   if (g_strcmp0 (page, "trend") == 0)
     return TPROF_CHART (self->trend);
+  if (g_strcmp0 (page, "breakdown") == 0)
+    return TPROF_CHART (self->breakdown);
   return TPROF_CHART (self->rank_chart);
+}
+
+TprofBreakdownView *
+_tprof_charts_panel_get_breakdown (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return self->breakdown;
+}
+
+void
+_tprof_charts_panel_tree_changed (TprofChartsPanel *self)
+{
+  g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
+  _tprof_chart_recompute (TPROF_CHART (self->breakdown));
 }
 
 TprofTrendView *
@@ -330,6 +350,7 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   g_type_ensure (TPROF_TYPE_RANK_CHART);
   g_type_ensure (TPROF_TYPE_HEATMAP_VIEW);
   g_type_ensure (TPROF_TYPE_TREND_VIEW);
+  g_type_ensure (TPROF_TYPE_BREAKDOWN_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tprof/Viewer/tprof-charts-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, operation_label);
@@ -338,6 +359,7 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, bins_spin);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, heatmap);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, trend);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, breakdown);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, click_hint);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_stack);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, charts_stack);

@@ -8,6 +8,7 @@
 #include "tprof-histogram-view.h"
 #include "tprof-profile.h"
 #include "tprof-rank-chart.h"
+#include "tprof-breakdown-view.h"
 #include "tprof-trend-view.h"
 
 G_BEGIN_DECLS
@@ -56,9 +57,14 @@ const char         *_tprof_charts_panel_get_title     (TprofChartsPanel *self);
 /* The heat map that rank-metric "time" shows in place of the rank chart. */
 TprofHeatmapView   *_tprof_charts_panel_get_heatmap    (TprofChartsPanel *self);
 gboolean            _tprof_charts_panel_shows_heatmap  (TprofChartsPanel *self);
-/* The right-hand chart as shown: the rank chart, the heat map or the trend. */
+/* The right-hand chart as shown: the rank chart, the heat map, the trend
+ * or the breakdown. */
 TprofChart         *_tprof_charts_panel_get_right_chart (TprofChartsPanel *self);
 /* The trend that rank-metric "trend" shows in place of the rank chart. */
 TprofTrendView     *_tprof_charts_panel_get_trend      (TprofChartsPanel *self);
+/* The breakdown that rank-metric "breakdown" shows in place of the rank chart. */
+TprofBreakdownView *_tprof_charts_panel_get_breakdown  (TprofChartsPanel *self);
+/* The profile's operation tree became known: the breakdown follows. */
+void                _tprof_charts_panel_tree_changed   (TprofChartsPanel *self);
 
 G_END_DECLS

@@ -23,6 +23,8 @@ typedef enum
   COLUMN_BASE_MEDIAN,  /* the baseline's median */
   COLUMN_CHANGE,       /* new median / baseline median, as a change */
   COLUMN_VERDICT,      /* slower, faster, same, ... */
+  /* with an operation tree: shown only then, and not in the chooser */
+  COLUMN_SELF,         /* the sum of the self times, seconds */
 } ColumnKind;
 
 typedef struct
@@ -54,6 +56,8 @@ static const ColumnSpec column_specs[] = {
     N_("The slowest rank's total minus the mean rank total: how long the other ranks wait for it, on average") },
   { "sum", N_("Sum"), "sum", COLUMN_DURATION, offsetof (TprofSummary, sum),
     N_("The total time of every sample on every rank shown") },
+  { "self", N_("Self"), "self", COLUMN_SELF, 0,
+    N_("The time spent in the operation itself, outside the operations inside it, on every rank shown") },
   { "imbalance", N_("Imbalance"), "imbalance", COLUMN_RATIO, offsetof (TprofSummary, imbalance),
     N_("The slowest rank's total divided by the mean rank total; 1.00× is perfectly balanced") },
   { "slowest-rank", N_("Slowest"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank),
@@ -82,14 +86,30 @@ column_is_comparison (const ColumnSpec *spec)
   return spec->kind == COLUMN_BASE_MEDIAN || spec->kind == COLUMN_CHANGE || spec->kind == COLUMN_VERDICT;
 }
 
+/* Columns the chooser does not offer: the name, and those shown only in a
+ * mode (comparing, the tree). */
+static gboolean
+column_is_fixed (const ColumnSpec *spec)
+{
+  return spec->kind == COLUMN_NAME || spec->kind == COLUMN_SELF || column_is_comparison (spec);
+}
+
 struct _TprofOperationTable
 {
   GtkWidget           parent_instance;
 
-  GListStore         *store;
-  GtkSortListModel   *sort_model;
-  GtkSingleSelection *selection;
-  GtkStringFilter    *name_filter;
+  GListStore         *store;        /* every operation, in profile order */
+  GtkTreeListModel   *tree_model;   /* the top level (every operation without a tree), expanded */
+  GtkSortListModel   *sort_model;   /* sorted within each level */
+  GtkSingleSelection *selection;    /* of GtkTreeListRow */
+  GListModel         *operations;   /* the rows shown as TprofOperation, in order */
+  GtkFilter          *search_filter;  /* a name matches, or one of an operation's descendants' */
+  char               *search;       /* casefolded; NULL: every operation */
+  GPtrArray          *children;     /* per operation index: GPtrArray of its TprofOperation children, or NULL */
+  gboolean            tree;         /* the operations form a tree (the profile has a timeline) */
+  double              scroll_value;   /* where the view goes back to after a refill */
+  GdkFrameClock      *scroll_clock;   /* until the next frame is painted */
+  gulong              scroll_handler;
   GtkColumnViewColumn *columns[G_N_ELEMENTS (column_specs)];
   int                 selected_index;
   gboolean            replacing;   /* rows are being swapped: the selection is in flux */
@@ -212,6 +232,8 @@ column_spec_format (const ColumnSpec *spec,
     case COLUMN_CHANGE:
     case COLUMN_VERDICT:
       return format_comparison (spec->kind, operation);
+    case COLUMN_SELF:
+      return tprof_format_duration (_tprof_operation_get_self (operation), 3);
     default:
       g_return_val_if_reached (NULL);
     }
@@ -233,6 +255,7 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
                const ColumnSpec         *spec)
 {
   GtkWidget *cell = gtk_inscription_new (NULL);
+  GtkWidget *expander;
 
   /* GtkInscription does not measure its text: give each column room for its values */
   if (spec->kind != COLUMN_NAME)
@@ -249,8 +272,24 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
       gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 12);
       gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), 28);
       gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+      gtk_widget_set_hexpand (cell, TRUE);
+      /* the name sits in the tree's expander: indented by depth, a triangle
+       * where an operation has operations inside */
+      expander = gtk_tree_expander_new ();
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), cell);
+      gtk_list_item_set_child (list_item, expander);
+      return;
     }
   gtk_list_item_set_child (list_item, cell);
+}
+
+/* The operation a list item shows (a row of the tree). */
+static TprofOperation *
+list_item_operation (GtkListItem *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+
+  return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
 }
 
 static void
@@ -258,14 +297,28 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               const ColumnSpec         *spec)
 {
-  g_autofree char *text = column_spec_format (spec, gtk_list_item_get_item (list_item));
-  GtkInscription *cell = GTK_INSCRIPTION (gtk_list_item_get_child (list_item));
+  g_autoptr(TprofOperation) operation = list_item_operation (list_item);
+  g_autofree char *text = column_spec_format (spec, operation);
+  GtkWidget *child = gtk_list_item_get_child (list_item);
+  GtkInscription *cell;
+
+  if (GTK_IS_TREE_EXPANDER (child))
+    {
+      GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), row);
+      /* leaves line up with their expandable siblings */
+      g_object_set (child, "indent-for-icon", gtk_tree_list_row_get_depth (row) > 0, NULL);
+      cell = GTK_INSCRIPTION (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child)));
+    }
+  else
+    cell = GTK_INSCRIPTION (child);
 
   gtk_inscription_set_text (cell, text);
   if (spec->kind == COLUMN_VERDICT || spec->kind == COLUMN_CHANGE)
     {
       gboolean tested = FALSE;
-      const TprofComparison *c = _tprof_operation_get_comparison (gtk_list_item_get_item (list_item), &tested);
+      const TprofComparison *c = _tprof_operation_get_comparison (operation, &tested);
 
       gtk_widget_remove_css_class (GTK_WIDGET (cell), "slower");
       gtk_widget_remove_css_class (GTK_WIDGET (cell), "faster");
@@ -311,6 +364,9 @@ column_sort_key (TprofOperation   *operation,
         value = c == NULL ? NAN : spec->kind == COLUMN_BASE_MEDIAN ? c->base_median : c->ratio;
         return isfinite (value) ? value : -G_MAXDOUBLE;
       }
+    case COLUMN_SELF:
+      value = _tprof_operation_get_self (operation);
+      return isnan (value) ? -G_MAXDOUBLE : value;
     case COLUMN_NAME:
     default:
       g_return_val_if_reached (0.0);
@@ -423,11 +479,12 @@ apply_visible_columns (TprofOperationTable *self)
   for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
     {
       gboolean visible = column_specs[i].kind == COLUMN_NAME
-                         || (column_is_comparison (&column_specs[i]) ? self->comparing
+                         || (column_specs[i].kind == COLUMN_SELF ? self->tree
+                             : column_is_comparison (&column_specs[i]) ? self->comparing
                              : g_strv_contains ((const char *const *) ids, column_specs[i].id));
 
       gtk_column_view_column_set_visible (self->columns[i], visible);
-      if (column_specs[i].kind != COLUMN_NAME && !column_is_comparison (&column_specs[i]) && check != NULL)
+      if (!column_is_fixed (&column_specs[i]) && check != NULL)
         {
           gtk_check_button_set_active (GTK_CHECK_BUTTON (check), visible);
           check = gtk_widget_get_next_sibling (check);
@@ -452,7 +509,7 @@ column_check_toggled_cb (GtkCheckButton      *check,
       gboolean shown = g_str_equal (id, toggled) ? gtk_check_button_get_active (check)
                                                  : g_strv_contains ((const char *const *) current, id);
 
-      if (column_specs[i].kind != COLUMN_NAME && !column_is_comparison (&column_specs[i]) && shown)
+      if (!column_is_fixed (&column_specs[i]) && shown)
         g_strv_builder_add (builder, id);
     }
   ids = g_strv_builder_end (builder);
@@ -467,7 +524,7 @@ add_column_checks (TprofOperationTable *self)
     {
       GtkWidget *check;
 
-      if (column_specs[i].kind == COLUMN_NAME || column_is_comparison (&column_specs[i]))
+      if (column_is_fixed (&column_specs[i]))
         continue;
       check = gtk_check_button_new_with_label (_(column_specs[i].title));
       g_object_set_data (G_OBJECT (check), "column-id", (gpointer) column_specs[i].id);
@@ -488,10 +545,18 @@ _tprof_operation_table_get_column_visible (TprofOperationTable *self,
   return FALSE;
 }
 
+static TprofOperation *
+selected_operation (TprofOperationTable *self)
+{
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (self->selection);
+
+  return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
+}
+
 static void
 selection_changed_cb (TprofOperationTable *self)
 {
-  TprofOperation *operation = gtk_single_selection_get_selected_item (self->selection);
+  g_autoptr(TprofOperation) operation = selected_operation (self);
   int index = operation != NULL ? (int) _tprof_operation_get_index (operation) : -1;
 
   if (self->replacing || index == self->selected_index)
@@ -500,24 +565,197 @@ selection_changed_cb (TprofOperationTable *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_INDEX]);
 }
 
+/* The position of operation @index among the rows shown, or
+ * GTK_INVALID_LIST_POSITION. */
+static guint
+find_position (TprofOperationTable *self,
+               int                  index)
+{
+  guint n = g_list_model_get_n_items (self->operations);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(TprofOperation) operation = g_list_model_get_item (self->operations, i);
+
+      if ((int) _tprof_operation_get_index (operation) == index)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static TprofOperation *
+operation_at_index (TprofOperationTable *self,
+                    int                  index)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
+
+  if (index < 0 || (guint) index >= n)
+    return NULL;
+  return g_list_model_get_item (G_LIST_MODEL (self->store), (guint) index);
+}
+
+/* Expands the rows of operation @index's ancestors, from the top, so that
+ * its row shows. */
+static void
+expand_ancestors (TprofOperationTable *self,
+                  int                  index)
+{
+  g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (int));
+  g_autoptr(TprofOperation) operation = operation_at_index (self, index);
+  guint depth = 0;
+
+  for (gssize parent = operation != NULL ? _tprof_operation_get_parent (operation) : -1;
+       parent >= 0 && depth++ < g_list_model_get_n_items (G_LIST_MODEL (self->store));)
+    {
+      g_autoptr(TprofOperation) up = operation_at_index (self, (int) parent);
+      int p = (int) parent;
+
+      g_array_prepend_val (chain, p);
+      parent = up != NULL ? _tprof_operation_get_parent (up) : -1;
+    }
+  for (guint c = 0; c < chain->len; c++)
+    {
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tree_model));
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (self->tree_model, i);
+          g_autoptr(TprofOperation) item = gtk_tree_list_row_get_item (row);
+
+          if ((int) _tprof_operation_get_index (item) == g_array_index (chain, int, c))
+            {
+              gtk_tree_list_row_set_expanded (row, TRUE);
+              break;
+            }
+        }
+    }
+}
+
 void
 _tprof_operation_table_select_index (TprofOperationTable *self,
                                      int                  index)
 {
-  GListModel *model = G_LIST_MODEL (self->selection);
-  guint n = g_list_model_get_n_items (model);
+  guint position = find_position (self, index);
+
+  if (position == GTK_INVALID_LIST_POSITION && index >= 0)
+    {
+      /* inside a collapsed operation: its parents open */
+      expand_ancestors (self, index);
+      position = find_position (self, index);
+    }
+  gtk_single_selection_set_selected (self->selection, position);
+}
+
+/* The operations whose rows are collapsed, by index. */
+static GHashTable *
+collapsed_rows (TprofOperationTable *self)
+{
+  GHashTable *collapsed = g_hash_table_new (NULL, NULL);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tree_model));
 
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(TprofOperation) operation = g_list_model_get_item (model, i);
+      g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (self->tree_model, i);
 
-      if ((int) _tprof_operation_get_index (operation) == index)
+      if (gtk_tree_list_row_is_expandable (row) && !gtk_tree_list_row_get_expanded (row))
         {
-          gtk_single_selection_set_selected (self->selection, i);
-          return;
+          g_autoptr(TprofOperation) item = gtk_tree_list_row_get_item (row);
+
+          g_hash_table_add (collapsed, GUINT_TO_POINTER (_tprof_operation_get_index (item)));
         }
     }
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  return collapsed;
+}
+
+static void
+collapse_rows (TprofOperationTable *self,
+               GHashTable          *collapsed)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->tree_model)); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = gtk_tree_list_model_get_row (self->tree_model, i);
+      g_autoptr(TprofOperation) item = gtk_tree_list_row_get_item (row);
+
+      if (g_hash_table_contains (collapsed, GUINT_TO_POINTER (_tprof_operation_get_index (item))))
+        gtk_tree_list_row_set_expanded (row, FALSE);
+    }
+}
+
+/* The operations inside @operation (NULL: none). */
+static GPtrArray *
+children_of (TprofOperationTable *self,
+             TprofOperation      *operation)
+{
+  guint index = _tprof_operation_get_index (operation);
+
+  if (self->children == NULL || index >= self->children->len)
+    return NULL;
+  return g_ptr_array_index (self->children, index);
+}
+
+static void
+children_free (gpointer children)
+{
+  if (children != NULL)
+    g_ptr_array_unref (children);
+}
+
+/* Each operation's children, from their parents, for the tree's levels. */
+static void
+index_children (TprofOperationTable *self,
+                GPtrArray           *operations)
+{
+  g_clear_pointer (&self->children, g_ptr_array_unref);
+  self->children = g_ptr_array_new_full (operations->len, children_free);
+  g_ptr_array_set_size (self->children, (int) operations->len);
+  self->tree = FALSE;
+  for (guint i = 0; i < operations->len; i++)
+    {
+      TprofOperation *operation = operations->pdata[i];
+      gssize parent = _tprof_operation_get_parent (operation);
+
+      self->tree |= _tprof_operation_in_tree (operation);
+      /* operations come in index order: the parent's slot is its index */
+      if (parent < 0 || (guint) parent >= operations->len || (guint) parent == i)
+        continue;
+      if (self->children->pdata[parent] == NULL)
+        self->children->pdata[parent] = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (self->children->pdata[parent], g_object_ref (operation));
+    }
+}
+
+/* After the frame that measured the rebuilt rows: back to where the view
+ * was. Before that frame the list cannot place the value on a row. */
+static void
+scroll_after_paint_cb (GdkFrameClock       *clock,
+                       TprofOperationTable *self)
+{
+  GtkAdjustment *adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+
+  g_clear_signal_handler (&self->scroll_handler, self->scroll_clock);
+  g_clear_object (&self->scroll_clock);
+  if (adjustment == NULL || fabs (gtk_adjustment_get_value (adjustment) - self->scroll_value) < 0.5)
+    return;
+  gtk_adjustment_set_value (adjustment, self->scroll_value);
+  /* the list anchors its scroll on a row: a value set while it still
+   * held a stale one must re-anchor it */
+  g_signal_emit_by_name (adjustment, "value-changed");
+}
+
+/* The rows were rebuilt (a list anchors its scroll on a row, and the
+ * rebuild moved it): the view goes back to @value once they are measured. */
+static void
+restore_scroll (TprofOperationTable *self,
+                double               value)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self->column_view));
+
+  self->scroll_value = value;
+  if (clock == NULL || self->scroll_clock != NULL)
+    return;
+  self->scroll_clock = g_object_ref (clock);
+  self->scroll_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (scroll_after_paint_cb), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->column_view));
 }
 
 void
@@ -525,20 +763,77 @@ _tprof_operation_table_set_operations (TprofOperationTable *self,
                                        GPtrArray           *operations)
 {
   int keep = self->selected_index;
+  g_autoptr(GHashTable) collapsed = NULL;
+  GtkAdjustment *vadjustment;
+  double scrolled;
+  gboolean was_tree;
 
   g_return_if_fail (TPROF_IS_OPERATION_TABLE (self));
 
-  /* one notification at the end, so charts do not redraw for the in-between states */
+  /* one notification at the end, so charts do not redraw for the in-between
+   * states; rows collapsed stay so, and the view stays where it was */
   self->replacing = TRUE;
+  collapsed = collapsed_rows (self);
+  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->column_view));
+  scrolled = vadjustment != NULL ? gtk_adjustment_get_value (vadjustment) : 0.0;
+  was_tree = self->tree;
+  index_children (self, operations);
   g_list_store_splice (self->store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->store)),
                        operations->pdata, operations->len);
+  collapse_rows (self, collapsed);
+  if (was_tree != self->tree)
+    apply_visible_columns (self);
+  /* a flat list leaves the keys to the list */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "table.expand", self->tree);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "table.collapse", self->tree);
 
   if (keep >= 0)
     _tprof_operation_table_select_index (self, keep);
   else if (operations->len > 0)
     gtk_single_selection_set_selected (self->selection, 0);
+  if (vadjustment != NULL && scrolled > 0 && g_list_model_get_n_items (self->operations) > 0)
+    restore_scroll (self, scrolled);
   self->replacing = FALSE;
   selection_changed_cb (self);
+}
+
+gboolean
+_tprof_operation_table_is_tree (TprofOperationTable *self)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), FALSE);
+  return self->tree;
+}
+
+gboolean
+_tprof_operation_table_set_expanded (TprofOperationTable *self,
+                                     int                  index,
+                                     gboolean             expanded)
+{
+  guint position = find_position (self, index);
+  g_autoptr(GtkTreeListRow) row = NULL;
+
+  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), FALSE);
+  if (position == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+  if (!gtk_tree_list_row_is_expandable (row))
+    return FALSE;
+  gtk_tree_list_row_set_expanded (row, expanded);
+  return TRUE;
+}
+
+guint
+_tprof_operation_table_get_depth (TprofOperationTable *self,
+                                  int                  index)
+{
+  guint position = find_position (self, index);
+  g_autoptr(GtkTreeListRow) row = NULL;
+
+  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), 0);
+  if (position == GTK_INVALID_LIST_POSITION)
+    return 0;
+  row = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+  return gtk_tree_list_row_get_depth (row);
 }
 
 void
@@ -556,7 +851,7 @@ GListModel *
 _tprof_operation_table_get_model (TprofOperationTable *self)
 {
   g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), NULL);
-  return G_LIST_MODEL (self->selection);
+  return self->operations;
 }
 
 int
@@ -585,6 +880,71 @@ _tprof_operation_table_sort_by (TprofOperationTable *self,
   return FALSE;
 }
 
+/* An operation shows when its name contains the search (any case), or
+ * when one of the operations inside it does: a match keeps its parents. */
+static gboolean
+operation_matches (TprofOperationTable *self,
+                   TprofOperation      *operation,
+                   guint                depth)
+{
+  g_autofree char *name = NULL;
+  GPtrArray *children;
+
+  if (self->search == NULL)
+    return TRUE;
+  name = g_utf8_casefold (_tprof_operation_get_name (operation), -1);
+  if (strstr (name, self->search) != NULL)
+    return TRUE;
+  children = children_of (self, operation);
+  /* the parents form no cycle (the engine drops those); the depth guards anyway */
+  for (guint i = 0; children != NULL && depth < self->children->len && i < children->len; i++)
+    if (operation_matches (self, children->pdata[i], depth + 1))
+      return TRUE;
+  return FALSE;
+}
+
+/* The search changed: the rows that stay keep their selection and
+ * their collapsed state, which the tree's rebuilt rows would forget. */
+static void
+refilter (TprofOperationTable *self)
+{
+  int keep = self->selected_index;
+  g_autoptr(GHashTable) collapsed = collapsed_rows (self);
+  guint position;
+
+  self->replacing = TRUE;
+  gtk_filter_changed (self->search_filter, GTK_FILTER_CHANGE_DIFFERENT);
+  collapse_rows (self, collapsed);
+  position = keep >= 0 ? find_position (self, keep) : GTK_INVALID_LIST_POSITION;
+  if (position != GTK_INVALID_LIST_POSITION)
+    gtk_single_selection_set_selected (self->selection, position);
+  self->replacing = FALSE;
+  selection_changed_cb (self);
+}
+
+static gboolean
+search_filter_match (gpointer item,
+                     gpointer user_data)
+{
+  return operation_matches (user_data, item, 0);
+}
+
+static void
+set_search (TprofOperationTable *self,
+            const char          *text)
+{
+  char *search = text != NULL && text[0] != '\0' ? g_utf8_casefold (text, -1) : NULL;
+
+  if (g_strcmp0 (search, self->search) == 0)
+    {
+      g_free (search);
+      return;
+    }
+  g_free (self->search);
+  self->search = search;
+  refilter (self);
+}
+
 void
 _tprof_operation_table_set_search (TprofOperationTable *self,
                                    const char          *text)
@@ -593,7 +953,7 @@ _tprof_operation_table_set_search (TprofOperationTable *self,
 
   gtk_editable_set_text (GTK_EDITABLE (self->search_entry), text);
   /* the entry delays "search-changed"; apply now so callers see the result */
-  gtk_string_filter_set_search (self->name_filter, text);
+  set_search (self, text);
 }
 
 void
@@ -653,10 +1013,26 @@ csv_append_comparison (GString        *csv,
                                                                          : "untested");
 }
 
+/* The parent's name (empty at the top) and the self time. */
+static void
+csv_append_tree (TprofOperationTable *self,
+                 GString             *csv,
+                 TprofOperation      *operation)
+{
+  g_autoptr(TprofOperation) parent = operation_at_index (self, (int) _tprof_operation_get_parent (operation));
+
+  g_string_append_c (csv, ',');
+  if (parent != NULL)
+    csv_append_field (csv, _tprof_operation_get_name (parent));
+  g_string_append_c (csv, ',');
+  if (!isnan (_tprof_operation_get_self (operation)))
+    tprof_append_exact_double (csv, _tprof_operation_get_self (operation));
+}
+
 char *
 _tprof_operation_table_to_csv (TprofOperationTable *self)
 {
-  GListModel *model = G_LIST_MODEL (self->selection);
+  GListModel *model = self->operations;
   guint n = g_list_model_get_n_items (model);
   GString *csv = g_string_new ("name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank,"
                                "imbalance_time_s");
@@ -664,6 +1040,9 @@ _tprof_operation_table_to_csv (TprofOperationTable *self)
   /* comparing: the comparison's fields as tprof compare names them */
   if (self->comparing)
     g_string_append (csv, ",base_median_s,ratio,ci_low,ci_high,p_value,p_adjusted,verdict");
+  /* with a tree: where each operation sits, and its self time */
+  if (self->tree)
+    g_string_append (csv, ",parent,self_s");
   g_string_append_c (csv, '\n');
 
   for (guint i = 0; i < n; i++)
@@ -689,6 +1068,8 @@ _tprof_operation_table_to_csv (TprofOperationTable *self)
         tprof_append_exact_double (csv, s->imbalance_time);
       if (self->comparing)
         csv_append_comparison (csv, operation);
+      if (self->tree)
+        csv_append_tree (self, csv, operation);
       g_string_append_c (csv, '\n');
     }
 
@@ -699,7 +1080,25 @@ static void
 search_changed_cb (TprofOperationTable *self,
                    GtkSearchEntry      *entry)
 {
-  gtk_string_filter_set_search (self->name_filter, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+/* The first row whose own name matches the search (the parents kept
+ * for their children's sake do not), or 0. */
+static guint
+first_match (TprofOperationTable *self)
+{
+  guint n = g_list_model_get_n_items (self->operations);
+
+  for (guint i = 0; self->search != NULL && i < n; i++)
+    {
+      g_autoptr(TprofOperation) operation = g_list_model_get_item (self->operations, i);
+      g_autofree char *name = g_utf8_casefold (_tprof_operation_get_name (operation), -1);
+
+      if (strstr (name, self->search) != NULL)
+        return i;
+    }
+  return 0;
 }
 
 /* Enter: the first match is selected and the table takes the keyboard. */
@@ -707,10 +1106,10 @@ static void
 search_activate_cb (TprofOperationTable *self,
                     GtkSearchEntry      *entry)
 {
-  gtk_string_filter_set_search (self->name_filter, gtk_editable_get_text (GTK_EDITABLE (entry)));
+  set_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
   if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) == 0)
     return;
-  gtk_single_selection_set_selected (self->selection, 0);
+  gtk_single_selection_set_selected (self->selection, first_match (self));
   gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
 }
 
@@ -720,7 +1119,7 @@ search_stop_cb (TprofOperationTable *self,
                 GtkSearchEntry      *entry)
 {
   gtk_editable_set_text (GTK_EDITABLE (entry), "");
-  gtk_string_filter_set_search (self->name_filter, "");
+  set_search (self, "");
 }
 
 static void
@@ -747,15 +1146,70 @@ tprof_operation_table_dispose (GObject *object)
   TprofOperationTable *self = (TprofOperationTable *)object;
   GtkWidget *child;
 
+  if (self->scroll_clock != NULL)
+    g_clear_signal_handler (&self->scroll_handler, self->scroll_clock);
+  g_clear_object (&self->scroll_clock);
   gtk_widget_dispose_template (GTK_WIDGET (self), TPROF_TYPE_OPERATION_TABLE);
   /* the template's top box has no id, so unparent it ourselves */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  g_clear_object (&self->operations);
   g_clear_object (&self->selection);
+  g_clear_object (&self->tree_model);
+  g_clear_object (&self->search_filter);
   g_clear_object (&self->store);
   g_clear_object (&self->settings);
+  g_clear_pointer (&self->children, g_ptr_array_unref);
+  g_clear_pointer (&self->search, g_free);
 
   G_OBJECT_CLASS (tprof_operation_table_parent_class)->dispose (object);
+}
+
+/* The selected row, or NULL. */
+static GtkTreeListRow *
+selected_row (TprofOperationTable *self)
+{
+  gpointer row = gtk_single_selection_get_selected_item (self->selection);
+
+  return row != NULL ? g_object_ref (row) : NULL;
+}
+
+/* + or Right: the selected operation shows the operations inside it. */
+static void
+expand_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  g_autoptr(GtkTreeListRow) row = selected_row (TPROF_OPERATION_TABLE (widget));
+
+  if (row != NULL && gtk_tree_list_row_is_expandable (row))
+    gtk_tree_list_row_set_expanded (row, TRUE);
+}
+
+/* - or Left: the selected operation hides the operations inside it; on
+ * one that hides nothing, its parent is selected, as in a tree view. */
+static void
+collapse_action (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *param)
+{
+  TprofOperationTable *self = TPROF_OPERATION_TABLE (widget);
+  g_autoptr(GtkTreeListRow) row = selected_row (self);
+  g_autoptr(GtkTreeListRow) parent = NULL;
+  g_autoptr(TprofOperation) operation = NULL;
+
+  if (row == NULL)
+    return;
+  if (gtk_tree_list_row_is_expandable (row) && gtk_tree_list_row_get_expanded (row))
+    {
+      gtk_tree_list_row_set_expanded (row, FALSE);
+      return;
+    }
+  parent = gtk_tree_list_row_get_parent (row);
+  if (parent == NULL)
+    return;
+  operation = gtk_tree_list_row_get_item (parent);
+  _tprof_operation_table_select_index (self, (int) _tprof_operation_get_index (operation));
 }
 
 static void
@@ -781,36 +1235,92 @@ tprof_operation_table_class_init (TprofOperationTableClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
 
+  /* bound on the column view in the template (the search entry keeps its keys) */
+  gtk_widget_class_install_action (widget_class, "table.expand", NULL, expand_action);
+  gtk_widget_class_install_action (widget_class, "table.collapse", NULL, collapse_action);
+
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "operationtable");
+}
+
+/* The operations inside @item's, as the next level of the tree (NULL: none). */
+static GListModel *
+create_children_cb (gpointer item,
+                    gpointer user_data)
+{
+  TprofOperationTable *self = user_data;
+  GPtrArray *children = children_of (self, item);
+  GListStore *store;
+
+  if (children == NULL || children->len == 0)
+    return NULL;
+  store = g_list_store_new (TPROF_TYPE_OPERATION);
+  g_list_store_splice (store, 0, 0, children->pdata, children->len);
+  return G_LIST_MODEL (gtk_filter_list_model_new (G_LIST_MODEL (store), g_object_ref (self->search_filter)));
+}
+
+static gboolean
+is_top_level (gpointer item,
+              gpointer user_data)
+{
+  return _tprof_operation_get_parent (item) < 0;
+}
+
+/* GtkTreeListRow to its TprofOperation, for _tprof_operation_table_get_model(). */
+static gpointer
+row_operation (gpointer item,
+               gpointer user_data)
+{
+  gpointer operation = gtk_tree_list_row_get_item (item);
+
+  g_object_unref (item);
+  return operation;
+}
+
+/* GTK 4.8's map model can keep the operation of a row the sort moved
+ * (seen as one operation listed twice after a sort): mapped again. */
+static void
+rows_changed_cb (TprofOperationTable *self)
+{
+  gtk_map_list_model_set_map_func (GTK_MAP_LIST_MODEL (self->operations), row_operation, NULL, NULL);
 }
 
 static void
 tprof_operation_table_init (TprofOperationTable *self)
 {
-  GtkFilterListModel *filter_model;
+  GtkFilterListModel *top_level;
+  GtkEveryFilter *top_filter;
+  GtkTreeListRowSorter *row_sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->selected_index = -1;
   self->store = g_list_store_new (TPROF_TYPE_OPERATION);
 
-  self->name_filter = gtk_string_filter_new (gtk_property_expression_new (TPROF_TYPE_OPERATION, NULL, "name"));
-  gtk_string_filter_set_match_mode (self->name_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
-  gtk_string_filter_set_ignore_case (self->name_filter, TRUE);
-  filter_model = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)),
-                                            GTK_FILTER (self->name_filter));
+  /* the top level: operations without a parent (all, without a tree),
+   * searched; each level below is searched alike (create_children_cb) */
+  self->search_filter = GTK_FILTER (gtk_custom_filter_new (search_filter_match, self, NULL));
+  top_filter = gtk_every_filter_new ();
+  gtk_multi_filter_append (GTK_MULTI_FILTER (top_filter),
+                           GTK_FILTER (gtk_custom_filter_new (is_top_level, NULL, NULL)));
+  gtk_multi_filter_append (GTK_MULTI_FILTER (top_filter), g_object_ref (self->search_filter));
+  top_level = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)), GTK_FILTER (top_filter));
+  self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (top_level), FALSE, TRUE, create_children_cb, self, NULL);
 
   tprof_operation_table_add_columns (self);
   set_header_tooltips (self);
 
-  self->sort_model = gtk_sort_list_model_new (G_LIST_MODEL (filter_model),
-                                              g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  /* the column's order applies among siblings; children stay under their parent */
+  row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view)));
+  self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->tree_model)), GTK_SORTER (row_sorter));
   self->selection = gtk_single_selection_new (G_LIST_MODEL (self->sort_model));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self);
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  self->operations = G_LIST_MODEL (gtk_map_list_model_new (g_object_ref (G_LIST_MODEL (self->selection)),
+                                                           row_operation, NULL, NULL));
+  g_signal_connect_object (self->selection, "items-changed", G_CALLBACK (rows_changed_cb), self, G_CONNECT_SWAPPED);
 
   add_column_checks (self);
   self->settings = g_settings_new (APP_ID);

@@ -20,7 +20,20 @@ void        _tprof_operation_table_set_operations (TprofOperationTable *self,
  * Change, Verdict), which the rows then fill. */
 void        _tprof_operation_table_set_comparing (TprofOperationTable *self,
                                                   gboolean             comparing);
+/* The rows shown, in order, as TprofOperation (those inside a collapsed
+ * operation are not shown). */
 GListModel *_tprof_operation_table_get_model      (TprofOperationTable *self);
+/* TRUE when the rows form the operation tree (operations with a parent
+ * show under it, and the Self column shows). */
+gboolean    _tprof_operation_table_is_tree        (TprofOperationTable *self);
+/* Expands or collapses the row of operation @index: FALSE when it is not
+ * shown or has nothing inside. */
+gboolean    _tprof_operation_table_set_expanded   (TprofOperationTable *self,
+                                                   int                  index,
+                                                   gboolean             expanded);
+/* The depth of operation @index's row (0 at the top, or when not shown). */
+guint       _tprof_operation_table_get_depth      (TprofOperationTable *self,
+                                                   int                  index);
 /* Profile index of the selected operation, -1 when none ("selected-index"). */
 int         _tprof_operation_table_get_selected_index (TprofOperationTable *self);
 void        _tprof_operation_table_select_index   (TprofOperationTable *self,

@@ -3,6 +3,8 @@
 
 #include "config.h"
 
+#include <math.h>
+
 #include "tprof-operation.h"
 
 struct _TprofOperation
@@ -14,6 +16,9 @@ struct _TprofOperation
   TprofComparison comparison;
   gboolean      compared;
   gboolean      tested;
+  gboolean      in_tree;
+  gssize        parent;
+  double        self_time;
 };
 
 enum {
@@ -33,6 +38,7 @@ enum {
   PROP_IMBALANCE,
   PROP_SLOWEST_RANK,
   PROP_IMBALANCE_TIME,
+  PROP_SELF,
   N_PROPS
 };
 
@@ -106,6 +112,9 @@ tprof_operation_get_property (GObject    *object,
     case PROP_IMBALANCE_TIME:
       g_value_set_double (value, s->imbalance_time);
       break;
+    case PROP_SELF:
+      g_value_set_double (value, self->self_time);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -147,6 +156,7 @@ tprof_operation_class_init (TprofOperationClass *klass)
     g_param_spec_int ("slowest-rank", NULL, NULL, -1, G_MAXINT, -1, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
 
   properties[PROP_IMBALANCE_TIME] = double_param ("imbalance-time");
+  properties[PROP_SELF] = double_param ("self");
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -154,6 +164,8 @@ tprof_operation_class_init (TprofOperationClass *klass)
 static void
 tprof_operation_init (TprofOperation *self)
 {
+  self->parent = -1;
+  self->self_time = NAN;
 }
 
 TprofOperation *
@@ -212,4 +224,37 @@ _tprof_operation_get_comparison (TprofOperation *self,
   if (tested != NULL)
     *tested = self->tested;
   return self->compared ? &self->comparison : NULL;
+}
+
+void
+_tprof_operation_set_tree (TprofOperation *self,
+                           gboolean        in_tree,
+                           gssize          parent,
+                           double          self_time)
+{
+  g_return_if_fail (TPROF_IS_OPERATION (self));
+  self->in_tree = in_tree;
+  self->parent = in_tree ? parent : -1;
+  self->self_time = in_tree ? self_time : NAN;
+}
+
+gboolean
+_tprof_operation_in_tree (TprofOperation *self)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION (self), FALSE);
+  return self->in_tree;
+}
+
+gssize
+_tprof_operation_get_parent (TprofOperation *self)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION (self), -1);
+  return self->parent;
+}
+
+double
+_tprof_operation_get_self (TprofOperation *self)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION (self), NAN);
+  return self->self_time;
 }

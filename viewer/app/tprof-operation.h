@@ -28,4 +28,16 @@ void                   _tprof_operation_set_comparison (TprofOperation        *s
 const TprofComparison *_tprof_operation_get_comparison (TprofOperation *self,
                                                         gboolean       *tested);
 
+/* Its place in the operation tree (DESIGN 4b): the parent operation's
+ * index (-1 at the top) and the sum of its self times on the ranks shown.
+ * Without a tree (the default) the operation has no parent and its self
+ * time is NaN. */
+void                _tprof_operation_set_tree   (TprofOperation *self,
+                                                 gboolean        in_tree,
+                                                 gssize          parent,
+                                                 double          self_time);
+gboolean            _tprof_operation_in_tree    (TprofOperation *self);
+gssize              _tprof_operation_get_parent (TprofOperation *self);
+double              _tprof_operation_get_self   (TprofOperation *self);
+
 G_END_DECLS

@@ -6,6 +6,15 @@
 
 G_BEGIN_DECLS
 
+/* The operation tree (DESIGN 4b), from tprof_nesting_* over every
+ * operation's samples: computed once, the nesting itself dropped. */
+typedef struct
+{
+  gssize *parent;     /* n_ops: the parent operation, -1 at the top */
+  double *self_sum;   /* n_ops: the sum of self times; NaN: no timeline */
+  double *rank_self;  /* n_ops x world_size: the self times summed by rank */
+} TprofProfileTree;
+
 /* What a load produces, handed from the worker to the profile at once. */
 typedef struct
 {
@@ -20,6 +29,8 @@ typedef struct
   TprofStragglers            *stragglers;  /* blame from arrival; NULL without a timeline */
   gssize                      first_synchronising;  /* operation, or -1 */
   gboolean                    stragglers_known;     /* FALSE until every operation was seen */
+  TprofProfileTree           *tree;        /* NULL: no timeline, too large, or not computed yet */
+  gboolean                    tree_pending; /* the background pass builds the tree */
 } ProfileContents;
 
 struct _TprofProfile
@@ -28,6 +39,7 @@ struct _TprofProfile
   GFile           *file;
   ProfileContents *contents;
   guint64          eager_samples;
+  guint64          tree_at_once_samples;
   guint64          use_clock;          /* main thread: ticks at each use of samples */
 
   /* loading */
@@ -48,7 +60,9 @@ struct _TprofProfile
   gint             read_permille;      /* atomic */
   gpointer         current_read;       /* atomic: the read whose progress is shown */
 
-  gint             scanning;           /* atomic */
+  gint             scanning;           /* atomic: the background pass runs */
+  gint             scan_stragglers;    /* atomic: ... for the straggler */
+  gint             scan_tree;          /* atomic: ... for the tree */
   gint             scan_permille;      /* atomic */
 };
 
@@ -75,9 +89,25 @@ void     _tprof_profile_stragglers_add (TprofStragglers         **stragglers,
                                         gssize                   *first_synchronising,
                                         const TprofGatheredTime  *gt,
                                         gsize                     op);
-/* Starts finding the straggler in the background (tprof-profile-stragglers.c). */
+/* Whether a profile of @total_samples in @n_ops operations over
+ * @world_size ranks is small enough to build its tree (all samples are
+ * held at once for the nesting). */
+gboolean  _tprof_profile_tree_fits (guint64 total_samples,
+                                    gsize   n_ops,
+                                    int     world_size);
+/* The tree of the operations @gts[0..@n_ops) (every sample of each);
+ * NULL when they have no timeline or memory is exhausted. */
+TprofProfileTree *_tprof_profile_tree_new  (TprofGatheredTime *const *gts,
+                                            gsize                     n_ops,
+                                            int                       world_size);
+void              _tprof_profile_tree_free (TprofProfileTree *tree);
+
+/* Starts the background pass that reads every operation once, for the
+ * straggler (unless known) and the tree (when pending)
+ * (tprof-profile-stragglers.c). */
 void     _tprof_profile_find_stragglers (TprofProfile *self);
 void     _tprof_profile_emit_stragglers_found (TprofProfile *self);
+void     _tprof_profile_emit_tree_found (TprofProfile *self);
 
 /* The file handle for a read of a selected operation, and back. */
 void     _tprof_profile_lock_for_read   (TprofProfile *self);

@@ -1,4 +1,4 @@
-/* tprof-profile-stragglers.c — TprofProfile: finding the straggler from arrival, reading a large profile's operations once in the background. */
+/* tprof-profile-stragglers.c — TprofProfile: finding the straggler from arrival and building the operation tree, reading a profile's operations once in the background. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -7,14 +7,16 @@
 
 typedef struct
 {
-  TprofStragglers *stragglers;
-  gssize           first_synchronising;
+  TprofStragglers  *stragglers;
+  gssize            first_synchronising;
+  TprofProfileTree *tree;
 } Found;
 
 static void
 found_free (Found *found)
 {
   tprof_stragglers_free (found->stragglers);
+  _tprof_profile_tree_free (found->tree);
   g_free (found);
 }
 
@@ -70,6 +72,10 @@ scan_read (TprofProfile *self,
     }
 }
 
+/* Reads every operation once: each is added to the blame from arrival
+ * (when the straggler is not known yet) and kept for the tree (when it is
+ * pending), until neither needs more (a profile without a timeline has
+ * neither). */
 static void
 scan_worker (GTask        *task,
              gpointer      source_object,
@@ -78,24 +84,43 @@ scan_worker (GTask        *task,
 {
   TprofProfile *self = source_object;
   ProfileContents *contents = self->contents;
+  gboolean for_stragglers = g_atomic_int_get (&self->scan_stragglers);
   Found *found = g_new0 (Found, 1);
+  g_autofree TprofGatheredTime **gts = NULL;
+  gboolean timeline = TRUE;
 
+  if (g_atomic_int_get (&self->scan_tree))
+    gts = g_new0 (TprofGatheredTime *, MAX (contents->n_ops, 1));
   found->first_synchronising = -1;
-  found->stragglers = tprof_stragglers_new (contents->world_size);
-  for (gsize i = 0; i < contents->n_ops && found->stragglers != NULL; i++)
+  if (for_stragglers)
+    found->stragglers = tprof_stragglers_new (contents->world_size);
+  for (gsize i = 0; i < contents->n_ops && timeline; i++)
     {
       TprofGatheredTime *gt = scan_read (self, i);
 
       if (gt == NULL)
         {
-          /* closed, or the file cannot be read: nobody is named */
+          /* closed, or the file cannot be read: nobody is named, no tree */
           g_clear_pointer (&found->stragglers, tprof_stragglers_free);
+          timeline = FALSE;
           break;
         }
-      _tprof_profile_stragglers_add (&found->stragglers, &found->first_synchronising, gt, i);
-      tprof_gathered_time_free (gt);
+      timeline = tprof_gathered_time_count (gt) == 0 || tprof_gathered_time_starts (gt) != NULL;
+      if (for_stragglers)
+        _tprof_profile_stragglers_add (&found->stragglers, &found->first_synchronising, gt, i);
+      if (gts != NULL)
+        gts[i] = gt;
+      else
+        tprof_gathered_time_free (gt);
+      /* the straggler alone: nothing more to find once blame is impossible */
+      if (gts == NULL && found->stragglers == NULL)
+        break;
       _tprof_profile_set_permille (&self->scan_permille, (double) (i + 1) / (double) contents->n_ops);
     }
+  if (gts != NULL && timeline)
+    found->tree = _tprof_profile_tree_new (gts, contents->n_ops, contents->world_size);
+  for (gsize i = 0; gts != NULL && i < contents->n_ops; i++)
+    tprof_gathered_time_free (gts[i]);
   g_task_return_pointer (task, found, (GDestroyNotify) found_free);
 }
 
@@ -106,16 +131,32 @@ scan_done (GObject      *object,
 {
   TprofProfile *self = TPROF_PROFILE (object);
   Found *found = g_task_propagate_pointer (G_TASK (result), NULL);
+  gboolean for_stragglers = g_atomic_int_get (&self->scan_stragglers);
+  gboolean for_tree = g_atomic_int_get (&self->scan_tree);
 
   g_atomic_int_set (&self->scanning, FALSE);
+  g_atomic_int_set (&self->scan_stragglers, FALSE);
+  g_atomic_int_set (&self->scan_tree, FALSE);
   if (found == NULL)
     return;
-  self->contents->stragglers = g_steal_pointer (&found->stragglers);
-  self->contents->first_synchronising = found->first_synchronising;
-  self->contents->stragglers_known = TRUE;
+  if (for_stragglers)
+    {
+      self->contents->stragglers = g_steal_pointer (&found->stragglers);
+      self->contents->first_synchronising = found->first_synchronising;
+      self->contents->stragglers_known = TRUE;
+    }
+  if (for_tree)
+    {
+      self->contents->tree = g_steal_pointer (&found->tree);
+      self->contents->tree_pending = FALSE;
+    }
   found_free (found);
-  if (!g_atomic_int_get (&self->closed))
+  if (g_atomic_int_get (&self->closed))
+    return;
+  if (for_stragglers)
     _tprof_profile_emit_stragglers_found (self);
+  if (for_tree)
+    _tprof_profile_emit_tree_found (self);
 }
 
 void
@@ -124,15 +165,24 @@ _tprof_profile_find_stragglers (TprofProfile *self)
   g_autoptr(GTask) task = g_task_new (self, NULL, scan_done, NULL);
 
   g_atomic_int_set (&self->scanning, TRUE);
+  g_atomic_int_set (&self->scan_stragglers, !self->contents->stragglers_known);
+  g_atomic_int_set (&self->scan_tree, self->contents->tree_pending);
   g_atomic_int_set (&self->scan_permille, 0);
   g_task_run_in_thread (task, scan_worker);
+}
+
+gboolean
+_tprof_profile_is_building_tree (TprofProfile *self)
+{
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), FALSE);
+  return g_atomic_int_get (&self->scan_tree);
 }
 
 gboolean
 _tprof_profile_is_finding_stragglers (TprofProfile *self)
 {
   g_return_val_if_fail (TPROF_IS_PROFILE (self), FALSE);
-  return g_atomic_int_get (&self->scanning);
+  return g_atomic_int_get (&self->scan_stragglers);
 }
 
 double

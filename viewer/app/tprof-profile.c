@@ -15,6 +15,7 @@ G_DEFINE_QUARK (tprof-profile-error-quark, _tprof_profile_error)
 
 enum {
   STRAGGLERS_FOUND,
+  TREE_FOUND,
   N_SIGNALS
 };
 
@@ -33,6 +34,7 @@ profile_contents_free (ProfileContents *contents)
   g_free (contents->last_used);
   g_free (contents->stats);
   tprof_stragglers_free (contents->stragglers);
+  _tprof_profile_tree_free (contents->tree);
   g_free (contents);
 }
 
@@ -86,18 +88,25 @@ tprof_profile_class_init (TprofProfileClass *klass)
   signals[STRAGGLERS_FOUND] =
     g_signal_new ("stragglers-found", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[TREE_FOUND] =
+    g_signal_new ("tree-found", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
 
 static void
 tprof_profile_init (TprofProfile *self)
 {
   const char *eager = g_getenv ("TPROF_VIEWER_EAGER_SAMPLES");
+  const char *at_once = g_getenv ("TPROF_VIEWER_TREE_AT_ONCE_SAMPLES");
 
   g_mutex_init (&self->handle_lock);
   g_cond_init (&self->handle_free);
   self->eager_samples = TPROF_PROFILE_EAGER_SAMPLES;
   if (eager != NULL && eager[0] != '\0')
     self->eager_samples = g_ascii_strtoull (eager, NULL, 10);
+  self->tree_at_once_samples = TPROF_PROFILE_TREE_AT_ONCE_SAMPLES;
+  if (at_once != NULL && at_once[0] != '\0')
+    self->tree_at_once_samples = g_ascii_strtoull (at_once, NULL, 10);
 }
 
 TprofProfile *
@@ -301,9 +310,14 @@ profile_contents_read_all (ProfileContents   *contents,
 {
   gsize total = 0;
   gsize done = 0;
+  /* every operation's samples, kept until the tree is built from them
+   * when that is quick; a larger one is built after opening */
+  g_autofree TprofGatheredTime **gts = g_new0 (TprofGatheredTime *, MAX (contents->n_ops, 1));
+  gboolean ok = TRUE, timeline = FALSE, at_once;
 
   for (gsize i = 0; i < contents->n_ops; i++)
     total += tprof_profile_file_sample_count (file, i) + 1;
+  at_once = total - contents->n_ops <= self->tree_at_once_samples;
   contents->stragglers = tprof_stragglers_new (contents->world_size);
 
   for (gsize i = 0; i < contents->n_ops; i++)
@@ -320,17 +334,35 @@ profile_contents_read_all (ProfileContents   *contents,
       gt = tprof_profile_file_read_operation (file, i, NULL, 0, load_progress_cb, &reading,
                                               &self->cancelled, &tprof_error);
       if (gt == NULL)
-        return _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file), name);
+        {
+          ok = _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file), name);
+          break;
+        }
+      gts[i] = gt;
+      timeline |= tprof_gathered_time_starts (gt) != NULL;
       _tprof_profile_stragglers_add (&contents->stragglers, &contents->first_synchronising, gt, i);
       contents->samples[i] = _tprof_operation_samples_new (gt, contents->world_size, load_progress_cb, &indexing,
                                                            &self->cancelled, &tprof_error);
-      tprof_gathered_time_free (gt);
+      if (!at_once)
+        g_clear_pointer (&gts[i], tprof_gathered_time_free);
       if (contents->samples[i] == NULL)
-        return _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file), name);
+        {
+          ok = _tprof_profile_set_error (error, &tprof_error, tprof_profile_file_path (file), name);
+          break;
+        }
       done += weight;
     }
-  contents->stragglers_known = TRUE;
-  return TRUE;
+  if (ok && timeline && _tprof_profile_tree_fits (total - contents->n_ops, contents->n_ops, contents->world_size))
+    {
+      if (at_once)
+        contents->tree = _tprof_profile_tree_new (gts, contents->n_ops, contents->world_size);
+      else
+        contents->tree_pending = TRUE;
+    }
+  for (gsize i = 0; i < contents->n_ops; i++)
+    tprof_gathered_time_free (gts[i]);
+  contents->stragglers_known = ok;
+  return ok;
 }
 
 /* Opens @path and reads what the window needs first: NULL with @error set
@@ -374,6 +406,9 @@ profile_load (TprofProfile  *self,
   read = profile_contents_read_stats (contents, file, self, error);
   if (read && total <= self->eager_samples)
     read = profile_contents_read_all (contents, file, self, error);
+  else
+    /* the pass that finds the straggler finds out whether there is a timeline */
+    contents->tree_pending = _tprof_profile_tree_fits (total, contents->n_ops, contents->world_size);
   if (!read)
     {
       tprof_profile_file_close (file);
@@ -454,7 +489,7 @@ _tprof_profile_load_finish (TprofProfile  *self,
 
   g_clear_pointer (&self->contents, profile_contents_free);
   self->contents = contents;
-  if (!contents->stragglers_known)
+  if (!contents->stragglers_known || contents->tree_pending)
     _tprof_profile_find_stragglers (self);
   return TRUE;
 }
@@ -463,4 +498,10 @@ void
 _tprof_profile_emit_stragglers_found (TprofProfile *self)
 {
   g_signal_emit (self, signals[STRAGGLERS_FOUND], 0);
+}
+
+void
+_tprof_profile_emit_tree_found (TprofProfile *self)
+{
+  g_signal_emit (self, signals[TREE_FOUND], 0);
 }

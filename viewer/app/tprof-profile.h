@@ -105,4 +105,37 @@ const TprofStragglers *_tprof_profile_get_stragglers (TprofProfile *self,
 gboolean      _tprof_profile_is_finding_stragglers (TprofProfile *self);
 double        _tprof_profile_get_straggler_progress (TprofProfile *self);
 
+/* The operation tree (DESIGN 4b): built from the nesting of every sample
+ * (about 300 ns and 80 bytes a sample), so it needs every operation read:
+ * while opening a profile read whole of at most
+ * TPROF_PROFILE_TREE_AT_ONCE_SAMPLES, else by a background pass that reads
+ * every operation once (the one that finds the straggler of a large
+ * profile), so that opening does not wait for it; "tree-found" is
+ * emitted when that ends. Only for profiles of at most
+ * TPROF_PROFILE_TREE_MAX_SAMPLES samples, which are held at once. */
+#define TPROF_PROFILE_TREE_AT_ONCE_SAMPLES 1000000   /* TPROF_VIEWER_TREE_AT_ONCE_SAMPLES overrides it */
+#define TPROF_PROFILE_TREE_MAX_SAMPLES 10000000
+/* ... and at most this many (operation, rank) self-time sums. */
+#define TPROF_PROFILE_TREE_MAX_RANK_CELLS ((guint64) 1 << 26)
+
+/* TRUE when the tree is known (a profile with a timeline). */
+gboolean      _tprof_profile_has_tree           (TprofProfile *self);
+/* TRUE while the background pass builds it. */
+gboolean      _tprof_profile_is_building_tree   (TprofProfile *self);
+/* The parent operation of @op, -1 at the top level or without a tree. */
+gssize        _tprof_profile_get_parent         (TprofProfile *self,
+                                                 gsize         op);
+/* @op's self time (its time minus that of the samples inside it) summed
+ * over the ranks @mask selects (NULL: all); NaN without a tree. */
+double        _tprof_profile_get_self_time      (TprofProfile *self,
+                                                 gsize         op,
+                                                 const guint8 *mask);
+/* @op's self time on each rank (world_size entries), NULL without a tree. */
+const double *_tprof_profile_get_rank_self_sums (TprofProfile *self,
+                                                 gsize         op);
+/* What the file's cache knows of @op (per-rank counts and totals); NULL
+ * when out of range. */
+const TprofOperationStats *_tprof_profile_get_stats (TprofProfile *self,
+                                                     gsize         op);
+
 G_END_DECLS

@@ -56,7 +56,21 @@ _tprof_window_export_chart (TprofWindow  *self,
       return g_file_set_contents (path, csv, -1, error);
     }
 
-  /* "ranks": the right-hand chart, as shown: per-rank bars, over time or the trend */
+  /* the breakdown's numbers, as tprof plot --kind breakdown writes them */
+  if (tprof_plot_format_from_path (path) == TPROF_PLOT_FORMAT_CSV
+      && TPROF_IS_BREAKDOWN_VIEW (_tprof_charts_panel_get_right_chart (self->charts)))
+    {
+      g_autofree char *csv = _tprof_breakdown_view_to_csv (_tprof_charts_panel_get_breakdown (self->charts));
+
+      if (csv == NULL)
+        {
+          g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_EMPTY, _("There is nothing to break down"));
+          return FALSE;
+        }
+      return g_file_set_contents (path, csv, -1, error);
+    }
+
+  /* "ranks": the right-hand chart, as shown: per-rank bars, over time, the trend or the breakdown */
   return tprof_plot_export (path, width, height, draw_chart_cb,
                             !ranks ? TPROF_CHART (histogram) : _tprof_charts_panel_get_right_chart (self->charts),
                             error);

@@ -28,6 +28,7 @@ struct _TprofWindow
   gssize                reading_op;       /* whose samples are being read, -1: none */
   guint                 read_pending;     /* reads not yet finished (cancelled ones too) */
   gulong                stragglers_handler;
+  gulong                tree_handler;
 
   /* comparing (tprof-window-compare.c) */
   TprofProfile         *baseline;         /* compared with, NULL: none */
@@ -67,8 +68,9 @@ const char *_tprof_window_get_page        (TprofWindow  *self);
 /* The rank the straggler bar names (-1: none), and its text ("" when hidden). */
 int         _tprof_window_get_straggler   (TprofWindow  *self,
                                            const char  **text);
-/* TRUE while a file loads, an operation's samples are read or the table is
- * recomputed for a new rank filter. */
+/* TRUE while a file loads, an operation's samples are read, the table is
+ * recomputed for a new rank filter, or the profile finds its straggler or
+ * builds its tree. */
 gboolean    _tprof_window_is_busy         (TprofWindow  *self);
 
 /* Keeps the progress shown (loading, reading, straggler search) ticking. */

@@ -71,7 +71,8 @@ gboolean
 _tprof_window_is_busy (TprofWindow *self)
 {
   return self->loading != NULL || self->baseline_loading != NULL || self->table_pending > 0 || self->read_pending > 0
-         || (self->profile != NULL && _tprof_profile_is_finding_stragglers (self->profile));
+         || (self->profile != NULL && (_tprof_profile_is_finding_stragglers (self->profile)
+                                       || _tprof_profile_is_building_tree (self->profile)));
 }
 
 GFile *
@@ -90,28 +91,43 @@ _tprof_window_is_empty (TprofWindow *self)
 
 /* Shows page @name. The spinner spins only on its own page: a spinning
  * spinner keeps the frame clock ticking even where nobody sees it, and the
- * window would then redraw at frame rate while idle. */
+ * window would then redraw at frame rate while idle. So does a pulsing
+ * progress bar (while the helper opens the file no fraction is known):
+ * leaving the page, it gets a fraction, which stops the pulse. */
 static void
 tprof_window_show_page (TprofWindow *self,
                         const char  *name)
 {
+  gboolean loading = g_str_equal (name, "loading");
+
   gtk_stack_set_visible_child_name (self->stack, name);
-  gtk_spinner_set_spinning (self->loading_spinner, g_str_equal (name, "loading"));
+  gtk_spinner_set_spinning (self->loading_spinner, loading);
+  if (!loading)
+    gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
 }
 
-/* The table's rows: @summaries, or (NULL) the cached statistics. */
+/* The table's rows: @summaries, or (NULL) the cached statistics; with
+ * the operation tree, each one's parent and self time on the ranks of
+ * @mask (NULL: all). */
 static GPtrArray *
 operations_new (TprofProfile       *profile,
-                const TprofSummary *summaries)
+                const TprofSummary *summaries,
+                GBytes             *mask)
 {
   gsize n = _tprof_profile_get_n_operations (profile);
   GPtrArray *operations = g_ptr_array_new_full (n, g_object_unref);
+  gboolean tree = _tprof_profile_has_tree (profile);
+  const guint8 *shown = mask != NULL ? g_bytes_get_data (mask, NULL) : NULL;
 
   for (gsize i = 0; i < n; i++)
     {
       const TprofSummary *summary = summaries != NULL ? &summaries[i] : _tprof_profile_get_summary (profile, i);
+      TprofOperation *operation = _tprof_operation_new (_tprof_profile_get_name (profile, i), i, summary);
 
-      g_ptr_array_add (operations, _tprof_operation_new (_tprof_profile_get_name (profile, i), i, summary));
+      if (tree)
+        _tprof_operation_set_tree (operation, TRUE, _tprof_profile_get_parent (profile, i),
+                                   _tprof_profile_get_self_time (profile, i, shown));
+      g_ptr_array_add (operations, operation);
     }
   return operations;
 }
@@ -157,7 +173,7 @@ table_job_done (GObject      *object,
   if (summaries == NULL || job->generation != self->table_generation || job->profile != self->profile)
     return;
 
-  operations = operations_new (self->profile, summaries);
+  operations = operations_new (self->profile, summaries, job->mask);
   _tprof_window_comparison_apply (job->comparison, operations);
   _tprof_operation_table_set_operations (self->table, operations);
 }
@@ -182,7 +198,7 @@ _tprof_window_update_table (TprofWindow *self)
   /* all ranks and nothing to compare: the cached statistics at once */
   if (self->mask == NULL && self->baseline == NULL)
     {
-      g_autoptr(GPtrArray) operations = operations_new (self->profile, NULL);
+      g_autoptr(GPtrArray) operations = operations_new (self->profile, NULL, NULL);
 
       _tprof_operation_table_set_operations (self->table, operations);
       return;
@@ -414,6 +430,17 @@ stragglers_found_cb (TprofWindow  *self,
   tprof_window_show_straggler (self, profile);
 }
 
+/* The background pass built the tree (or found there is none): the table
+ * becomes the operation tree, and the breakdown follows. */
+static void
+tree_found_cb (TprofWindow  *self,
+               TprofProfile *profile)
+{
+  if (_tprof_profile_has_tree (profile))
+    _tprof_window_update_table (self);
+  _tprof_charts_panel_tree_changed (self->charts);
+}
+
 /* Stops what the shown profile does in the background and drops it. */
 static void
 tprof_window_put_away_profile (TprofWindow *self)
@@ -422,6 +449,7 @@ tprof_window_put_away_profile (TprofWindow *self)
   if (self->profile == NULL)
     return;
   g_clear_signal_handler (&self->stragglers_handler, self->profile);
+  g_clear_signal_handler (&self->tree_handler, self->profile);
   _tprof_profile_close (self->profile);
   g_clear_object (&self->profile);
 }
@@ -436,6 +464,8 @@ tprof_window_show_profile (TprofWindow  *self,
   self->profile = g_object_ref (profile);
   self->stragglers_handler = g_signal_connect_object (profile, "stragglers-found",
                                                       G_CALLBACK (stragglers_found_cb), self, G_CONNECT_SWAPPED);
+  self->tree_handler = g_signal_connect_object (profile, "tree-found", G_CALLBACK (tree_found_cb), self,
+                                                G_CONNECT_SWAPPED);
   g_clear_pointer (&self->mask, g_bytes_unref);
   /* a baseline stays: the new profile is compared with it */
   g_clear_pointer (&self->baseline_ops, g_free);

@@ -329,6 +329,12 @@ void tprof_plot_breakdown_draw (cairo_t                  *cr,
                                 TprofPlotArea            *area);
 /* A TprofPlotDrawFunc for tprof_plot_export(): @user_data is a TprofPlotBreakdown. */
 void tprof_plot_breakdown_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
+/* The part of a bar under (@x, @y) in the @area that drew @plot, as
+ * part * n_ranks + rank position; -1 for none. */
+gssize tprof_plot_breakdown_hit (const TprofPlotBreakdown *plot,
+                                 const TprofPlotArea      *area,
+                                 double                    x,
+                                 double                    y);
 
 /* @text (an operation or host name, a file name) as a terminal or a
  * label can show it whole: control characters escaped (\n, \t, \x1b,

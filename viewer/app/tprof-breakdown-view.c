@@ -1,0 +1,318 @@
+/* tprof-breakdown-view.c — TprofBreakdownView: the selected operation's time on each rank shown, split into the operations inside it and its self time, from the profile's tree and cached per-rank totals. */
+/* SPDX-License-Identifier: MIT */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "tprof-breakdown-view.h"
+
+struct _TprofBreakdownView
+{
+  TprofChart          parent_instance;
+
+  gboolean            drawn;        /* plot holds something to draw */
+  TprofPlotBreakdown  plot;         /* over the arrays below */
+  GArray             *ranks;        /* gint32 */
+  GPtrArray          *part_names;   /* char * */
+  GArray             *values;       /* double, n_parts x n_ranks */
+  char               *subtitle;
+  char               *message;      /* why nothing is drawn, or NULL */
+};
+
+enum {
+  RANK_CLICKED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (TprofBreakdownView, tprof_breakdown_view, TPROF_TYPE_CHART)
+
+static void
+breakdown_clear (TprofBreakdownView *self)
+{
+  self->drawn = FALSE;
+  self->plot = (TprofPlotBreakdown) { 0 };
+  g_array_set_size (self->ranks, 0);
+  g_array_set_size (self->values, 0);
+  g_ptr_array_set_size (self->part_names, 0);
+  g_clear_pointer (&self->subtitle, g_free);
+  g_clear_pointer (&self->message, g_free);
+}
+
+/* The operations whose parent @op is, in profile order. */
+static GArray *
+children_of (TprofProfile *profile,
+             gsize         op)
+{
+  GArray *children = g_array_new (FALSE, FALSE, sizeof (gsize));
+
+  for (gsize i = 0; i < _tprof_profile_get_n_operations (profile); i++)
+    if (i != op && _tprof_profile_get_parent (profile, i) == (gssize) op)
+      g_array_append_val (children, i);
+  return children;
+}
+
+/* Why @op of @profile has no breakdown (a new string), or NULL. */
+static char *
+breakdown_unavailable (TprofProfile *profile,
+                       gssize        op,
+                       GArray       *children)
+{
+  g_autofree char *name = NULL;
+
+  if (op < 0 || profile == NULL)
+    return g_strdup (_("Select an operation to see its breakdown"));
+  if (!_tprof_profile_has_tree (profile))
+    {
+      if (_tprof_profile_is_building_tree (profile))
+        return g_strdup (_("Finding which operations run inside which: every operation is read once…"));
+      return g_strdup (_("This profile has no operation tree: it was saved without start times, or is too large "
+                         "to nest"));
+    }
+  if (children->len > 0)
+    return NULL;
+  name = tprof_escape_text (_tprof_profile_get_name (profile, (gsize) op));
+  /* Translators: %s is an operation's name */
+  return g_strdup_printf (_("No operation runs inside %s: there is nothing to break down"), name);
+}
+
+static void
+tprof_breakdown_view_recompute (TprofChart *chart)
+{
+  TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (chart);
+  TprofProfile *profile = _tprof_chart_get_profile (chart);
+  gssize op = _tprof_chart_get_op (chart);
+  const guint8 *mask = _tprof_chart_get_mask (chart);
+  g_autoptr(GArray) children = NULL;
+  const TprofOperationStats *stats;
+  const double *self_sums;
+  int world;
+
+  breakdown_clear (self);
+  children = profile != NULL && op >= 0 ? children_of (profile, (gsize) op) : g_array_new (FALSE, FALSE, sizeof (gsize));
+  self->message = breakdown_unavailable (profile, op, children);
+  if (self->message != NULL)
+    return;
+
+  /* the bars: the ranks shown where the operation ran */
+  world = _tprof_profile_get_world_size (profile);
+  stats = _tprof_profile_get_stats (profile, (gsize) op);
+  for (gint32 r = 0; r < world; r++)
+    if (stats->rank_count[r] > 0 && (mask == NULL || mask[r]))
+      g_array_append_val (self->ranks, r);
+
+  /* the parts: each operation inside, by its cached per-rank totals, then
+   * the operation's own self time on the rank */
+  g_array_set_size (self->values, (children->len + 1) * self->ranks->len);
+  for (guint c = 0; c < children->len; c++)
+    {
+      gsize child = g_array_index (children, gsize, c);
+      const TprofOperationStats *part = _tprof_profile_get_stats (profile, child);
+
+      g_ptr_array_add (self->part_names, g_strdup (_tprof_profile_get_name (profile, child)));
+      for (guint k = 0; k < self->ranks->len; k++)
+        {
+          gint32 r = g_array_index (self->ranks, gint32, k);
+
+          g_array_index (self->values, double, c * self->ranks->len + k) = part->rank_count[r] > 0 ? part->rank_sum[r]
+                                                                                                   : 0.0;
+        }
+    }
+  /* Translators: the part of an operation's time spent outside the operations inside it; %s is its name */
+  g_ptr_array_add (self->part_names, g_strdup_printf (_("%s (self)"), _tprof_profile_get_name (profile, (gsize) op)));
+  self_sums = _tprof_profile_get_rank_self_sums (profile, (gsize) op);
+  for (guint k = 0; k < self->ranks->len; k++)
+    g_array_index (self->values, double, children->len * self->ranks->len + k)
+      = self_sums != NULL ? self_sums[g_array_index (self->ranks, gint32, k)] : NAN;
+
+  self->plot.ranks = (const gint32 *) self->ranks->data;
+  self->plot.n_ranks = self->ranks->len;
+  self->plot.part_names = (const char *const *) self->part_names->pdata;
+  self->plot.n_parts = self->part_names->len;
+  self->plot.values = (const double *) self->values->data;
+  self->subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Each rank's time by the operations inside; %u rank",
+                                                 "Each rank's time by the operations inside; %u ranks",
+                                                 self->ranks->len),
+                                    self->ranks->len);
+  self->plot.subtitle = self->subtitle;
+  self->drawn = TRUE;
+}
+
+static const char *
+tprof_breakdown_view_empty_message (TprofChart *chart)
+{
+  return TPROF_BREAKDOWN_VIEW (chart)->message;
+}
+
+static void
+tprof_breakdown_view_draw (TprofChart           *chart,
+                           cairo_t              *cr,
+                           double                width,
+                           double                height,
+                           const TprofPlotTheme *theme,
+                           gssize                hover,
+                           TprofPlotArea        *area)
+{
+  TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (chart);
+  TprofPlotBreakdown plot = self->plot;
+  /* TRANSLATORS: the chart title; %s is the operation name */
+  g_autofree char *title = _tprof_chart_format_title (chart, _("Breakdown per Rank: %s"));
+
+  if (!self->drawn)
+    return;
+  plot.title = title;
+  tprof_plot_breakdown_draw (cr, width, height, &plot, theme, area);
+}
+
+static gssize
+tprof_breakdown_view_hit (TprofChart          *chart,
+                          const TprofPlotArea *area,
+                          double               x,
+                          double               y)
+{
+  TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (chart);
+
+  return self->drawn ? tprof_plot_breakdown_hit (&self->plot, area, x, y) : -1;
+}
+
+/* Hovering a part: the rank (and its host), the part and its time. */
+static char *
+tprof_breakdown_view_describe (TprofChart *chart,
+                               gssize      index)
+{
+  TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (chart);
+  g_autofree char *who = NULL;
+  g_autofree char *part = NULL;
+  g_autofree char *time = NULL;
+  const char *host;
+  gint32 rank;
+
+  if (!self->drawn || index < 0 || (gsize) index >= (gsize) self->plot.n_parts * self->plot.n_ranks)
+    return NULL;
+  rank = self->plot.ranks[index % self->plot.n_ranks];
+  host = _tprof_profile_get_hostname (_tprof_chart_get_profile (chart), rank);
+  who = host != NULL ? g_strdup_printf (_("Rank %d on %s"), rank, host) : g_strdup_printf (_("Rank %d"), rank);
+  part = tprof_escape_text (self->plot.part_names[index / self->plot.n_ranks]);
+  time = tprof_format_duration (self->plot.values[index], 4);
+  /* Translators: hovering a part of a rank's bar in the breakdown: the rank, the part, its time */
+  return g_strdup_printf (_("%s\n%s: %s"), who, part, time);
+}
+
+/* A click on a bar shows its rank alone, as on the rank chart. */
+static void
+released_cb (GtkGestureClick    *click,
+             int                 n_press,
+             double              x,
+             double              y,
+             TprofBreakdownView *self)
+{
+  gssize hit = _tprof_chart_hit (TPROF_CHART (self), x, y);
+
+  if (hit >= 0 && self->drawn)
+    g_signal_emit (self, signals[RANK_CLICKED], 0, (int) self->plot.ranks[hit % self->plot.n_ranks]);
+}
+
+static void
+tprof_breakdown_view_finalize (GObject *object)
+{
+  TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (object);
+
+  breakdown_clear (self);
+  g_array_unref (self->ranks);
+  g_array_unref (self->values);
+  g_ptr_array_unref (self->part_names);
+  G_OBJECT_CLASS (tprof_breakdown_view_parent_class)->finalize (object);
+}
+
+static void
+tprof_breakdown_view_class_init (TprofBreakdownViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  TprofChartClass *chart_class = TPROF_CHART_CLASS (klass);
+
+  object_class->finalize = tprof_breakdown_view_finalize;
+  chart_class->recompute = tprof_breakdown_view_recompute;
+  chart_class->empty_message = tprof_breakdown_view_empty_message;
+  chart_class->draw = tprof_breakdown_view_draw;
+  chart_class->hit = tprof_breakdown_view_hit;
+  chart_class->describe = tprof_breakdown_view_describe;
+  gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "breakdownview");
+
+  signals[RANK_CLICKED] =
+    g_signal_new ("rank-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+}
+
+static void
+tprof_breakdown_view_init (TprofBreakdownView *self)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+
+  self->ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+  self->values = g_array_new (FALSE, TRUE, sizeof (double));
+  self->part_names = g_ptr_array_new_with_free_func (g_free);
+  self->message = g_strdup (_("Select an operation to see its breakdown"));
+  g_signal_connect (click, "released", G_CALLBACK (released_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
+}
+
+const TprofPlotBreakdown *
+_tprof_breakdown_view_get_plot (TprofBreakdownView *self)
+{
+  g_return_val_if_fail (TPROF_IS_BREAKDOWN_VIEW (self), NULL);
+  return self->drawn ? &self->plot : NULL;
+}
+
+static void
+csv_append_name (GString    *csv,
+                 const char *name)
+{
+  if (strpbrk (name, ",\"\r\n") == NULL)
+    {
+      g_string_append (csv, name);
+      return;
+    }
+  g_string_append_c (csv, '"');
+  for (const char *p = name; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (csv, '"');
+      g_string_append_c (csv, *p);
+    }
+  g_string_append_c (csv, '"');
+}
+
+char *
+_tprof_breakdown_view_to_csv (TprofBreakdownView *self)
+{
+  GString *csv;
+
+  g_return_val_if_fail (TPROF_IS_BREAKDOWN_VIEW (self), NULL);
+  if (!self->drawn)
+    return NULL;
+  csv = g_string_new ("rank");
+  for (guint p = 0; p < self->plot.n_parts; p++)
+    {
+      g_string_append_c (csv, ',');
+      csv_append_name (csv, self->plot.part_names[p]);
+    }
+  g_string_append_c (csv, '\n');
+  for (guint r = 0; r < self->plot.n_ranks; r++)
+    {
+      g_string_append_printf (csv, "%d", self->plot.ranks[r]);
+      for (guint p = 0; p < self->plot.n_parts; p++)
+        {
+          double v = self->plot.values[(gsize) p * self->plot.n_ranks + r];
+
+          g_string_append_c (csv, ',');
+          if (isfinite (v))
+            tprof_append_exact_double (csv, v);
+        }
+      g_string_append_c (csv, '\n');
+    }
+  return g_string_free (csv, FALSE);
+}
