@@ -159,6 +159,61 @@ make_many_ranks (GRand *rand)
   return pt;
 }
 
+enum { SAMPLED_RANKS = 3 };
+
+/* Sample @i of either operation of the sampled fixture: rank i / KEPT. */
+static double
+sampled_time (gsize i)
+{
+  return 0.01 + 0.001 * (double) ((i * 7) % 23) + 0.002 * (double) (i / APP_TEST_SAMPLED_KEPT);
+}
+
+double
+app_test_sampled_rank2_sum (void)
+{
+  double sum = 0.0;
+
+  for (gsize i = 2 * APP_TEST_SAMPLED_KEPT; i < SAMPLED_RANKS * APP_TEST_SAMPLED_KEPT; i++)
+    sum += sampled_time (i);
+  return sum;
+}
+
+static TprofProfiledTime *
+make_sampled (void)
+{
+  TprofProfiledTime *pt = tprof_profiled_time_new (SAMPLED_RANKS);
+  TprofRankRecorded rec[SAMPLED_RANKS] = {
+    { 0, 1000, 25.0, 0.0005, 0.2 },
+    { 1, 400, 12.0, 0.001, 0.3 },
+    { 2, APP_TEST_SAMPLED_KEPT, app_test_sampled_rank2_sum (), G_MAXDOUBLE, 0.0 },
+  };
+  TprofError error = { 0 };
+  gsize n = SAMPLED_RANKS * APP_TEST_SAMPLED_KEPT;
+
+  for (gsize i = 2 * APP_TEST_SAMPLED_KEPT; i < n; i++)
+    {
+      rec[2].min = MIN (rec[2].min, sampled_time (i));
+      rec[2].max = MAX (rec[2].max, sampled_time (i));
+    }
+  for (guint o = 0; o < 2; o++)
+    {
+      double *times = g_new (double, n);
+      int32_t *ranks = g_new (int32_t, n);
+      TprofGatheredTime *gt;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          ranks[i] = (int32_t) (i / APP_TEST_SAMPLED_KEPT);
+          times[i] = sampled_time (i);
+        }
+      gt = tprof_gathered_time_new_take (times, ranks, n);
+      if (o == 0)
+        g_assert_true (tprof_gathered_time_set_recorded (gt, rec, SAMPLED_RANKS));
+      g_assert_cmpint (tprof_profiled_time_add (pt, o == 0 ? "step" : "plain", gt, &error), ==, 0);
+    }
+  return pt;
+}
+
 char *
 app_test_make_profile (const char     *dir,
                        const char     *name,
@@ -179,6 +234,9 @@ app_test_make_profile (const char     *dir,
       break;
     case APP_TEST_PROFILE_MANY_RANKS:
       pt = make_many_ranks (rand);
+      break;
+    case APP_TEST_PROFILE_SAMPLED:
+      pt = make_sampled ();
       break;
     default:
       g_assert_not_reached ();

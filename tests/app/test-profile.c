@@ -206,6 +206,36 @@ test_profile_lazy (void)
   app_test_remove_dir (dir);
 }
 
+/* A sampled operation not read yet, under a rank filter: count, sum and
+ * mean of what the ranks shown recorded (not of the stored subset), no
+ * std or quantiles. */
+static void
+test_profile_sampled_unread (void)
+{
+  g_autofree char *dir = app_test_make_dir ();
+  g_autofree char *path = app_test_make_profile (dir, "sampled.h5", APP_TEST_PROFILE_SAMPLED);
+  g_autoptr(TprofProfile) lazy = NULL;
+  guint8 mask[3] = { 1, 1, 0 };
+  TprofSummary unread;
+
+  g_setenv ("TPROF_VIEWER_EAGER_SAMPLES", "0", TRUE);
+  lazy = load_profile (path);
+  g_unsetenv ("TPROF_VIEWER_EAGER_SAMPLES");
+  g_assert_true (g_str_equal (_tprof_profile_get_name (lazy, 0), "step"));
+  g_assert_true (_tprof_profile_is_sampled (lazy, 0));
+  g_assert_false (_tprof_profile_is_sampled (lazy, 1));
+  _tprof_profile_summarize (lazy, 0, NULL, mask, &unread);
+  g_assert_cmpuint (unread.count, ==, 1400);
+  app_test_assert_close (unread.sum, 37.0, 1e-12, "sum");
+  app_test_assert_close (unread.mean, 37.0 / 1400, 1e-12, "mean");
+  app_test_assert_close (unread.min, 0.0005, 0.0, "min");
+  app_test_assert_close (unread.max, 0.3, 0.0, "max");
+  g_assert_cmpint (unread.slowest_rank, ==, 0);
+  g_assert_true (isnan (unread.median) && isnan (unread.std));
+  _tprof_profile_close (lazy);
+  app_test_remove_dir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -214,6 +244,7 @@ main (int   argc,
 
   g_test_add_func ("/app/profile/metadata", test_profile_metadata);
   g_test_add_func ("/app/profile/lazy", test_profile_lazy);
+  g_test_add_func ("/app/profile/sampled-unread", test_profile_sampled_unread);
 
   return g_test_run ();
 }

@@ -1276,6 +1276,72 @@ test_window_lazy (void)
   close_window (window);
 }
 
+/* A sampled operation's row: count, sum and mean exact over what the
+ * ranks shown recorded; std and quantiles those of the stored samples
+ * (numpy), shown with ≈; the name says so; CSV marks the row. Read whole,
+ * and unread in a lazily opened profile (no std or quantiles then). */
+static void
+test_window_sampled (void)
+{
+  g_autofree char *path = app_test_make_profile (fixture_dir, "sampled.h5", APP_TEST_PROFILE_SAMPLED);
+
+  for (guint lazy = 0; lazy < 2; lazy++)
+    {
+      TprofWindow *window;
+      TprofOperation *row;
+      const TprofSummary *s;
+      g_autofree char *median = NULL, *mean = NULL, *plain_median = NULL, *tip = NULL, *csv = NULL;
+      g_autoptr(GHashTable) all = app_test_reference (path, "summary", "step", "all", NULL, NULL);
+      g_autoptr(GHashTable) rank1 = app_test_reference (path, "summary", "step", "1", NULL, NULL);
+      GArray *want = app_test_reference_get (all, "summary");
+
+      if (lazy)
+        g_setenv ("TPROF_VIEWER_EAGER_SAMPLES", "0", TRUE);
+      window = app_test_gui_new_window (app);
+      app_test_gui_open (window, path);
+      select_operation (window, "plain");
+      app_test_gui_wait_idle (window);
+
+      row = find_row (window, "step", NULL);
+      s = _tprof_operation_get_summary (row);
+      g_assert_true (_tprof_operation_is_sampled (row));
+      g_assert_false (_tprof_operation_is_sampled (find_row (window, "plain", NULL)));
+      g_assert_cmpuint (s->count, ==, 1000 + 400 + APP_TEST_SAMPLED_KEPT);
+      app_test_assert_close (s->sum, 25.0 + 12.0 + app_test_sampled_rank2_sum (), 1e-12, "sum");
+      app_test_assert_close (s->min, 0.0005, 0.0, "min");
+      app_test_assert_close (s->max, 0.3, 0.0, "max");
+      app_test_assert_close (s->median, g_array_index (want, double, 6), 1e-12, "median");
+      app_test_assert_close (s->std, g_array_index (want, double, 3), 1e-9, "std");
+      median = _tprof_operation_table_format_cell ("median", row);
+      mean = _tprof_operation_table_format_cell ("mean", row);
+      plain_median = _tprof_operation_table_format_cell ("median", find_row (window, "plain", NULL));
+      g_assert_true (g_str_has_prefix (median, "≈ "));
+      g_assert_false (g_str_has_prefix (mean, "≈"));
+      g_assert_false (g_str_has_prefix (plain_median, "≈"));
+      csv = _tprof_operation_table_to_csv (window->table);
+      g_assert_nonnull (strstr (csv, ",sampled\n"));
+      g_assert_nonnull (strstr (csv, "\nstep,"));
+
+      /* rank 1 alone: what it recorded, exact */
+      _tprof_rank_filter_apply_expression (window->rank_filter, "1", NULL);
+      app_test_gui_wait_idle (window);
+      row = find_row (window, "step", NULL);
+      s = _tprof_operation_get_summary (row);
+      g_assert_cmpuint (s->count, ==, 400);
+      app_test_assert_close (s->sum, 12.0, 1e-12, "rank 1 sum");
+      app_test_assert_close (s->mean, 12.0 / 400, 1e-12, "rank 1 mean");
+      app_test_assert_close (s->max, 0.3, 0.0, "rank 1 max");
+      if (!lazy || !isnan (s->median))
+        /* read (a lazy profile's background pass may have read it too) */
+        app_test_assert_close (s->median, g_array_index (app_test_reference_get (rank1, "summary"), double, 6),
+                               1e-12, "rank 1 median");
+      /* else not read yet: no estimate rather than a wrong one */
+
+      g_unsetenv ("TPROF_VIEWER_EAGER_SAMPLES");
+      close_window (window);
+    }
+}
+
 /* A training loop on 4 ranks, one thread each: "step" encloses forward,
  * backward, allreduce and optimizer, with untimed gaps between them (the
  * step's self time); rank r's forward is slower with r, its allreduce
@@ -2475,6 +2541,7 @@ main (int   argc,
   g_test_add_func ("/app/window/many-operations", test_window_many_operations);
   g_test_add_func ("/app/window/straggler", test_window_straggler);
   g_test_add_func ("/app/window/lazy", test_window_lazy);
+  g_test_add_func ("/app/window/sampled", test_window_sampled);
   g_test_add_func ("/app/window/tree", test_window_tree);
   g_test_add_func ("/app/window/tree-lazy", test_window_tree_lazy);
   g_test_add_func ("/app/window/breakdown", test_window_breakdown);

@@ -201,6 +201,16 @@ format_comparison (ColumnKind      kind,
     }
 }
 
+/* The figures a sampled operation's stored subset only estimates
+ * (DESIGN.md 2b); the others cover everything recorded. */
+static gboolean
+column_is_estimate (const ColumnSpec *spec)
+{
+  return spec->kind == COLUMN_DURATION
+         && (spec->offset == offsetof (TprofSummary, std) || spec->offset == offsetof (TprofSummary, median)
+             || spec->offset == offsetof (TprofSummary, p95) || spec->offset == offsetof (TprofSummary, p99));
+}
+
 static char *
 column_spec_format (const ColumnSpec *spec,
                     TprofOperation   *operation)
@@ -218,7 +228,14 @@ column_spec_format (const ColumnSpec *spec,
       /* grouped as the locale groups thousands: 10,240,000 */
       return g_strdup_printf ("%'zu", *(const size_t *) (summary + spec->offset));
     case COLUMN_DURATION:
-      return tprof_format_duration (*(const double *) (summary + spec->offset), 3);
+      {
+        g_autofree char *text = tprof_format_duration (*(const double *) (summary + spec->offset), 3);
+
+        if (column_is_estimate (spec) && _tprof_operation_is_sampled (operation))
+          /* Translators: an estimate, e.g. ≈ 1.25 ms: from a random subset of the samples */
+          return g_strdup_printf (_("≈ %s"), text);
+        return g_steal_pointer (&text);
+      }
     case COLUMN_RATIO:
       value = *(const double *) (summary + spec->offset);
       if (isnan (value))
@@ -327,9 +344,18 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
       else if (c != NULL && tested && c->verdict == TPROF_VERDICT_FASTER)
         gtk_widget_add_css_class (GTK_WIDGET (cell), "faster");
     }
-  if (spec->kind == COLUMN_NAME)
+  if (spec->kind == COLUMN_NAME && _tprof_operation_is_sampled (operation))
+    {
+      /* Translators: the tooltip of a sampled operation's name; %s is the name */
+      g_autofree char *tip = g_strdup_printf (_("%s\nSampled: the file keeps a random subset of the samples. "
+                                                "Count, sum, mean, min and max are exact; std, median, "
+                                                "P95 and P99 (marked ≈) are estimates."), text);
+
+      gtk_widget_set_tooltip_text (GTK_WIDGET (cell), tip);
+    }
+  else if (spec->kind == COLUMN_NAME)
     gtk_widget_set_tooltip_text (GTK_WIDGET (cell), text);
-  else
+  if (spec->kind != COLUMN_NAME)
     /* a number is never clipped: the column widens to its longest cell
      * (10 240 000 samples once showed as ".0240000") */
     gtk_inscription_set_min_chars (cell, MAX (spec->kind == COLUMN_COUNT ? 6u : 8u,
@@ -1034,6 +1060,7 @@ _tprof_operation_table_to_csv (TprofOperationTable *self)
 {
   GListModel *model = self->operations;
   guint n = g_list_model_get_n_items (model);
+  gboolean any_sampled = FALSE;
   GString *csv = g_string_new ("name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank,"
                                "imbalance_time_s");
 
@@ -1043,6 +1070,15 @@ _tprof_operation_table_to_csv (TprofOperationTable *self)
   /* with a tree: where each operation sits, and its self time */
   if (self->tree)
     g_string_append (csv, ",parent,self_s");
+  /* with a sample limit: which rows' std and quantiles are estimates */
+  for (guint i = 0; i < n && !any_sampled; i++)
+    {
+      g_autoptr(TprofOperation) operation = g_list_model_get_item (model, i);
+
+      any_sampled = _tprof_operation_is_sampled (operation);
+    }
+  if (any_sampled)
+    g_string_append (csv, ",sampled");
   g_string_append_c (csv, '\n');
 
   for (guint i = 0; i < n; i++)
@@ -1070,6 +1106,8 @@ _tprof_operation_table_to_csv (TprofOperationTable *self)
         csv_append_comparison (csv, operation);
       if (self->tree)
         csv_append_tree (self, csv, operation);
+      if (any_sampled)
+        g_string_append (csv, _tprof_operation_is_sampled (operation) ? ",1" : ",0");
       g_string_append_c (csv, '\n');
     }
 

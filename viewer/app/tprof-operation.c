@@ -19,6 +19,7 @@ struct _TprofOperation
   gboolean      in_tree;
   gssize        parent;
   double        self_time;
+  gboolean      sampled;
 };
 
 enum {
@@ -257,4 +258,19 @@ _tprof_operation_get_self (TprofOperation *self)
 {
   g_return_val_if_fail (TPROF_IS_OPERATION (self), NAN);
   return self->self_time;
+}
+
+void
+_tprof_operation_set_sampled (TprofOperation *self,
+                              gboolean        sampled)
+{
+  g_return_if_fail (TPROF_IS_OPERATION (self));
+  self->sampled = sampled;
+}
+
+gboolean
+_tprof_operation_is_sampled (TprofOperation *self)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION (self), FALSE);
+  return self->sampled;
 }

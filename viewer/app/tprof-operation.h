@@ -40,4 +40,10 @@ gboolean            _tprof_operation_in_tree    (TprofOperation *self);
 gssize              _tprof_operation_get_parent (TprofOperation *self);
 double              _tprof_operation_get_self   (TprofOperation *self);
 
+/* Whether the file keeps a random subset of the operation's samples: its
+ * std and quantiles are then estimates (_tprof_profile_is_sampled). */
+void     _tprof_operation_set_sampled (TprofOperation *self,
+                                       gboolean        sampled);
+gboolean _tprof_operation_is_sampled  (TprofOperation *self);
+
 G_END_DECLS

@@ -183,6 +183,31 @@ _tprof_profile_get_summary (TprofProfile *self,
   return &self->contents->stats[op]->summary;
 }
 
+/* A sampled operation under a rank filter: the stored samples give std
+ * and the quantiles (estimates); count, sum, mean, extremes and balance
+ * come exact from what the ranks shown recorded (DESIGN.md 2b). */
+static void
+profile_summary_take_recorded (const TprofOperationStats *stats,
+                               int                        world_size,
+                               const guint8              *mask,
+                               TprofSummary              *out)
+{
+  TprofSummary exact;
+
+  if (!tprof_rank_totals_summarize (stats->rank_recorded, stats->rank_sum, stats->rank_min, stats->rank_max,
+                                    world_size, mask, &exact))
+    return;
+  out->count = exact.count;
+  out->rank_count = exact.rank_count;
+  out->sum = exact.sum;
+  out->mean = exact.mean;
+  out->min = exact.min;
+  out->max = exact.max;
+  out->imbalance = exact.imbalance;
+  out->slowest_rank = exact.slowest_rank;
+  out->imbalance_time = exact.imbalance_time;
+}
+
 void
 _tprof_profile_summarize (TprofProfile                *self,
                           gsize                        op,
@@ -202,14 +227,29 @@ _tprof_profile_summarize (TprofProfile                *self,
       return;
     }
   if (samples != NULL && tprof_operation_index_summarize (_tprof_operation_samples_get_index (samples), mask, out))
-    return;
-  if (!tprof_rank_totals_summarize (stats->rank_count, stats->rank_sum, stats->rank_min, stats->rank_max,
+    {
+      if (stats->rank_recorded != NULL)
+        profile_summary_take_recorded (stats, self->contents->world_size, mask, out);
+      return;
+    }
+  /* a sampled operation's per-rank arrays cover what each rank recorded */
+  if (!tprof_rank_totals_summarize (stats->rank_recorded != NULL ? stats->rank_recorded : stats->rank_count,
+                                    stats->rank_sum, stats->rank_min, stats->rank_max,
                                     self->contents->world_size, mask, out))
     /* no memory: a row of unknowns */
     *out = (TprofSummary) {
       .sum = NAN, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
       .median = NAN, .p95 = NAN, .p99 = NAN, .imbalance = NAN, .slowest_rank = -1, .imbalance_time = NAN,
     };
+}
+
+gboolean
+_tprof_profile_is_sampled (TprofProfile *self,
+                           gsize         op)
+{
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), FALSE);
+  g_return_val_if_fail (op < _tprof_profile_get_n_operations (self), FALSE);
+  return self->contents->stats[op]->rank_recorded != NULL;
 }
 
 const TprofStragglers *

@@ -135,6 +135,11 @@ const double *_tprof_profile_get_rank_self_sums (TprofProfile *self,
                                                  gsize         op);
 /* What the file's cache knows of @op (per-rank counts and totals); NULL
  * when out of range. */
+/* Whether operation @op's file keeps a random subset of what the ranks
+ * recorded (a sample limit, DESIGN.md 2b): its std and quantiles are
+ * estimates, its count, sum, mean, min and max exact. */
+gboolean _tprof_profile_is_sampled (TprofProfile *self,
+                                    gsize         op);
 const TprofOperationStats *_tprof_profile_get_stats (TprofProfile *self,
                                                      gsize         op);
 

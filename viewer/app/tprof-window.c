@@ -124,6 +124,7 @@ operations_new (TprofProfile       *profile,
       const TprofSummary *summary = summaries != NULL ? &summaries[i] : _tprof_profile_get_summary (profile, i);
       TprofOperation *operation = _tprof_operation_new (_tprof_profile_get_name (profile, i), i, summary);
 
+      _tprof_operation_set_sampled (operation, _tprof_profile_is_sampled (profile, i));
       if (tree)
         _tprof_operation_set_tree (operation, TRUE, _tprof_profile_get_parent (profile, i),
                                    _tprof_profile_get_self_time (profile, i, shown));
