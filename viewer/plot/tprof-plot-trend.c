@@ -104,6 +104,23 @@ tprof_plot_trend_draw (cairo_t              *cr,
       return;
     }
 
+  /* legend: the band, then each rank drawn */
+  items = g_new0 (TprofPlotLegendItem, plot->n_series + 2);
+  tprof_plot_palette_color (0, median_rgb);
+  memcpy (items[0].rgb, median_rgb, sizeof median_rgb);
+  items[0].alpha = 1;
+  items[0].label = g_strdup (_("median over ranks"));
+  memcpy (items[1].rgb, median_rgb, sizeof median_rgb);
+  items[1].alpha = 0.28;
+  items[1].label = g_strdup (_("5th-95th percentile"));
+  for (guint s = 0; s < plot->n_series; s++)
+    {
+      tprof_plot_palette_color (s + 1, items[s + 2].rgb);
+      items[s + 2].alpha = 1;
+      items[s + 2].label = g_strdup_printf (_("rank %d"), plot->series_ranks[s]);
+    }
+  _tprof_plot_legend_measure (cr, &frame, items, plot->n_series + 2, NULL, &legend_w, &legend_h);
+
   _tprof_plot_axis_init_linear (&x_axis, TPROF_PLOT_AXIS_COUNT, (double) plot->first_occurrence,
                                 (double) (plot->first_occurrence + plot->n_occurrences), 6, FALSE);
   _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_DURATION, 0, y_max * 1.04, 5, TRUE);
@@ -112,13 +129,21 @@ tprof_plot_trend_draw (cairo_t              *cr,
   axes.x_title = _("Occurrence");
   axes.y_title = _("Time");
   _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
+  /* room above the data for the legend, so that it covers no line (when
+   * it takes less than half the plot's height; a taller one overlaps) */
+  if (legend_h + frame.pad < area->height * 0.5)
+    {
+      double headroom = area->height / (area->height - legend_h - frame.pad);
+
+      _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_DURATION, 0, y_max * 1.04 * headroom, 5, TRUE);
+      _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
+    }
   _tprof_plot_axes_draw_grid (cr, &frame, &axes, area);
 
   cairo_save (cr);
   cairo_rectangle (cr, area->x, area->y, area->width, area->height);
   cairo_clip (cr);
   /* min-max lightly, p5-p95 stronger, the median as a line */
-  tprof_plot_palette_color (0, median_rgb);
   band_path (cr, plot, area, G_STRUCT_OFFSET (TprofHeatmapBand, min), G_STRUCT_OFFSET (TprofHeatmapBand, max));
   cairo_set_source_rgba (cr, median_rgb[0], median_rgb[1], median_rgb[2], 0.12);
   cairo_fill (cr);
@@ -143,21 +168,6 @@ tprof_plot_trend_draw (cairo_t              *cr,
   cairo_restore (cr);
   _tprof_plot_axes_draw (cr, &frame, &axes, area);
 
-  /* legend: the band, then each rank drawn */
-  items = g_new0 (TprofPlotLegendItem, plot->n_series + 2);
-  memcpy (items[0].rgb, median_rgb, sizeof median_rgb);
-  items[0].alpha = 1;
-  items[0].label = g_strdup (_("median over ranks"));
-  memcpy (items[1].rgb, median_rgb, sizeof median_rgb);
-  items[1].alpha = 0.28;
-  items[1].label = g_strdup (_("5th-95th percentile"));
-  for (guint s = 0; s < plot->n_series; s++)
-    {
-      tprof_plot_palette_color (s + 1, items[s + 2].rgb);
-      items[s + 2].alpha = 1;
-      items[s + 2].label = g_strdup_printf (_("rank %d"), plot->series_ranks[s]);
-    }
-  _tprof_plot_legend_measure (cr, &frame, items, plot->n_series + 2, NULL, &legend_w, &legend_h);
   _tprof_plot_legend_draw (cr, &frame, area->x + area->width - legend_w - frame.pad * 0.5, area->y + frame.pad * 0.5,
                            items, plot->n_series + 2, NULL);
   for (guint i = 0; i < plot->n_series + 2; i++)
