@@ -86,7 +86,9 @@ check_parts (const double *times, const int32_t *ranks, gsize n, gsize n_parts, 
     {
       g_autofree double *scratch = g_new (double, len[p] + 1);
 
-      sorted[p] = g_memdup2 (times + cut[p], (len[p] + 1) * sizeof (double));
+      /* at least one element, so that an empty part has an array too */
+      sorted[p] = g_new (double, len[p] + 1);
+      memcpy (sorted[p], times + cut[p], len[p] * sizeof (double));
       _tprof_part_sort (sorted[p], len[p], scratch);
     }
   search_parts (sorted, len, n_parts, n, all.min, all.max, quantiles, &rounds);
