@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <tprof/tprof-heatmap.h>
 
@@ -107,6 +108,11 @@ tprof_heatmap_fill (const TprofOccurrences *occ,
   return n_cols;
 }
 
+/* Columns gathered at once: the rows are read in order, a block of
+ * columns at a time, rather than one column at a time down the rows
+ * (a stride of a whole row per value). */
+#define BAND_BLOCK 64
+
 bool
 tprof_heatmap_band (const double     *cells,
                     size_t            n_rows,
@@ -114,35 +120,49 @@ tprof_heatmap_band (const double     *cells,
                     TprofHeatmapBand *band)
 {
   static const double qs[] = { 0.0, 0.05, 0.5, 0.95, 1.0 };
-  double *column = malloc ((n_rows > 0 ? n_rows : 1) * sizeof *column);
+  size_t rows = n_rows > 0 ? n_rows : 1;
+  double *block = malloc (BAND_BLOCK * rows * sizeof *block);
+  size_t m[BAND_BLOCK];
 
-  if (column == NULL)
+  if (block == NULL)
     return false;
-  for (size_t j = 0; j < n_cols; j++)
+  for (size_t j0 = 0; j0 < n_cols; j0 += BAND_BLOCK)
     {
-      size_t m = 0;
-      double q[N_BAND_QUANTILES];
+      size_t width = n_cols - j0 < BAND_BLOCK ? n_cols - j0 : BAND_BLOCK;
 
+      /* column j0 + c's values without NaN at block + c * rows */
+      memset (m, 0, sizeof m);
       for (size_t i = 0; i < n_rows; i++)
-        if (!isnan (cells[i * n_cols + j]))
-          column[m++] = cells[i * n_cols + j];
-      band[j].n_ranks = m;
-      if (m == 0)
         {
-          band[j].min = band[j].p5 = band[j].median = band[j].p95 = band[j].max = NAN;
-          continue;
+          const double *row = cells + i * n_cols + j0;
+
+          for (size_t c = 0; c < width; c++)
+            if (!isnan (row[c]))
+              block[c * rows + m[c]++] = row[c];
         }
-      if (!_tprof_quantiles_of (column, m, qs, N_BAND_QUANTILES, q))
+      for (size_t c = 0; c < width; c++)
         {
-          free (column);
-          return false;
+          TprofHeatmapBand *out = &band[j0 + c];
+          double q[N_BAND_QUANTILES];
+
+          out->n_ranks = m[c];
+          if (m[c] == 0)
+            {
+              out->min = out->p5 = out->median = out->p95 = out->max = NAN;
+              continue;
+            }
+          if (!_tprof_quantiles_of (block + c * rows, m[c], qs, N_BAND_QUANTILES, q))
+            {
+              free (block);
+              return false;
+            }
+          out->min = q[0];
+          out->p5 = q[1];
+          out->median = q[2];
+          out->p95 = q[3];
+          out->max = q[4];
         }
-      band[j].min = q[0];
-      band[j].p5 = q[1];
-      band[j].median = q[2];
-      band[j].p95 = q[3];
-      band[j].max = q[4];
     }
-  free (column);
+  free (block);
   return true;
 }
