@@ -267,52 +267,11 @@ _tprof_breakdown_view_get_plot (TprofBreakdownView *self)
   return self->drawn ? &self->plot : NULL;
 }
 
-static void
-csv_append_name (GString    *csv,
-                 const char *name)
-{
-  if (strpbrk (name, ",\"\r\n") == NULL)
-    {
-      g_string_append (csv, name);
-      return;
-    }
-  g_string_append_c (csv, '"');
-  for (const char *p = name; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (csv, '"');
-      g_string_append_c (csv, *p);
-    }
-  g_string_append_c (csv, '"');
-}
-
 char *
 _tprof_breakdown_view_to_csv (TprofBreakdownView *self)
 {
-  GString *csv;
-
   g_return_val_if_fail (TPROF_IS_BREAKDOWN_VIEW (self), NULL);
   if (!self->drawn)
     return NULL;
-  csv = g_string_new ("rank");
-  for (guint p = 0; p < self->plot.n_parts; p++)
-    {
-      g_string_append_c (csv, ',');
-      csv_append_name (csv, self->plot.part_names[p]);
-    }
-  g_string_append_c (csv, '\n');
-  for (guint r = 0; r < self->plot.n_ranks; r++)
-    {
-      g_string_append_printf (csv, "%d", self->plot.ranks[r]);
-      for (guint p = 0; p < self->plot.n_parts; p++)
-        {
-          double v = self->plot.values[(gsize) p * self->plot.n_ranks + r];
-
-          g_string_append_c (csv, ',');
-          if (isfinite (v))
-            tprof_append_exact_double (csv, v);
-        }
-      g_string_append_c (csv, '\n');
-    }
-  return g_string_free (csv, FALSE);
+  return tprof_plot_breakdown_to_csv (&self->plot);
 }

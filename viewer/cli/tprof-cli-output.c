@@ -155,19 +155,7 @@ void
 tprof_cli_csv_append_string (GString    *out,
                              const char *text)
 {
-  if (strpbrk (text, ",\"\r\n") == NULL)
-    {
-      g_string_append (out, text);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = text; *p != '\0'; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
+  tprof_csv_append_text (out, text);
 }
 
 void

@@ -72,36 +72,20 @@ check_options (PlotOptions *o,
   return FALSE;
 }
 
-/* rank,first,last,value: one line per cell with samples, the occurrences
- * it covers from first to last inclusive, seconds. */
+/* @csv (the chart's numbers) to o->output; takes @csv. */
 static int
-write_csv (const PlotOptions      *o,
-           const TprofPlotHeatmap *plot)
+write_csv_text (const PlotOptions *o,
+                char              *csv)
 {
-  GString *out = g_string_new (o->value == TPROF_HEATMAP_DEVIATION ? "rank,first,last,deviation\n"
-                                                                    : "rank,first,last,duration\n");
   GError *error = NULL;
   int status = TPROF_CLI_EXIT_OK;
 
-  for (guint i = 0; i < plot->n_rows; i++)
-    for (guint j = 0; j < plot->n_cols; j++)
-      {
-        double v = plot->cells[(gsize) i * plot->n_cols + j];
-        gsize first = j * plot->n_occurrences / plot->n_cols;
-        gsize last = (j + 1) * plot->n_occurrences / plot->n_cols - 1;
-
-        if (isnan (v))
-          continue;
-        g_string_append_printf (out, "%d,%zu,%zu,", plot->first_rank + (int) i, first, last);
-        tprof_cli_csv_append_double (out, v);
-        g_string_append_c (out, '\n');
-      }
-  if (!tprof_plot_save_text (o->output, out->str, &error))
+  if (!tprof_plot_save_text (o->output, csv, &error))
     {
       status = tprof_cli_write_error (o->output, error);
       g_error_free (error);
     }
-  g_string_free (out, TRUE);
+  g_free (csv);
   return status;
 }
 
@@ -182,46 +166,7 @@ draw_heatmap (const PlotOptions  *o,
   if (g_str_equal (o->kind, "trend"))
     status = draw_trend (o, file, gt, &plot);
   else
-    status = o->format == TPROF_PLOT_FORMAT_CSV ? write_csv (o, &plot) : write_picture (o, &plot);
-  return status;
-}
-
-static int
-write_trend_csv (const PlotOptions    *o,
-                 const TprofPlotTrend *plot)
-{
-  GString *out = g_string_new ("first,last,ranks,min,p5,median,p95,max");
-  GError *error = NULL;
-  int status = TPROF_CLI_EXIT_OK;
-
-  for (guint s = 0; s < plot->n_series; s++)
-    g_string_append_printf (out, ",rank_%d", plot->series_ranks[s]);
-  g_string_append_c (out, '\n');
-  for (guint j = 0; j < plot->n_cols; j++)
-    {
-      const TprofHeatmapBand *b = &plot->band[j];
-      const double values[] = { b->min, b->p5, b->median, b->p95, b->max };
-
-      g_string_append_printf (out, "%zu,%zu,%zu", j * plot->n_occurrences / plot->n_cols,
-                              (j + 1) * plot->n_occurrences / plot->n_cols - 1, b->n_ranks);
-      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
-        {
-          g_string_append_c (out, ',');
-          tprof_cli_csv_append_double (out, values[v]);
-        }
-      for (guint s = 0; s < plot->n_series; s++)
-        {
-          g_string_append_c (out, ',');
-          tprof_cli_csv_append_double (out, plot->series[(gsize) s * plot->n_cols + j]);
-        }
-      g_string_append_c (out, '\n');
-    }
-  if (!tprof_plot_save_text (o->output, out->str, &error))
-    {
-      status = tprof_cli_write_error (o->output, error);
-      g_error_free (error);
-    }
-  g_string_free (out, TRUE);
+    status = o->format == TPROF_PLOT_FORMAT_CSV ? write_csv_text (o, tprof_plot_heatmap_to_csv (&plot)) : write_picture (o, &plot);
   return status;
 }
 
@@ -260,7 +205,7 @@ draw_trend (const PlotOptions      *o,
                               map->n_occurrences);
   plot.subtitle = subtitle;
   if (o->format == TPROF_PLOT_FORMAT_CSV)
-    status = write_trend_csv (o, &plot);
+    status = write_csv_text (o, tprof_plot_trend_to_csv (&plot));
   else
     {
       GError *error = NULL;
@@ -273,40 +218,6 @@ draw_trend (const PlotOptions      *o,
         }
     }
   tprof_plot_trend_model_free (model);
-  return status;
-}
-
-/* rank, then one column per part: seconds. */
-static int
-write_breakdown_csv (const PlotOptions        *o,
-                     const TprofPlotBreakdown *plot)
-{
-  GString *out = g_string_new ("rank");
-  GError *error = NULL;
-  int status = TPROF_CLI_EXIT_OK;
-
-  for (guint p = 0; p < plot->n_parts; p++)
-    {
-      g_string_append_c (out, ',');
-      tprof_cli_csv_append_string (out, plot->part_names[p]);
-    }
-  g_string_append_c (out, '\n');
-  for (guint r = 0; r < plot->n_ranks; r++)
-    {
-      g_string_append_printf (out, "%d", plot->ranks[r]);
-      for (guint p = 0; p < plot->n_parts; p++)
-        {
-          g_string_append_c (out, ',');
-          tprof_cli_csv_append_double (out, plot->values[(gsize) p * plot->n_ranks + r]);
-        }
-      g_string_append_c (out, '\n');
-    }
-  if (!tprof_plot_save_text (o->output, out->str, &error))
-    {
-      status = tprof_cli_write_error (o->output, error);
-      g_error_free (error);
-    }
-  g_string_free (out, TRUE);
   return status;
 }
 
@@ -406,7 +317,7 @@ draw_breakdown (const PlotOptions *o,
   }
   plot.title = o->title != NULL ? o->title : title;
   if (o->format == TPROF_PLOT_FORMAT_CSV)
-    status = write_breakdown_csv (o, &plot);
+    status = write_csv_text (o, tprof_plot_breakdown_to_csv (&plot));
   else
     {
       GError *gerror = NULL;

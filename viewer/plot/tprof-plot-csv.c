@@ -1,6 +1,9 @@
-/* tprof-plot-csv.c — the numbers behind a histogram as CSV, in seconds at full precision. */
+/* tprof-plot-csv.c — the numbers behind each chart as CSV, in seconds at full precision: the same for an export from the viewer and from tprof plot. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
+
+#include <math.h>
+#include <string.h>
 
 #include "tprof-plot-private.h"
 
@@ -41,6 +44,109 @@ tprof_plot_histogram_to_csv (const TprofHistogram *hist)
       g_string_append_printf (out, ",%" G_GUINT64_FORMAT, hist->counts[i]);
       for (gsize r = 0; r < hist->n_ranks && hist->rank_counts != NULL; r++)
         g_string_append_printf (out, ",%" G_GUINT64_FORMAT, hist->rank_counts[r * hist->n_bins + i]);
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+void
+tprof_csv_append_text (GString    *out,
+                       const char *text)
+{
+  if (strpbrk (text, ",\"\r\n") == NULL)
+    {
+      g_string_append (out, text);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+/* A comma, then @value unless it is not finite (an empty field). */
+static void
+csv_append_value (GString *out,
+                  double   value)
+{
+  g_string_append_c (out, ',');
+  if (isfinite (value))
+    tprof_append_exact_double (out, value);
+}
+
+char *
+tprof_plot_heatmap_to_csv (const TprofPlotHeatmap *plot)
+{
+  GString *out;
+
+  g_return_val_if_fail (plot != NULL, NULL);
+  out = g_string_new (plot->value == TPROF_HEATMAP_DEVIATION ? "rank,first,last,deviation\n"
+                                                             : "rank,first,last,duration\n");
+  for (guint i = 0; i < plot->n_rows; i++)
+    for (guint j = 0; j < plot->n_cols; j++)
+      {
+        double v = plot->cells[(gsize) i * plot->n_cols + j];
+
+        if (isnan (v))
+          continue;
+        g_string_append_printf (out, "%d,%zu,%zu", plot->first_rank + (int) i, j * plot->n_occurrences / plot->n_cols,
+                                (j + 1) * plot->n_occurrences / plot->n_cols - 1);
+        csv_append_value (out, v);
+        g_string_append_c (out, '\n');
+      }
+  return g_string_free (out, FALSE);
+}
+
+char *
+tprof_plot_trend_to_csv (const TprofPlotTrend *plot)
+{
+  GString *out;
+
+  g_return_val_if_fail (plot != NULL, NULL);
+  out = g_string_new ("first,last,ranks,min,p5,median,p95,max");
+  for (guint s = 0; s < plot->n_series; s++)
+    g_string_append_printf (out, ",rank_%d", plot->series_ranks[s]);
+  g_string_append_c (out, '\n');
+  for (guint j = 0; j < plot->n_cols; j++)
+    {
+      const TprofHeatmapBand *b = &plot->band[j];
+
+      g_string_append_printf (out, "%zu,%zu,%zu", j * plot->n_occurrences / plot->n_cols,
+                              (j + 1) * plot->n_occurrences / plot->n_cols - 1, b->n_ranks);
+      csv_append_value (out, b->min);
+      csv_append_value (out, b->p5);
+      csv_append_value (out, b->median);
+      csv_append_value (out, b->p95);
+      csv_append_value (out, b->max);
+      for (guint s = 0; s < plot->n_series; s++)
+        csv_append_value (out, plot->series[(gsize) s * plot->n_cols + j]);
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+tprof_plot_breakdown_to_csv (const TprofPlotBreakdown *plot)
+{
+  GString *out;
+
+  g_return_val_if_fail (plot != NULL, NULL);
+  out = g_string_new ("rank");
+  for (guint p = 0; p < plot->n_parts; p++)
+    {
+      g_string_append_c (out, ',');
+      tprof_csv_append_text (out, plot->part_names[p]);
+    }
+  g_string_append_c (out, '\n');
+  for (guint r = 0; r < plot->n_ranks; r++)
+    {
+      g_string_append_printf (out, "%d", plot->ranks[r]);
+      for (guint p = 0; p < plot->n_parts; p++)
+        csv_append_value (out, plot->values[(gsize) p * plot->n_ranks + r]);
       g_string_append_c (out, '\n');
     }
   return g_string_free (out, FALSE);

@@ -150,6 +150,10 @@ gboolean tprof_plot_export (const char        *path,
 /* The numbers behind @hist as CSV: `left,right,count` and, with per-rank
  * counts, one `rank_N` column per rank. Times in seconds, full precision. */
 char *tprof_plot_histogram_to_csv (const TprofHistogram *hist);
+/* @text as one CSV field: quoted (quotes doubled) when it holds a comma,
+ * a quote or a line break. */
+void  tprof_csv_append_text (GString    *out,
+                             const char *text);
 
 /* Appends @value in the shortest decimal form that reads back as exactly
  * @value ("0.000988567", not "0.00098856700000000009"), with the C
@@ -357,5 +361,14 @@ gboolean tprof_plot_stream_write (TprofPlotStream  *stream,
 gboolean tprof_plot_stream_commit (TprofPlotStream  *stream,
                                    GError          **error);
 void tprof_plot_stream_abort (TprofPlotStream *stream);
+
+/* The numbers behind a chart as CSV, seconds at full precision (an
+ * exported chart's CSV from the viewer and from tprof plot alike):
+ * heat map: rank,first,last,duration|deviation, a line per cell with
+ * samples; trend: first,last,ranks,min,p5,median,p95,max,rank_R...;
+ * breakdown: rank, then a column per part. */
+char *tprof_plot_heatmap_to_csv   (const TprofPlotHeatmap   *plot);
+char *tprof_plot_trend_to_csv     (const TprofPlotTrend     *plot);
+char *tprof_plot_breakdown_to_csv (const TprofPlotBreakdown *plot);
 
 G_END_DECLS
