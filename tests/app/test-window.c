@@ -2269,6 +2269,8 @@ test_window_over_time (void)
 {
   g_autofree char *path = write_timeline_profile ("over-time.h5", 2);
   g_autofree char *png = g_build_filename (fixture_dir, "over-time.png", NULL);
+  g_autofree char *csv = g_build_filename (fixture_dir, "over-time.csv", NULL);
+  g_autofree char *contents = NULL;
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   TprofWindow *window = app_test_gui_new_window (app);
   TprofHeatmapView *view = _tprof_charts_panel_get_heatmap (window->charts);
@@ -2307,6 +2309,41 @@ test_window_over_time (void)
   g_assert_true (_tprof_window_export_chart (window, png, "ranks", 640, 400, &error));
   g_assert_no_error (error);
   g_assert_true (g_file_test (png, G_FILE_TEST_EXISTS));
+
+  /* by deviation from each occurrence's median over the ranks (3, 3, 1
+   * ms: the median is 3 ms): 0, 0 and -2 ms, and both in the tooltip */
+  _tprof_rank_filter_apply_expression (window->rank_filter, "0-2", NULL);
+  app_test_gui_wait_idle (window);
+  g_settings_set_boolean (settings, "heatmap-deviation", TRUE);
+  cells = _tprof_heatmap_view_get_cells (view, &rows, &cols);
+  for (guint k = 0; k < cols; k++)
+    {
+      app_test_assert_close (cells[0 * cols + k], 0.0, 0.0, "rank 0 deviation");
+      app_test_assert_close (cells[2 * cols + k], -2e-3, 1e-9, "rank 2 deviation");
+    }
+  g_clear_pointer (&tooltip, g_free);
+  tooltip = _tprof_chart_describe (TPROF_CHART (view), 2 * cols + 5);
+  g_assert_nonnull (strstr (tooltip, "1.000 ms (−2.00 ms from the median)"));
+  /* the numbers behind it, as tprof plot writes them */
+  g_assert_true (_tprof_window_export_chart (window, csv, "ranks", 640, 400, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "rank,first,last,deviation\n"));
+  g_assert_nonnull (strstr (contents, "\n2,5,5,-0.002"));
+  g_clear_pointer (&contents, g_free);
+  g_settings_reset (settings, "heatmap-deviation");
+  cells = _tprof_heatmap_view_get_cells (view, &rows, &cols);
+  app_test_assert_close (cells[2 * cols], 1e-3, 1e-9, "rank 2 duration again");
+
+  /* the trend's numbers: 3 ranks, min 1 ms, median and max 3 ms */
+  g_settings_set_string (settings, "rank-metric", "trend");
+  g_assert_true (_tprof_window_export_chart (window, csv, "ranks", 640, 400, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "first,last,ranks,min,p5,median,p95,max"));
+  g_assert_nonnull (strstr (contents, "\n0,0,3,0.001,"));
+  g_clear_pointer (&contents, g_free);
+
   g_settings_reset (settings, "rank-metric");
   g_assert_false (_tprof_charts_panel_shows_heatmap (window->charts));
   close_window (window);
@@ -2397,6 +2434,9 @@ test_window_screenshot (void)
       shoot_profile (window, extra, op != NULL ? op : "forward", "profile");
       g_settings_set_string (settings, "rank-metric", "time");
       shoot (window, "profile-over-time.png");
+      g_settings_set_boolean (settings, "heatmap-deviation", TRUE);
+      shoot (window, "profile-deviation.png");
+      g_settings_reset (settings, "heatmap-deviation");
       g_settings_set_string (settings, "rank-metric", "trend");
       shoot (window, "profile-trend.png");
       g_settings_set_string (settings, "rank-metric", "breakdown");

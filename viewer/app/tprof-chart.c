@@ -278,7 +278,8 @@ _tprof_chart_get_baseline_mask (TprofChart *self)
 }
 
 double *
-_tprof_chart_dup_heat_cells (TprofChart *self)
+_tprof_chart_dup_heat_cells (TprofChart *self,
+                             gboolean    deviation)
 {
   const TprofProfileHeat *heat = _tprof_chart_get_heat (self);
   const guint8 *mask = _tprof_chart_get_mask (self);
@@ -286,7 +287,7 @@ _tprof_chart_dup_heat_cells (TprofChart *self)
 
   if (heat == NULL)
     return NULL;
-  cells = g_memdup2 (heat->cells, (gsize) heat->n_rows * heat->n_cols * sizeof (double));
+  cells = g_memdup2 (deviation ? heat->deviation : heat->cells, (gsize) heat->n_rows * heat->n_cols * sizeof (double));
   for (guint i = 0; mask != NULL && i < heat->n_rows; i++)
     if (!mask[heat->first_rank + i])
       for (guint j = 0; j < heat->n_cols; j++)

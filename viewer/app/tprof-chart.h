@@ -75,9 +75,11 @@ TprofProfile              *_tprof_chart_get_profile (TprofChart *self);
 const TprofOperationIndex *_tprof_chart_get_index   (TprofChart *self);
 /* Its heat map, or NULL (none shown, not read, or no timeline). */
 const TprofProfileHeat    *_tprof_chart_get_heat    (TprofChart *self);
-/* A copy of the heat map's cells with the rows of ranks the mask hides
- * NaN (g_free() it); NULL without a heat map. */
-double                    *_tprof_chart_dup_heat_cells (TprofChart *self);
+/* A copy of the heat map's cells (durations, or with @deviation their
+ * deviations from each occurrence's median) with the rows of ranks the
+ * mask hides NaN (g_free() it); NULL without a heat map. */
+double                    *_tprof_chart_dup_heat_cells (TprofChart *self,
+                                                        gboolean    deviation);
 gssize                   _tprof_chart_get_op        (TprofChart *self);
 /* The baseline's index (NULL: no comparison, or not read), the mask that
  * applies to it, and the runs' names. */

@@ -18,6 +18,7 @@ struct _TprofChartsPanel
   TprofHistogramView *histogram;
   TprofRankChart     *rank_chart;
   TprofHeatmapView   *heatmap;
+  GtkWidget          *deviation_button;
   TprofTrendView     *trend;
   TprofBreakdownView *breakdown;
   GtkWidget          *click_hint;
@@ -305,12 +306,15 @@ _tprof_charts_panel_shows_heatmap (TprofChartsPanel *self)
   return g_strcmp0 (gtk_stack_get_visible_child_name (self->rank_stack), "heatmap") == 0;
 }
 
-/* The trend has no rank to click: the hint says so only where one can. */
+/* The trend has no rank to click: the hint says so only where one can.
+ * Deviation colours the heat map alone. */
 static void
 rank_page_changed_cb (TprofChartsPanel *self)
 {
-  gtk_widget_set_visible (self->click_hint,
-                          g_strcmp0 (gtk_stack_get_visible_child_name (self->rank_stack), "trend") != 0);
+  const char *page = gtk_stack_get_visible_child_name (self->rank_stack);
+
+  gtk_widget_set_visible (self->click_hint, g_strcmp0 (page, "trend") != 0);
+  gtk_widget_set_visible (self->deviation_button, g_strcmp0 (page, "heatmap") == 0);
 }
 
 static void
@@ -358,6 +362,7 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_chart);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, bins_spin);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, heatmap);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, deviation_button);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, trend);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, breakdown);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, click_hint);
@@ -392,6 +397,8 @@ tprof_charts_panel_init (TprofChartsPanel *self)
                                 G_SETTINGS_BIND_GET, metric_to_page, NULL, NULL, NULL);
   g_settings_bind_with_mapping (self->settings, "bins", self->bins_spin, "value", G_SETTINGS_BIND_DEFAULT,
                                 int_to_double_mapping, double_to_int_mapping, self, NULL);
+  g_settings_bind (self->settings, "heatmap-deviation", self->heatmap, "deviation", G_SETTINGS_BIND_GET);
   g_signal_connect_swapped (self->rank_stack, "notify::visible-child-name", G_CALLBACK (rank_page_changed_cb), self);
+  rank_page_changed_cb (self);
   rank_page_changed_cb (self);
 }

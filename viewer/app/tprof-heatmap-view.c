@@ -12,9 +12,18 @@ struct _TprofHeatmapView
 {
   TprofChart              parent_instance;
 
-  const TprofProfileHeat *heat;    /* the profile's, NULL: no timeline */
-  double                 *cells;   /* heat's cells, rows of ranks not shown NaN */
+  const TprofProfileHeat *heat;      /* the profile's, NULL: no timeline */
+  double                 *cells;     /* heat's cells shown, rows of ranks not shown NaN */
+  gboolean                deviation; /* cells are deviations from each occurrence's median */
 };
+
+enum {
+  PROP_0,
+  PROP_DEVIATION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 enum {
   RANK_CLICKED,
@@ -32,7 +41,7 @@ tprof_heatmap_view_recompute (TprofChart *chart)
 
   g_clear_pointer (&self->cells, g_free);
   self->heat = _tprof_chart_get_heat (chart);
-  self->cells = _tprof_chart_dup_heat_cells (chart);
+  self->cells = _tprof_chart_dup_heat_cells (chart, self->deviation);
 }
 
 static const char *
@@ -59,7 +68,7 @@ tprof_heatmap_view_fill_plot (TprofHeatmapView *self,
   plot->n_cols = self->heat->n_cols;
   plot->first_rank = self->heat->first_rank;
   plot->n_occurrences = self->heat->n_occurrences;
-  plot->value = TPROF_HEATMAP_DURATION;
+  plot->value = self->deviation ? TPROF_HEATMAP_DEVIATION : TPROF_HEATMAP_DURATION;
 }
 
 static void
@@ -78,7 +87,8 @@ tprof_heatmap_view_draw (TprofChart           *chart,
 
   tprof_heatmap_view_fill_plot (self, &plot);
   plot.title = title;
-  plot.subtitle = _("Duration by occurrence, the slowest of each column");
+  plot.subtitle = self->deviation ? _("Deviation from each occurrence's median")
+                                  : _("Duration by occurrence, the slowest of each column");
   tprof_plot_heatmap_draw (cr, width, height, &plot, theme, area);
 }
 
@@ -112,6 +122,8 @@ tprof_heatmap_view_describe (TprofChart *chart,
   gint32 rank;
   double v;
   g_autofree char *duration = NULL;
+  g_autofree char *deviation = NULL;
+  g_autofree char *magnitude = NULL;
   g_autofree char *who = NULL;
 
   if (self->heat == NULL || index < 0 || (gsize) index >= (gsize) self->heat->n_rows * self->heat->n_cols)
@@ -121,17 +133,22 @@ tprof_heatmap_view_describe (TprofChart *chart,
   rank = self->heat->first_rank + (gint32) row;
   first = col * self->heat->n_occurrences / self->heat->n_cols;
   last = (col + 1) * self->heat->n_occurrences / self->heat->n_cols - 1;
-  v = self->cells[index];
-  if (isnan (v))
+  if (isnan (self->cells[index]))
     return NULL;
+  v = self->heat->cells[index];
   host = _tprof_profile_get_hostname (_tprof_chart_get_profile (chart), rank);
   who = host != NULL ? g_strdup_printf (_("Rank %d on %s"), rank, host) : g_strdup_printf (_("Rank %d"), rank);
   duration = tprof_format_duration (v, 4);
+  magnitude = tprof_format_duration (fabs (self->heat->deviation[index]), 3);
+  /* a sign in front: +1.20 ms slower than the median, −0.80 ms faster */
+  deviation = g_strdup_printf ("%s%s", self->heat->deviation[index] < 0 ? "−" : "+", magnitude);
   if (first == last)
-    /* Translators: hovering a heat-map cell: the rank, the occurrence, its duration */
-    return g_strdup_printf (_("%s\nOccurrence %zu: %s"), who, first, duration);
+    /* Translators: hovering a heat-map cell: the rank, the occurrence, its
+     * duration, and how far that lies from the occurrence's median over the ranks */
+    return g_strdup_printf (_("%s\nOccurrence %zu: %s (%s from the median)"), who, first, duration, deviation);
   /* Translators: hovering a heat-map cell covering several occurrences */
-  return g_strdup_printf (_("%s\nOccurrences %zu–%zu: at most %s"), who, first, last, duration);
+  return g_strdup_printf (_("%s\nOccurrences %zu–%zu: at most %s (at most %s from the median)"),
+                          who, first, last, duration, deviation);
 }
 
 /* A click on a cell shows its rank alone, as on the rank chart. */
@@ -159,10 +176,57 @@ tprof_heatmap_view_dispose (GObject *object)
 }
 
 static void
+tprof_heatmap_view_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  TprofHeatmapView *self = TPROF_HEATMAP_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DEVIATION:
+      g_value_set_boolean (value, self->deviation);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tprof_heatmap_view_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  TprofHeatmapView *self = TPROF_HEATMAP_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_DEVIATION:
+      if (self->deviation == g_value_get_boolean (value))
+        return;
+      self->deviation = g_value_get_boolean (value);
+      _tprof_chart_recompute (TPROF_CHART (self));
+      g_object_notify_by_pspec (object, pspec);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 tprof_heatmap_view_class_init (TprofHeatmapViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   TprofChartClass *chart_class = TPROF_CHART_CLASS (klass);
+
+  object_class->get_property = tprof_heatmap_view_get_property;
+  object_class->set_property = tprof_heatmap_view_set_property;
+  properties[PROP_DEVIATION] =
+    g_param_spec_boolean ("deviation", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   object_class->dispose = tprof_heatmap_view_dispose;
   chart_class->recompute = tprof_heatmap_view_recompute;
@@ -195,4 +259,16 @@ _tprof_heatmap_view_get_cells (TprofHeatmapView *self,
   *n_rows = self->heat != NULL ? self->heat->n_rows : 0;
   *n_cols = self->heat != NULL ? self->heat->n_cols : 0;
   return self->cells;
+}
+
+char *
+_tprof_heatmap_view_to_csv (TprofHeatmapView *self)
+{
+  TprofPlotHeatmap plot;
+
+  g_return_val_if_fail (TPROF_IS_HEATMAP_VIEW (self), NULL);
+  if (self->heat == NULL || self->cells == NULL)
+    return NULL;
+  tprof_heatmap_view_fill_plot (self, &plot);
+  return tprof_plot_heatmap_to_csv (&plot);
 }

@@ -18,6 +18,7 @@ profile_heat_free (TprofProfileHeat *heat)
   if (heat == NULL)
     return;
   g_free (heat->cells);
+  g_free (heat->deviation);
   g_free (heat);
 }
 
@@ -48,8 +49,13 @@ profile_heat_new (const TprofGatheredTime *gt,
   for (guint i = 0; i < heat->n_rows; i++)
     rows[i] = heat->first_rank + (gint32) i;
   heat->cells = g_new (double, (gsize) heat->n_rows * MIN (n, TPROF_PROFILE_HEAT_COLUMNS));
+  heat->deviation = g_new (double, (gsize) heat->n_rows * MIN (n, TPROF_PROFILE_HEAT_COLUMNS));
   heat->n_cols = (guint) tprof_heatmap_fill (occ, rows, heat->n_rows, MIN (n, TPROF_PROFILE_HEAT_COLUMNS),
                                              TPROF_HEATMAP_DURATION, heat->cells);
+  if (heat->n_cols > 0
+      && tprof_heatmap_fill (occ, rows, heat->n_rows, MIN (n, TPROF_PROFILE_HEAT_COLUMNS),
+                             TPROF_HEATMAP_DEVIATION, heat->deviation) != heat->n_cols)
+    heat->n_cols = 0;
   tprof_occurrences_free (occ);
   if (heat->n_cols == 0)
     {
@@ -86,7 +92,7 @@ _tprof_operation_samples_new (const TprofGatheredTime *gt,
   /* the index keeps each sample's value and rank, sorted per rank */
   self->size = tprof_operation_index_count (index) * (sizeof (double) + sizeof (gint32));
   if (self->heat != NULL)
-    self->size += (gsize) self->heat->n_rows * self->heat->n_cols * sizeof (double);
+    self->size += 2 * (gsize) self->heat->n_rows * self->heat->n_cols * sizeof (double);
   return self;
 }
 

@@ -8,12 +8,14 @@
 G_BEGIN_DECLS
 
 /* An operation's durations as ranks x occurrences (tprof_heatmap_fill(),
- * durations): rows first_rank.. with n_cols columns of at most
+ * durations), and their deviations from each occurrence's median over
+ * the ranks: rows first_rank.. with n_cols columns of at most
  * TPROF_PROFILE_HEAT_COLUMNS over n_occurrences. */
 #define TPROF_PROFILE_HEAT_COLUMNS 600
 typedef struct
 {
   double *cells;
+  double *deviation;
   guint   n_rows;
   guint   n_cols;
   gint32  first_rank;

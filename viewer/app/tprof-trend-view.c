@@ -22,7 +22,7 @@ tprof_trend_view_recompute (TprofChart *chart)
   TprofTrendView *self = TPROF_TREND_VIEW (chart);
   const TprofProfileHeat *heat = _tprof_chart_get_heat (chart);
   const TprofOperationIndex *index = _tprof_chart_get_index (chart);
-  g_autofree double *cells = _tprof_chart_dup_heat_cells (chart);
+  g_autofree double *cells = _tprof_chart_dup_heat_cells (chart, FALSE);
   g_autofree TprofRankSummary *ranks = NULL;
   gint32 series[TPROF_PLOT_TREND_MAX_SERIES];
   guint n_series = 0;
@@ -110,4 +110,11 @@ _tprof_trend_view_get_trend (TprofTrendView *self)
 {
   g_return_val_if_fail (TPROF_IS_TREND_VIEW (self), NULL);
   return self->model != NULL ? &self->model->plot : NULL;
+}
+
+char *
+_tprof_trend_view_to_csv (TprofTrendView *self)
+{
+  g_return_val_if_fail (TPROF_IS_TREND_VIEW (self), NULL);
+  return self->model != NULL ? tprof_plot_trend_to_csv (&self->model->plot) : NULL;
 }

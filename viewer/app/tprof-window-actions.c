@@ -56,18 +56,35 @@ _tprof_window_export_chart (TprofWindow  *self,
       return g_file_set_contents (path, csv, -1, error);
     }
 
-  /* the breakdown's numbers, as tprof plot --kind breakdown writes them */
-  if (tprof_plot_format_from_path (path) == TPROF_PLOT_FORMAT_CSV
-      && TPROF_IS_BREAKDOWN_VIEW (_tprof_charts_panel_get_right_chart (self->charts)))
+  /* the time views' numbers, as tprof plot --kind heatmap|trend|breakdown writes them */
+  if (tprof_plot_format_from_path (path) == TPROF_PLOT_FORMAT_CSV)
     {
-      g_autofree char *csv = _tprof_breakdown_view_to_csv (_tprof_charts_panel_get_breakdown (self->charts));
+      TprofChart *right = _tprof_charts_panel_get_right_chart (self->charts);
+      g_autofree char *csv = NULL;
+      const char *empty = NULL;
 
-      if (csv == NULL)
+      if (TPROF_IS_BREAKDOWN_VIEW (right))
         {
-          g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_EMPTY, _("There is nothing to break down"));
+          csv = _tprof_breakdown_view_to_csv (TPROF_BREAKDOWN_VIEW (right));
+          empty = _("There is nothing to break down");
+        }
+      else if (TPROF_IS_HEATMAP_VIEW (right))
+        {
+          csv = _tprof_heatmap_view_to_csv (TPROF_HEATMAP_VIEW (right));
+          empty = _("This operation has no timeline to export");
+        }
+      else if (TPROF_IS_TREND_VIEW (right))
+        {
+          csv = _tprof_trend_view_to_csv (TPROF_TREND_VIEW (right));
+          empty = _("This operation has no timeline to export");
+        }
+      if (csv != NULL)
+        return g_file_set_contents (path, csv, -1, error);
+      if (empty != NULL)
+        {
+          g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_EMPTY, empty);
           return FALSE;
         }
-      return g_file_set_contents (path, csv, -1, error);
     }
 
   /* "ranks": the right-hand chart, as shown: per-rank bars, over time, the trend or the breakdown */

@@ -596,7 +596,7 @@ drop_cb (GtkDropTarget *target,
 static void
 tprof_window_bind_settings (TprofWindow *self)
 {
-  static const char * const actions[] = { "separate-ranks", "log-x", "log-y", "rank-metric" };
+  static const char * const actions[] = { "separate-ranks", "log-x", "log-y", "rank-metric", "heatmap-deviation" };
   g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
 
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
