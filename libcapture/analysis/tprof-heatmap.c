@@ -166,3 +166,32 @@ tprof_heatmap_band (const double     *cells,
   free (block);
   return true;
 }
+
+bool
+tprof_rolling_median (const double *values,
+                      size_t        n,
+                      size_t        half,
+                      double       *out)
+{
+  static const double median = 0.5;
+  double *window = malloc ((2 * half + 1) * sizeof *window);
+
+  if (window == NULL)
+    return false;
+  for (size_t j = 0; j < n; j++)
+    {
+      size_t lo = j > half ? j - half : 0, hi = j + half < n ? j + half : n - 1, m = 0;
+
+      for (size_t k = lo; k <= hi; k++)
+        if (isfinite (values[k]))
+          window[m++] = values[k];
+      out[j] = NAN;
+      if (m > 0 && !_tprof_select_quantiles (window, m, &median, 1, &out[j]))
+        {
+          free (window);
+          return false;
+        }
+    }
+  free (window);
+  return true;
+}

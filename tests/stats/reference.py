@@ -342,6 +342,18 @@ def cmd_nesting(directory, n_ops, untimed):
     emit('parent_op', parent_operations(ops, parent, n_ops, untimed))
 
 
+def cmd_rolling_median(directory, half):
+    """The times as a series: each value's window of half on either side,
+    its finite values' median."""
+    times, _ = load(directory)
+    out = []
+    for j in range(times.size):
+        window = times[max(0, j - half):j + half + 1]
+        window = window[np.isfinite(window)]
+        out.append(np.median(window) if window.size else float('nan'))
+    emit('rolling_median', out)
+
+
 def main():
     command, rest = sys.argv[1], sys.argv[2:]
     if command == 'stats':
@@ -358,6 +370,8 @@ def main():
         cmd_compare(rest[0])
     elif command == 'heatmap':
         cmd_heatmap(rest[0], int(rest[1]), rest[2], [int(x) for x in rest[3:]])
+    elif command == 'rolling-median':
+        cmd_rolling_median(rest[0], int(rest[1]))
     elif command == 'binomial':
         cmd_binomial(rest[1:])
     elif command == 'slice':

@@ -106,11 +106,43 @@ test_heatmap_deviations (void)
   check_against_numpy (5, 5, count, (const int32_t[]) { 4, 3, 1 }, 3, 6, TPROF_HEATMAP_DEVIATION);
 }
 
+/* A drifting series with gaps (NaN, as a trend's columns without samples),
+ * for several window sizes, against numpy's median of each window. */
+static void
+test_rolling_median (void)
+{
+  enum { N = 200 };
+  double series[N], out[N];
+  int32_t zeros[N] = { 0 };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+
+  for (gsize j = 0; j < N; j++)
+    series[j] = j % 37 == 5 ? NAN : 1e-3 * (1.0 + 0.004 * (double) j + 0.5 * g_rand_double (rand));
+  for (gsize half = 0; half < 30; half += 7)
+    {
+      g_autofree char *arg = g_strdup_printf ("%zu", half);
+      const char *args[] = { arg, NULL };
+      g_autoptr(StatsReference) ref = stats_reference_run ("rolling-median", series, zeros, N, args);
+      gsize n_expected;
+      const double *expected = stats_reference_get (ref, "rolling_median", &n_expected);
+
+      g_assert_true (tprof_rolling_median (series, N, half, out));
+      g_assert_cmpuint (n_expected, ==, N);
+      for (gsize j = 0; j < N; j++)
+        stats_assert_close (out[j], expected[j], 0.0);
+    }
+  /* a window with no finite value */
+  series[0] = series[1] = NAN;
+  g_assert_true (tprof_rolling_median (series, 2, 0, out));
+  g_assert_true (isnan (out[0]) && isnan (out[1]));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/stats/heatmap/durations", test_heatmap_durations);
   g_test_add_func ("/stats/heatmap/deviations", test_heatmap_deviations);
+  g_test_add_func ("/stats/heatmap/rolling-median", test_rolling_median);
   return g_test_run ();
 }

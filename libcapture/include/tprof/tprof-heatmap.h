@@ -55,4 +55,13 @@ TPROF_EXPORT bool tprof_heatmap_band (const double     *cells,
                                       size_t            n_cols,
                                       TprofHeatmapBand *band);
 
+/* @out[j] = numpy's median of the finite values of @values[j - @half ..
+ * j + @half] (clipped to [0, @n)): a rolling median, to see drift through
+ * an occurrence-by-occurrence series (a trend's median over ranks). NaN
+ * where the window holds none. False when memory is exhausted. */
+TPROF_EXPORT bool tprof_rolling_median (const double *values,
+                                        size_t        n,
+                                        size_t        half,
+                                        double       *out);
+
 TPROF_END_DECLS
