@@ -79,9 +79,16 @@ status, _, err = tprof('--op', 'step', '--kind', 'trend', '-o', out)
 assert status == 0, err
 with open(out) as f:
     rows = list(csv.reader(f))
-assert rows[0] == ['first', 'last', 'ranks', 'min', 'p5', 'median', 'p95', 'max',
+assert rows[0] == ['first', 'last', 'ranks', 'min', 'p5', 'median', 'p95', 'max', 'rolling_median',
                    'rank_0', 'rank_1', 'rank_2', 'rank_3'], rows[0]
 cells = expected('duration', 1000)
+# the rolling median of the column medians, over 5 % of the columns
+medians = np.array([float(row[5]) if row[5] else np.nan for row in rows[1:]])
+half = int(len(medians) * 0.05 / 2)
+for j, row in enumerate(rows[1:]):
+    window = medians[max(0, j - half):j + half + 1]
+    window = window[np.isfinite(window)]
+    assert np.isclose(float(row[8]), np.median(window), rtol=1e-12, atol=0), (j, row[8])
 for row in rows[1:]:
     k = int(row[0])
     assert int(row[1]) == k
@@ -90,7 +97,7 @@ for row in rows[1:]:
     got = [int(row[2])] + [float(x) for x in row[3:8]]
     assert got[0] == want[0] and np.allclose(got[1:], want[1:], rtol=1e-12, atol=0), (k, got, want)
     for r in range(W):
-        v = row[8 + r]
+        v = row[9 + r]
         assert (v == '') == ((r, k, k) not in cells), (k, r, v)
         if v:
             assert abs(float(v) - cells[(r, k, k)]) <= 1e-12 * cells[(r, k, k)]

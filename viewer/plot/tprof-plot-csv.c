@@ -107,7 +107,8 @@ tprof_plot_trend_to_csv (const TprofPlotTrend *plot)
   GString *out;
 
   g_return_val_if_fail (plot != NULL, NULL);
-  out = g_string_new ("first,last,ranks,min,p5,median,p95,max");
+  out = g_string_new (plot->rolling != NULL ? "first,last,ranks,min,p5,median,p95,max,rolling_median"
+                                            : "first,last,ranks,min,p5,median,p95,max");
   for (guint s = 0; s < plot->n_series; s++)
     g_string_append_printf (out, ",rank_%d", plot->series_ranks[s]);
   g_string_append_c (out, '\n');
@@ -122,6 +123,8 @@ tprof_plot_trend_to_csv (const TprofPlotTrend *plot)
       csv_append_value (out, b->median);
       csv_append_value (out, b->p95);
       csv_append_value (out, b->max);
+      if (plot->rolling != NULL)
+        csv_append_value (out, plot->rolling[j]);
       for (guint s = 0; s < plot->n_series; s++)
         csv_append_value (out, plot->series[(gsize) s * plot->n_cols + j]);
       g_string_append_c (out, '\n');

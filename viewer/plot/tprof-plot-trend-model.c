@@ -49,8 +49,20 @@ tprof_plot_trend_model_new (const double *cells,
 {
   TprofPlotTrendModel *model = g_new0 (TprofPlotTrendModel, 1);
 
+  g_autofree double *medians = g_new (double, MAX (n_cols, 1));
+  /* a window of about 5 % of the columns, centred: drift, not noise */
+  gsize half = (gsize) (n_cols * TPROF_PLOT_TREND_ROLLING_WINDOW / 2);
+
   model->band = g_new (TprofHeatmapBand, MAX (n_cols, 1));
+  model->rolling = g_new (double, MAX (n_cols, 1));
   if (!tprof_heatmap_band (cells, n_rows, n_cols, model->band))
+    {
+      tprof_plot_trend_model_free (model);
+      return NULL;
+    }
+  for (guint j = 0; j < n_cols; j++)
+    medians[j] = model->band[j].median;
+  if (!tprof_rolling_median (medians, n_cols, half, model->rolling))
     {
       tprof_plot_trend_model_free (model);
       return NULL;
@@ -62,6 +74,7 @@ tprof_plot_trend_model_new (const double *cells,
     memcpy (model->series + (gsize) s * n_cols, cells + (gsize) (series_ranks[s] - first_rank) * n_cols,
             n_cols * sizeof (double));
   model->plot.band = model->band;
+  model->plot.rolling = model->rolling;
   model->plot.n_cols = n_cols;
   model->plot.n_occurrences = n_occurrences;
   model->plot.series = model->series;
@@ -76,6 +89,7 @@ tprof_plot_trend_model_free (TprofPlotTrendModel *model)
   if (model == NULL)
     return;
   g_free (model->band);
+  g_free (model->rolling);
   g_free (model->series);
   g_free (model);
 }

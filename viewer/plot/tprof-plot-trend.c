@@ -88,6 +88,7 @@ tprof_plot_trend_draw (cairo_t              *cr,
   TprofPlotAxes axes = { 0 };
   g_autofree TprofPlotLegendItem *items = NULL;
   double top, y_max = 0, legend_w, legend_h, median_rgb[3];
+  guint n_items;
 
   g_return_if_fail (cr != NULL);
   g_return_if_fail (plot != NULL);
@@ -105,7 +106,7 @@ tprof_plot_trend_draw (cairo_t              *cr,
     }
 
   /* legend: the band, then each rank drawn */
-  items = g_new0 (TprofPlotLegendItem, plot->n_series + 2);
+  items = g_new0 (TprofPlotLegendItem, plot->n_series + 3);
   tprof_plot_palette_color (0, median_rgb);
   memcpy (items[0].rgb, median_rgb, sizeof median_rgb);
   items[0].alpha = 1;
@@ -119,7 +120,16 @@ tprof_plot_trend_draw (cairo_t              *cr,
       items[s + 2].alpha = 1;
       items[s + 2].label = g_strdup_printf (_("rank %d"), plot->series_ranks[s]);
     }
-  _tprof_plot_legend_measure (cr, &frame, items, plot->n_series + 2, NULL, &legend_w, &legend_h);
+  if (plot->rolling != NULL)
+    {
+      guint k = plot->n_series + 2;
+
+      memcpy (items[k].rgb, frame.theme->foreground, sizeof items[k].rgb);
+      items[k].alpha = 1;
+      items[k].label = g_strdup (_("rolling median"));
+    }
+  n_items = plot->n_series + 2 + (plot->rolling != NULL ? 1 : 0);
+  _tprof_plot_legend_measure (cr, &frame, items, n_items, NULL, &legend_w, &legend_h);
 
   _tprof_plot_axis_init_linear (&x_axis, TPROF_PLOT_AXIS_COUNT, (double) plot->first_occurrence,
                                 (double) (plot->first_occurrence + plot->n_occurrences), 6, FALSE);
@@ -155,6 +165,7 @@ tprof_plot_trend_draw (cairo_t              *cr,
   cairo_set_source_rgb (cr, median_rgb[0], median_rgb[1], median_rgb[2]);
   cairo_set_line_width (cr, frame.line * 2);
   cairo_stroke (cr);
+
   for (guint s = 0; s < plot->n_series; s++)
     {
       double rgb[3];
@@ -165,12 +176,24 @@ tprof_plot_trend_draw (cairo_t              *cr,
       cairo_set_line_width (cr, frame.line * 1.5);
       cairo_stroke (cr);
     }
+  if (plot->rolling != NULL)
+    {
+      /* the drift: dashed, on top, in the text's colour so that it reads on the band and the lines */
+      double dash = frame.line * 5;
+
+      series_path (cr, plot, area, plot->rolling, 1);
+      _tprof_plot_set_rgba (cr, frame.theme->foreground);
+      cairo_set_line_width (cr, frame.line * 2);
+      cairo_set_dash (cr, &dash, 1, 0);
+      cairo_stroke (cr);
+      cairo_set_dash (cr, NULL, 0, 0);
+    }
   cairo_restore (cr);
   _tprof_plot_axes_draw (cr, &frame, &axes, area);
 
   _tprof_plot_legend_draw (cr, &frame, area->x + area->width - legend_w - frame.pad * 0.5, area->y + frame.pad * 0.5,
-                           items, plot->n_series + 2, NULL);
-  for (guint i = 0; i < plot->n_series + 2; i++)
+                           items, n_items, NULL);
+  for (guint i = 0; i < n_items; i++)
     g_free (items[i].label);
   cairo_restore (cr);
 }

@@ -260,6 +260,7 @@ void tprof_plot_heatmap_draw_default (cairo_t *cr, double width, double height, 
 typedef struct
 {
   const TprofHeatmapBand *band;        /* n_cols, across ranks */
+  const double           *rolling;     /* n_cols: the rolling median of band's medians, or NULL */
   guint                   n_cols;
   gsize                   first_occurrence;
   gsize                   n_occurrences;
@@ -270,8 +271,8 @@ typedef struct
   const char             *subtitle;
 } TprofPlotTrend;
 
-/* Draws @plot: the min-max and p5-p95 bands, the median, a line per
- * series, a legend. */
+/* Draws @plot: the min-max and p5-p95 bands, the median, its rolling
+ * median dashed, a line per series, a legend. */
 void tprof_plot_trend_draw (cairo_t              *cr,
                             double                width,
                             double                height,
@@ -291,12 +292,16 @@ guint tprof_plot_trend_pick_series (const TprofRankSummary *ranks,
 
 /* A trend and the arrays it points into, built from a heat map's @cells
  * (@n_rows ranks from @first_rank, x @n_cols; NaN where a rank has no
- * value): the band across ranks of each column and the rows of
- * @series_ranks as lines. Title and subtitle are the caller's to set. */
+ * value): the band across ranks of each column, the rolling median of
+ * its medians over TPROF_PLOT_TREND_ROLLING_WINDOW of the columns, and
+ * the rows of @series_ranks as lines. Title and subtitle are the
+ * caller's to set. */
+#define TPROF_PLOT_TREND_ROLLING_WINDOW 0.05
 typedef struct
 {
   TprofPlotTrend    plot;
   TprofHeatmapBand *band;
+  double           *rolling;
   double           *series;
   gint32            series_ranks[TPROF_PLOT_TREND_MAX_SERIES];
   guint             n_series;
