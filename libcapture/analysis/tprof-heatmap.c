@@ -27,43 +27,56 @@ tprof_heatmap_occurrences (const TprofOccurrences *occ)
   return n;
 }
 
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
+/* Occurrences whose medians are gathered at once: each rank's samples of
+ * a block are read in order, rather than one occurrence at a time across
+ * all the ranks. */
+#define MEDIAN_BLOCK 64
 
-  return (x > y) - (x < y);
-}
-
-/* The median over every rank with samples of each occurrence's time. */
+/* The median over every rank with samples of each occurrence's time
+ * (numpy's, through the one selection). */
 static double *
 occurrence_medians (const TprofOccurrences *occ,
                     size_t                  n)
 {
+  static const double half = 0.5;
   const double *times = tprof_gathered_time_times (tprof_occurrences_selection (occ));
   const int32_t *ranks = tprof_occurrences_ranks (occ);
-  size_t n_ranks = tprof_occurrences_n_ranks (occ);
+  size_t n_ranks = tprof_occurrences_n_ranks (occ), stride = n_ranks > 0 ? n_ranks : 1;
   double *medians = malloc (n * sizeof *medians);
-  double *column = malloc ((n_ranks > 0 ? n_ranks : 1) * sizeof *column);
+  double *block = malloc (MEDIAN_BLOCK * stride * sizeof *block);
+  size_t m[MEDIAN_BLOCK];
 
-  if (medians == NULL || column == NULL)
+  if (medians == NULL || block == NULL)
     {
       free (medians);
-      free (column);
+      free (block);
       return NULL;
     }
-  for (size_t k = 0; k < n; k++)
+  for (size_t k0 = 0; k0 < n; k0 += MEDIAN_BLOCK)
     {
-      size_t m = 0, sample;
+      size_t width = n - k0 < MEDIAN_BLOCK ? n - k0 : MEDIAN_BLOCK;
 
+      memset (m, 0, sizeof m);
       for (size_t i = 0; i < n_ranks; i++)
-        if (tprof_occurrences_sample (occ, ranks[i], k, &sample))
-          column[m++] = times[sample];
-      qsort (column, m, sizeof *column, compare_doubles);
-      medians[k] = _tprof_sorted_median (column, m);
+        for (size_t c = 0; c < width; c++)
+          {
+            size_t sample;
+
+            if (tprof_occurrences_sample (occ, ranks[i], k0 + c, &sample))
+              block[c * stride + m[c]++] = times[sample];
+          }
+      for (size_t c = 0; c < width; c++)
+        {
+          medians[k0 + c] = NAN;
+          if (m[c] > 0 && !_tprof_select_quantiles (block + c * stride, m[c], &half, 1, &medians[k0 + c]))
+            {
+              free (medians);
+              free (block);
+              return NULL;
+            }
+        }
     }
-  free (column);
+  free (block);
   return medians;
 }
 
