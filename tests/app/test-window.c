@@ -2271,6 +2271,7 @@ test_window_over_time (void)
   g_autofree char *png = g_build_filename (fixture_dir, "over-time.png", NULL);
   g_autofree char *csv = g_build_filename (fixture_dir, "over-time.csv", NULL);
   g_autofree char *contents = NULL;
+  gboolean log_scale = FALSE;
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   TprofWindow *window = app_test_gui_new_window (app);
   TprofHeatmapView *view = _tprof_charts_panel_get_heatmap (window->charts);
@@ -2332,6 +2333,13 @@ test_window_over_time (void)
   g_assert_nonnull (strstr (contents, "\n2,5,5,-0.002"));
   g_clear_pointer (&contents, g_free);
   g_settings_reset (settings, "heatmap-deviation");
+  /* Log Time puts the durations on a log colour scale */
+  g_settings_set_boolean (settings, "log-x", TRUE);
+  g_object_get (view, "log", &log_scale, NULL);
+  g_assert_true (log_scale);
+  g_settings_reset (settings, "log-x");
+  g_object_get (view, "log", &log_scale, NULL);
+  g_assert_false (log_scale);
   cells = _tprof_heatmap_view_get_cells (view, &rows, &cols);
   app_test_assert_close (cells[2 * cols], 1e-3, 1e-9, "rank 2 duration again");
 

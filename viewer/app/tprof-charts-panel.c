@@ -398,6 +398,8 @@ tprof_charts_panel_init (TprofChartsPanel *self)
   g_settings_bind_with_mapping (self->settings, "bins", self->bins_spin, "value", G_SETTINGS_BIND_DEFAULT,
                                 int_to_double_mapping, double_to_int_mapping, self, NULL);
   g_settings_bind (self->settings, "heatmap-deviation", self->heatmap, "deviation", G_SETTINGS_BIND_GET);
+  /* Log Time puts the heat map's durations on a log colour scale too */
+  g_settings_bind (self->settings, "log-x", self->heatmap, "log", G_SETTINGS_BIND_GET);
   g_signal_connect_swapped (self->rank_stack, "notify::visible-child-name", G_CALLBACK (rank_page_changed_cb), self);
   rank_page_changed_cb (self);
   rank_page_changed_cb (self);

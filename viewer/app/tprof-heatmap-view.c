@@ -15,11 +15,13 @@ struct _TprofHeatmapView
   const TprofProfileHeat *heat;      /* the profile's, NULL: no timeline */
   double                 *cells;     /* heat's cells shown, rows of ranks not shown NaN */
   gboolean                deviation; /* cells are deviations from each occurrence's median */
+  gboolean                log;       /* durations on a log colour scale */
 };
 
 enum {
   PROP_0,
   PROP_DEVIATION,
+  PROP_LOG,
   N_PROPS
 };
 
@@ -69,6 +71,8 @@ tprof_heatmap_view_fill_plot (TprofHeatmapView *self,
   plot->first_rank = self->heat->first_rank;
   plot->n_occurrences = self->heat->n_occurrences;
   plot->value = self->deviation ? TPROF_HEATMAP_DEVIATION : TPROF_HEATMAP_DURATION;
+  /* deviations keep their diverging scale */
+  plot->log = self->log;
 }
 
 static void
@@ -188,6 +192,9 @@ tprof_heatmap_view_get_property (GObject    *object,
     case PROP_DEVIATION:
       g_value_set_boolean (value, self->deviation);
       break;
+    case PROP_LOG:
+      g_value_set_boolean (value, self->log);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -210,6 +217,13 @@ tprof_heatmap_view_set_property (GObject      *object,
       _tprof_chart_recompute (TPROF_CHART (self));
       g_object_notify_by_pspec (object, pspec);
       break;
+    case PROP_LOG:
+      if (self->log == g_value_get_boolean (value))
+        return;
+      self->log = g_value_get_boolean (value);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      g_object_notify_by_pspec (object, pspec);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -225,6 +239,9 @@ tprof_heatmap_view_class_init (TprofHeatmapViewClass *klass)
   object_class->set_property = tprof_heatmap_view_set_property;
   properties[PROP_DEVIATION] =
     g_param_spec_boolean ("deviation", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOG] =
+    g_param_spec_boolean ("log", NULL, NULL, FALSE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
