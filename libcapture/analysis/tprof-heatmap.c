@@ -180,6 +180,31 @@ tprof_heatmap_band (const double     *cells,
   return true;
 }
 
+size_t
+tprof_heatmap_column_starts (const TprofOccurrences *occ,
+                             size_t                  n_cols,
+                             double                 *out)
+{
+  const double *starts = tprof_gathered_time_starts (tprof_occurrences_selection (occ));
+  const int32_t *ranks = tprof_occurrences_ranks (occ);
+  size_t n = tprof_heatmap_occurrences (occ);
+
+  if (starts == NULL || n == 0 || n_cols == 0)
+    return 0;
+  if (n_cols > n)
+    n_cols = n;
+  for (size_t j = 0; j < n_cols; j++)
+    {
+      size_t k = j * n / n_cols, sample;
+
+      out[j] = NAN;
+      for (size_t i = 0; i < tprof_occurrences_n_ranks (occ); i++)
+        if (tprof_occurrences_sample (occ, ranks[i], k, &sample) && !(starts[sample] >= out[j]))
+          out[j] = starts[sample];
+    }
+  return n_cols;
+}
+
 bool
 tprof_rolling_median (const double *values,
                       size_t        n,

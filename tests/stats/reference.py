@@ -221,10 +221,12 @@ def cmd_heatmap(directory, n_cols, value, rows):
     median over the ranks that have it."""
     times, ranks = load(directory)
     starts = np.fromfile(directory + '/starts.bin', dtype=np.float64)
-    by_rank = {}
+    by_rank, starts_by_rank = {}, {}
     for q in np.unique(ranks):
         idx = np.nonzero(ranks == q)[0]
-        by_rank[int(q)] = times[idx[np.argsort(starts[idx], kind='stable')]]
+        order = idx[np.argsort(starts[idx], kind='stable')]
+        by_rank[int(q)] = times[order]
+        starts_by_rank[int(q)] = starts[order]
     n = max(len(t) for t in by_rank.values())
     medians = np.array([np.median([t[k] for t in by_rank.values() if k < len(t)]) for k in range(n)])
     n_cols = min(n_cols, n)
@@ -237,6 +239,9 @@ def cmd_heatmap(directory, n_cols, value, rows):
             cells.append(max(vals) if vals else float('nan'))
     emit('n_cols', n_cols)
     emit('cells', cells)
+    # when each column begins: the earliest start of its first occurrence
+    emit('column_starts', [min(s[j * n // n_cols] for s in starts_by_rank.values() if j * n // n_cols < len(s))
+                           for j in range(n_cols)])
     grid = np.array(cells).reshape(len(rows), n_cols)
     band = []
     for j in range(n_cols):

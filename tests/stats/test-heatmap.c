@@ -63,6 +63,16 @@ check_against_numpy (guint32 seed, int world, const size_t *count, const int32_t
   g_assert_cmpuint (n_expected, ==, n_rows * used);
   for (size_t i = 0; i < n_expected; i++)
     stats_assert_close (cells[i], expected[i], 1e-12);
+  /* when each column begins on the timeline */
+  {
+    g_autofree double *column_starts = g_new (double, n_cols);
+
+    g_assert_cmpuint (tprof_heatmap_column_starts (occ, n_cols, column_starts), ==, used);
+    expected = stats_reference_get (ref, "column_starts", &n_expected);
+    g_assert_cmpuint (n_expected, ==, used);
+    for (size_t j = 0; j < used; j++)
+      stats_assert_close (column_starts[j], expected[j], 0.0);
+  }
   /* the band across ranks of each column, numpy's quantiles */
   {
     g_autofree TprofHeatmapBand *band = g_new (TprofHeatmapBand, used);

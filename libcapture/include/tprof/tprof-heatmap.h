@@ -35,6 +35,14 @@ TPROF_EXPORT size_t tprof_heatmap_fill (const TprofOccurrences *occ,
                                         TprofHeatmapValue       value,
                                         double                 *cells);
 
+/* @out[j] for each of the @n_cols columns tprof_heatmap_fill() makes
+ * (same capping; the columns used are returned): when column j begins on
+ * the timeline, the earliest start over every rank of its first
+ * occurrence. 0 when the selection has no starts or nothing to show. */
+TPROF_EXPORT size_t tprof_heatmap_column_starts (const TprofOccurrences *occ,
+                                                 size_t                  n_cols,
+                                                 double                 *out);
+
 /* The spread across ranks of one heat-map column (numpy's linear
  * quantiles over the rows that have a value; NaN where none has). */
 typedef struct
