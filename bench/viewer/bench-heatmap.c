@@ -98,7 +98,8 @@ main (void)
         TprofPlotTrendModel *model;
 
         t0 = now_ms ();
-        model = tprof_plot_trend_model_new (shown, WORLD, COLUMNS, 0, OCCURRENCES, series, G_N_ELEMENTS (series));
+        model = tprof_plot_trend_model_new (shown, WORLD, COLUMNS, 0, OCCURRENCES, NULL, series,
+                                            G_N_ELEMENTS (series));
         tprof_plot_trend_draw (cr, WIDTH, HEIGHT, &model->plot, NULL, NULL);
         cairo_surface_flush (surface);
         trend[k] = now_ms () - t0;

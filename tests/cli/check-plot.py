@@ -102,6 +102,20 @@ for row in rows[1:]:
         if v:
             assert abs(float(v) - cells[(r, k, k)]) <= 1e-12 * cells[(r, k, k)]
 
+# against the timeline: each column's start, the earliest over the ranks
+# of its first occurrence
+out = os.path.join(DIR, 'trend-time.csv')
+status, _, err = tprof('--op', 'step', '--kind', 'trend', '--time-axis', '-o', out)
+assert status == 0, err
+with open(out) as f:
+    rows = list(csv.reader(f))
+assert rows[0][:4] == ['first', 'last', 'start', 'ranks'], rows[0]
+sorted_starts = {r: np.sort(starts[ranks == r]) for r in range(W)}
+for row in rows[1:]:
+    k = int(row[0])
+    want = min(s[k] for s in sorted_starts.values() if k < len(s))
+    assert float(row[2]) == want, (k, row[2], want)
+
 for suffix, magic in (('png', b'\x89PNG'), ('svg', b'<?xml'), ('pdf', b'%PDF')):
     out = os.path.join(DIR, 'hm.' + suffix)
     status, _, err = tprof('--op', 'step', '--kind', 'heatmap', '--ranks', '1-', '--log', '-o', out)
@@ -109,6 +123,10 @@ for suffix, magic in (('png', b'\x89PNG'), ('svg', b'<?xml'), ('pdf', b'%PDF')):
     with open(out, 'rb') as f:
         assert f.read(len(magic)) == magic, suffix
     status, _, err = tprof('--op', 'step', '--kind', 'trend', '-o', out)
+    assert status == 0, err
+    with open(out, 'rb') as f:
+        assert f.read(len(magic)) == magic, suffix
+    status, _, err = tprof('--op', 'step', '--kind', 'trend', '--time-axis', '-o', out)
     assert status == 0, err
     with open(out, 'rb') as f:
         assert f.read(len(magic)) == magic, suffix

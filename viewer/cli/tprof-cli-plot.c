@@ -23,6 +23,7 @@ typedef struct
   char             *ranks_expr;
   char             *title;
   gboolean          log;
+  gboolean          time_axis;
   int               width;
   int               height;
   TprofPlotFormat   format;
@@ -106,7 +107,7 @@ write_picture (const PlotOptions      *o,
 }
 
 static int draw_trend (const PlotOptions *o, const char *file, TprofGatheredTime *gt,
-                       const TprofPlotHeatmap *map);
+                       const TprofPlotHeatmap *map, const double *column_starts);
 
 /* The heat map's rows: every rank from the lowest to the highest with
  * samples (or asked for), so that the rank axis stays true. */
@@ -123,6 +124,7 @@ draw_heatmap (const PlotOptions  *o,
   g_autofree char *subtitle = NULL;
   g_autofree gint32 *rows = NULL;
   g_autofree double *cells = NULL;
+  g_autofree double *column_starts = NULL;
   const int32_t *present;
   size_t n_present, n, n_cols;
   int status;
@@ -141,6 +143,12 @@ draw_heatmap (const PlotOptions  *o,
   n_cols = MIN (n, (size_t) o->width);
   cells = g_new (double, (gsize) plot.n_rows * n_cols);
   n_cols = tprof_heatmap_fill (occ, rows, plot.n_rows, n_cols, o->value, cells);
+  /* a trend against the timeline: where each column begins */
+  if (n_cols > 0 && o->time_axis)
+    {
+      column_starts = g_new (double, n_cols);
+      tprof_heatmap_column_starts (occ, n_cols, column_starts);
+    }
   tprof_occurrences_free (occ);
   if (n_cols == 0)
     return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
@@ -164,7 +172,7 @@ draw_heatmap (const PlotOptions  *o,
                               n);
   plot.subtitle = subtitle;
   if (g_str_equal (o->kind, "trend"))
-    status = draw_trend (o, file, gt, &plot);
+    status = draw_trend (o, file, gt, &plot, column_starts);
   else
     status = o->format == TPROF_PLOT_FORMAT_CSV ? write_csv_text (o, tprof_plot_heatmap_to_csv (&plot)) : write_picture (o, &plot);
   return status;
@@ -174,7 +182,8 @@ static int
 draw_trend (const PlotOptions      *o,
             const char             *file,
             TprofGatheredTime      *gt,
-            const TprofPlotHeatmap *map)
+            const TprofPlotHeatmap *map,
+            const double           *column_starts)
 {
   TprofPlotTrendModel *model;
   TprofPlotTrend plot;
@@ -191,11 +200,12 @@ draw_trend (const PlotOptions      *o,
     n_series = tprof_plot_trend_pick_series (summaries, n_ranks, series_ranks);
   free (summaries);
   model = tprof_plot_trend_model_new (map->cells, map->n_rows, map->n_cols, map->first_rank, map->n_occurrences,
-                                      series_ranks, n_series);
+                                      column_starts, series_ranks, n_series);
   if (model == NULL)
     return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
   plot = model->plot;
   plot.first_occurrence = map->first_occurrence;
+  plot.column_starts = model->column_starts;
   /* TRANSLATORS: the chart title; %s is the operation name */
   title = g_strdup_printf (_("Trend: %s"), name);
   plot.title = o->title != NULL ? o->title : title;
@@ -395,6 +405,8 @@ tprof_cli_plot (int    argc,
     { "value", 0, 0, G_OPTION_ARG_STRING, &options.value_text,
       N_("Colour by duration (default) or by deviation from each occurrence's median"), N_("WHICH") },
     { "log", 0, 0, G_OPTION_ARG_NONE, &options.log, N_("Logarithmic colour scale (durations)"), NULL },
+    { "time-axis", 0, 0, G_OPTION_ARG_NONE, &options.time_axis,
+      N_("Trend: time on the profile's timeline across, instead of occurrences"), NULL },
     { "ranks", 'r', 0, G_OPTION_ARG_STRING, &options.ranks_expr,
       N_("Only these ranks, e.g. 0-3,8,12-15"), N_("EXPR") },
     { "width", 'W', 0, G_OPTION_ARG_INT, &options.width, N_("Picture width in pixels (default 1000)"), N_("PX") },

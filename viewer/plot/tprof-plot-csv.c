@@ -107,8 +107,13 @@ tprof_plot_trend_to_csv (const TprofPlotTrend *plot)
   GString *out;
 
   g_return_val_if_fail (plot != NULL, NULL);
-  out = g_string_new (plot->rolling != NULL ? "first,last,ranks,min,p5,median,p95,max,rolling_median"
-                                            : "first,last,ranks,min,p5,median,p95,max");
+  out = g_string_new ("first,last");
+  /* against the timeline: where each column begins */
+  if (plot->column_starts != NULL)
+    g_string_append (out, ",start");
+  g_string_append (out, ",ranks,min,p5,median,p95,max");
+  if (plot->rolling != NULL)
+    g_string_append (out, ",rolling_median");
   for (guint s = 0; s < plot->n_series; s++)
     g_string_append_printf (out, ",rank_%d", plot->series_ranks[s]);
   g_string_append_c (out, '\n');
@@ -116,8 +121,11 @@ tprof_plot_trend_to_csv (const TprofPlotTrend *plot)
     {
       const TprofHeatmapBand *b = &plot->band[j];
 
-      g_string_append_printf (out, "%zu,%zu,%zu", j * plot->n_occurrences / plot->n_cols,
-                              (j + 1) * plot->n_occurrences / plot->n_cols - 1, b->n_ranks);
+      g_string_append_printf (out, "%zu,%zu", j * plot->n_occurrences / plot->n_cols,
+                              (j + 1) * plot->n_occurrences / plot->n_cols - 1);
+      if (plot->column_starts != NULL)
+        csv_append_value (out, plot->column_starts[j]);
+      g_string_append_printf (out, ",%zu", b->n_ranks);
       csv_append_value (out, b->min);
       csv_append_value (out, b->p5);
       csv_append_value (out, b->median);

@@ -44,6 +44,7 @@ tprof_plot_trend_model_new (const double *cells,
                             guint         n_cols,
                             gint32        first_rank,
                             gsize         n_occurrences,
+                            const double *column_starts,
                             const gint32 *series_ranks,
                             guint         n_series)
 {
@@ -73,6 +74,8 @@ tprof_plot_trend_model_new (const double *cells,
   for (guint s = 0; s < model->n_series; s++)
     memcpy (model->series + (gsize) s * n_cols, cells + (gsize) (series_ranks[s] - first_rank) * n_cols,
             n_cols * sizeof (double));
+  if (column_starts != NULL)
+    model->column_starts = g_memdup2 (column_starts, MAX (n_cols, 1) * sizeof (double));
   model->plot.band = model->band;
   model->plot.rolling = model->rolling;
   model->plot.n_cols = n_cols;
@@ -90,6 +93,7 @@ tprof_plot_trend_model_free (TprofPlotTrendModel *model)
     return;
   g_free (model->band);
   g_free (model->rolling);
+  g_free (model->column_starts);
   g_free (model->series);
   g_free (model);
 }

@@ -8,12 +8,40 @@
 
 #include "tprof-plot-private.h"
 
-/* x of column @j: the middle of the occurrences it covers. */
+/* x of column @j: where it begins on the timeline, or the middle of the
+ * occurrences it covers. */
 static double
 column_x (const TprofPlotTrend *plot,
           guint                 j)
 {
+  if (plot->column_starts != NULL)
+    return plot->column_starts[j];
   return plot->first_occurrence + (j + 0.5) * (double) plot->n_occurrences / plot->n_cols;
+}
+
+/* The x range: the timeline the columns span, or the occurrences. */
+static void
+x_range (const TprofPlotTrend *plot,
+         double               *lo,
+         double               *hi)
+{
+  *lo = (double) plot->first_occurrence;
+  *hi = (double) (plot->first_occurrence + plot->n_occurrences);
+  if (plot->column_starts == NULL)
+    return;
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  for (guint j = 0; j < plot->n_cols; j++)
+    if (isfinite (plot->column_starts[j]))
+      {
+        *lo = MIN (*lo, plot->column_starts[j]);
+        *hi = MAX (*hi, plot->column_starts[j]);
+      }
+  if (!(*hi > *lo))
+    {
+      *lo = isfinite (*lo) ? *lo : 0.0;
+      *hi = *lo + 1.0;
+    }
 }
 
 static void
@@ -89,6 +117,8 @@ tprof_plot_trend_draw (cairo_t              *cr,
   g_autofree TprofPlotLegendItem *items = NULL;
   double top, y_max = 0, legend_w, legend_h, median_rgb[3];
   guint n_items;
+  double x_lo, x_hi;
+  gboolean legend_beside = FALSE;
 
   g_return_if_fail (cr != NULL);
   g_return_if_fail (plot != NULL);
@@ -131,22 +161,34 @@ tprof_plot_trend_draw (cairo_t              *cr,
   n_items = plot->n_series + 2 + (plot->rolling != NULL ? 1 : 0);
   _tprof_plot_legend_measure (cr, &frame, items, n_items, NULL, &legend_w, &legend_h);
 
-  _tprof_plot_axis_init_linear (&x_axis, TPROF_PLOT_AXIS_COUNT, (double) plot->first_occurrence,
-                                (double) (plot->first_occurrence + plot->n_occurrences), 6, FALSE);
+  x_range (plot, &x_lo, &x_hi);
+  _tprof_plot_axis_init_linear (&x_axis, plot->column_starts != NULL ? TPROF_PLOT_AXIS_DURATION : TPROF_PLOT_AXIS_COUNT,
+                                x_lo, x_hi, 6, FALSE);
   _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_DURATION, 0, y_max * 1.04, 5, TRUE);
   axes.x = &x_axis;
   axes.y = &y_axis;
-  axes.x_title = _("Occurrence");
+  /* Translators: the trend's x axis on the timeline: seconds since the profile's first start */
+  axes.x_title = plot->column_starts != NULL ? _("Time on the timeline") : _("Occurrence");
   axes.y_title = _("Time");
   _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
-  /* room above the data for the legend, so that it covers no line (when
-   * it takes less than half the plot's height; a taller one overlaps) */
+  /* the legend covers no line: above the data when it takes less than
+   * half the plot's height, else beside the plot when there is room (else
+   * it overlaps) */
   if (legend_h + frame.pad < area->height * 0.5)
     {
       double headroom = area->height / (area->height - legend_h - frame.pad);
 
       _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_DURATION, 0, y_max * 1.04 * headroom, 5, TRUE);
       _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
+    }
+  else if (legend_w + frame.pad < 0.4 * frame.width)
+    {
+      double full_width = frame.width;
+
+      legend_beside = TRUE;
+      frame.width -= legend_w + frame.pad;
+      _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
+      frame.width = full_width;
     }
   _tprof_plot_axes_draw_grid (cr, &frame, &axes, area);
 
@@ -191,8 +233,11 @@ tprof_plot_trend_draw (cairo_t              *cr,
   cairo_restore (cr);
   _tprof_plot_axes_draw (cr, &frame, &axes, area);
 
-  _tprof_plot_legend_draw (cr, &frame, area->x + area->width - legend_w - frame.pad * 0.5, area->y + frame.pad * 0.5,
-                           items, n_items, NULL);
+  if (legend_beside)
+    _tprof_plot_legend_draw (cr, &frame, area->x + area->width + frame.pad * 0.5, area->y, items, n_items, NULL);
+  else
+    _tprof_plot_legend_draw (cr, &frame, area->x + area->width - legend_w - frame.pad * 0.5,
+                             area->y + frame.pad * 0.5, items, n_items, NULL);
   for (guint i = 0; i < n_items; i++)
     g_free (items[i].label);
   cairo_restore (cr);

@@ -261,6 +261,7 @@ typedef struct
 {
   const TprofHeatmapBand *band;        /* n_cols, across ranks */
   const double           *rolling;     /* n_cols: the rolling median of band's medians, or NULL */
+  const double           *column_starts; /* n_cols: x on the timeline (seconds), or NULL: by occurrence */
   guint                   n_cols;
   gsize                   first_occurrence;
   gsize                   n_occurrences;
@@ -302,17 +303,22 @@ typedef struct
   TprofPlotTrend    plot;
   TprofHeatmapBand *band;
   double           *rolling;
+  double           *column_starts;  /* NULL: not known */
   double           *series;
   gint32            series_ranks[TPROF_PLOT_TREND_MAX_SERIES];
   guint             n_series;
 } TprofPlotTrendModel;
 
 /* NULL when memory is exhausted. */
+/* With @column_starts (n_cols, tprof_heatmap_column_starts(); may be
+ * NULL), the model can draw against the timeline: set
+ * model->plot.column_starts = model->column_starts to do so. */
 TprofPlotTrendModel *tprof_plot_trend_model_new  (const double *cells,
                                                   guint         n_rows,
                                                   guint         n_cols,
                                                   gint32        first_rank,
                                                   gsize         n_occurrences,
+                                                  const double *column_starts,
                                                   const gint32 *series_ranks,
                                                   guint         n_series);
 void                 tprof_plot_trend_model_free (TprofPlotTrendModel *model);
@@ -370,7 +376,8 @@ void tprof_plot_stream_abort (TprofPlotStream *stream);
 /* The numbers behind a chart as CSV, seconds at full precision (an
  * exported chart's CSV from the viewer and from tprof plot alike):
  * heat map: rank,first,last,duration|deviation, a line per cell with
- * samples; trend: first,last,ranks,min,p5,median,p95,max,rank_R...;
+ * samples; trend: first,last[,start],ranks,min,p5,median,p95,max,
+ * rolling_median,rank_R... (start: against the timeline);
  * breakdown: rank, then a column per part. */
 char *tprof_plot_heatmap_to_csv   (const TprofPlotHeatmap   *plot);
 char *tprof_plot_trend_to_csv     (const TprofPlotTrend     *plot);
