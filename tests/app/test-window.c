@@ -2351,6 +2351,25 @@ test_window_over_time (void)
   g_assert_true (g_str_has_prefix (contents, "first,last,ranks,min,p5,median,p95,max"));
   g_assert_nonnull (strstr (contents, "\n0,0,3,0.001,"));
   g_clear_pointer (&contents, g_free);
+  /* against the timeline: each column's start, the fixture's 10 ms apart */
+  g_settings_set_boolean (settings, "trend-time-axis", TRUE);
+  g_assert_true (_tprof_window_export_chart (window, csv, "ranks", 640, 400, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
+  g_assert_true (g_str_has_prefix (contents, "first,last,start,ranks,"));
+  {
+    g_auto(GStrv) lines = g_strsplit (contents, "\n", -1);
+
+    /* the barrier: ranks 0 and 1 arrive 1 ms into each 10 ms step */
+    for (guint k = 0; k < 3; k++)
+      {
+        g_auto(GStrv) fields = g_strsplit (lines[1 + k], ",", -1);
+
+        app_test_assert_close (g_ascii_strtod (fields[2], NULL), 0.01 * k + 1e-3, 1e-12, "column start");
+      }
+  }
+  g_clear_pointer (&contents, g_free);
+  g_settings_reset (settings, "trend-time-axis");
 
   g_settings_reset (settings, "rank-metric");
   g_assert_false (_tprof_charts_panel_shows_heatmap (window->charts));
@@ -2447,6 +2466,9 @@ test_window_screenshot (void)
       g_settings_reset (settings, "heatmap-deviation");
       g_settings_set_string (settings, "rank-metric", "trend");
       shoot (window, "profile-trend.png");
+      g_settings_set_boolean (settings, "trend-time-axis", TRUE);
+      shoot (window, "profile-trend-time.png");
+      g_settings_reset (settings, "trend-time-axis");
       g_settings_set_string (settings, "rank-metric", "breakdown");
       shoot (window, "profile-breakdown.png");
       g_settings_reset (settings, "rank-metric");

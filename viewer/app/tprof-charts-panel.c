@@ -19,6 +19,7 @@ struct _TprofChartsPanel
   TprofRankChart     *rank_chart;
   TprofHeatmapView   *heatmap;
   GtkWidget          *deviation_button;
+  GtkWidget          *time_axis_button;
   TprofTrendView     *trend;
   TprofBreakdownView *breakdown;
   GtkWidget          *click_hint;
@@ -307,7 +308,7 @@ _tprof_charts_panel_shows_heatmap (TprofChartsPanel *self)
 }
 
 /* The trend has no rank to click: the hint says so only where one can.
- * Deviation colours the heat map alone. */
+ * Deviation colours the heat map alone, By Time sets the trend's axis. */
 static void
 rank_page_changed_cb (TprofChartsPanel *self)
 {
@@ -315,6 +316,7 @@ rank_page_changed_cb (TprofChartsPanel *self)
 
   gtk_widget_set_visible (self->click_hint, g_strcmp0 (page, "trend") != 0);
   gtk_widget_set_visible (self->deviation_button, g_strcmp0 (page, "heatmap") == 0);
+  gtk_widget_set_visible (self->time_axis_button, g_strcmp0 (page, "trend") == 0);
 }
 
 static void
@@ -363,6 +365,7 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, bins_spin);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, heatmap);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, deviation_button);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, time_axis_button);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, trend);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, breakdown);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, click_hint);
@@ -400,6 +403,7 @@ tprof_charts_panel_init (TprofChartsPanel *self)
   g_settings_bind (self->settings, "heatmap-deviation", self->heatmap, "deviation", G_SETTINGS_BIND_GET);
   /* Log Time puts the heat map's durations on a log colour scale too */
   g_settings_bind (self->settings, "log-x", self->heatmap, "log", G_SETTINGS_BIND_GET);
+  g_settings_bind (self->settings, "trend-time-axis", self->trend, "time-axis", G_SETTINGS_BIND_GET);
   g_signal_connect_swapped (self->rank_stack, "notify::visible-child-name", G_CALLBACK (rank_page_changed_cb), self);
   rank_page_changed_cb (self);
   rank_page_changed_cb (self);

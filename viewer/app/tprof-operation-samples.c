@@ -19,6 +19,7 @@ profile_heat_free (TprofProfileHeat *heat)
     return;
   g_free (heat->cells);
   g_free (heat->deviation);
+  g_free (heat->column_starts);
   g_free (heat);
 }
 
@@ -56,6 +57,11 @@ profile_heat_new (const TprofGatheredTime *gt,
       && tprof_heatmap_fill (occ, rows, heat->n_rows, MIN (n, TPROF_PROFILE_HEAT_COLUMNS),
                              TPROF_HEATMAP_DEVIATION, heat->deviation) != heat->n_cols)
     heat->n_cols = 0;
+  if (heat->n_cols > 0)
+    {
+      heat->column_starts = g_new (double, heat->n_cols);
+      tprof_heatmap_column_starts (occ, heat->n_cols, heat->column_starts);
+    }
   tprof_occurrences_free (occ);
   if (heat->n_cols == 0)
     {

@@ -16,6 +16,7 @@ typedef struct
 {
   double *cells;
   double *deviation;
+  double *column_starts;  /* n_cols: where each column begins on the timeline */
   guint   n_rows;
   guint   n_cols;
   gint32  first_rank;

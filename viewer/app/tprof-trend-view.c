@@ -12,7 +12,16 @@ struct _TprofTrendView
   TprofChart           parent_instance;
   TprofPlotTrendModel *model;   /* NULL: nothing to draw */
   char                *subtitle;
+  gboolean             time_axis;  /* x on the timeline rather than by occurrence */
 };
+
+enum {
+  PROP_0,
+  PROP_TIME_AXIS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TprofTrendView, tprof_trend_view, TPROF_TYPE_CHART)
 
@@ -37,7 +46,9 @@ tprof_trend_view_recompute (TprofChart *chart)
   if (ranks != NULL)
     n_series = tprof_plot_trend_pick_series (ranks, n_ranks, series);
   self->model = tprof_plot_trend_model_new (cells, heat->n_rows, heat->n_cols, heat->first_rank, heat->n_occurrences,
-                                            series, n_series);
+                                            heat->column_starts, series, n_series);
+  if (self->model != NULL && self->time_axis)
+    self->model->plot.column_starts = self->model->column_starts;
   self->subtitle = g_strdup_printf (n_series == n_ranks ? _("%zu occurrences; every rank drawn")
                                                         : _("%zu occurrences; the slowest ranks drawn"),
                                     heat->n_occurrences);
@@ -88,11 +99,59 @@ tprof_trend_view_dispose (GObject *object)
 }
 
 static void
+tprof_trend_view_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  TprofTrendView *self = TPROF_TREND_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIME_AXIS:
+      g_value_set_boolean (value, self->time_axis);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+tprof_trend_view_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  TprofTrendView *self = TPROF_TREND_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_TIME_AXIS:
+      if (self->time_axis == g_value_get_boolean (value))
+        return;
+      self->time_axis = g_value_get_boolean (value);
+      if (self->model != NULL)
+        self->model->plot.column_starts = self->time_axis ? self->model->column_starts : NULL;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      g_object_notify_by_pspec (object, pspec);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 tprof_trend_view_class_init (TprofTrendViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   TprofChartClass *chart_class = TPROF_CHART_CLASS (klass);
 
+  object_class->get_property = tprof_trend_view_get_property;
+  object_class->set_property = tprof_trend_view_set_property;
+  properties[PROP_TIME_AXIS] =
+    g_param_spec_boolean ("time-axis", NULL, NULL, FALSE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   object_class->dispose = tprof_trend_view_dispose;
   chart_class->recompute = tprof_trend_view_recompute;
   chart_class->empty_message = tprof_trend_view_empty_message;

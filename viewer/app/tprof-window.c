@@ -596,7 +596,8 @@ drop_cb (GtkDropTarget *target,
 static void
 tprof_window_bind_settings (TprofWindow *self)
 {
-  static const char * const actions[] = { "separate-ranks", "log-x", "log-y", "rank-metric", "heatmap-deviation" };
+  static const char * const actions[] = { "separate-ranks", "log-x", "log-y", "rank-metric", "heatmap-deviation",
+                                          "trend-time-axis" };
   g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
 
   for (guint i = 0; i < G_N_ELEMENTS (actions); i++)
