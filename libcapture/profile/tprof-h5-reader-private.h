@@ -224,6 +224,35 @@ typedef struct
   int32_t  rank;
 } TprofH5Run;
 
+/* Where an operation's samples come from: HDF5 in process
+ * (tprof-h5-samples.c) or the file itself in the isolated reader's client
+ * (tprof-reader-samples.c). */
+typedef struct
+{
+  TprofProfileFile *pf;
+  const char       *op;
+  uint64_t          n;       /* the operation's samples */
+  uint64_t         *done;    /* the source's progress counters */
+  uint64_t         *total;
+  TprofError       *error;
+  void             *source;
+  /* reads @runs into @times and @ranks: 0; 1 when a run holds another
+   * rank than planned (a file not grouped by rank); -1 with the error */
+  int (*read_runs)     (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks);
+  /* allocates and checks the starts and threads at @runs (NULL where the
+   * file has none): 0, or -1 with the error */
+  int (*read_timeline) (void *source, const TprofH5Run *runs, size_t n_runs, size_t n, double **starts,
+                        int32_t **threads);
+} TprofH5Reading;
+
+/* The samples of @op's ranks @ranks (NULL: all) into a new selection: the
+ * ranks' runs where the cached counts place them, else everything read
+ * and filtered (tprof-h5-sample-plan.c). NULL with r->error set. */
+TprofGatheredTime *_tprof_h5_read_planned (const TprofH5Reading   *r,
+                                           const TprofH5Operation *op,
+                                           const int32_t          *ranks,
+                                           size_t                  n_ranks);
+
 /* With the cached per-rank counts: one run per selected rank (@ranks
  * sorted, distinct) with samples, where a file grouped by ascending rank
  * stores it; their total in *@total. NULL (and *@n_runs 0) when the

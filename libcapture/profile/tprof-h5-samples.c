@@ -349,55 +349,6 @@ _tprof_h5_plan_runs (const TprofProfileFile *pf,
   return runs;
 }
 
-/* Reads @runs (sr->total samples) into a new selection, keeping only the
- * ranks marked in @keep if not NULL. *@status: as tprof_h5_read_runs(). */
-static TprofGatheredTime *
-tprof_h5_read_into (TprofH5SampleRead *sr,
-                    const TprofH5Run  *runs,
-                    size_t             n_runs,
-                    const uint8_t     *keep,
-                    int               *status)
-{
-  size_t n = (size_t) sr->total;
-  double *times = n > 0 ? _tprof_malloc_array (n, sizeof *times) : NULL;
-  int32_t *ranks = n > 0 ? _tprof_malloc_array (n, sizeof *ranks) : NULL;
-  double *starts = NULL;
-  int32_t *threads = NULL;
-  TprofGatheredTime *gt = NULL;
-
-  *status = -1;
-  if (n > 0 && (times == NULL || ranks == NULL))
-    tprof_error_set (sr->error, TPROF_ERROR_NO_MEMORY,
-                     "%s: operation '%s': not enough memory for %zu samples", sr->pf->path, sr->op, n);
-  else
-    *status = tprof_h5_read_runs (sr, runs, n_runs, times, ranks);
-  if (*status == 0 && tprof_h5_read_timeline (sr, runs, n_runs, n, &starts, &threads) < 0)
-    *status = -1;
-  if (*status != 0)
-    {
-      free (times);
-      free (ranks);
-      free (starts);
-      free (threads);
-      return NULL;
-    }
-  if (keep != NULL)
-    n = _tprof_h5_keep_ranks (times, ranks, starts, threads, n, keep);
-  gt = tprof_gathered_time_new_take (times, ranks, n);
-  if (gt == NULL || !tprof_gathered_time_set_timeline_take (gt, starts, threads))
-    {
-      if (gt == NULL)
-        {
-          free (starts);
-          free (threads);
-        }
-      *status = -1;
-      tprof_error_set (sr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'",
-                       sr->pf->path, sr->op);
-    }
-  return gt;
-}
-
 /* Opens `times` and `ranks` again and finds where pread() can read them. */
 static int
 tprof_h5_open_samples (TprofH5SampleRead      *sr,
@@ -422,30 +373,18 @@ tprof_h5_open_samples (TprofH5SampleRead      *sr,
   return 0;
 }
 
-/* Every sample, filtered to @ranks if not NULL. */
-static TprofGatheredTime *
-tprof_h5_read_all (TprofH5SampleRead      *sr,
-                   const TprofH5Operation *op,
-                   const int32_t          *ranks,
-                   size_t                  n_ranks)
+/* TprofH5Reading's callbacks on a TprofH5SampleRead. */
+static int
+tprof_h5_reading_runs (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks)
 {
-  TprofH5Run all = { 0, op->n, -1 };
-  uint8_t *keep = NULL;
-  TprofGatheredTime *gt;
-  int status;
+  return tprof_h5_read_runs (source, runs, n_runs, times, ranks);
+}
 
-  if (ranks != NULL && (keep = calloc ((size_t) sr->pf->world_size, 1)) == NULL)
-    {
-      tprof_error_set (sr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", sr->pf->path);
-      return NULL;
-    }
-  for (size_t i = 0; i < n_ranks && keep != NULL; i++)
-    keep[ranks[i]] = 1;
-  sr->done = 0;
-  sr->total = op->n;
-  gt = tprof_h5_read_into (sr, &all, 1, keep, &status);
-  free (keep);
-  return gt;
+static int
+tprof_h5_reading_timeline (void *source, const TprofH5Run *runs, size_t n_runs, size_t n, double **starts,
+                           int32_t **threads)
+{
+  return tprof_h5_read_timeline (source, runs, n_runs, n, starts, threads);
 }
 
 TprofGatheredTime *
@@ -460,26 +399,16 @@ _tprof_h5_read_samples (TprofProfileFile   *pf,
 {
   const TprofH5Operation *op = &pf->ops[op_index];
   TprofH5SampleRead sr = { pf, op->name, { 0 }, -1, -1, -1, -1, -1, progress, user_data, cancel, 0, 0, error };
-  TprofH5Run *runs = NULL;
-  size_t n_runs = 0;
+  TprofH5Reading reading = { pf, op->name, op->n, &sr.done, &sr.total, error, &sr,
+                             tprof_h5_reading_runs, tprof_h5_reading_timeline };
   TprofGatheredTime *gt = NULL;
-  int status = 1;
   hid_t group;
 
   _tprof_h5_enter (&sr.guard);
   group = _tprof_h5_open_operation (pf, op_index, error);
   sr.group = group;
   if (group >= 0 && tprof_h5_open_samples (&sr, group, op) == 0)
-    {
-      /* a file grouped by rank holds each rank's samples in one run */
-      if (ranks != NULL)
-        runs = _tprof_h5_plan_runs (pf, op, ranks, n_ranks, &n_runs, &sr.total);
-      if (runs != NULL)
-        gt = tprof_h5_read_into (&sr, runs, n_runs, NULL, &status);
-      if (status == 1)
-        gt = tprof_h5_read_all (&sr, op, ranks, n_ranks);
-    }
-  free (runs);
+    gt = _tprof_h5_read_planned (&reading, op, ranks, n_ranks);
   _tprof_h5_close (sr.ranks_dset);
   _tprof_h5_close (sr.times_dset);
   _tprof_h5_close (group);

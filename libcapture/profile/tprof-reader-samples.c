@@ -163,80 +163,18 @@ read_timeline (DirectRead       *dr,
   return _tprof_h5_check_timeline (dr->pf, dr->op, runs, *starts, *threads, n, dr->error);
 }
 
-/* Reads @runs (dr->total samples) into a new selection, keeping only the
- * ranks marked in @keep if not NULL. *@status: as read_runs(). */
-static TprofGatheredTime *
-read_into (DirectRead       *dr,
-           const TprofH5Run *runs,
-           size_t            n_runs,
-           const uint8_t    *keep,
-           int              *status)
+/* TprofH5Reading's callbacks on a DirectRead. */
+static int
+direct_reading_runs (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks)
 {
-  size_t n = (size_t) dr->total;
-  double *times = n > 0 ? _tprof_malloc_array (n, sizeof *times) : NULL;
-  int32_t *ranks = n > 0 ? _tprof_malloc_array (n, sizeof *ranks) : NULL;
-  double *starts = NULL;
-  int32_t *threads = NULL;
-  TprofGatheredTime *gt;
-
-  *status = -1;
-  if (n > 0 && (times == NULL || ranks == NULL))
-    tprof_error_set (dr->error, TPROF_ERROR_NO_MEMORY,
-                     "%s: operation '%s': not enough memory for %zu samples", dr->pf->path, dr->op, n);
-  else
-    *status = read_runs (dr, runs, n_runs, times, ranks);
-  if (*status == 0 && read_timeline (dr, runs, n_runs, n, &starts, &threads) < 0)
-    *status = -1;
-  if (*status != 0)
-    {
-      free (times);
-      free (ranks);
-      free (starts);
-      free (threads);
-      return NULL;
-    }
-  if (keep != NULL)
-    n = _tprof_h5_keep_ranks (times, ranks, starts, threads, n, keep);
-  gt = tprof_gathered_time_new_take (times, ranks, n);
-  if (gt == NULL || !tprof_gathered_time_set_timeline_take (gt, starts, threads))
-    {
-      if (gt == NULL)
-        {
-          free (starts);
-          free (threads);
-        }
-      tprof_gathered_time_free (gt);
-      gt = NULL;
-      *status = -1;
-      tprof_error_set (dr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'",
-                       dr->pf->path, dr->op);
-    }
-  return gt;
+  return read_runs (source, runs, n_runs, times, ranks);
 }
 
-/* Every sample, filtered to @ranks if not NULL. */
-static TprofGatheredTime *
-read_all (DirectRead    *dr,
-          const int32_t *ranks,
-          size_t         n_ranks)
+static int
+direct_reading_timeline (void *source, const TprofH5Run *runs, size_t n_runs, size_t n, double **starts,
+                         int32_t **threads)
 {
-  TprofH5Run all = { 0, dr->loc->n, -1 };
-  uint8_t *keep = NULL;
-  TprofGatheredTime *gt;
-  int status;
-
-  if (ranks != NULL && (keep = calloc ((size_t) dr->pf->world_size, 1)) == NULL)
-    {
-      tprof_error_set (dr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", dr->pf->path);
-      return NULL;
-    }
-  for (size_t i = 0; i < n_ranks && keep != NULL; i++)
-    keep[ranks[i]] = 1;
-  dr->done = 0;
-  dr->total = dr->loc->n;
-  gt = read_into (dr, &all, 1, keep, &status);
-  free (keep);
-  return gt;
+  return read_timeline (source, runs, n_runs, n, starts, threads);
 }
 
 /* Every array present lies within the file as it is now: else a damaged
@@ -276,23 +214,15 @@ _tprof_reader_read_direct (TprofProfileFile          *pf,
 {
   const TprofH5Operation *op = &pf->ops[op_index];
   DirectRead dr = { pf, op->name, fd, loc, progress, user_data, cancel, 0, 0, error };
-  TprofH5Run *runs = NULL;
-  size_t n_runs = 0;
-  TprofGatheredTime *gt = NULL;
-  int status = 1;
+  TprofH5Reading reading = { pf, op->name, loc->n, &dr.done, &dr.total, error, &dr,
+                             direct_reading_runs, direct_reading_timeline };
+  TprofGatheredTime *gt;
 
   if (check_extent (&dr) < 0)
     return NULL;
   if (progress != NULL)
     progress (0.0, user_data);
-  /* a file grouped by rank holds each rank's samples in one run */
-  if (ranks != NULL)
-    runs = _tprof_h5_plan_runs (pf, op, ranks, n_ranks, &n_runs, &dr.total);
-  if (runs != NULL)
-    gt = read_into (&dr, runs, n_runs, NULL, &status);
-  if (status == 1)
-    gt = read_all (&dr, ranks, n_ranks);
-  free (runs);
+  gt = _tprof_h5_read_planned (&reading, op, ranks, n_ranks);
   if (gt != NULL && _tprof_operation_cache_check (pf, op, gt, ranks, n_ranks, error) < 0)
     {
       tprof_gathered_time_free (gt);
