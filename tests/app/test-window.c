@@ -1318,6 +1318,16 @@ test_window_sampled (void)
       g_assert_true (g_str_has_prefix (median, "≈ "));
       g_assert_false (g_str_has_prefix (mean, "≈"));
       g_assert_false (g_str_has_prefix (plain_median, "≈"));
+      /* the histogram says its bars are a subset (once read) */
+      select_operation (window, "step");
+      app_test_gui_wait_idle (window);
+      {
+        /* the count grouped as the locale groups it */
+        g_autofree char *said = g_strdup_printf ("a random subset of %'zu recorded", (gsize) 1430);
+
+        g_assert_nonnull (strstr (_tprof_histogram_view_get_subtitle (_tprof_charts_panel_get_histogram (window->charts)),
+                                  said));
+      }
       csv = _tprof_operation_table_to_csv (window->table);
       g_assert_nonnull (strstr (csv, ",sampled\n"));
       g_assert_nonnull (strstr (csv, "\nstep,"));

@@ -52,12 +52,23 @@ tprof_histogram_view_format_subtitle (TprofHistogramView *self,
   int world_size = _tprof_profile_get_world_size (profile);
   g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
 
+  gssize op = _tprof_chart_get_op (TPROF_CHART (self));
+  g_autofree char *selection = NULL;
+  TprofSummary recorded;
+
   for (gint32 r = 0; mask != NULL && r < world_size; r++)
     if (mask[r])
       g_array_append_val (ranks, r);
   if (mask == NULL || ranks->len == (guint) world_size)
-    return tprof_plot_format_selection (&self->summary, NULL, 0, world_size);
-  return tprof_plot_format_selection (&self->summary, (const gint32 *) ranks->data, ranks->len, world_size);
+    selection = tprof_plot_format_selection (&self->summary, NULL, 0, world_size);
+  else
+    selection = tprof_plot_format_selection (&self->summary, (const gint32 *) ranks->data, ranks->len, world_size);
+  if (op < 0 || !_tprof_profile_is_sampled (profile, (gsize) op))
+    return g_steal_pointer (&selection);
+  /* a bounded capture: the bars are a random subset of what was recorded */
+  _tprof_profile_summarize (profile, (gsize) op, NULL, mask, &recorded);
+  /* Translators: after "All 4 Ranks, n=80, mean=…": the samples the ranks recorded, of which n were kept */
+  return g_strdup_printf (_("%s; a random subset of %'zu recorded"), selection, recorded.count);
 }
 
 static void
