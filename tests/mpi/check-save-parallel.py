@@ -18,20 +18,25 @@ def operations(f):
             for g in f['timings'].values()}
 
 
-def check_operation(name, a, b, world):
+def check_operation(name, a, b, world, offsets_a, offsets_b):
     times, ranks = b['times'][()], b['ranks'][()]
     # the samples themselves: exactly what the gather put there, grouped by rank
     assert np.array_equal(times, a['times'][()]), name
     assert np.array_equal(ranks, a['ranks'][()]), name
     assert np.all(np.diff(ranks) >= 0), name
     assert np.array_equal(b['threads'][()], a['threads'][()]), name
-    # starts: each save aligns the clocks anew, so a rank's starts may move
-    # by the difference of two estimates, the same for all of its samples
+    # starts: each save aligns the clocks anew (start + offset - origin),
+    # so a rank's starts move by the difference of its two recorded
+    # offsets, less the difference of the two origins: the same for every
+    # sample and, once the offsets are taken out, for every rank
     starts_a, starts_b = a['starts'][()], b['starts'][()]
+    tol = 1e-9 * max(1.0, np.max(np.abs(starts_a)))
+    shifts = []
     for r in np.unique(ranks):
         d = starts_b[ranks == r] - starts_a[ranks == r]
-        assert np.ptp(d) <= 1e-9 * max(1.0, np.max(np.abs(starts_a))), (name, r, np.ptp(d))
-        assert abs(d[0]) < 1e-2, (name, r, d[0])
+        assert np.ptp(d) <= tol, (name, r, np.ptp(d))
+        shifts.append(d[0] - (offsets_b[r] - offsets_a[r]))
+    assert np.ptp(shifts) <= tol, (name, shifts)
     # the cache: exact where selection and extremes are, close where sums are
     n = len(times)
     count = np.bincount(ranks, minlength=world)
@@ -92,7 +97,9 @@ with tempfile.TemporaryDirectory() as work:
         assert expected | {'rare'} == set(ops_b), set(ops_b)
         # the earliest start of all is the timeline's 0
         assert min(g['starts'][()].min() for g in ops_b.values()) == 0.0
-        sampled = [name for name in sorted(ops_b) if check_operation(name, ops_a[name], ops_b[name], world)]
+        offsets_a, offsets_b = fa['ranks/clock_offset'][()], fb['ranks/clock_offset'][()]
+        sampled = [name for name in sorted(ops_b)
+                   if check_operation(name, ops_a[name], ops_b[name], world, offsets_a, offsets_b)]
         # a sample limit among the writer's arguments samples the larger operations
         assert bool(sampled) == (len(EXTRA) > 2), sampled
     print('np=%d: %d operations equal, %d of them sampled' % (NP, len(ops_b), len(sampled)))
