@@ -1,4 +1,4 @@
-/* tprof-h5-private.h — helpers shared by the HDF5 reader and writer of profiles (DESIGN.md section 2). */
+/* tprof-h5-private.h — helpers shared by the HDF5 reader and writer of profiles (docs/file-format.md). */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
@@ -12,9 +12,11 @@
 #include "tprof/tprof-error.h"
 #include "tprof/tprof-profiled-time.h"
 
-#define TPROF_H5_FORMAT         "tprof-profile"
-/* The version writers write; readers read 1 up to it (DESIGN.md 2b). */
-#define TPROF_H5_FORMAT_VERSION 2
+#include "tprof-format.h"
+
+#define TPROF_H5_FORMAT         TPROF_FORMAT_NAME
+/* The version writers write; readers read 1 up to it (docs/file-format.md). */
+#define TPROF_H5_FORMAT_VERSION TPROF_FORMAT_VERSION
 
 /* Every HDF5 call of the library runs between _tprof_h5_enter() and
  * _tprof_h5_leave(): they hold the process-wide HDF5 lock and keep HDF5 from
@@ -80,6 +82,15 @@ int _tprof_h5_read_string_dataset (hid_t    dset,
                                    char  ***strings,
                                    char    *problem,
                                    size_t   problem_size);
+
+/* The same, with the index of a string that is not valid UTF-8 in *@bad
+ * (left as it is otherwise). */
+int _tprof_h5_read_string_column (hid_t    dset,
+                                  size_t   n,
+                                  char  ***strings,
+                                  size_t  *bad,
+                                  char    *problem,
+                                  size_t   problem_size);
 
 void _tprof_h5_free_strings (char **strings, size_t n);
 

@@ -13,8 +13,8 @@
 #include "tprof/tprof-profile-file.h"
 #include "tprof-h5-private.h"
 
-/* The newest format_version this reader understands (DESIGN.md 2 and 2b). */
-#define TPROF_H5_READER_MAX_VERSION 2
+/* The newest format_version this reader understands (docs/file-format.md). */
+#define TPROF_H5_READER_MAX_VERSION TPROF_FORMAT_VERSION
 
 #define TPROF_PROFILE_FILE_NOT_FOUND ((size_t) -1)
 
@@ -50,8 +50,13 @@ typedef struct
 typedef struct
 {
   char                *name;
-  char                *link_name;    /* under /timings */
+  char                *link_name;    /* under /timings (formats 1 and 2) */
   uint64_t             n;            /* samples stored */
+  /* format 3: the first row of the sample columns, and the operation's
+   * segments [seg_first, seg_end) */
+  uint64_t             row;
+  int64_t              seg_first;
+  int64_t              seg_end;
   TprofOperationCache  cache;
   /* filled from a complete cache at open, or computed from the samples */
   bool                 stats_ready;
@@ -81,6 +86,13 @@ struct _TprofProfileFile
   TprofH5Operation *ops;
   size_t            n_ops;
   size_t           *by_name;         /* operation indices sorted by name */
+  /* format 3 (tprof-columns-reader.c): the segments, read at open */
+  size_t            n_segments;
+  int32_t          *seg_rank;
+  int64_t          *seg_offset;       /* n_segments + 1 */
+  uint64_t          n_samples;
+  bool              has_starts;
+  bool              has_threads;
   /* opened isolated: the helper process that reads for this handle
    * (tprof-reader-client.c); @file is then -1 */
   struct _TprofReaderClient *remote;
@@ -119,10 +131,43 @@ int _tprof_h5_read_hostnames (TprofProfileFile *pf,
  * reads each one's name, sample count and cache. 0 or -1 with @error set. */
 int _tprof_h5_read_operations (TprofProfileFile *pf,
                                TprofError       *error);
+/* Sorts pf->by_name and refuses a name given twice, naming the first
+ * operation, in file order, that repeats an earlier one. 0 or -1. */
+int _tprof_h5_index_names (TprofProfileFile *pf,
+                           TprofError       *error);
 /* Opens the group of operation @op, or -1 with @error set. */
 hid_t _tprof_h5_open_operation (TprofProfileFile *pf,
                                 size_t            op,
                                 TprofError       *error);
+
+/* --- format 3's columns (tprof-columns-reader.c) --- */
+
+/* Reads and checks the tables (operations, segments) and the sample
+ * columns' shapes, filling pf->ops and their caches. 0, or -1 with @error
+ * naming the member and the index. */
+int _tprof_columns_read (TprofProfileFile *pf,
+                         TprofError       *error);
+/* Every sample column read whole (starts and threads NULL where the file
+ * has none), checked: values by the format's rules, bytes against their
+ * checksums. Takes the HDF5 lock. 0, or -1 with @error. */
+int _tprof_columns_read_samples (TprofProfileFile *pf,
+                                 double          **times,
+                                 double          **starts,
+                                 int32_t         **threads,
+                                 TprofError       *error);
+/* The segment of rank @r in operation @op, or -1. */
+int64_t _tprof_columns_segment_of (const TprofProfileFile *pf,
+                                   const TprofH5Operation *op,
+                                   int                     r);
+/* Checks the checksum attribute of dataset @dset (column @path), if it
+ * has one, against the CRC-32C of the @size bytes at @bytes (the values
+ * as stored). 0, or -1 with @error. */
+int _tprof_columns_check_crc (const TprofProfileFile *pf,
+                              hid_t                   dset,
+                              const char             *path,
+                              const void             *bytes,
+                              size_t                  size,
+                              TprofError             *error);
 
 /* --- checked 1-D datasets (tprof-h5-dataset.c) --- */
 
@@ -172,7 +217,13 @@ int _tprof_h5_file_descriptor (hid_t file);
 /* "integer", "floating point", ... for messages. */
 const char *_tprof_h5_class_name (H5T_class_t klass);
 
-/* --- the cached statistics of format 2 (tprof-operation-cache.c) --- */
+/* --- the cached statistics of formats 2 and 3 (tprof-operation-cache.c) --- */
+
+/* Checks the cache that @op holds (read from the file's columns) and,
+ * complete, fills op's stats. 0 or -1. */
+int _tprof_operation_cache_accept (TprofProfileFile *pf,
+                                   TprofH5Operation *op,
+                                   TprofError       *error);
 
 /* Reads and checks the members of section 2b that group @group of
  * operation @op holds; with a complete cache, fills op's stats. 0 or -1. */
@@ -263,6 +314,21 @@ TprofH5Run *_tprof_h5_plan_runs (const TprofProfileFile *pf,
                                  size_t                  n_ranks,
                                  size_t                 *n_runs,
                                  uint64_t               *total);
+/* Format 3 stores no rank per sample: fills @ranks with those of samples
+ * [@start, @start + @count) of an operation whose @counts (world_size)
+ * say how many each rank stores, in rank order; -1 past their total. */
+void _tprof_h5_ranks_from_counts (const int64_t *counts,
+                                  int            world_size,
+                                  uint64_t       start,
+                                  uint64_t       count,
+                                  int32_t       *ranks);
+/* Sets the error for format 3's invalid time at @row of samples/times
+ * (operation @op). Returns -1. */
+int _tprof_h5_report_invalid_row (const TprofProfileFile *pf,
+                                  const char             *op,
+                                  double                  time,
+                                  uint64_t                row,
+                                  TprofError             *error);
 /* true when all @n of @ranks are @rank. */
 bool _tprof_h5_all_of_rank (const int32_t *ranks,
                             uint64_t       n,

@@ -84,6 +84,19 @@ _tprof_h5_report_invalid (const TprofProfileFile *pf,
 }
 
 int
+_tprof_h5_report_invalid_row (const TprofProfileFile *pf,
+                              const char             *op,
+                              double                  time,
+                              uint64_t                row,
+                              TprofError             *error)
+{
+  return tprof_error_set (error, TPROF_ERROR_FORMAT,
+                          "%s: samples/times[%llu]: is %s (%g), expected a finite time >= 0 (operation '%s')",
+                          pf->path, (unsigned long long) row,
+                          isnan (time) ? "NaN" : isinf (time) ? "infinite" : "negative", time, op);
+}
+
+int
 _tprof_h5_invalid_sample_error (TprofError    *error,
                                 int            code,
                                 const char    *where,

@@ -81,6 +81,26 @@ sample_plan_read_all (const TprofH5Reading *r,
   return gt;
 }
 
+void
+_tprof_h5_ranks_from_counts (const int64_t *counts,
+                             int            world_size,
+                             uint64_t       start,
+                             uint64_t       count,
+                             int32_t       *ranks)
+{
+  uint64_t first = 0;  /* of rank r's samples */
+  int r = 0;
+
+  for (; r < world_size && counts[r] >= 0 && first + (uint64_t) counts[r] <= start; r++)
+    first += (uint64_t) counts[r];
+  for (uint64_t i = start; i < start + count; i++)
+    {
+      for (; r < world_size && (counts[r] < 0 || i >= first + (uint64_t) counts[r]); r++)
+        first += counts[r] > 0 ? (uint64_t) counts[r] : 0;
+      *ranks++ = r < world_size ? r : -1;
+    }
+}
+
 TprofGatheredTime *
 _tprof_h5_read_planned (const TprofH5Reading   *r,
                         const TprofH5Operation *op,

@@ -1,10 +1,11 @@
-/* tprof-h5-samples.c — one operation's samples read from `times` and `ranks`: all, or some ranks' runs as hyperslabs, in blocks, checked. */
+/* tprof-h5-samples.c — one operation's samples read from its `times` and `ranks` (format 3: its rows of the columns), all or some ranks' runs, in blocks, checked. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tprof-gathered-time-private.h"
 #include "tprof-h5-reader-private.h"
@@ -21,7 +22,10 @@ typedef struct
   TprofProfileFile   *pf;
   const char         *op;
   TprofH5Guard        guard;          /* held except while filling */
-  hid_t               group;          /* the operation's group */
+  hid_t               group;          /* the operation's group; format 3: /samples */
+  const TprofH5Operation *operation;
+  uint64_t            base;           /* format 3: the operation's first row; else 0 */
+  bool                columns;        /* format 3: ranks come from the segments */
   hid_t               times_dset;
   hid_t               ranks_dset;
   off_t               times_direct;   /* file offset of times[0]; -1: HDF5 reads */
@@ -85,10 +89,12 @@ tprof_h5_read_block_hdf5 (TprofH5SampleRead *sr,
                           int32_t           *ranks)
 {
   if (sr->times_direct < 0
-      && !_tprof_h5_read_range (sr->times_dset, H5T_NATIVE_DOUBLE, start, count, times))
+      && !_tprof_h5_read_range (sr->times_dset, H5T_NATIVE_DOUBLE, sr->base + start, count, times))
     return _tprof_h5_error (sr->error, TPROF_ERROR_FORMAT, sr->pf->path,
                             "operation '%s': cannot read dataset 'times'", sr->op);
-  if (sr->ranks_direct < 0
+  if (sr->columns)
+    _tprof_h5_ranks_from_counts (sr->operation->cache.rank_count, sr->pf->world_size, start, count, ranks);
+  else if (sr->ranks_direct < 0
       && !_tprof_h5_read_range (sr->ranks_dset, H5T_NATIVE_INT32, start, count, ranks))
     return _tprof_h5_error (sr->error, TPROF_ERROR_FORMAT, sr->pf->path,
                             "operation '%s': cannot read dataset 'ranks'", sr->op);
@@ -112,7 +118,7 @@ tprof_h5_read_block (TprofH5SampleRead *sr,
   if (tprof_h5_read_block_hdf5 (sr, start, count, times, ranks) < 0)
     return -1;
   if (sr->times_direct >= 0)
-    source.times_offset = sr->times_direct + (off_t) (start * sizeof *times);
+    source.times_offset = sr->times_direct + (off_t) ((sr->base + start) * sizeof *times);
   if (sr->ranks_direct >= 0)
     source.ranks_offset = sr->ranks_direct + (off_t) (start * sizeof *ranks);
 
@@ -130,6 +136,8 @@ tprof_h5_read_block (TprofH5SampleRead *sr,
                             sr->pf->path, sr->op, failed_array, strerror (status));
   if (TPROF_LIKELY (invalid == count))
     return 0;
+  if (sr->columns)
+    return _tprof_h5_report_invalid_row (sr->pf, sr->op, times[invalid], sr->base + start + invalid, sr->error);
   tprof_h5_format_stored_rank (sr->ranks_dset, start + invalid, ranks[invalid], rank_text, sizeof rank_text);
   return _tprof_h5_report_invalid (sr->pf, sr->op, times[invalid], rank_text, start + invalid, sr->error);
 }
@@ -233,8 +241,9 @@ tprof_h5_read_member_runs (TprofH5SampleRead *sr,
     return -1;
   for (size_t k = 0; k < n_runs && result == 0; k++)
     {
-      if (runs[k].start + runs[k].count > len
-          || !_tprof_h5_read_range (dset, mem_type, runs[k].start, runs[k].count, (char *) out + dest * elem_size))
+      if (sr->base + runs[k].start + runs[k].count > len
+          || !_tprof_h5_read_range (dset, mem_type, sr->base + runs[k].start, runs[k].count,
+                                    (char *) out + dest * elem_size))
         result = _tprof_h5_error (sr->error, TPROF_ERROR_FORMAT, sr->pf->path,
                                   "operation '%s': cannot read dataset '%s'", sr->op, name);
       dest += (size_t) runs[k].count;
@@ -276,8 +285,30 @@ _tprof_h5_check_timeline (const TprofProfileFile *pf,
   return 0;
 }
 
+/* Format 3: the first bad start or thread, named by its row. */
+static int
+tprof_h5_check_columns_timeline (TprofH5SampleRead *sr,
+                                 const TprofH5Run  *runs,
+                                 const double      *starts,
+                                 const int32_t     *threads,
+                                 size_t             n)
+{
+  for (size_t i = 0; i < n; i++)
+    if ((starts != NULL && !isfinite (starts[i])) || (threads != NULL && threads[i] < 0))
+      {
+        bool start_bad = starts != NULL && !isfinite (starts[i]);
+
+        return tprof_error_set (sr->error, TPROF_ERROR_FORMAT, "%s: samples/%s[%llu]: is %g, expected %s "
+                                "(operation '%s')", sr->pf->path, start_bad ? "starts" : "threads",
+                                (unsigned long long) (sr->base + _tprof_h5_file_index (runs, i)),
+                                start_bad ? starts[i] : (double) threads[i],
+                                start_bad ? "a finite time" : "a thread >= 0", sr->op);
+      }
+  return 0;
+}
+
 /* The starts and threads of the samples at @runs, where the operation has
- * them (DESIGN.md 2b), checked: starts finite, threads >= 0. 0 (the
+ * them, checked: starts finite, threads >= 0. 0 (the
  * arrays NULL when absent), or -1 with the error set. */
 static int
 tprof_h5_read_timeline (TprofH5SampleRead *sr,
@@ -299,6 +330,9 @@ tprof_h5_read_timeline (TprofH5SampleRead *sr,
                                  *starts, &has_starts) < 0
       || tprof_h5_read_member_runs (sr, "threads", H5T_INTEGER, H5T_NATIVE_INT32, sizeof (int32_t), runs,
                                     n_runs, *threads, &has_threads) < 0)
+    return -1;
+  if (sr->columns && tprof_h5_check_columns_timeline (sr, runs, has_starts ? *starts : NULL,
+                                                      has_threads ? *threads : NULL, n) < 0)
     return -1;
   if (_tprof_h5_check_timeline (sr->pf, sr->op, runs, has_starts ? *starts : NULL,
                                 has_threads ? *threads : NULL, n, sr->error) < 0)
@@ -373,6 +407,84 @@ tprof_h5_open_samples (TprofH5SampleRead      *sr,
   return 0;
 }
 
+/* Format 3: each sample column's rows of @op lie within the file as it is
+ * now (HDF5 would read zeros past its end). 0, or -1 with the error. */
+static int
+tprof_h5_check_columns_extent (TprofH5SampleRead      *sr,
+                               const TprofH5Operation *op)
+{
+  static const char *const names[] = { "times", "starts", "threads" };
+  struct stat st;
+
+  if (sr->pf->fd < 0 || fstat (sr->pf->fd, &st) < 0)
+    return 0;
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+    {
+      hid_t dset = H5Lexists (sr->group, names[i], H5P_DEFAULT) > 0 ? H5Dopen2 (sr->group, names[i], H5P_DEFAULT)
+                                                                      : -1;
+      hid_t type = dset >= 0 ? H5Dget_type (dset) : -1;
+      haddr_t at = dset >= 0 ? H5Dget_offset (dset) : HADDR_UNDEF;
+      size_t size = type >= 0 ? H5Tget_size (type) : 0;
+
+      _tprof_h5_close (type);
+      _tprof_h5_close (dset);
+      if (at != HADDR_UNDEF && op->n > 0 && at + (op->row + op->n) * size > (uint64_t) st.st_size)
+        return tprof_error_set (sr->error, TPROF_ERROR_FORMAT,
+                                "%s: operation '%s': dataset '%s' runs past the end of the file (truncated?)",
+                                sr->pf->path, op->name, names[i]);
+    }
+  return 0;
+}
+
+/* Format 3: /samples/times, the whole column, and where pread() reads it. */
+static int
+tprof_h5_open_columns (TprofH5SampleRead      *sr,
+                       const TprofH5Operation *op)
+{
+  hsize_t n_times = 0;
+
+  sr->times_dset = _tprof_h5_open_dataset_1d (sr->pf, sr->group, op->name, "times", H5T_FLOAT, &n_times,
+                                              sr->error);
+  if (sr->times_dset < 0)
+    return -1;
+  if (n_times != sr->pf->n_samples || op->row + op->n > n_times)
+    return tprof_error_set (sr->error, TPROF_ERROR_FORMAT,
+                            "%s: samples/times: the file changed since it was opened", sr->pf->path);
+  sr->times_direct = tprof_h5_locate (sr, sr->times_dset, H5T_NATIVE_DOUBLE, sizeof (double), n_times);
+  return tprof_h5_check_columns_extent (sr, op);
+}
+
+/* Format 3: a read of every sample of the file (one operation holding
+ * them all) checks each sample column against its checksum, where it is
+ * stored as the values were read (float64 and int32, little-endian). */
+static int
+tprof_h5_check_columns_crc (TprofH5SampleRead       *sr,
+                            const TprofGatheredTime *gt)
+{
+  static const char *const names[] = { "times", "starts", "threads" };
+  const void *values[] = { tprof_gathered_time_times (gt), tprof_gathered_time_starts (gt),
+                           tprof_gathered_time_threads (gt) };
+  hid_t stored_types[] = { H5T_IEEE_F64LE, H5T_IEEE_F64LE, H5T_STD_I32LE };
+  size_t n = tprof_gathered_time_count (gt);
+  int result = 0;
+
+  if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || n != sr->pf->n_samples)
+    return 0;
+  for (size_t i = 0; result == 0 && i < sizeof names / sizeof names[0]; i++)
+    {
+      hid_t dset = values[i] != NULL ? H5Dopen2 (sr->group, names[i], H5P_DEFAULT) : -1;
+      hid_t type = dset >= 0 ? H5Dget_type (dset) : -1;
+      char path[32];
+
+      snprintf (path, sizeof path, "samples/%s", names[i]);
+      if (type >= 0 && H5Tequal (type, stored_types[i]) > 0)
+        result = _tprof_columns_check_crc (sr->pf, dset, path, values[i], n * H5Tget_size (type), sr->error);
+      _tprof_h5_close (type);
+      _tprof_h5_close (dset);
+    }
+  return result;
+}
+
 /* TprofH5Reading's callbacks on a TprofH5SampleRead. */
 static int
 tprof_h5_reading_runs (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks)
@@ -398,17 +510,31 @@ _tprof_h5_read_samples (TprofProfileFile   *pf,
                         TprofError         *error)
 {
   const TprofH5Operation *op = &pf->ops[op_index];
-  TprofH5SampleRead sr = { pf, op->name, { 0 }, -1, -1, -1, -1, -1, progress, user_data, cancel, 0, 0, error };
+  TprofH5SampleRead sr = { pf, op->name, { 0 }, -1, op, 0, pf->format_version >= 3, -1, -1, -1, -1, progress,
+                           user_data, cancel, 0, 0, error };
   TprofH5Reading reading = { pf, op->name, op->n, &sr.done, &sr.total, error, &sr,
                              tprof_h5_reading_runs, tprof_h5_reading_timeline };
   TprofGatheredTime *gt = NULL;
   hid_t group;
 
   _tprof_h5_enter (&sr.guard);
-  group = _tprof_h5_open_operation (pf, op_index, error);
+  if (sr.columns)
+    {
+      sr.base = op->row;
+      group = H5Gopen2 (pf->file, "samples", H5P_DEFAULT);
+      if (group < 0)
+        _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "samples is not a group");
+    }
+  else
+    group = _tprof_h5_open_operation (pf, op_index, error);
   sr.group = group;
-  if (group >= 0 && tprof_h5_open_samples (&sr, group, op) == 0)
+  if (group >= 0 && (sr.columns ? tprof_h5_open_columns (&sr, op) : tprof_h5_open_samples (&sr, group, op)) == 0)
     gt = _tprof_h5_read_planned (&reading, op, ranks, n_ranks);
+  if (gt != NULL && sr.columns && ranks == NULL && tprof_h5_check_columns_crc (&sr, gt) < 0)
+    {
+      tprof_gathered_time_free (gt);
+      gt = NULL;
+    }
   _tprof_h5_close (sr.ranks_dset);
   _tprof_h5_close (sr.times_dset);
   _tprof_h5_close (group);

@@ -47,13 +47,15 @@ tprof_h5_copy_string (const char *s,
 
 /* Reads @n strings of file type @ftype from attribute or dataset @obj into
  * @out (n entries, zeroed by the caller; filled entries are freed by the
- * caller on failure too). */
+ * caller on failure too). The index of a string that is not UTF-8 in
+ * *@bad (untouched otherwise). */
 static int
 tprof_h5_read_strings (hid_t    obj,
                        bool     is_attr,
                        hid_t    ftype,
                        size_t   n,
                        char   **out,
+                       size_t  *bad,
                        char    *problem,
                        size_t   problem_size)
 {
@@ -90,8 +92,8 @@ tprof_h5_read_strings (hid_t    obj,
         {
           const char *s = ptrs[i] != NULL ? ptrs[i] : "";
 
-          if (result == 0)
-            result = tprof_h5_copy_string (s, strlen (s), &out[i], problem, problem_size);
+          if (result == 0 && (result = tprof_h5_copy_string (s, strlen (s), &out[i], problem, problem_size)) < 0)
+            *bad = i;
           H5free_memory (ptrs[i]);
         }
       free (ptrs);
@@ -131,7 +133,8 @@ tprof_h5_read_strings (hid_t    obj,
           if (pad == H5T_STR_SPACEPAD)
             while (len > 0 && s[len - 1] == ' ')
               len--;
-          result = tprof_h5_copy_string (s, len, &out[i], problem, problem_size);
+          if ((result = tprof_h5_copy_string (s, len, &out[i], problem, problem_size)) < 0)
+            *bad = i;
         }
       free (bytes);
     }
@@ -211,7 +214,7 @@ _tprof_h5_read_string_attr (hid_t       obj,
                                      &attr, &ftype, problem, problem_size);
   if (found <= 0)
     return found;
-  if (tprof_h5_read_strings (attr, true, ftype, 1, value, problem, problem_size) < 0)
+  if (tprof_h5_read_strings (attr, true, ftype, 1, value, &(size_t) { 0 }, problem, problem_size) < 0)
     {
       free (*value);
       *value = NULL;
@@ -251,6 +254,19 @@ _tprof_h5_read_string_dataset (hid_t    dset,
                                char    *problem,
                                size_t   problem_size)
 {
+  size_t bad = SIZE_MAX;
+
+  return _tprof_h5_read_string_column (dset, n, strings, &bad, problem, problem_size);
+}
+
+int
+_tprof_h5_read_string_column (hid_t    dset,
+                              size_t   n,
+                              char  ***strings,
+                              size_t  *bad,
+                              char    *problem,
+                              size_t   problem_size)
+{
   hid_t ftype = H5Dget_type (dset);
   char **out = NULL;
   int result = -1;
@@ -268,7 +284,7 @@ _tprof_h5_read_string_dataset (hid_t    dset,
       tprof_h5_problem (problem, problem_size, "is too large for the memory available");
       goto out;
     }
-  result = tprof_h5_read_strings (dset, false, ftype, n, out, problem, problem_size);
+  result = tprof_h5_read_strings (dset, false, ftype, n, out, bad, problem, problem_size);
   if (result < 0)
     _tprof_h5_free_strings (out, n);
   else

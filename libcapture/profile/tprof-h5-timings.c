@@ -248,13 +248,11 @@ tprof_h5_compare_names (const void *a,
   return order != 0 ? order : (x > y) - (x < y);
 }
 
-/* Sorts the index by name and refuses a name given twice, naming the
- * first operation, in file order, that repeats an earlier one. */
-static int
-tprof_h5_index_names (TprofProfileFile *pf,
+int
+_tprof_h5_index_names (TprofProfileFile *pf,
                       TprofError       *error)
 {
-  size_t again = SIZE_MAX;
+  size_t again = SIZE_MAX, earlier = SIZE_MAX;
 
   pf->by_name = malloc ((pf->n_ops != 0 ? pf->n_ops : 1) * sizeof *pf->by_name);
   if (pf->by_name == NULL)
@@ -268,7 +266,13 @@ tprof_h5_index_names (TprofProfileFile *pf,
   for (size_t i = 1; i < pf->n_ops; i++)
     if (strcmp (pf->ops[pf->by_name[i - 1]].name, pf->ops[pf->by_name[i]].name) == 0
         && pf->by_name[i] < again)
-      again = pf->by_name[i];
+      {
+        again = pf->by_name[i];
+        earlier = pf->by_name[i - 1];
+      }
+  if (again != SIZE_MAX && pf->format_version >= 3)
+    return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operations/name[%zu]: duplicate of "
+                            "operations/name[%zu] ('%s')", pf->path, again, earlier, pf->ops[again].name);
   if (again != SIZE_MAX)
     return tprof_error_set (error, TPROF_ERROR_FORMAT,
                             "%s: duplicate operation name '%s' (again in /timings/%s)",
@@ -301,7 +305,7 @@ _tprof_h5_read_operations (TprofProfileFile *pf,
   for (size_t i = 0; result == 0 && i < list.n; i++)
     result = tprof_h5_read_operation (pf, timings, list.names[i], error);
   if (result == 0)
-    result = tprof_h5_index_names (pf, error);
+    result = _tprof_h5_index_names (pf, error);
 
   tprof_h5_link_list_clear (&list);
   _tprof_h5_close (timings);

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "tprof-h5-private.h"
+#include "tprof/tprof-gathered-time.h"
 
 /* How a save stays safe and lean (tprof-profiled-time-save.c):
  *
@@ -19,16 +20,17 @@
  *  - the temporary file's space is reserved first (posix_fallocate, which
  *    glibc emulates where the file system cannot), before HDF5 sees it:
  *    a full disk or a file size limit fails there, with nothing to undo;
- *  - a skeleton (root attributes, /timings) built in memory is written by
- *    us, then HDF5 opens the file and writes only metadata, always inside
- *    the reservation: before each operation the reservation is grown to
- *    HDF5's end of allocation plus a bound on what the operation can
- *    allocate, and a failure to grow it stops the save with everything
- *    HDF5 may write still inside reserved space;
- *  - datasets are contiguous, allocated early and never filled by HDF5:
- *    we pwrite() the samples at their offsets straight from the profile's
- *    arrays; small ones are compact (inside their object header), sparing
- *    a write and a file-space allocation per dataset. */
+ *  - a skeleton (root attributes, the columns' groups) built in memory
+ *    is written by us, then HDF5 opens the file and writes only metadata,
+ *    always inside the reservation: before it creates the columns the
+ *    reservation is grown to HDF5's end of allocation plus a bound on
+ *    what they can allocate, and a failure to grow it stops the save with
+ *    everything HDF5 may write still inside reserved space;
+ *  - the columns (docs/file-format.md) are a fixed handful of contiguous
+ *    datasets, whatever the number of operations, allocated early and
+ *    never filled by HDF5: we pwrite() the tables and the samples at their
+ *    offsets, the samples straight from the profile's arrays, while the
+ *    statistics the tables cache are computed. */
 typedef struct
 {
   const char *path;      /* as the caller gave it, for messages */
@@ -87,36 +89,36 @@ uint64_t _tprof_save_operation_estimate (size_t n,
 
 /* Reserves the file's space (@pt's skeleton, @operations bytes estimated
  * for the operations, a margin), then writes the skeleton (root
- * attributes, empty /timings): both are plain I/O of ours, so a full
+ * attributes, the columns' empty groups): both are plain I/O of ours, so a full
  * disk fails here before HDF5 touches the file. 0, or -1 with @error. */
 int _tprof_save_start (const TprofProfiledTime *pt,
                        TprofSaveFile           *out,
                        uint64_t                 operations,
                        TprofError              *error);
 
-/* The HDF5 side of a save (tprof-profile-writer.c, tprof-operation-writer.c). */
+/* The HDF5 side of a save (tprof-profile-writer.c, tprof-columns-writer.c). */
 typedef struct
 {
   const char    *path;             /* the target, for messages */
   TprofSaveFile *out;
   int            world_size;
   hid_t          file;
-  hid_t          timings;
+  hid_t          groups[TPROF_N_COLUMN_GROUPS];  /* operations, segments, samples */
   hid_t          str_type;         /* variable-length UTF-8 */
   hid_t          lcpl;             /* UTF-8 link names */
   hid_t          scalar;
   hid_t          dcpl_contiguous;  /* allocated early, never filled */
   hid_t          dcpl_compact;
-  hid_t          gcpl_operation;   /* attributes kept in the header */
-  /* HDF5 gives fractal heap blocks (the links of /timings) file space
-   * only when it flushes them, at any later call: a bound on that space */
+  /* HDF5 gives some metadata file space only when it flushes it, at any
+   * later call: a bound on that space */
   uint64_t       deferred_bound;
 } TprofProfileWriter;
 
 /* Datasets up to this size live in their object header. */
 #define TPROF_H5_COMPACT_MAX 4096
 
-/* The skeleton of @pt's file (root attributes, empty /timings) in a
+/* The skeleton of @pt's file (root attributes, the empty groups of the
+ * columns) in a
  * malloc'd buffer, built in memory: HDF5 does no I/O. Returns 0 with the
  * buffer and its size, or -1 with @error. */
 int _tprof_profile_writer_skeleton (const TprofProfiledTime *pt,
@@ -139,12 +141,6 @@ int _tprof_profile_writer_open (TprofProfileWriter *w,
 int _tprof_profile_writer_reserve (TprofProfileWriter *w,
                                    uint64_t            upcoming,
                                    TprofError         *error);
-
-/* Writes operation @op of @pt: group, cached statistics, samples. */
-int _tprof_profile_writer_add_operation (TprofProfileWriter      *w,
-                                         const TprofProfiledTime *pt,
-                                         size_t                   op,
-                                         TprofError              *error);
 
 /* Writes /ranks: hostname when @pt knows the hosts, clock_offset and
  * clock_offset_error when it has a timeline; and the root attribute
@@ -197,8 +193,8 @@ int _tprof_profile_writer_double_attr (TprofProfileWriter *w,
                                        const char         *name,
                                        double              value);
 
-/* What format 2 caches of one operation (DESIGN.md section 2b), computed
- * by the statistics engine (tprof-operation-cache.c). */
+/* What the file caches of one operation (docs/file-format.md), computed
+ * by the statistics engine (tprof-cached-stats.c). */
 typedef struct
 {
   TprofSummary summary;
@@ -206,7 +202,7 @@ typedef struct
   double      *rank_sum;
   double      *rank_min;    /* NaN where a rank has no sample */
   double      *rank_max;
-  int64_t     *rank_recorded;  /* sampled capture only (DESIGN.md 2b), else NULL:
+  int64_t     *rank_recorded;  /* sampled capture only, else NULL:
                                 * samples each rank recorded; then rank_sum/min/max
                                 * and the summary's count, sum, mean, min and max
                                 * cover all of them */
@@ -218,38 +214,98 @@ bool _tprof_cached_stats_init (TprofCachedStats     *cache,
                                   int                      world_size);
 TPROF_EXPORT void _tprof_cached_stats_clear (TprofCachedStats *cache);
 
-/* The sample arrays of an operation (DESIGN.md 2, 2b). */
+/* The sample arrays of an operation. */
 typedef enum
 {
   TPROF_H5_FIELD_TIMES,    /* float64 */
-  TPROF_H5_FIELD_RANKS,    /* int32 */
+  TPROF_H5_FIELD_RANKS,    /* int32: in memory only; format 3 keeps them in segments */
   TPROF_H5_FIELD_STARTS,   /* float64, only on a timeline */
   TPROF_H5_FIELD_THREADS,  /* int32, only on a timeline */
   TPROF_H5_N_FIELDS,
 } TprofH5Field;
 
-/* One operation as the writer stores it: its name, @n samples, its
- * cached statistics, and the sample arrays @data (native byte order),
- * or with @left_to_ranks none: each array is then room that the ranks of
- * a parallel save fill, and its file offset comes back in @offsets
- * (UINT64_MAX for an array not written or empty). Starts and threads
- * exist only with @timeline. */
+/* One operation as the writer stores it: its name, @n samples grouped by
+ * ascending rank, its cached statistics, and the sample arrays @data
+ * (native byte order), or with @left_to_ranks none: its rows of each
+ * sample column are then room that the ranks of a parallel save fill,
+ * and their file offsets come back in @offsets (UINT64_MAX for a column
+ * not written, and for ranks, which have none). Starts and threads
+ * exist only with @timeline. @recorded (@n_recorded entries, ascending
+ * by rank) says what each rank recorded under sampled capture; without
+ * samples data, @cache alone says which ranks have samples. */
 typedef struct
 {
-  const char             *name;
-  size_t                  n;
-  bool                    timeline;
-  bool                    left_to_ranks;
-  const void             *data[TPROF_H5_N_FIELDS];
-  const TprofCachedStats *cache;
-  uint64_t                offsets[TPROF_H5_N_FIELDS];
+  const char              *name;
+  size_t                   n;
+  bool                     timeline;
+  bool                     left_to_ranks;
+  const void              *data[TPROF_H5_N_FIELDS];
+  const TprofRankRecorded *recorded;
+  size_t                   n_recorded;
+  const TprofCachedStats  *cache;
+  uint64_t                 offsets[TPROF_H5_N_FIELDS];
 } TprofOperationParts;
 
-/* Writes operation @parts (the name is checked to be UTF-8). 0, or -1 with
- * @error. */
-int _tprof_profile_writer_add_parts (TprofProfileWriter  *w,
-                                     TprofOperationParts *parts,
-                                     TprofError          *error);
+/* A whole profile as format 3 lays it out (tprof-columns-layout.c): K
+ * operations, S segments (a rank's samples of one operation), N samples. */
+typedef struct
+{
+  TprofOperationParts *ops;
+  size_t               n_ops;
+  size_t               n_segments;
+  uint64_t             n_samples;
+  uint64_t            *rows;         /* K + 1: operation k's samples are rows[k] .. rows[k+1]-1 */
+  int64_t             *op_segments;  /* K + 1 */
+  int32_t             *seg_rank;     /* S */
+  int64_t             *seg_offset;   /* S + 1 */
+  bool                 timeline;     /* samples/starts and samples/threads */
+  bool                 sampled;      /* segments/recorded */
+  bool                 present[TPROF_N_COLUMNS];
+  uint64_t             offset[TPROF_N_COLUMNS];  /* of value 0 in the file; UINT64_MAX: HDF5 writes */
+  uint32_t             crc[TPROF_N_COLUMNS];
+} TprofColumnsLayout;
+
+/* Lays out @ops: segments from each operation's ranks (data) or, for
+ * room left to ranks, from its cache's counts. 0, or -1 with @error. */
+int  _tprof_columns_layout_init (TprofColumnsLayout  *l,
+                                 TprofOperationParts *ops,
+                                 size_t               n_ops,
+                                 int                  world_size,
+                                 const char          *path,
+                                 TprofError          *error);
+void _tprof_columns_layout_clear (TprofColumnsLayout *l);
+/* Roughly the bytes the columns of @l take in a file. */
+uint64_t _tprof_columns_layout_bytes (const TprofColumnsLayout *l);
+
+/* Creates every column of @l, allocated early, and fills l->offset; the
+ * operations' room offsets too. 0, or -1 with @error. */
+int _tprof_columns_writer_create (TprofProfileWriter *w,
+                                  TprofColumnsLayout *l,
+                                  TprofError         *error);
+/* Writes the sample columns from the operations' data, with their
+ * checksums into l->crc. Plain pwrite(), no HDF5: may run in another
+ * thread while HDF5 writes the tables. 0, or -1 with @error. */
+int _tprof_columns_writer_samples (TprofProfileWriter       *w,
+                                   TprofColumnsLayout       *l,
+                                   TprofError               *error);
+/* Writes the operations' and segments' tables from the caches, each with
+ * its checksum attribute. 0, or -1 with @error. */
+int _tprof_columns_writer_tables (TprofProfileWriter *w,
+                                  TprofColumnsLayout *l,
+                                  TprofError         *error);
+/* Stores l->crc[@c] as column @c's checksum attribute. 0, or -1. */
+int _tprof_columns_writer_checksum (TprofProfileWriter       *w,
+                                    const TprofColumnsLayout *l,
+                                    TprofColumn               c,
+                                    TprofError               *error);
+
+/* @gt as stored: itself when grouped by rank (no copy), else a grouped
+ * copy in *@copy, which the caller frees. NULL with @error on failure. */
+const TprofGatheredTime *_tprof_operation_writer_grouped (TprofProfileWriter      *w,
+                                                          const char              *name,
+                                                          const TprofGatheredTime *gt,
+                                                          TprofGatheredTime      **copy,
+                                                          TprofError              *error);
 
 typedef enum
 {

@@ -1,4 +1,4 @@
-/* tprof-operation-cache.c — an operation's cached statistics (DESIGN.md 2b): read and checked at open, then against the samples read. */
+/* tprof-operation-cache.c — an operation's cached statistics (docs/file-format.md): read and checked at open, then against the samples read. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdarg.h>
@@ -157,18 +157,77 @@ tprof_cache_error (const TprofProfileFile *pf,
 #define CACHE_DIFFERS(...) \
   tprof_cache_error (pf, op, error, "the cached statistics do not match the samples", __VA_ARGS__)
 
+/* How messages name statistic @i (TprofCacheFloat; -1: the count) of
+ * @op: format 3's column and row, format 2's attribute. */
+static const char *
+tprof_cache_stat_name (const TprofProfileFile *pf,
+                       const TprofH5Operation *op,
+                       int                     i,
+                       bool                    short_form,
+                       char                   *buf,
+                       size_t                  size)
+{
+  const char *name = i < 0 ? "count" : tprof_cache_float_names[i];
+
+  if (pf->format_version >= 3)
+    snprintf (buf, size, "operations/%s[%zu]", name, (size_t) (op - pf->ops));
+  else
+    snprintf (buf, size, short_form ? "'%s'" : "attribute '%s'", name);
+  return buf;
+}
+
+/* How messages name format 2's per-rank member @member ("rank_sum") of
+ * rank @r (@indexed: with the rank as index): in format 3, the figure of
+ * the rank's segment. */
+static const char *
+tprof_cache_rank_name (const TprofProfileFile *pf,
+                       const TprofH5Operation *op,
+                       const char             *member,
+                       int                     r,
+                       bool                    indexed,
+                       char                   *buf,
+                       size_t                  size)
+{
+  const char *column = strcmp (member, "rank_count") == 0 ? "offset" : member + strlen ("rank_");
+  int64_t s;
+
+  if (pf->format_version < 3 && indexed)
+    snprintf (buf, size, "%s[%d]", member, r);
+  else if (pf->format_version < 3)
+    snprintf (buf, size, "%s", member);
+  else if ((s = _tprof_columns_segment_of (pf, op, r)) >= 0)
+    snprintf (buf, size, "segments/%s[%lld] (rank %d)", column, (long long) s, r);
+  else
+    snprintf (buf, size, "segments/%s (rank %d, which has no segment)", column, r);
+  return buf;
+}
+
+#define STAT_NAME(i) tprof_cache_stat_name (pf, op, (i), false, (char[96]) { 0 }, 96)
+/* the same, in format 2 without the word "attribute" (said before) */
+#define STAT_SHORT(i) tprof_cache_stat_name (pf, op, (i), true, (char[96]) { 0 }, 96)
+#define RANK_NAME(member, r) tprof_cache_rank_name (pf, op, (member), (r), true, (char[128]) { 0 }, 128)
+/* the same, in format 2 without the index (the rank is named beside) */
+#define RANK_FIELD(member, r) tprof_cache_rank_name (pf, op, (member), (r), false, (char[128]) { 0 }, 128)
+
 static bool
 tprof_cache_is_time (double v)
 {
   return isfinite (v) && v >= 0;
 }
 
-/* A sum of finite times (or a figure made of one: mean, std) may overflow
- * to +inf; it is never NaN nor negative. */
+/* A sum of times (or a figure made of one: mean, std): finite and >= 0;
+ * +inf only where @count finite times no larger than @max can overflow
+ * (@squared: their squares, for std). Any other infinity is damage that
+ * every comparison with the samples would accept. */
 static bool
-tprof_cache_is_total (double v)
+tprof_cache_is_total (double  v,
+                      double  max,
+                      int64_t count,
+                      bool    squared)
 {
-  return !isnan (v) && v >= 0;
+  if (isinf (v) && v > 0)
+    return isfinite (max) && isinf ((squared ? max * max : max) * (double) count);
+  return isfinite (v) && v >= 0;
 }
 
 /* Samples rank @r recorded: rank_recorded, else rank_count; -1 unknown. */
@@ -201,11 +260,11 @@ tprof_cache_check_extreme (const TprofProfileFile *pf,
                            TprofError             *error)
 {
   if (recorded == 0 && !isnan (v))
-    return CACHE_BAD ("%s[%d] is %g, expected NaN: rank %d has no samples", name, r, v, r);
+    return CACHE_BAD ("%s is %g, expected NaN: rank %d has no samples", RANK_NAME (name, r), v, r);
   if (recorded > 0 && !tprof_cache_is_time (v))
-    return CACHE_BAD ("%s[%d] is %g, but rank %d has %lld samples", name, r, v, r, (long long) recorded);
+    return CACHE_BAD ("%s is %g, but rank %d has %lld samples", RANK_NAME (name, r), v, r, (long long) recorded);
   if (recorded < 0 && !isnan (v) && !tprof_cache_is_time (v))
-    return CACHE_BAD ("%s[%d] is %g, expected NaN or a finite time >= 0", name, r, v);
+    return CACHE_BAD ("%s is %g, expected NaN or a finite time >= 0", RANK_NAME (name, r), v);
   return 0;
 }
 
@@ -229,18 +288,19 @@ tprof_cache_check_rank_values (const TprofProfileFile *pf,
   const TprofOperationCache *c = &op->cache;
   int64_t recorded = tprof_cache_recorded (c, r);
 
-  if (c->rank_sum != NULL && !tprof_cache_is_total (c->rank_sum[r]))
-    return CACHE_BAD ("rank_sum[%d] is %g, expected a total time >= 0", r, c->rank_sum[r]);
+  if (c->rank_sum != NULL
+      && !tprof_cache_is_total (c->rank_sum[r], c->rank_max != NULL ? c->rank_max[r] : NAN, recorded, false))
+    return CACHE_BAD ("%s is %g, expected a finite total time >= 0", RANK_NAME ("rank_sum", r), c->rank_sum[r]);
   if (c->rank_sum != NULL && recorded == 0 && c->rank_sum[r] != 0)
-    return CACHE_BAD ("rank_sum[%d] is %g, but rank %d has no samples", r, c->rank_sum[r], r);
+    return CACHE_BAD ("%s is %g, but rank %d has no samples", RANK_NAME ("rank_sum", r), c->rank_sum[r], r);
   if ((c->rank_min != NULL
        && tprof_cache_check_extreme (pf, op, "rank_min", r, c->rank_min[r], recorded, error) < 0)
       || (c->rank_max != NULL
           && tprof_cache_check_extreme (pf, op, "rank_max", r, c->rank_max[r], recorded, error) < 0))
     return -1;
   if (c->rank_min != NULL && c->rank_max != NULL && c->rank_min[r] > c->rank_max[r])
-    return CACHE_BAD ("rank_min[%d] (%g) is larger than rank_max[%d] (%g)",
-                      r, c->rank_min[r], r, c->rank_max[r]);
+    return CACHE_BAD ("%s (%g) is larger than %s (%g)",
+                      RANK_NAME ("rank_min", r), c->rank_min[r], RANK_NAME ("rank_max", r), c->rank_max[r]);
   return 0;
 }
 
@@ -264,8 +324,8 @@ tprof_cache_check_ranks (const TprofProfileFile *pf,
         stored += (uint64_t) c->rank_count[r];
       if (c->rank_recorded != NULL
           && c->rank_recorded[r] < (c->rank_count != NULL ? c->rank_count[r] : 0))
-        return CACHE_BAD ("rank_recorded[%d] is %lld, fewer than the rank's stored samples",
-                          r, (long long) c->rank_recorded[r]);
+        return CACHE_BAD ("%s is %lld, fewer than the rank's stored samples",
+                          RANK_NAME ("rank_recorded", r), (long long) c->rank_recorded[r]);
       if (tprof_cache_check_rank_values (pf, op, r, error) < 0)
         return -1;
     }
@@ -299,15 +359,16 @@ tprof_cache_check_float (const TprofProfileFile *pf,
                          TprofError             *error)
 {
   double v = op->cache.floats[i];
-  const char *name = tprof_cache_float_names[i];
+  double max = op->cache.floats_present & (1u << TPROF_CACHE_MAX) ? op->cache.floats[TPROF_CACHE_MAX] : NAN;
   int64_t needed = i == TPROF_CACHE_SUM ? 0 : i == TPROF_CACHE_STD ? 2 : 1;
 
   if (count < needed && !(i == TPROF_CACHE_SUM ? v == 0 : isnan (v)))
-    return CACHE_BAD ("attribute '%s' is %g, expected %s for %lld samples",
-                      name, v, i == TPROF_CACHE_SUM ? "0" : "NaN", (long long) count);
+    return CACHE_BAD ("%s is %g, expected %s for %lld samples",
+                      STAT_NAME (i), v, i == TPROF_CACHE_SUM ? "0" : "NaN", (long long) count);
   if (count >= needed && (i == TPROF_CACHE_SUM || i == TPROF_CACHE_MEAN || i == TPROF_CACHE_STD
-                          ? !tprof_cache_is_total (v) : !tprof_cache_is_time (v)))
-    return CACHE_BAD ("attribute '%s' is %g, expected a time >= 0", name, v);
+                          ? !tprof_cache_is_total (v, max, count, i == TPROF_CACHE_STD)
+                          : !tprof_cache_is_time (v)))
+    return CACHE_BAD ("%s is %g, expected a finite time >= 0", STAT_NAME (i), v);
   return 0;
 }
 
@@ -329,9 +390,8 @@ tprof_cache_check_order (const TprofProfileFile *pf,
       if (!(c->floats_present & (1u << i)) || isnan (c->floats[i]))
         continue;
       if (last >= 0 && c->floats[last] > c->floats[i] && !tprof_cache_close (c->floats[last], c->floats[i]))
-        return CACHE_BAD ("attribute '%s' (%g) is larger than '%s' (%g)",
-                          tprof_cache_float_names[last], c->floats[last],
-                          tprof_cache_float_names[i], c->floats[i]);
+        return CACHE_BAD ("%s (%g) is larger than %s (%g)",
+                          STAT_NAME (last), c->floats[last], STAT_SHORT (i), c->floats[i]);
       last = i;
     }
   return 0;
@@ -366,19 +426,19 @@ tprof_cache_check_consistent (const TprofProfileFile *pf,
 
   if (has_sum && (c->floats_present & (1u << TPROF_CACHE_MEAN)) && count > 0
       && !tprof_cache_close (f[TPROF_CACHE_MEAN], f[TPROF_CACHE_SUM] / (double) count))
-    return CACHE_BAD ("attribute 'mean' is %.17g, but sum / count is %.17g",
-                      f[TPROF_CACHE_MEAN], f[TPROF_CACHE_SUM] / (double) count);
+    return CACHE_BAD ("%s is %.17g, but sum / count is %.17g",
+                      STAT_NAME (TPROF_CACHE_MEAN), f[TPROF_CACHE_MEAN], f[TPROF_CACHE_SUM] / (double) count);
   if (has_sum && c->rank_sum != NULL
       && !tprof_cache_close (f[TPROF_CACHE_SUM], _tprof_values_sum (c->rank_sum, (size_t) pf->world_size)))
-    return CACHE_BAD ("attribute 'sum' is %.17g, but rank_sum adds up to %.17g", f[TPROF_CACHE_SUM],
+    return CACHE_BAD ("%s is %.17g, but the ranks' sums add up to %.17g", STAT_NAME (TPROF_CACHE_SUM), f[TPROF_CACHE_SUM],
                       _tprof_values_sum (c->rank_sum, (size_t) pf->world_size));
   if ((c->floats_present & (1u << TPROF_CACHE_MIN)) && c->rank_min != NULL && count > 0
       && !tprof_cache_close (f[TPROF_CACHE_MIN], tprof_cache_rank_extreme (pf, c, c->rank_min, false)))
-    return CACHE_BAD ("attribute 'min' is %.17g, but the smallest rank_min is %.17g", f[TPROF_CACHE_MIN],
+    return CACHE_BAD ("%s is %.17g, but the smallest rank's minimum is %.17g", STAT_NAME (TPROF_CACHE_MIN), f[TPROF_CACHE_MIN],
                       tprof_cache_rank_extreme (pf, c, c->rank_min, false));
   if ((c->floats_present & (1u << TPROF_CACHE_MAX)) && c->rank_max != NULL && count > 0
       && !tprof_cache_close (f[TPROF_CACHE_MAX], tprof_cache_rank_extreme (pf, c, c->rank_max, true)))
-    return CACHE_BAD ("attribute 'max' is %.17g, but the largest rank_max is %.17g", f[TPROF_CACHE_MAX],
+    return CACHE_BAD ("%s is %.17g, but the largest rank's maximum is %.17g", STAT_NAME (TPROF_CACHE_MAX), f[TPROF_CACHE_MAX],
                       tprof_cache_rank_extreme (pf, c, c->rank_max, true));
   return 0;
 }
@@ -395,8 +455,8 @@ tprof_cache_check_attrs (const TprofProfileFile *pf,
   if (expected < 0)
     return CACHE_BAD ("rank_recorded adds up to more than 2^63 samples");
   if (c->has_count && c->count != expected)
-    return CACHE_BAD ("attribute 'count' is %lld, but the operation %s %lld samples",
-                      (long long) c->count, c->rank_recorded != NULL ? "recorded" : "stores",
+    return CACHE_BAD ("%s is %lld, but the operation %s %lld samples",
+                      STAT_NAME (-1), (long long) c->count, c->rank_recorded != NULL ? "recorded" : "stores",
                       (long long) expected);
   for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
     if ((c->floats_present & (1u << i)) && tprof_cache_check_float (pf, op, i, count, error) < 0)
@@ -451,22 +511,30 @@ tprof_cache_fill_stats (const TprofProfileFile *pf,
 }
 
 int
-_tprof_operation_cache_read (TprofProfileFile *pf,
-                             TprofH5Operation *op,
-                             hid_t             group,
-                             TprofError       *error)
+_tprof_operation_cache_accept (TprofProfileFile *pf,
+                               TprofH5Operation *op,
+                               TprofError       *error)
 {
   const TprofOperationCache *c = &op->cache;
 
-  if (tprof_cache_read_attrs (pf, group, op, error) < 0
-      || tprof_cache_read_rank_members (pf, group, op, error) < 0
-      || tprof_cache_check_ranks (pf, op, error) < 0
-      || tprof_cache_check_attrs (pf, op, error) < 0)
+  if (tprof_cache_check_ranks (pf, op, error) < 0 || tprof_cache_check_attrs (pf, op, error) < 0)
     return -1;
   if (c->has_count && c->floats_present == TPROF_CACHE_ALL_FLOATS && c->rank_count != NULL
       && c->rank_sum != NULL && c->rank_min != NULL && c->rank_max != NULL)
     return tprof_cache_fill_stats (pf, op, error);
   return 0;
+}
+
+int
+_tprof_operation_cache_read (TprofProfileFile *pf,
+                             TprofH5Operation *op,
+                             hid_t             group,
+                             TprofError       *error)
+{
+  if (tprof_cache_read_attrs (pf, group, op, error) < 0
+      || tprof_cache_read_rank_members (pf, group, op, error) < 0)
+    return -1;
+  return _tprof_operation_cache_accept (pf, op, error);
 }
 
 /* Rank @r's samples (@got, NULL when none) against the cache: the count
@@ -485,8 +553,8 @@ tprof_cache_check_rank (const TprofProfileFile *pf,
   double min = got != NULL ? got->min : NAN, max = got != NULL ? got->max : NAN;
 
   if (c->rank_count != NULL && (int64_t) count != c->rank_count[r])
-    return CACHE_DIFFERS ("rank %d has %zu samples, rank_count[%d] is %lld",
-                          r, count, r, (long long) c->rank_count[r]);
+    return CACHE_DIFFERS ("rank %d has %zu samples, %s is %lld",
+                          r, count, RANK_NAME ("rank_count", r), (long long) c->rank_count[r]);
   if (tprof_cache_rank_sampled (c, r))
     {
       if (count > 0 && ((c->rank_min != NULL && min < c->rank_min[r])
@@ -496,11 +564,14 @@ tprof_cache_check_rank (const TprofProfileFile *pf,
       return 0;
     }
   if (c->rank_sum != NULL && !tprof_cache_close (sum, c->rank_sum[r]))
-    return CACHE_DIFFERS ("rank %d: rank_sum is %.17g, the samples add up to %.17g", r, c->rank_sum[r], sum);
+    return CACHE_DIFFERS ("rank %d: %s is %.17g, the samples add up to %.17g", r, RANK_FIELD ("rank_sum", r),
+                          c->rank_sum[r], sum);
   if (c->rank_min != NULL && !tprof_cache_close (min, c->rank_min[r]))
-    return CACHE_DIFFERS ("rank %d: rank_min is %.17g, the samples give %.17g", r, c->rank_min[r], min);
+    return CACHE_DIFFERS ("rank %d: %s is %.17g, the samples give %.17g", r, RANK_FIELD ("rank_min", r),
+                          c->rank_min[r], min);
   if (c->rank_max != NULL && !tprof_cache_close (max, c->rank_max[r]))
-    return CACHE_DIFFERS ("rank %d: rank_max is %.17g, the samples give %.17g", r, c->rank_max[r], max);
+    return CACHE_DIFFERS ("rank %d: %s is %.17g, the samples give %.17g", r, RANK_FIELD ("rank_max", r),
+                          c->rank_max[r], max);
   return 0;
 }
 
@@ -553,7 +624,7 @@ tprof_cache_check_summary (const TprofProfileFile  *pf,
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory checking operation '%s'",
                             pf->path, op->name);
   if (c->has_count && (int64_t) s.count != c->count)
-    return CACHE_DIFFERS ("attribute 'count' is %lld, the samples number %zu", (long long) c->count, s.count);
+    return CACHE_DIFFERS ("%s is %lld, the samples number %zu", STAT_NAME (-1), (long long) c->count, s.count);
   got[TPROF_CACHE_SUM] = s.sum;
   got[TPROF_CACHE_MEAN] = s.mean;
   got[TPROF_CACHE_STD] = s.std;
@@ -564,8 +635,7 @@ tprof_cache_check_summary (const TprofProfileFile  *pf,
   got[TPROF_CACHE_P99] = s.p99;
   for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
     if ((c->floats_present & (1u << i)) && !tprof_cache_close (c->floats[i], got[i]))
-      return CACHE_DIFFERS ("attribute '%s' is %.17g, the samples give %.17g",
-                            tprof_cache_float_names[i], c->floats[i], got[i]);
+      return CACHE_DIFFERS ("%s is %.17g, the samples give %.17g", STAT_NAME (i), c->floats[i], got[i]);
   return 0;
 }
 

@@ -1,4 +1,4 @@
-/* tprof-operation-writer.c — one operation's group: its name, cached statistics and samples (DESIGN.md sections 2 and 2b). */
+/* tprof-operation-writer.c — the writer's datasets and attributes, and an operation's samples grouped by rank as the file stores them. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,163 +114,6 @@ _tprof_profile_writer_add_room (TprofProfileWriter *w,
   return dset >= 0 && (n == 0 || at != HADDR_UNDEF) ? 0 : -1;
 }
 
-static int
-tprof_operation_writer_stats (TprofProfileWriter        *w,
-                              hid_t                      group,
-                              const TprofCachedStats *cache,
-                              TprofError                *error)
-{
-  const TprofSummary *s = &cache->summary;
-  size_t ws = (size_t) w->world_size;
-
-  if (_tprof_profile_writer_int_attr (w, group, "count", (long long) s->count) < 0 ||
-      _tprof_profile_writer_double_attr (w, group, "sum", s->sum) < 0 ||
-      _tprof_profile_writer_double_attr (w, group, "mean", s->mean) < 0 ||
-      _tprof_profile_writer_double_attr (w, group, "std", s->std) < 0 ||
-      _tprof_profile_writer_double_attr (w, group, "min", s->min) < 0 ||
-      _tprof_profile_writer_double_attr (w, group, "max", s->max) < 0 ||
-      _tprof_profile_writer_double_attr (w, group, "median", s->median) < 0 ||
-      _tprof_profile_writer_double_attr (w, group, "p95", s->p95) < 0 ||
-      _tprof_profile_writer_double_attr (w, group, "p99", s->p99) < 0)
-    return -1;
-  if (_tprof_profile_writer_add_array (w, group, "rank_count", H5T_STD_I64LE, H5T_NATIVE_INT64,
-                                       cache->rank_count, ws, error) < 0 ||
-      _tprof_profile_writer_add_array (w, group, "rank_sum", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                                       cache->rank_sum, ws, error) < 0 ||
-      _tprof_profile_writer_add_array (w, group, "rank_min", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                                       cache->rank_min, ws, error) < 0 ||
-      _tprof_profile_writer_add_array (w, group, "rank_max", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                                       cache->rank_max, ws, error) < 0)
-    return -1;
-  if (cache->rank_recorded != NULL
-      && _tprof_profile_writer_add_array (w, group, "rank_recorded", H5T_STD_I64LE, H5T_NATIVE_INT64,
-                                          cache->rank_recorded, ws, error) < 0)
-    return -1;
-  return 0;
-}
-
-static const char *const tprof_operation_field_names[TPROF_H5_N_FIELDS] = {
-  [TPROF_H5_FIELD_TIMES] = "times",
-  [TPROF_H5_FIELD_RANKS] = "ranks",
-  [TPROF_H5_FIELD_STARTS] = "starts",
-  [TPROF_H5_FIELD_THREADS] = "threads",
-};
-
-/* Durations and starts are float64, ranks and threads int32 (DESIGN.md 2, 2b). */
-static bool
-tprof_operation_field_is_double (int field)
-{
-  return field == TPROF_H5_FIELD_TIMES || field == TPROF_H5_FIELD_STARTS;
-}
-
-/* The sample arrays of @parts: written from its data, or left as room. */
-static int
-tprof_operation_writer_samples (TprofProfileWriter  *w,
-                                hid_t                group,
-                                TprofOperationParts *parts,
-                                TprofError          *error)
-{
-  int n_fields = parts->timeline ? TPROF_H5_N_FIELDS : TPROF_H5_FIELD_STARTS;
-
-  for (int f = 0; f < TPROF_H5_N_FIELDS; f++)
-    parts->offsets[f] = UINT64_MAX;
-  for (int f = 0; f < n_fields; f++)
-    {
-      bool dbl = tprof_operation_field_is_double (f);
-      hid_t file_type = dbl ? H5T_IEEE_F64LE : H5T_STD_I32LE;
-      int result = parts->left_to_ranks
-        ? _tprof_profile_writer_add_room (w, group, tprof_operation_field_names[f], file_type, parts->n,
-                                          &parts->offsets[f])
-        : _tprof_profile_writer_add_array (w, group, tprof_operation_field_names[f], file_type,
-                                           dbl ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT32, parts->data[f],
-                                           parts->n, error);
-
-      if (result < 0)
-        return -1;
-    }
-  return 0;
-}
-
-int
-_tprof_profile_writer_add_parts (TprofProfileWriter  *w,
-                                 TprofOperationParts *parts,
-                                 TprofError          *error)
-{
-  char *link_name;
-  hid_t group;
-  int result = -1;
-
-  /* checked again: samples appended by the gather or the library's own
-   * code bypass tprof_profiled_time_add() */
-  if (!_tprof_h5_utf8_valid (parts->name, strlen (parts->name)))
-    return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: cannot save: an operation name is not valid UTF-8",
-                            w->path);
-  link_name = _tprof_h5_escape_name (parts->name);
-  if (link_name == NULL)
-    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
-                            w->path, parts->name);
-  group = H5Gcreate2 (w->timings, link_name, w->lcpl, w->gcpl_operation, H5P_DEFAULT);
-  if (group >= 0 && _tprof_profile_writer_string_attr (w, group, "name", parts->name) == 0 &&
-      tprof_operation_writer_samples (w, group, parts, error) == 0 &&
-      tprof_operation_writer_stats (w, group, parts->cache, error) == 0)
-    result = 0;
-  else if (error == NULL || error->code == 0)
-    _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write operation '%s'", parts->name);
-  _tprof_h5_close (group);
-  free (link_name);
-  return result;
-}
-
-/* The group of operation @name holding the samples of @gt (grouped by
- * rank) and their statistics; a selection with starts but no threads
- * stores thread 0 for all (DESIGN.md 2b). */
-static int
-tprof_operation_writer_group (TprofProfileWriter      *w,
-                              const char              *name,
-                              const TprofGatheredTime *gt,
-                              TprofError              *error)
-{
-  TprofCachedStats cache;
-  size_t n = tprof_gathered_time_count (gt);
-  const int32_t *threads = tprof_gathered_time_threads (gt);
-  int32_t *zeros = NULL;
-  TprofOperationParts parts = {
-    .name = name,
-    .n = n,
-    .timeline = tprof_gathered_time_starts (gt) != NULL,
-    .cache = &cache,
-  };
-  int result;
-  size_t invalid = _tprof_h5_find_invalid (tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt),
-                                           0, n, w->world_size);
-
-  if (invalid < n)
-    {
-      char where[1024];
-
-      snprintf (where, sizeof where, "%s: cannot save: ", w->path);
-      return _tprof_h5_invalid_sample_error (error, TPROF_ERROR_INVALID, where, name,
-                                             tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt),
-                                             invalid, w->world_size);
-    }
-  if (parts.timeline && threads == NULL && (threads = zeros = calloc (n != 0 ? n : 1, sizeof *zeros)) == NULL)
-    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing threads", w->path);
-  if (!_tprof_cached_stats_init (&cache, gt, w->world_size))
-    {
-      free (zeros);
-      return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
-                              w->path, name);
-    }
-  parts.data[TPROF_H5_FIELD_TIMES] = tprof_gathered_time_times (gt);
-  parts.data[TPROF_H5_FIELD_RANKS] = tprof_gathered_time_ranks (gt);
-  parts.data[TPROF_H5_FIELD_STARTS] = tprof_gathered_time_starts (gt);
-  parts.data[TPROF_H5_FIELD_THREADS] = threads;
-  result = _tprof_profile_writer_add_parts (w, &parts, error);
-  _tprof_cached_stats_clear (&cache);
-  free (zeros);
-  return result;
-}
-
 static const int32_t *sorting_ranks;  /* under the HDF5 lock, which makes it safe */
 
 static int
@@ -304,10 +147,8 @@ tprof_operation_writer_grouped_timeline (const TprofGatheredTime *gt)
   return grouped;
 }
 
-/* @gt as stored: itself when grouped by rank (no copy), else a grouped
- * copy in *@copy, which the caller frees. NULL with @error on failure. */
-static const TprofGatheredTime *
-tprof_operation_writer_grouped (TprofProfileWriter      *w,
+const TprofGatheredTime *
+_tprof_operation_writer_grouped (TprofProfileWriter      *w,
                                 const char              *name,
                                 const TprofGatheredTime *gt,
                                 TprofGatheredTime      **copy,
@@ -354,31 +195,4 @@ tprof_operation_writer_grouped (TprofProfileWriter      *w,
     tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
                      w->path, name);
   return *copy;
-}
-
-int
-_tprof_profile_writer_add_operation (TprofProfileWriter      *w,
-                                     const TprofProfiledTime *pt,
-                                     size_t                   op,
-                                     TprofError              *error)
-{
-  const char *name = tprof_profiled_time_name (pt, op);
-  const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, op);
-  size_t n = tprof_gathered_time_count (gt);
-  uint64_t upcoming = (uint64_t) n * (sizeof (double) + sizeof (int32_t))
-                      * (tprof_gathered_time_starts (gt) != NULL ? 2 : 1)
-                      + (uint64_t) w->world_size * 5 * sizeof (double) + 4 * strlen (name);
-  TprofGatheredTime *copy;
-  int result;
-
-  /* its link in /timings: a heap block may double for it */
-  w->deferred_bound += 2 * (3 * strlen (name) + 64);
-  if (_tprof_profile_writer_reserve (w, upcoming, error) < 0)
-    return -1;
-  gt = tprof_operation_writer_grouped (w, name, gt, &copy, error);
-  if (gt == NULL)
-    return -1;
-  result = tprof_operation_writer_group (w, name, gt, error);
-  tprof_gathered_time_free (copy);
-  return result;
 }

@@ -60,6 +60,8 @@ tprof_profile_file_free (TprofProfileFile *pf)
     }
   free (pf->ops);
   free (pf->by_name);
+  free (pf->seg_rank);
+  free (pf->seg_offset);
   _tprof_h5_free_strings (pf->hostnames, (size_t) pf->world_size);
   free (pf->created);
   free (pf->producer);
@@ -104,7 +106,7 @@ tprof_profile_file_read_metadata (TprofProfileFile *pf,
   /* after H5Fopen, whose check of a truncated file says it best */
   if ((tprof_profile_file_heap_check && _tprof_h5_check_global_heaps (pf->path, pf->file, error) < 0)
       || _tprof_h5_read_root (pf, error) < 0
-      || _tprof_h5_read_operations (pf, error) < 0
+      || (pf->format_version >= 3 ? _tprof_columns_read (pf, error) : _tprof_h5_read_operations (pf, error)) < 0
       || _tprof_h5_read_hostnames (pf, error) < 0
       || _tprof_h5_read_clock_offsets (pf, error) < 0)
     return -1;

@@ -33,20 +33,20 @@ tprof_profile_writer_root_attrs (TprofProfileWriter      *w,
   return 0;
 }
 
-/* /timings keeps its operations in the order they were added. */
+/* The groups of format 3's columns (docs/file-format.md). */
 static int
-tprof_profile_writer_create_timings (TprofProfileWriter *w,
-                                     hid_t               file)
+tprof_profile_writer_create_groups (TprofProfileWriter *w,
+                                    hid_t               file)
 {
-  hid_t gcpl = H5Pcreate (H5P_GROUP_CREATE);
-  hid_t timings = -1;
+  for (int g = 0; g < TPROF_N_COLUMN_GROUPS; g++)
+    {
+      hid_t group = H5Gcreate2 (file, _tprof_column_groups[g], w->lcpl, H5P_DEFAULT, H5P_DEFAULT);
 
-  if (gcpl >= 0 &&
-      H5Pset_link_creation_order (gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED) >= 0)
-    timings = H5Gcreate2 (file, "timings", w->lcpl, gcpl, H5P_DEFAULT);
-  _tprof_h5_close (timings);
-  _tprof_h5_close (gcpl);
-  return timings < 0 ? -1 : 0;
+      _tprof_h5_close (group);
+      if (group < 0)
+        return -1;
+    }
+  return 0;
 }
 
 /* The types and property lists every object shares: made once. */
@@ -58,12 +58,7 @@ tprof_profile_writer_init_lists (TprofProfileWriter *w)
   w->lcpl = H5Pcreate (H5P_LINK_CREATE);
   w->dcpl_contiguous = H5Pcreate (H5P_DATASET_CREATE);
   w->dcpl_compact = H5Pcreate (H5P_DATASET_CREATE);
-  w->gcpl_operation = H5Pcreate (H5P_GROUP_CREATE);
   if (w->str_type < 0 || w->scalar < 0 || w->lcpl < 0 || w->dcpl_contiguous < 0 || w->dcpl_compact < 0 ||
-      w->gcpl_operation < 0 ||
-      /* the name and nine statistics stay in the object header: a heap
-       * per group would cost time and space */
-      H5Pset_attr_phase_change (w->gcpl_operation, 16, 14) < 0 ||
       H5Pset_char_encoding (w->lcpl, H5T_CSET_UTF8) < 0 ||
       H5Pset_layout (w->dcpl_contiguous, H5D_CONTIGUOUS) < 0 ||
       H5Pset_alloc_time (w->dcpl_contiguous, H5D_ALLOC_TIME_EARLY) < 0 ||
@@ -77,13 +72,12 @@ tprof_profile_writer_init_lists (TprofProfileWriter *w)
 static void
 tprof_profile_writer_clear_lists (TprofProfileWriter *w)
 {
-  _tprof_h5_close (w->gcpl_operation);
   _tprof_h5_close (w->dcpl_compact);
   _tprof_h5_close (w->dcpl_contiguous);
   _tprof_h5_close (w->lcpl);
   _tprof_h5_close (w->scalar);
   _tprof_h5_close (w->str_type);
-  w->gcpl_operation = w->dcpl_compact = w->dcpl_contiguous = w->lcpl = w->scalar = w->str_type = -1;
+  w->dcpl_compact = w->dcpl_contiguous = w->lcpl = w->scalar = w->str_type = -1;
 }
 
 static void
@@ -92,7 +86,7 @@ tprof_profile_writer_init (TprofProfileWriter *w,
                            TprofSaveFile      *out,
                            int                 world_size)
 {
-  *w = (TprofProfileWriter) { path, out, world_size, -1, -1, -1, -1, -1, -1, -1, -1, 64 << 10 };
+  *w = (TprofProfileWriter) { path, out, world_size, -1, { -1, -1, -1 }, -1, -1, -1, -1, -1, 64 << 10 };
 }
 
 int
@@ -115,7 +109,7 @@ _tprof_profile_writer_skeleton (const TprofProfiledTime *pt,
   if (fapl >= 0 && H5Pset_fapl_core (fapl, 64 << 10, 0) >= 0 && tprof_profile_writer_init_lists (&w) == 0)
     file = H5Fcreate (tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   if (file >= 0 && tprof_profile_writer_root_attrs (&w, file, pt) == 0 &&
-      tprof_profile_writer_create_timings (&w, file) == 0 && H5Fflush (file, H5F_SCOPE_GLOBAL) >= 0)
+      tprof_profile_writer_create_groups (&w, file) == 0 && H5Fflush (file, H5F_SCOPE_GLOBAL) >= 0)
     got = H5Fget_file_image (file, NULL, 0);
   if (got > 0 && (*image = malloc ((size_t) got)) != NULL &&
       H5Fget_file_image (file, *image, (size_t) got) != got)
@@ -151,10 +145,10 @@ _tprof_profile_writer_open (TprofProfileWriter *w,
   if (fapl >= 0 && H5Pset_fapl_sec2 (fapl) >= 0 && H5Pset_file_locking (fapl, 0, 1) >= 0 &&
       tprof_profile_writer_init_lists (w) == 0)
     w->file = H5Fopen (out->tmp_path, H5F_ACC_RDWR, fapl);
-  if (w->file >= 0)
-    w->timings = H5Gopen2 (w->file, "timings", H5P_DEFAULT);
+  for (int g = 0; w->file >= 0 && g < TPROF_N_COLUMN_GROUPS; g++)
+    w->groups[g] = H5Gopen2 (w->file, _tprof_column_groups[g], H5P_DEFAULT);
   _tprof_h5_close (fapl);
-  if (w->timings < 0)
+  if (w->file < 0 || w->groups[0] < 0 || w->groups[1] < 0 || w->groups[2] < 0)
     {
       _tprof_h5_error (error, TPROF_ERROR_IO, path, "cannot open its temporary file with HDF5");
       _tprof_profile_writer_close (w, NULL, error);
@@ -219,7 +213,7 @@ out:
   return result;
 }
 
-/* The timeline's clock offsets and their error bounds (DESIGN.md 2b). */
+/* The timeline's clock offsets and their error bounds (docs/file-format.md). */
 static int
 tprof_profile_writer_clock_offsets (TprofProfileWriter      *w,
                                     const TprofProfiledTime *pt,
@@ -273,18 +267,21 @@ _tprof_profile_writer_close (TprofProfileWriter *w,
   haddr_t eoa = HADDR_UNDEF;
   herr_t status = 0;
 
-  /* Heap blocks get their file space when flushed: the reservation
+  /* Some metadata gets its file space when flushed: the reservation
    * covers them (see deferred_bound), so these writes cannot fail for
    * want of space. After the flush nothing is left to allocate, so the
    * end of allocation is the file's end: the reservation beyond it is cut
    * at commit (HDF5 cannot know of a reservation grown after it opened
    * the file, and then leaves it). */
-  _tprof_h5_close (w->timings);
+  for (int g = 0; g < TPROF_N_COLUMN_GROUPS; g++)
+    _tprof_h5_close (w->groups[g]);
   if (w->file >= 0 && (H5Fflush (w->file, H5F_SCOPE_LOCAL) < 0 || H5Fget_eoa (w->file, &eoa) < 0))
     status = -1;
   if (w->file >= 0 && H5Fclose (w->file) < 0)
     status = -1;
-  w->timings = w->file = -1;
+  for (int g = 0; g < TPROF_N_COLUMN_GROUPS; g++)
+    w->groups[g] = -1;
+  w->file = -1;
   tprof_profile_writer_clear_lists (w);
   if (status < 0)
     return error != NULL && error->code != 0 ? -1

@@ -100,6 +100,33 @@ tprof_reader_locate_array (hid_t             group,
   return direct && (addr != HADDR_UNDEF || n == 0);
 }
 
+/* Format 3: the operation's rows of the sample columns; no ranks array,
+ * the cache's counts place them. */
+static void
+tprof_reader_locate_columns (const TprofProfileFile *file,
+                             size_t                  op,
+                             TprofReaderLocation    *loc)
+{
+  static const TprofReaderArrayId ids[] = { TPROF_READER_TIMES, TPROF_READER_STARTS, TPROF_READER_THREADS };
+  static const char *const names[] = { "times", "starts", "threads" };
+  static const H5T_class_t classes[] = { H5T_FLOAT, H5T_FLOAT, H5T_INTEGER };
+  hid_t samples = H5Gopen2 (file->file, "samples", H5P_DEFAULT);
+
+  loc->ranks_from_counts = true;
+  loc->row = file->ops[op].row;
+  loc->direct = samples >= 0;
+  for (size_t i = 0; i < 3 && loc->direct; i++)
+    {
+      TprofReaderArray *a = &loc->arrays[ids[i]];
+
+      loc->direct = tprof_reader_locate_array (samples, names[i], classes[i], file->n_samples, a);
+      a->offset += loc->row * a->type.size;
+    }
+  loc->direct = loc->direct && loc->arrays[TPROF_READER_TIMES].present;
+  if (samples >= 0)
+    H5Gclose (samples);
+}
+
 void
 _tprof_reader_locate (const TprofProfileFile *file,
                       size_t                  op,
@@ -121,6 +148,13 @@ _tprof_reader_locate (const TprofProfileFile *file,
 
   H5Eget_auto2 (H5E_DEFAULT, &saved_func, &saved_data);
   H5Eset_auto2 (H5E_DEFAULT, NULL, NULL);
+  if (file->format_version >= 3)
+    {
+      tprof_reader_locate_columns (file, op, loc);
+      H5Eclear2 (H5E_DEFAULT);
+      H5Eset_auto2 (H5E_DEFAULT, saved_func, saved_data);
+      return;
+    }
   timings = H5Gopen2 (file->file, "timings", H5P_DEFAULT);
   if (timings >= 0)
     group = H5Gopen2 (timings, file->ops[op].link_name, H5P_DEFAULT);

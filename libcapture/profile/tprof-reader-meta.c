@@ -88,6 +88,8 @@ _tprof_reader_put_location (TprofWire                 *w,
   _tprof_wire_put_u64 (w, loc->dev);
   _tprof_wire_put_u64 (w, loc->ino);
   _tprof_wire_put_u64 (w, loc->n);
+  _tprof_wire_put_u64 (w, loc->ranks_from_counts);
+  _tprof_wire_put_u64 (w, loc->row);
   for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
     {
       const TprofReaderArray *a = &loc->arrays[i];
@@ -108,6 +110,8 @@ _tprof_reader_get_location (TprofWire           *w,
   loc->dev = _tprof_wire_get_u64 (w);
   loc->ino = _tprof_wire_get_u64 (w);
   loc->n = _tprof_wire_get_u64 (w);
+  loc->ranks_from_counts = _tprof_wire_get_u64 (w) != 0;
+  loc->row = _tprof_wire_get_u64 (w);
   for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
     {
       TprofReaderArray *a = &loc->arrays[i];
@@ -131,7 +135,8 @@ _tprof_reader_get_location (TprofWire           *w,
               || a->offset > (uint64_t) INT64_MAX || loc->n > ((uint64_t) INT64_MAX - a->offset) / 8))
         loc->direct = false;
     }
-  if (!loc->arrays[TPROF_READER_TIMES].present || !loc->arrays[TPROF_READER_RANKS].present)
+  if (!loc->arrays[TPROF_READER_TIMES].present
+      || (!loc->arrays[TPROF_READER_RANKS].present && !loc->ranks_from_counts))
     loc->direct = false;
   return !w->failed;
 }

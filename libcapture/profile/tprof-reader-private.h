@@ -12,7 +12,7 @@
 #include "tprof-h5-reader-private.h"
 
 /* Bumped whenever a message changes: a helper of another build is refused. */
-#define TPROF_READER_PROTOCOL 3
+#define TPROF_READER_PROTOCOL 4
 
 typedef enum
 {
@@ -103,6 +103,10 @@ typedef struct
   uint64_t         dev;
   uint64_t         ino;
   uint64_t         n;
+  /* format 3: no ranks array, the cached counts place each rank's
+   * samples; the operation's first row of the columns (for messages) */
+  bool             ranks_from_counts;
+  uint64_t         row;
   TprofReaderArray arrays[TPROF_READER_N_ARRAYS];
 } TprofReaderLocation;
 

@@ -18,6 +18,7 @@ typedef struct
 {
   TprofProfileFile          *pf;
   const char                *op;
+  size_t                     op_index;
   int                        fd;
   const TprofReaderLocation *loc;
   TprofProgressFunc          progress;
@@ -50,7 +51,7 @@ read_block (DirectRead *dr,
   TprofH5SampleSource source = {
     .fd = dr->fd,
     .times_offset = array_offset (dr, TPROF_READER_TIMES, start),
-    .ranks_offset = array_offset (dr, TPROF_READER_RANKS, start),
+    .ranks_offset = dr->loc->ranks_from_counts ? -1 : array_offset (dr, TPROF_READER_RANKS, start),
     .times_type = dr->loc->arrays[TPROF_READER_TIMES].type,
     .ranks_type = dr->loc->arrays[TPROF_READER_RANKS].type,
   };
@@ -59,6 +60,9 @@ read_block (DirectRead *dr,
   char rank_text[32];
   int status;
 
+  if (dr->loc->ranks_from_counts)
+    _tprof_h5_ranks_from_counts (dr->pf->ops[dr->op_index].cache.rank_count, dr->pf->world_size, start, count,
+                                 ranks);
   status = _tprof_h5_fill_samples (&source, times, ranks, (size_t) count, dr->pf->world_size,
                                    &invalid, &failed_array);
   if (status == -1)
@@ -70,6 +74,9 @@ read_block (DirectRead *dr,
                             dr->pf->path, dr->op, failed_array, strerror (status));
   if (TPROF_LIKELY (invalid == count))
     return 0;
+  if (dr->loc->ranks_from_counts)
+    return _tprof_h5_report_invalid_row (dr->pf, dr->op, times[invalid], dr->loc->row + start + invalid,
+                                         dr->error);
   /* the rank as stored, before any clamping to int32 */
   if (!_tprof_h5_format_stored_integer (dr->fd, array_offset (dr, TPROF_READER_RANKS, start + invalid),
                                         source.ranks_type, rank_text, sizeof rank_text))
@@ -213,7 +220,7 @@ _tprof_reader_read_direct (TprofProfileFile          *pf,
                            TprofError                *error)
 {
   const TprofH5Operation *op = &pf->ops[op_index];
-  DirectRead dr = { pf, op->name, fd, loc, progress, user_data, cancel, 0, 0, error };
+  DirectRead dr = { pf, op->name, op_index, fd, loc, progress, user_data, cancel, 0, 0, error };
   TprofH5Reading reading = { pf, op->name, loc->n, &dr.done, &dr.total, error, &dr,
                              direct_reading_runs, direct_reading_timeline };
   TprofGatheredTime *gt;

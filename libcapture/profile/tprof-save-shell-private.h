@@ -20,7 +20,7 @@ typedef struct
  * its space and writes all of it but the samples: @info's root
  * attributes and /ranks (world size, host names, the timeline's offsets
  * and origin; @info holds no operation), and for each of @ops (which
- * must have left_to_ranks set) its group, cached statistics and room for
+ * must have left_to_ranks set) its rows of the tables and room for
  * its samples, whose offsets are filled in. HDF5 has closed the file
  * when this returns: other processes may write into the room, by the
  * name _tprof_save_shell_path() gives. 0, or -1 with @error and nothing

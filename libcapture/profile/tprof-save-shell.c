@@ -1,4 +1,4 @@
-/* tprof-save-shell.c — a parallel save's file without its samples: HDF5's metadata and the cached statistics, written by one rank. */
+/* tprof-save-shell.c — a parallel save's file without its samples: the columns' metadata and tables, written by one rank. */
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include <string.h>
@@ -6,7 +6,8 @@
 #include "tprof/tprof-profiled-time.h"
 #include "tprof-save-shell-private.h"
 
-/* HDF5 writes the groups, statistics and /ranks; the rooms stay empty. */
+/* HDF5 writes the columns' metadata and /ranks, we the tables; the
+ * sample columns stay empty. */
 static int
 tprof_save_shell_body (TprofSaveShell          *shell,
                        const TprofProfiledTime *info,
@@ -15,27 +16,25 @@ tprof_save_shell_body (TprofSaveShell          *shell,
                        TprofError              *error)
 {
   TprofProfileWriter w;
+  TprofColumnsLayout l = { 0 };
   TprofH5Guard guard;
   int world_size = tprof_profiled_time_world_size (info);
   int result;
 
   _tprof_h5_enter (&guard);
   result = _tprof_profile_writer_open (&w, shell->file.path, &shell->file, world_size, error);
-  for (size_t op = 0; result == 0 && op < n_ops; op++)
-    {
-      uint64_t upcoming = _tprof_save_operation_estimate (ops[op].n, ops[op].timeline, world_size);
-
-      /* its link in /timings: a heap block may double for it */
-      w.deferred_bound += 2 * (3 * strlen (ops[op].name) + 64);
-      result = _tprof_profile_writer_reserve (&w, upcoming, error);
-      if (result == 0)
-        result = _tprof_profile_writer_add_parts (&w, &ops[op], error);
-    }
+  if (result == 0)
+    result = _tprof_columns_layout_init (&l, ops, n_ops, world_size, shell->file.path, error);
+  if (result == 0)
+    result = _tprof_columns_writer_create (&w, &l, error);
+  if (result == 0)
+    result = _tprof_columns_writer_tables (&w, &l, error);
   if (result == 0)
     result = _tprof_profile_writer_add_ranks (&w, info, error);
   if (w.file >= 0 && _tprof_profile_writer_close (&w, &shell->size, error) < 0)
     result = -1;
   _tprof_h5_leave (&guard);
+  _tprof_columns_layout_clear (&l);
   return result;
 }
 
