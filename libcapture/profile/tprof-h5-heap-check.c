@@ -218,6 +218,16 @@ tprof_h5_raw_data_find (TprofH5RawData *raw,
   if (fcpl >= 0 && H5Pget_userblock (fcpl, &userblock) >= 0)
     raw->base = userblock;
   _tprof_h5_close (fcpl);
+  /* format 3: a few numeric columns, whatever the number of operations */
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (_tprof_columns[c].type != TPROF_COLTYPE_STRING && H5Lexists (file, _tprof_columns[c].group, H5P_DEFAULT) > 0)
+      {
+        hid_t group = H5Gopen2 (file, _tprof_columns[c].group, H5P_DEFAULT);
+
+        if (group >= 0)
+          tprof_h5_raw_data_add (raw, group, _tprof_columns[c].name);
+        _tprof_h5_close (group);
+      }
   if (H5Lexists (file, "timings", H5P_DEFAULT) <= 0 ||
       (timings = H5Gopen2 (file, "timings", H5P_DEFAULT)) < 0)
     return;
