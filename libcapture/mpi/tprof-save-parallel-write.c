@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tprof-profiled-time-private.h"
+#include "tprof-profiled-time-internal.h"
 #include "tprof-save-parallel-private.h"
 
 static bool save_fail_writes;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tprof-crc32c.h"
-#include "tprof-gathered-time-private.h"
+#include "tprof-analysis-internal.h"
 #include "tprof-h5-reader-private.h"
 
 /* The tables as read, native: one array per column (NULL when absent). */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "tprof-h5-private.h"
+#include "tprof-h5-internal.h"
 
 /* HDF5 keeps global state (ids, error stacks, the auto-print hook) that a
  * non-threadsafe build does not protect, and the viewer loads files from a

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "tprof/tprof-profiled-time.h"
-#include "tprof-gathered-time-private.h"
+#include "tprof-analysis-internal.h"
 #include "tprof-h5-writer-private.h"
 
 static int

@@ -1,4 +1,4 @@
-/* tprof-time-manager-private.h — the per-thread sample buffers behind the recording hot path. */
+/* tprof-time-manager-internal.h — the per-thread sample buffers behind the recording hot path. */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 

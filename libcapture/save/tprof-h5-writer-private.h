@@ -7,7 +7,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "tprof-h5-private.h"
+#include "tprof-h5-internal.h"
+#include "tprof-save-shell-internal.h"
 #include "tprof/tprof-gathered-time.h"
 
 /* How a save stays safe and lean (tprof-profiled-time-save.c):
@@ -31,15 +32,7 @@
  *    never filled by HDF5: we pwrite() the tables and the samples at their
  *    offsets, the samples straight from the profile's arrays, while the
  *    statistics the tables cache are computed. */
-typedef struct
-{
-  const char *path;      /* as the caller gave it, for messages */
-  char       *target;    /* @path with symbolic links followed: what is replaced */
-  char       *dir;       /* the directory of @target */
-  char       *tmp_path;  /* "<dir>/.tprof-XXXXXX": short, whatever the target's length */
-  int         fd;
-  off_t       reserved;  /* bytes allocated on disk from offset 0 */
-} TprofSaveFile;
+/* TprofSaveFile, the temporary file: tprof-save-shell-internal.h. */
 
 /* Creates a new empty temporary file beside the file @path names (after
  * following symbolic links). Refuses a target that exists and is not a
@@ -192,59 +185,6 @@ int _tprof_profile_writer_double_attr (TprofProfileWriter *w,
                                        hid_t               obj,
                                        const char         *name,
                                        double              value);
-
-/* What the file caches of one operation (docs/file-format.md), computed
- * by the statistics engine (tprof-cached-stats.c). */
-typedef struct
-{
-  TprofSummary summary;
-  int64_t     *rank_count;  /* world_size each */
-  double      *rank_sum;
-  double      *rank_min;    /* NaN where a rank has no sample */
-  double      *rank_max;
-  int64_t     *rank_recorded;  /* sampled capture only, else NULL:
-                                * samples each rank recorded; then rank_sum/min/max
-                                * and the summary's count, sum, mean, min and max
-                                * cover all of them */
-} TprofCachedStats;
-
-/* Fills @cache from @gt; false when memory is exhausted. */
-bool _tprof_cached_stats_init (TprofCachedStats     *cache,
-                                  const TprofGatheredTime *gt,
-                                  int                      world_size);
-TPROF_EXPORT void _tprof_cached_stats_clear (TprofCachedStats *cache);
-
-/* The sample arrays of an operation. */
-typedef enum
-{
-  TPROF_H5_FIELD_TIMES,    /* float64 */
-  TPROF_H5_FIELD_RANKS,    /* int32: in memory only; format 3 keeps them in segments */
-  TPROF_H5_FIELD_STARTS,   /* float64, only on a timeline */
-  TPROF_H5_FIELD_THREADS,  /* int32, only on a timeline */
-  TPROF_H5_N_FIELDS,
-} TprofH5Field;
-
-/* One operation as the writer stores it: its name, @n samples grouped by
- * ascending rank, its cached statistics, and the sample arrays @data
- * (native byte order), or with @left_to_ranks none: its rows of each
- * sample column are then room that the ranks of a parallel save fill,
- * and their file offsets come back in @offsets (UINT64_MAX for a column
- * not written, and for ranks, which have none). Starts and threads
- * exist only with @timeline. @recorded (@n_recorded entries, ascending
- * by rank) says what each rank recorded under sampled capture; without
- * samples data, @cache alone says which ranks have samples. */
-typedef struct
-{
-  const char              *name;
-  size_t                   n;
-  bool                     timeline;
-  bool                     left_to_ranks;
-  const void              *data[TPROF_H5_N_FIELDS];
-  const TprofRankRecorded *recorded;
-  size_t                   n_recorded;
-  const TprofCachedStats  *cache;
-  uint64_t                 offsets[TPROF_H5_N_FIELDS];
-} TprofOperationParts;
 
 /* A whole profile as format 3 lays it out (tprof-columns-layout.c): K
  * operations, S segments (a rank's samples of one operation), N samples. */

@@ -1,9 +1,9 @@
-/* tprof-h5-sample-check.c — finds the first sample breaking DESIGN.md section 2 (time not finite or < 0, rank out of range). */
+/* tprof-h5-sample-check.c — finds the first sample the format refuses (time not finite or < 0, rank out of range), for the profile, the writer and the readers. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <string.h>
 
-#include "tprof-h5-reader-private.h"
+#include "tprof-h5-internal.h"
 
 /* Small enough for a block of times and ranks to stay in the L1/L2 cache
  * between the fast check and the exact one. */
@@ -63,37 +63,6 @@ _tprof_h5_find_invalid (const double  *times,
           return i;
     }
   return stop;
-}
-
-int
-_tprof_h5_report_invalid (const TprofProfileFile *pf,
-                          const char             *op,
-                          double                  time,
-                          const char             *rank_text,
-                          size_t                  i,
-                          TprofError             *error)
-{
-  if (!isfinite (time) || time < 0)
-    return tprof_error_set (error, TPROF_ERROR_FORMAT,
-                            "%s: operation '%s': times[%zu] is %s (%g), expected a finite time >= 0",
-                            pf->path, op, i,
-                            isnan (time) ? "NaN" : isinf (time) ? "infinite" : "negative", time);
-  return tprof_error_set (error, TPROF_ERROR_FORMAT,
-                          "%s: operation '%s': ranks[%zu] is %s, outside [0, %d) (world_size %d)",
-                          pf->path, op, i, rank_text, pf->world_size, pf->world_size);
-}
-
-int
-_tprof_h5_report_invalid_row (const TprofProfileFile *pf,
-                              const char             *op,
-                              double                  time,
-                              uint64_t                row,
-                              TprofError             *error)
-{
-  return tprof_error_set (error, TPROF_ERROR_FORMAT,
-                          "%s: samples/times[%llu]: is %s (%g), expected a finite time >= 0 (operation '%s')",
-                          pf->path, (unsigned long long) row,
-                          isnan (time) ? "NaN" : isinf (time) ? "infinite" : "negative", time, op);
 }
 
 int

@@ -1,4 +1,4 @@
-/* tprof-h5-private.h — helpers shared by the HDF5 reader and writer of profiles (docs/file-format.md). */
+/* tprof-h5-internal.h — helpers shared by the HDF5 reader and writer of profiles (docs/file-format.md). */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
@@ -115,5 +115,5 @@ int _tprof_h5_invalid_sample_error (TprofError    *error,
                                     size_t         i,
                                     int            world_size);
 
-/* The reader's own declarations are in tprof-h5-reader-private.h, the
- * writer's in tprof-h5-writer-private.h. */
+/* The reader's own declarations are in file/tprof-h5-reader-private.h, the
+ * writer's in save/tprof-h5-writer-private.h. */

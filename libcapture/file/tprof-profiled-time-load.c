@@ -6,7 +6,7 @@
 #include "tprof/tprof-profile-file.h"
 #include "tprof/tprof-profiled-time.h"
 #include "tprof-h5-reader-private.h"
-#include "tprof-profiled-time-private.h"
+#include "tprof-profiled-time-internal.h"
 
 /* Moves what @pf knows beyond the samples into @pt. */
 static int

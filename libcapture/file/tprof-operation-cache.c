@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "tprof-h5-reader-private.h"
-#include "tprof-gathered-time-private.h"
+#include "tprof-analysis-internal.h"
 
 #define TPROF_CACHE_ALL_FLOATS ((1u << TPROF_CACHE_N_FLOATS) - 1)
 

@@ -2,7 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 
-#include "tprof-gathered-time-private.h"
+#include "tprof-analysis-internal.h"
 #include "tprof-h5-reader-private.h"
 
 /* Reads @runs (*r->total samples) into a new selection, keeping only the

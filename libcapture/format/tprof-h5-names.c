@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tprof-h5-private.h"
+#include "tprof-h5-internal.h"
 
 char *
 _tprof_h5_escape_name (const char *name)

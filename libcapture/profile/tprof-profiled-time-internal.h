@@ -1,4 +1,4 @@
-/* tprof-profiled-time-private.h — TprofProfiledTime internals shared with the HDF5 reader. */
+/* tprof-profiled-time-internal.h — TprofProfiledTime internals shared with the HDF5 reader. */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 

@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tprof-gathered-time-private.h"
+#include "tprof-analysis-internal.h"
 #include "tprof-h5-reader-private.h"
 #include "tprof-reader-private.h"
 

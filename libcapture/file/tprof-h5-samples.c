@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tprof-gathered-time-private.h"
+#include "tprof-analysis-internal.h"
 #include "tprof-h5-reader-private.h"
 
 /* Below this many bytes, HDF5 reads a dataset as fast as pread() would. */

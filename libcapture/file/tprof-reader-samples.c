@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tprof-gathered-time-private.h"
+#include "tprof-analysis-internal.h"
 #include "tprof-h5-reader-private.h"
 #include "tprof-reader-private.h"
 

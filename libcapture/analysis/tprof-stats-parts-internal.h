@@ -1,4 +1,4 @@
-/* tprof-stats-parts-private.h — the summary of samples held in parts that cannot meet (the ranks of a parallel save): sums per part, exact quantiles by a counting search. */
+/* tprof-stats-parts-internal.h — the summary of samples held in parts that cannot meet (the ranks of a parallel save): sums per part, exact quantiles by a counting search. */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tprof-h5-private.h"
+#include "tprof-h5-internal.h"
 
 void
 _tprof_h5_free_strings (char   **strings,

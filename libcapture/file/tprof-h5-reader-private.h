@@ -11,7 +11,7 @@
 
 #include "tprof/tprof-error.h"
 #include "tprof/tprof-profile-file.h"
-#include "tprof-h5-private.h"
+#include "tprof-h5-internal.h"
 
 /* The newest format_version this reader understands (docs/file-format.md). */
 #define TPROF_H5_READER_MAX_VERSION TPROF_FORMAT_VERSION

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "tprof-h5-reader-private.h"
-#include "tprof-gathered-time-private.h"
+#include "tprof-analysis-internal.h"
 
 /* Samples per pread() of each array: the block is checked right after,
  * while it is still in the cache, and the system calls stay cheap. */

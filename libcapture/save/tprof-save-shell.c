@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tprof/tprof-profiled-time.h"
-#include "tprof-save-shell-private.h"
+#include "tprof-h5-writer-private.h"
 
 /* HDF5 writes the columns' metadata and /ranks, we the tables; the
  * sample columns stay empty. */
