@@ -9,40 +9,7 @@
 
 #include <tprof/tprof-gathered-time.h>
 
-/* @bytes (at least 4 MiB) for free(), aligned to and advised onto 2 MiB
- * transparent huge pages (tprof-alloc.c). */
-void *_tprof_malloc_large (size_t bytes);
-
-/* malloc (@n_items * @item_size), or NULL when that product overflows.
- * A 4 KiB page fault costs about as much as copying the page (more in a
- * VM): an array of 4 MiB or more goes onto 2 MiB pages (where the THP
- * mode is `madvise`, as on Debian), so that a 100 MB array faults 50
- * times instead of 25000; smaller ones would waste memory. */
-static inline void *
-_tprof_malloc_array (size_t n_items,
-                     size_t item_size)
-{
-  size_t bytes;
-
-  if (__builtin_mul_overflow (n_items, item_size, &bytes))
-    return NULL;
-  if (bytes >= ((size_t) 4 << 20))
-    return _tprof_malloc_large (bytes);
-  return malloc (bytes > 0 ? bytes : 1);
-}
-
-/* A selection of @n samples whose times and then ranks fill the start of
- * @mapping (@bytes long, from mmap), unmapped when the selection is freed
- * (also when NULL is returned). The isolated reader hands samples over so,
- * without a copy. */
-TprofGatheredTime *_tprof_gathered_time_new_mapped (void   *mapping,
-                                                    size_t  bytes,
-                                                    size_t  n);
-
-/* A new selection whose sample i is @gt's sample @order[i] (a permutation
- * of its count() indices), timeline included; NULL when out of memory. */
-TprofGatheredTime *_tprof_gathered_time_permuted (const TprofGatheredTime *gt,
-                                                  const size_t            *order);
+#include "tprof-analysis-internal.h"
 
 /* ---- statistics of a plain array (tprof-stats-values.c) ---- */
 
@@ -57,11 +24,6 @@ bool _tprof_values_min_max (const double *x,
                             size_t        n,
                             double       *min,
                             double       *max);
-
-/* numpy's sum of @x[0..@n), bit for bit: pairwise within each buffer of
- * TPROF_NUMPY_BUFFER values, the buffers' sums added in order. */
-double _tprof_values_sum (const double *x,
-                          size_t        n);
 
 /* Sample standard deviation (N-1) as numpy computes it from @mean (two
  * passes: sum of squared deviations, divided, square root), bit for bit
@@ -109,17 +71,6 @@ double _tprof_values_sum_buffers (const double       *x,
 
 /* ---- rank balance (tprof-stats-summary.c) ---- */
 
-/* The balance of the ranks with samples: @totals[i] is the total time of
- * @ranks[i] (ascending). Sets @out's imbalance (largest total / mean
- * total), imbalance_time (largest total - mean total) and slowest_rank
- * (the rank of the largest; the lowest rank wins a tie); NaN, NaN and -1
- * when @n_ranks is 0. The one definition of all three, for summaries of
- * samples and of a profile's cached per-rank totals alike. */
-void _tprof_rank_totals_balance (const double  *totals,
-                                 const int32_t *ranks,
-                                 size_t         n_ranks,
-                                 TprofSummary  *out);
-
 /* Sets the rank_count, imbalance and slowest rank of @out from the totals
  * of the @n_ranks ranks with samples (@ranks ascending), through
  * _tprof_rank_totals_balance(). */
@@ -130,16 +81,6 @@ void _tprof_summary_set_balance (TprofSummary  *out,
 
 /* ---- passes split over threads (tprof-stats-parallel.c) ---- */
 
-/* numpy reduces in buffers of this many values: pairwise within one, in
- * order across them. */
-#define TPROF_NUMPY_BUFFER 8192
-#define TPROF_STATS_MAX_CHUNKS 4
-
-/* Splits [0, @n) into 1, 2 or 4 chunks, @bounds[c] .. @bounds[c + 1],
- * at numpy buffer boundaries. Small arrays, and machines with one core,
- * get one chunk. */
-size_t _tprof_stats_split (size_t n,
-                           size_t bounds[TPROF_STATS_MAX_CHUNKS + 1]);
 
 /* A pass over @n values split into chunks, and where the chunks put the
  * sums of their numpy buffers so that the total comes out in numpy's order. */
@@ -161,15 +102,6 @@ double *_tprof_stats_pass_sums (const TprofStatsPass *pass,
 double _tprof_stats_pass_total (const TprofStatsPass *pass,
                                 const double         *chunk_totals);
 void _tprof_stats_pass_clear (TprofStatsPass *pass);
-
-/* Runs @func on each of the @n_tasks elements (each @task_size bytes) of
- * @tasks, one thread each, the first on the calling thread. Where a thread
- * cannot be started, its task runs on the calling thread instead. */
-typedef void (*TprofStatsTaskFunc) (void *task);
-void _tprof_stats_run_parallel (void               *tasks,
-                                size_t              n_tasks,
-                                size_t              task_size,
-                                TprofStatsTaskFunc  func);
 
 /* ---- rank index (tprof-rank-index.c) ---- */
 

@@ -6,7 +6,7 @@
 #include "tprof-gathered-time-private.h"
 #include "tprof-select-private.h"
 #include "tprof-sorted-runs-private.h"
-#include "tprof-stats-parts-private.h"
+#include "tprof-stats-parts-internal.h"
 
 void
 _tprof_part_sums_init (TprofPartSums *part)

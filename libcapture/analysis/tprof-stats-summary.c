@@ -9,7 +9,7 @@
 
 #include "tprof-gathered-time-private.h"
 #include "tprof-select-private.h"
-#include "tprof-stats-parts-private.h"
+#include "tprof-stats-parts-internal.h"
 
 const double _tprof_summary_percentiles[TPROF_SUMMARY_N_QUANTILES] = { 0.5, 0.95, 0.99 };
 

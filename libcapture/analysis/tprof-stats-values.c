@@ -6,7 +6,7 @@
 
 #include "tprof-gathered-time-private.h"
 #include "tprof-stats-lanes-private.h"
-#include "tprof-stats-parts-private.h"
+#include "tprof-stats-parts-internal.h"
 
 /* numpy's block size: up to it, eight interleaved sums; above it, halves. */
 #define PAIRWISE_BLOCK 128

@@ -5,7 +5,7 @@
 
 #include "tprof/capture-mpi.h"
 #include "tprof-gather-mpi-private.h"
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 
 void
 _tprof_gather_read_clear (TprofGatherRead *read)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tprof-gather-mpi-private.h"
-#include "tprof-profiled-time-private.h"
+#include "tprof-profiled-time-internal.h"
 
 /* Stamps @rank over @n entries: a short run written once, then copied by
  * blocks that stay in the L1 cache. */

@@ -7,8 +7,8 @@
 #include <stdint.h>
 
 #include "tprof-gather-mpi-private.h"
-#include "tprof-save-shell-private.h"
-#include "tprof-stats-parts-private.h"
+#include "tprof-save-shell-internal.h"
+#include "tprof-stats-parts-internal.h"
 
 /* How a parallel save runs (HACKING.md, "Saving in parallel"):
  *

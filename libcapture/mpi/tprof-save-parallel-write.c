@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tprof-profiled-time-private.h"
+#include "tprof-profiled-time-internal.h"
 #include "tprof-save-parallel-private.h"
 
 static bool save_fail_writes;
@@ -220,9 +220,12 @@ write_samples (TprofSaveParallel *s, TprofError *err)
 
           if (run->n == 0)
             continue;
+          /* format 3 keeps no rank per sample: its segments say it */
           if (write_at (s, fh, (MPI_Offset) room[TPROF_H5_FIELD_TIMES] + d, run->samples,
                         run->n * sizeof (double), err) == 0
-              && write_stamp (s, fh, (MPI_Offset) room[TPROF_H5_FIELD_RANKS] + w, s->g.rank, run->n, err) == 0
+              && (room[TPROF_H5_FIELD_RANKS] == UINT64_MAX
+                  || write_stamp (s, fh, (MPI_Offset) room[TPROF_H5_FIELD_RANKS] + w, s->g.rank, run->n,
+                                  err) == 0)
               && s->g.timeline.all
               && write_starts (s, fh, (MPI_Offset) room[TPROF_H5_FIELD_STARTS] + d, run, err) == 0)
             write_stamp (s, fh, (MPI_Offset) room[TPROF_H5_FIELD_THREADS] + w, run->thread, run->n, err);

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "tprof/tprof-profiled-time.h"
-#include "tprof-h5-private.h"
-#include "tprof-profiled-time-private.h"
+#include "tprof-h5-internal.h"
+#include "tprof-profiled-time-internal.h"
 
 struct _TprofProfiledTime
 {

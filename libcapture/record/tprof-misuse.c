@@ -3,7 +3,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 
 static pthread_mutex_t misuse_lock = PTHREAD_MUTEX_INITIALIZER;
 static TprofMisuseHandler misuse_handler;

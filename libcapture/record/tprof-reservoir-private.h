@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 #include "tprof/tprof-macros.h"
 
 /* A series with a sample limit (tprof_time_manager_set_sample_limit) keeps

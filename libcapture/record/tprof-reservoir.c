@@ -7,7 +7,7 @@
 
 #include "tprof-clock-private.h"
 #include "tprof-reservoir-private.h"
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 
 static uint64_t
 splitmix64 (uint64_t *state)

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "tprof-clock-private.h"
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 #include "tprof/tprof-error.h"
 #include "tprof/tprof-timer.h"
 

@@ -11,8 +11,8 @@
 #include <time.h>
 
 #include "tprof/tprof-profiled-time.h"
-#include "tprof-profiled-time-private.h"
-#include "tprof-time-manager-private.h"
+#include "tprof-profiled-time-internal.h"
+#include "tprof-time-manager-internal.h"
 
 /* One run of an operation's samples where the manager stores them. */
 typedef struct

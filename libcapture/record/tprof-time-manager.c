@@ -10,7 +10,7 @@
 
 #include "tprof-clock-private.h"
 #include "tprof-reservoir-private.h"
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 #include "tprof/tprof-clock.h"
 #include "tprof/tprof-timer.h"
 

@@ -1,7 +1,7 @@
 /* tprof-timer.c — explicit timers: tprof_timer_start/stop and the TPROF_TIMER block. */
 /* SPDX-License-Identifier: MIT */
 #include "tprof-clock-private.h"
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 #include "tprof/tprof-timer.h"
 
 TprofTimer

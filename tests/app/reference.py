@@ -24,13 +24,14 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'stats'))
 from reference import emit, log_edges  # noqa: E402  (tests/stats/reference.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import profile_h5  # noqa: E402  (tests/profile_h5.py)
 
 
 def load(path, op, ranks_arg):
     with h5py.File(path, 'r') as f:
-        for key in f['timings']:
-            group = f['timings'][key]
-            if group.attrs['name'] == op:
+        for name, group in profile_h5.operations(f):
+            if name == op:
                 times = np.asarray(group['times'][()], dtype=np.float64)
                 ranks = np.asarray(group['ranks'][()], dtype=np.int64)
                 break

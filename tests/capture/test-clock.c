@@ -7,7 +7,7 @@
 #include <tprof/capture.h>
 
 #include "tprof-clock-private.h"
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 
 /* Run twice by meson: as is, and with TPROF_CLOCK=monotonic. */
 static gboolean

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <tprof/capture.h>
 
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 
 /* Memory is measured as the process's resident size. Under a sanitizer
  * that size also holds shadow memory, redzones and (ASan) a quarantine of

@@ -1,7 +1,13 @@
 # profile_data.py — reads a tprof profile with h5py alone, the independent side of the CLI tests.
 # SPDX-License-Identifier: MIT
+import os
+import sys
+
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import profile_h5  # noqa: E402  (tests/profile_h5.py)
 
 
 def load(path):
@@ -9,13 +15,10 @@ def load(path):
     ops = []
     with h5py.File(path, 'r') as f:
         world_size = int(f.attrs['world_size'])
-        group = f['timings']
-        for key in group:  # creation order where tracked
-            sub = group[key]
-            name = sub.attrs.get('name', key)
+        for name, op in profile_h5.operations(f):  # file order
             if isinstance(name, bytes):
                 name = name.decode('utf-8')
-            ops.append((str(name), sub['times'][()].astype(np.float64), sub['ranks'][()].astype(np.int64)))
+            ops.append((str(name), op['times'].astype(np.float64), op['ranks'].astype(np.int64)))
     return world_size, ops
 
 

@@ -1,6 +1,6 @@
-# check_sampled.py — a sampled capture's file (DESIGN.md 2b rank_recorded), read with h5py alone; damaged copies of it.
+# check_sampled.py — a sampled capture's file (segments/recorded, docs/file-format.md), read with h5py alone; damaged copies of it.
 # Usage: check_sampled.py FILE OP RECORDED STORED SUM MIN MAX   (SUM/MIN/MAX exact, as %a hex floats)
-#        check_sampled.py FILE OP absent                        (OP was not sampled: no rank_recorded)
+#        check_sampled.py FILE OP absent                        (OP was not sampled: recorded = stored)
 #        check_sampled.py damage FILE OUT KIND                  (KIND: fewer, length, float, negative)
 # SPDX-License-Identifier: MIT
 import shutil
@@ -10,63 +10,65 @@ import h5py
 import numpy as np
 
 
-def group(f, name):
-    for key in f['timings']:
-        if f['timings'][key].attrs['name'] == name:
-            return f['timings'][key]
-    raise AssertionError('no operation %r' % name)
+def operation(f, name):
+    """Operation @name's rows of format 3's columns: its samples and its segments."""
+    names = list(f['operations/name'].asstr()[()])
+    assert name in names, 'no operation %r' % name
+    k = names.index(name)
+    s0, s1 = f['operations/segments'][k:k + 2]
+    off = f['segments/offset'][()]
+    return k, slice(s0, s1), f['samples/times'][off[s0]:off[s1]]
 
 
 def check(path, op, recorded, stored, total, lo, hi):
     with h5py.File(path, 'r') as f:
-        g = group(f, op)
-        rec = g['rank_recorded'][()]
-        assert rec.dtype == np.int64, rec.dtype
-        assert rec.shape == (f.attrs['world_size'],), rec.shape
+        k, segs, times = operation(f, op)
+        rec = f['segments/recorded'][segs]
+        assert f['segments/recorded'].dtype == np.int64, f['segments/recorded'].dtype
         assert list(rec) == [recorded], rec
-        assert list(g['rank_count'][()]) == [stored]
-        assert len(g['times']) == stored and len(g['ranks']) == stored
-        assert g.attrs['count'] == recorded, g.attrs['count']
+        assert list(f['segments/rank'][segs]) == [0]
+        assert len(times) == stored
+        stat = {key: f['operations/' + key][k] for key in ('count', 'sum', 'mean', 'std', 'min', 'max', 'median', 'p95')}
+        assert stat['count'] == recorded, stat['count']
         # exact: every value is a multiple of a power of two, every sum exact
-        assert g.attrs['sum'] == total, (g.attrs['sum'], total)
-        assert g['rank_sum'][0] == total
-        assert g.attrs['mean'] == total / recorded
-        assert g.attrs['min'] == lo and g['rank_min'][0] == lo
-        assert g.attrs['max'] == hi and g['rank_max'][0] == hi
-        times = g['times'][()]
+        assert stat['sum'] == total, (stat['sum'], total)
+        assert f['segments/sum'][segs][0] == total
+        assert stat['mean'] == total / recorded
+        assert stat['min'] == lo and f['segments/min'][segs][0] == lo
+        assert stat['max'] == hi and f['segments/max'][segs][0] == hi
         assert np.all((times >= lo) & (times <= hi))
         # the estimates come from the stored subset, as numpy computes them
-        assert g.attrs['median'] == np.median(times), (g.attrs['median'], np.median(times))
-        assert g.attrs['std'] == np.std(times, ddof=1) or abs(g.attrs['std'] / np.std(times, ddof=1) - 1) < 1e-12
-        assert g.attrs['p95'] == np.quantile(times, 0.95)
+        assert stat['median'] == np.median(times), (stat['median'], np.median(times))
+        assert stat['std'] == np.std(times, ddof=1) or abs(stat['std'] / np.std(times, ddof=1) - 1) < 1e-12
+        assert stat['p95'] == np.quantile(times, 0.95)
 
 
 def check_absent(path, op):
     with h5py.File(path, 'r') as f:
-        g = group(f, op)
-        assert 'rank_recorded' not in g
-        assert g.attrs['count'] == len(g['times'])
+        k, segs, times = operation(f, op)
+        # recorded, where the file has the column, equals what is stored
+        if 'segments/recorded' in f:
+            off = f['segments/offset'][()]
+            assert np.array_equal(f['segments/recorded'][segs], np.diff(off[segs.start:segs.stop + 1]))
+        assert f['operations/count'][k] == len(times)
 
 
 def damage(path, out, kind):
     shutil.copyfile(path, out)
     with h5py.File(out, 'r+') as f:
-        for key in f['timings']:
-            g = f['timings'][key]
-            if 'rank_recorded' not in g:
-                continue
-            rec = g['rank_recorded'][()]
-            del g['rank_recorded']
-            if kind == 'fewer':
-                g['rank_recorded'] = g['rank_count'][()] - 1
-            elif kind == 'length':
-                g['rank_recorded'] = np.concatenate([rec, rec])
-            elif kind == 'float':
-                g['rank_recorded'] = rec.astype(np.float64)
-            elif kind == 'negative':
-                g['rank_recorded'] = -rec
-            else:
-                raise AssertionError(kind)
+        rec = f['segments/recorded'][()]
+        stored = np.diff(f['segments/offset'][()])
+        del f['segments/recorded']
+        if kind == 'fewer':
+            f['segments/recorded'] = stored - 1
+        elif kind == 'length':
+            f['segments/recorded'] = np.concatenate([rec, rec])
+        elif kind == 'float':
+            f['segments/recorded'] = rec.astype(np.float64)
+        elif kind == 'negative':
+            f['segments/recorded'] = -rec
+        else:
+            raise AssertionError(kind)
 
 
 def main():

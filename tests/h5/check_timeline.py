@@ -1,4 +1,4 @@
-# check_timeline.py — the timeline of a saved profile (DESIGN.md 2b), read with h5py alone.
+# check_timeline.py — the timeline of a saved profile (docs/file-format.md), read with h5py alone.
 # Usage: check_timeline.py FILE BEFORE AFTER   (a recorded profile; BEFORE/AFTER bound its origin, Unix seconds)
 #        check_timeline.py FILE interleaved
 # SPDX-License-Identifier: MIT
@@ -10,25 +10,30 @@ import numpy as np
 
 
 def ops(f):
+    """Each operation's samples from format 3's columns, as docs/file-format.md reads them."""
     out = {}
-    for key in f['timings']:
-        g = f['timings'][key]
-        out[g.attrs['name']] = {k: g[k][()] for k in ('times', 'ranks', 'starts', 'threads')}
+    seg, off, rank = f['operations/segments'][()], f['segments/offset'][()], f['segments/rank'][()]
+    columns = {k: f['samples/' + k][()] for k in ('times', 'starts', 'threads')}
+    for k, name in enumerate(f['operations/name'].asstr()[()]):
+        s0, s1 = seg[k], seg[k + 1]
+        rows = slice(off[s0], off[s1])
+        out[name] = {key: values[rows] for key, values in columns.items()}
+        out[name]['ranks'] = np.repeat(rank[s0:s1], np.diff(off[s0:s1 + 1]))
     return out
 
 
 def check_recorded(path, before, after):
     with h5py.File(path, 'r') as f:
-        assert f.attrs['format_version'] == 2
+        assert f.attrs['format_version'] == 3
         origin = f.attrs['timeline_origin']
         origin = origin.decode() if isinstance(origin, bytes) else origin
         when = datetime.datetime.strptime(origin, '%Y-%m-%dT%H:%M:%S.%fZ').replace(tzinfo=datetime.timezone.utc)
         assert before <= when.timestamp() <= after, (origin, before, after)
         assert list(f['ranks']['clock_offset'][()]) == [0.0]
         assert list(f['ranks']['clock_offset_error'][()]) == [0.0]
+        assert f['samples/starts'].dtype == np.float64 and f['samples/threads'].dtype == np.int32
         o = ops(f)
     for name, d in o.items():
-        assert d['starts'].dtype == np.float64 and d['threads'].dtype == np.int32, name
         assert d['starts'].shape == d['times'].shape == d['threads'].shape, name
         assert np.all(np.isfinite(d['starts'])), name
     # the timeline begins at the first sample

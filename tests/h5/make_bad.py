@@ -103,7 +103,7 @@ CASES = {
     "wrong-format": lambda f: (good(f), f.attrs.__setitem__("format", "caliper-profile")),
     "format-not-string": lambda f: (good(f), f.attrs.__setitem__("format", 7)),
     "no-format-version": lambda f: (good(f), f.attrs.__delitem__("format_version")),
-    "format-version-3": lambda f: (good(f), f.attrs.__setitem__("format_version", 3)),
+    "format-version-4": lambda f: (good(f), f.attrs.__setitem__("format_version", 4)),
     "no-world-size": lambda f: (good(f), f.attrs.__delitem__("world_size")),
     "world-size-0": lambda f: (good(f), f.attrs.__setitem__("world_size", 0)),
     "world-size-float": lambda f: (good(f), f.attrs.__setitem__("world_size", 4.0)),

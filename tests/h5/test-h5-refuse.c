@@ -23,7 +23,7 @@ static const RefusalCase refusal_cases[] = {
   { "wrong-format.h5", TPROF_ERROR_FORMAT, { "not a tprof profile", "'format' is 'caliper-profile'" } },
   { "format-not-string.h5", TPROF_ERROR_FORMAT, { "attribute 'format' is not a string" } },
   { "no-format-version.h5", TPROF_ERROR_FORMAT, { "attribute 'format_version' is missing" } },
-  { "format-version-3.h5", TPROF_ERROR_VERSION, { "newer than this reader", "format_version 3", "understands up to 2" } },
+  { "format-version-4.h5", TPROF_ERROR_VERSION, { "newer than this reader", "format_version 4", "understands up to 3" } },
   { "no-world-size.h5", TPROF_ERROR_FORMAT, { "attribute 'world_size' is missing" } },
   { "world-size-0.h5", TPROF_ERROR_FORMAT, { "attribute 'world_size' is 0" } },
   { "world-size-float.h5", TPROF_ERROR_FORMAT, { "attribute 'world_size' is not an integer" } },

@@ -1,4 +1,4 @@
-/* test-h5-timeline.c — a recorded profile's timeline (DESIGN.md 2b) as saved: starts, threads, clock offsets and origin, checked with h5py. */
+/* test-h5-timeline.c — a recorded profile's timeline (docs/file-format.md) as saved: starts, threads, clock offsets and origin, checked with h5py. */
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 #include <time.h>

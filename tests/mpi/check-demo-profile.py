@@ -1,8 +1,12 @@
-"""check-demo-profile.py — reads a tprof-demo-training profile with h5py alone and checks it against DESIGN.md section 2."""
+"""check-demo-profile.py — reads a tprof-demo-training profile with h5py alone and checks it against docs/file-format.md."""
+import os
 import sys
 
 import h5py
 import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import profile_h5  # noqa: E402  (tests/profile_h5.py)
 
 
 def fail(message):
@@ -13,7 +17,7 @@ def fail(message):
 def main():
     path, world_size, iterations = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     with h5py.File(path, "r") as f:
-        if f.attrs["format"] != "tprof-profile" or int(f.attrs["format_version"]) != 2:
+        if f.attrs["format"] != "tprof-profile" or int(f.attrs["format_version"]) != 3:
             fail("wrong format attributes")
         if int(f.attrs["world_size"]) != world_size:
             fail(f"world_size {f.attrs['world_size']} != {world_size}")
@@ -21,9 +25,7 @@ def main():
         if len(hosts) != world_size or any(len(h) == 0 for h in hosts):
             fail(f"bad host names {hosts!r}")
         names = []
-        for link in f["timings"]:
-            group = f["timings"][link]
-            name = group.attrs["name"]
+        for name, group in profile_h5.operations(f):
             names.append(name.decode() if isinstance(name, bytes) else name)
             times = group["times"][()]
             ranks = group["ranks"][()]

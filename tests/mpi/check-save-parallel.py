@@ -9,13 +9,15 @@ import tempfile
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import profile_h5  # noqa: E402  (tests/profile_h5.py)
+
 MPIEXEC, NP, WRITER = os.path.abspath(sys.argv[1]), int(sys.argv[2]), os.path.abspath(sys.argv[3])
 EXTRA = sys.argv[4:]
 
 
 def operations(f):
-    return {g.attrs['name'] if isinstance(g.attrs['name'], str) else g.attrs['name'].decode(): g
-            for g in f['timings'].values()}
+    return profile_h5.operation_dict(f)
 
 
 def check_operation(name, a, b, world, offsets_a, offsets_b):

@@ -6,7 +6,7 @@
 
 #include <tprof/capture.h>
 
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 
 typedef struct
 {

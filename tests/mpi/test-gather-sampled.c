@@ -10,7 +10,7 @@
 #include <tprof/capture-mpi.h>
 
 #include "mpi-call-count.h"
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 
 #define LIMIT 500
 

@@ -13,6 +13,9 @@ import tempfile
 import h5py
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import profile_h5  # noqa: E402  (tests/profile_h5.py)
+
 THREADS, ROUNDS = 3, 20   # as in preload-threads.c
 
 
@@ -28,9 +31,8 @@ def operations(path):
     out = {}
     with h5py.File(path, 'r') as f:
         world = int(f.attrs['world_size'])
-        for key in f['timings']:
-            g = f['timings'][key]
-            out[g.attrs['name']] = tuple(g[k][()] for k in ('times', 'ranks', 'threads', 'starts'))
+        for name, g in profile_h5.operations(f):
+            out[name] = tuple(g[k][()] for k in ('times', 'ranks', 'threads', 'starts'))
     return world, out
 
 
@@ -105,7 +107,7 @@ def check_sample_limit(tprof_run, mpiexec, np_, program, work):
         return
     assert r.returncode == 0, (r.returncode, r.stdout, r.stderr)
     with h5py.File(os.path.join(d, 'limited.h5'), 'r') as f:
-        groups = {f['timings'][k].attrs['name']: f['timings'][k] for k in f['timings']}
+        groups = profile_h5.operation_dict(f)
         # 20 barriers a rank, on the main thread: 7 kept, 20 recorded
         g = groups['MPI_Barrier']
         assert list(g['rank_recorded'][()]) == [ROUNDS] * np_, g['rank_recorded'][()]
@@ -123,7 +125,7 @@ def check_sample_limit(tprof_run, mpiexec, np_, program, work):
     assert r.returncode == 0, (r.returncode, r.stderr)
     assert 'TPROF_SAMPLE_LIMIT=lots is not a number' in r.stderr, r.stderr
     with h5py.File(os.path.join(d, 'bad.h5'), 'r') as f:
-        assert all('rank_recorded' not in f['timings'][k] for k in f['timings'])
+        assert all('rank_recorded' not in g for g in profile_h5.operation_dict(f).values())
 
 
 def check_abort(tprof_run, mpiexec, np_, program, work):

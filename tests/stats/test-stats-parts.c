@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "stats-reference.h"
-#include "tprof-stats-parts-private.h"
+#include "tprof-stats-parts-internal.h"
 
 /* The parts' sorted copies, and the search run over them as the ranks of
  * a parallel save run it: probes out, counts summed, brackets narrowed. */

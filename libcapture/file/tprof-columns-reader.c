@@ -1,0 +1,548 @@
+/* tprof-columns-reader.c — format 3 opened: the tables read whole and checked, each refusal naming the column and the row. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof-crc32c.h"
+#include "tprof-analysis-internal.h"
+#include "tprof-h5-reader-private.h"
+
+/* The tables as read, native: one array per column (NULL when absent). */
+typedef struct
+{
+  TprofProfileFile *pf;
+  uint64_t          k, s, n;
+  char            **names;
+  void             *values[TPROF_N_COLUMNS];
+  TprofError       *error;
+} ColumnsRead;
+
+#define BAD(cr, ...) tprof_error_set ((cr)->error, TPROF_ERROR_FORMAT, __VA_ARGS__)
+
+static H5T_class_t
+columns_class (TprofColumn c)
+{
+  TprofColumnType t = _tprof_columns[c].type;
+
+  return t == TPROF_COLTYPE_STRING ? H5T_STRING : t == TPROF_COLTYPE_FLOAT64 ? H5T_FLOAT : H5T_INTEGER;
+}
+
+/* Opens column @c: 1-D, of its class. Returns the dataset (its length in
+ * *@len), 0 when an optional column is absent, -1 with the error set. */
+static hid_t
+columns_open (ColumnsRead *cr,
+              TprofColumn  c,
+              hsize_t     *len)
+{
+  const TprofColumnInfo *info = &_tprof_columns[c];
+  hid_t dset, space, type;
+  int ndims;
+  H5T_class_t klass;
+
+  *len = 0;
+  if (H5Lexists (cr->pf->file, info->group, H5P_DEFAULT) <= 0
+      || H5Lexists (cr->pf->file, info->path, H5P_DEFAULT) <= 0)
+    return info->required ? BAD (cr, "%s: %s: missing", cr->pf->path, info->path) : 0;
+  dset = H5Dopen2 (cr->pf->file, info->path, H5P_DEFAULT);
+  if (dset < 0)
+    return _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: not a readable dataset",
+                            info->path);
+  space = H5Dget_space (dset);
+  type = H5Dget_type (dset);
+  ndims = space >= 0 ? H5Sget_simple_extent_ndims (space) : -1;
+  klass = type >= 0 ? H5Tget_class (type) : H5T_NO_CLASS;
+  if (ndims == 1)
+    H5Sget_simple_extent_dims (space, len, NULL);
+  _tprof_h5_close (space);
+  _tprof_h5_close (type);
+  if (ndims != 1 || klass != columns_class (c))
+    {
+      _tprof_h5_close (dset);
+      if (ndims != 1)
+        return BAD (cr, "%s: %s: has %d dimensions, expected 1", cr->pf->path, info->path, ndims);
+      return BAD (cr, "%s: %s: holds %s values, expected %s", cr->pf->path, info->path,
+                  _tprof_h5_class_name (klass), _tprof_h5_class_name (columns_class (c)));
+    }
+  return dset;
+}
+
+int
+_tprof_columns_check_crc (const TprofProfileFile *pf,
+                          hid_t                   dset,
+                          const char             *path,
+                          const void             *bytes,
+                          size_t                  size,
+                          TprofError             *error)
+{
+  unsigned stored = 0;
+  uint32_t computed;
+  hid_t attr;
+  herr_t status;
+
+  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
+    return 0;
+  attr = H5Aopen (dset, TPROF_FORMAT_CRC_ATTR, H5P_DEFAULT);
+  status = attr >= 0 ? H5Aread (attr, H5T_NATIVE_UINT, &stored) : -1;
+  _tprof_h5_close (attr);
+  if (status < 0)
+    return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: %s: attribute '%s' is not an unsigned integer",
+                            pf->path, path, TPROF_FORMAT_CRC_ATTR);
+  computed = _tprof_crc32c (0, bytes, size);
+  if (computed != (uint32_t) stored)
+    return tprof_error_set (error, TPROF_ERROR_FORMAT,
+                            "%s: %s: checksum mismatch (stored %08x, computed %08x): the column is damaged",
+                            pf->path, path, stored, computed);
+  return 0;
+}
+
+/* The values of numeric @dset (@n of them) as stored, for its checksum. */
+static int
+columns_check_stored (ColumnsRead *cr,
+                      hid_t        dset,
+                      TprofColumn  c,
+                      uint64_t     n)
+{
+  hid_t type;
+  size_t size;
+  void *raw;
+  int result;
+
+  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
+    return 0;
+  type = H5Dget_type (dset);
+  size = type >= 0 ? H5Tget_size (type) : 0;
+  raw = malloc (n * size + 1);
+  if (raw == NULL || size == 0 || (n > 0 && H5Dread (dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0))
+    result = _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: cannot read",
+                              _tprof_columns[c].path);
+  else
+    result = _tprof_columns_check_crc (cr->pf, dset, _tprof_columns[c].path, raw, n * size, cr->error);
+  free (raw);
+  _tprof_h5_close (type);
+  return result;
+}
+
+/* The names: each one's bytes and a zero, as the checksum covers them. */
+static int
+columns_check_names_crc (ColumnsRead *cr,
+                         hid_t        dset)
+{
+  size_t total = 0;
+  char *all, *p;
+  int result;
+
+  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
+    return 0;
+  for (uint64_t k = 0; k < cr->k; k++)
+    total += strlen (cr->names[k]) + 1;
+  p = all = malloc (total + 1);
+  if (all == NULL)
+    return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", cr->pf->path);
+  for (uint64_t k = 0; k < cr->k; k++)
+    {
+      size_t len = strlen (cr->names[k]) + 1;
+
+      memcpy (p, cr->names[k], len);
+      p += len;
+    }
+  result = _tprof_columns_check_crc (cr->pf, dset, _tprof_columns[TPROF_COL_OP_NAME].path, all, total, cr->error);
+  free (all);
+  return result;
+}
+
+/* The memory type a numeric column is read as. */
+static hid_t
+columns_mem_type (TprofColumn c)
+{
+  TprofColumnType t = _tprof_columns[c].type;
+
+  return t == TPROF_COLTYPE_INT32 ? H5T_NATIVE_INT32 : t == TPROF_COLTYPE_INT64 ? H5T_NATIVE_INT64
+         : H5T_NATIVE_DOUBLE;
+}
+
+/* The length column @c must have; the first column of each kind sets it. */
+static int
+columns_check_length (ColumnsRead *cr,
+                      TprofColumn  c,
+                      uint64_t     len)
+{
+  static const TprofColumn defining[] = {
+    [TPROF_LEN_K] = TPROF_COL_OP_NAME, [TPROF_LEN_K_PLUS_1] = TPROF_COL_OP_NAME,
+    [TPROF_LEN_S] = TPROF_COL_SEG_RANK, [TPROF_LEN_S_PLUS_1] = TPROF_COL_SEG_RANK,
+    [TPROF_LEN_N] = TPROF_COL_TIMES,
+  };
+  uint64_t want = _tprof_column_length (c, cr->k, cr->s, cr->n);
+
+  if (len != want)
+    return BAD (cr, "%s: %s: has %llu values, expected %llu (as %s has %llu)", cr->pf->path,
+                _tprof_columns[c].path, (unsigned long long) len, (unsigned long long) want,
+                _tprof_columns[defining[_tprof_columns[c].length]].path,
+                (unsigned long long) (_tprof_columns[c].length <= TPROF_LEN_K_PLUS_1 ? cr->k
+                                      : _tprof_columns[c].length <= TPROF_LEN_S_PLUS_1 ? cr->s : cr->n));
+  return 0;
+}
+
+/* Reads table column @c whole (checked against its checksum), or notes
+ * the length of a sample column. */
+static int
+columns_read_one (ColumnsRead *cr,
+                  TprofColumn  c)
+{
+  hsize_t len = 0;
+  hid_t dset = columns_open (cr, c, &len);
+  char problem[160];
+  int result = 0;
+
+  if (dset <= 0)
+    return (int) dset;
+  if (c == TPROF_COL_OP_NAME)
+    cr->k = len;
+  else if (c == TPROF_COL_SEG_RANK)
+    cr->s = len;
+  else if (c == TPROF_COL_TIMES)
+    cr->n = len;
+  result = columns_check_length (cr, c, len);
+  if (result == 0 && c == TPROF_COL_OP_NAME)
+    {
+      size_t bad = SIZE_MAX;
+
+      if (_tprof_h5_read_string_column (dset, (size_t) len, &cr->names, &bad, problem, sizeof problem) < 0)
+        result = bad != SIZE_MAX ? BAD (cr, "%s: %s[%zu]: not valid UTF-8", cr->pf->path, _tprof_columns[c].path, bad)
+                 : BAD (cr, "%s: %s: %s", cr->pf->path, _tprof_columns[c].path, problem);
+      else
+        result = columns_check_names_crc (cr, dset);
+    }
+  else if (result == 0 && !_tprof_columns[c].per_sample)
+    {
+      cr->values[c] = malloc ((size_t) len * sizeof (double) + 8);
+      if (cr->values[c] == NULL)
+        result = tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", cr->pf->path);
+      else if (len > 0 && H5Dread (dset, columns_mem_type (c), H5S_ALL, H5S_ALL, H5P_DEFAULT, cr->values[c]) < 0)
+        result = _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: cannot read",
+                                  _tprof_columns[c].path);
+      else
+        result = columns_check_stored (cr, dset, c, len);
+    }
+  else if (result == 0 && c == TPROF_COL_STARTS)
+    cr->pf->has_starts = true;
+  else if (result == 0 && c == TPROF_COL_THREADS)
+    cr->pf->has_threads = true;
+  _tprof_h5_close (dset);
+  return result;
+}
+
+/* Bounds @b (@count + 1 values): 0 first, non-decreasing, ending at
+ * @end, the length of what they index (@indexed). */
+static int
+columns_check_bounds (ColumnsRead  *cr,
+                      TprofColumn   c,
+                      const int64_t *b,
+                      uint64_t      count,
+                      uint64_t      end,
+                      const char   *indexed)
+{
+  const char *path = _tprof_columns[c].path;
+
+  if (b[0] != 0)
+    return BAD (cr, "%s: %s[0]: is %lld, expected 0", cr->pf->path, path, (long long) b[0]);
+  for (uint64_t i = 1; i <= count; i++)
+    {
+      if (b[i] < b[i - 1])
+        return BAD (cr, "%s: %s[%llu]: not non-decreasing (%lld after %lld)", cr->pf->path, path,
+                    (unsigned long long) i, (long long) b[i], (long long) b[i - 1]);
+      if ((uint64_t) b[i] > end)
+        return BAD (cr, "%s: %s[%llu]: is %lld, past the end of %s (%llu)", cr->pf->path, path,
+                    (unsigned long long) i, (long long) b[i], indexed, (unsigned long long) end);
+    }
+  if ((uint64_t) b[count] != end)
+    return BAD (cr, "%s: %s[%llu]: is %lld, expected %llu, the length of %s", cr->pf->path, path,
+                (unsigned long long) count, (long long) b[count], (unsigned long long) end, indexed);
+  return 0;
+}
+
+/* Names: UTF-8, not empty, each once. */
+static int
+columns_check_names (ColumnsRead *cr)
+{
+  for (uint64_t k = 0; k < cr->k; k++)
+    {
+      size_t len = strlen (cr->names[k]);
+
+      if (len == 0)
+        return BAD (cr, "%s: operations/name[%llu]: is empty", cr->pf->path, (unsigned long long) k);
+      if (!_tprof_h5_utf8_valid (cr->names[k], len))
+        return BAD (cr, "%s: operations/name[%llu]: not valid UTF-8", cr->pf->path, (unsigned long long) k);
+    }
+  return 0;
+}
+
+/* Ranks within [0, world_size), strictly ascending within an operation. */
+static int
+columns_check_ranks (ColumnsRead *cr)
+{
+  const int32_t *rank = cr->values[TPROF_COL_SEG_RANK];
+  const int64_t *segments = cr->values[TPROF_COL_OP_SEGMENTS];
+
+  for (uint64_t k = 0; k < cr->k; k++)
+    for (int64_t s = segments[k]; s < segments[k + 1]; s++)
+      {
+        if (rank[s] < 0 || rank[s] >= cr->pf->world_size)
+          return BAD (cr, "%s: segments/rank[%lld]: is %d, outside [0, %d) (world_size)", cr->pf->path,
+                      (long long) s, rank[s], cr->pf->world_size);
+        if (s > segments[k] && rank[s] <= rank[s - 1])
+          return BAD (cr, "%s: segments/rank[%lld]: not ascending within operation %llu (%d after %d)",
+                      cr->pf->path, (long long) s, (unsigned long long) k, rank[s], rank[s - 1]);
+      }
+  return 0;
+}
+
+static int
+columns_check_counts (ColumnsRead *cr,
+                      TprofColumn  c,
+                      uint64_t     n)
+{
+  const int64_t *v = cr->values[c];
+
+  for (uint64_t i = 0; v != NULL && i < n; i++)
+    if (v[i] < 0)
+      return BAD (cr, "%s: %s[%llu]: is %lld, expected >= 0", cr->pf->path, _tprof_columns[c].path,
+                  (unsigned long long) i, (long long) v[i]);
+  return 0;
+}
+
+/* Operation @k's cache from the columns: the operation's figures, and per
+ * rank those of its segments (none: 0 samples, NaN extremes). */
+static int
+columns_fill_cache (ColumnsRead      *cr,
+                    TprofH5Operation *op,
+                    uint64_t          k)
+{
+  TprofOperationCache *c = &op->cache;
+  size_t ws = (size_t) cr->pf->world_size;
+  const int64_t *offset = cr->pf->seg_offset;
+  const int32_t *rank = cr->pf->seg_rank;
+  const int64_t *recorded = cr->values[TPROF_COL_SEG_RECORDED];
+
+  c->has_count = true;
+  c->count = ((const int64_t *) cr->values[TPROF_COL_OP_COUNT])[k];
+  for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
+    c->floats[i] = ((const double *) cr->values[TPROF_COL_OP_SUM + i])[k];
+  c->floats_present = (1u << TPROF_CACHE_N_FLOATS) - 1;
+  c->rank_count = calloc (ws, sizeof *c->rank_count);
+  c->rank_sum = calloc (ws, sizeof *c->rank_sum);
+  c->rank_min = malloc (ws * sizeof *c->rank_min);
+  c->rank_max = malloc (ws * sizeof *c->rank_max);
+  if (recorded != NULL)
+    c->rank_recorded = calloc (ws, sizeof *c->rank_recorded);
+  if (c->rank_count == NULL || c->rank_sum == NULL || c->rank_min == NULL || c->rank_max == NULL
+      || (recorded != NULL && c->rank_recorded == NULL))
+    return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", cr->pf->path);
+  for (size_t r = 0; r < ws; r++)
+    c->rank_min[r] = c->rank_max[r] = __builtin_nan ("");
+  for (int64_t s = op->seg_first; s < op->seg_end; s++)
+    {
+      int r = rank[s];
+
+      c->rank_count[r] = offset[s + 1] - offset[s];
+      c->rank_sum[r] = ((const double *) cr->values[TPROF_COL_SEG_SUM])[s];
+      c->rank_min[r] = ((const double *) cr->values[TPROF_COL_SEG_MIN])[s];
+      c->rank_max[r] = ((const double *) cr->values[TPROF_COL_SEG_MAX])[s];
+      if (recorded != NULL)
+        c->rank_recorded[r] = recorded[s];
+    }
+  return 0;
+}
+
+/* One TprofH5Operation per row of the operations' table. */
+static int
+columns_make_operations (ColumnsRead *cr)
+{
+  TprofProfileFile *pf = cr->pf;
+  const int64_t *segments = cr->values[TPROF_COL_OP_SEGMENTS];
+  const int64_t *offset = pf->seg_offset;
+
+  pf->ops = calloc (cr->k > 0 ? cr->k : 1, sizeof *pf->ops);
+  if (pf->ops == NULL)
+    return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
+  for (uint64_t k = 0; k < cr->k; k++)
+    {
+      TprofH5Operation *op = &pf->ops[k];
+
+      op->name = cr->names[k];
+      cr->names[k] = NULL;
+      pf->n_ops++;
+      op->seg_first = segments[k];
+      op->seg_end = segments[k + 1];
+      op->row = (uint64_t) offset[op->seg_first];
+      op->n = (uint64_t) (offset[op->seg_end] - offset[op->seg_first]);
+      if (columns_fill_cache (cr, op, k) < 0 || _tprof_operation_cache_accept (pf, op, cr->error) < 0)
+        return -1;
+    }
+  return 0;
+}
+
+static int
+columns_check_tables (ColumnsRead *cr)
+{
+  if (columns_check_names (cr) < 0
+      || columns_check_bounds (cr, TPROF_COL_OP_SEGMENTS, cr->values[TPROF_COL_OP_SEGMENTS], cr->k, cr->s,
+                               "segments/rank") < 0
+      || columns_check_bounds (cr, TPROF_COL_SEG_OFFSET, cr->values[TPROF_COL_SEG_OFFSET], cr->s, cr->n,
+                               "samples/times") < 0
+      || columns_check_ranks (cr) < 0
+      || columns_check_counts (cr, TPROF_COL_OP_COUNT, cr->k) < 0
+      || columns_check_counts (cr, TPROF_COL_SEG_RECORDED, cr->s) < 0)
+    return -1;
+  return 0;
+}
+
+int
+_tprof_columns_read (TprofProfileFile *pf,
+                     TprofError       *error)
+{
+  ColumnsRead cr = { .pf = pf, .error = error };
+  int result = 0;
+
+  /* the columns that set K, S and N first: the table lists them first */
+  static const TprofColumn order_first[] = { TPROF_COL_OP_NAME, TPROF_COL_SEG_RANK, TPROF_COL_TIMES };
+
+  for (size_t i = 0; result == 0 && i < sizeof order_first / sizeof order_first[0]; i++)
+    result = columns_read_one (&cr, order_first[i]);
+  for (int c = 0; result == 0 && c < TPROF_N_COLUMNS; c++)
+    if (c != TPROF_COL_OP_NAME && c != TPROF_COL_SEG_RANK && c != TPROF_COL_TIMES)
+      result = columns_read_one (&cr, c);
+  if (result == 0)
+    result = columns_check_tables (&cr);
+  if (result == 0)
+    {
+      pf->n_segments = (size_t) cr.s;
+      pf->n_samples = cr.n;
+      pf->seg_rank = cr.values[TPROF_COL_SEG_RANK];
+      pf->seg_offset = cr.values[TPROF_COL_SEG_OFFSET];
+      cr.values[TPROF_COL_SEG_RANK] = cr.values[TPROF_COL_SEG_OFFSET] = NULL;
+      result = columns_make_operations (&cr);
+    }
+  if (result == 0)
+    result = _tprof_h5_index_names (pf, error);
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    free (cr.values[c]);
+  if (cr.names != NULL)
+    _tprof_h5_free_strings (cr.names, (size_t) cr.k);
+  return result;
+}
+
+int64_t
+_tprof_columns_segment_of (const TprofProfileFile *pf,
+                           const TprofH5Operation *op,
+                           int                     r)
+{
+  int64_t lo = op->seg_first, hi = op->seg_end;
+
+  while (lo < hi)
+    {
+      int64_t mid = lo + (hi - lo) / 2;
+
+      if (pf->seg_rank[mid] < r)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < op->seg_end && pf->seg_rank[lo] == r ? lo : -1;
+}
+
+/* Sample column @c read whole as its native type into a new array (NULL
+ * when the file has none), checked against its checksum. 0 or -1. */
+static int
+columns_read_whole (TprofProfileFile *pf,
+                    TprofColumn       c,
+                    void            **values,
+                    TprofError       *error)
+{
+  const char *path = _tprof_columns[c].path;
+  size_t size = _tprof_column_value_size (c);
+  hid_t native = columns_mem_type (c);
+  hid_t dset, type;
+  int result = 0;
+
+  *values = NULL;
+  if (H5Lexists (pf->file, "samples", H5P_DEFAULT) <= 0 || H5Lexists (pf->file, path, H5P_DEFAULT) <= 0)
+    return 0;
+  dset = H5Dopen2 (pf->file, path, H5P_DEFAULT);
+  type = dset >= 0 ? H5Dget_type (dset) : -1;
+  *values = _tprof_malloc_array (pf->n_samples > 0 ? pf->n_samples : 1, size);
+  if (*values == NULL)
+    result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: not enough memory for %s", pf->path, path);
+  else if (type < 0 || (pf->n_samples > 0 && H5Dread (dset, native, H5S_ALL, H5S_ALL, H5P_DEFAULT, *values) < 0))
+    result = _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "%s: cannot read", path);
+  /* the values as read are the bytes as stored: checked at once */
+  else if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && H5Tget_size (type) == size
+           && H5Tget_class (type) == H5Tget_class (native) && H5Tget_order (type) == H5T_ORDER_LE)
+    result = _tprof_columns_check_crc (pf, dset, path, *values, pf->n_samples * size, error);
+  else
+    result = columns_check_stored (&(ColumnsRead) { .pf = pf, .error = error }, dset, c, pf->n_samples);
+  _tprof_h5_close (type);
+  _tprof_h5_close (dset);
+  if (result < 0)
+    {
+      free (*values);
+      *values = NULL;
+    }
+  return result;
+}
+
+/* The first value of the columns that breaks its rule, named by its row. */
+static int
+columns_check_samples (const TprofProfileFile *pf,
+                       const double           *times,
+                       const double           *starts,
+                       const int32_t          *threads,
+                       TprofError             *error)
+{
+  for (uint64_t i = 0; i < pf->n_samples; i++)
+    {
+      if (!(isfinite (times[i]) && times[i] >= 0))
+        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/times[%llu]: is %s (%g), expected a "
+                                "finite time >= 0", pf->path, (unsigned long long) i,
+                                isnan (times[i]) ? "NaN" : isinf (times[i]) ? "infinite" : "negative", times[i]);
+      if (starts != NULL && !isfinite (starts[i]))
+        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/starts[%llu]: is %g, expected a "
+                                "finite time", pf->path, (unsigned long long) i, starts[i]);
+      if (threads != NULL && threads[i] < 0)
+        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/threads[%llu]: is %d, expected a "
+                                "thread >= 0", pf->path, (unsigned long long) i, threads[i]);
+    }
+  return 0;
+}
+
+int
+_tprof_columns_read_samples (TprofProfileFile *pf,
+                             double          **times,
+                             double          **starts,
+                             int32_t         **threads,
+                             TprofError       *error)
+{
+  TprofH5Guard guard;
+  int result;
+
+  *starts = NULL;
+  *threads = NULL;
+  _tprof_h5_enter (&guard);
+  result = columns_read_whole (pf, TPROF_COL_TIMES, (void **) times, error);
+  if (result == 0 && pf->has_starts)
+    result = columns_read_whole (pf, TPROF_COL_STARTS, (void **) starts, error);
+  if (result == 0 && pf->has_threads)
+    result = columns_read_whole (pf, TPROF_COL_THREADS, (void **) threads, error);
+  _tprof_h5_leave (&guard);
+  if (result == 0)
+    result = columns_check_samples (pf, *times, *starts, *threads, error);
+  if (result < 0)
+    {
+      free (*times);
+      free (*starts);
+      free (*threads);
+      *times = *starts = NULL;
+      *threads = NULL;
+    }
+  return result;
+}

@@ -1,0 +1,339 @@
+/* tprof-h5-heap-check.c — refuses a file whose global heaps would make HDF5 1.10 loop or read out of bounds. */
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tprof-h5-reader-private.h"
+
+static uint64_t
+tprof_h5_decode_le (const unsigned char *p,
+                    unsigned             n_bytes)
+{
+  uint64_t value = 0;
+
+  for (unsigned i = n_bytes; i > 0; i--)
+    value = (value << 8) | p[i - 1];
+  return value;
+}
+
+/* Reads exactly @size bytes at @offset; false on error or end of file. */
+static bool
+tprof_h5_pread_full (int       fd,
+                     void     *buffer,
+                     size_t    size,
+                     uint64_t  offset)
+{
+  unsigned char *p = buffer;
+
+  while (size > 0)
+    {
+      ssize_t got = pread (fd, p, size, (off_t) offset);
+
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        return false;
+      p += got;
+      size -= (size_t) got;
+      offset += (uint64_t) got;
+    }
+  return true;
+}
+
+/* The "size of lengths" of the file's superblock (found at 0, 512, 1024,
+ * ...), or 8, HDF5's default, when it cannot be told. */
+static unsigned
+tprof_h5_size_of_lengths (int      fd,
+                          uint64_t file_size)
+{
+  static const unsigned char signature[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
+  unsigned char head[16];
+
+  for (uint64_t at = 0; at + sizeof head <= file_size; at = at != 0 ? at * 2 : 512)
+    if (tprof_h5_pread_full (fd, head, sizeof head, at) &&
+        memcmp (head, signature, sizeof signature) == 0)
+      {
+        unsigned lengths = head[8] < 2 ? head[14] : head[10];
+
+        return lengths == 2 || lengths == 4 || lengths == 8 ? lengths : 8;
+      }
+  return 8;
+}
+
+/* Walks one global heap collection (@size bytes at @p) the way HDF5 does,
+ * checking every size stays inside it. Returns NULL, or what is wrong. */
+static const char *
+tprof_h5_check_collection (const unsigned char *p,
+                           size_t               size,
+                           unsigned             lengths)
+{
+  size_t object_header = 8 + lengths;  /* index, references, reserved, size */
+  const unsigned char *q = p + 8 + lengths;
+  const unsigned char *stop = p + size;
+
+  while ((size_t) (stop - q) >= object_header)
+    {
+      unsigned index = q[0] | (unsigned) q[1] << 8;
+      uint64_t object_size = tprof_h5_decode_le (q + 8, lengths);
+      uint64_t need;
+
+      if (object_size > size)
+        return "an object is larger than the collection";
+      /* the free-space object (index 0) counts its own header */
+      need = index > 0 ? object_header + ((object_size + 7) & ~(uint64_t) 7) : object_size;
+      if (need == 0 || need > (uint64_t) (stop - q))
+        return "its objects overrun it";
+      q += need;
+    }
+  return NULL;
+}
+
+/* Checks the collection whose signature is at @at; stores its size. */
+static const char *
+tprof_h5_check_collection_at (int       fd,
+                              uint64_t  at,
+                              uint64_t  file_size,
+                              unsigned  lengths,
+                              uint64_t *collection_size)
+{
+  unsigned char header[16];
+  unsigned char *collection;
+  const char *problem;
+  uint64_t size;
+
+  if (file_size - at < 8 + lengths || !tprof_h5_pread_full (fd, header, 8 + lengths, at))
+    return "it is cut short";
+  size = tprof_h5_decode_le (header + 8, lengths);
+  if (size < 8 + lengths || size > file_size - at)
+    return "its size runs past the end of the file";
+  collection = malloc ((size_t) size);
+  if (collection == NULL)
+    return "it is too large for the memory available";
+  if (!tprof_h5_pread_full (fd, collection, (size_t) size, at))
+    problem = "it cannot be read";
+  else
+    problem = tprof_h5_check_collection (collection, (size_t) size, lengths);
+  free (collection);
+  *collection_size = size;
+  return problem;
+}
+
+/* Byte ranges of the file holding sample data, which cannot hold a global
+ * heap and need not be scanned for one. */
+typedef struct
+{
+  uint64_t start;
+  uint64_t end;
+} TprofH5Range;
+
+typedef struct
+{
+  TprofH5Range *ranges;
+  size_t        n;
+  size_t        capacity;
+  uint64_t      base;       /* the user block's size: no data before it */
+  uint64_t      file_size;
+} TprofH5RawData;
+
+static void
+tprof_h5_raw_data_add (TprofH5RawData *raw,
+                       hid_t           group,
+                       const char     *dset_name)
+{
+  hid_t dset;
+  haddr_t offset;
+  hsize_t size;
+
+  if (H5Lexists (group, dset_name, H5P_DEFAULT) <= 0 ||
+      (dset = H5Dopen2 (group, dset_name, H5P_DEFAULT)) < 0)
+    return;
+  offset = H5Dget_offset (dset);
+  size = H5Dget_storage_size (dset);
+  _tprof_h5_close (dset);
+  /* Only plausible ranges: a wrong one would hide a heap from the scan.
+   * The offset already counts the user block, which holds no data. */
+  if (offset == HADDR_UNDEF || size == 0 || offset < raw->base || offset > raw->file_size ||
+      size > raw->file_size - offset)
+    return;
+  if (raw->n == raw->capacity)
+    {
+      size_t capacity = raw->capacity != 0 ? raw->capacity * 2 : 64;
+      TprofH5Range *ranges = capacity <= SIZE_MAX / sizeof *ranges
+        ? realloc (raw->ranges, capacity * sizeof *ranges) : NULL;
+
+      if (ranges == NULL)
+        return;
+      raw->ranges = ranges;
+      raw->capacity = capacity;
+    }
+  raw->ranges[raw->n++] = (TprofH5Range) { offset, offset + size };
+}
+
+static herr_t
+tprof_h5_raw_data_visit (hid_t             timings,
+                         const char       *name,
+                         const H5L_info_t *info,
+                         void             *user_data)
+{
+  hid_t group;
+
+  if (info->type != H5L_TYPE_HARD || (group = H5Gopen2 (timings, name, H5P_DEFAULT)) < 0)
+    return 0;
+  tprof_h5_raw_data_add (user_data, group, "times");
+  tprof_h5_raw_data_add (user_data, group, "ranks");
+  /* format 2's per-sample arrays are as large */
+  tprof_h5_raw_data_add (user_data, group, "starts");
+  tprof_h5_raw_data_add (user_data, group, "threads");
+  _tprof_h5_close (group);
+  return 0;
+}
+
+static int
+tprof_h5_range_compare (const void *a,
+                        const void *b)
+{
+  const TprofH5Range *x = a;
+  const TprofH5Range *y = b;
+
+  return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Best effort: whatever cannot be listed is simply scanned. Opening every
+ * dataset costs about as much as scanning 100 kB, so this only runs when
+ * the operations hold more than that each on average. */
+static void
+tprof_h5_raw_data_find (TprofH5RawData *raw,
+                        hid_t           file)
+{
+  hid_t fcpl = H5Fget_create_plist (file);
+  hsize_t userblock = 0;
+  H5G_info_t info;
+  hid_t timings;
+
+  if (fcpl >= 0 && H5Pget_userblock (fcpl, &userblock) >= 0)
+    raw->base = userblock;
+  _tprof_h5_close (fcpl);
+  /* format 3: a few numeric columns, whatever the number of operations */
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (_tprof_columns[c].type != TPROF_COLTYPE_STRING && H5Lexists (file, _tprof_columns[c].group, H5P_DEFAULT) > 0)
+      {
+        hid_t group = H5Gopen2 (file, _tprof_columns[c].group, H5P_DEFAULT);
+
+        if (group >= 0)
+          tprof_h5_raw_data_add (raw, group, _tprof_columns[c].name);
+        _tprof_h5_close (group);
+      }
+  if (H5Lexists (file, "timings", H5P_DEFAULT) <= 0 ||
+      (timings = H5Gopen2 (file, "timings", H5P_DEFAULT)) < 0)
+    return;
+  if (H5Gget_info (timings, &info) >= 0 && raw->file_size / 100000 > info.nlinks)
+    H5Literate (timings, H5_INDEX_NAME, H5_ITER_INC, NULL, tprof_h5_raw_data_visit, raw);
+  _tprof_h5_close (timings);
+  if (raw->n > 1)
+    qsort (raw->ranges, raw->n, sizeof *raw->ranges, tprof_h5_range_compare);
+}
+
+int
+_tprof_h5_check_global_heaps (const char *path,
+                              hid_t       file,
+                              TprofError *error)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  int result;
+
+  if (fd < 0)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", path, strerror (errno));
+  result = _tprof_h5_scan_global_heaps (path, fd, file, NULL, error);
+  close (fd);
+  return result;
+}
+
+/* Scans the whole file for collection signatures, skipping the sample
+ * data, the bulk of a large file, where HDF5 can list it. */
+int
+_tprof_h5_scan_global_heaps (const char         *path,
+                             int                 fd,
+                             hid_t               file,
+                             const volatile int *stop,
+                             TprofError         *error)
+{
+  static const unsigned char signature[8] = { 'G', 'C', 'O', 'L', 1, 0, 0, 0 };
+  enum { BLOCK = 1 << 20, OVERLAP = sizeof signature - 1 };
+  unsigned char *block = malloc (BLOCK);
+  TprofH5RawData raw = { NULL, 0, 0, 0, 0 };
+  struct stat st;
+  uint64_t offset = 0;
+  size_t next_range = 0;
+  unsigned lengths;
+  int result = 0;
+
+  if (block == NULL || fstat (fd, &st) < 0)
+    {
+      result = tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", path,
+                                strerror (block == NULL ? ENOMEM : errno));
+      goto out;
+    }
+  raw.file_size = (uint64_t) st.st_size;
+  lengths = tprof_h5_size_of_lengths (fd, raw.file_size);
+  if (file >= 0)
+    tprof_h5_raw_data_find (&raw, file);
+
+  while (offset + sizeof signature <= raw.file_size && (stop == NULL || !*stop))
+    {
+      uint64_t limit, at, collection_size = 0;
+      size_t want;
+      const unsigned char *hit;
+      const char *problem;
+
+      while (next_range < raw.n && raw.ranges[next_range].end <= offset)
+        next_range++;
+      if (next_range < raw.n && raw.ranges[next_range].start <= offset)
+        {
+          offset = raw.ranges[next_range].end;
+          continue;
+        }
+      /* a signature must start before the next sample data */
+      limit = next_range < raw.n ? raw.ranges[next_range].start : raw.file_size;
+      want = BLOCK;
+      if (limit - offset + OVERLAP < want)
+        want = (size_t) (limit - offset + OVERLAP);
+      if (raw.file_size - offset < want)
+        want = (size_t) (raw.file_size - offset);
+
+      if (!tprof_h5_pread_full (fd, block, want, offset))
+        {
+          result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot read: %s", path,
+                                    errno != 0 ? strerror (errno) : "unexpected end of file");
+          break;
+        }
+      hit = want >= sizeof signature ? memmem (block, want, signature, sizeof signature) : NULL;
+      if (hit == NULL || offset + (uint64_t) (hit - block) >= limit)
+        {
+          if (offset + want >= raw.file_size)
+            break;
+          offset = offset + want >= limit + OVERLAP ? limit : offset + want - OVERLAP;
+          continue;
+        }
+      at = offset + (uint64_t) (hit - block);
+      problem = tprof_h5_check_collection_at (fd, at, raw.file_size, lengths, &collection_size);
+      if (problem != NULL)
+        {
+          result = tprof_error_set (error, TPROF_ERROR_FORMAT,
+                                    "%s: damaged HDF5 global heap at byte %llu: %s",
+                                    path, (unsigned long long) at, problem);
+          break;
+        }
+      /* strings inside may spell the signature too */
+      offset = at + collection_size;
+    }
+
+out:
+  free (block);
+  free (raw.ranges);
+  return result;
+}

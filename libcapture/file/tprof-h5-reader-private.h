@@ -1,0 +1,429 @@
+/* tprof-h5-reader-private.h — the lazy reader of profile files (TprofProfileFile): what its files share. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <hdf5.h>
+
+#include "tprof/tprof-error.h"
+#include "tprof/tprof-profile-file.h"
+#include "tprof-h5-internal.h"
+
+/* The newest format_version this reader understands (docs/file-format.md). */
+#define TPROF_H5_READER_MAX_VERSION TPROF_FORMAT_VERSION
+
+#define TPROF_PROFILE_FILE_NOT_FOUND ((size_t) -1)
+
+/* The statistics attributes of an operation group, after `count`. */
+typedef enum
+{
+  TPROF_CACHE_SUM,
+  TPROF_CACHE_MEAN,
+  TPROF_CACHE_STD,
+  TPROF_CACHE_MIN,
+  TPROF_CACHE_MAX,
+  TPROF_CACHE_MEDIAN,
+  TPROF_CACHE_P95,
+  TPROF_CACHE_P99,
+  TPROF_CACHE_N_FLOATS
+} TprofCacheFloat;
+
+/* The members of section 2b an operation group holds, each checked at
+ * open; any may be absent (NULL, or its bit clear). */
+typedef struct
+{
+  bool     has_count;
+  int64_t  count;
+  unsigned floats_present;        /* bit i: TprofCacheFloat i */
+  double   floats[TPROF_CACHE_N_FLOATS];
+  int64_t *rank_count;            /* world_size each */
+  int64_t *rank_recorded;
+  double  *rank_sum;
+  double  *rank_min;
+  double  *rank_max;
+} TprofOperationCache;
+
+typedef struct
+{
+  char                *name;
+  char                *link_name;    /* under /timings (formats 1 and 2) */
+  uint64_t             n;            /* samples stored */
+  /* format 3: the first row of the sample columns, and the operation's
+   * segments [seg_first, seg_end) */
+  uint64_t             row;
+  int64_t              seg_first;
+  int64_t              seg_end;
+  TprofOperationCache  cache;
+  /* filled from a complete cache at open, or computed from the samples */
+  bool                 stats_ready;
+  bool                 cached;          /* the stats come from the cache */
+  TprofOperationStats  stats;
+  int64_t             *computed_count;  /* world_size each, when computed */
+  int64_t             *computed_recorded;  /* from the isolated reader's helper */
+  double              *computed_sum;
+  double              *computed_min;
+  double              *computed_max;
+} TprofH5Operation;
+
+struct _TprofProfileFile
+{
+  char             *path;
+  hid_t             file;
+  int               fd;              /* under @file, for pread(); -1 if none */
+  int               format_version;
+  int               world_size;
+  char             *created;
+  char             *producer;
+  char             *clock;
+  char             *timeline_origin;
+  char            **hostnames;       /* world_size entries, or NULL */
+  double           *clock_offsets;        /* world_size entries, or NULL */
+  double           *clock_offset_errors;  /* world_size entries, or NULL */
+  TprofH5Operation *ops;
+  size_t            n_ops;
+  size_t           *by_name;         /* operation indices sorted by name */
+  /* format 3 (tprof-columns-reader.c): the segments, read at open */
+  size_t            n_segments;
+  int32_t          *seg_rank;
+  int64_t          *seg_offset;       /* n_segments + 1 */
+  uint64_t          n_samples;
+  bool              has_starts;
+  bool              has_threads;
+  /* opened isolated: the helper process that reads for this handle
+   * (tprof-reader-client.c); @file is then -1 */
+  struct _TprofReaderClient *remote;
+};
+
+/* HDF5 1.10 trusts the sizes inside the global heap collections that hold
+ * variable-length strings: damaged ones make it loop forever or copy out of
+ * bounds. Checks every collection of @path (open as @file) before HDF5 reads
+ * any. Returns 0, or -1 with @error set. */
+int _tprof_h5_check_global_heaps (const char *path,
+                                  hid_t       file,
+                                  TprofError *error);
+/* The same on the open descriptor @fd of @path. Where @file is -1 (no
+ * HDF5 call at all: safe beside HDF5 in another thread) the whole file is
+ * scanned, sample data included. Stops early, returning 0, once *@stop
+ * (NULL: never) becomes true. */
+int _tprof_h5_scan_global_heaps (const char         *path,
+                                 int                 fd,
+                                 hid_t               file,
+                                 const volatile int *stop,
+                                 TprofError         *error);
+
+/* --- the root group and /ranks (tprof-h5-root.c); 0 or -1 with @error set --- */
+
+int _tprof_h5_read_root (TprofProfileFile *pf,
+                         TprofError       *error);
+/* /ranks/clock_offset and clock_offset_error, where present. */
+int _tprof_h5_read_clock_offsets (TprofProfileFile *pf,
+                                  TprofError       *error);
+int _tprof_h5_read_hostnames (TprofProfileFile *pf,
+                              TprofError       *error);
+
+/* --- /timings (tprof-h5-timings.c) --- */
+
+/* Lists the operations in creation order (name order where untracked) and
+ * reads each one's name, sample count and cache. 0 or -1 with @error set. */
+int _tprof_h5_read_operations (TprofProfileFile *pf,
+                               TprofError       *error);
+/* Sorts pf->by_name and refuses a name given twice, naming the first
+ * operation, in file order, that repeats an earlier one. 0 or -1. */
+int _tprof_h5_index_names (TprofProfileFile *pf,
+                           TprofError       *error);
+/* Opens the group of operation @op, or -1 with @error set. */
+hid_t _tprof_h5_open_operation (TprofProfileFile *pf,
+                                size_t            op,
+                                TprofError       *error);
+
+/* --- format 3's columns (tprof-columns-reader.c) --- */
+
+/* Reads and checks the tables (operations, segments) and the sample
+ * columns' shapes, filling pf->ops and their caches. 0, or -1 with @error
+ * naming the member and the index. */
+int _tprof_columns_read (TprofProfileFile *pf,
+                         TprofError       *error);
+/* Every sample column read whole (starts and threads NULL where the file
+ * has none), checked: values by the format's rules, bytes against their
+ * checksums. Takes the HDF5 lock. 0, or -1 with @error. */
+int _tprof_columns_read_samples (TprofProfileFile *pf,
+                                 double          **times,
+                                 double          **starts,
+                                 int32_t         **threads,
+                                 TprofError       *error);
+/* The segment of rank @r in operation @op, or -1. */
+int64_t _tprof_columns_segment_of (const TprofProfileFile *pf,
+                                   const TprofH5Operation *op,
+                                   int                     r);
+/* Checks the checksum attribute of dataset @dset (column @path), if it
+ * has one, against the CRC-32C of the @size bytes at @bytes (the values
+ * as stored). 0, or -1 with @error. */
+int _tprof_columns_check_crc (const TprofProfileFile *pf,
+                              hid_t                   dset,
+                              const char             *path,
+                              const void             *bytes,
+                              size_t                  size,
+                              TprofError             *error);
+
+/* --- checked 1-D datasets (tprof-h5-dataset.c) --- */
+
+/* Opens dataset @name of operation @op (open as @group) and checks it is
+ * 1-D with values of class @klass; stores its length in *@n. Returns the
+ * dataset, or -1 with @error set. */
+hid_t _tprof_h5_open_dataset_1d (const TprofProfileFile *pf,
+                                 hid_t                   group,
+                                 const char             *op,
+                                 const char             *name,
+                                 H5T_class_t             klass,
+                                 hsize_t                *n,
+                                 TprofError             *error);
+
+/* Like _tprof_h5_open_dataset_1d() for a member that must hold exactly @n
+ * values, read whole as @mem_type into @data. Returns 1, 0 when absent,
+ * -1 with @error set. */
+int _tprof_h5_read_member (const TprofProfileFile *pf,
+                           hid_t                   group,
+                           const char             *op,
+                           const char             *name,
+                           H5T_class_t             klass,
+                           hid_t                   mem_type,
+                           hsize_t                 n,
+                           void                   *data,
+                           TprofError             *error);
+
+/* Reads values [@start, @start + @count) of @dset as @mem_type into @data. */
+bool _tprof_h5_read_range (hid_t   dset,
+                           hid_t   mem_type,
+                           hsize_t start,
+                           hsize_t count,
+                           void   *data);
+
+/* true, with the file offset of the first value in *@offset, when @dset
+ * holds its @n values as one contiguous run of @native_type in the file,
+ * so that pread() can fill an array with them. */
+bool _tprof_h5_direct_offset (hid_t   dset,
+                              hid_t   native_type,
+                              size_t  n,
+                              size_t  elem_size,
+                              off_t  *offset);
+
+/* The descriptor under HDF5's file @file (the default driver's), or -1. */
+int _tprof_h5_file_descriptor (hid_t file);
+
+/* "integer", "floating point", ... for messages. */
+const char *_tprof_h5_class_name (H5T_class_t klass);
+
+/* --- the cached statistics of formats 2 and 3 (tprof-operation-cache.c) --- */
+
+/* Checks the cache that @op holds (read from the file's columns) and,
+ * complete, fills op's stats. 0 or -1. */
+int _tprof_operation_cache_accept (TprofProfileFile *pf,
+                                   TprofH5Operation *op,
+                                   TprofError       *error);
+
+/* Reads and checks the members of section 2b that group @group of
+ * operation @op holds; with a complete cache, fills op's stats. 0 or -1. */
+int _tprof_operation_cache_read (TprofProfileFile *pf,
+                                 TprofH5Operation *op,
+                                 hid_t             group,
+                                 TprofError       *error);
+void _tprof_operation_cache_clear (TprofOperationCache *cache);
+
+/* Checks the cache of @op against @gt, its samples on @ranks (sorted,
+ * distinct; NULL: every rank, then the whole-operation statistics too).
+ * 0, or -1 with @error saying what differs. */
+int _tprof_operation_cache_check (const TprofProfileFile  *pf,
+                                  const TprofH5Operation  *op,
+                                  const TprofGatheredTime *gt,
+                                  const int32_t           *ranks,
+                                  size_t                   n_ranks,
+                                  TprofError              *error);
+/* Sampled capture: attaches to @gt (@op's samples on @ranks, as above)
+ * what each of those ranks recorded, from the cache; nothing when @op was
+ * not sampled. false when memory is exhausted. */
+bool _tprof_operation_cache_attach_recorded (const TprofProfileFile *pf,
+                                             const TprofH5Operation *op,
+                                             TprofGatheredTime      *gt,
+                                             const int32_t          *ranks,
+                                             size_t                  n_ranks);
+
+/* --- reading samples (tprof-h5-samples.c) --- */
+
+/* Reads and checks the samples of @op on @ranks (sorted, distinct, in
+ * range; NULL: all), in file order. NULL with @error set. */
+TprofGatheredTime *_tprof_h5_read_samples (TprofProfileFile   *pf,
+                                           size_t              op,
+                                           const int32_t      *ranks,
+                                           size_t              n_ranks,
+                                           TprofProgressFunc   progress,
+                                           void               *user_data,
+                                           const volatile int *cancel,
+                                           TprofError         *error);
+
+/* --- the runs of samples a read covers (tprof-h5-samples.c; no HDF5) --- */
+
+/* File indices [start, start + count) whose samples all belong to @rank
+ * (-1: any rank). */
+typedef struct
+{
+  uint64_t start;
+  uint64_t count;
+  int32_t  rank;
+} TprofH5Run;
+
+/* Where an operation's samples come from: HDF5 in process
+ * (tprof-h5-samples.c) or the file itself in the isolated reader's client
+ * (tprof-reader-samples.c). */
+typedef struct
+{
+  TprofProfileFile *pf;
+  const char       *op;
+  uint64_t          n;       /* the operation's samples */
+  uint64_t         *done;    /* the source's progress counters */
+  uint64_t         *total;
+  TprofError       *error;
+  void             *source;
+  /* reads @runs into @times and @ranks: 0; 1 when a run holds another
+   * rank than planned (a file not grouped by rank); -1 with the error */
+  int (*read_runs)     (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks);
+  /* allocates and checks the starts and threads at @runs (NULL where the
+   * file has none): 0, or -1 with the error */
+  int (*read_timeline) (void *source, const TprofH5Run *runs, size_t n_runs, size_t n, double **starts,
+                        int32_t **threads);
+} TprofH5Reading;
+
+/* The samples of @op's ranks @ranks (NULL: all) into a new selection: the
+ * ranks' runs where the cached counts place them, else everything read
+ * and filtered (tprof-h5-sample-plan.c). NULL with r->error set. */
+TprofGatheredTime *_tprof_h5_read_planned (const TprofH5Reading   *r,
+                                           const TprofH5Operation *op,
+                                           const int32_t          *ranks,
+                                           size_t                  n_ranks);
+
+/* With the cached per-rank counts: one run per selected rank (@ranks
+ * sorted, distinct) with samples, where a file grouped by ascending rank
+ * stores it; their total in *@total. NULL (and *@n_runs 0) when the
+ * counts are unknown. */
+TprofH5Run *_tprof_h5_plan_runs (const TprofProfileFile *pf,
+                                 const TprofH5Operation *op,
+                                 const int32_t          *ranks,
+                                 size_t                  n_ranks,
+                                 size_t                 *n_runs,
+                                 uint64_t               *total);
+/* Format 3 stores no rank per sample: fills @ranks with those of samples
+ * [@start, @start + @count) of an operation whose @counts (world_size)
+ * say how many each rank stores, in rank order; -1 past their total. */
+void _tprof_h5_ranks_from_counts (const int64_t *counts,
+                                  int            world_size,
+                                  uint64_t       start,
+                                  uint64_t       count,
+                                  int32_t       *ranks);
+/* Sets the error for format 3's invalid time at @row of samples/times
+ * (operation @op). Returns -1. */
+int _tprof_h5_report_invalid_row (const TprofProfileFile *pf,
+                                  const char             *op,
+                                  double                  time,
+                                  uint64_t                row,
+                                  TprofError             *error);
+/* true when all @n of @ranks are @rank. */
+bool _tprof_h5_all_of_rank (const int32_t *ranks,
+                            uint64_t       n,
+                            int32_t        rank);
+/* Keeps, in order, the samples of the ranks marked in @keep (with their
+ * starts and threads where not NULL); their count. */
+size_t _tprof_h5_keep_ranks (double        *times,
+                             int32_t       *ranks,
+                             double        *starts,
+                             int32_t       *threads,
+                             size_t         n,
+                             const uint8_t *keep);
+/* The file index of the @i-th value read from @runs. */
+uint64_t _tprof_h5_file_index (const TprofH5Run *runs,
+                               size_t            i);
+/* Checks the @n starts (finite) and threads (>= 0) read from @runs, each
+ * NULL when absent. 0, or -1 with @error naming the file index. */
+int _tprof_h5_check_timeline (const TprofProfileFile *pf,
+                              const char             *op,
+                              const TprofH5Run       *runs,
+                              const double           *starts,
+                              const int32_t          *threads,
+                              size_t                  n,
+                              TprofError             *error);
+
+/* --- filling arrays fast: tprof-h5-sample-check.c, -sample-fill.c (large
+ * arrays come from _tprof_malloc_array(), on huge pages) --- */
+
+/* Sets the error for invalid sample @i of operation @op, from its time
+ * and its rank as stored (@rank_text). Returns -1. */
+int _tprof_h5_report_invalid (const TprofProfileFile *pf,
+                              const char             *op,
+                              double                  time,
+                              const char             *rank_text,
+                              size_t                  i,
+                              TprofError             *error);
+
+/* How a dataset stores its values in the file, for reads without HDF5:
+ * IEEE floats of 4 or 8 bytes, two's-complement integers of 1, 2, 4 or 8,
+ * either byte order. All zero: as memory holds the array it fills (a
+ * double, an int32_t). */
+typedef enum
+{
+  TPROF_H5_RAW_NATIVE = 0,
+  TPROF_H5_RAW_FLOAT,
+  TPROF_H5_RAW_SIGNED,
+  TPROF_H5_RAW_UNSIGNED,
+} TprofH5RawKind;
+
+typedef struct
+{
+  uint8_t kind;        /* TprofH5RawKind */
+  uint8_t size;        /* bytes a value */
+  bool    big_endian;
+} TprofH5RawType;
+
+/* Reads @count values stored as @type at @offset of @fd into @out, as
+ * doubles (@as_double: from floats) or as int32_t (from integers, clamped
+ * to int32_t's range as HDF5 converts them). 0, an errno value, or -1
+ * when the file ends first. Makes no HDF5 call. */
+int _tprof_h5_pread_values (int            fd,
+                            off_t          offset,
+                            TprofH5RawType type,
+                            size_t         count,
+                            void          *out,
+                            bool           as_double);
+
+/* The integer stored as @type at @offset of @fd, in decimal, for messages
+ * (the value before any clamping); false when it cannot be read. */
+bool _tprof_h5_format_stored_integer (int            fd,
+                                      off_t          offset,
+                                      TprofH5RawType type,
+                                      char          *text,
+                                      size_t         text_size);
+
+/* Where the arrays come from: already filled by HDF5 (offset -1), or read
+ * from @fd at the offset, stored as the type says. */
+typedef struct
+{
+  int            fd;
+  off_t          times_offset;
+  off_t          ranks_offset;
+  TprofH5RawType times_type;
+  TprofH5RawType ranks_type;
+} TprofH5SampleSource;
+
+/* Reads what @source leaves to it into @times and @ranks and checks all
+ * @n samples, in blocks split over threads. Returns 0 with the first
+ * invalid sample's index in *@first_invalid (@n when all are valid), or
+ * when a read fails an errno value (-1: the file ends first) and the
+ * array's name in *@failed_array. Makes no HDF5 call. */
+int _tprof_h5_fill_samples (const TprofH5SampleSource  *source,
+                            double                     *times,
+                            int32_t                    *ranks,
+                            size_t                      n,
+                            int                         world_size,
+                            size_t                     *first_invalid,
+                            const char                **failed_array);

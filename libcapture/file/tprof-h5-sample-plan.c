@@ -1,0 +1,124 @@
+/* tprof-h5-sample-plan.c — reading an operation's samples whatever they come from: the runs of the ranks asked for, or everything filtered, into a new selection. */
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+
+#include "tprof-analysis-internal.h"
+#include "tprof-h5-reader-private.h"
+
+/* Reads @runs (*r->total samples) into a new selection, keeping only the
+ * ranks marked in @keep if not NULL. *@status: as r->read_runs(). */
+static TprofGatheredTime *
+sample_plan_read_into (const TprofH5Reading *r,
+                       const TprofH5Run     *runs,
+                       size_t                n_runs,
+                       const uint8_t        *keep,
+                       int                  *status)
+{
+  size_t n = (size_t) *r->total;
+  double *times = n > 0 ? _tprof_malloc_array (n, sizeof *times) : NULL;
+  int32_t *ranks = n > 0 ? _tprof_malloc_array (n, sizeof *ranks) : NULL;
+  double *starts = NULL;
+  int32_t *threads = NULL;
+  TprofGatheredTime *gt;
+
+  *status = -1;
+  if (n > 0 && (times == NULL || ranks == NULL))
+    tprof_error_set (r->error, TPROF_ERROR_NO_MEMORY,
+                     "%s: operation '%s': not enough memory for %zu samples", r->pf->path, r->op, n);
+  else
+    *status = r->read_runs (r->source, runs, n_runs, times, ranks);
+  if (*status == 0 && r->read_timeline (r->source, runs, n_runs, n, &starts, &threads) < 0)
+    *status = -1;
+  if (*status != 0)
+    {
+      free (times);
+      free (ranks);
+      free (starts);
+      free (threads);
+      return NULL;
+    }
+  if (keep != NULL)
+    n = _tprof_h5_keep_ranks (times, ranks, starts, threads, n, keep);
+  gt = tprof_gathered_time_new_take (times, ranks, n);
+  if (gt == NULL || !tprof_gathered_time_set_timeline_take (gt, starts, threads))
+    {
+      if (gt == NULL)
+        {
+          free (starts);
+          free (threads);
+        }
+      tprof_gathered_time_free (gt);
+      gt = NULL;
+      *status = -1;
+      tprof_error_set (r->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'",
+                       r->pf->path, r->op);
+    }
+  return gt;
+}
+
+/* Every sample, filtered to @ranks if not NULL. */
+static TprofGatheredTime *
+sample_plan_read_all (const TprofH5Reading *r,
+                      const int32_t        *ranks,
+                      size_t                n_ranks)
+{
+  TprofH5Run all = { 0, r->n, -1 };
+  uint8_t *keep = NULL;
+  TprofGatheredTime *gt;
+  int status;
+
+  if (ranks != NULL && (keep = calloc ((size_t) r->pf->world_size, 1)) == NULL)
+    {
+      tprof_error_set (r->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", r->pf->path);
+      return NULL;
+    }
+  for (size_t i = 0; i < n_ranks && keep != NULL; i++)
+    keep[ranks[i]] = 1;
+  *r->done = 0;
+  *r->total = r->n;
+  gt = sample_plan_read_into (r, &all, 1, keep, &status);
+  free (keep);
+  return gt;
+}
+
+void
+_tprof_h5_ranks_from_counts (const int64_t *counts,
+                             int            world_size,
+                             uint64_t       start,
+                             uint64_t       count,
+                             int32_t       *ranks)
+{
+  uint64_t first = 0;  /* of rank r's samples */
+  int r = 0;
+
+  for (; r < world_size && counts[r] >= 0 && first + (uint64_t) counts[r] <= start; r++)
+    first += (uint64_t) counts[r];
+  for (uint64_t i = start; i < start + count; i++)
+    {
+      for (; r < world_size && (counts[r] < 0 || i >= first + (uint64_t) counts[r]); r++)
+        first += counts[r] > 0 ? (uint64_t) counts[r] : 0;
+      *ranks++ = r < world_size ? r : -1;
+    }
+}
+
+TprofGatheredTime *
+_tprof_h5_read_planned (const TprofH5Reading   *r,
+                        const TprofH5Operation *op,
+                        const int32_t          *ranks,
+                        size_t                  n_ranks)
+{
+  TprofH5Run *runs = NULL;
+  size_t n_runs = 0;
+  TprofGatheredTime *gt = NULL;
+  int status = 1;
+
+  /* a file grouped by rank holds each rank's samples in one run */
+  if (ranks != NULL)
+    runs = _tprof_h5_plan_runs (r->pf, op, ranks, n_ranks, &n_runs, r->total);
+  if (runs != NULL)
+    gt = sample_plan_read_into (r, runs, n_runs, NULL, &status);
+  free (runs);
+  if (status == 1)
+    gt = sample_plan_read_all (r, ranks, n_ranks);
+  return gt;
+}

@@ -1,0 +1,164 @@
+/* tprof-reader-private.h — the isolated reader: a helper process that parses profiles for a TprofProfileFile, and the messages between them. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tprof/tprof-error.h"
+#include "tprof/tprof-profile-file.h"
+#include "tprof-h5-reader-private.h"
+
+/* Bumped whenever a message changes: a helper of another build is refused. */
+#define TPROF_READER_PROTOCOL 4
+
+typedef enum
+{
+  TPROF_READER_MSG_META = 1,   /* helper: the file's metadata (first message) */
+  TPROF_READER_MSG_ERROR,      /* helper: code + message of a failed request */
+  TPROF_READER_MSG_STATS,      /* client: op; helper: its statistics */
+  TPROF_READER_MSG_READ,       /* client: op, ranks; helper: PROGRESS..., SAMPLES */
+  TPROF_READER_MSG_PROGRESS,   /* helper: fraction done */
+  TPROF_READER_MSG_SAMPLES,    /* helper: counts, with a memfd holding the arrays */
+  TPROF_READER_MSG_SAMPLES_AT, /* helper: counts and the addresses of its arrays,
+                                * kept until TAKEN */
+  TPROF_READER_MSG_TAKEN,      /* client: 1 when it copied them (process_vm_readv),
+                                * 0 to have them in a memfd (SAMPLES) instead */
+  TPROF_READER_MSG_LOCATE,     /* client: op; helper: LOCATION */
+  TPROF_READER_MSG_LOCATION,   /* helper: where op's arrays lie in the file, and
+                                * its cached statistics */
+} TprofReaderMsg;
+
+/* Called first by the helper: it opens files without the heap pre-check,
+ * which is the client's to make (tprof-profile-file.c says why). */
+TPROF_EXPORT void _tprof_profile_file_skip_heap_check (void);
+
+/* ---- a message's payload, built and parsed with bounds checks (tprof-reader-wire.c) ---- */
+
+typedef struct
+{
+  uint8_t *data;
+  size_t   len;
+  size_t   cap;
+  size_t   pos;     /* next byte to parse */
+  bool     failed;  /* out of memory, or parsed past the end */
+} TprofWire;
+
+void _tprof_wire_clear (TprofWire *w);
+void _tprof_wire_put (TprofWire *w, const void *bytes, size_t n);
+void _tprof_wire_put_u64 (TprofWire *w, uint64_t v);
+void _tprof_wire_put_string (TprofWire *w, const char *s);  /* NULL allowed */
+bool _tprof_wire_get (TprofWire *w, void *bytes, size_t n);
+uint64_t _tprof_wire_get_u64 (TprofWire *w);
+/* A malloc'd copy, NULL for a NULL string; sets *@ok false on failure. */
+char *_tprof_wire_get_string (TprofWire *w, bool *ok);
+
+/* ---- frames over a socket (tprof-reader-wire.c) ---- */
+
+/* Sends one message, with @pass_fd (>= 0) attached. 0, or -1 with errno. */
+int _tprof_reader_send (int fd, TprofReaderMsg type, const TprofWire *payload, int pass_fd);
+/* Receives one message into @payload (cleared first) and a passed
+ * descriptor into *@got_fd (-1 if none). Waits at most @timeout_ms in all
+ * (-1: forever), returning early with -2 when *@cancel becomes true.
+ * 0, -1 with errno (0 at end of file), or -2 when cancelled. */
+int _tprof_reader_receive (int fd, TprofReaderMsg *type, TprofWire *payload, int *got_fd,
+                           int timeout_ms, const volatile int *cancel);
+
+/* Where a SAMPLES message's memfd holds the arrays of @n samples: times
+ * at 0, ranks after them, then (8-byte aligned) starts and threads where
+ * present (0 when absent). Returns the memfd's size. */
+size_t _tprof_reader_samples_layout (size_t  n,
+                                     bool    has_starts,
+                                     bool    has_threads,
+                                     size_t *starts_at,
+                                     size_t *threads_at);
+
+/* ---- where an operation's samples lie in the file (tprof-reader-locate.c) ---- */
+
+typedef enum
+{
+  TPROF_READER_TIMES,
+  TPROF_READER_RANKS,
+  TPROF_READER_STARTS,
+  TPROF_READER_THREADS,
+  TPROF_READER_N_ARRAYS
+} TprofReaderArrayId;
+
+typedef struct
+{
+  bool           present;
+  uint64_t       offset;  /* of value 0, from the start of the file */
+  TprofH5RawType type;
+} TprofReaderArray;
+
+/* What the client needs to read an operation's samples itself: when
+ * @direct, every array present is one contiguous, unfiltered run of
+ * @n values of a raw type (pread() and a conversion read it), in the
+ * file the helper opened (@dev, @ino). Otherwise the helper reads. */
+typedef struct
+{
+  bool             direct;
+  uint64_t         dev;
+  uint64_t         ino;
+  uint64_t         n;
+  /* format 3: no ranks array, the cached counts place each rank's
+   * samples; the operation's first row of the columns (for messages) */
+  bool             ranks_from_counts;
+  uint64_t         row;
+  TprofReaderArray arrays[TPROF_READER_N_ARRAYS];
+} TprofReaderLocation;
+
+/* Finds where operation @op of @file (opened by HDF5) stores its arrays;
+ * anything unusual leaves @loc->direct false. Makes HDF5 calls. */
+void _tprof_reader_locate (const TprofProfileFile *file,
+                           size_t                  op,
+                           TprofReaderLocation    *loc);
+void _tprof_reader_put_location (TprofWire *w, const TprofReaderLocation *loc);
+/* false when malformed */
+bool _tprof_reader_get_location (TprofWire *w, TprofReaderLocation *loc);
+
+/* ---- the client side (tprof-reader-client.c, tprof-reader-samples.c) ---- */
+
+/* Reads operation @op's samples on @ranks (sorted, distinct, in range;
+ * NULL: all) from @fd where @loc (direct) says they lie, checks them and
+ * the cache of @op against them as the in-process reader does. NULL with
+ * @error set. Makes no HDF5 call. */
+TprofGatheredTime *_tprof_reader_read_direct (TprofProfileFile          *pf,
+                                              size_t                     op,
+                                              int                        fd,
+                                              const TprofReaderLocation *loc,
+                                              const int32_t             *ranks,
+                                              size_t                     n_ranks,
+                                              TprofProgressFunc          progress,
+                                              void                      *user_data,
+                                              const volatile int        *cancel,
+                                              TprofError                *error);
+
+typedef struct _TprofReaderClient TprofReaderClient;
+
+void _tprof_reader_client_free (TprofReaderClient *client);
+const TprofOperationStats *_tprof_reader_client_stats (TprofProfileFile *file, size_t op,
+                                                       TprofError *error);
+TprofGatheredTime *_tprof_reader_client_read (TprofProfileFile *file, size_t op,
+                                              const int32_t *ranks, size_t n_ranks,
+                                              TprofProgressFunc progress, void *user_data,
+                                              const volatile int *cancel, TprofError *error);
+
+/* ---- the helper side, shared with the client (tprof-reader-meta.c) ---- */
+
+/* @file's metadata and ready statistics, as the helper sends them. */
+bool _tprof_reader_put_meta (TprofWire *w, const TprofProfileFile *file);
+/* A TprofProfileFile without HDF5 from @w, or NULL with @error. */
+TprofProfileFile *_tprof_reader_get_meta (TprofWire *w, const char *path, TprofError *error);
+/* An operation's cache (DESIGN.md 2b: the attributes and the per-rank
+ * arrays, each world_size long). The arrays travel as a list, so that a
+ * new one is one more entry of a table in tprof-reader-meta.c. */
+void _tprof_reader_put_cache (TprofWire *w, const TprofOperationCache *cache, int world_size);
+/* Into @cache (cleared first); false when malformed. */
+bool _tprof_reader_get_cache (TprofWire *w, TprofOperationCache *cache, int world_size);
+/* One operation's statistics (summary and per-rank arrays). */
+void _tprof_reader_put_stats (TprofWire *w, const TprofOperationStats *stats, int world_size);
+/* Into @file's operation @op (its computed arrays); false when malformed. */
+bool _tprof_reader_get_stats (TprofWire *w, TprofProfileFile *file, size_t op);

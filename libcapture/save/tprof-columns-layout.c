@@ -1,0 +1,168 @@
+/* tprof-columns-layout.c — where format 3 puts a profile: each operation's rows, its segments (one per rank), the columns present. */
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof-h5-writer-private.h"
+
+void
+_tprof_columns_layout_clear (TprofColumnsLayout *l)
+{
+  free (l->rows);
+  free (l->op_segments);
+  free (l->seg_rank);
+  free (l->seg_offset);
+  l->rows = NULL;
+  l->op_segments = l->seg_offset = NULL;
+  l->seg_rank = NULL;
+}
+
+/* Rank @r has a segment in @op when it stores or recorded a sample. */
+static bool
+layout_rank_from_cache (const TprofOperationParts *op,
+                        int                        r)
+{
+  const TprofCachedStats *c = op->cache;
+
+  return c->rank_count[r] > 0 || (c->rank_recorded != NULL && c->rank_recorded[r] > 0);
+}
+
+/* Calls @emit for each segment of @op in rank order: (rank, samples).
+ * Stored samples are grouped by ascending rank; under sampled capture a
+ * rank that recorded but stores nothing still has one, empty. */
+static size_t
+layout_segments (const TprofOperationParts *op,
+                 int                        world_size,
+                 int32_t                   *rank,
+                 int64_t                   *count)
+{
+  const int32_t *ranks = op->data[TPROF_H5_FIELD_RANKS];
+  size_t s = 0, i = 0, j = 0;
+
+  if (op->left_to_ranks)
+    {
+      for (int r = 0; r < world_size; r++)
+        if (layout_rank_from_cache (op, r))
+          {
+            if (rank != NULL)
+              {
+                rank[s] = r;
+                count[s] = op->cache->rank_count[r];
+              }
+            s++;
+          }
+      return s;
+    }
+  while (i < op->n || j < op->n_recorded)
+    {
+      int32_t r = i < op->n ? ranks[i] : INT32_MAX;
+      size_t start = i;
+
+      if (j < op->n_recorded && op->recorded[j].rank <= r)
+        r = op->recorded[j].rank;
+      while (i < op->n && ranks[i] == r)
+        i++;
+      while (j < op->n_recorded && op->recorded[j].rank <= r)
+        j++;
+      if (rank != NULL)
+        {
+          rank[s] = r;
+          count[s] = (int64_t) (i - start);
+        }
+      s++;
+    }
+  return s;
+}
+
+static int
+layout_no_memory (const char *path,
+                  TprofError *error)
+{
+  return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory laying out the file", path);
+}
+
+/* Which columns the file holds: starts and threads when every operation
+ * with samples has a timeline, recorded when one was sampled. */
+static void
+layout_columns (TprofColumnsLayout *l)
+{
+  bool any_timeline = false, all_timeline = true;
+
+  l->sampled = false;
+  for (size_t k = 0; k < l->n_ops; k++)
+    {
+      const TprofOperationParts *op = &l->ops[k];
+
+      any_timeline = any_timeline || op->timeline;
+      all_timeline = all_timeline && (op->timeline || op->n == 0);
+      l->sampled = l->sampled || op->n_recorded > 0 || (op->cache != NULL && op->cache->rank_recorded != NULL);
+    }
+  l->timeline = any_timeline && all_timeline;
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      l->present[c] = _tprof_columns[c].required;
+      l->offset[c] = UINT64_MAX;
+      l->crc[c] = 0;
+    }
+  l->present[TPROF_COL_STARTS] = l->present[TPROF_COL_THREADS] = l->timeline;
+  l->present[TPROF_COL_SEG_RECORDED] = l->sampled;
+}
+
+int
+_tprof_columns_layout_init (TprofColumnsLayout  *l,
+                            TprofOperationParts *ops,
+                            size_t               n_ops,
+                            int                  world_size,
+                            const char          *path,
+                            TprofError          *error)
+{
+  size_t s = 0;
+
+  memset (l, 0, sizeof *l);
+  l->ops = ops;
+  l->n_ops = n_ops;
+  for (size_t k = 0; k < n_ops; k++)
+    s += layout_segments (&ops[k], world_size, NULL, NULL);
+  l->n_segments = s;
+  l->rows = malloc ((n_ops + 1) * sizeof *l->rows);
+  l->op_segments = malloc ((n_ops + 1) * sizeof *l->op_segments);
+  l->seg_rank = malloc ((s > 0 ? s : 1) * sizeof *l->seg_rank);
+  l->seg_offset = malloc ((s + 1) * sizeof *l->seg_offset);
+  if (l->rows == NULL || l->op_segments == NULL || l->seg_rank == NULL || l->seg_offset == NULL)
+    {
+      _tprof_columns_layout_clear (l);
+      return layout_no_memory (path, error);
+    }
+  l->rows[0] = 0;
+  l->op_segments[0] = 0;
+  l->seg_offset[0] = 0;
+  s = 0;
+  for (size_t k = 0; k < n_ops; k++)
+    {
+      size_t got = layout_segments (&ops[k], world_size, l->seg_rank + s, l->seg_offset + s + 1);
+
+      /* counts into offsets */
+      for (size_t i = s; i < s + got; i++)
+        l->seg_offset[i + 1] += l->seg_offset[i];
+      s += got;
+      l->op_segments[k + 1] = (int64_t) s;
+      l->rows[k + 1] = l->rows[k] + ops[k].n;
+    }
+  l->n_samples = l->rows[n_ops];
+  layout_columns (l);
+  return 0;
+}
+
+uint64_t
+_tprof_columns_layout_bytes (const TprofColumnsLayout *l)
+{
+  uint64_t bytes = 0;
+
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (l->present[c])
+      bytes += _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples)
+               * (_tprof_columns[c].type == TPROF_COLTYPE_STRING ? 32 : _tprof_column_value_size (c));
+  for (size_t k = 0; k < l->n_ops; k++)
+    bytes += 2 * strlen (l->ops[k].name);
+  return bytes;
+}

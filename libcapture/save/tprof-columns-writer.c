@@ -1,0 +1,362 @@
+/* tprof-columns-writer.c — format 3's columns written: HDF5 creates them from the format's table, we fill them with pwrite(). */
+/* SPDX-License-Identifier: MIT */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof-crc32c.h"
+#include "tprof-h5-writer-private.h"
+
+/* The file and memory types of a column's values as writers store them
+ * (strings have their own type, made by the writer). */
+static hid_t
+columns_file_type (TprofColumn c)
+{
+  TprofColumnType t = _tprof_columns[c].type;
+
+  return t == TPROF_COLTYPE_INT32 ? H5T_STD_I32LE : t == TPROF_COLTYPE_INT64 ? H5T_STD_I64LE : H5T_IEEE_F64LE;
+}
+
+static hid_t
+columns_mem_type (TprofColumn c)
+{
+  TprofColumnType t = _tprof_columns[c].type;
+
+  return t == TPROF_COLTYPE_INT32 ? H5T_NATIVE_INT32 : t == TPROF_COLTYPE_INT64 ? H5T_NATIVE_INT64
+         : H5T_NATIVE_DOUBLE;
+}
+
+static hid_t
+columns_group (const TprofProfileWriter *w,
+               TprofColumn               c)
+{
+  for (int g = 0; g < TPROF_N_COLUMN_GROUPS; g++)
+    if (strcmp (_tprof_column_groups[g], _tprof_columns[c].group) == 0)
+      return w->groups[g];
+  return -1;
+}
+
+/* The names: variable-length strings, which HDF5 writes itself. */
+static int
+columns_create_names (TprofProfileWriter *w,
+                      TprofColumnsLayout *l,
+                      TprofError         *error)
+{
+  hsize_t dims[1] = { l->n_ops };
+  const char **names = malloc ((l->n_ops > 0 ? l->n_ops : 1) * sizeof *names);
+  hid_t space = H5Screate_simple (1, dims, NULL);
+  hid_t dset = -1;
+  uint32_t crc = 0;
+  int result = -1;
+
+  if (names == NULL)
+    {
+      _tprof_h5_close (space);
+      return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing the names", w->path);
+    }
+  for (size_t k = 0; k < l->n_ops; k++)
+    {
+      names[k] = l->ops[k].name;
+      /* each name's bytes and its terminating zero */
+      crc = _tprof_crc32c (crc, names[k], strlen (names[k]) + 1);
+    }
+  l->crc[TPROF_COL_OP_NAME] = crc;
+  if (space >= 0)
+    dset = H5Dcreate2 (columns_group (w, TPROF_COL_OP_NAME), _tprof_columns[TPROF_COL_OP_NAME].name,
+                       w->str_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  if (dset >= 0 && (l->n_ops == 0 || H5Dwrite (dset, w->str_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, names) >= 0))
+    result = 0;
+  _tprof_h5_close (dset);
+  _tprof_h5_close (space);
+  free (names);
+  return result;
+}
+
+/* Each operation's rows of the sample columns, for a parallel save's ranks. */
+static void
+columns_room_offsets (TprofColumnsLayout *l)
+{
+  static const TprofColumn field_column[TPROF_H5_N_FIELDS] = {
+    [TPROF_H5_FIELD_TIMES] = TPROF_COL_TIMES,
+    [TPROF_H5_FIELD_RANKS] = TPROF_N_COLUMNS,
+    [TPROF_H5_FIELD_STARTS] = TPROF_COL_STARTS,
+    [TPROF_H5_FIELD_THREADS] = TPROF_COL_THREADS,
+  };
+
+  for (size_t k = 0; k < l->n_ops; k++)
+    for (int f = 0; f < TPROF_H5_N_FIELDS; f++)
+      {
+        TprofColumn c = field_column[f];
+
+        l->ops[k].offsets[f] = c < TPROF_N_COLUMNS && l->present[c] && l->offset[c] != UINT64_MAX
+                               ? l->offset[c] + l->rows[k] * _tprof_column_value_size (c) : UINT64_MAX;
+      }
+}
+
+int
+_tprof_columns_writer_create (TprofProfileWriter *w,
+                              TprofColumnsLayout *l,
+                              TprofError         *error)
+{
+  if (_tprof_profile_writer_reserve (w, _tprof_columns_layout_bytes (l) + 4096 * TPROF_N_COLUMNS, error) < 0)
+    return -1;
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      const TprofColumnInfo *info = &_tprof_columns[c];
+      uint64_t n = _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples);
+      int result;
+
+      if (!l->present[c])
+        continue;
+      result = info->type == TPROF_COLTYPE_STRING
+               ? columns_create_names (w, l, error)
+               : _tprof_profile_writer_add_room (w, columns_group (w, c), info->name, columns_file_type (c),
+                                                 (size_t) n, &l->offset[c]);
+      if (result < 0)
+        return error != NULL && error->code != 0 ? -1
+               : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot create the column %s", info->path);
+    }
+  columns_room_offsets (l);
+  return 0;
+}
+
+/* Values of one column written in order, through a buffer so that small
+ * operations do not cost a system call each; the checksum as they go. */
+typedef struct
+{
+  TprofProfileWriter *w;
+  uint64_t            at;      /* file offset of the next byte */
+  uint32_t            crc;
+  char               *buffer;
+  size_t              used;
+  TprofError         *error;
+} ColumnStream;
+
+#define COLUMN_STREAM_BUFFER ((size_t) 1 << 20)
+
+static int
+stream_flush (ColumnStream *cs)
+{
+  if (cs->used > 0 && _tprof_save_file_pwrite (cs->w->out, cs->buffer, cs->used, (off_t) cs->at, cs->error) < 0)
+    return -1;
+  cs->at += cs->used;
+  cs->used = 0;
+  return 0;
+}
+
+static int
+stream_put (ColumnStream *cs,
+            const void   *data,
+            size_t        bytes)
+{
+  cs->crc = _tprof_crc32c (cs->crc, data, bytes);
+  if (cs->used + bytes > COLUMN_STREAM_BUFFER)
+    {
+      if (stream_flush (cs) < 0)
+        return -1;
+      if (bytes >= COLUMN_STREAM_BUFFER / 4)
+        {
+          if (_tprof_save_file_pwrite (cs->w->out, data, bytes, (off_t) cs->at, cs->error) < 0)
+            return -1;
+          cs->at += bytes;
+          return 0;
+        }
+    }
+  memcpy (cs->buffer + cs->used, data, bytes);
+  cs->used += bytes;
+  return 0;
+}
+
+/* @n zeros of @size bytes: the threads of an operation that has none. */
+static int
+stream_zeros (ColumnStream *cs,
+              size_t        n,
+              size_t        size)
+{
+  static const char zeros[4096];
+  size_t bytes = n * size;
+
+  while (bytes > 0)
+    {
+      size_t take = bytes < sizeof zeros ? bytes : sizeof zeros;
+
+      if (stream_put (cs, zeros, take) < 0)
+        return -1;
+      bytes -= take;
+    }
+  return 0;
+}
+
+/* Sample column @c from field @f of every operation. */
+static int
+columns_write_samples (TprofProfileWriter *w,
+                       TprofColumnsLayout *l,
+                       TprofColumn         c,
+                       TprofH5Field        f,
+                       char               *buffer,
+                       TprofError         *error)
+{
+  ColumnStream cs = { w, l->offset[c], 0, buffer, 0, error };
+  size_t size = _tprof_column_value_size (c);
+
+  for (size_t k = 0; k < l->n_ops; k++)
+    {
+      const TprofOperationParts *op = &l->ops[k];
+      int result = op->data[f] != NULL ? stream_put (&cs, op->data[f], op->n * size) : stream_zeros (&cs, op->n, size);
+
+      if (result < 0)
+        return -1;
+    }
+  if (stream_flush (&cs) < 0)
+    return -1;
+  l->crc[c] = cs.crc;
+  return 0;
+}
+
+int
+_tprof_columns_writer_samples (TprofProfileWriter *w,
+                               TprofColumnsLayout *l,
+                               TprofError         *error)
+{
+  static const struct { TprofColumn c; TprofH5Field f; } samples[] = {
+    { TPROF_COL_TIMES, TPROF_H5_FIELD_TIMES },
+    { TPROF_COL_STARTS, TPROF_H5_FIELD_STARTS },
+    { TPROF_COL_THREADS, TPROF_H5_FIELD_THREADS },
+  };
+  char *buffer = malloc (COLUMN_STREAM_BUFFER);
+  int result = 0;
+
+  if (buffer == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing samples", w->path);
+  for (size_t i = 0; result == 0 && i < sizeof samples / sizeof samples[0]; i++)
+    if (l->present[samples[i].c])
+      result = columns_write_samples (w, l, samples[i].c, samples[i].f, buffer, error);
+  free (buffer);
+  return result;
+}
+
+int
+_tprof_columns_writer_checksum (TprofProfileWriter       *w,
+                                const TprofColumnsLayout *l,
+                                TprofColumn               c,
+                                TprofError               *error)
+{
+  hid_t dset = H5Dopen2 (columns_group (w, c), _tprof_columns[c].name, H5P_DEFAULT);
+  hid_t attr = dset >= 0 ? H5Acreate2 (dset, TPROF_FORMAT_CRC_ATTR, H5T_STD_U32LE, w->scalar, H5P_DEFAULT,
+                                       H5P_DEFAULT) : -1;
+  herr_t status = attr >= 0 ? H5Awrite (attr, H5T_NATIVE_UINT32, &l->crc[c]) : -1;
+
+  _tprof_h5_close (attr);
+  _tprof_h5_close (dset);
+  if (status < 0)
+    return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write the checksum of %s",
+                            _tprof_columns[c].path);
+  return 0;
+}
+
+/* Writes table column @c (@data native, little-endian host) at its room,
+ * with its checksum. */
+static int
+columns_put_table (TprofProfileWriter *w,
+                   TprofColumnsLayout *l,
+                   TprofColumn         c,
+                   const void         *data,
+                   TprofError         *error)
+{
+  uint64_t n = _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples);
+  size_t bytes = (size_t) n * _tprof_column_value_size (c);
+
+  l->crc[c] = _tprof_crc32c (0, data, bytes);
+  if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+    {
+      if (bytes > 0 && _tprof_save_file_pwrite (w->out, data, bytes, (off_t) l->offset[c], error) < 0)
+        return -1;
+    }
+  else
+    {
+      hid_t dset = H5Dopen2 (columns_group (w, c), _tprof_columns[c].name, H5P_DEFAULT);
+      herr_t status = dset >= 0 && (n == 0 || H5Dwrite (dset, columns_mem_type (c), H5S_ALL, H5S_ALL,
+                                                        H5P_DEFAULT, data) >= 0) ? 0 : -1;
+
+      _tprof_h5_close (dset);
+      if (status < 0)
+        return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write %s", _tprof_columns[c].path);
+    }
+  return _tprof_columns_writer_checksum (w, l, c, error);
+}
+
+/* Where each of the eight statistics columns finds its value. */
+static const size_t columns_statistic_offset[] = {
+  offsetof (TprofSummary, sum), offsetof (TprofSummary, mean), offsetof (TprofSummary, std),
+  offsetof (TprofSummary, min), offsetof (TprofSummary, max), offsetof (TprofSummary, median),
+  offsetof (TprofSummary, p95), offsetof (TprofSummary, p99),
+};
+
+/* A segment's figure from its operation's per-rank cache. */
+static void
+columns_segment_values (const TprofColumnsLayout *l,
+                        TprofColumn               c,
+                        void                     *out)
+{
+  for (size_t k = 0; k < l->n_ops; k++)
+    {
+      const TprofCachedStats *cache = l->ops[k].cache;
+      const double *figure = c == TPROF_COL_SEG_SUM ? cache->rank_sum
+                             : c == TPROF_COL_SEG_MIN ? cache->rank_min : cache->rank_max;
+      const int64_t *recorded = cache->rank_recorded != NULL ? cache->rank_recorded : cache->rank_count;
+
+      for (int64_t s = l->op_segments[k]; s < l->op_segments[k + 1]; s++)
+        if (c == TPROF_COL_SEG_RECORDED)
+          ((int64_t *) out)[s] = recorded[l->seg_rank[s]];
+        else
+          ((double *) out)[s] = figure[l->seg_rank[s]];
+    }
+}
+
+/* Column @c's values, built from the caches into @scratch (or found in
+ * the layout). */
+static const void *
+columns_table_values (const TprofColumnsLayout *l,
+                      TprofColumn               c,
+                      void                     *scratch)
+{
+  if (c == TPROF_COL_OP_SEGMENTS)
+    return l->op_segments;
+  if (c == TPROF_COL_SEG_RANK)
+    return l->seg_rank;
+  if (c == TPROF_COL_SEG_OFFSET)
+    return l->seg_offset;
+  if (c == TPROF_COL_OP_COUNT)
+    for (size_t k = 0; k < l->n_ops; k++)
+      ((int64_t *) scratch)[k] = (int64_t) l->ops[k].cache->summary.count;
+  else if (c >= TPROF_COL_OP_SUM && c <= TPROF_COL_OP_P99)
+    for (size_t k = 0; k < l->n_ops; k++)
+      memcpy ((double *) scratch + k,
+              (const char *) &l->ops[k].cache->summary + columns_statistic_offset[c - TPROF_COL_OP_SUM],
+              sizeof (double));
+  else
+    columns_segment_values (l, c, scratch);
+  return scratch;
+}
+
+int
+_tprof_columns_writer_tables (TprofProfileWriter *w,
+                              TprofColumnsLayout *l,
+                              TprofError         *error)
+{
+  size_t most = (l->n_ops > l->n_segments ? l->n_ops : l->n_segments) + 1;
+  void *scratch = malloc (most * sizeof (double));
+  int result = 0;
+
+  if (scratch == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing the tables", w->path);
+  for (int c = 0; result == 0 && c < TPROF_N_COLUMNS; c++)
+    {
+      if (!l->present[c] || _tprof_columns[c].per_sample)
+        continue;
+      result = c == TPROF_COL_OP_NAME ? _tprof_columns_writer_checksum (w, l, c, error)
+               : columns_put_table (w, l, c, columns_table_values (l, c, scratch), error);
+    }
+  free (scratch);
+  return result;
+}

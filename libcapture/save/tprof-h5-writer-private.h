@@ -1,0 +1,271 @@
+/* tprof-h5-writer-private.h — the writer of profile files: the temporary file, HDF5's metadata, our sample bytes. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tprof-h5-internal.h"
+#include "tprof-save-shell-internal.h"
+#include "tprof/tprof-gathered-time.h"
+
+/* How a save stays safe and lean (tprof-profiled-time-save.c):
+ *
+ * In HDF5 1.10 a close that fails (a full disk) leaves a half-destroyed
+ * file id that crashes the process at exit, so no write of HDF5's may
+ * ever fail. Building the whole file in memory (the core driver) made
+ * that so, at the price of a second copy of every sample. Now:
+ *
+ *  - the temporary file's space is reserved first (posix_fallocate, which
+ *    glibc emulates where the file system cannot), before HDF5 sees it:
+ *    a full disk or a file size limit fails there, with nothing to undo;
+ *  - a skeleton (root attributes, the columns' groups) built in memory
+ *    is written by us, then HDF5 opens the file and writes only metadata,
+ *    always inside the reservation: before it creates the columns the
+ *    reservation is grown to HDF5's end of allocation plus a bound on
+ *    what they can allocate, and a failure to grow it stops the save with
+ *    everything HDF5 may write still inside reserved space;
+ *  - the columns (docs/file-format.md) are a fixed handful of contiguous
+ *    datasets, whatever the number of operations, allocated early and
+ *    never filled by HDF5: we pwrite() the tables and the samples at their
+ *    offsets, the samples straight from the profile's arrays, while the
+ *    statistics the tables cache are computed. */
+/* TprofSaveFile, the temporary file: tprof-save-shell-internal.h. */
+
+/* Creates a new empty temporary file beside the file @path names (after
+ * following symbolic links). Refuses a target that exists and is not a
+ * regular file. 0, or -1 with @error. */
+int  _tprof_save_file_create (TprofSaveFile *file,
+                              const char    *path,
+                              TprofError    *error);
+/* Makes sure the first @size bytes of the file have disk space (growing a
+ * reservation by at least an eighth, so that it grows rarely). 0, or -1
+ * with @error and the earlier reservation kept. */
+int  _tprof_save_file_reserve (TprofSaveFile *file,
+                               off_t          size,
+                               TprofError    *error);
+/* Writes all @size bytes of @data at @offset. 0, or -1 with @error. */
+int  _tprof_save_file_pwrite (TprofSaveFile *file,
+                              const void    *data,
+                              size_t         size,
+                              off_t          offset,
+                              TprofError    *error);
+/* Cuts the file to @size if longer (@size -1: as it is), makes it durable and renames it over
+ * the target. 0, or -1 with @error (the target is then untouched). Either
+ * way the temporary file is closed and gone and @file cleared. */
+int  _tprof_save_file_commit (TprofSaveFile *file,
+                              off_t          size,
+                              TprofError    *error);
+/* Closes and removes the temporary file; @file cleared. */
+void _tprof_save_file_abandon (TprofSaveFile *file);
+
+/* A new temporary file "<@dir>/.tprof-HOST-PID-XXXXXX" (HOST: 8 hex digits
+ * standing for this host), opened read-write; its malloc'd name in @path.
+ * The descriptor, or -1 with errno. It has to have a name: HDF5 opens
+ * files by name, and refuses /proc/self/fd/N of an unnamed (O_TMPFILE)
+ * file. (tprof-save-temp.c) */
+int  _tprof_save_temp_open (const char  *dir,
+                            char       **path);
+/* Removes from @dir the temporary files that saves of this user on this
+ * host left when they were killed: those whose process is gone, older
+ * than a minute. Failures are ignored: a sweep only tidies. */
+void _tprof_save_temp_sweep (const char *dir);
+
+/* Roughly the bytes an operation of @n samples takes in a file: its
+ * arrays, its cached per-rank arrays and ~8 kB of metadata (measured:
+ * about 4 kB, 5 with a timeline). */
+uint64_t _tprof_save_operation_estimate (size_t n,
+                                         bool   timeline,
+                                         int    world_size);
+
+/* Reserves the file's space (@pt's skeleton, @operations bytes estimated
+ * for the operations, a margin), then writes the skeleton (root
+ * attributes, the columns' empty groups): both are plain I/O of ours, so a full
+ * disk fails here before HDF5 touches the file. 0, or -1 with @error. */
+int _tprof_save_start (const TprofProfiledTime *pt,
+                       TprofSaveFile           *out,
+                       uint64_t                 operations,
+                       TprofError              *error);
+
+/* The HDF5 side of a save (tprof-profile-writer.c, tprof-columns-writer.c). */
+typedef struct
+{
+  const char    *path;             /* the target, for messages */
+  TprofSaveFile *out;
+  int            world_size;
+  hid_t          file;
+  hid_t          groups[TPROF_N_COLUMN_GROUPS];  /* operations, segments, samples */
+  hid_t          str_type;         /* variable-length UTF-8 */
+  hid_t          lcpl;             /* UTF-8 link names */
+  hid_t          scalar;
+  hid_t          dcpl_contiguous;  /* allocated early, never filled */
+  hid_t          dcpl_compact;
+  /* HDF5 gives some metadata file space only when it flushes it, at any
+   * later call: a bound on that space */
+  uint64_t       deferred_bound;
+} TprofProfileWriter;
+
+/* Datasets up to this size live in their object header. */
+#define TPROF_H5_COMPACT_MAX 4096
+
+/* The skeleton of @pt's file (root attributes, the empty groups of the
+ * columns) in a
+ * malloc'd buffer, built in memory: HDF5 does no I/O. Returns 0 with the
+ * buffer and its size, or -1 with @error. */
+int _tprof_profile_writer_skeleton (const TprofProfiledTime *pt,
+                                    const char              *path,
+                                    const char              *tmp_path,
+                                    void                   **image,
+                                    size_t                  *size,
+                                    TprofError              *error);
+
+/* Opens @out's file (holding a skeleton) with HDF5. 0, or -1 with @error
+ * and nothing open. */
+int _tprof_profile_writer_open (TprofProfileWriter *w,
+                                const char         *path,
+                                TprofSaveFile      *out,
+                                int                 world_size,
+                                TprofError         *error);
+
+/* Grows the reservation to HDF5's end of allocation plus @upcoming bytes:
+ * call before anything that may allocate up to @upcoming bytes. */
+int _tprof_profile_writer_reserve (TprofProfileWriter *w,
+                                   uint64_t            upcoming,
+                                   TprofError         *error);
+
+/* Writes /ranks: hostname when @pt knows the hosts, clock_offset and
+ * clock_offset_error when it has a timeline; and the root attribute
+ * timeline_origin when known. */
+int _tprof_profile_writer_add_ranks (TprofProfileWriter      *w,
+                                     const TprofProfiledTime *pt,
+                                     TprofError              *error);
+
+/* Closes every HDF5 object; on success stores in *@size (may be NULL)
+ * the size the file must be cut to, or -1 when HDF5 cut it already. Returns 0, or -1 with @error (unless @error is
+ * already set by an earlier failure). */
+int _tprof_profile_writer_close (TprofProfileWriter *w,
+                                 off_t              *size,
+                                 TprofError         *error);
+
+/* Creates the 1-D dataset @name of @n values of @file_type in @group:
+ * compact and filled from @data when small, else contiguous with @data
+ * written by us at its offset. 0, or -1 (HDF5's or @error's message). */
+int _tprof_profile_writer_add_array (TprofProfileWriter *w,
+                                     hid_t               group,
+                                     const char         *name,
+                                     hid_t               file_type,
+                                     hid_t               mem_type,
+                                     const void         *data,
+                                     size_t              n,
+                                     TprofError         *error);
+
+/* Creates the 1-D dataset @name of @n values of @file_type in @group,
+ * contiguous, allocated and never written: room another writer fills
+ * (a rank of a parallel save). Its file offset in *@offset (UINT64_MAX
+ * when @n is 0). 0, or -1 (HDF5's message). */
+int _tprof_profile_writer_add_room (TprofProfileWriter *w,
+                                    hid_t               group,
+                                    const char         *name,
+                                    hid_t               file_type,
+                                    size_t              n,
+                                    uint64_t           *offset);
+
+/* Scalar attributes of @obj. 0 or -1. */
+int _tprof_profile_writer_string_attr (TprofProfileWriter *w,
+                                       hid_t               obj,
+                                       const char         *name,
+                                       const char         *value);
+int _tprof_profile_writer_int_attr (TprofProfileWriter *w,
+                                    hid_t               obj,
+                                    const char         *name,
+                                    long long           value);
+int _tprof_profile_writer_double_attr (TprofProfileWriter *w,
+                                       hid_t               obj,
+                                       const char         *name,
+                                       double              value);
+
+/* A whole profile as format 3 lays it out (tprof-columns-layout.c): K
+ * operations, S segments (a rank's samples of one operation), N samples. */
+typedef struct
+{
+  TprofOperationParts *ops;
+  size_t               n_ops;
+  size_t               n_segments;
+  uint64_t             n_samples;
+  uint64_t            *rows;         /* K + 1: operation k's samples are rows[k] .. rows[k+1]-1 */
+  int64_t             *op_segments;  /* K + 1 */
+  int32_t             *seg_rank;     /* S */
+  int64_t             *seg_offset;   /* S + 1 */
+  bool                 timeline;     /* samples/starts and samples/threads */
+  bool                 sampled;      /* segments/recorded */
+  bool                 present[TPROF_N_COLUMNS];
+  uint64_t             offset[TPROF_N_COLUMNS];  /* of value 0 in the file; UINT64_MAX: HDF5 writes */
+  uint32_t             crc[TPROF_N_COLUMNS];
+} TprofColumnsLayout;
+
+/* Lays out @ops: segments from each operation's ranks (data) or, for
+ * room left to ranks, from its cache's counts. 0, or -1 with @error. */
+int  _tprof_columns_layout_init (TprofColumnsLayout  *l,
+                                 TprofOperationParts *ops,
+                                 size_t               n_ops,
+                                 int                  world_size,
+                                 const char          *path,
+                                 TprofError          *error);
+void _tprof_columns_layout_clear (TprofColumnsLayout *l);
+/* Roughly the bytes the columns of @l take in a file. */
+uint64_t _tprof_columns_layout_bytes (const TprofColumnsLayout *l);
+
+/* Creates every column of @l, allocated early, and fills l->offset; the
+ * operations' room offsets too. 0, or -1 with @error. */
+int _tprof_columns_writer_create (TprofProfileWriter *w,
+                                  TprofColumnsLayout *l,
+                                  TprofError         *error);
+/* Writes the sample columns from the operations' data, with their
+ * checksums into l->crc. Plain pwrite(), no HDF5: may run in another
+ * thread while HDF5 writes the tables. 0, or -1 with @error. */
+int _tprof_columns_writer_samples (TprofProfileWriter       *w,
+                                   TprofColumnsLayout       *l,
+                                   TprofError               *error);
+/* Writes the operations' and segments' tables from the caches, each with
+ * its checksum attribute. 0, or -1 with @error. */
+int _tprof_columns_writer_tables (TprofProfileWriter *w,
+                                  TprofColumnsLayout *l,
+                                  TprofError         *error);
+/* Stores l->crc[@c] as column @c's checksum attribute. 0, or -1. */
+int _tprof_columns_writer_checksum (TprofProfileWriter       *w,
+                                    const TprofColumnsLayout *l,
+                                    TprofColumn               c,
+                                    TprofError               *error);
+
+/* @gt as stored: itself when grouped by rank (no copy), else a grouped
+ * copy in *@copy, which the caller frees. NULL with @error on failure. */
+const TprofGatheredTime *_tprof_operation_writer_grouped (TprofProfileWriter      *w,
+                                                          const char              *name,
+                                                          const TprofGatheredTime *gt,
+                                                          TprofGatheredTime      **copy,
+                                                          TprofError              *error);
+
+typedef enum
+{
+  TPROF_H5_GROUPED,
+  TPROF_H5_INTERLEAVED,
+  TPROF_H5_OUT_OF_RANGE,
+} TprofH5RankOrder;
+
+/* Whether @ranks are grouped by ascending rank, interleaved, or hold a
+ * value outside [0, @world_size). */
+TprofH5RankOrder _tprof_h5_rank_order (const int32_t *ranks,
+                                       size_t         n,
+                                       int            world_size);
+
+/* Fills @out_times/@out_ranks with the samples grouped by ascending rank,
+ * each rank's samples in their original order (ranks must be in range).
+ * Returns false when memory is exhausted. */
+bool _tprof_h5_group_by_rank (const double  *times,
+                              const int32_t *ranks,
+                              size_t         n,
+                              int            world_size,
+                              double        *out_times,
+                              int32_t       *out_ranks);

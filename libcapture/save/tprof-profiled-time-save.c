@@ -1,0 +1,285 @@
+/* tprof-profiled-time-save.c — tprof_profiled_time_save(): a reserved temporary file, format 3's columns (HDF5's metadata, our bytes), then a rename. */
+/* SPDX-License-Identifier: MIT */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof/tprof-profiled-time.h"
+#include "tprof-h5-writer-private.h"
+
+uint64_t
+_tprof_save_operation_estimate (size_t n,
+                                bool   timeline,
+                                int    world_size)
+{
+  /* times, and starts and threads on a timeline; a segment per rank at
+   * most; its row of the operations' table and its name */
+  uint64_t per_sample = sizeof (double) + (timeline ? sizeof (double) + sizeof (int32_t) : 0);
+
+  return (uint64_t) n * per_sample + (uint64_t) world_size * 6 * sizeof (double) + 512;
+}
+
+/* Roughly the size of @pt's operations (see _tprof_save_start()). */
+static uint64_t
+tprof_profiled_time_operations_estimate (const TprofProfiledTime *pt)
+{
+  uint64_t size = 0;
+
+  for (size_t op = 0; op < tprof_profiled_time_len (pt); op++)
+    {
+      const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, op);
+
+      size += _tprof_save_operation_estimate (tprof_gathered_time_count (gt),
+                                              tprof_gathered_time_starts (gt) != NULL,
+                                              tprof_profiled_time_world_size (pt));
+    }
+  return size;
+}
+
+int
+_tprof_save_start (const TprofProfiledTime *pt,
+                   TprofSaveFile           *out,
+                   uint64_t                 operations,
+                   TprofError              *error)
+{
+  TprofH5Guard guard;
+  void *skeleton = NULL;
+  size_t size = 0;
+  /* the skeleton, the operations and the margin the writer keeps
+   * (tprof-profile-writer.c) */
+  uint64_t estimate;
+  int result;
+
+  _tprof_h5_enter (&guard);
+  result = _tprof_profile_writer_skeleton (pt, out->path, out->tmp_path, &skeleton, &size, error);
+  _tprof_h5_leave (&guard);
+  if (result < 0)
+    return -1;
+  if (__builtin_add_overflow ((uint64_t) size + (320 << 10), operations, &estimate)
+      || estimate > (uint64_t) INT64_MAX)
+    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: the file would be too large", out->path);
+  else if (_tprof_save_file_reserve (out, (off_t) estimate, error) < 0 ||
+           _tprof_save_file_pwrite (out, skeleton, size, 0, error) < 0)
+    result = -1;
+  free (skeleton);
+  return result;
+}
+
+/* The profile's operations as the writer stores them: checked, grouped
+ * by rank (copies where they were not), their caches computed later. */
+typedef struct
+{
+  TprofOperationParts *parts;
+  TprofCachedStats    *caches;
+  TprofGatheredTime  **copies;
+  size_t               n;      /* operations prepared, whose copies to free */
+} SaveOperations;
+
+static void
+save_operations_clear (SaveOperations *so)
+{
+  for (size_t k = 0; k < so->n; k++)
+    {
+      tprof_gathered_time_free (so->copies[k]);
+      if (so->parts[k].cache != NULL)
+        _tprof_cached_stats_clear (&so->caches[k]);
+    }
+  free (so->parts);
+  free (so->caches);
+  free (so->copies);
+}
+
+/* Refuses what the format cannot hold: an invalid name or sample. */
+static int
+save_check_operation (const char              *path,
+                      const char              *name,
+                      const TprofGatheredTime *gt,
+                      int                      world_size,
+                      TprofError              *error)
+{
+  size_t n = tprof_gathered_time_count (gt);
+  size_t invalid;
+  char where[1024];
+
+  /* checked again: samples appended by the gather or the library's own
+   * code bypass tprof_profiled_time_add() */
+  if (!_tprof_h5_utf8_valid (name, strlen (name)))
+    return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: cannot save: an operation name is not valid UTF-8",
+                            path);
+  invalid = _tprof_h5_find_invalid (tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt), 0, n,
+                                    world_size);
+  if (invalid == n)
+    return 0;
+  snprintf (where, sizeof where, "%s: cannot save: ", path);
+  return _tprof_h5_invalid_sample_error (error, TPROF_ERROR_INVALID, where, name, tprof_gathered_time_times (gt),
+                                         tprof_gathered_time_ranks (gt), invalid, world_size);
+}
+
+static int
+save_prepare (TprofProfileWriter      *w,
+              const TprofProfiledTime *pt,
+              SaveOperations          *so,
+              TprofError              *error)
+{
+  size_t k_ops = tprof_profiled_time_len (pt);
+
+  so->parts = calloc (k_ops + 1, sizeof *so->parts);
+  so->caches = calloc (k_ops + 1, sizeof *so->caches);
+  so->copies = calloc (k_ops + 1, sizeof *so->copies);
+  if (so->parts == NULL || so->caches == NULL || so->copies == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", w->path);
+  for (; so->n < k_ops; so->n++)
+    {
+      size_t k = so->n;
+      const char *name = tprof_profiled_time_name (pt, k);
+      const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, k);
+      const TprofRankRecorded *recorded = NULL;
+
+      if (save_check_operation (w->path, name, gt, w->world_size, error) < 0
+          || (gt = _tprof_operation_writer_grouped (w, name, gt, &so->copies[k], error)) == NULL)
+        return -1;
+      so->parts[k] = (TprofOperationParts) {
+        .name = name,
+        .n = tprof_gathered_time_count (gt),
+        .timeline = tprof_gathered_time_starts (gt) != NULL,
+        .data = { tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt),
+                  tprof_gathered_time_starts (gt), tprof_gathered_time_threads (gt) },
+      };
+      if (tprof_gathered_time_is_sampled (gt))
+        so->parts[k].n_recorded = tprof_gathered_time_recorded (gt, &recorded);
+      so->parts[k].recorded = recorded;
+    }
+  return 0;
+}
+
+/* The statistics the tables cache, by the statistics engine. */
+static int
+save_statistics (TprofProfileWriter      *w,
+                 const TprofProfiledTime *pt,
+                 SaveOperations          *so,
+                 TprofError              *error)
+{
+  for (size_t k = 0; k < so->n; k++)
+    {
+      const TprofGatheredTime *gt = so->copies[k] != NULL ? so->copies[k] : tprof_profiled_time_nth (pt, k);
+
+      if (!_tprof_cached_stats_init (&so->caches[k], gt, w->world_size))
+        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
+                                w->path, so->parts[k].name);
+      so->parts[k].cache = &so->caches[k];
+    }
+  return 0;
+}
+
+/* The sample columns, written by another thread while this one computes
+ * the statistics: the two overlap on two cores. */
+typedef struct
+{
+  TprofProfileWriter *w;
+  TprofColumnsLayout *l;
+  TprofError          error;
+  int                 result;
+} SampleWriter;
+
+static void *
+save_samples_thread (void *data)
+{
+  SampleWriter *sw = data;
+
+  sw->result = _tprof_columns_writer_samples (sw->w, sw->l, &sw->error);
+  return NULL;
+}
+
+/* Below this many samples a thread costs more than it saves. */
+#define SAVE_THREAD_MIN_SAMPLES ((uint64_t) 1 << 18)
+
+static int
+save_columns (TprofProfileWriter      *w,
+              const TprofProfiledTime *pt,
+              SaveOperations          *so,
+              TprofColumnsLayout      *l,
+              TprofError              *error)
+{
+  static const TprofColumn sample_columns[] = { TPROF_COL_TIMES, TPROF_COL_STARTS, TPROF_COL_THREADS };
+  SampleWriter sw = { w, l, { 0 }, 0 };
+  pthread_t thread;
+  bool threaded = l->n_samples >= SAVE_THREAD_MIN_SAMPLES
+                  && pthread_create (&thread, NULL, save_samples_thread, &sw) == 0;
+  int result;
+
+  if (!threaded)
+    save_samples_thread (&sw);
+  result = save_statistics (w, pt, so, error);
+  if (threaded)
+    pthread_join (thread, NULL);
+  if (result == 0 && sw.result < 0)
+    {
+      *error = sw.error;
+      result = -1;
+    }
+  if (result == 0)
+    result = _tprof_columns_writer_tables (w, l, error);
+  for (size_t i = 0; result == 0 && i < sizeof sample_columns / sizeof sample_columns[0]; i++)
+    if (l->present[sample_columns[i]])
+      result = _tprof_columns_writer_checksum (w, l, sample_columns[i], error);
+  return result;
+}
+
+/* HDF5 adds the columns and the host names; @size is the file's end. */
+static int
+tprof_profiled_time_save_body (const TprofProfiledTime *pt,
+                               TprofSaveFile           *out,
+                               off_t                   *size,
+                               TprofError              *error)
+{
+  TprofProfileWriter w;
+  TprofH5Guard guard;
+  SaveOperations so = { 0 };
+  TprofColumnsLayout l = { 0 };
+  int result;
+
+  _tprof_h5_enter (&guard);
+  result = _tprof_profile_writer_open (&w, out->path, out, tprof_profiled_time_world_size (pt), error);
+  if (result == 0)
+    result = save_prepare (&w, pt, &so, error);
+  if (result == 0)
+    result = _tprof_columns_layout_init (&l, so.parts, so.n, w.world_size, w.path, error);
+  if (result == 0)
+    result = _tprof_columns_writer_create (&w, &l, error);
+  if (result == 0)
+    result = save_columns (&w, pt, &so, &l, error);
+  if (result == 0)
+    result = _tprof_profile_writer_add_ranks (&w, pt, error);
+  if (w.file >= 0 && _tprof_profile_writer_close (&w, size, error) < 0)
+    result = -1;
+  _tprof_h5_leave (&guard);
+  _tprof_columns_layout_clear (&l);
+  save_operations_clear (&so);
+  return result;
+}
+
+int
+tprof_profiled_time_save (const TprofProfiledTime *pt,
+                          const char              *path,
+                          TprofError              *error)
+{
+  TprofSaveFile out;
+  off_t size = 0;
+
+  tprof_error_clear (error);
+  if (pt == NULL || path == NULL || path[0] == '\0')
+    return tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profiled_time_save: %s",
+                            pt == NULL ? "the profile is NULL" : "the path is empty");
+
+  /* the temporary file first: an unwritable place fails before any work */
+  if (_tprof_save_file_create (&out, path, error) < 0)
+    return -1;
+  if (_tprof_save_start (pt, &out, tprof_profiled_time_operations_estimate (pt), error) < 0 ||
+      tprof_profiled_time_save_body (pt, &out, &size, error) < 0)
+    {
+      _tprof_save_file_abandon (&out);
+      return -1;
+    }
+  return _tprof_save_file_commit (&out, size, error);
+}

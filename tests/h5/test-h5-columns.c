@@ -1,0 +1,341 @@
+/* test-h5-columns.c — format 3's refusals on real damaged files: each message names the file, the column and the row; checksums catch silent damage. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <string.h>
+
+#include <hdf5.h>
+
+#include "h5-test-util.h"
+#include "tprof-crc32c.h"
+
+#define WORLD 4
+#define PER_RANK 5
+
+static char *test_dir;
+static char *good_path;
+
+/* Three operations of WORLD ranks, PER_RANK samples each, with a
+ * timeline: 12 segments, 60 samples. */
+static void
+write_good (const char *path)
+{
+  static const char *const names[] = { "forward", "backward", "io/checkpoint" };
+  TprofProfiledTime *pt = tprof_profiled_time_new (WORLD);
+  TprofError error = { 0 };
+
+  for (int k = 0; k < 3; k++)
+    {
+      size_t n = WORLD * PER_RANK;
+      double *times = g_new (double, n), *starts = g_new (double, n);
+      int32_t *ranks = g_new (int32_t, n), *threads = g_new (int32_t, n);
+      TprofGatheredTime *gt;
+
+      for (size_t i = 0; i < n; i++)
+        {
+          times[i] = 0.001 * (double) (1 + i + 7 * k);
+          ranks[i] = (int32_t) (i / PER_RANK);
+          starts[i] = 0.5 * (double) i;
+          threads[i] = (int32_t) (i % 2);
+        }
+      gt = tprof_gathered_time_new_take (times, ranks, n);
+      g_assert_true (tprof_gathered_time_set_timeline_take (gt, starts, threads));
+      g_assert_cmpint (tprof_profiled_time_add (pt, names[k], gt, &error), ==, 0);
+    }
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+}
+
+/* A copy of the good file, to damage. */
+static char *
+copy_good (const char *name)
+{
+  char *path = g_build_filename (test_dir, name, NULL);
+  GBytes *bytes = h5_test_read_bytes (good_path);
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
+  g_bytes_unref (bytes);
+  return path;
+}
+
+/* Overwrites value @index of column @column with HDF5 (as another program
+ * would), dropping its checksum unless @keep_crc. */
+static void
+patch_value (const char *path,
+             const char *column,
+             hsize_t     index,
+             hid_t       mem_type,
+             const void *value,
+             gboolean    keep_crc)
+{
+  hid_t file = H5Fopen (path, H5F_ACC_RDWR, H5P_DEFAULT);
+  hid_t dset = H5Dopen2 (file, column, H5P_DEFAULT);
+  hid_t space = H5Dget_space (dset);
+  hsize_t one = 1;
+  hid_t mem = H5Screate_simple (1, &one, NULL);
+
+  g_assert_cmpint (dset, >=, 0);
+  g_assert_cmpint (H5Sselect_hyperslab (space, H5S_SELECT_SET, &index, NULL, &one, NULL), >=, 0);
+  g_assert_cmpint (H5Dwrite (dset, mem_type, mem, space, H5P_DEFAULT, value), >=, 0);
+  if (!keep_crc)
+    g_assert_cmpint (H5Adelete (dset, "crc32c"), >=, 0);
+  H5Sclose (mem);
+  H5Sclose (space);
+  H5Dclose (dset);
+  H5Fclose (file);
+}
+
+static void
+patch_double (const char *path, const char *column, hsize_t index, double v)
+{
+  patch_value (path, column, index, H5T_NATIVE_DOUBLE, &v, FALSE);
+}
+
+static void
+patch_int64 (const char *path, const char *column, hsize_t index, int64_t v)
+{
+  patch_value (path, column, index, H5T_NATIVE_INT64, &v, FALSE);
+}
+
+static void
+patch_int32 (const char *path, const char *column, hsize_t index, int32_t v)
+{
+  patch_value (path, column, index, H5T_NATIVE_INT32, &v, FALSE);
+}
+
+/* Replaces column @column by one of @rank dimensions @dims of doubles (0). */
+static void
+replace_column (const char    *path,
+                const char    *column,
+                int            rank,
+                const hsize_t *dims)
+{
+  hid_t file = H5Fopen (path, H5F_ACC_RDWR, H5P_DEFAULT);
+  hid_t space = H5Screate_simple (rank, dims, NULL);
+  hid_t dset;
+
+  g_assert_cmpint (H5Ldelete (file, column, H5P_DEFAULT), >=, 0);
+  dset = H5Dcreate2 (file, column, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  g_assert_cmpint (dset, >=, 0);
+  H5Dclose (dset);
+  H5Sclose (space);
+  H5Fclose (file);
+}
+
+/* Rewrites the names, dropping their checksum. */
+static void
+replace_names (const char *path,
+               const char *const *names)
+{
+  hid_t file = H5Fopen (path, H5F_ACC_RDWR, H5P_DEFAULT);
+  hid_t dset = H5Dopen2 (file, "operations/name", H5P_DEFAULT);
+  hid_t type = H5Dget_type (dset);
+
+  g_assert_cmpint (H5Dwrite (dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, names), >=, 0);
+  g_assert_cmpint (H5Adelete (dset, "crc32c"), >=, 0);
+  H5Tclose (type);
+  H5Dclose (dset);
+  H5Fclose (file);
+}
+
+/* Opening (and, with @read_all, loading) @path fails with a message
+ * naming the file and holding @what; the isolated reader says the same. */
+static void
+assert_refused (const char *path,
+                gboolean    at_open,
+                const char *what)
+{
+  TprofError error = { 0 };
+  TprofProfileFile *pf = tprof_profile_file_open (path, &error);
+  TprofProfiledTime *pt;
+
+  if (at_open)
+    {
+      g_assert_null (pf);
+      pf = tprof_profile_file_open_isolated (path, &error);
+      g_assert_null (pf);
+      g_test_message ("%s", error.message);
+      g_assert_true (g_str_has_prefix (error.message, path));
+      g_assert_nonnull (strstr (error.message, what));
+    }
+  else
+    {
+      g_assert_nonnull (pf);
+      tprof_profile_file_close (pf);
+    }
+  pt = tprof_profiled_time_load (path, &error);
+  g_assert_null (pt);
+  g_test_message ("%s", error.message);
+  g_assert_cmpint (error.code, ==, TPROF_ERROR_FORMAT);
+  g_assert_true (g_str_has_prefix (error.message, path));
+  g_assert_nonnull (strstr (error.message, what));
+  h5_test_assert_no_open_objects ();
+}
+
+static void
+test_good (void)
+{
+  TprofError error = { 0 };
+  TprofProfiledTime *pt = tprof_profiled_time_load (good_path, &error);
+  TprofProfileFile *pf = tprof_profile_file_open (good_path, &error);
+  const int32_t rank2 = 2;
+  TprofGatheredTime *gt;
+
+  g_assert_cmpstr (error.message, ==, "");
+  g_assert_nonnull (pt);
+  g_assert_cmpint (tprof_profile_file_format_version (pf), ==, 3);
+  g_assert_cmpuint (tprof_profiled_time_len (pt), ==, 3);
+  /* rank 2's segment of operation 1: rows 10..14 of that operation */
+  gt = tprof_profile_file_read_operation (pf, 1, &rank2, 1, NULL, NULL, NULL, &error);
+  g_assert_cmpuint (tprof_gathered_time_count (gt), ==, PER_RANK);
+  for (size_t i = 0; i < PER_RANK; i++)
+    {
+      g_assert_cmpfloat (tprof_gathered_time_times (gt)[i], ==, 0.001 * (double) (1 + 2 * PER_RANK + i + 7));
+      g_assert_cmpint (tprof_gathered_time_ranks (gt)[i], ==, 2);
+      g_assert_cmpfloat (tprof_gathered_time_starts (gt)[i], ==, 0.5 * (double) (2 * PER_RANK + i));
+    }
+  tprof_gathered_time_free (gt);
+  tprof_profile_file_close (pf);
+  tprof_profiled_time_free (pt);
+}
+
+static void
+test_offsets (void)
+{
+  g_autofree char *a = copy_good ("offset-decreasing.h5");
+  g_autofree char *b = copy_good ("offset-past-end.h5");
+  g_autofree char *c = copy_good ("segments-decreasing.h5");
+
+  patch_int64 (a, "segments/offset", 3, 2);
+  assert_refused (a, TRUE, "segments/offset[3]: not non-decreasing (2 after 10)");
+  patch_int64 (b, "segments/offset", 12, 61);
+  assert_refused (b, TRUE, "segments/offset[12]: is 61, past the end of samples/times (60)");
+  patch_int64 (c, "operations/segments", 2, 3);
+  assert_refused (c, TRUE, "operations/segments[2]: not non-decreasing (3 after 4)");
+}
+
+static void
+test_ranks (void)
+{
+  g_autofree char *a = copy_good ("rank-out-of-range.h5");
+  g_autofree char *b = copy_good ("rank-repeated.h5");
+
+  patch_int32 (a, "segments/rank", 5, WORLD);
+  assert_refused (a, TRUE, "segments/rank[5]: is 4, outside [0, 4)");
+  patch_int32 (b, "segments/rank", 6, 1);
+  assert_refused (b, TRUE, "segments/rank[6]: not ascending within operation 1 (1 after 1)");
+}
+
+static void
+test_names (void)
+{
+  static const char *const duplicate[] = { "forward", "backward", "forward" };
+  static const char *const not_utf8[] = { "forward", "back\xff\xfeward", "io/checkpoint" };
+  g_autofree char *a = copy_good ("name-duplicate.h5");
+  g_autofree char *b = copy_good ("name-not-utf8.h5");
+
+  replace_names (a, duplicate);
+  assert_refused (a, TRUE, "operations/name[2]: duplicate of operations/name[0] ('forward')");
+  replace_names (b, not_utf8);
+  assert_refused (b, TRUE, "operations/name[1]: not valid UTF-8");
+}
+
+static void
+test_cache (void)
+{
+  g_autofree char *a = copy_good ("sum-inf.h5");
+  g_autofree char *b = copy_good ("std-nan.h5");
+  g_autofree char *c = copy_good ("segment-sum-vs-samples.h5");
+  g_autofree char *d = copy_good ("median-vs-samples.h5");
+
+  patch_double (a, "operations/sum", 1, INFINITY);
+  assert_refused (a, TRUE, "operations/sum[1] is inf, expected a finite time >= 0");
+  patch_double (b, "operations/std", 0, NAN);
+  assert_refused (b, TRUE, "operations/std[0] is nan");
+  /* what only the samples contradict: refused by the read */
+  patch_double (c, "samples/times", 0, 0.0015);
+  assert_refused (c, FALSE, "segments/sum[0] (rank 0) is");
+  patch_double (d, "operations/median", 2, 0.0251);
+  assert_refused (d, FALSE, "operations/median[2] is 0.0251");
+}
+
+static void
+test_samples (void)
+{
+  const hsize_t short_dims[1] = { 59 }, square[2] = { 60, 2 };
+  g_autofree char *a = copy_good ("time-nan.h5");
+  g_autofree char *b = copy_good ("time-negative.h5");
+  g_autofree char *c = copy_good ("starts-short.h5");
+  g_autofree char *d = copy_good ("times-2d.h5");
+
+  patch_double (a, "samples/times", 23, NAN);
+  assert_refused (a, FALSE, "samples/times[23]: is NaN");
+  patch_double (b, "samples/times", 41, -1.0);
+  assert_refused (b, FALSE, "samples/times[41]: is negative");
+  replace_column (c, "samples/starts", 1, short_dims);
+  assert_refused (c, TRUE, "samples/starts: has 59 values, expected 60 (as samples/times has 60)");
+  replace_column (d, "samples/times", 2, square);
+  assert_refused (d, TRUE, "samples/times: has 2 dimensions, expected 1");
+}
+
+/* Damage the structure cannot see: a checksum can. */
+static void
+test_checksums (void)
+{
+  g_autofree char *a = copy_good ("max-flipped.h5");
+  g_autofree char *b = copy_good ("time-flipped.h5");
+  double v = 0.0105;
+
+  patch_value (a, "operations/max", 0, H5T_NATIVE_DOUBLE, &(double) { 0.0205 }, TRUE);
+  assert_refused (a, TRUE, "operations/max: checksum mismatch");
+  /* a sample within every bound, its rank's sum barely moved: only the
+   * checksum of the whole column sees it */
+  patch_value (b, "samples/times", 9, H5T_NATIVE_DOUBLE, &v, TRUE);
+  assert_refused (b, FALSE, "samples/times: checksum mismatch");
+}
+
+/* The hardware and table CRC-32C agree, on the standard check value and
+ * at every alignment and length. */
+static void
+test_crc32c (void)
+{
+  guint8 bytes[300];
+
+  g_assert_cmphex (_tprof_crc32c (0, "123456789", 9), ==, 0xe3069283);
+  g_assert_cmphex (_tprof_crc32c_portable (0, "123456789", 9), ==, 0xe3069283);
+  for (size_t i = 0; i < sizeof bytes; i++)
+    bytes[i] = (guint8) (i * 131 + 7);
+  for (size_t start = 0; start < 9; start++)
+    for (size_t n = 0; start + n <= sizeof bytes; n += 13)
+      {
+        uint32_t whole = _tprof_crc32c (0, bytes + start, n);
+
+        g_assert_cmphex (whole, ==, _tprof_crc32c_portable (0, bytes + start, n));
+        /* continued in two parts, as a stream writes it */
+        g_assert_cmphex (_tprof_crc32c (_tprof_crc32c (0, bytes + start, n / 3), bytes + start + n / 3, n - n / 3),
+                         ==, whole);
+      }
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  test_dir = h5_test_make_dir ();
+  good_path = g_build_filename (test_dir, "good.h5", NULL);
+  write_good (good_path);
+  g_test_add_func ("/h5/columns/good", test_good);
+  g_test_add_func ("/h5/columns/offsets", test_offsets);
+  g_test_add_func ("/h5/columns/ranks", test_ranks);
+  g_test_add_func ("/h5/columns/names", test_names);
+  g_test_add_func ("/h5/columns/cache", test_cache);
+  g_test_add_func ("/h5/columns/samples", test_samples);
+  g_test_add_func ("/h5/columns/checksums", test_checksums);
+  g_test_add_func ("/h5/columns/crc32c", test_crc32c);
+  status = g_test_run ();
+  g_free (good_path);
+  h5_test_cleanup ();
+  g_free (test_dir);
+  return status;
+}
