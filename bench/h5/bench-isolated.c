@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -82,10 +83,13 @@ compare (const char *what, const char *path, const int32_t *ranks, size_t n_rank
 {
   double here[N_RUNS], apart[N_RUNS];
 
-  /* alternate, so that the page cache and the machine's load are shared */
+  /* alternate, so that the page cache and the machine's load are shared;
+   * sync() first, so that no write-back of the file runs during a read */
   for (int i = 0; i < N_RUNS; i++)
     {
+      sync ();
       here[i] = time_read (tprof_profile_file_open, path, ranks, n_ranks);
+      sync ();
       apart[i] = time_read (tprof_profile_file_open_isolated, path, ranks, n_ranks);
     }
   qsort (here, N_RUNS, sizeof (double), compare_doubles);
@@ -105,7 +109,7 @@ main (void)
   if (size != NULL)
     n_samples = MAX (g_ascii_strtoull (size, NULL, 10), (guint64) N_OPS);
   write_profile (path);
-  printf ("bench-isolated: %zu samples, %d ranks, %d operations\n", n_samples, N_RANKS, N_OPS);
+  printf ("bench-isolated: %zu samples (random durations), %d ranks, %d operations\n", n_samples, N_RANKS, N_OPS);
   compare ("every sample of every operation:", path, NULL, 0);
   compare ("4 ranks of every operation:", path, four, G_N_ELEMENTS (four));
   g_unlink (path);
