@@ -79,13 +79,19 @@ def columns_of(world_size, ops):
     return cols
 
 
+# what tprof writes; a test may store any member in another type
+DEFAULT_TYPES = {"operations/count": "<i8", "operations/segments": "<i8", "segments/rank": "<i4",
+                 "segments/offset": "<i8", "segments/recorded": "<i8", "samples/threads": "<i4"}
+
+
 def write(path, world_size, ops, *, timeline=True, recorded=False, hostnames=None, clock_offsets=None,
-          timeline_origin=None, chunked=False, float_type="<f8", int_type="<i8", rank_type="<i4",
-          optional_attrs=True):
+          timeline_origin=None, chunked=False, types=None, optional_attrs=True):
     """Writes a format-3 profile by hand: only the required members, plus
     starts and threads (timeline), segments/recorded (recorded), the rank
     group and the optional root attributes when asked; columns chunked and
-    unlimited when chunked; integer and float widths as given."""
+    unlimited when chunked; each column's type from types (member path ->
+    numpy dtype string), float64 and DEFAULT_TYPES otherwise."""
+    types = dict(DEFAULT_TYPES, **(types or {}))
     cols = columns_of(world_size, ops)
     with h5py.File(path, "w") as f:
         f.attrs["format"] = "tprof-profile"
@@ -98,28 +104,29 @@ def write(path, world_size, ops, *, timeline=True, recorded=False, hostnames=Non
         if timeline_origin is not None:
             f.attrs["timeline_origin"] = timeline_origin
 
-        def column(name, values, dtype):
-            values = np.asarray(values, dtype=dtype)
+        def column(name, values):
+            values = np.asarray(values, dtype=types.get(name, "<f8"))
             if chunked:
                 f.create_dataset(name, data=values, maxshape=(None,), chunks=(max(1, min(7, values.size)),))
             else:
                 f.create_dataset(name, data=values)
 
-        f.create_dataset("operations/name", data=cols["operations/name"], dtype=h5py.string_dtype("utf-8"))
-        column("operations/count", cols["operations/count"], int_type)
+        f.create_dataset("operations/name", shape=(len(ops),), data=cols["operations/name"] or None,
+                         dtype=h5py.string_dtype("utf-8"))
+        column("operations/count", cols["operations/count"])
         for key in STATS:
-            column("operations/" + key, cols["operations/" + key], float_type)
-        column("operations/segments", cols["operations/segments"], int_type)
-        column("segments/rank", cols["segments/rank"], rank_type)
-        column("segments/offset", cols["segments/offset"], int_type)
+            column("operations/" + key, cols["operations/" + key])
+        column("operations/segments", cols["operations/segments"])
+        column("segments/rank", cols["segments/rank"])
+        column("segments/offset", cols["segments/offset"])
         for key in ("sum", "min", "max"):
-            column("segments/" + key, cols["segments/" + key], float_type)
+            column("segments/" + key, cols["segments/" + key])
         if recorded:
-            column("segments/recorded", cols["segments/recorded"], int_type)
-        column("samples/times", cols["samples/times"], float_type)
+            column("segments/recorded", cols["segments/recorded"])
+        column("samples/times", cols["samples/times"])
         if timeline:
-            column("samples/starts", cols["samples/starts"], float_type)
-            column("samples/threads", cols["samples/threads"], rank_type)
+            column("samples/starts", cols["samples/starts"])
+            column("samples/threads", cols["samples/threads"])
         if hostnames is not None:
             f.create_dataset("ranks/hostname", data=hostnames, dtype=h5py.string_dtype("utf-8"))
         if clock_offsets is not None:
