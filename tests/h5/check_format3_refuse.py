@@ -115,6 +115,8 @@ CASES = {
     "times-short": (resize("samples/times", 16), "samples/times", "io"),
     "sum-column-short": (resize("operations/sum", 3), "operations/sum", "forward"),
     "segment-min-column-long": (resize("segments/min", 9), "segments/min", "forward"),
+    "offset-column-short": (resize("segments/offset", 8), "segments/offset", "forward"),
+    "segments-column-short": (resize("operations/segments", 4), "operations/segments", "forward"),
     "times-2d": (two_d("samples/times"), "samples/times", "forward"),
     "rank-2d": (two_d("segments/rank"), "segments/rank", "forward"),
     "sum-disagrees": (scale("operations/sum", 1, 1.5), "operations/sum[1]", "allreduce"),
