@@ -143,6 +143,27 @@ run (const BenchCase *c, const BenchSetup *setup)
   g_unlink (plain);
 }
 
+/* The profile of @c and its plain columns file, left for other tools. */
+static int
+write_case (const BenchCase *c, const char *path, const char *plain)
+{
+  BenchColumns *columns = bench_columns_new (c->n_ops, c->per_op, c->world_size, c->timeline, 7);
+  TprofProfiledTime *pt = bench_profile_new (columns);
+  TprofError error = { 0 };
+  int status = 0;
+
+  if (tprof_profiled_time_save (pt, path, &error) != 0)
+    {
+      fprintf (stderr, "%s\n", error.message);
+      status = 1;
+    }
+  else
+    bench_write_plain_h5 (columns, plain);
+  tprof_profiled_time_free (pt);
+  bench_columns_free (columns);
+  return status;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -160,12 +181,18 @@ main (int argc, char **argv)
       bench_read_plain_h5 (argv[2]);
       return 0;
     }
+  if (argc == 4 && g_str_equal (argv[1], "--write"))
+    return write_case (&cases[0], argv[2], argv[3]);
   if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
     {
       fprintf (stderr, "usage: %s [TPROF]\n"
                        "  times save, load, file size and, given the tprof program, `tprof summary`\n"
                        "  and `tprof stragglers`, each against a baseline measured in the same run;\n"
-                       "  TPROF_BENCH_SAMPLES sets the size of the one-operation case (10^7)\n", argv[0]);
+                       "  TPROF_BENCH_SAMPLES sets the size of the one-operation case (10^7)\n"
+                       "   or: %s --write PROFILE PLAIN\n"
+                       "  writes the 10^4-operation profile and its plain columns file, to time\n"
+                       "  other programs on them; or: %s --plain-read PLAIN, the baseline process\n",
+               argv[0], argv[0], argv[0]);
       return 2;
     }
   setup.tprof = argc == 2 ? argv[1] : NULL;
