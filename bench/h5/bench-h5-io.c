@@ -16,8 +16,8 @@ typedef struct
   size_t      n_ops;
   size_t      per_op;
   int         world_size;
-  int         timeline;     /* starts and threads too (what stragglers needs) */
-  int         run_cli;      /* also time `tprof summary` and `tprof stragglers` */
+  bool        timeline;     /* starts and threads too (what stragglers needs) */
+  bool        run_cli;      /* also time `tprof summary` and `tprof stragglers` */
 } BenchCase;
 
 typedef struct
@@ -172,8 +172,8 @@ main (int argc, char **argv)
   g_autofree char *dir = NULL;
   BenchSetup setup = { 0 };
   const BenchCase cases[] = {
-    { "10^4 operations x 8 samples", 10000, 8, 1, 1, 1 },
-    { "one operation, all samples", 1, big, 8, 0, 0 },
+    { "10^4 operations x 8 samples", 10000, 8, 1, true, true },
+    { "one operation, all samples", 1, big, 8, false, false },
   };
 
   if (argc == 3 && g_str_equal (argv[1], "--plain-read"))

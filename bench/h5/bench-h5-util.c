@@ -16,7 +16,7 @@ BenchColumns *
 bench_columns_new (size_t   n_ops,
                    size_t   per_op,
                    int      world_size,
-                   int      timeline,
+                   bool     timeline,
                    unsigned seed)
 {
   BenchColumns *c = g_new0 (BenchColumns, 1);

@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -28,7 +29,7 @@ typedef struct
  * drawn at random (exponential, mean 1 ms, never sorted), the same for a
  * given @seed; with @timeline, starts one after another on each rank and
  * thread 0. */
-BenchColumns *bench_columns_new (size_t n_ops, size_t per_op, int world_size, int timeline, unsigned seed);
+BenchColumns *bench_columns_new (size_t n_ops, size_t per_op, int world_size, bool timeline, unsigned seed);
 void          bench_columns_free (BenchColumns *columns);
 /* Bytes of the sample arrays (times, ranks and, with a timeline, starts
  * and threads). */
