@@ -1,5 +1,6 @@
 # check_format3_read.py — format-3 profiles written by hand with h5py (minimal, full, chunked, other widths, empty operations) read by `tprof summary`, `tprof ranks` and `tprof trace`, every figure against numpy on the same data.
-# Usage: check_format3_read.py TPROF   (prints OK)
+# Usage: check_format3_read.py TPROF [PYTHON]   (prints OK; with PYTHON, an interpreter that imports
+# tprof, the in-process reader's tprof.ProfiledTime.load must give every sample too)
 # SPDX-License-Identifier: MIT
 import json
 import math
@@ -137,6 +138,32 @@ def check_trace(path, ops, tmp):
             errors.append("%s: %s: trace events %r, the file holds %r" % (path, op["name"], got[:5], want[:5]))
 
 
+# the in-process reader, through the Python module: each operation's
+# samples and ranks, in the order it holds them
+LOAD = """import json, sys, tprof
+pt = tprof.ProfiledTime.load(sys.argv[1])
+json.dump({name: [pt[name].times.tolist(), pt[name].ranks.tolist()] for name in pt}, sys.stdout)
+"""
+
+
+def check_load(python, path, ops):
+    done = subprocess.run([python, "-c", LOAD, path], capture_output=True, text=True)
+    if done.returncode != 0:
+        errors.append("ProfiledTime.load(%s): %s" % (path, done.stderr.strip()[-300:]))
+        return
+    got = json.loads(done.stdout)
+    if list(got) != [op["name"] for op in ops]:
+        errors.append("%s: ProfiledTime.load gives operations %r" % (path, list(got)))
+        return
+    for op in ops:
+        times, ranks = np.asarray(got[op["name"]][0]), np.asarray(got[op["name"]][1])
+        # the same samples of each rank, in the file's order
+        for r in np.unique(np.concatenate([ranks, op["ranks"]])):
+            if not np.array_equal(times[ranks == r], op["times"][op["ranks"] == r]):
+                errors.append("%s: %s: ProfiledTime.load gives rank %d the samples %r" % (path, op["name"], r,
+                                                                                       times[ranks == r]))
+
+
 def check_written(path, ops):
     """The file holds what it should, read back by h5py with the format's
     recipe: so that a failure below is tprof's, not this writer's."""
@@ -155,6 +182,7 @@ def check_written(path, ops):
 def main():
     global TPROF
     TPROF = sys.argv[1]
+    python = sys.argv[2] if len(sys.argv) > 2 else None
     rng = np.random.default_rng(23)
     hosts = ["node-a", "node-a", "nœud-b", "node-c"]
     offsets = ([0.0, 1e-3, -2e-3, 5e-6], [0.0, 1e-6, 2e-6, 1e-6])
@@ -185,6 +213,8 @@ def main():
             if len(errors) > before:
                 continue
             check_summary(path, world_size, ops)
+            if python is not None:
+                check_load(python, path, ops)
             for op in ops:
                 if op["times"].size and not op["recorded"]:
                     check_ranks(path, op)
