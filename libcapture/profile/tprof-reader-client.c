@@ -374,6 +374,14 @@ client_request (TprofReaderClient *client,
                 const TprofWire   *request,
                 TprofError        *error)
 {
+  int status;
+
+  /* one that ended while idle (killed from outside) is replaced */
+  if (client->pid > 0 && waitpid (client->pid, &status, WNOHANG) == client->pid)
+    {
+      client->pid = 0;
+      client_reap (client, &status);
+    }
   if (client->pid == 0)
     {
       TprofWire meta = { 0 };

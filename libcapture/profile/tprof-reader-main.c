@@ -1,12 +1,13 @@
 /* tprof-reader-main.c — tprof-reader, the helper process that parses one profile for a TprofProfileFile opened isolated; a crash here costs the caller nothing. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "tprof/tprof-gathered-time.h"
@@ -212,6 +213,22 @@ serve_read (TprofProfileFile *file,
   tprof_gathered_time_free (gt);
 }
 
+/* Ends this process when the client's end of the socket closes, as it does
+ * when the client process ends, even while HDF5 works. Not a parent-death
+ * signal: that comes when the thread that started us ends, which a thread
+ * pool's worker does while the file stays open (the client then held a
+ * dead helper). */
+static void *
+watch_client (void *unused)
+{
+  struct pollfd p = { SOCKET_FD, POLLRDHUP, 0 };
+
+  for (;;)
+    if (poll (&p, 1, -1) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0)
+      _exit (1);
+  return NULL;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -219,6 +236,7 @@ main (int    argc,
   TprofProfileFile *file;
   TprofError error = { 0 };
   TprofWire w = { 0 };
+  pthread_t watchdog;
 
   /* the heap pre-check is the client's to make (tprof-profile-file.c says why) */
   _tprof_profile_file_skip_heap_check ();
@@ -229,8 +247,7 @@ main (int    argc,
       return 2;
     }
   /* never outlive the process we read for */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid () == 1)
+  if (pthread_create (&watchdog, NULL, watch_client, NULL) != 0)
     return 1;
   tprof_profile_file_skip_exit_cleanup ();
 
