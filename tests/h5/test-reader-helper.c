@@ -1,9 +1,10 @@
-/* test-reader-helper.c — the isolated reader's helper process: it lives while its file is open, whatever thread opened it, and is reaped. */
+/* test-reader-helper.c — the isolated reader's helper process: it lives while its file is open, whatever thread opened it, is reaped, and a damaged file costs it bounded memory. */
 /* SPDX-License-Identifier: MIT */
 #include <dirent.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -116,6 +117,58 @@ test_outlives_opening_thread (void)
   g_unsetenv ("TPROF_READER_DIRECT");
 }
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SANITIZED_BUILD 1  /* the helper's memory is not limited there */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SANITIZED_BUILD 1
+#endif
+#endif
+
+/* One flipped bit of a 31 kB profile on which HDF5 1.10 once touched
+ * 650 MB and spent 2 s of processor time (7 s in all) before refusing it:
+ * the helper's memory is bounded by a small multiple of the file's size
+ * plus a floor, so the refusal now costs a fraction of that. Measured in a
+ * subprocess, whose only child is the helper. */
+static void
+test_memory_bounded (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("G_TEST_SRCDIR"), "fixtures",
+                                            "flipped-big-alloc.h5", NULL);
+
+#ifdef SANITIZED_BUILD
+  g_test_skip ("the helper's address space is not limited under a sanitizer");
+  return;
+#endif
+  if (g_test_subprocess ())
+    {
+      TprofError error = { 0 };
+      TprofProfileFile *file;
+      struct rusage helper;
+      double cpu_s;
+
+      g_setenv ("TPROF_READER_DIRECT", "never", TRUE);
+      file = tprof_profile_file_open_isolated (path, &error);
+      for (size_t op = 0; file != NULL && op < tprof_profile_file_n_operations (file); op++)
+        tprof_gathered_time_free (tprof_profile_file_read_operation (file, op, NULL, 0, NULL, NULL, NULL,
+                                                                     &error));
+      tprof_profile_file_close (file);
+      g_assert_cmpint (getrusage (RUSAGE_CHILDREN, &helper), ==, 0);
+      cpu_s = (double) helper.ru_utime.tv_sec + 1e-6 * (double) helper.ru_utime.tv_usec
+              + (double) helper.ru_stime.tv_sec + 1e-6 * (double) helper.ru_stime.tv_usec;
+      g_test_message ("the helper: %ld MB resident at most, %.2f s of processor time; \"%s\"",
+                      helper.ru_maxrss / 1024, cpu_s, error.message);
+      g_assert_cmpint (helper.ru_maxrss, <, 256 << 10);  /* kB */
+      /* refused (its 'created' attribute claims hundreds of megabytes)
+       * with one clear message naming the file */
+      g_assert_cmpint (error.code, ==, TPROF_ERROR_FORMAT);
+      g_assert_true (g_str_has_prefix (error.message, path));
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -124,6 +177,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   test_dir = h5_test_make_dir ();
   g_test_add_func ("/reader-helper/outlives-opening-thread", test_outlives_opening_thread);
+  g_test_add_func ("/reader-helper/memory-bounded", test_memory_bounded);
   status = g_test_run ();
   g_free (test_dir);
   h5_test_cleanup ();
