@@ -90,6 +90,9 @@ _tprof_save_file_create (TprofSaveFile *file,
   if ((strrchr (path, '/') != NULL ? strrchr (path, '/') + 1 : path)[0] == '\0')
     return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: the path names a directory, not a file", path);
   file->target = tprof_save_file_follow (path);
+  if (file->target == NULL && errno == ENAMETOOLONG)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: the file name is too long (%s)", path,
+                            strerror (errno));
   if (file->target == NULL)
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot follow the link: %s", path, strerror (errno));
   file->dir = tprof_save_file_dirname (file->target);
@@ -179,6 +182,19 @@ _tprof_save_file_abandon (TprofSaveFile *file)
   *file = (TprofSaveFile) { .path = file->path, .fd = -1 };
 }
 
+/* The new file takes the mode and group of the one it replaces (a
+ * private profile stays private); failures only leave it as created. */
+static void
+tprof_save_file_keep_attributes (const TprofSaveFile *file)
+{
+  struct stat st;
+
+  if (stat (file->target, &st) != 0 || !S_ISREG (st.st_mode))
+    return;
+  (void) !fchown (file->fd, (uid_t) -1, st.st_gid);
+  (void) !fchmod (file->fd, st.st_mode & 07777);
+}
+
 int
 _tprof_save_file_commit (TprofSaveFile *file,
                          off_t          size,
@@ -192,6 +208,8 @@ _tprof_save_file_commit (TprofSaveFile *file,
       fsync (file->fd) < 0)
     result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s",
                               file->path, strerror (errno));
+  if (result == 0)
+    tprof_save_file_keep_attributes (file);
   if (close (file->fd) < 0 && result == 0)
     result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s",
                               file->path, strerror (errno));
