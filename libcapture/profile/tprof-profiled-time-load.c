@@ -1,4 +1,4 @@
-/* tprof-profiled-time-load.c — tprof_profiled_time_load(): a whole profile, read through TprofProfileFile one operation at a time. */
+/* tprof-profiled-time-load.c — tprof_profiled_time_load() and _load_isolated(): a whole profile, read through TprofProfileFile one operation at a time. */
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -28,9 +28,12 @@ tprof_profiled_time_take_metadata (TprofProfiledTime *pt,
   return 0;
 }
 
-TprofProfiledTime *
-tprof_profiled_time_load (const char *path,
-                          TprofError *error)
+/* Every operation of @pf, opened by @open. */
+static TprofProfiledTime *
+tprof_profiled_time_load_with (const char        *path,
+                               TprofProfileFile *(*open) (const char *, TprofError *),
+                               const char        *caller,
+                               TprofError        *error)
 {
   TprofProfileFile *pf;
   TprofProfiledTime *pt;
@@ -38,10 +41,10 @@ tprof_profiled_time_load (const char *path,
   tprof_error_clear (error);
   if (path == NULL || path[0] == '\0')
     {
-      tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profiled_time_load: the path is empty");
+      tprof_error_set (error, TPROF_ERROR_INVALID, "%s: the path is empty", caller);
       return NULL;
     }
-  pf = tprof_profile_file_open (path, error);
+  pf = open (path, error);
   if (pf == NULL)
     return NULL;
   pt = tprof_profiled_time_new (pf->world_size);
@@ -68,4 +71,19 @@ tprof_profiled_time_load (const char *path,
     }
   tprof_profile_file_close (pf);
   return pt;
+}
+
+TprofProfiledTime *
+tprof_profiled_time_load (const char *path,
+                          TprofError *error)
+{
+  return tprof_profiled_time_load_with (path, tprof_profile_file_open, "tprof_profiled_time_load", error);
+}
+
+TprofProfiledTime *
+tprof_profiled_time_load_isolated (const char *path,
+                                   TprofError *error)
+{
+  return tprof_profiled_time_load_with (path, tprof_profile_file_open_isolated,
+                                        "tprof_profiled_time_load_isolated", error);
 }
