@@ -139,8 +139,10 @@ profiled_time_load (PyTypeObject *cls, PyObject *path_obj)
 
   if (!PyUnicode_FSConverter (path_obj, &path))
     return NULL;
+  /* parsed in a helper process, as tprof and tprof-viewer do: HDF5
+   * crashing on a damaged file is an exception, not this interpreter's end */
   Py_BEGIN_ALLOW_THREADS
-  pt = tprof_profiled_time_load (PyBytes_AS_STRING (path), &error);
+  pt = tprof_profiled_time_load_isolated (PyBytes_AS_STRING (path), &error);
   Py_END_ALLOW_THREADS
   Py_DECREF (path);
   if (pt == NULL)
@@ -301,7 +303,8 @@ profiled_time_set_hostnames (PyObject *self, PyObject *list)
 
 static PyMethodDef profiled_time_methods[] = {
   { "load", (PyCFunction) profiled_time_load, METH_O | METH_CLASS,
-    "load(path): reads a profile file (raises FileError or FormatError naming what is wrong)." },
+    "load(path): reads a profile file, parsed in a helper process so that a damaged file cannot "
+    "crash this one (raises FileError or FormatError naming what is wrong)." },
   { "save", profiled_time_save, METH_O,
     "save(path): writes the profile as one HDF5 file, atomically." },
   { "hostname", profiled_time_hostname, METH_O, "hostname(rank): the host of rank, or None." },

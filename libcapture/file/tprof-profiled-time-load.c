@@ -1,4 +1,4 @@
-/* tprof-profiled-time-load.c — tprof_profiled_time_load(): a whole profile, read through TprofProfileFile: format 3's columns at once, older files one operation at a time. */
+/* tprof-profiled-time-load.c — tprof_profiled_time_load() and _load_isolated(): a whole profile, read through TprofProfileFile: format 3's columns at once, older files one operation at a time. */
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -110,32 +110,40 @@ tprof_profiled_time_load_columns (TprofProfiledTime *pt,
   return ok;
 }
 
-TprofProfiledTime *
-tprof_profiled_time_load (const char *path,
-                          TprofError *error)
+/* Every operation of the file at @path, opened by @open: format 3 read
+ * in this process takes its sample columns whole, anything else (older
+ * files, or a file behind the isolated reader) is read an operation at a
+ * time. */
+static TprofProfiledTime *
+tprof_profiled_time_load_with (const char        *path,
+                               TprofProfileFile *(*open) (const char *, TprofError *),
+                               const char        *caller,
+                               TprofError        *error)
 {
   TprofProfileFile *pf;
   TprofProfiledTime *pt;
+  bool columns;
 
   tprof_error_clear (error);
   if (path == NULL || path[0] == '\0')
     {
-      tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profiled_time_load: the path is empty");
+      tprof_error_set (error, TPROF_ERROR_INVALID, "%s: the path is empty", caller);
       return NULL;
     }
-  pf = tprof_profile_file_open (path, error);
+  pf = open (path, error);
   if (pf == NULL)
     return NULL;
   pt = tprof_profiled_time_new (pf->world_size);
   if (pt == NULL)
     tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
 
-  if (pt != NULL && pf->format_version >= 3 && pf->remote == NULL && !tprof_profiled_time_load_columns (pt, pf, error))
+  columns = pf->format_version >= 3 && pf->remote == NULL;
+  if (pt != NULL && columns && !tprof_profiled_time_load_columns (pt, pf, error))
     {
       tprof_profiled_time_free (pt);
       pt = NULL;
     }
-  for (size_t op = 0; pt != NULL && pf->format_version < 3 && op < pf->n_ops; op++)
+  for (size_t op = 0; pt != NULL && !columns && op < pf->n_ops; op++)
     {
       TprofGatheredTime *gt = tprof_profile_file_read_operation (pf, op, NULL, 0, NULL, NULL, NULL, error);
 
@@ -155,4 +163,19 @@ tprof_profiled_time_load (const char *path,
     }
   tprof_profile_file_close (pf);
   return pt;
+}
+
+TprofProfiledTime *
+tprof_profiled_time_load (const char *path,
+                          TprofError *error)
+{
+  return tprof_profiled_time_load_with (path, tprof_profile_file_open, "tprof_profiled_time_load", error);
+}
+
+TprofProfiledTime *
+tprof_profiled_time_load_isolated (const char *path,
+                                   TprofError *error)
+{
+  return tprof_profiled_time_load_with (path, tprof_profile_file_open_isolated,
+                                        "tprof_profiled_time_load_isolated", error);
 }

@@ -36,8 +36,10 @@
 
 /* The helper's address space: what a read of the whole file needs (the
  * samples, their copy for us, HDF5's buffers) and room to spare; a damaged
- * length that asks for more fails in the helper, not here. */
-#define MEMORY_LIMIT_BASE ((rlim_t) 2 << 30)
+ * length that asks for more fails in the helper, not here. The floor
+ * covers the helper's own start (about 35 MB mapped) and HDF5's caches
+ * many times over, and no more: a damaged 17 kB file once took 1.8 GB. */
+#define MEMORY_LIMIT_BASE ((rlim_t) 512 << 20)
 #define MEMORY_LIMIT_PER_FILE_BYTE 4
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -135,6 +137,10 @@ client_failed (TprofReaderClient *client,
                      "%s: the file is damaged or too large: reading it stalled while %s "
                      "(no progress in %d s)", client->path, doing,
                      (strcmp (doing, "summarizing") == 0 ? STATS_TIMEOUT_MS : READ_TIMEOUT_MS) / 1000);
+  else if (WIFSIGNALED (status) && WTERMSIG (status) == SIGXCPU)
+    tprof_error_set (error, TPROF_ERROR_FORMAT,
+                     "%s: the file is damaged: reading it took more processor time than a file "
+                     "of its size may while %s", client->path, doing);
   else if (WIFSIGNALED (status) && WTERMSIG (status) != SIGKILL)
     tprof_error_set (error, TPROF_ERROR_FORMAT,
                      "%s: the file is damaged: the HDF5 library crashed while %s (%s)",
@@ -374,6 +380,14 @@ client_request (TprofReaderClient *client,
                 const TprofWire   *request,
                 TprofError        *error)
 {
+  int status;
+
+  /* one that ended while idle (killed from outside) is replaced */
+  if (client->pid > 0 && waitpid (client->pid, &status, WNOHANG) == client->pid)
+    {
+      client->pid = 0;
+      client_reap (client, &status);
+    }
   if (client->pid == 0)
     {
       TprofWire meta = { 0 };

@@ -1,12 +1,15 @@
 /* tprof-reader-main.c — tprof-reader, the helper process that parses one profile for a TprofProfileFile opened isolated; a crash here costs the caller nothing. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tprof/tprof-gathered-time.h"
@@ -212,6 +215,44 @@ serve_read (TprofProfileFile *file,
   tprof_gathered_time_free (gt);
 }
 
+/* The processor time each request (and the open) may take: a floor for
+ * HDF5's own work and a second per 8 MB of file, which reading and
+ * summarizing every sample stays well within. Set before each request: a
+ * process limit would add up over the long life of a viewer's file. Past
+ * it, SIGXCPU ends the helper, which the client reports. */
+#define CPU_FLOOR_S 3
+#define CPU_FILE_BYTES_PER_S (8 << 20)
+
+static void
+limit_cpu (rlim_t budget)
+{
+  struct rusage used;
+  struct rlimit limit;
+
+  if (getrusage (RUSAGE_SELF, &used) < 0 || getrlimit (RLIMIT_CPU, &limit) < 0)
+    return;
+  limit.rlim_cur = (rlim_t) (used.ru_utime.tv_sec + used.ru_stime.tv_sec) + 1 + budget;
+  if (limit.rlim_max != RLIM_INFINITY && limit.rlim_cur > limit.rlim_max)
+    limit.rlim_cur = limit.rlim_max;
+  setrlimit (RLIMIT_CPU, &limit);
+}
+
+/* Ends this process when the client's end of the socket closes, as it does
+ * when the client process ends, even while HDF5 works. Not a parent-death
+ * signal: that comes when the thread that started us ends, which a thread
+ * pool's worker does while the file stays open (the client then held a
+ * dead helper). */
+static void *
+watch_client (void *unused)
+{
+  struct pollfd p = { SOCKET_FD, POLLRDHUP, 0 };
+
+  for (;;)
+    if (poll (&p, 1, -1) > 0 && (p.revents & (POLLRDHUP | POLLHUP | POLLERR | POLLNVAL)) != 0)
+      _exit (1);
+  return NULL;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -219,6 +260,9 @@ main (int    argc,
   TprofProfileFile *file;
   TprofError error = { 0 };
   TprofWire w = { 0 };
+  pthread_t watchdog;
+  rlim_t cpu_budget = CPU_FLOOR_S;
+  struct stat st;
 
   /* the heap pre-check is the client's to make (tprof-profile-file.c says why) */
   _tprof_profile_file_skip_heap_check ();
@@ -229,11 +273,13 @@ main (int    argc,
       return 2;
     }
   /* never outlive the process we read for */
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid () == 1)
+  if (pthread_create (&watchdog, NULL, watch_client, NULL) != 0)
     return 1;
   tprof_profile_file_skip_exit_cleanup ();
 
+  if (stat (argv[1], &st) == 0 && st.st_size > 0)
+    cpu_budget += (rlim_t) (st.st_size / CPU_FILE_BYTES_PER_S);
+  limit_cpu (cpu_budget);
   file = tprof_profile_file_open (argv[1], &error);
   if (file == NULL)
     {
@@ -253,6 +299,7 @@ main (int    argc,
         break;  /* the client closed the file, or is gone */
       if (got_fd >= 0)
         close (got_fd);
+      limit_cpu (cpu_budget);
       if (type == TPROF_READER_MSG_STATS)
         serve_stats (file, &w);
       else if (type == TPROF_READER_MSG_READ)

@@ -54,6 +54,10 @@ char *_tprof_h5_unescape_name (const char *link_name);
 
 /* true when the @len bytes at @s are valid UTF-8. */
 bool _tprof_h5_utf8_valid (const char *s, size_t len);
+/* @s as a message may show it: every byte of a control character, a
+ * bidirectional override or isolate, or of what is not UTF-8, written as
+ * \xHH; cut with "..." to fit @size bytes (with the end) into @buf. */
+void _tprof_h5_printable (const char *s, char *buf, size_t size);
 
 /* Reads string attribute @attr_name of @obj (scalar or one element, fixed or
  * variable length, ASCII or UTF-8). Returns 1 and a malloc'd string in

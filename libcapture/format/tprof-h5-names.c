@@ -1,6 +1,7 @@
-/* tprof-h5-names.c — operation names as HDF5 link names (escaping) and the UTF-8 check every string read goes through. */
+/* tprof-h5-names.c — operation names as HDF5 link names (escaping), the UTF-8 check every string read goes through, names shown in messages. */
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,4 +108,62 @@ _tprof_h5_utf8_valid (const char *s,
       p += extra + 1;
     }
   return true;
+}
+
+/* The length of the printable UTF-8 character at @p (of @left bytes): 0
+ * for a control character (C0, DEL, C1), a bidirectional override or
+ * isolate (they reorder the rest of a terminal's line), or bytes that are
+ * not UTF-8. */
+static size_t
+tprof_h5_printable_len (const unsigned char *p,
+                        size_t               left)
+{
+  size_t len = *p < 0x80 ? 1 : (*p & 0xE0) == 0xC0 ? 2 : (*p & 0xF0) == 0xE0 ? 3 : 4;
+
+  if (len > left || !_tprof_h5_utf8_valid ((const char *) p, len))
+    return 0;
+  if (len == 1)
+    return *p >= 0x20 && *p != 0x7F ? 1 : 0;
+  if (len == 2 && p[0] == 0xC2 && p[1] < 0xA0)                          /* U+0080-U+009F */
+    return 0;
+  if (len == 3 && p[0] == 0xE2 && ((p[1] == 0x80 && p[2] >= 0xAA && p[2] <= 0xAE)  /* U+202A-U+202E */
+                                   || (p[1] == 0x81 && p[2] >= 0xA6 && p[2] <= 0xA9)))  /* U+2066-U+2069 */
+    return 0;
+  return len;
+}
+
+void
+_tprof_h5_printable (const char *s,
+                     char       *buf,
+                     size_t      size)
+{
+  const unsigned char *p = (const unsigned char *) s;
+  size_t left = strlen (s), used = 0;
+
+  if (size < 8)
+    {
+      if (size > 0)
+        buf[0] = '\0';
+      return;
+    }
+  while (left > 0)
+    {
+      size_t len = tprof_h5_printable_len (p, left);
+      size_t out = len > 0 ? len : 4;  /* or "\xHH" */
+
+      if (used + out > size - 4)  /* room for "..." and the end */
+        {
+          memcpy (buf + used, "...", 3);
+          used += 3;
+          break;
+        }
+      if (len > 0)
+        memcpy (buf + used, p, len);
+      else
+        snprintf (buf + used, 5, "\\x%02X", *p);
+      used += out;
+      p += len > 0 ? len : 1;
+      left -= len > 0 ? len : 1;
+    }
+  buf[used] = '\0';
 }

@@ -294,6 +294,15 @@ tprof_profiled_time_set_hostnames (TprofProfiledTime *pt,
     if (hostnames[r] == NULL)
       return tprof_error_set (error, TPROF_ERROR_INVALID,
                               "the host name of rank %d is NULL", r);
+    else if (!_tprof_h5_utf8_valid (hostnames[r], strlen (hostnames[r])))
+      {
+        char shown[96];
+
+        /* a profile file holds only UTF-8: refused here, not by every reader */
+        _tprof_h5_printable (hostnames[r], shown, sizeof shown);
+        return tprof_error_set (error, TPROF_ERROR_INVALID,
+                                "the host name of rank %d, \"%s\", is not valid UTF-8", r, shown);
+      }
 
   copy = calloc ((unsigned) pt->world_size, sizeof *copy);
   if (copy == NULL)

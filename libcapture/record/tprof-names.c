@@ -1,11 +1,14 @@
 /* tprof-names.c — the process-wide table of operation names, so timers carry small integer ids. */
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tprof-h5-private.h"
 #include "tprof-names-private.h"
+#include "tprof-time-manager-private.h"
 #include "tprof/tprof-timer.h"
 
 /* Ids index a two-level table of fixed blocks, so a lookup never races with
@@ -184,6 +187,18 @@ _tprof_name_intern (const char *name)
         return entry->id;
     }
 
+  /* a profile file holds only UTF-8 names: refuse here, visibly, rather
+   * than fail the whole save later (checked where a thread first meets
+   * the name, outside the lock: the report may call the application) */
+  if (!_tprof_h5_utf8_valid (name, strlen (name)))
+    {
+      char shown[96], message[192];
+
+      _tprof_h5_printable (name, shown, sizeof shown);
+      snprintf (message, sizeof message, "the operation name \"%s\" is not valid UTF-8; not recorded", shown);
+      _tprof_misuse (message);
+      return 0;
+    }
   pthread_mutex_lock (&names_lock);
   id = names_intern_locked (name, hash);
   pthread_mutex_unlock (&names_lock);

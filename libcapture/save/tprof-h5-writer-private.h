@@ -36,10 +36,27 @@
 
 /* Creates a new empty temporary file beside the file @path names (after
  * following symbolic links). Refuses a target that exists and is not a
- * regular file. 0, or -1 with @error. */
+ * regular file. 0, or -1 with @error. The file has no name where the file
+ * system allows (O_TMPFILE), so that a killed save leaves nothing: it is
+ * named just before the rename. */
 int  _tprof_save_file_create (TprofSaveFile *file,
                               const char    *path,
                               TprofError    *error);
+/* The same, always named: other processes open it (the parallel save). */
+int  _tprof_save_file_create_named (TprofSaveFile *file,
+                                    const char    *path,
+                                    TprofError    *error);
+/* Makes @fapl open the temporary file: by its name with HDF5's sec2
+ * driver, or, unnamed, through its descriptor; the name to give H5Fopen()
+ * in *@name. 0, or -1. */
+int  _tprof_save_file_set_driver (const TprofSaveFile *file,
+                                  hid_t                fapl,
+                                  const char         **name);
+/* Makes @fapl open the file of descriptor @fd, whatever name H5Fopen() is
+ * given (it must be one that exists: HDF5 looks at it), as sec2 would.
+ * 0, or -1. (tprof-h5-fd-driver.c) */
+int  _tprof_h5_fd_driver_set (hid_t fapl,
+                              int   fd);
 /* Makes sure the first @size bytes of the file have disk space (growing a
  * reservation by at least an eighth, so that it grows rarely). 0, or -1
  * with @error and the earlier reservation kept. */
@@ -63,11 +80,22 @@ void _tprof_save_file_abandon (TprofSaveFile *file);
 
 /* A new temporary file "<@dir>/.tprof-HOST-PID-XXXXXX" (HOST: 8 hex digits
  * standing for this host), opened read-write; its malloc'd name in @path.
- * The descriptor, or -1 with errno. It has to have a name: HDF5 opens
- * files by name, and refuses /proc/self/fd/N of an unnamed (O_TMPFILE)
- * file. (tprof-save-temp.c) */
+ * The descriptor, or -1 with errno. (tprof-save-temp.c) */
 int  _tprof_save_temp_open (const char  *dir,
                             char       **path);
+/* A new unnamed (O_TMPFILE) file in @dir, opened read-write, and in
+ * @path a malloc'd name of the form above for it to take when linked.
+ * The descriptor, or -1 where the file system or kernel has none (or
+ * TPROF_SAVE_NO_TMPFILE is set, for tests). HDF5 cannot open it by
+ * /proc/self/fd/N (it resolves the link, to a deleted file): it writes it
+ * through _tprof_h5_fd_driver_set(). */
+int  _tprof_save_temp_open_unnamed (const char  *dir,
+                                    char       **path);
+/* Links the unnamed file @fd in @dir as @path, or as another such name
+ * written into @path when that one is taken. 0, or -1 with errno. */
+int  _tprof_save_temp_link (int         fd,
+                            const char *dir,
+                            char       *path);
 /* Removes from @dir the temporary files that saves of this user on this
  * host left when they were killed: those whose process is gone, older
  * than a minute. Failures are ignored: a sweep only tidies. */

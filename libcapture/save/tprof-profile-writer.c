@@ -138,13 +138,14 @@ _tprof_profile_writer_open (TprofProfileWriter *w,
                             TprofError         *error)
 {
   hid_t fapl = H5Pcreate (H5P_FILE_ACCESS);
+  const char *name = NULL;
 
   tprof_profile_writer_init (w, path, out, world_size);
   /* the temporary file is ours alone: no lock, which some file systems
    * (Lustre, NFS) refuse */
-  if (fapl >= 0 && H5Pset_fapl_sec2 (fapl) >= 0 && H5Pset_file_locking (fapl, 0, 1) >= 0 &&
+  if (fapl >= 0 && _tprof_save_file_set_driver (out, fapl, &name) == 0 && H5Pset_file_locking (fapl, 0, 1) >= 0 &&
       tprof_profile_writer_init_lists (w) == 0)
-    w->file = H5Fopen (out->tmp_path, H5F_ACC_RDWR, fapl);
+    w->file = H5Fopen (name, H5F_ACC_RDWR, fapl);
   for (int g = 0; w->file >= 0 && g < TPROF_N_COLUMN_GROUPS; g++)
     w->groups[g] = H5Gopen2 (w->file, _tprof_column_groups[g], H5P_DEFAULT);
   _tprof_h5_close (fapl);

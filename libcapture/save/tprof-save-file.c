@@ -1,7 +1,8 @@
-/* tprof-save-file.c — TprofSaveFile: the temporary file of a save, its reserved space, written, then renamed over the target. */
+/* tprof-save-file.c — TprofSaveFile: the temporary file of a save (unnamed where it can be), its reserved space, written, then renamed over the target. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,15 +82,19 @@ tprof_save_file_check_target (const TprofSaveFile *file,
                           : "it is not a regular file");
 }
 
-int
-_tprof_save_file_create (TprofSaveFile *file,
-                         const char    *path,
-                         TprofError    *error)
+static int
+tprof_save_file_open (TprofSaveFile *file,
+                      const char    *path,
+                      bool           may_be_unnamed,
+                      TprofError    *error)
 {
   *file = (TprofSaveFile) { .path = path, .fd = -1 };
   if ((strrchr (path, '/') != NULL ? strrchr (path, '/') + 1 : path)[0] == '\0')
     return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: the path names a directory, not a file", path);
   file->target = tprof_save_file_follow (path);
+  if (file->target == NULL && errno == ENAMETOOLONG)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: the file name is too long (%s)", path,
+                            strerror (errno));
   if (file->target == NULL)
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot follow the link: %s", path, strerror (errno));
   file->dir = tprof_save_file_dirname (file->target);
@@ -106,7 +111,12 @@ _tprof_save_file_create (TprofSaveFile *file,
   /* What saves killed here before left behind goes first: nothing
    * else ever would remove it. */
   _tprof_save_temp_sweep (file->dir);
-  file->fd = _tprof_save_temp_open (file->dir, &file->tmp_path);
+  if (may_be_unnamed)
+    file->fd = _tprof_save_temp_open_unnamed (file->dir, &file->tmp_path);
+  file->unnamed = file->fd >= 0;
+  if (!file->unnamed)
+    file->fd = _tprof_save_temp_open (file->dir, &file->tmp_path);
+  file->linked = !file->unnamed;
   if (file->fd < 0)
     {
       tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot create a temporary file in %s: %s",
@@ -115,6 +125,49 @@ _tprof_save_file_create (TprofSaveFile *file,
       return -1;
     }
   return 0;
+}
+
+int
+_tprof_save_file_create (TprofSaveFile *file,
+                         const char    *path,
+                         TprofError    *error)
+{
+  return tprof_save_file_open (file, path, true, error);
+}
+
+int
+_tprof_save_file_create_named (TprofSaveFile *file,
+                               const char    *path,
+                               TprofError    *error)
+{
+  return tprof_save_file_open (file, path, false, error);
+}
+
+/* Gives an unnamed temporary file its name @file->tmp_path (once only:
+ * the kernel links an O_TMPFILE file in once). 0, or -1 with @error. */
+static int
+tprof_save_file_show (TprofSaveFile *file,
+                      TprofError    *error)
+{
+  if (file->linked)
+    return 0;
+  if (_tprof_save_temp_link (file->fd, file->dir, file->tmp_path) < 0)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot name its temporary file in %s: %s",
+                            file->path, file->dir, strerror (errno));
+  file->linked = true;
+  return 0;
+}
+
+int
+_tprof_save_file_set_driver (const TprofSaveFile *file,
+                             hid_t                fapl,
+                             const char         **name)
+{
+  /* unnamed, HDF5 is given the directory's name, which it only looks at */
+  *name = file->linked ? file->tmp_path : file->dir;
+  if (file->linked)
+    return H5Pset_fapl_sec2 (fapl) < 0 ? -1 : 0;
+  return _tprof_h5_fd_driver_set (fapl, file->fd);
 }
 
 int
@@ -171,12 +224,25 @@ _tprof_save_file_abandon (TprofSaveFile *file)
 {
   if (file->fd >= 0)
     close (file->fd);
-  if (file->tmp_path != NULL)
+  if (file->tmp_path != NULL && file->linked)
     unlink (file->tmp_path);
   free (file->tmp_path);
   free (file->target);
   free (file->dir);
   *file = (TprofSaveFile) { .path = file->path, .fd = -1 };
+}
+
+/* The new file takes the mode and group of the one it replaces (a
+ * private profile stays private); failures only leave it as created. */
+static void
+tprof_save_file_keep_attributes (const TprofSaveFile *file)
+{
+  struct stat st;
+
+  if (stat (file->target, &st) != 0 || !S_ISREG (st.st_mode))
+    return;
+  (void) !fchown (file->fd, (uid_t) -1, st.st_gid);
+  (void) !fchmod (file->fd, st.st_mode & 07777);
 }
 
 int
@@ -192,6 +258,11 @@ _tprof_save_file_commit (TprofSaveFile *file,
       fsync (file->fd) < 0)
     result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s",
                               file->path, strerror (errno));
+  if (result == 0)
+    tprof_save_file_keep_attributes (file);
+  /* an unnamed file takes its name only now, just before the rename */
+  if (result == 0)
+    result = tprof_save_file_show (file, error);
   if (close (file->fd) < 0 && result == 0)
     result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s",
                               file->path, strerror (errno));

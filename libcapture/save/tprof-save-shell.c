@@ -59,7 +59,7 @@ _tprof_save_shell_write (TprofSaveShell          *shell,
       return tprof_error_set (error, ops[op].left_to_ranks ? TPROF_ERROR_IO : TPROF_ERROR_INVALID,
                               "%s: %s", path, ops[op].left_to_ranks ? "the file would be too large"
                                                                     : "an operation's samples were given");
-  if (_tprof_save_file_create (&shell->file, path, error) < 0)
+  if (_tprof_save_file_create_named (&shell->file, path, error) < 0)
     return -1;
   if (_tprof_save_start (info, &shell->file, operations, error) < 0
       || tprof_save_shell_body (shell, info, ops, n_ops, error) < 0)

@@ -1,4 +1,4 @@
-/* tprof-save-temp.c — the temporary files of saves: names that say whose they are, and the sweep of those killed saves left. */
+/* tprof-save-temp.c — the temporary files of saves: unnamed where the file system can, else names that say whose they are, and the sweep of those killed saves left. */
 /* SPDX-License-Identifier: MIT */
 #include <dirent.h>
 #include <errno.h>
@@ -75,6 +75,54 @@ _tprof_save_temp_open (const char  *dir,
       *path = NULL;
     }
   return fd;
+}
+
+int
+_tprof_save_temp_open_unnamed (const char  *dir,
+                               char       **path)
+{
+  size_t len = strlen (dir) + sizeof "/" TEMP_PREFIX "01234567-" + 24 + sizeof "-XXXXXX";
+  int fd;
+
+  /* for the tests of the fallback (and of the sweep); and without /proc
+   * only a privileged process could link the file in at the end */
+  if (getenv ("TPROF_SAVE_NO_TMPFILE") != NULL || access ("/proc/self/fd", X_OK) != 0)
+    return -1;
+  *path = malloc (len);
+  if (*path == NULL)
+    return -1;
+  /* not O_EXCL: it is to be linked in */
+  fd = open (dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      free (*path);
+      *path = NULL;
+      return -1;
+    }
+  temp_name (dir, *path, len);
+  return fd;
+}
+
+int
+_tprof_save_temp_link (int         fd,
+                       const char *dir,
+                       char       *path)
+{
+  char proc[64];
+  int status = -1;
+
+  snprintf (proc, sizeof proc, "/proc/self/fd/%d", fd);
+  errno = EEXIST;
+  for (int attempt = 0; attempt < 100 && status < 0 && errno == EEXIST; attempt++)
+    {
+      if (attempt > 0)
+        temp_name (dir, path, strlen (path) + 1);
+      /* AT_EMPTY_PATH needs a capability; /proc's link does not */
+      status = linkat (fd, "", AT_FDCWD, path, AT_EMPTY_PATH);
+      if (status < 0 && errno != EEXIST)
+        status = linkat (AT_FDCWD, proc, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+    }
+  return status;
 }
 
 /* The process that made temporary file @name, when it was made on this

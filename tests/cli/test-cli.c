@@ -754,13 +754,17 @@ terminal_columns (const char *line)
 static void
 test_hostile_names (void)
 {
-  static const char *const names[] = { "two\nlines", "\x1b[31mred\x1b[0m", "演算", "tab\there\xc2\x85" };
-  static const char *const shown[] = { "two\\nlines", "\\x1b[31mred\\x1b[0m", "演算", "tab\\there\\u0085" };
+  static const char *const names[] = { "two\nlines", "\x1b[31mred\x1b[0m", "演算", "tab\there\xc2\x85",
+                                       "rtl\xe2\x80\xaelive.exe" };
+  static const char *const shown[] = { "two\\nlines", "\\x1b[31mred\\x1b[0m", "演算", "tab\\there\\u0085",
+                                       "rtl\\u202elive.exe" };
   g_autofree char *path = fixture_file ("names.h5");
   TprofProfiledTime *profile = tprof_profiled_time_new (2);
   GRand *rand = g_rand_new_with_seed (7);
   TprofError error = { 0 };
   const char *table_args[] = { "summary", path, NULL };
+  const char *csv_args[] = { "summary", path, "--format", "csv", "--no-tree", NULL };
+  const char *json_args[] = { "summary", path, "--format", "json", "--no-tree", NULL };
   const char *op_args[] = { "ranks", path, "--op", "no\x1b]0;title\x07such", NULL };
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
@@ -776,6 +780,7 @@ test_hostile_names (void)
   g_assert_null (strchr (out, '\x1b'));
   g_assert_null (strchr (out, '\t'));
   g_assert_null (strstr (out, "\xc2\x85"));
+  g_assert_null (strstr (out, "\xe2\x80\xae"));
   lines = g_strsplit (out, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 1 + G_N_ELEMENTS (names) + 1);
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -784,6 +789,31 @@ test_hostile_names (void)
       /* right-aligned numbers end every row at the header's last column */
       g_assert_cmpint (terminal_columns (lines[1 + i]), ==, terminal_columns (lines[0]));
     }
+
+  /* CSV: one record a line, each name escaped as the table shows it */
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&lines, g_strfreev);
+  g_assert_cmpint (run_tprof (csv_args, &out, NULL), ==, 0);
+  g_assert_null (strchr (out, '\x1b'));
+  g_assert_null (strchr (out, '\t'));
+  g_assert_null (strstr (out, "\xc2\x85"));
+  g_assert_null (strstr (out, "\xe2\x80\xae"));
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 1 + G_N_ELEMENTS (names) + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *field = g_strconcat (shown[i], ",", NULL);
+
+      g_assert_true (g_str_has_prefix (lines[1 + i], field));
+    }
+  /* JSON: escapes a JSON reader decodes back to the names */
+  g_clear_pointer (&out, g_free);
+  g_assert_cmpint (run_tprof (json_args, &out, NULL), ==, 0);
+  g_assert_null (strchr (out, '\x1b'));
+  g_assert_null (strstr (out, "\xc2\x85"));
+  g_assert_null (strstr (out, "\xe2\x80\xae"));
+  g_assert_nonnull (strstr (out, "\"\\u001b[31mred\\u001b[0m\""));
+  g_assert_nonnull (strstr (out, "\"rtl\\u202elive.exe\""));
 
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run_tprof (op_args, NULL, &err), ==, 1);

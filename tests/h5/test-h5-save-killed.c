@@ -1,9 +1,10 @@
-/* test-h5-save-killed.c — saves killed at random moments: the target is always a whole profile, and the next save sweeps what they left. */
+/* test-h5-save-killed.c — saves killed at random moments: the target is always a whole profile, an unnamed temporary file leaves nothing, and the next save sweeps what named ones left. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -87,6 +88,9 @@ assert_whole (const char *path)
   tprof_profiled_time_free (pt);
 }
 
+/* Where the file system has no O_TMPFILE (and in a parallel save), the
+ * temporary file has a name: a killed save leaves it, and the next save
+ * from that folder sweeps it. */
 static void
 test_killed_saves (void)
 {
@@ -104,6 +108,7 @@ test_killed_saves (void)
   char tag[9] = "";
   long pid;
 
+  g_setenv ("TPROF_SAVE_NO_TMPFILE", "1", TRUE);
   /* How long a whole save takes, to kill saves all through it. */
   started = g_get_monotonic_time ();
   g_assert_cmpint (tprof_profiled_time_save (big, path, &error), ==, 0);
@@ -156,6 +161,122 @@ test_killed_saves (void)
   g_rand_free (rand);
   tprof_profiled_time_free (before);
   tprof_profiled_time_free (big);
+  g_unsetenv ("TPROF_SAVE_NO_TMPFILE");
+}
+
+typedef enum
+{
+  TEMP_NONE,     /* no file of @dir open but the target */
+  TEMP_NAMED,    /* a temporary file with a name */
+  TEMP_UNNAMED,  /* an unnamed (O_TMPFILE) one */
+} TempState;
+
+/* What temporary file of @dir the stopped process @pid holds open. */
+static TempState
+temp_state (pid_t       pid,
+            const char *dir)
+{
+  g_autofree char *fds = g_strdup_printf ("/proc/%ld/fd", (long) pid);
+  g_autofree char *prefix = g_strconcat (dir, "/", NULL);
+  g_autofree char *target = g_build_filename (dir, "run.h5", NULL);
+  GDir *d = g_dir_open (fds, 0, NULL);
+  TempState state = TEMP_NONE;
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *fd = g_build_filename (fds, name, NULL);
+      g_autofree char *link = g_file_read_link (fd, NULL);
+
+      if (link == NULL || !g_str_has_prefix (link, prefix) || strcmp (link, target) == 0)
+        continue;
+      state = g_str_has_suffix (link, " (deleted)") ? TEMP_UNNAMED : MAX (state, TEMP_NAMED);
+    }
+  if (d != NULL)
+    g_dir_close (d);
+  return state;
+}
+
+/* Stops @child, which saves into @dir, at a moment it holds its
+ * temporary file open; gives up after @tries. What it held then. */
+static TempState
+stop_while_writing (pid_t       child,
+                    const char *dir,
+                    int         tries)
+{
+  for (int k = 0; k < tries; k++)
+    {
+      int status;
+      TempState state;
+
+      kill (child, SIGSTOP);
+      if (waitpid (child, &status, WUNTRACED) != child || !WIFSTOPPED (status))
+        return TEMP_NONE;  /* it had finished */
+      state = temp_state (child, dir);
+      if (state != TEMP_NONE || k + 1 == tries)
+        return state;
+      kill (child, SIGCONT);
+      g_usleep (1000);
+    }
+  return TEMP_NONE;
+}
+
+/* Where the file system allows, a save killed while it writes leaves
+ * nothing: its temporary file has no name until just before the rename. */
+static void
+test_killed_saves_leave_nothing (void)
+{
+  g_autofree char *dir = h5_test_make_dir ();
+  g_autofree char *path = g_build_filename (dir, "run.h5", NULL);
+  TprofProfiledTime *before = profile_of (10, 1.0);
+  TprofProfiledTime *big = profile_of (N_SAMPLES, 2.0);
+  TprofError error = { 0 };
+  GRand *rand = g_rand_new_with_seed (43);
+  guint n_unnamed = 0, n_named = 0;
+  gint64 started;
+  double save_s;
+
+  started = g_get_monotonic_time ();
+  g_assert_cmpint (tprof_profiled_time_save (big, path, &error), ==, 0);
+  save_s = (double) (g_get_monotonic_time () - started) / 1e6;
+  g_assert_cmpint (tprof_profiled_time_save (before, path, &error), ==, 0);
+
+  for (int k = 0; k < N_KILLS; k++)
+    {
+      pid_t child = fork ();
+      TempState state;
+
+      g_assert_cmpint (child, >=, 0);
+      if (child == 0)
+        _exit (tprof_profiled_time_save (big, path, NULL) == 0 ? 0 : 1);
+      g_usleep ((gulong) (g_rand_double_range (rand, 0.0, 0.9) * save_s * 1e6));
+      state = stop_while_writing (child, dir, 1000);
+      n_unnamed += state == TEMP_UNNAMED;
+      n_named += state == TEMP_NAMED;
+      kill (child, SIGKILL);
+      g_assert_cmpint (waitpid (child, NULL, 0), ==, child);
+      assert_whole (path);
+      {
+        g_autoptr(GPtrArray) left = leftovers (dir);
+
+        if (left->len > 0)
+          g_error ("a save killed while its temporary file %s left %s",
+                   state == TEMP_UNNAMED ? "had no name" : "had a name", (char *) g_ptr_array_index (left, 0));
+      }
+      g_assert_cmpint (tprof_profiled_time_save (before, path, &error), ==, 0);
+    }
+  g_test_message ("%d saves killed over %.0f ms each: %u while writing an unnamed file, %u a named one",
+                  N_KILLS, save_s * 1e3, n_unnamed, n_named);
+  /* killed while writing, most of them: else the test proves nothing */
+  g_assert_cmpuint (n_unnamed, >=, N_KILLS / 2);
+  {
+    const char *expected[] = { "run.h5" };
+
+    h5_test_assert_dir_entries (dir, expected, G_N_ELEMENTS (expected));
+  }
+  g_rand_free (rand);
+  tprof_profiled_time_free (before);
+  tprof_profiled_time_free (big);
 }
 
 int
@@ -165,6 +286,7 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/h5/save/killed-saves", test_killed_saves);
+  g_test_add_func ("/h5/save/killed-saves-leave-nothing", test_killed_saves_leave_nothing);
   status = g_test_run ();
   h5_test_cleanup ();
   return status;

@@ -1,4 +1,4 @@
-/* test-h5-save-target.c — what a save may replace: regular files only, symbolic links followed, names of any legal length. */
+/* test-h5-save-target.c — what a save may replace: regular files only, symbolic links followed, names of any legal length, the mode and group kept. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
@@ -161,6 +161,58 @@ test_longest_name (void)
   g_free (dir);
 }
 
+/* One byte over the longest name: refused as too long, not as a link
+ * that cannot be followed. */
+static void
+test_name_too_long (void)
+{
+  char *dir = h5_test_make_dir ();
+  long name_max = pathconf (dir, _PC_NAME_MAX);
+  char *name = g_strnfill (name_max > 0 && name_max < 4096 ? (gsize) name_max - 2 : 253, 'p');
+  char *file = g_strconcat (name, ".h5", NULL);
+  char *path = g_build_filename (dir, file, NULL);
+  TprofProfiledTime *pt = make_profile ();
+  TprofError error = { 0 };
+
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, -1);
+  g_assert_true (g_str_has_prefix (error.message, path));
+  g_assert_nonnull (strstr (error.message, "the file name is too long"));
+  g_assert_null (strstr (error.message, "link"));
+  h5_test_assert_dir_entries (dir, NULL, 0);
+  tprof_profiled_time_free (pt);
+  g_free (path);
+  g_free (file);
+  g_free (name);
+  g_free (dir);
+}
+
+/* Saving over a profile keeps its mode and group: a private (0600)
+ * profile stays private. */
+static void
+test_mode_and_group_kept (void)
+{
+  char *dir = h5_test_make_dir ();
+  char *path = g_build_filename (dir, "private.h5", NULL);
+  TprofProfiledTime *pt = make_profile ();
+  gid_t other_gid = getegid () == 0 ? 1 : getegid ();  /* root may give a file any group */
+  mode_t old_mask = umask (022);
+  struct stat st;
+
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, NULL), ==, 0);
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0644);  /* a new file: creat(2)'s mode */
+  g_assert_cmpint (chmod (path, 0600), ==, 0);
+  g_assert_cmpint (chown (path, (uid_t) -1, other_gid), ==, 0);
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, NULL), ==, 0);
+  g_assert_cmpint (stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+  g_assert_cmpint (st.st_gid, ==, other_gid);
+  umask (old_mask);
+  tprof_profiled_time_free (pt);
+  g_free (path);
+  g_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -172,6 +224,8 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/save-target/symbolic-links", test_symbolic_links);
   g_test_add_func ("/h5/save-target/link-loop", test_link_loop);
   g_test_add_func ("/h5/save-target/longest-name", test_longest_name);
+  g_test_add_func ("/h5/save-target/name-too-long", test_name_too_long);
+  g_test_add_func ("/h5/save-target/mode-and-group-kept", test_mode_and_group_kept);
   status = g_test_run ();
   h5_test_cleanup ();
   return status;

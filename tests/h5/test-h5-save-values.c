@@ -87,6 +87,68 @@ test_append_time_refuses (void)
   g_free (dir);
 }
 
+/* A name that is not UTF-8 is refused where it enters, by a report that
+ * shows it escaped (not raw, to a terminal), whatever records it; the
+ * other operations save and load. */
+static void
+test_append_time_refuses_bad_names (void)
+{
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func (g_free);
+  char *dir = h5_test_make_dir ();
+  char *path = g_build_filename (dir, "run.h5", NULL);
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  TprofProfiledTime *pt, *loaded;
+  TprofError error = { 0 };
+
+  tprof_set_misuse_handler (collect_message, messages);
+  tprof_time_manager_append_time (tm, "io", 0.5);
+  tprof_time_manager_append_time (tm, "op\x1b]0;pwned\x07\xff", 0.25);
+  tprof_time_manager_enable (tm);
+  {
+    TPROF_SCOPE ("sc\xc3ope");
+  }
+  tprof_time_manager_disable (tm);
+  tprof_set_misuse_handler (NULL, NULL);
+  g_assert_cmpuint (messages->len, ==, 2);
+  g_assert_cmpstr (g_ptr_array_index (messages, 0), ==,
+                   "the operation name \"op\\x1B]0;pwned\\x07\\xFF\" is not valid UTF-8; not recorded");
+  g_assert_cmpstr (g_ptr_array_index (messages, 1), ==,
+                   "the operation name \"sc\\xC3ope\" is not valid UTF-8; not recorded");
+
+  pt = tprof_time_manager_gather_local (tm);
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  g_assert_cmpstr (error.message, ==, "");
+  loaded = tprof_profiled_time_load (path, &error);
+  g_assert_nonnull (loaded);
+  g_assert_cmpuint (tprof_profiled_time_len (loaded), ==, 1);
+  g_assert_cmpuint (tprof_gathered_time_count (tprof_profiled_time_get (loaded, "io")), ==, 1);
+  tprof_profiled_time_free (loaded);
+  tprof_profiled_time_free (pt);
+  tprof_time_manager_free (tm);
+  g_free (path);
+  g_free (dir);
+}
+
+/* Host names are stored as UTF-8 too: refused where they are set, with
+ * the rank and the name, escaped. */
+static void
+test_set_hostnames_refuses_bad_names (void)
+{
+  TprofProfiledTime *pt = tprof_profiled_time_new (2);
+  const char *bad[] = { "node1", "host\x1b]0;pwned\x07\xff" };
+  const char *good[] = { "node1", "nœud-2" };
+  TprofError error = { 0 };
+
+  g_assert_cmpint (tprof_profiled_time_set_hostnames (pt, bad, &error), ==, -1);
+  g_assert_cmpint (error.code, ==, TPROF_ERROR_INVALID);
+  g_assert_cmpstr (error.message, ==,
+                   "the host name of rank 1, \"host\\x1B]0;pwned\\x07\\xFF\", is not valid UTF-8");
+  g_assert_null (tprof_profiled_time_hostname (pt, 1));
+  g_assert_cmpint (tprof_profiled_time_set_hostnames (pt, good, &error), ==, 0);
+  g_assert_cmpstr (tprof_profiled_time_hostname (pt, 1), ==, "nœud-2");
+  tprof_profiled_time_free (pt);
+}
+
 /* Samples that bypassed the checks are caught by save, and nothing is
  * written. */
 static void
@@ -127,6 +189,8 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/save-values/add-refuses-bad-names", test_add_refuses_bad_names);
   g_test_add_func ("/h5/save-values/append-time-refuses", test_append_time_refuses);
   g_test_add_func ("/h5/save-values/save-checks-again", test_save_checks_again);
+  g_test_add_func ("/h5/save-values/append-time-refuses-bad-names", test_append_time_refuses_bad_names);
+  g_test_add_func ("/h5/save-values/set-hostnames-refuses-bad-names", test_set_hostnames_refuses_bad_names);
   status = g_test_run ();
   h5_test_cleanup ();
   return status;

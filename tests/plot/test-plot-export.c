@@ -1,6 +1,7 @@
 /* test-plot-export.c — PNG, SVG and PDF exports and the histogram CSV: sizes, contents, atomic writes, errors. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
@@ -345,6 +346,69 @@ test_csv (Fixture *f, gconstpointer data)
   plot_test_histogram_free (hist);
 }
 
+/* Where -o points (hist, trace, plot): as for a profile's save, a link is
+ * followed and the file it names replaced (the link stays a link), a FIFO
+ * or a directory is refused and left as it is, the replaced file's mode
+ * and group are kept, and a name the system cannot hold says so. */
+static void
+test_targets (Fixture *f, gconstpointer data)
+{
+  g_autofree char *real = g_build_filename (f->dir, "real.csv", NULL);
+  g_autofree char *link = g_build_filename (f->dir, "link.csv", NULL);
+  g_autofree char *fifo = g_build_filename (f->dir, "fifo.csv", NULL);
+  g_autofree char *sub = g_build_filename (f->dir, "sub.csv", NULL);
+  g_autofree char *long_base = g_strnfill (NAME_MAX - 4, 'x');
+  g_autofree char *longest = g_strconcat (long_base, ".csv", NULL);  /* NAME_MAX bytes */
+  g_autofree char *too_long = g_strconcat (long_base, "x.csv", NULL);
+  g_autofree char *longest_path = g_build_filename (f->dir, longest, NULL);
+  g_autofree char *too_long_path = g_build_filename (f->dir, too_long, NULL);
+  g_autofree char *contents = NULL;
+  g_autofree char *target = NULL;
+  GError *error = NULL;
+  struct stat st;
+  gid_t other_gid = getegid () == 0 ? 1 : getegid ();  /* root may give a file any group */
+
+  /* a link: the file it names is replaced, keeping its mode and group */
+  g_assert_true (g_file_set_contents (real, "earlier", -1, NULL));
+  g_assert_cmpint (g_chmod (real, 0600), ==, 0);
+  g_assert_cmpint (chown (real, (uid_t) -1, other_gid), ==, 0);
+  g_assert_cmpint (symlink ("real.csv", link), ==, 0);
+  g_assert_true (tprof_plot_save_text (link, "a,b\n", &error));
+  g_assert_no_error (error);
+  target = g_file_read_link (link, NULL);
+  g_assert_cmpstr (target, ==, "real.csv");
+  g_assert_true (g_file_get_contents (real, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "a,b\n");
+  g_assert_cmpint (stat (real, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 07777, ==, 0600);
+  g_assert_cmpint (st.st_gid, ==, other_gid);
+
+  /* a FIFO and a directory: refused by name, left alone */
+  g_assert_cmpint (mkfifo (fifo, 0644), ==, 0);
+  g_assert_false (tprof_plot_save_text (fifo, "a,b\n", &error));
+  g_assert_error (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_WRITE);
+  g_assert_nonnull (strstr (error->message, fifo));
+  g_assert_nonnull (strstr (error->message, "FIFO"));
+  g_clear_error (&error);
+  g_assert_cmpint (lstat (fifo, &st), ==, 0);
+  g_assert_true (S_ISFIFO (st.st_mode));
+  g_assert_cmpint (g_mkdir (sub, 0755), ==, 0);
+  g_assert_false (tprof_plot_save_text (sub, "a,b\n", &error));
+  g_assert_nonnull (strstr (error->message, g_strerror (EISDIR)));
+  g_clear_error (&error);
+
+  /* a name of NAME_MAX bytes is written (the temporary name is short); one
+   * byte more is refused as too long */
+  g_assert_true (tprof_plot_save_text (longest_path, "a,b\n", &error));
+  g_assert_no_error (error);
+  g_assert_false (tprof_plot_save_text (too_long_path, "a,b\n", &error));
+  g_assert_nonnull (strstr (error->message, g_strerror (ENAMETOOLONG)));
+  g_clear_error (&error);
+
+  /* nothing else was left behind */
+  assert_only_files (f->dir, 5);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -361,5 +425,6 @@ main (int argc, char **argv)
   g_test_add ("/plot/export/write-failure-reason", Fixture, NULL, fixture_set_up,
               test_write_failure_reason, fixture_tear_down);
   g_test_add ("/plot/export/csv", Fixture, NULL, fixture_set_up, test_csv, fixture_tear_down);
+  g_test_add ("/plot/export/targets", Fixture, NULL, fixture_set_up, test_targets, fixture_tear_down);
   return g_test_run ();
 }

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 import math
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -335,6 +336,46 @@ class Files(unittest.TestCase):
             tprof.ProfiledTime({}).save(os.path.join(self.dir.name, "no", "such", "dir.h5"))
         with self.assertRaises(TypeError):
             tprof.ProfiledTime.load(42)
+
+
+class DamagedFiles(unittest.TestCase):
+    """The known inputs on which HDF5 1.10 crashes or runs away: load
+    raises (it parses in a helper process), the interpreter lives on."""
+
+    FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "fixtures")
+    REGRESSIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "fuzz", "regressions")
+
+    def damaged_files(self):
+        paths = sorted(os.path.join(d, name) for d in (self.FIXTURES, self.REGRESSIONS)
+                       for name in os.listdir(d) if name.endswith(".h5"))
+        self.assertGreaterEqual(len(paths), 3)
+        return paths
+
+    def test_load_raises_not_a_signal(self):
+        # each in its own interpreter: a crash must show as such, not end
+        # this test run
+        script = ("import sys, tprof\n"
+                  "try:\n"
+                  "    tprof.ProfiledTime.load(sys.argv[1])\n"
+                  "except tprof.FormatError as e:\n"
+                  "    print(e)\n"
+                  "    sys.exit(3)\n")
+        for path in self.damaged_files():
+            with self.subTest(path=os.path.basename(path)):
+                done = subprocess.run([sys.executable, "-c", script, path],
+                                      capture_output=True, text=True, timeout=120)
+                self.assertGreaterEqual(done.returncode, 0,
+                                        "killed by signal %d" % -done.returncode)
+                self.assertEqual(done.returncode, 3, done.stderr)
+                # one line naming the file
+                self.assertTrue(done.stdout.startswith(path), done.stdout)
+                self.assertEqual(done.stdout.count("\n"), 1, done.stdout)
+
+    def test_crash_in_hdf5_is_a_format_error_here(self):
+        path = os.path.join(self.FIXTURES, "flipped-crashes-hdf5.h5")
+        with self.assertRaises(tprof.FormatError) as raised:
+            tprof.ProfiledTime.load(path)
+        self.assertIn("crashed", str(raised.exception))
 
 
 class BadInput(unittest.TestCase):

@@ -155,6 +155,11 @@ tprof_application_handle_local_options (GApplication *application,
   TprofApplication *self = TPROF_APPLICATION (application);
   g_autofree char *base = NULL;
 
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("tprof-viewer %s\n", PACKAGE_VERSION);
+      return 0;
+    }
   if (g_variant_dict_lookup (options, "compare", "^ay", &base))
     self->compare = g_file_new_for_commandline_arg (base);
   /* go on as usual */
@@ -199,6 +204,9 @@ _tprof_application_new (GApplicationFlags flags)
   g_application_add_main_option (G_APPLICATION (self), "compare", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
                                  /* Translators: --compare's help in tprof-viewer --help */
                                  _("Compare every FILE with the baseline BASE"), _("BASE"));
+  g_application_add_main_option (G_APPLICATION (self), "version", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
+                                 /* Translators: --version's help in tprof-viewer --help */
+                                 _("Show the version and exit"), NULL);
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Show tprof profiles (.h5): per-operation statistics, histograms and per-rank times."));
   return self;

@@ -179,6 +179,14 @@ tprof_cli_json_append_string (GString    *out,
     {
       unsigned char c = (unsigned char) *p;
 
+      /* what would act on a terminal showing the file, as \uXXXX */
+      if (c >= 0x80 && tprof_unichar_is_hidden_control (g_utf8_get_char (p)))
+        {
+          g_string_append_printf (out, "\\u%04x", g_utf8_get_char (p));
+          p = g_utf8_next_char (p) - 1;
+          continue;
+        }
+
       switch (c)
         {
         case '"':

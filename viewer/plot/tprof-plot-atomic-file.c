@@ -1,4 +1,4 @@
-/* tprof-plot-atomic-file.c — writing an export through a temporary file renamed into place. */
+/* tprof-plot-atomic-file.c — writing an export through a temporary file renamed into place, by the profile save's rules for the target. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
@@ -42,22 +42,91 @@ current_umask (void)
   return mask;
 }
 
-/* The mode an export at @path gets: that of the file it replaces, else
- * what creat(2) would give under the umask. */
-static mode_t
-export_mode (const char *path)
+/* Gives the new file @fd the mode and group of the file @path it
+ * replaces, else the mode creat(2) would give under the umask. Failures
+ * are not fatal: the file stays readable by its owner. */
+static void
+take_attributes (int         fd,
+                 const char *path)
 {
   struct stat st;
 
   if (stat (path, &st) == 0 && S_ISREG (st.st_mode))
-    return st.st_mode & 07777;
-  return 0666 & ~current_umask ();
+    {
+      (void) !fchown (fd, (uid_t) -1, st.st_gid);
+      (void) !fchmod (fd, st.st_mode & 07777);
+    }
+  else
+    (void) !fchmod (fd, 0666 & ~current_umask ());
+}
+
+#define MAX_LINK_DEPTH 40
+
+/* @path with every symbolic link of its last component followed, as open()
+ * would, so that an export replaces the file a link names, not the link
+ * (a dangling link names the file to create). NULL with errno. */
+static char *
+follow_links (const char *path)
+{
+  char *current = g_strdup (path);
+
+  for (int depth = 0; depth < MAX_LINK_DEPTH; depth++)
+    {
+      char target[4096];
+      ssize_t len = readlink (current, target, sizeof target - 1);
+      g_autofree char *dir = NULL;
+      int errsv = errno;
+
+      if (len < 0)
+        {
+          if (errsv == EINVAL || errsv == ENOENT)
+            return current;
+          g_free (current);
+          errno = errsv;
+          return NULL;
+        }
+      target[len] = '\0';
+      dir = g_path_get_dirname (current);
+      g_free (current);
+      current = g_path_is_absolute (target) ? g_strdup (target) : g_build_filename (dir, target, NULL);
+    }
+  g_free (current);
+  errno = ELOOP;
+  return NULL;
+}
+
+/* FALSE with @error when @target exists and is not a regular file: an
+ * export replaces a file, never a FIFO, a device or a directory. */
+static gboolean
+check_target (const char  *path,
+              const char  *target,
+              GError     **error)
+{
+  struct stat st;
+
+  if (stat (target, &st) != 0)
+    {
+      if (errno == ENOENT)
+        return TRUE;
+      _tprof_atomic_file_set_error (error, path, g_strerror (errno));
+      return FALSE;
+    }
+  if (S_ISREG (st.st_mode))
+    return TRUE;
+  _tprof_atomic_file_set_error (error, path,
+                                S_ISDIR (st.st_mode) ? g_strerror (EISDIR)
+                                : S_ISFIFO (st.st_mode) ? _("it is a FIFO; an export replaces only a regular file")
+                                : S_ISCHR (st.st_mode) || S_ISBLK (st.st_mode)
+                                ? _("it is a device; an export replaces only a regular file")
+                                : _("it is not a regular file; an export replaces only a regular file"));
+  return FALSE;
 }
 
 static void
 clear_file (TprofAtomicFile *file)
 {
   g_clear_pointer (&file->path, g_free);
+  g_clear_pointer (&file->target, g_free);
   g_clear_pointer (&file->tmp_path, g_free);
   file->stream = NULL;
 }
@@ -67,25 +136,28 @@ _tprof_atomic_file_open (TprofAtomicFile  *file,
                          const char       *path,
                          GError          **error)
 {
-  char *dir = g_path_get_dirname (path);
-  char *base = g_path_get_basename (path);
-  char *tmp_name = g_strdup_printf (".%s.XXXXXX", base);
+  g_autofree char *dir = NULL;
   int fd, errsv;
 
   memset (file, 0, sizeof *file);
+  /* the same target rules as a profile's save: links followed, only a
+   * regular file (or nothing) replaced, its mode and group kept */
   file->path = g_strdup (path);
-  file->tmp_path = g_build_filename (dir, tmp_name, NULL);
-  g_free (dir);
-  g_free (base);
-  g_free (tmp_name);
-
-  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+  file->target = follow_links (path);
+  if (file->target == NULL)
     {
-      _tprof_atomic_file_set_error (error, path, g_strerror (EISDIR));
+      _tprof_atomic_file_set_error (error, path, g_strerror (errno));
       clear_file (file);
       return FALSE;
     }
-
+  if (!check_target (path, file->target, error))
+    {
+      clear_file (file);
+      return FALSE;
+    }
+  /* a short name beside the target, whatever the length of its own */
+  dir = g_path_get_dirname (file->target);
+  file->tmp_path = g_build_filename (dir, ".tprof-export-XXXXXX", NULL);
   fd = g_mkstemp (file->tmp_path);
   if (fd < 0)
     {
@@ -94,9 +166,8 @@ _tprof_atomic_file_open (TprofAtomicFile  *file,
       clear_file (file);
       return FALSE;
     }
-  /* mkstemp makes the file private; an export is an ordinary file. A
-   * failure is not fatal: the file stays readable by its owner. */
-  (void) !fchmod (fd, export_mode (path));
+  /* mkstemp makes the file private; an export is an ordinary file */
+  take_attributes (fd, file->target);
   file->stream = fdopen (fd, "wb");
   if (file->stream == NULL)
     {
@@ -123,7 +194,7 @@ _tprof_atomic_file_commit (TprofAtomicFile  *file,
   if (fclose (file->stream) != 0 && !failed)
     failed = TRUE, errsv = errno;
   file->stream = NULL;
-  if (!failed && g_rename (file->tmp_path, file->path) != 0)
+  if (!failed && g_rename (file->tmp_path, file->target) != 0)
     failed = TRUE, errsv = errno;
 
   if (failed)

@@ -53,13 +53,17 @@ void
 tprof_csv_append_text (GString    *out,
                        const char *text)
 {
-  if (strpbrk (text, ",\"\r\n") == NULL)
+  /* escaped as a table shows it: a CSV file is read on terminals too,
+   * and one record stays one line */
+  g_autofree char *escaped = tprof_escape_text (text);
+
+  if (strpbrk (escaped, ",\"") == NULL)
     {
-      g_string_append (out, text);
+      g_string_append (out, escaped);
       return;
     }
   g_string_append_c (out, '"');
-  for (const char *p = text; *p != '\0'; p++)
+  for (const char *p = escaped; *p != '\0'; p++)
     {
       if (*p == '"')
         g_string_append_c (out, '"');

@@ -219,10 +219,13 @@ char *_tprof_format_duration_round (double secs, int digits);
 /* ---- files (tprof-plot-atomic-file.c) ---- */
 
 /* A file written beside its destination and renamed over it on commit, so
- * that a failed write never damages an earlier file. */
+ * that a failed write never damages an earlier file. The destination is
+ * what @path names once symbolic links are followed; only a regular file
+ * (or nothing) is replaced, and its mode and group are kept. */
 typedef struct
 {
-  char *path;
+  char *path;      /* as given, for messages */
+  char *target;    /* @path with its links followed: what is replaced */
   char *tmp_path;
   FILE *stream;
 } TprofAtomicFile;

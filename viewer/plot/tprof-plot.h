@@ -150,8 +150,9 @@ gboolean tprof_plot_export (const char        *path,
 /* The numbers behind @hist as CSV: `left,right,count` and, with per-rank
  * counts, one `rank_N` column per rank. Times in seconds, full precision. */
 char *tprof_plot_histogram_to_csv (const TprofHistogram *hist);
-/* @text as one CSV field: quoted (quotes doubled) when it holds a comma,
- * a quote or a line break. */
+/* @text as one CSV field: escaped as tprof_escape_text() does (control
+ * characters, bidirectional overrides: a record is one line and shows as
+ * it is), then quoted (quotes doubled) when it holds a comma or a quote. */
 void  tprof_csv_append_text (GString    *out,
                              const char *text);
 
@@ -353,8 +354,12 @@ gssize tprof_plot_breakdown_hit (const TprofPlotBreakdown *plot,
 
 /* @text (an operation or host name, a file name) as a terminal or a
  * label can show it whole: control characters escaped (\n, \t, \x1b,
- * \u0085), invalid UTF-8 replaced. Free with g_free(). */
+ * \u0085), bidirectional overrides and isolates too (\u202e: they would
+ * reorder what follows), invalid UTF-8 replaced. Free with g_free(). */
 char *tprof_escape_text (const char *text);
+/* TRUE for the characters above written \uXXXX: C1 controls and the
+ * bidirectional embeddings, overrides and isolates. */
+gboolean tprof_unichar_is_hidden_control (gunichar c);
 
 /* An export too big to build in memory (a trace): written piece by piece,
  * gzip-compressed when @compress, into a temporary file beside @path that

@@ -198,6 +198,14 @@ _tprof_format_count_tick (double count,
   return g_strdup_printf ("%.*f%s", decimals, count / divisor, suffix);
 }
 
+gboolean
+tprof_unichar_is_hidden_control (gunichar c)
+{
+  return (c >= 0x80 && c <= 0x9f)           /* C1 controls: CSI, NEL, ... */
+         || (c >= 0x202a && c <= 0x202e)    /* bidi embeddings and overrides */
+         || (c >= 0x2066 && c <= 0x2069);   /* bidi isolates */
+}
+
 char *
 tprof_escape_text (const char *text)
 {
@@ -218,7 +226,7 @@ tprof_escape_text (const char *text)
         g_string_append (out, "\\r");
       else if (c < 0x20 || c == 0x7f)
         g_string_append_printf (out, "\\x%02x", c);
-      else if (c >= 0x80 && c <= 0x9f)  /* C1 controls: CSI, NEL, ... */
+      else if (tprof_unichar_is_hidden_control (c))  /* C1 controls, bidi overrides */
         g_string_append_printf (out, "\\u%04x", c);
       else
         g_string_append_len (out, p, g_utf8_next_char (p) - p);

@@ -130,7 +130,8 @@ class ProfiledTime(_capture.ProfiledTime, Mapping):
     """A whole profile: a mapping operation name -> :class:`GatheredTime`.
 
     ``ProfiledTime.load(path)`` reads, ``save(path)`` writes the HDF5 file
-    that ``tprof`` and ``tprof-viewer`` open.
+    that ``tprof`` and ``tprof-viewer`` open. Like them, ``load`` parses
+    the file in a helper process: a damaged file raises FormatError.
     """
 
     __slots__ = ()

@@ -40,9 +40,14 @@ TPROF_EXPORT int tprof_profiled_time_save (const TprofProfiledTime *pt,
  * the calling process: every check of the format is made, but HDF5 1.10
  * itself can crash, loop or allocate without bound on some damaged bytes
  * (single-bit flips of its internal structures). For a file from
- * elsewhere use tprof_profile_file_open_isolated(). */
+ * elsewhere use tprof_profiled_time_load_isolated(). */
 TPROF_EXPORT TprofProfiledTime *tprof_profiled_time_load (const char *path,
                                                           TprofError *error);
+/* The same, parsed in a helper process as tprof_profile_file_open_isolated()
+ * does: HDF5 crashing, looping or allocating without bound on a damaged
+ * file is an error here, never the caller's crash. */
+TPROF_EXPORT TprofProfiledTime *tprof_profiled_time_load_isolated (const char *path,
+                                                                   TprofError *error);
 
 TPROF_EXPORT void tprof_profiled_time_free (TprofProfiledTime *pt);
 
