@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tprof-h5-private.h"
+#include "tprof-h5-internal.h"
 #include "tprof-names-private.h"
-#include "tprof-time-manager-private.h"
+#include "tprof-time-manager-internal.h"
 #include "tprof/tprof-timer.h"
 
 /* Ids index a two-level table of fixed blocks, so a lookup never races with
