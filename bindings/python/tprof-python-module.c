@@ -247,6 +247,7 @@ PyInit__capture (void)
       || add_type (module, "ProfiledTime", &_tprof_py_profiled_time_type) < 0
       || add_type (module, "_SampleBuffer", &_tprof_py_sample_buffer_type) < 0
       || _tprof_py_scope_init (module) < 0
+      || _tprof_py_clock_init (module) < 0
       || add_api (module) < 0
       || PyModule_AddStringConstant (module, "version", TPROF_VERSION_S) < 0)
     {

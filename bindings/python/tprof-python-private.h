@@ -61,3 +61,4 @@ PyObject *_tprof_py_profiled_time_wrap (TprofProfiledTime *pt);
 TprofTimeManager *_tprof_py_time_manager_get (PyObject *obj);
 
 int _tprof_py_scope_init (PyObject *module);
+int _tprof_py_clock_init (PyObject *module);

@@ -229,6 +229,19 @@ time_manager_gather_local (TprofPyTimeManager *self, PyObject *unused)
 }
 
 static PyObject *
+time_manager_snapshot (TprofPyTimeManager *self, PyObject *unused)
+{
+  TprofProfiledTime *pt;
+
+  Py_BEGIN_ALLOW_THREADS
+  pt = tprof_time_manager_snapshot (self->tm);
+  Py_END_ALLOW_THREADS
+  if (pt == NULL)
+    return PyErr_NoMemory ();
+  return _tprof_py_profiled_time_wrap (pt);
+}
+
+static PyObject *
 time_manager_timer (TprofPyTimeManager *self, PyObject *name)
 {
   TprofSite *site = _tprof_py_site (name);
@@ -281,6 +294,8 @@ static PyMethodDef time_manager_methods[] = {
     "(saved as rank_recorded). 0, the default: every sample. Set it before recording." },
   { "_gather_local", (PyCFunction) time_manager_gather_local, METH_NOARGS,
     "_gather_local(): this process's samples as rank 0 of 1, a ProfiledTime." },
+  { "_snapshot", (PyCFunction) time_manager_snapshot, METH_NOARGS,
+    "_snapshot(): as _gather_local(), the starts on this process's CLOCK_MONOTONIC, no timeline." },
   { NULL, NULL, 0, NULL },
 };
 
