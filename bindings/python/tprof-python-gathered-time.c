@@ -3,6 +3,9 @@
 #include "tprof-python-private.h"
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct
 {
@@ -292,6 +295,154 @@ gathered_time_ranks_buffer (PyObject *self, PyObject *unused)
 }
 
 static PyObject *
+gathered_time_starts_buffer (PyObject *self, PyObject *unused)
+{
+  const double *starts = tprof_gathered_time_starts (SELF_GT (self));
+
+  if (starts == NULL)
+    Py_RETURN_NONE;
+  return sample_buffer_new (self, starts, gathered_time_length (self), sizeof (double), 'd');
+}
+
+static PyObject *
+gathered_time_threads_buffer (PyObject *self, PyObject *unused)
+{
+  const int32_t *threads = tprof_gathered_time_threads (SELF_GT (self));
+
+  if (threads == NULL)
+    Py_RETURN_NONE;
+  return sample_buffer_new (self, threads, gathered_time_length (self), sizeof (int32_t), 'i');
+}
+
+/* A malloc'd copy of @view's @n items of @size bytes; NULL with MemoryError. */
+static void *
+copy_buffer (const Py_buffer *view, size_t n, size_t size)
+{
+  void *copy = malloc ((n > 0 ? n : 1) * size);
+
+  if (copy == NULL)
+    return PyErr_NoMemory ();
+  memcpy (copy, view->buf, n * size);
+  return copy;
+}
+
+/* _set_timeline(starts, threads): a gather's timeline for these samples,
+ * on a selection nobody else holds yet. */
+static PyObject *
+gathered_time_set_timeline (PyObject *self, PyObject *args)
+{
+  PyObject *starts_obj, *threads_obj, *result = NULL;
+  Py_buffer starts, threads;
+  size_t n = tprof_gathered_time_count (SELF_GT (self));
+  double *starts_copy = NULL;
+  int32_t *threads_copy = NULL;
+
+  if (!PyArg_ParseTuple (args, "OO:_set_timeline", &starts_obj, &threads_obj))
+    return NULL;
+  if (get_samples (starts_obj, "starts", "d", sizeof (double), &starts) < 0)
+    return NULL;
+  if (get_samples (threads_obj, "threads", "i", sizeof (int32_t), &threads) < 0)
+    goto out_starts;
+  if ((size_t) starts.len / sizeof (double) != n || (size_t) threads.len / sizeof (int32_t) != n)
+    {
+      PyErr_Format (PyExc_ValueError, "_set_timeline: starts and threads must have the %zu samples' length", n);
+      goto out;
+    }
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite (((const double *) starts.buf)[i]) || ((const int32_t *) threads.buf)[i] < 0)
+      {
+        PyErr_Format (PyExc_ValueError, "_set_timeline: sample %zu has a non-finite start or a negative thread", i);
+        goto out;
+      }
+  if ((starts_copy = copy_buffer (&starts, n, sizeof (double))) == NULL
+      || (threads_copy = copy_buffer (&threads, n, sizeof (int32_t))) == NULL)
+    goto out;
+  if (!tprof_gathered_time_set_timeline_take (SELF_GT (self), starts_copy, threads_copy))
+    {
+      PyErr_NoMemory ();
+      goto out;
+    }
+  starts_copy = NULL;
+  threads_copy = NULL;
+  Py_INCREF (Py_None);
+  result = Py_None;
+out:
+  free (starts_copy);
+  free (threads_copy);
+  PyBuffer_Release (&threads);
+out_starts:
+  PyBuffer_Release (&starts);
+  return result;
+}
+
+/* _recorded(): [(rank, recorded, sum, min, max)] of sampled capture, [] when
+ * the samples are all that was recorded. */
+static PyObject *
+gathered_time_recorded (PyObject *self, PyObject *unused)
+{
+  const TprofRankRecorded *rec = NULL;
+  size_t n = tprof_gathered_time_recorded (SELF_GT (self), &rec);
+  PyObject *list = PyList_New ((Py_ssize_t) n);
+
+  for (size_t i = 0; list != NULL && i < n; i++)
+    {
+      PyObject *item = Py_BuildValue ("(iKddd)", (int) rec[i].rank, (unsigned long long) rec[i].recorded,
+                                      rec[i].sum, rec[i].min, rec[i].max);
+
+      if (item == NULL)
+        Py_CLEAR (list);
+      else
+        PyList_SET_ITEM (list, (Py_ssize_t) i, item);
+    }
+  return list;
+}
+
+/* _set_recorded([(rank, recorded, sum, min, max)]): what each rank recorded,
+ * ascending by rank, of which these samples are a subset. */
+static PyObject *
+gathered_time_set_recorded (PyObject *self, PyObject *list)
+{
+  Py_ssize_t n;
+  TprofRankRecorded *rec;
+  bool ok;
+
+  if (!PyList_Check (list))
+    {
+      PyErr_SetString (PyExc_TypeError, "_set_recorded: expected a list of (rank, recorded, sum, min, max)");
+      return NULL;
+    }
+  n = PyList_GET_SIZE (list);
+  rec = PyMem_Calloc ((size_t) (n > 0 ? n : 1), sizeof *rec);
+  if (rec == NULL)
+    return PyErr_NoMemory ();
+  for (Py_ssize_t i = 0; i < n; i++)
+    {
+      int rank;
+      unsigned long long recorded;
+
+      if (!PyArg_ParseTuple (PyList_GET_ITEM (list, i), "iKddd:_set_recorded", &rank, &recorded, &rec[i].sum,
+                             &rec[i].min, &rec[i].max))
+        {
+          PyMem_Free (rec);
+          return NULL;
+        }
+      if (rank < 0 || (i > 0 && rank <= rec[i - 1].rank))
+        {
+          PyErr_Format (PyExc_ValueError, "_set_recorded: entry %zd: rank %d is not ascending", i, rank);
+          PyMem_Free (rec);
+          return NULL;
+        }
+      rec[i].rank = rank;
+      rec[i].recorded = recorded;
+    }
+  ok = tprof_gathered_time_set_recorded (SELF_GT (self), rec, (size_t) n);
+  PyMem_Free (rec);
+  if (!ok)
+    return PyErr_NoMemory ();
+  Py_RETURN_NONE;
+}
+
+static PyObject *
 rank_summaries (PyObject *self, PyObject *unused)
 {
   TprofRankSummary *summaries = NULL;
@@ -398,6 +549,14 @@ static PyMethodDef gathered_time_methods[] = {
     "get_rank(*ranks): the samples of these ranks, in their order." },
   { "_times_buffer", gathered_time_times_buffer, METH_NOARGS, NULL },
   { "_ranks_buffer", gathered_time_ranks_buffer, METH_NOARGS, NULL },
+  { "_starts_buffer", gathered_time_starts_buffer, METH_NOARGS, NULL },
+  { "_threads_buffer", gathered_time_threads_buffer, METH_NOARGS, NULL },
+  { "_set_timeline", gathered_time_set_timeline, METH_VARARGS,
+    "_set_timeline(starts, threads): attaches a timeline to a new selection." },
+  { "_recorded", gathered_time_recorded, METH_NOARGS,
+    "_recorded(): [(rank, recorded, sum, min, max)] of sampled capture." },
+  { "_set_recorded", gathered_time_set_recorded, METH_O,
+    "_set_recorded([(rank, recorded, sum, min, max)]): what each rank recorded." },
   { "_rank_summaries", rank_summaries, METH_NOARGS,
     "_rank_summaries(): [(rank, count, sum, mean, std, min, max)] ascending by rank." },
   { "_histogram", gathered_time_histogram, METH_VARARGS,

@@ -2,6 +2,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "tprof-python-private.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #define SELF_PT(self) (((TprofPyProfiledTime *) (self))->pt)
 
 PyObject *
@@ -301,6 +304,98 @@ profiled_time_set_hostnames (PyObject *self, PyObject *list)
   Py_RETURN_NONE;
 }
 
+/* A list of @n doubles, or None when @values is NULL. */
+static PyObject *
+double_list (const double *values, int n)
+{
+  PyObject *list;
+
+  if (values == NULL)
+    Py_RETURN_NONE;
+  list = PyList_New (n);
+  for (int i = 0; list != NULL && i < n; i++)
+    {
+      PyObject *item = PyFloat_FromDouble (values[i]);
+
+      if (item == NULL)
+        Py_CLEAR (list);
+      else
+        PyList_SET_ITEM (list, i, item);
+    }
+  return list;
+}
+
+/* _timeline(): (clock offsets, their error bounds, origin), each None when
+ * the profile does not say. */
+static PyObject *
+profiled_time_timeline (PyObject *self, PyObject *unused)
+{
+  const TprofProfiledTime *pt = SELF_PT (self);
+  int n = tprof_profiled_time_world_size (pt);
+  const char *origin = tprof_profiled_time_timeline_origin (pt);
+  PyObject *offsets = double_list (tprof_profiled_time_clock_offsets (pt), n);
+  PyObject *errors = double_list (tprof_profiled_time_clock_offset_errors (pt), n);
+  PyObject *result = NULL;
+
+  if (offsets != NULL && errors != NULL)
+    result = Py_BuildValue ("(OOz)", offsets, errors, origin);
+  Py_XDECREF (offsets);
+  Py_XDECREF (errors);
+  return result;
+}
+
+/* A malloc'd copy of the world_size floats of @seq; NULL with an exception. */
+static double *
+double_array (PyObject *seq, int n, const char *what)
+{
+  PyObject *fast = PySequence_Fast (seq, what);
+  double *values = NULL;
+
+  if (fast == NULL)
+    return NULL;
+  if (PySequence_Fast_GET_SIZE (fast) != n)
+    PyErr_Format (PyExc_ValueError, "_set_timeline: %s must have %d values, one per rank", what, n);
+  else if ((values = malloc ((size_t) n * sizeof *values)) == NULL)
+    PyErr_NoMemory ();
+  for (int i = 0; values != NULL && i < n; i++)
+    {
+      values[i] = PyFloat_AsDouble (PySequence_Fast_GET_ITEM (fast, i));
+      if (values[i] == -1.0 && PyErr_Occurred ())
+        {
+          free (values);
+          values = NULL;
+        }
+    }
+  Py_DECREF (fast);
+  return values;
+}
+
+/* _set_timeline(offsets, errors, origin): how a gather mapped each rank's
+ * clock onto rank 0's, and the wall time of timeline 0 (str or None). */
+static PyObject *
+profiled_time_set_timeline (PyObject *self, PyObject *args)
+{
+  PyObject *offsets_obj, *errors_obj;
+  const char *origin;
+  int n = tprof_profiled_time_world_size (SELF_PT (self));
+  double *offsets, *errors;
+  char *origin_copy = NULL;
+
+  if (!PyArg_ParseTuple (args, "OOz:_set_timeline", &offsets_obj, &errors_obj, &origin))
+    return NULL;
+  if ((offsets = double_array (offsets_obj, n, "offsets")) == NULL)
+    return NULL;
+  if ((errors = double_array (errors_obj, n, "errors")) == NULL
+      || (origin != NULL && (origin_copy = strdup (origin)) == NULL))
+    {
+      free (offsets);
+      free (errors);
+      return PyErr_Occurred () ? NULL : PyErr_NoMemory ();
+    }
+  tprof_profiled_time_set_timeline_take (SELF_PT (self), offsets, errors, origin_copy);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef profiled_time_methods[] = {
   { "load", (PyCFunction) profiled_time_load, METH_O | METH_CLASS,
     "load(path): reads a profile file, parsed in a helper process so that a damaged file cannot "
@@ -310,6 +405,10 @@ static PyMethodDef profiled_time_methods[] = {
   { "hostname", profiled_time_hostname, METH_O, "hostname(rank): the host of rank, or None." },
   { "_names", profiled_time_names, METH_NOARGS, NULL },
   { "_set_hostnames", profiled_time_set_hostnames, METH_O, NULL },
+  { "_timeline", profiled_time_timeline, METH_NOARGS,
+    "_timeline(): (clock offsets, their error bounds, timeline origin), None where absent." },
+  { "_set_timeline", profiled_time_set_timeline, METH_VARARGS,
+    "_set_timeline(offsets, errors, origin): how the ranks' clocks were mapped onto rank 0's." },
   { NULL, NULL, 0, NULL },
 };
 

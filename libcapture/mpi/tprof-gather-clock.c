@@ -1,4 +1,4 @@
-/* tprof-gather-clock.c — the gather's timeline: each rank's clock offset to rank 0 by ping-pong over a binary tree, and the starts it sends on rank 0's clock. */
+/* tprof-gather-clock.c — the gather's timeline: each rank's clock offset to rank 0 by ping-pong over MPI (tprof-clock-sync.h), and the starts it sends on rank 0's clock. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdio.h>
@@ -8,8 +8,6 @@
 
 #include "tprof-gather-mpi-private.h"
 
-/* Round trips per pair: the shortest bounds the offset's error best. */
-#define PINGS 12
 #define TAG_PING   0x7470
 #define TAG_OFFSET 0x7471
 
@@ -31,33 +29,28 @@ clock_now (void)
   return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec + test_skew;
 }
 
-/* The child's side: the offset from this rank's clock to @parent's, from
- * the round trip with the smallest delay, and half that delay as bound. */
+/* The child's side: its round trips to @parent, and what they give. */
 static int
-ping_parent (TprofGather *g,
-             int          parent,
-             double      *offset,
-             double      *error)
+ping_parent (TprofGather      *g,
+             int               parent,
+             TprofClockOffset *to_parent)
 {
-  double best = INFINITY;
+  double sent[TPROF_CLOCK_SYNC_PINGS], theirs[TPROF_CLOCK_SYNC_PINGS], received[TPROF_CLOCK_SYNC_PINGS];
 
-  for (int i = 0; i < PINGS; i++)
+  for (int i = 0; i < TPROF_CLOCK_SYNC_PINGS; i++)
     {
-      double t0 = clock_now (), theirs = 0.0, t1;
-      int rc = MPI_Send (&t0, 1, MPI_DOUBLE, parent, TAG_PING, g->comm);
+      int rc;
 
+      sent[i] = clock_now ();
+      theirs[i] = 0.0;
+      rc = MPI_Send (&sent[i], 1, MPI_DOUBLE, parent, TAG_PING, g->comm);
       if (rc == MPI_SUCCESS)
-        rc = MPI_Recv (&theirs, 1, MPI_DOUBLE, parent, TAG_PING, g->comm, MPI_STATUS_IGNORE);
+        rc = MPI_Recv (&theirs[i], 1, MPI_DOUBLE, parent, TAG_PING, g->comm, MPI_STATUS_IGNORE);
       if (rc != MPI_SUCCESS)
         return rc;
-      t1 = clock_now ();
-      if (t1 - t0 < best)
-        {
-          best = t1 - t0;
-          *offset = theirs - (t0 + t1) / 2.0;
-          *error = best / 2.0;
-        }
+      received[i] = clock_now ();
     }
+  *to_parent = tprof_clock_offset_estimate (sent, theirs, received, TPROF_CLOCK_SYNC_PINGS);
   return MPI_SUCCESS;
 }
 
@@ -65,7 +58,7 @@ static int
 answer_child (TprofGather *g,
               int          child)
 {
-  for (int i = 0; i < PINGS; i++)
+  for (int i = 0; i < TPROF_CLOCK_SYNC_PINGS; i++)
     {
       double theirs, now;
       int rc = MPI_Recv (&theirs, 1, MPI_DOUBLE, child, TAG_PING, g->comm, MPI_STATUS_IGNORE);
@@ -79,54 +72,60 @@ answer_child (TprofGather *g,
   return MPI_SUCCESS;
 }
 
-/* Rank r's parent is r minus its lowest set bit: in the round of step s,
- * the ranks that are multiples of 2s measure their child r + s. Every rank
- * is a parent only in rounds before the one where it is a child, so the
- * rounds never wait on each other; there are ceil(log2 P) of them. */
+/* The measuring rounds of the tree (tprof_clock_sync_role). */
 static int
-measure_to_parent (TprofGather *g,
-                   double      *offset,
-                   double      *error)
+measure_to_parent (TprofGather      *g,
+                   TprofClockOffset *to_parent)
 {
   for (int step = 1; step < g->size; step <<= 1)
     {
-      int rc = MPI_SUCCESS;
+      int peer = 0, rc = MPI_SUCCESS;
 
-      if (g->rank % (2 * step) == 0 && g->rank + step < g->size)
-        rc = answer_child (g, g->rank + step);
-      else if (g->rank % (2 * step) == step)
-        rc = ping_parent (g, g->rank - step, offset, error);
+      switch (tprof_clock_sync_role (g->rank, g->size, step, &peer))
+        {
+        case TPROF_CLOCK_SYNC_PARENT:
+          rc = answer_child (g, peer);
+          break;
+        case TPROF_CLOCK_SYNC_CHILD:
+          rc = ping_parent (g, peer, to_parent);
+          break;
+        case TPROF_CLOCK_SYNC_IDLE:
+          break;
+        }
       if (rc != MPI_SUCCESS)
         return rc;
     }
   return MPI_SUCCESS;
 }
 
-/* Down the tree, the widest step first: a parent's offset to rank 0 is
- * known before it hands it to its child, which adds its own. */
+/* The composing rounds, the widest step first: a parent's offset to rank
+ * 0 is known before it hands it to its child, which adds its own. */
 static int
-compose_to_root (TprofGather *g,
-                 double       to_parent[2],
-                 double       to_root[2])
+compose_to_root (TprofGather      *g,
+                 TprofClockOffset  to_parent,
+                 TprofClockOffset *to_root)
 {
   int top = 1;
 
-  to_root[0] = to_root[1] = 0.0;
+  *to_root = (TprofClockOffset) { 0.0, 0.0 };
   while (top < g->size)
     top <<= 1;
   for (int step = top / 2; step >= 1; step /= 2)
     {
-      int rc = MPI_SUCCESS;
+      double pair[2] = { to_root->offset, to_root->error };
+      int peer = 0, rc = MPI_SUCCESS;
 
-      if (g->rank % (2 * step) == 0 && g->rank + step < g->size)
-        rc = MPI_Send (to_root, 2, MPI_DOUBLE, g->rank + step, TAG_OFFSET, g->comm);
-      else if (g->rank % (2 * step) == step)
+      switch (tprof_clock_sync_role (g->rank, g->size, step, &peer))
         {
-          double parent[2];
-
-          rc = MPI_Recv (parent, 2, MPI_DOUBLE, g->rank - step, TAG_OFFSET, g->comm, MPI_STATUS_IGNORE);
-          to_root[0] = to_parent[0] + parent[0];
-          to_root[1] = to_parent[1] + parent[1];
+        case TPROF_CLOCK_SYNC_PARENT:
+          rc = MPI_Send (pair, 2, MPI_DOUBLE, peer, TAG_OFFSET, g->comm);
+          break;
+        case TPROF_CLOCK_SYNC_CHILD:
+          rc = MPI_Recv (pair, 2, MPI_DOUBLE, peer, TAG_OFFSET, g->comm, MPI_STATUS_IGNORE);
+          *to_root = tprof_clock_offset_compose (to_parent, (TprofClockOffset) { pair[0], pair[1] });
+          break;
+        case TPROF_CLOCK_SYNC_IDLE:
+          break;
         }
       if (rc != MPI_SUCCESS)
         return rc;
@@ -139,7 +138,7 @@ _tprof_gather_sync_clocks (TprofGather *g,
                            TprofError  *error)
 {
   TprofGatherTimeline *tl = &g->timeline;
-  double to_parent[2] = { 0.0, 0.0 }, to_root[2];
+  TprofClockOffset to_parent = { 0.0, 0.0 }, to_root = { 0.0, 0.0 };
   double mine[3], *all;
   struct timespec wall;
   int rc;
@@ -150,13 +149,13 @@ _tprof_gather_sync_clocks (TprofGather *g,
   if (!tl->all)
     return 0;  /* every rank knows: no timeline, no exchange */
 
-  rc = measure_to_parent (g, &to_parent[0], &to_parent[1]);
+  rc = measure_to_parent (g, &to_parent);
   if (rc == MPI_SUCCESS)
-    rc = compose_to_root (g, to_parent, to_root);
+    rc = compose_to_root (g, to_parent, &to_root);
   if (rc != MPI_SUCCESS)
     return _tprof_gather_set_mpi_error (error, rc, "MPI_Send/MPI_Recv", "aligning the clocks");
-  tl->offset = to_root[0];
-  tl->error = to_root[1];
+  tl->offset = to_root.offset;
+  tl->error = to_root.error;
 
   clock_gettime (CLOCK_REALTIME, &wall);
   mine[0] = tl->offset;

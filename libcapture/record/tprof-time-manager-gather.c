@@ -1,4 +1,4 @@
-/* tprof-time-manager-gather.c — one process's records as a profile of one rank, on a timeline that starts at its first sample. */
+/* tprof-time-manager-gather.c — one process's records as a profile of one rank: on a timeline that starts at its first sample, or on its own clock. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -173,7 +173,7 @@ start_timeline (TprofProfiledTime *pt)
 }
 
 TprofProfiledTime *
-tprof_time_manager_gather_local (TprofTimeManager *tm)
+tprof_time_manager_snapshot (TprofTimeManager *tm)
 {
   TprofProfiledTime *pt;
   const char **names = NULL;
@@ -195,8 +195,6 @@ tprof_time_manager_gather_local (TprofTimeManager *tm)
       if (gt == NULL || !_tprof_profiled_time_append (pt, names[i], gt))
         goto failed;
     }
-  if (!start_timeline (pt))
-    goto failed;
   free (names);
   return pt;
 
@@ -204,4 +202,17 @@ failed:
   free (names);
   tprof_profiled_time_free (pt);
   return NULL;
+}
+
+TprofProfiledTime *
+tprof_time_manager_gather_local (TprofTimeManager *tm)
+{
+  TprofProfiledTime *pt = tprof_time_manager_snapshot (tm);
+
+  if (pt != NULL && !start_timeline (pt))
+    {
+      tprof_profiled_time_free (pt);
+      return NULL;
+    }
+  return pt;
 }

@@ -5,11 +5,11 @@
 With an mpi4py communicator, the C gather of libtprof-capture-mpi runs on
 the communicator's handle (tprof._mpi, built when mpi4py and tprof use the
 same MPI): one fixed set of collectives, the samples' timeline and host
-names kept. Otherwise (another MPI, or torch.distributed) each rank's
-samples travel as Python objects (``gather``/``allgather`` of mpi4py,
-``gather_object``/``all_gather_object`` of torch.distributed) and the
-destination builds the profile: same operations and samples, host names,
-no timeline.
+names kept. Over torch.distributed (the default group, or a process group
+given as ``comm``) tprof/_torch.py keeps the same: timeline, threads, host
+names, clock offsets. Over mpi4py on another MPI each rank's samples
+travel as Python objects and the destination builds the profile: same
+operations and samples, host names, no timeline.
 """
 
 import os
@@ -21,11 +21,15 @@ _LAUNCHER_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOC
 
 
 def gather(tm, dst, comm):
+    group = _torch_group(comm)
+    if group is not None:
+        dist, group = group
+        return _gather_torch(tm, dst, dist, group)
     if comm is not None:
         return _gather_mpi(tm, dst, comm)
     dist = _torch_distributed()
     if dist is not None:
-        return _gather_torch(tm, dst, dist)
+        return _gather_torch(tm, dst, dist, None)
     mpi = _mpi4py()
     if mpi is not None:
         return _gather_mpi(tm, dst, mpi.COMM_WORLD)
@@ -42,6 +46,14 @@ def _torch_distributed():
     if dist is not None and dist.is_available() and dist.is_initialized():
         return dist
     return None
+
+
+def _torch_group(comm):
+    """(torch.distributed, @comm) when @comm is a torch.distributed process group."""
+    dist = _torch_distributed()
+    if comm is None or dist is None:
+        return None
+    return (dist, comm) if isinstance(comm, dist.ProcessGroup) else None
 
 
 def _mpi4py():
@@ -64,6 +76,8 @@ def save(tm, path, comm, parallel):
         if wanted not in ("gather", "parallel"):
             raise ValueError("TPROF_SAVE={!r} is neither 'gather' nor 'parallel'".format(wanted))
         parallel = wanted == "parallel"
+    if parallel and (_torch_group(comm) is not None or (comm is None and _torch_distributed() is not None)):
+        raise RuntimeError("save: a parallel save needs an mpi4py communicator, not torch.distributed")
     mpi = _mpi4py() if comm is None and _torch_distributed() is None else None
     if parallel and (comm is not None or mpi is not None):
         comm = mpi.COMM_WORLD if comm is None else comm
@@ -72,8 +86,6 @@ def save(tm, path, comm, parallel):
             raise RuntimeError("save: a parallel save needs tprof._mpi built for the MPI that mpi4py runs")
         native.save_parallel(tm, comm, os.fspath(path))
         return
-    if parallel and _torch_distributed() is not None:
-        raise RuntimeError("save: a parallel save needs an mpi4py communicator, not torch.distributed")
     # one process alone, or gathered to rank 0
     profile = gather(tm, 0, comm)
     error = None
@@ -91,13 +103,13 @@ def save(tm, path, comm, parallel):
 
 def _share_from_rank0(value, comm):
     """@value as rank 0 has it, on every rank of gather()'s world."""
+    group = _torch_group(comm)
+    if group is not None or (comm is None and _torch_distributed() is not None):
+        from . import _torch
+        dist = _torch_distributed()
+        return _torch.Group(dist, None if group is None else group[1]).broadcast_object(value)
     if comm is not None:
         return comm.bcast(value, root=0)
-    dist = _torch_distributed()
-    if dist is not None:
-        box = [value]
-        dist.broadcast_object_list(box, src=0)
-        return box[0]
     mpi = _mpi4py()
     return mpi.COMM_WORLD.bcast(value, root=0) if mpi is not None else value
 
@@ -136,17 +148,10 @@ def _native_mpi():
     return _mpi if MPI.Get_library_version().startswith(_mpi.MPI_LIBRARY_PREFIX) else None
 
 
-def _gather_torch(tm, dst, dist):
-    size, rank = dist.get_world_size(), dist.get_rank()
-    _check_dst(dst, size)
-    local = _local_records(tm)
-    if dst is None:
-        parts = [None] * size
-        dist.all_gather_object(parts, local)
-    else:
-        parts = [None] * size if rank == dst else None
-        dist.gather_object(local, parts, dst=dst)
-    return None if parts is None else _assemble(parts)
+def _gather_torch(tm, dst, dist, group):
+    from . import _torch
+    _check_dst(dst, dist.get_world_size(group))
+    return _torch.gather(tm, dst, dist, group)
 
 
 def _local_records(tm):

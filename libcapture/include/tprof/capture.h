@@ -4,6 +4,7 @@
 
 #include <tprof/tprof-arrival.h>
 #include <tprof/tprof-clock.h>
+#include <tprof/tprof-clock-sync.h>
 #include <tprof/tprof-compare.h>
 #include <tprof/tprof-error.h>
 #include <tprof/tprof-gathered-time.h>

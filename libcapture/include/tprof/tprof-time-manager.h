@@ -94,4 +94,10 @@ TPROF_EXPORT void tprof_set_misuse_handler (TprofMisuseHandler handler,
  * frees, or NULL when memory is exhausted. */
 TPROF_EXPORT TprofProfiledTime *tprof_time_manager_gather_local (TprofTimeManager *tm);
 
+/* The same records with each sample's start still on this process's
+ * CLOCK_MONOTONIC and no timeline attached: what a gather over another
+ * transport places on rank 0's clock itself. NULL when memory is
+ * exhausted. */
+TPROF_EXPORT TprofProfiledTime *tprof_time_manager_snapshot (TprofTimeManager *tm);
+
 TPROF_END_DECLS
