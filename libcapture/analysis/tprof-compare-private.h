@@ -17,10 +17,3 @@ bool _tprof_compare_pooled (const double    *base,
                             const double    *new_samples,
                             size_t           n_new,
                             TprofComparison *out);
-
-/* The verdict's test over blocks of occurrences of one run a side (either
- * may be NULL) into @out's verdict fields. Returns false when memory is
- * exhausted. */
-bool _tprof_compare_blocks (const TprofGatheredTime *base,
-                            const TprofGatheredTime *new_samples,
-                            TprofComparison         *out);

@@ -133,17 +133,19 @@ block_medians (const TprofOccurrences *occ,
   return ok;
 }
 
-/* Logs of @x[0..@n) in place; false (nothing changed) when one is not
- * positive. */
+/* The logs of @medians[0..@n) into @logs (which may be @medians); false
+ * when one is not positive. */
 static bool
-take_logs (double *x,
-           size_t  n)
+logs_of (const double *medians,
+         size_t        n,
+         double       *logs)
 {
   for (size_t i = 0; i < n; i++)
-    if (!(x[i] > 0.0))
-      return false;
-  for (size_t i = 0; i < n; i++)
-    x[i] = log (x[i]);
+    {
+      if (!(medians[i] > 0.0))
+        return false;
+      logs[i] = log (medians[i]);
+    }
   return true;
 }
 
@@ -156,7 +158,7 @@ welch_test (double          *a,
 {
   double mean_a, mean_b, ss_a, ss_b, va, vb, error, df;
 
-  if (!take_logs (a, n) || !take_logs (b, n))
+  if (!logs_of (a, n, a) || !logs_of (b, n, b))
     return;  /* a median of 0: no ratio to test */
   mean_and_squares (a, n, &mean_a, &ss_a);
   mean_and_squares (b, n, &mean_b, &ss_b);
@@ -169,7 +171,7 @@ welch_test (double          *a,
 }
 
 bool
-_tprof_compare_blocks (const TprofGatheredTime *base,
+tprof_compare_blocks (const TprofGatheredTime *base,
                        const TprofGatheredTime *new_samples,
                        TprofComparison         *out)
 {
@@ -201,31 +203,59 @@ _tprof_compare_blocks (const TprofGatheredTime *base,
 
 /* ---- several runs a side: each run's median is one observation ---- */
 
-/* Into @logs: the log of the median of each of @runs[0..@n) with samples;
- * returns how many, (size_t) -1 when memory is exhausted, and sets
- * *@positive false when a median is not positive. */
+/* Into @medians: the median of each of @runs[0..@n) with samples; returns
+ * how many, (size_t) -1 when memory is exhausted. */
 static size_t
-run_log_medians (const TprofGatheredTime *const *runs,
-                 size_t                          n,
-                 double                         *logs,
-                 bool                           *positive)
+run_medians (const TprofGatheredTime *const *runs,
+             size_t                          n,
+             double                         *medians)
 {
   size_t k = 0;
 
   for (size_t i = 0; i < n; i++)
     {
-      size_t count = tprof_gathered_time_count (runs[i]);
-      double median;
-
-      if (count == 0)
+      if (tprof_gathered_time_count (runs[i]) == 0)
         continue;
-      median = tprof_gathered_time_quantile (runs[i], 0.5);
-      if (isnan (median))
+      medians[k] = tprof_gathered_time_quantile (runs[i], 0.5);
+      if (isnan (medians[k++]))
         return (size_t) -1;
-      *positive &= median > 0.0;
-      logs[k++] = log (median);
     }
   return k;
+}
+
+void
+tprof_compare_run_medians (const double         *base_medians,
+                           size_t                n_base,
+                           const double         *new_medians,
+                           size_t                n_new,
+                           const TprofRunSpread *spread,
+                           TprofComparison      *out)
+{
+  double *logs = _tprof_malloc_array (n_base + n_new + 1, sizeof *logs);
+  double mean_a, mean_b, ss_a, ss_b, df, variance;
+
+  out->verdict_test = TPROF_VERDICT_TEST_NONE;
+  out->verdict_df = out->p_verdict_raw = out->p_verdict = NAN;
+  if (logs == NULL || n_base == 0 || n_new == 0 || !logs_of (base_medians, n_base, logs)
+      || !logs_of (new_medians, n_new, logs + n_base))
+    {
+      free (logs);
+      return;  /* a side without runs, or a median of 0: no ratio to test */
+    }
+  mean_and_squares (logs, n_base, &mean_a, &ss_a);
+  mean_and_squares (logs + n_base, n_new, &mean_b, &ss_b);
+  /* the run-to-run variance pooled from both sides and the calibration */
+  df = (double) (n_base - 1) + (double) (n_new - 1);
+  variance = ss_a + ss_b;
+  if (spread != NULL && spread->runs >= 2 && !isnan (spread->log_sd))
+    {
+      df += (double) (spread->runs - 1);
+      variance += (double) (spread->runs - 1) * spread->log_sd * spread->log_sd;
+    }
+  if (df >= 1.0)
+    set_t_test (out, TPROF_VERDICT_TEST_RUNS, mean_b - mean_a,
+                sqrt (variance / df * (1.0 / (double) n_base + 1.0 / (double) n_new)), df);
+  free (logs);
 }
 
 static bool
@@ -236,38 +266,17 @@ runs_test (const TprofGatheredTime *const *base,
            const TprofRunSpread           *spread,
            TprofComparison                *out)
 {
-  double *logs = _tprof_malloc_array (n_base + n_new, sizeof *logs);
+  double *medians = _tprof_malloc_array (n_base + n_new + 1, sizeof *medians);
   size_t na, nb;
-  bool positive = true;
-  double mean_a, mean_b, ss_a, ss_b, df, variance;
 
-  if (logs == NULL)
+  if (medians == NULL)
     return false;
-  na = run_log_medians (base, n_base, logs, &positive);
-  nb = na != (size_t) -1 ? run_log_medians (new_runs, n_new, logs + na, &positive) : (size_t) -1;
-  if (na == (size_t) -1 || nb == (size_t) -1)
-    {
-      free (logs);
-      return false;
-    }
-  if (na > 0 && nb > 0 && positive)
-    {
-      mean_and_squares (logs, na, &mean_a, &ss_a);
-      mean_and_squares (logs + na, nb, &mean_b, &ss_b);
-      /* the run-to-run variance pooled from both sides and the calibration */
-      df = (double) (na - 1) + (double) (nb - 1);
-      variance = ss_a + ss_b;
-      if (spread != NULL && spread->runs >= 2 && !isnan (spread->log_sd))
-        {
-          df += (double) (spread->runs - 1);
-          variance += (double) (spread->runs - 1) * spread->log_sd * spread->log_sd;
-        }
-      if (df >= 1.0)
-        set_t_test (out, TPROF_VERDICT_TEST_RUNS, mean_b - mean_a,
-                    sqrt (variance / df * (1.0 / (double) na + 1.0 / (double) nb)), df);
-    }
-  free (logs);
-  return true;
+  na = run_medians (base, n_base, medians);
+  nb = na != (size_t) -1 ? run_medians (new_runs, n_new, medians + na) : (size_t) -1;
+  if (na != (size_t) -1 && nb != (size_t) -1)
+    tprof_compare_run_medians (medians, na, medians + na, nb, spread, out);
+  free (medians);
+  return na != (size_t) -1 && nb != (size_t) -1;
 }
 
 /* Every run's samples of a side in one array (NULL, *n = 0 when none;
@@ -316,7 +325,7 @@ tprof_compare_runs (const TprofGatheredTime *const *base,
     return false;
   out->noise_floor = spread != NULL ? spread->noise_floor : NAN;
   if (n_base == 1 && n_new == 1 && (spread == NULL || spread->runs < 2))
-    ok = _tprof_compare_blocks (base[0], new_runs[0], out);
+    ok = tprof_compare_blocks (base[0], new_runs[0], out);
   else
     ok = runs_test (base, n_base, new_runs, n_new, spread, out);
   if (ok)
@@ -329,30 +338,29 @@ tprof_compare_calibrate (const TprofGatheredTime *const *runs,
                          size_t                          n,
                          TprofRunSpread                 *out)
 {
-  double *logs = _tprof_malloc_array (n > 0 ? n : 1, sizeof *logs);
-  bool positive = true;
+  double *medians = _tprof_malloc_array (n + 1, sizeof *medians);
   size_t k;
 
   out->runs = 0;
   out->log_sd = out->noise_floor = NAN;
-  if (logs == NULL)
+  if (medians == NULL)
     return false;
-  k = run_log_medians (runs, n, logs, &positive);
+  k = run_medians (runs, n, medians);
   if (k == (size_t) -1)
     {
-      free (logs);
+      free (medians);
       return false;
     }
   out->runs = k;
-  if (k >= 2 && positive)
+  if (k >= 2 && logs_of (medians, k, medians))
     {
       double mean, squares;
 
-      mean_and_squares (logs, k, &mean, &squares);
+      mean_and_squares (medians, k, &mean, &squares);
       out->log_sd = sqrt (squares / (double) (k - 1));
       out->noise_floor = expm1 (tprof_student_t_upper (0.025, (double) (k - 1)) * M_SQRT2 * out->log_sd);
     }
-  free (logs);
+  free (medians);
   return true;
 }
 

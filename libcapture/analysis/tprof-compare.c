@@ -184,7 +184,7 @@ tprof_compare_samples (const double    *base,
     return false;
   a = one_rank (base, n_base);
   b = a != NULL ? one_rank (new_samples, n_new) : NULL;
-  ok = b != NULL && _tprof_compare_blocks (a, b, out);
+  ok = b != NULL && tprof_compare_blocks (a, b, out);
   tprof_gathered_time_free (a);
   tprof_gathered_time_free (b);
   if (ok)
@@ -200,7 +200,7 @@ tprof_compare_gathered (const TprofGatheredTime *base,
   if (!_tprof_compare_pooled (tprof_gathered_time_times (base), tprof_gathered_time_count (base),
                               tprof_gathered_time_times (new_samples), tprof_gathered_time_count (new_samples),
                               out)
-      || !_tprof_compare_blocks (base, new_samples, out))
+      || !tprof_compare_blocks (base, new_samples, out))
     return false;
   tprof_compare_decide (out, 1, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE);
   return true;

@@ -100,6 +100,23 @@ TPROF_EXPORT bool tprof_compare_runs (const TprofGatheredTime *const *base,
                                       const TprofRunSpread           *spread,
                                       TprofComparison                *out);
 
+/* The verdict's test alone, into the verdict's fields of @out (the others
+ * untouched): over blocks of occurrences of one run a side (either may be
+ * NULL); returns false when memory is exhausted. */
+TPROF_EXPORT bool tprof_compare_blocks (const TprofGatheredTime *base,
+                                        const TprofGatheredTime *new_samples,
+                                        TprofComparison         *out);
+/* ... or on the medians of whole runs, @base_medians[0..@n_base) against
+ * @new_medians[0..@n_new), with @spread (NULL: none); no test (none) when
+ * a side has no run, a median is not positive, or there is no degree of
+ * freedom. */
+TPROF_EXPORT void tprof_compare_run_medians (const double         *base_medians,
+                                             size_t                n_base,
+                                             const double         *new_medians,
+                                             size_t                n_new,
+                                             const TprofRunSpread *spread,
+                                             TprofComparison      *out);
+
 /* The spread between @runs[0..@n) of identical code (NULL entries: runs
  * without the operation) into @out. Returns false when memory is exhausted. */
 TPROF_EXPORT bool tprof_compare_calibrate (const TprofGatheredTime *const *runs,
