@@ -45,8 +45,10 @@ measure (GPtrArray    *files,
       ok = op == (size_t) -1 || (runs[i] = tprof_cli_read_operation (profile, op, ranks)) != NULL;
     }
   if (ok && !tprof_compare_calibrate ((const TprofGatheredTime *const *) runs, files->len, &row.spread))
-    ok = tprof_cli_file_error (tprof_profile_file_path (g_ptr_array_index (files, 0)), "%s",
-                               g_strerror (ENOMEM)) == TPROF_CLI_EXIT_OK;
+    {
+      tprof_cli_file_error (tprof_profile_file_path (g_ptr_array_index (files, 0)), "%s", g_strerror (ENOMEM));
+      ok = FALSE;
+    }
   for (guint i = 0; i < files->len; i++)
     tprof_gathered_time_free (runs[i]);
   g_free (runs);
