@@ -153,6 +153,16 @@ for new_runs, new_paths, expected_verdict in ((same_runs, same_paths, 'same'), (
         # the per-run offsets make 1200 samples a side "significant" sample by sample
         assert min(holm(per_sample)) < 0.05, per_sample
 
+# rank by rank, several runs a side: each rank's runs' medians
+status, out, err = run('--op', 'backward', *sides_args(base_paths, slow_paths), '--format', 'json')
+assert status == 0, err
+by_rank = json.loads(out)['ranks']
+ps = [stats.ttest_ind(np.log([np.median(r['backward'][k]) for r in base_runs]),
+                      np.log([np.median(r['backward'][k]) for r in slow_runs])).pvalue for k in range(4)]
+for row, adjusted in zip(by_rank, holm(ps)):
+    assert row['verdict_test'] == 'runs' and close(row['p_verdict'], adjusted, 1e-9), (row, adjusted)
+    assert row['verdict'] == ('slower' if adjusted < 0.05 else 'same'), row
+
 # two base runs against one new one: the variance of the base runs alone (df 1)
 doc = run_json('--base', base_paths[0], '--base', base_paths[1], '--new', slow_paths[0])
 ps = []
