@@ -1,11 +1,13 @@
-/* tprof-compare.c — one operation of two runs compared: medians and their ratio with a 95% interval, the Mann-Whitney U test, Holm's adjustment and the verdict. */
+/* tprof-compare.c — one operation of two runs compared sample by sample: medians and their ratio with a 95% interval, the Mann-Whitney U test; Holm's adjustment and the verdict. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <tprof/tprof-compare.h>
 
+#include "tprof-compare-private.h"
 #include "tprof-gathered-time-private.h"
 #include "tprof-select-private.h"
 #include "tprof-sorted-runs-private.h"
@@ -115,7 +117,7 @@ ratio_interval (const double    *a,
 }
 
 bool
-tprof_compare_samples (const double    *base,
+_tprof_compare_pooled (const double    *base,
                        size_t           n_base,
                        const double    *new_samples,
                        size_t           n_new,
@@ -140,11 +142,54 @@ tprof_compare_samples (const double    *base,
   out->new_median = _tprof_sorted_median (b, n_new);
   out->ratio = out->new_median / out->base_median;
   out->p_value = n_base > 0 && n_new > 0 ? mann_whitney_p (a, n_base, b, n_new) : NAN;
+  out->p_adjusted = out->p_value;
   ratio_interval (a, n_base, b, n_new, out);
+  out->verdict_test = TPROF_VERDICT_TEST_NONE;
+  out->verdict_df = out->p_verdict_raw = out->p_verdict = out->noise_floor = NAN;
   free (a);
   free (b);
-  tprof_compare_decide (out, 1, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE);
   return true;
+}
+
+/* @values[0..@n) as the samples of rank 0, in order. */
+static TprofGatheredTime *
+one_rank (const double *values,
+          size_t        n)
+{
+  int32_t *ranks = calloc (n > 0 ? n : 1, sizeof *ranks);
+  double *times = _tprof_malloc_array (n > 0 ? n : 1, sizeof *times);
+
+  if (ranks == NULL || times == NULL)
+    {
+      free (ranks);
+      free (times);
+      return NULL;
+    }
+  if (n > 0)
+    memcpy (times, values, n * sizeof *times);
+  return tprof_gathered_time_new_take (times, ranks, n);
+}
+
+bool
+tprof_compare_samples (const double    *base,
+                       size_t           n_base,
+                       const double    *new_samples,
+                       size_t           n_new,
+                       TprofComparison *out)
+{
+  TprofGatheredTime *a, *b;
+  bool ok;
+
+  if (!_tprof_compare_pooled (base, n_base, new_samples, n_new, out))
+    return false;
+  a = one_rank (base, n_base);
+  b = a != NULL ? one_rank (new_samples, n_new) : NULL;
+  ok = b != NULL && tprof_compare_blocks (a, b, out);
+  tprof_gathered_time_free (a);
+  tprof_gathered_time_free (b);
+  if (ok)
+    tprof_compare_decide (out, 1, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE);
+  return ok;
 }
 
 bool
@@ -152,27 +197,41 @@ tprof_compare_gathered (const TprofGatheredTime *base,
                         const TprofGatheredTime *new_samples,
                         TprofComparison         *out)
 {
-  return tprof_compare_samples (tprof_gathered_time_times (base), tprof_gathered_time_count (base),
-                                tprof_gathered_time_times (new_samples),
-                                tprof_gathered_time_count (new_samples), out);
+  if (!_tprof_compare_pooled (tprof_gathered_time_times (base), tprof_gathered_time_count (base),
+                              tprof_gathered_time_times (new_samples), tprof_gathered_time_count (new_samples),
+                              out)
+      || !tprof_compare_blocks (base, new_samples, out))
+    return false;
+  tprof_compare_decide (out, 1, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE);
+  return true;
 }
+
+/* A p-value of a comparison, and where its adjustment goes. */
+typedef struct
+{
+  double  p;
+  double *adjusted;
+} Adjusting;
 
 static int
 compare_p_values (const void *x,
                   const void *y)
 {
-  const TprofComparison *a = *(TprofComparison *const *) x, *b = *(TprofComparison *const *) y;
+  double a = ((const Adjusting *) x)->p, b = ((const Adjusting *) y)->p;
 
-  return (a->p_value > b->p_value) - (a->p_value < b->p_value);
+  return (a > b) - (a < b);
 }
 
-/* Holm: the k-th smallest of m p-values (k from 0) times (m - k), made
- * non-decreasing, at most 1. */
+/* Holm over the field at @raw of each of @comparisons[0..@n) into the field
+ * at @adjusted (byte offsets): the k-th smallest of m p-values (k from 0)
+ * times (m - k), made non-decreasing, at most 1. NaN takes no part. */
 static bool
 holm_adjust (TprofComparison *comparisons,
-             size_t           n)
+             size_t           n,
+             size_t           raw,
+             size_t           adjusted)
 {
-  TprofComparison **order = _tprof_malloc_array (n > 0 ? n : 1, sizeof *order);
+  Adjusting *order = _tprof_malloc_array (n > 0 ? n : 1, sizeof *order);
   size_t m = 0;
   double running = 0.0;
 
@@ -180,15 +239,18 @@ holm_adjust (TprofComparison *comparisons,
     return false;
   for (size_t i = 0; i < n; i++)
     {
-      comparisons[i].p_adjusted = comparisons[i].p_value;
-      if (!isnan (comparisons[i].p_value))
-        order[m++] = &comparisons[i];
+      double p = *(const double *) ((const char *) &comparisons[i] + raw);
+      double *to = (double *) ((char *) &comparisons[i] + adjusted);
+
+      *to = p;
+      if (!isnan (p))
+        order[m++] = (Adjusting) { p, to };
     }
   qsort (order, m, sizeof *order, compare_p_values);
   for (size_t k = 0; k < m; k++)
     {
-      running = fmax (running, fmin (1.0, (double) (m - k) * order[k]->p_value));
-      order[k]->p_adjusted = running;
+      running = fmax (running, fmin (1.0, (double) (m - k) * order[k].p));
+      *order[k].adjusted = running;
     }
   free (order);
   return true;
@@ -200,20 +262,23 @@ tprof_compare_decide (TprofComparison *comparisons,
                       double           alpha,
                       double           min_change)
 {
-  if (!holm_adjust (comparisons, n))
+  if (!holm_adjust (comparisons, n, offsetof (TprofComparison, p_value), offsetof (TprofComparison, p_adjusted))
+      || !holm_adjust (comparisons, n, offsetof (TprofComparison, p_verdict_raw),
+                       offsetof (TprofComparison, p_verdict)))
     return;  /* out of memory: the p-values stay unadjusted, verdicts as they were */
   for (size_t i = 0; i < n; i++)
     {
       TprofComparison *c = &comparisons[i];
-      bool significant = c->p_adjusted < alpha;
+      bool significant = c->p_verdict < alpha;
+      double least = isnan (c->noise_floor) ? min_change : fmax (min_change, c->noise_floor);
 
       if (c->base_count > 0 && c->new_count == 0)
         c->verdict = TPROF_VERDICT_ONLY_BASE;
       else if (c->base_count == 0 && c->new_count > 0)
         c->verdict = TPROF_VERDICT_ONLY_NEW;
-      else if (significant && c->ratio > 1.0 + min_change)
+      else if (significant && c->ratio > 1.0 + least)
         c->verdict = TPROF_VERDICT_SLOWER;
-      else if (significant && c->ratio < 1.0 / (1.0 + min_change))
+      else if (significant && c->ratio < 1.0 / (1.0 + least))
         c->verdict = TPROF_VERDICT_FASTER;
       else
         c->verdict = TPROF_VERDICT_SAME;

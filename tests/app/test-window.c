@@ -1956,9 +1956,10 @@ test_window_tree_scroll (void)
 
 /* A run of 4 ranks for the comparison: forward @forward times the base's
  * durations, backward @backward times, io the same distribution (another
- * draw), and "extra" when @extra. The samples are kept in @kept (one
- * GArray of double per operation, in the order above) for the engine's
- * answer. */
+ * draw), and "extra" when @extra; occurrence k of every rank starts at
+ * k 10 ms (a timeline, so that the verdict's blocks follow it). The
+ * samples are kept in @kept (one GArray of double per operation, in the
+ * order above, rank by rank) for the engine's answer. */
 static char *
 write_compare_profile (const char *name,
                        guint32     seed,
@@ -1977,23 +1978,57 @@ write_compare_profile (const char *name,
   for (guint o = 0; o < (extra ? 4u : 3u); o++)
     {
       gsize n = RANKS * PER_RANK;
-      double *times = g_new (double, n);
-      int32_t *ranks = g_new (int32_t, n);
+      double *times = g_new (double, n), *starts = g_new (double, n);
+      int32_t *ranks = g_new (int32_t, n), *threads = g_new0 (int32_t, n);
       double factor = o == 0 ? forward : o == 1 ? backward : 1.0;
+      TprofGatheredTime *gt;
 
       kept[o] = g_array_new (FALSE, FALSE, sizeof (double));
       for (gsize i = 0; i < n; i++)
         {
           ranks[i] = (int32_t) (i / PER_RANK);
+          starts[i] = 0.01 * (double) (i % PER_RANK);
           times[i] = 1e-3 * (1 + o) * factor * exp (0.2 * (g_rand_double (rand) - 0.5));
           g_array_append_val (kept[o], times[i]);
         }
-      g_assert_cmpint (tprof_profiled_time_add (pt, ops[o], tprof_gathered_time_new_take (times, ranks, n), &error),
-                       ==, 0);
+      gt = tprof_gathered_time_new_take (times, ranks, n);
+      g_assert_true (tprof_gathered_time_set_timeline_take (gt, starts, threads));
+      g_assert_cmpint (tprof_profiled_time_add (pt, ops[o], gt, &error), ==, 0);
     }
   g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
   tprof_profiled_time_free (pt);
   return g_steal_pointer (&path);
+}
+
+/* @kept (4 ranks, rank by rank, in occurrence order) as a selection. */
+static TprofGatheredTime *
+kept_selection (GArray *kept)
+{
+  g_autofree int32_t *ranks = g_new (int32_t, kept->len);
+
+  for (guint i = 0; i < kept->len; i++)
+    ranks[i] = (int32_t) (i / (kept->len / 4));
+  return tprof_gathered_time_new ((const double *) kept->data, ranks, kept->len);
+}
+
+static gint
+compare_kept (gconstpointer a,
+              gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+kept_median (GArray *kept)
+{
+  g_autoptr(GArray) sorted = g_array_copy (kept);
+
+  g_array_sort (sorted, compare_kept);
+  return sorted->len % 2 ? g_array_index (sorted, double, sorted->len / 2)
+                         : 0.5 * (g_array_index (sorted, double, sorted->len / 2 - 1)
+                                  + g_array_index (sorted, double, sorted->len / 2));
 }
 
 static const TprofComparison *
@@ -2030,8 +2065,14 @@ test_window_compare (void)
   guint64 total = 0;
 
   for (guint o = 0; o < 3; o++)
-    g_assert_true (tprof_compare_samples ((const double *) base_kept[o]->data, base_kept[o]->len,
-                                          (const double *) new_kept[o]->data, new_kept[o]->len, &expected[o]));
+    {
+      TprofGatheredTime *a = kept_selection (base_kept[o]), *b = kept_selection (new_kept[o]);
+
+      g_assert_true (tprof_compare_gathered (a, b, &expected[o]));
+      g_assert_cmpint (expected[o].verdict_test, ==, TPROF_VERDICT_TEST_BLOCKS);
+      tprof_gathered_time_free (a);
+      tprof_gathered_time_free (b);
+    }
   tprof_compare_decide (expected, 3, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE);
 
   app_test_gui_open (window, new_path);
@@ -2069,6 +2110,7 @@ test_window_compare (void)
       app_test_assert_close (c->ratio, expected[o].ratio, 1e-12, "ratio");
       app_test_assert_close (c->ci_low, expected[o].ci_low, 1e-12, "ci_low");
       app_test_assert_close (c->p_adjusted, expected[o].p_adjusted, 1e-12, "p_adjusted");
+      app_test_assert_close (c->p_verdict, expected[o].p_verdict, 1e-12, "p_verdict");
       app_test_assert_close (c->base_median, expected[o].base_median, 0.0, "base median");
     }
   c = row_comparison (window, "extra", &tested);
@@ -2083,10 +2125,11 @@ test_window_compare (void)
   {
     g_autofree char *csv = _tprof_operation_table_to_csv (window->table);
 
-    g_assert_nonnull (strstr (csv, ",base_median_s,ratio,ci_low,ci_high,p_value,p_adjusted,verdict\n"));
-    g_assert_nonnull (strstr (csv, ",slower\n"));
-    g_assert_nonnull (strstr (csv, ",faster\n"));
-    g_assert_nonnull (strstr (csv, ",only-new\n"));
+    /* (the runs have a timeline: the tree's columns follow) */
+    g_assert_nonnull (strstr (csv, ",base_median_s,ratio,ci_low,ci_high,p_value,p_adjusted,verdict,parent,"));
+    g_assert_nonnull (strstr (csv, ",slower,"));
+    g_assert_nonnull (strstr (csv, ",faster,"));
+    g_assert_nonnull (strstr (csv, ",only-new,"));
   }
 
   /* the histogram shows both runs on one set of edges */
@@ -2110,6 +2153,51 @@ test_window_compare (void)
   g_assert_cmpuint (c->base_count, ==, base_kept[0]->len / 2);
   _tprof_rank_filter_apply_expression (window->rank_filter, "0-3", NULL);
   app_test_gui_wait_idle (window);
+
+  /* several baselines: the verdict tests the runs' medians (the base run
+   * twice over and a second draw of it against the new run) */
+  {
+    GArray *other_kept[4] = { NULL };
+    g_autofree char *other = write_compare_profile ("compare-base2.h5", 13, 1.0, 1.0, FALSE, other_kept);
+    g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
+    g_autoptr(GFile) other_file = g_file_new_for_path (other);
+    TprofComparison runs[3];
+
+    for (guint o = 0; o < 3; o++)
+      {
+        const double medians[] = { kept_median (base_kept[o]), kept_median (other_kept[o]) };
+        double new_median = kept_median (new_kept[o]);
+
+        runs[o] = expected[o];
+        tprof_compare_run_medians (medians, 2, &new_median, 1, NULL, &runs[o]);
+        g_assert_cmpint (runs[o].verdict_test, ==, TPROF_VERDICT_TEST_RUNS);
+      }
+    tprof_compare_decide (runs, 3, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE);
+    g_list_store_append (files, base_file);
+    g_list_store_append (files, other_file);
+    _tprof_window_compare_with_runs (window, G_LIST_MODEL (files));
+    app_test_gui_wait_idle (window);
+    g_assert_null (_tprof_window_get_error (window));
+    for (guint o = 0; o < 3; o++)
+      {
+        c = row_comparison (window, names[o], &tested);
+        g_assert_true (tested);
+        g_assert_cmpint (c->verdict_test, ==, TPROF_VERDICT_TEST_RUNS);
+        app_test_assert_close (c->p_verdict, runs[o].p_verdict, 1e-12, "p_verdict of runs");
+        g_assert_cmpint (c->verdict, ==, runs[o].verdict);
+        app_test_assert_close (c->p_adjusted, expected[o].p_adjusted, 1e-12, "p_adjusted of the first");
+      }
+    /* under a rank filter the other runs' medians are unknown: not tested */
+    _tprof_rank_filter_apply_expression (window->rank_filter, "0-1", NULL);
+    app_test_gui_wait_idle (window);
+    row_comparison (window, "forward", &tested);
+    g_assert_false (tested);
+    _tprof_rank_filter_apply_expression (window->rank_filter, "0-3", NULL);
+    app_test_gui_wait_idle (window);
+    for (guint o = 0; o < 4; o++)
+      if (other_kept[o] != NULL)
+        g_array_unref (other_kept[o]);
+  }
 
   _tprof_window_stop_comparing (window);
   app_test_gui_wait_idle (window);
@@ -2388,7 +2476,8 @@ test_window_over_time (void)
 
 /* The screenshots a person looks at, as PNG files in build/tests/app. Setting
  * TPROF_TEST_SCREENSHOT_PROFILE=FILE (and TPROF_TEST_SCREENSHOT_OP, default
- * "forward") also shoots FILE as profile-*.png, which is how the README's
+ * "forward"; TPROF_TEST_SCREENSHOT_BASELINE=BASE[:BASE...] compares with
+ * those baselines) also shoots FILE as profile-*.png, which is how the README's
  * screenshot of the demo profile is made. */
 static void
 test_window_screenshot (void)
@@ -2484,9 +2573,17 @@ test_window_screenshot (void)
       g_settings_reset (settings, "rank-metric");
       if (baseline != NULL)
         {
-          g_autoptr(GFile) base_file = g_file_new_for_path (baseline);
+          /* several baselines separated by ':' */
+          g_auto(GStrv) paths = g_strsplit (baseline, ":", -1);
+          g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
 
-          _tprof_window_compare_with (window, base_file);
+          for (guint i = 0; paths[i] != NULL; i++)
+            {
+              g_autoptr(GFile) base_file = g_file_new_for_path (paths[i]);
+
+              g_list_store_append (files, base_file);
+            }
+          _tprof_window_compare_with_runs (window, G_LIST_MODEL (files));
           app_test_gui_wait_idle (window);
           select_operation (window, op != NULL ? op : "forward");
           app_test_gui_wait_idle (window);

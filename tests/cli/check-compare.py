@@ -98,11 +98,12 @@ assert changes == sorted(changes, reverse=True), changes
 # --- CSV holds the same numbers
 status, out, _ = run(base_path, new_path, '--format', 'csv')
 lines = out.splitlines()
-assert lines[0] == 'name,base_count,new_count,base_median,new_median,ratio,ci_low,ci_high,p_value,p_adjusted,verdict'
+assert lines[0] == ('name,base_count,new_count,base_median,new_median,ratio,ci_low,ci_high,p_value,p_adjusted,'
+                    'verdict,p_verdict,verdict_test')
 assert len(lines) == 1 + 5
 for line, o in zip(lines[1:], doc['operations']):
     fields = line.split(',')
-    assert fields[0] == o['name'] and fields[-1] == o['verdict'], (line, o)
+    assert fields[0] == o['name'] and fields[-3] == o['verdict'], (line, o)
 
 # --- a gate for CI: exit 3 when something got slower
 assert run(base_path, new_path, '--fail-on-slower')[0] == 3

@@ -105,7 +105,9 @@ test_tiny_and_empty (void)
 
 /* Holm on five p-values, by hand: sorted 0.001 0.01 0.02 0.04 0.3 times
  * 5 4 3 2 1 = 0.005 0.04 0.06 0.08 0.3, kept non-decreasing; a comparison
- * without a p-value takes no part. */
+ * without a p-value takes no part. The verdict's p-values are adjusted so,
+ * the per-sample ones (a thousandth of them here, every one significant)
+ * too, apart, and the verdict follows the verdict's. */
 static void
 test_holm (void)
 {
@@ -116,15 +118,20 @@ test_holm (void)
   memset (c, 0, sizeof c);
   for (int i = 0; i < 5; i++)
     {
-      c[i].p_value = p[i];
+      c[i].p_value = p[i] / 1000.0;
+      c[i].p_verdict_raw = p[i];
+      c[i].noise_floor = NAN;
       c[i].base_count = c[i].new_count = 10;
       c[i].ratio = 1.5;
     }
-  c[5].p_value = NAN;
+  c[5].p_value = c[5].p_verdict_raw = c[5].noise_floor = NAN;
   c[5].base_count = 3;
   tprof_compare_decide (c, 6, 0.05, 0.02);
   for (int i = 0; i < 5; i++)
-    g_assert_cmpfloat_with_epsilon (c[i].p_adjusted, expected[i], 1e-15);
+    {
+      g_assert_cmpfloat_with_epsilon (c[i].p_verdict, expected[i], 1e-15);
+      g_assert_cmpfloat_with_epsilon (c[i].p_adjusted, expected[i] / 1000.0, 1e-18);
+    }
   g_assert_cmpint (c[1].verdict, ==, TPROF_VERDICT_SLOWER);   /* 0.005 */
   g_assert_cmpint (c[4].verdict, ==, TPROF_VERDICT_SLOWER);   /* 0.04 */
   g_assert_cmpint (c[3].verdict, ==, TPROF_VERDICT_SAME);     /* 0.06 */
@@ -133,6 +140,44 @@ test_holm (void)
   c[1].ratio = 1.01;
   tprof_compare_decide (c, 6, 0.05, 0.02);
   g_assert_cmpint (c[1].verdict, ==, TPROF_VERDICT_SAME);
+  /* a calibrated noise floor above min_change raises the bar */
+  c[1].ratio = 1.5;
+  c[1].noise_floor = 0.6;
+  tprof_compare_decide (c, 6, 0.05, 0.02);
+  g_assert_cmpint (c[1].verdict, ==, TPROF_VERDICT_SAME);
+  c[1].noise_floor = 0.4;
+  tprof_compare_decide (c, 6, 0.05, 0.02);
+  g_assert_cmpint (c[1].verdict, ==, TPROF_VERDICT_SLOWER);
+  c[1].ratio = 1.0 / 1.45;
+  tprof_compare_decide (c, 6, 0.05, 0.02);
+  g_assert_cmpint (c[1].verdict, ==, TPROF_VERDICT_FASTER);
+}
+
+/* Student's t distribution against scipy.stats.t (2 * sf); the quantiles
+ * against mpmath's root of its regularized incomplete beta at 40 digits
+ * (scipy's isf is off by up to 3e-10 there). */
+static void
+test_student_t (void)
+{
+  const double p[][3] = {
+    { 0.5, 1, 0.7048327646991336 }, { 2.0, 3, 0.1393259685588431 },
+    { 2.776445105, 4, 0.05000000001011946 }, { 10, 2.5, 0.004441495767307422 },
+    { 1.3, 30.7, 0.2032771952705518 }, { 0.0, 5, 1.0 }, { 40, 8, 1.6785718879145774e-10 },
+  };
+  const double q[][3] = {
+    { 0.025, 1, 12.706204736174704 }, { 0.025, 4, 2.7764451051977943 }, { 0.025, 7, 2.3646242515927853 },
+    { 0.005, 13.3, 3.0010082317972017 }, { 0.1, 200, 1.285798793994801 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (p); i++)
+    {
+      stats_assert_close (tprof_student_t_p (p[i][0], p[i][1]), p[i][2], 1e-10);
+      stats_assert_close (tprof_student_t_p (-p[i][0], p[i][1]), p[i][2], 1e-10);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (q); i++)
+    stats_assert_close (tprof_student_t_upper (q[i][0], q[i][1]), q[i][2], 1e-10);
+  g_assert_true (isnan (tprof_student_t_p (1.0, 0.0)));
+  g_assert_true (isnan (tprof_student_t_upper (0.7, 3.0)));
 }
 
 /* Over 400 seeded pairs of runs whose true ratio of medians is 1.3, the
@@ -174,6 +219,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture/compare/p-value-ties", test_p_value_ties);
   g_test_add_func ("/capture/compare/tiny-and-empty", test_tiny_and_empty);
   g_test_add_func ("/capture/compare/holm", test_holm);
+  g_test_add_func ("/capture/compare/student-t", test_student_t);
   g_test_add_func ("/capture/compare/interval-coverage", test_interval_coverage);
   return g_test_run ();
 }

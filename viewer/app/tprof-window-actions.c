@@ -273,16 +273,15 @@ compare_response_cb (GtkNativeDialog *dialog,
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
 
-      if (file != NULL)
-        _tprof_window_compare_with (self, file);
+      _tprof_window_compare_with_runs (self, files);
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
 }
 
-/* Compare With…: a baseline run beside the profile shown. */
+/* Compare With…: baseline runs beside the profile shown (one or several). */
 static void
 compare_with_action (GtkWidget  *widget,
                      const char *action_name,
@@ -294,6 +293,7 @@ compare_with_action (GtkWidget  *widget,
   dialog = gtk_file_chooser_native_new (_("Compare With Baseline"), GTK_WINDOW (self),
                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (dialog), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (dialog), TRUE);
   add_filter (GTK_FILE_CHOOSER (dialog), _("HDF5 profiles"), (const char * const[]) { "*.h5", "*.hdf5", NULL });
   add_filter (GTK_FILE_CHOOSER (dialog), _("All files"), (const char * const[]) { "*", NULL });
   g_signal_connect (dialog, "response", G_CALLBACK (compare_response_cb), self);

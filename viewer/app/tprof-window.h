@@ -19,6 +19,10 @@ void         _tprof_window_open      (TprofWindow      *self,
  * as the baseline. */
 void         _tprof_window_compare_with (TprofWindow *self,
                                          GFile       *file);
+/* The same with several baseline runs (a list of GFile): the first is
+ * drawn beside the profile, every one's median joins the verdict's test. */
+void         _tprof_window_compare_with_runs (TprofWindow *self,
+                                              GListModel  *files);
 /* The file shown or being loaded; NULL for an empty window. */
 GFile       *_tprof_window_get_file  (TprofWindow      *self);
 /* TRUE when the window shows nothing and loads nothing, so a new file may go here. */

@@ -1,4 +1,4 @@
-/* tprof-cli-compare.c — `tprof compare BASE NEW`: what changed between two runs, operation by operation or rank by rank, and whether it is real. */
+/* tprof-cli-compare.c — `tprof compare`: what changed between runs, operation by operation or rank by rank, and whether it is more than the runs' noise. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
@@ -9,150 +9,224 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "tprof-cli.h"
-
-/* One line of the comparison: an operation, or a rank of one operation. */
-typedef struct
-{
-  char            *name;    /* operation mode */
-  int              rank;    /* per-rank mode */
-  double           change;  /* new total - base total, seconds */
-  TprofComparison  c;
-} Row;
+#include "tprof-cli-compare.h"
 
 typedef struct
 {
-  const char *base_path;
-  const char *new_path;
-  const char *op;           /* per-rank mode: the operation */
-  gboolean    world_sizes_differ;
-  int         base_world;
-  int         new_world;
-  GArray     *rows;         /* of Row */
-} Comparison;
+  const char     *ranks_expr;
+  TprofCliFormat  format;
+  gboolean        junit;
+  double          alpha;
+  double          min_change;
+  gboolean        min_change_given;
+  gboolean        fail_on_slower;
+  GHashTable     *noise;        /* --noise: operation -> TprofRunSpread, or NULL */
+} Options;
+
+/* The opened runs of both sides. */
+typedef struct
+{
+  GPtrArray *base;     /* of TprofProfileFile */
+  GPtrArray *new_runs;
+} Runs;
 
 static void
 row_clear (gpointer data)
 {
-  g_free (((Row *) data)->name);
+  g_free (((TprofCliCompareRow *) data)->name);
 }
 
-/* Compares @base against @new_samples (either may be NULL) into a new row. */
+static double
+total (TprofGatheredTime *const *runs,
+       guint                     n)
+{
+  double sum = 0.0;
+
+  for (guint i = 0; i < n; i++)
+    sum += runs[i] != NULL ? tprof_gathered_time_sum (runs[i]) : 0.0;
+  return sum / n;
+}
+
+/* Compares the runs @base[0..@n_base) against @new_runs[0..@n_new) (entries
+ * may be NULL) into a new row. */
 static gboolean
-add_row (Comparison              *cmp,
+add_row (TprofCliComparison      *cmp,
+         const Options           *options,
          const char              *name,
          int                      rank,
-         const TprofGatheredTime *base,
-         const TprofGatheredTime *new_samples)
+         TprofGatheredTime *const *base,
+         guint                    n_base,
+         TprofGatheredTime *const *new_runs,
+         guint                    n_new)
 {
-  Row row = { g_strdup (name), rank, 0.0, { 0 } };
+  TprofCliCompareRow row = { g_strdup (name), rank, 0.0, { 0 } };
+  const TprofRunSpread *spread = options->noise != NULL && name != NULL ? g_hash_table_lookup (options->noise, name)
+                                                                         : NULL;
 
-  if (!tprof_compare_gathered (base, new_samples, &row.c))
+  if (!tprof_compare_runs ((const TprofGatheredTime *const *) base, n_base,
+                           (const TprofGatheredTime *const *) new_runs, n_new, spread, &row.c))
     {
       g_free (row.name);
       return FALSE;
     }
-  row.change = (new_samples != NULL ? tprof_gathered_time_sum (new_samples) : 0.0)
-               - (base != NULL ? tprof_gathered_time_sum (base) : 0.0);
+  if (options->min_change_given)
+    row.c.noise_floor = NAN;  /* the floor is the default of --min-change only */
+  row.change = total (new_runs, n_new) - total (base, n_base);
   g_array_append_val (cmp->rows, row);
   return TRUE;
 }
 
-/* Reads operation @name of @profile on @ranks, NULL (with nothing printed)
- * when the profile has no such operation; FALSE when a read failed. */
+/* Reads operation @name of every run of @files on @ranks into @out (NULL
+ * where a run has no such operation); FALSE, after printing why, when a
+ * read failed. */
 static gboolean
-read_named (TprofProfileFile   *profile,
-            const char         *name,
-            const GArray       *ranks,
-            TprofGatheredTime **gt)
+read_side (GPtrArray          *files,
+           const char         *name,
+           const GArray       *ranks,
+           TprofGatheredTime **out)
 {
-  size_t op = tprof_profile_file_find_operation (profile, name);
+  for (guint i = 0; i < files->len; i++)
+    {
+      TprofProfileFile *profile = g_ptr_array_index (files, i);
+      size_t op = tprof_profile_file_find_operation (profile, name);
 
-  *gt = NULL;
-  if (op == (size_t) -1)
-    return TRUE;
-  *gt = tprof_cli_read_operation (profile, op, ranks);
-  return *gt != NULL;
+      out[i] = NULL;
+      if (op != (size_t) -1 && (out[i] = tprof_cli_read_operation (profile, op, ranks)) == NULL)
+        return FALSE;
+    }
+  return TRUE;
 }
 
-/* Every operation of either run, one at a time (the base run's order,
- * then those only in the new run). */
-static int
-compare_operations (Comparison       *cmp,
-                    TprofProfileFile *base,
-                    TprofProfileFile *new_run,
-                    const GArray     *ranks)
+static void
+free_side (TprofGatheredTime **runs,
+           guint               n)
 {
-  size_t n_base = tprof_profile_file_n_operations (base);
-  size_t n_new = tprof_profile_file_n_operations (new_run);
+  for (guint i = 0; i < n; i++)
+    tprof_gathered_time_free (runs[i]);
+  g_free (runs);
+}
 
-  for (size_t i = 0; i < n_base + n_new; i++)
+/* The operations of every run, each once: the first base run's order,
+ * then those the others add. */
+static GPtrArray *
+operation_names (const Runs *runs)
+{
+  GPtrArray *names = g_ptr_array_new ();
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  for (guint side = 0; side < 2; side++)
     {
-      const char *name = i < n_base ? tprof_profile_file_operation_name (base, i)
-                                    : tprof_profile_file_operation_name (new_run, i - n_base);
-      TprofGatheredTime *a = NULL, *b = NULL;
-      gboolean ok;
+      GPtrArray *files = side == 0 ? runs->base : runs->new_runs;
 
-      if (i >= n_base && tprof_profile_file_find_operation (base, name) != (size_t) -1)
-        continue;  /* compared with the base run's operations */
-      ok = read_named (base, name, ranks, &a) && read_named (new_run, name, ranks, &b)
-           && add_row (cmp, name, -1, a, b);
-      tprof_gathered_time_free (a);
-      tprof_gathered_time_free (b);
+      for (guint i = 0; i < files->len; i++)
+        for (size_t op = 0; op < tprof_profile_file_n_operations (g_ptr_array_index (files, i)); op++)
+          {
+            const char *name = tprof_profile_file_operation_name (g_ptr_array_index (files, i), op);
+
+            if (g_hash_table_add (seen, (gpointer) name))
+              g_ptr_array_add (names, (gpointer) name);
+          }
+    }
+  return names;
+}
+
+static int
+compare_operations (TprofCliComparison *cmp,
+                    const Options      *options,
+                    const Runs         *runs,
+                    const GArray       *ranks)
+{
+  g_autoptr(GPtrArray) names = operation_names (runs);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *name = g_ptr_array_index (names, i);
+      TprofGatheredTime **a = g_new0 (TprofGatheredTime *, runs->base->len);
+      TprofGatheredTime **b = g_new0 (TprofGatheredTime *, runs->new_runs->len);
+      gboolean read = read_side (runs->base, name, ranks, a) && read_side (runs->new_runs, name, ranks, b);
+      gboolean ok = read && add_row (cmp, options, name, -1, a, runs->base->len, b, runs->new_runs->len);
+
+      free_side (a, runs->base->len);
+      free_side (b, runs->new_runs->len);
+      if (!read)
+        return TPROF_CLI_EXIT_FAILED;
       if (!ok)
-        return tprof_cli_file_error (cmp->new_path, "%s", g_strerror (ENOMEM));
+        return tprof_cli_file_error (g_ptr_array_index (cmp->new_paths, 0), "%s", g_strerror (ENOMEM));
     }
   return TPROF_CLI_EXIT_OK;
 }
 
-/* Operation @cmp->op rank by rank: both runs must have the same world. */
-static int
-compare_ranks (Comparison       *cmp,
-               TprofProfileFile *base,
-               TprofProfileFile *new_run)
+/* Rank @r of each of @runs[0..@n) into @out; FALSE when memory is exhausted. */
+static gboolean
+select_rank (TprofGatheredTime *const *runs,
+             guint                    n,
+             int32_t                  r,
+             TprofGatheredTime      **out)
 {
-  TprofGatheredTime *a = NULL, *b = NULL;
-  size_t index;
-  int status = TPROF_CLI_EXIT_OK;
+  gboolean ok = TRUE;
 
-  if (cmp->world_sizes_differ)
-    return tprof_cli_file_error (cmp->new_path,
-                                 _("has %d ranks and %s has %d: ranks can be compared one by one "
-                                   "only in runs of the same size"),
-                                 cmp->new_world, cmp->base_path, cmp->base_world);
-  if (!tprof_cli_find_operation (base, cmp->op, &index) || !tprof_cli_find_operation (new_run, cmp->op, &index)
-      || !read_named (base, cmp->op, NULL, &a) || !read_named (new_run, cmp->op, NULL, &b))
+  for (guint i = 0; i < n; i++)
+    ok &= (out[i] = tprof_gathered_time_get_rank (runs[i], &r, 1)) != NULL;
+  return ok;
+}
+
+/* Whether rank @r has samples in any of @runs[0..@n). */
+static gboolean
+has_samples (TprofGatheredTime *const *runs,
+             guint                    n)
+{
+  for (guint i = 0; i < n; i++)
+    if (tprof_gathered_time_count (runs[i]) > 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* Operation @cmp->op rank by rank: every run must have the same world. */
+static int
+compare_ranks (TprofCliComparison *cmp,
+               const Options      *options,
+               const Runs         *runs)
+{
+  guint na = runs->base->len, nb = runs->new_runs->len;
+  TprofGatheredTime **a = g_new0 (TprofGatheredTime *, na), **b = g_new0 (TprofGatheredTime *, nb);
+  int status = TPROF_CLI_EXIT_OK;
+  size_t index;
+
+  for (guint i = 0; i < na + nb && status == TPROF_CLI_EXIT_OK; i++)
+    if (!tprof_cli_find_operation (g_ptr_array_index (i < na ? runs->base : runs->new_runs, i < na ? i : i - na),
+                                   cmp->op, &index))
+      status = TPROF_CLI_EXIT_FAILED;
+  if (status == TPROF_CLI_EXIT_OK
+      && (!read_side (runs->base, cmp->op, NULL, a) || !read_side (runs->new_runs, cmp->op, NULL, b)))
     status = TPROF_CLI_EXIT_FAILED;
   for (int32_t r = 0; status == TPROF_CLI_EXIT_OK && r < cmp->base_world; r++)
     {
-      TprofGatheredTime *ra = tprof_gathered_time_get_rank (a, &r, 1);
-      TprofGatheredTime *rb = tprof_gathered_time_get_rank (b, &r, 1);
+      TprofGatheredTime **ra = g_new0 (TprofGatheredTime *, na), **rb = g_new0 (TprofGatheredTime *, nb);
 
-      if (ra == NULL || rb == NULL
-          || ((tprof_gathered_time_count (ra) > 0 || tprof_gathered_time_count (rb) > 0)
-              && !add_row (cmp, NULL, r, ra, rb)))
-        status = tprof_cli_file_error (cmp->new_path, "%s", g_strerror (ENOMEM));
-      tprof_gathered_time_free (ra);
-      tprof_gathered_time_free (rb);
+      if (!select_rank (a, na, r, ra) || !select_rank (b, nb, r, rb)
+          || ((has_samples (ra, na) || has_samples (rb, nb)) && !add_row (cmp, options, NULL, r, ra, na, rb, nb)))
+        status = tprof_cli_file_error (g_ptr_array_index (cmp->new_paths, 0), "%s", g_strerror (ENOMEM));
+      free_side (ra, na);
+      free_side (rb, nb);
     }
-  tprof_gathered_time_free (a);
-  tprof_gathered_time_free (b);
+  free_side (a, na);
+  free_side (b, nb);
   return status;
 }
 
 /* Holm over every row, then the verdicts. */
 static void
-decide (Comparison *cmp,
-        double      alpha,
-        double      min_change)
+decide (TprofCliComparison *cmp,
+        double              alpha,
+        double              min_change)
 {
   g_autofree TprofComparison *all = g_new (TprofComparison, MAX (cmp->rows->len, 1));
 
   for (guint i = 0; i < cmp->rows->len; i++)
-    all[i] = g_array_index (cmp->rows, Row, i).c;
+    all[i] = g_array_index (cmp->rows, TprofCliCompareRow, i).c;
   tprof_compare_decide (all, cmp->rows->len, alpha, min_change);
   for (guint i = 0; i < cmp->rows->len; i++)
-    g_array_index (cmp->rows, Row, i).c = all[i];
+    g_array_index (cmp->rows, TprofCliCompareRow, i).c = all[i];
 }
 
 /* Largest change of total time first. */
@@ -160,201 +234,145 @@ static gint
 compare_change (gconstpointer a,
                 gconstpointer b)
 {
-  double x = fabs (((const Row *) a)->change), y = fabs (((const Row *) b)->change);
+  double x = fabs (((const TprofCliCompareRow *) a)->change), y = fabs (((const TprofCliCompareRow *) b)->change);
 
   return (x < y) - (x > y);
 }
 
-/* ---- output ---- */
+/* ---- the runs ---- */
 
-static char *
-cell_p (double p)
+/* Whether @profile holds a sample at all; prints why not. */
+static gboolean
+check_not_empty (TprofProfileFile *profile)
 {
-  if (isnan (p))
-    return g_strdup ("—");
-  if (p < 1e-16)
-    return g_strdup ("<1e-16");
-  return g_strdup_printf ("%.2g", p);
+  for (size_t op = 0; op < tprof_profile_file_n_operations (profile); op++)
+    if (tprof_profile_file_sample_count (profile, op) > 0)
+      return TRUE;
+  tprof_cli_file_error (tprof_profile_file_path (profile), _("holds no samples: there is nothing to compare"));
+  return FALSE;
 }
 
-static char *
-cell_interval (double low, double high)
+/* The runs of one side must be of one program: the same operations. */
+static gboolean
+check_same_operations (GPtrArray *files)
 {
-  if (isnan (low) || isnan (high))
-    return g_strdup ("—");
-  return g_strdup_printf ("%.3f–%.3f", low, high);
+  TprofProfileFile *first = g_ptr_array_index (files, 0);
+
+  for (guint i = 1; i < files->len; i++)
+    for (guint pass = 0; pass < 2; pass++)
+      {
+        TprofProfileFile *from = pass == 0 ? first : g_ptr_array_index (files, i);
+        TprofProfileFile *to = pass == 0 ? g_ptr_array_index (files, i) : first;
+
+        for (size_t op = 0; op < tprof_profile_file_n_operations (from); op++)
+          if (tprof_profile_file_find_operation (to, tprof_profile_file_operation_name (from, op)) == (size_t) -1)
+            {
+              g_autofree char *name = tprof_cli_escape (tprof_profile_file_operation_name (from, op));
+
+              tprof_cli_file_error (tprof_profile_file_path (to),
+                                    _("has no operation \"%s\", which %s has: the runs of one side must "
+                                      "be runs of the same program"),
+                                    name, tprof_profile_file_path (from));
+              return FALSE;
+            }
+      }
+  return TRUE;
 }
 
-static char *
-cell_change (double secs)
+/* Opens every run of @paths into @files, or prints why not. */
+static gboolean
+open_side (GPtrArray *paths,
+           GPtrArray *files)
 {
-  g_autofree char *magnitude = tprof_cli_cell_duration (fabs (secs));
-
-  return g_strdup_printf ("%s%s", secs > 0 ? "+" : secs < 0 ? "−" : "", magnitude);
-}
-
-static char *
-render_table (const Comparison *cmp)
-{
-  const char *headers[] = {
-    cmp->op != NULL ? _("Rank") : _("Operation"), _("Base n"), _("New n"), _("Base median"),
-    _("New median"), _("Total change"), _("Ratio"),
-    /* xgettext:no-c-format */
-    _("95% interval"), _("p (Holm)"), _("Verdict"),
-  };
-  gboolean left[G_N_ELEMENTS (headers)] = { [0] = cmp->op == NULL, [9] = TRUE };
-  TprofCliTable *table = tprof_cli_table_new (G_N_ELEMENTS (headers), headers, left);
-  char *text;
-
-  for (guint i = 0; i < cmp->rows->len; i++)
+  for (guint i = 0; i < paths->len; i++)
     {
-      const Row *row = &g_array_index (cmp->rows, Row, i);
-      char *cells[] = {
-        row->name != NULL ? g_strdup (row->name) : g_strdup_printf ("%d", row->rank),
-        g_strdup_printf ("%zu", row->c.base_count),
-        g_strdup_printf ("%zu", row->c.new_count),
-        tprof_cli_cell_duration (row->c.base_median),
-        tprof_cli_cell_duration (row->c.new_median),
-        cell_change (row->change),
-        tprof_cli_cell_ratio (row->c.ratio),
-        cell_interval (row->c.ci_low, row->c.ci_high),
-        cell_p (row->c.p_adjusted),
-        g_strdup (tprof_verdict_name (row->c.verdict)),
-      };
+      TprofProfileFile *profile = tprof_cli_open (g_ptr_array_index (paths, i));
 
-      tprof_cli_table_add_row (table, cells);
+      if (profile == NULL)
+        return FALSE;
+      g_ptr_array_add (files, profile);
+      if (!check_not_empty (profile))
+        return FALSE;
     }
-  text = tprof_cli_table_free_to_string (table);
-  if (cmp->world_sizes_differ)
+  return paths->len < 2 || check_same_operations (files);
+}
+
+/* The smallest world of @files; the first of them whose world is not
+ * @world into *@differs, unless one is there already. */
+static int
+smallest_world (GPtrArray         *files,
+                int                world,
+                TprofProfileFile **differs)
+{
+  int smallest = world;
+
+  for (guint i = 0; i < files->len; i++)
     {
-      char *note = g_strdup_printf (_("The runs have %d and %d ranks: ranks are not compared one by one.\n"),
-                                    cmp->base_world, cmp->new_world);
-      char *joined = g_strconcat (text, "\n", note, NULL);
+      TprofProfileFile *profile = g_ptr_array_index (files, i);
+      int w = tprof_profile_file_world_size (profile);
 
-      g_free (text);
-      g_free (note);
-      text = joined;
+      if (w != world && *differs == NULL)
+        *differs = profile;
+      smallest = MIN (smallest, w);
     }
-  return text;
+  return smallest;
 }
 
 static char *
-render_csv (const Comparison *cmp)
+render (const TprofCliComparison *cmp,
+        const Options            *options)
 {
-  GString *out = g_string_new (cmp->op != NULL ? "rank" : "name");
-
-  g_string_append (out, ",base_count,new_count,base_median,new_median,ratio,ci_low,ci_high,"
-                        "p_value,p_adjusted,verdict\n");
-  for (guint i = 0; i < cmp->rows->len; i++)
-    {
-      const Row *row = &g_array_index (cmp->rows, Row, i);
-      const double values[] = { row->c.base_median, row->c.new_median, row->c.ratio, row->c.ci_low,
-                                row->c.ci_high, row->c.p_value, row->c.p_adjusted };
-
-      if (row->name != NULL)
-        tprof_cli_csv_append_string (out, row->name);
-      else
-        g_string_append_printf (out, "%d", row->rank);
-      g_string_append_printf (out, ",%zu,%zu", row->c.base_count, row->c.new_count);
-      for (guint k = 0; k < G_N_ELEMENTS (values); k++)
-        {
-          g_string_append_c (out, ',');
-          tprof_cli_csv_append_double (out, values[k]);
-        }
-      g_string_append_printf (out, ",%s\n", tprof_verdict_name (row->c.verdict));
-    }
-  return g_string_free (out, FALSE);
+  if (options->junit)
+    return tprof_cli_compare_junit (cmp);
+  if (options->format == TPROF_CLI_FORMAT_CSV)
+    return tprof_cli_compare_csv (cmp);
+  if (options->format == TPROF_CLI_FORMAT_JSON)
+    return tprof_cli_compare_json (cmp);
+  return tprof_cli_compare_table (cmp);
 }
-
-static char *
-render_json (const Comparison *cmp)
-{
-  static const char *const keys[] = {
-    "base_median", "new_median", "ratio", "ci_low", "ci_high", "p_value", "p_adjusted",
-  };
-  GString *out = g_string_new ("{\"base\": ");
-
-  tprof_cli_json_append_string (out, cmp->base_path);
-  g_string_append (out, ", \"new\": ");
-  tprof_cli_json_append_string (out, cmp->new_path);
-  if (cmp->op != NULL)
-    {
-      g_string_append (out, ", \"operation\": ");
-      tprof_cli_json_append_string (out, cmp->op);
-    }
-  g_string_append (out, cmp->op != NULL ? ", \"ranks\": [" : ", \"operations\": [");
-  for (guint i = 0; i < cmp->rows->len; i++)
-    {
-      const Row *row = &g_array_index (cmp->rows, Row, i);
-      const double values[] = { row->c.base_median, row->c.new_median, row->c.ratio, row->c.ci_low,
-                                row->c.ci_high, row->c.p_value, row->c.p_adjusted };
-
-      g_string_append (out, i > 0 ? ", {" : "{");
-      if (row->name != NULL)
-        {
-          g_string_append (out, "\"name\": ");
-          tprof_cli_json_append_string (out, row->name);
-        }
-      else
-        g_string_append_printf (out, "\"rank\": %d", row->rank);
-      g_string_append_printf (out, ", \"base_count\": %zu, \"new_count\": %zu", row->c.base_count,
-                              row->c.new_count);
-      for (guint k = 0; k < G_N_ELEMENTS (values); k++)
-        {
-          g_string_append_printf (out, ", \"%s\": ", keys[k]);
-          tprof_cli_json_append_double (out, values[k]);
-        }
-      g_string_append_printf (out, ", \"verdict\": \"%s\"}", tprof_verdict_name (row->c.verdict));
-    }
-  g_string_append (out, "]}\n");
-  return g_string_free (out, FALSE);
-}
-
-typedef struct
-{
-  const char     *ranks_expr;
-  TprofCliFormat  format;
-  double          alpha;
-  double          min_change;
-  gboolean        fail_on_slower;
-} Options;
 
 static int
-run (Comparison    *cmp,
-     const Options *options)
+run (TprofCliComparison *cmp,
+     const Options      *options)
 {
-  TprofProfileFile *base = tprof_cli_open (cmp->base_path);
-  TprofProfileFile *new_run = base != NULL ? tprof_cli_open (cmp->new_path) : NULL;
+  Runs runs = { g_ptr_array_new_with_free_func ((GDestroyNotify) tprof_profile_file_close),
+                g_ptr_array_new_with_free_func ((GDestroyNotify) tprof_profile_file_close) };
   GArray *ranks = NULL;
-  int status = TPROF_CLI_EXIT_FAILED;
+  int status = TPROF_CLI_EXIT_FAILED, smallest;
+  TprofProfileFile *differs = NULL;
   gboolean slower = FALSE;
   char *text = NULL;
 
-  if (new_run == NULL)
+  if (!open_side (cmp->base_paths, runs.base) || !open_side (cmp->new_paths, runs.new_runs))
     goto out;
-  cmp->base_world = tprof_profile_file_world_size (base);
-  cmp->new_world = tprof_profile_file_world_size (new_run);
-  cmp->world_sizes_differ = cmp->base_world != cmp->new_world;
-  /* --ranks must name ranks both runs have */
-  if (!tprof_cli_parse_ranks ("compare", options->ranks_expr, MIN (cmp->base_world, cmp->new_world), NULL,
-                              &ranks, &status))
+  cmp->base_world = tprof_profile_file_world_size (g_ptr_array_index (runs.base, 0));
+  cmp->new_world = tprof_profile_file_world_size (g_ptr_array_index (runs.new_runs, 0));
+  smallest = smallest_world (runs.new_runs, cmp->base_world, &differs);
+  smallest = MIN (smallest, smallest_world (runs.base, cmp->base_world, &differs));
+  cmp->world_sizes_differ = differs != NULL;
+  /* --ranks must name ranks every run has */
+  if (!tprof_cli_parse_ranks ("compare", options->ranks_expr, smallest, NULL, &ranks, &status))
     goto out;
-  status = cmp->op != NULL ? compare_ranks (cmp, base, new_run) : compare_operations (cmp, base, new_run, ranks);
+  if (cmp->op != NULL && differs != NULL)
+    {
+      status = tprof_cli_file_error (tprof_profile_file_path (differs),
+                                     _("has %d ranks and %s has %d: ranks can be compared one by one "
+                                       "only in runs of the same size"),
+                                     tprof_profile_file_world_size (differs),
+                                     (const char *) g_ptr_array_index (cmp->base_paths, 0), cmp->base_world);
+      goto out;
+    }
+  status = cmp->op != NULL ? compare_ranks (cmp, options, &runs) : compare_operations (cmp, options, &runs, ranks);
   if (status != TPROF_CLI_EXIT_OK)
     goto out;
   decide (cmp, options->alpha, options->min_change);
   if (cmp->op == NULL)
     g_array_sort (cmp->rows, compare_change);
 
-  if (options->format == TPROF_CLI_FORMAT_CSV)
-    text = render_csv (cmp);
-  else if (options->format == TPROF_CLI_FORMAT_JSON)
-    text = render_json (cmp);
-  else
-    text = render_table (cmp);
+  text = render (cmp, options);
   status = tprof_cli_print (text);
   for (guint i = 0; i < cmp->rows->len; i++)
-    slower |= g_array_index (cmp->rows, Row, i).c.verdict == TPROF_VERDICT_SLOWER;
+    slower |= g_array_index (cmp->rows, TprofCliCompareRow, i).c.verdict == TPROF_VERDICT_SLOWER;
   if (status == TPROF_CLI_EXIT_OK && options->fail_on_slower && slower)
     status = TPROF_CLI_EXIT_SLOWER;
 
@@ -362,10 +380,12 @@ out:
   g_free (text);
   if (ranks != NULL)
     g_array_unref (ranks);
-  tprof_profile_file_close (base);
-  tprof_profile_file_close (new_run);
+  g_ptr_array_unref (runs.base);
+  g_ptr_array_unref (runs.new_runs);
   return status;
 }
+
+/* ---- options ---- */
 
 /* A number in [@low, @high) from option @option, or a usage error. */
 static gboolean
@@ -390,70 +410,219 @@ parse_number (const char *option,
   return TRUE;
 }
 
+static GPtrArray *
+path_array (char **paths,
+            int    from,
+            int    to)
+{
+  GPtrArray *array = g_ptr_array_new ();
+
+  for (int i = from; paths != NULL && i < to && paths[i] != NULL; i++)
+    g_ptr_array_add (array, paths[i]);
+  return array;
+}
+
+/* The runs of both sides from BASE NEW or from --base and --new, into @cmp;
+ * FALSE after a usage error. */
+static gboolean
+parse_runs (TprofCliComparison *cmp,
+            int                 argc,
+            char              **argv,
+            char              **base,
+            char              **new_runs,
+            int                *status)
+{
+  guint n_base = base != NULL ? g_strv_length (base) : 0, n_new = new_runs != NULL ? g_strv_length (new_runs) : 0;
+
+  if (n_base == 0 && n_new == 0)
+    {
+      if (argc < 3)
+        *status = tprof_cli_usage_error ("compare", _("missing %s"), argc < 2 ? "BASE" : "NEW");
+      else if (argc > 3)
+        *status = tprof_cli_usage_error ("compare", _("unexpected argument \"%s\""), argv[3]);
+      else
+        {
+          cmp->base_paths = path_array (argv, 1, 2);
+          cmp->new_paths = path_array (argv, 2, 3);
+          return TRUE;
+        }
+      return FALSE;
+    }
+  if (argc > 1)
+    *status = tprof_cli_usage_error ("compare", _("unexpected argument \"%s\": name the runs either as BASE NEW "
+                                                  "or with --base and --new"), argv[1]);
+  else if (n_base == 0 || n_new == 0)
+    *status = tprof_cli_usage_error ("compare", _("missing %s: several runs a side need both --base and --new"),
+                                     n_base == 0 ? "--base" : "--new");
+  else if (n_base == 1 && n_new == 1)
+    *status = tprof_cli_usage_error ("compare", _("--base and --new name one run each: give two runs or more "
+                                                  "on a side, or compare two runs as BASE NEW"));
+  else
+    {
+      cmp->base_paths = path_array (base, 0, (int) n_base);
+      cmp->new_paths = path_array (new_runs, 0, (int) n_new);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* --format: table, csv, json, or junit (comparisons only). */
+static gboolean
+parse_format (const char *text,
+              gboolean    calibrating,
+              Options    *options,
+              int        *status)
+{
+  if (text != NULL && g_str_equal (text, "junit"))
+    {
+      if (calibrating)
+        {
+          *status = tprof_cli_usage_error ("compare", _("--format junit is for comparisons, not --calibrate"));
+          return FALSE;
+        }
+      options->junit = TRUE;
+      return TRUE;
+    }
+  if (text != NULL && !g_str_equal (text, "table") && !g_str_equal (text, "csv") && !g_str_equal (text, "json"))
+    {
+      *status = tprof_cli_usage_error ("compare", _("invalid format \"%s\": expected table, csv, json or junit"),
+                                       text);
+      return FALSE;
+    }
+  return tprof_cli_parse_format ("compare", text, &options->format, status);
+}
+
+/* Usage errors of options that do not go together. */
+static gboolean
+check_combinations (const char *op,
+                    const char *ranks_expr,
+                    const char *noise,
+                    gboolean    calibrate,
+                    char      **base,
+                    char      **new_runs,
+                    int        *status)
+{
+  const char *message = NULL;
+
+  if (op != NULL && ranks_expr != NULL)
+    message = _("--op compares every rank: leave out --ranks");
+  else if (op != NULL && noise != NULL)
+    message = _("--noise holds the spread of whole operations: leave it out with --op");
+  else if (calibrate && (op != NULL || noise != NULL || base != NULL || new_runs != NULL))
+    message = _("--calibrate takes runs of one program only: leave out --op, --noise, --base and --new");
+  if (message == NULL)
+    return TRUE;
+  *status = tprof_cli_usage_error ("compare", "%s", message);
+  return FALSE;
+}
+
 int
 tprof_cli_compare (int    argc,
                    char **argv)
 {
   char *ranks_expr = NULL, *format_text = NULL, *alpha_text = NULL, *change_text = NULL, *op = NULL;
-  gboolean fail_on_slower = FALSE;
+  char *noise_path = NULL;
+  char **base = NULL, **new_runs = NULL;
+  gboolean fail_on_slower = FALSE, calibrate = FALSE;
   const GOptionEntry entries[] = {
+    { "base", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &base, N_("A run of the base side (repeat: several runs)"),
+      N_("FILE") },
+    { "new", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &new_runs, N_("A run of the new side (repeat: several runs)"),
+      N_("FILE") },
+    { "calibrate", 0, 0, G_OPTION_ARG_NONE, &calibrate,
+      N_("Measure how much the given runs of one program differ, operation by operation"), NULL },
+    { "noise", 0, 0, G_OPTION_ARG_FILENAME, &noise_path,
+      N_("The CSV of --calibrate: the run-to-run spread the verdict allows for"), N_("FILE") },
     { "op", 0, 0, G_OPTION_ARG_STRING, &op, N_("Compare this operation rank by rank"), N_("NAME") },
     { "ranks", 'r', 0, G_OPTION_ARG_STRING, &ranks_expr,
-      N_("Only these ranks of both runs, e.g. 0-3,8"), N_("EXPR") },
+      N_("Only these ranks of every run, e.g. 0-3,8"), N_("EXPR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
-      N_("Output format: table (default), csv or json"), N_("FORMAT") },
+      N_("Output format: table (default), csv, json or junit"), N_("FORMAT") },
     { "alpha", 0, 0, G_OPTION_ARG_STRING, &alpha_text,
       N_("Significance level of the adjusted p-values (default 0.05)"), N_("A") },
     { "min-change", 0, 0, G_OPTION_ARG_STRING, &change_text,
-      N_("Smallest change of the median that counts, in percent (default 2)"), N_("PCT") },
+      N_("Smallest change of the median that counts, in percent (default 2, or the noise floor of --noise)"),
+      N_("PCT") },
     { "fail-on-slower", 0, 0, G_OPTION_ARG_NONE, &fail_on_slower,
       N_("Exit with status 3 when an operation got slower"), NULL },
     { NULL }
   };
-  const char *files[2] = { NULL, NULL };
-  Options options = { NULL, TPROF_CLI_FORMAT_TABLE, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE * 100.0, FALSE };
-  Comparison cmp = { 0 };
+  Options options = { NULL, TPROF_CLI_FORMAT_TABLE, FALSE, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE * 100.0,
+                      FALSE, FALSE, NULL };
+  TprofCliComparison cmp = { 0 };
   GOptionContext *context;
+  GError *error = NULL;
   int status = TPROF_CLI_EXIT_OK;
 
-  context = tprof_cli_context_new ("compare", _("BASE NEW"),
+  context = tprof_cli_context_new ("compare", _("BASE NEW | --base FILE... --new FILE... | --calibrate RUN..."),
                                    /* xgettext:no-c-format */
-                                   _("Compares two runs operation by operation (or, with --op, one "
-                                     "operation rank by rank): the median time of each run, their "
-                                     "ratio NEW/BASE with a 95% interval, and whether the difference "
-                                     "is real, sorted by how much the total time changed."),
-                                   _("Verdicts: \"slower\" when the Holm-adjusted p-value of a two-sided "
-                                     "Mann-Whitney U test is below --alpha and the ratio of medians is "
-                                     "above 1 + --min-change; \"faster\" when it is below 1 / (1 + "
-                                     "--min-change); \"same\" otherwise; \"only-base\" and \"only-new\" "
-                                     "for operations of one run. The interval of the ratio is Bonett and "
-                                     "Price's for a ratio of medians. Exit status 3 with "
-                                     "--fail-on-slower when any verdict is \"slower\"."),
+                                   _("Compares runs operation by operation (or, with --op, one operation "
+                                     "rank by rank): the median time of each side, their ratio NEW/BASE "
+                                     "with a 95% interval, and whether the difference is more than the "
+                                     "runs' noise, sorted by how much the total time changed."),
+                                   _("Verdicts: \"slower\" when the Holm-adjusted p-value of the verdict's "
+                                     "test is below --alpha and the ratio of medians is above 1 + "
+                                     "--min-change; \"faster\" when it is below 1 / (1 + --min-change); "
+                                     "\"same\" otherwise; \"only-base\" and \"only-new\" for operations of "
+                                     "one side. The verdict's test takes each run's median as one "
+                                     "observation when a side has several runs (or --noise gives the "
+                                     "spread between runs), and medians of blocks of consecutive "
+                                     "occurrences with one run a side. p (Holm) is the per-sample "
+                                     "Mann-Whitney U test, which calls a run's own noise significant. "
+                                     "Exit status 3 with --fail-on-slower when any verdict is \"slower\"."),
                                    entries);
-  if (!tprof_cli_parse (context, "compare", &argc, &argv, 2, (const char *[]) { "BASE", "NEW" }, files,
-                        &status)
-      || !tprof_cli_parse_format ("compare", format_text, &options.format, &status)
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      status = tprof_cli_usage_error ("compare", "%s", error->message);
+      g_error_free (error);
+      goto out;
+    }
+  if (!check_combinations (op, ranks_expr, noise_path, calibrate, base, new_runs, &status)
+      || !parse_format (format_text, calibrate, &options, &status)
       || !parse_number ("--alpha", alpha_text, 1e-300, 1.0, &options.alpha, &status)
       || !parse_number ("--min-change", change_text, 0.0, 1e6, &options.min_change, &status))
     goto out;
-  options.ranks_expr = ranks_expr;
-  options.fail_on_slower = fail_on_slower;
-  options.min_change /= 100.0;
-  if (op != NULL && ranks_expr != NULL)
+  if (calibrate)
     {
-      status = tprof_cli_usage_error ("compare", _("--op compares every rank: leave out --ranks"));
+      GPtrArray *paths = path_array (argv, 1, argc);
+
+      if (paths->len < 2)
+        status = tprof_cli_usage_error ("compare", _("--calibrate needs two runs or more (five or more "
+                                                     "measure the spread well)"));
+      else
+        status = tprof_cli_compare_calibrate (paths, ranks_expr, options.format);
+      g_ptr_array_unref (paths);
       goto out;
     }
-  cmp.base_path = files[0];
-  cmp.new_path = files[1];
+  if (!parse_runs (&cmp, argc, argv, base, new_runs, &status))
+    goto out;
+  if (noise_path != NULL && (options.noise = tprof_cli_compare_read_noise (noise_path)) == NULL)
+    {
+      status = TPROF_CLI_EXIT_FAILED;
+      goto out;
+    }
+  options.ranks_expr = ranks_expr;
+  options.fail_on_slower = fail_on_slower;
+  options.min_change_given = change_text != NULL;
+  options.min_change /= 100.0;
   cmp.op = op;
-  cmp.rows = g_array_new (FALSE, TRUE, sizeof (Row));
+  cmp.calibrated = options.noise != NULL;
+  cmp.rows = g_array_new (FALSE, TRUE, sizeof (TprofCliCompareRow));
   g_array_set_clear_func (cmp.rows, row_clear);
   status = run (&cmp, &options);
   g_array_unref (cmp.rows);
 
 out:
   g_option_context_free (context);
+  if (cmp.base_paths != NULL)
+    g_ptr_array_unref (cmp.base_paths);
+  if (cmp.new_paths != NULL)
+    g_ptr_array_unref (cmp.new_paths);
+  if (options.noise != NULL)
+    g_hash_table_unref (options.noise);
+  g_strfreev (base);
+  g_strfreev (new_runs);
+  g_free (noise_path);
   g_free (ranks_expr);
   g_free (format_text);
   g_free (alpha_text);

@@ -1,0 +1,19 @@
+/* tprof-compare-private.h — what the comparison's files share: the per-sample part of a comparison and the verdict's tests. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <tprof/tprof-compare.h>
+
+/* Blocks of occurrences per run in the verdict's test with one run a side:
+ * at most this many, of at least BLOCK_MIN_OCCURRENCES occurrences each. */
+#define TPROF_COMPARE_BLOCKS          10
+#define TPROF_COMPARE_BLOCK_MIN_OCCURRENCES 5
+
+/* Everything of @out but the verdict's test and the verdict: counts,
+ * medians, ratio, interval, p_value (= p_adjusted); the verdict's fields
+ * NaN / none. Returns false when memory is exhausted. */
+bool _tprof_compare_pooled (const double    *base,
+                            size_t           n_base,
+                            const double    *new_samples,
+                            size_t           n_new,
+                            TprofComparison *out);

@@ -1,0 +1,380 @@
+/* tprof-compare-verdict.c — the test a comparison's verdict rests on: medians of blocks of occurrences for one run a side, medians of whole runs for several, and the run-to-run spread of a calibration. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tprof/tprof-compare.h>
+#include <tprof/tprof-occurrences.h>
+
+#include "tprof-compare-private.h"
+#include "tprof-gathered-time-private.h"
+#include "tprof-select-private.h"
+#include "tprof-sorted-runs-private.h"
+
+/* Mean and sum of squared deviations of @x[0..@n). */
+static void
+mean_and_squares (const double *x,
+                  size_t        n,
+                  double       *mean,
+                  double       *squares)
+{
+  double m = 0.0, ss = 0.0;
+
+  for (size_t i = 0; i < n; i++)
+    m += x[i];
+  m /= (double) n;
+  for (size_t i = 0; i < n; i++)
+    ss += (x[i] - m) * (x[i] - m);
+  *mean = m;
+  *squares = ss;
+}
+
+/* The two-sided p of @difference over its standard @error with @df degrees
+ * of freedom; an error of 0 tells a difference for sure, or none. */
+static void
+set_t_test (TprofComparison  *out,
+            TprofVerdictTest  test,
+            double            difference,
+            double            error,
+            double            df)
+{
+  out->verdict_test = test;
+  out->verdict_df = df;
+  if (!(error > 0.0))
+    out->p_verdict_raw = difference == 0.0 ? 1.0 : 0.0;
+  else
+    out->p_verdict_raw = tprof_student_t_p (difference / error, df);
+  out->p_verdict = out->p_verdict_raw;
+}
+
+/* The median of @values[0..@n), reordered, with @scratch of @n. */
+static double
+median_of (double *values,
+           size_t  n,
+           double *scratch)
+{
+  _tprof_sort_doubles (values, n, scratch);
+  return _tprof_sorted_median (values, n);
+}
+
+/* ---- one run a side: blocks of consecutive occurrences ---- */
+
+/* The largest occurrence count of a rank of @occ. */
+static size_t
+most_occurrences (const TprofOccurrences *occ)
+{
+  const int32_t *ranks = tprof_occurrences_ranks (occ);
+  size_t most = 0;
+
+  for (size_t i = 0; i < tprof_occurrences_n_ranks (occ); i++)
+    if (tprof_occurrences_count (occ, ranks[i]) > most)
+      most = tprof_occurrences_count (occ, ranks[i]);
+  return most;
+}
+
+static TprofOccurrences *
+occurrences_of (const TprofGatheredTime *gt)
+{
+  const int32_t *ranks = tprof_gathered_time_ranks (gt);
+  int32_t top = 0;
+
+  for (size_t i = 0; i < tprof_gathered_time_count (gt); i++)
+    if (ranks[i] > top)
+      top = ranks[i];
+  return tprof_occurrences_new (gt, top + 1, NULL);
+}
+
+/* Into @medians[0..@n_blocks): the median of block b of @occ, which holds
+ * occurrence k of a rank with c occurrences when b = floor (k n_blocks / c):
+ * the same stretch of the run on every rank. */
+static bool
+block_medians (const TprofOccurrences *occ,
+               size_t                  n_blocks,
+               double                 *medians)
+{
+  const TprofGatheredTime *gt = tprof_occurrences_selection (occ);
+  const double *times = tprof_gathered_time_times (gt);
+  size_t n = tprof_gathered_time_count (gt);
+  double *values = _tprof_malloc_array (n, sizeof *values);
+  double *scratch = _tprof_malloc_array (n, sizeof *scratch);
+  size_t *fill = calloc (n_blocks + 1, sizeof *fill);
+  const int32_t *ranks = tprof_occurrences_ranks (occ);
+  bool ok = values != NULL && scratch != NULL && fill != NULL;
+
+  /* counting sort of the samples by block: sizes, starts, then values */
+  for (int pass = 0; ok && pass < 2; pass++)
+    for (size_t i = 0; i < tprof_occurrences_n_ranks (occ); i++)
+      {
+        size_t count = tprof_occurrences_count (occ, ranks[i]), sample;
+
+        for (size_t k = 0; k < count && tprof_occurrences_sample (occ, ranks[i], k, &sample); k++)
+          {
+            size_t b = k * n_blocks / count;
+
+            if (pass == 0)
+              fill[b + 1]++;
+            else
+              values[fill[b]++] = times[sample];
+          }
+        if (pass == 0 && i + 1 == tprof_occurrences_n_ranks (occ))
+          for (size_t b = 0; b < n_blocks; b++)
+            fill[b + 1] += fill[b];
+      }
+  for (size_t b = 0; ok && b < n_blocks; b++)
+    {
+      size_t start = b > 0 ? fill[b - 1] : 0;
+
+      medians[b] = median_of (values + start, fill[b] - start, scratch);
+    }
+  free (values);
+  free (scratch);
+  free (fill);
+  return ok;
+}
+
+/* The logs of @medians[0..@n) into @logs (which may be @medians); false
+ * when one is not positive. */
+static bool
+logs_of (const double *medians,
+         size_t        n,
+         double       *logs)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      if (!(medians[i] > 0.0))
+        return false;
+      logs[i] = log (medians[i]);
+    }
+  return true;
+}
+
+/* Welch's t test of the logs of block medians @a against @b (@n each). */
+static void
+welch_test (double          *a,
+            double          *b,
+            size_t           n,
+            TprofComparison *out)
+{
+  double mean_a, mean_b, ss_a, ss_b, va, vb, error, df;
+
+  if (!logs_of (a, n, a) || !logs_of (b, n, b))
+    return;  /* a median of 0: no ratio to test */
+  mean_and_squares (a, n, &mean_a, &ss_a);
+  mean_and_squares (b, n, &mean_b, &ss_b);
+  va = ss_a / (double) (n - 1) / (double) n;
+  vb = ss_b / (double) (n - 1) / (double) n;
+  error = sqrt (va + vb);
+  /* Welch and Satterthwaite; equal to 2 (n - 1) when either is 0 */
+  df = va + vb > 0.0 ? (va + vb) * (va + vb) / ((va * va + vb * vb) / (double) (n - 1)) : 2.0 * (double) (n - 1);
+  set_t_test (out, TPROF_VERDICT_TEST_BLOCKS, mean_b - mean_a, error, df);
+}
+
+bool
+tprof_compare_blocks (const TprofGatheredTime *base,
+                       const TprofGatheredTime *new_samples,
+                       TprofComparison         *out)
+{
+  TprofOccurrences *a, *b;
+  size_t n_blocks;
+  double medians[2][TPROF_COMPARE_BLOCKS];
+  bool ok;
+
+  if (tprof_gathered_time_count (base) == 0 || tprof_gathered_time_count (new_samples) == 0)
+    return true;
+  a = occurrences_of (base);
+  b = a != NULL ? occurrences_of (new_samples) : NULL;
+  if (b == NULL)
+    {
+      tprof_occurrences_free (a);
+      return false;
+    }
+  n_blocks = most_occurrences (a) < most_occurrences (b) ? most_occurrences (a) : most_occurrences (b);
+  n_blocks /= TPROF_COMPARE_BLOCK_MIN_OCCURRENCES;
+  if (n_blocks > TPROF_COMPARE_BLOCKS)
+    n_blocks = TPROF_COMPARE_BLOCKS;
+  ok = n_blocks < 2 || (block_medians (a, n_blocks, medians[0]) && block_medians (b, n_blocks, medians[1]));
+  if (ok && n_blocks >= 2)
+    welch_test (medians[0], medians[1], n_blocks, out);
+  tprof_occurrences_free (a);
+  tprof_occurrences_free (b);
+  return ok;
+}
+
+/* ---- several runs a side: each run's median is one observation ---- */
+
+/* Into @medians: the median of each of @runs[0..@n) with samples; returns
+ * how many, (size_t) -1 when memory is exhausted. */
+static size_t
+run_medians (const TprofGatheredTime *const *runs,
+             size_t                          n,
+             double                         *medians)
+{
+  size_t k = 0;
+
+  for (size_t i = 0; i < n; i++)
+    {
+      if (tprof_gathered_time_count (runs[i]) == 0)
+        continue;
+      medians[k] = tprof_gathered_time_quantile (runs[i], 0.5);
+      if (isnan (medians[k++]))
+        return (size_t) -1;
+    }
+  return k;
+}
+
+void
+tprof_compare_run_medians (const double         *base_medians,
+                           size_t                n_base,
+                           const double         *new_medians,
+                           size_t                n_new,
+                           const TprofRunSpread *spread,
+                           TprofComparison      *out)
+{
+  double *logs = _tprof_malloc_array (n_base + n_new + 1, sizeof *logs);
+  double mean_a, mean_b, ss_a, ss_b, df, variance;
+
+  out->verdict_test = TPROF_VERDICT_TEST_NONE;
+  out->verdict_df = out->p_verdict_raw = out->p_verdict = NAN;
+  if (logs == NULL || n_base == 0 || n_new == 0 || !logs_of (base_medians, n_base, logs)
+      || !logs_of (new_medians, n_new, logs + n_base))
+    {
+      free (logs);
+      return;  /* a side without runs, or a median of 0: no ratio to test */
+    }
+  mean_and_squares (logs, n_base, &mean_a, &ss_a);
+  mean_and_squares (logs + n_base, n_new, &mean_b, &ss_b);
+  /* the run-to-run variance pooled from both sides and the calibration */
+  df = (double) (n_base - 1) + (double) (n_new - 1);
+  variance = ss_a + ss_b;
+  if (spread != NULL && spread->runs >= 2 && !isnan (spread->log_sd))
+    {
+      df += (double) (spread->runs - 1);
+      variance += (double) (spread->runs - 1) * spread->log_sd * spread->log_sd;
+    }
+  if (df >= 1.0)
+    set_t_test (out, TPROF_VERDICT_TEST_RUNS, mean_b - mean_a,
+                sqrt (variance / df * (1.0 / (double) n_base + 1.0 / (double) n_new)), df);
+  free (logs);
+}
+
+static bool
+runs_test (const TprofGatheredTime *const *base,
+           size_t                          n_base,
+           const TprofGatheredTime *const *new_runs,
+           size_t                          n_new,
+           const TprofRunSpread           *spread,
+           TprofComparison                *out)
+{
+  double *medians = _tprof_malloc_array (n_base + n_new + 1, sizeof *medians);
+  size_t na, nb;
+
+  if (medians == NULL)
+    return false;
+  na = run_medians (base, n_base, medians);
+  nb = na != (size_t) -1 ? run_medians (new_runs, n_new, medians + na) : (size_t) -1;
+  if (na != (size_t) -1 && nb != (size_t) -1)
+    tprof_compare_run_medians (medians, na, medians + na, nb, spread, out);
+  free (medians);
+  return na != (size_t) -1 && nb != (size_t) -1;
+}
+
+/* Every run's samples of a side in one array (NULL, *n = 0 when none;
+ * false when memory is exhausted). */
+static bool
+concatenate (const TprofGatheredTime *const *runs,
+             size_t                          n_runs,
+             double                        **all,
+             size_t                         *n)
+{
+  size_t total = 0, at = 0;
+
+  for (size_t i = 0; i < n_runs; i++)
+    total += tprof_gathered_time_count (runs[i]);
+  *n = total;
+  *all = total > 0 ? _tprof_malloc_array (total, sizeof **all) : NULL;
+  if (total > 0 && *all == NULL)
+    return false;
+  for (size_t i = 0; i < n_runs; i++)
+    {
+      size_t count = tprof_gathered_time_count (runs[i]);
+
+      if (count > 0)
+        memcpy (*all + at, tprof_gathered_time_times (runs[i]), count * sizeof **all);
+      at += count;
+    }
+  return true;
+}
+
+bool
+tprof_compare_runs (const TprofGatheredTime *const *base,
+                    size_t                          n_base,
+                    const TprofGatheredTime *const *new_runs,
+                    size_t                          n_new,
+                    const TprofRunSpread           *spread,
+                    TprofComparison                *out)
+{
+  double *a = NULL, *b = NULL;
+  size_t na = 0, nb = 0;
+  bool ok = concatenate (base, n_base, &a, &na) && concatenate (new_runs, n_new, &b, &nb)
+            && _tprof_compare_pooled (a, na, b, nb, out);
+
+  free (a);
+  free (b);
+  if (!ok)
+    return false;
+  out->noise_floor = spread != NULL ? spread->noise_floor : NAN;
+  if (n_base == 1 && n_new == 1 && (spread == NULL || spread->runs < 2))
+    ok = tprof_compare_blocks (base[0], new_runs[0], out);
+  else
+    ok = runs_test (base, n_base, new_runs, n_new, spread, out);
+  if (ok)
+    tprof_compare_decide (out, 1, TPROF_COMPARE_ALPHA, TPROF_COMPARE_MIN_CHANGE);
+  return ok;
+}
+
+bool
+tprof_compare_calibrate (const TprofGatheredTime *const *runs,
+                         size_t                          n,
+                         TprofRunSpread                 *out)
+{
+  double *medians = _tprof_malloc_array (n + 1, sizeof *medians);
+  size_t k;
+
+  out->runs = 0;
+  out->log_sd = out->noise_floor = NAN;
+  if (medians == NULL)
+    return false;
+  k = run_medians (runs, n, medians);
+  if (k == (size_t) -1)
+    {
+      free (medians);
+      return false;
+    }
+  out->runs = k;
+  if (k >= 2 && logs_of (medians, k, medians))
+    {
+      double mean, squares;
+
+      mean_and_squares (medians, k, &mean, &squares);
+      out->log_sd = sqrt (squares / (double) (k - 1));
+      out->noise_floor = expm1 (tprof_student_t_upper (0.025, (double) (k - 1)) * M_SQRT2 * out->log_sd);
+    }
+  free (medians);
+  return true;
+}
+
+const char *
+tprof_verdict_test_name (TprofVerdictTest test)
+{
+  switch (test)
+    {
+    case TPROF_VERDICT_TEST_BLOCKS:
+      return "blocks";
+    case TPROF_VERDICT_TEST_RUNS:
+      return "runs";
+    case TPROF_VERDICT_TEST_NONE:
+    default:
+      return "none";
+    }
+}
