@@ -61,7 +61,8 @@ static const ColumnSpec column_specs[] = {
   { "imbalance", N_("Imbalance"), "imbalance", COLUMN_RATIO, offsetof (TprofSummary, imbalance),
     N_("The slowest rank's total divided by the mean rank total; 1.00× is perfectly balanced") },
   { "slowest-rank", N_("Slowest"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank),
-    N_("The rank with the largest total time") },
+    /* xgettext:no-c-format */
+    N_("The rank whose total time exceeds the other ranks' by more than noise (5 % and a robust z-score over 3.5); — when none does") },
   { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count), N_("The number of samples") },
   { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count),
     N_("The number of ranks with samples") },
@@ -243,8 +244,10 @@ column_spec_format (const ColumnSpec *spec,
       /* Translators: a load imbalance factor, e.g. 1.25× */
       return g_strdup_printf (_("%.2f×"), value);
     case COLUMN_RANK:
+      /* a rank within noise of the others is no slowest rank */
       rank = *(const int32_t *) (summary + spec->offset);
-      return rank < 0 ? g_strdup ("—") : g_strdup_printf ("%d", rank);
+      return rank < 0 || !_tprof_operation_get_summary (operation)->slowest_stands_out
+             ? g_strdup ("—") : g_strdup_printf ("%d", rank);
     case COLUMN_BASE_MEDIAN:
     case COLUMN_CHANGE:
     case COLUMN_VERDICT:
@@ -376,7 +379,8 @@ column_sort_key (TprofOperation   *operation,
     case COLUMN_COUNT:
       return (double) *(const size_t *) (summary + spec->offset);
     case COLUMN_RANK:
-      return *(const int32_t *) (summary + spec->offset);
+      return _tprof_operation_get_summary (operation)->slowest_stands_out
+             ? *(const int32_t *) (summary + spec->offset) : -1;
     case COLUMN_DURATION:
     case COLUMN_RATIO:
       value = *(const double *) (summary + spec->offset);

@@ -187,7 +187,7 @@ render_table (const Row *rows,
         tprof_cli_cell_duration (s->p95),
         tprof_cli_cell_duration (s->p99),
         tprof_cli_cell_ratio (s->imbalance),
-        s->slowest_rank >= 0 ? g_strdup_printf ("%d", s->slowest_rank) : g_strdup ("—"),
+        s->slowest_stands_out ? g_strdup_printf ("%d", s->slowest_rank) : g_strdup ("—"),
       };
 
       if (!tree)
