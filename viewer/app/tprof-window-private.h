@@ -55,6 +55,11 @@ struct _TprofWindow
   GtkLabel             *straggler_label;
   GtkButton            *straggler_button;
   int                   straggler;        /* the rank named from arrival, -1: none */
+
+  /* the first view (tprof-window-first-view.c) */
+  gboolean              first_view;       /* the window still chooses the operation shown */
+  gboolean              choosing;         /* it is choosing now */
+  int                   shown_index;      /* the operation selected, -1: none */
 };
 
 /* tprof-window.c */
@@ -90,6 +95,14 @@ void        _tprof_window_update_table    (TprofWindow  *self);
 
 /* The title and subtitle of the profile shown (and of its baseline). */
 void        _tprof_window_show_title      (TprofWindow  *self);
+
+/* tprof-window-first-view.c: a profile opens on the operation where the
+ * straggler named from arrival stands out, until the user chooses */
+void        _tprof_window_reset_first_view (TprofWindow *self);
+/* The table's selection changed: by the user unless the window chose. */
+void        _tprof_window_note_selection  (TprofWindow  *self);
+/* Selects the straggler's operation while the window still chooses. */
+void        _tprof_window_open_on_straggler (TprofWindow *self);
 
 /* tprof-window-compare.c */
 typedef struct _WindowComparison WindowComparison;

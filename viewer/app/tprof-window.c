@@ -177,6 +177,7 @@ table_job_done (GObject      *object,
   operations = operations_new (self->profile, summaries, job->mask);
   _tprof_window_comparison_apply (job->comparison, operations);
   _tprof_operation_table_set_operations (self->table, operations);
+  _tprof_window_open_on_straggler (self);
 }
 
 /* Statistics under a rank filter need quantiles of every operation: a worker
@@ -202,6 +203,7 @@ _tprof_window_update_table (TprofWindow *self)
       g_autoptr(GPtrArray) operations = operations_new (self->profile, NULL, NULL);
 
       _tprof_operation_table_set_operations (self->table, operations);
+      _tprof_window_open_on_straggler (self);
       return;
     }
 
@@ -236,6 +238,7 @@ rank_filter_changed_cb (TprofWindow     *self,
 static void
 selected_operation_cb (TprofWindow *self)
 {
+  _tprof_window_note_selection (self);
   _tprof_window_update_charts (self);
 }
 
@@ -353,7 +356,7 @@ tprof_window_show_straggler (TprofWindow  *self,
                                 "waiting %s in all."),
                               who, tprof_stragglers_late_count (blame)[rank],
                               tprof_stragglers_occurrences (blame), op, wait);
-      if (s != NULL && s->slowest_rank >= 0 && s->slowest_rank != rank)
+      if (s != NULL && s->slowest_stands_out && s->slowest_rank != rank)
         {
           g_autofree char *more = g_strdup_printf (_("%s Durations alone point at rank %d: at a collective "
                                                      "the late rank waits least."), text, s->slowest_rank);
@@ -365,6 +368,7 @@ tprof_window_show_straggler (TprofWindow  *self,
     }
   gtk_label_set_text (self->straggler_label, text);
   gtk_widget_set_visible (self->straggler_bar, TRUE);
+  _tprof_window_open_on_straggler (self);
 }
 
 static void
@@ -474,6 +478,7 @@ tprof_window_show_profile (TprofWindow  *self,
   _tprof_window_show_title (self);
   tprof_window_show_page (self, "profile");
 
+  _tprof_window_reset_first_view (self);
   /* empty the table first so the old selection is not carried over */
   {
     g_autoptr(GPtrArray) none = g_ptr_array_new ();

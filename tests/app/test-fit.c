@@ -1,0 +1,222 @@
+/* test-fit.c — tprof-viewer's window fits a 1000 px screen in every chart mode, and its first view agrees with the straggler bar. */
+/* SPDX-License-Identifier: MIT */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <locale.h>
+#include <string.h>
+
+#include "app-test-gui.h"
+#include "app-test-util.h"
+#include "tprof-operation.h"
+
+static TprofApplication *app;
+static char *fixture_dir;
+
+static const char * const modes[] = { "total", "mean", "time", "trend", "breakdown" };
+
+static void
+close_window (TprofWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static int
+minimum_width (GtkWidget *widget)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  return minimum;
+}
+
+/* Lets a size request change after a setting: two frames painted. */
+static void
+settle (TprofWindow *window)
+{
+  g_autofree char *png = g_build_filename (fixture_dir, "settle.png", NULL);
+
+  app_test_gui_wait_idle (window);
+  app_test_gui_render_png (window, png);
+}
+
+/* A synthetic training profile of tools/make-scenario.py: @kind on @ranks ranks. */
+static char *
+make_scenario (const char *kind,
+               int         ranks)
+{
+  g_autofree char *name = g_strdup_printf ("%s-%d.h5", kind, ranks);
+  char *path = g_build_filename (fixture_dir, name, NULL);
+  g_autofree char *ranks_text = g_strdup_printf ("%d", ranks);
+  const char *argv[] = { PYTHON3, SCENARIO_SCRIPT, kind, path, "--ranks", ranks_text, "--steps", "40", NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                     &status, &error))
+    g_error ("could not run %s: %s", SCENARIO_SCRIPT, error->message);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return path;
+}
+
+/* The selected row's operation (owned by the table). */
+static TprofOperation *
+selected_operation (TprofWindow *window)
+{
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+  int index = _tprof_operation_table_get_selected_index (window->table);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TprofOperation) op = g_list_model_get_item (model, i);
+
+      if ((int) _tprof_operation_get_index (op) == index)
+        return op;
+    }
+  g_assert_not_reached ();
+}
+
+static const char *
+selected_name (TprofWindow *window)
+{
+  return _tprof_charts_panel_get_title (window->charts);
+}
+
+/* The first view agrees with the straggler bar: rank 1 computes 50 %
+ * slower, so the window opens on backward (where it loses most time,
+ * 2 x forward's), the table and the chart call rank 1 the slowest, and
+ * step, which every rank ends together, names no slowest rank. Without
+ * a straggler nothing is called slowest. */
+static void
+test_fit_first_view (void)
+{
+  g_autofree char *straggler = make_scenario ("straggler", 16);
+  g_autofree char *none = make_scenario ("none", 16);
+  TprofWindow *window = app_test_gui_new_window (app);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autofree char *step_cell = NULL;
+  const char *text = NULL;
+
+  app_test_gui_open (window, straggler);
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 1);
+  g_assert_cmpstr (selected_name (window), ==, "backward");
+  g_assert_cmpint (_tprof_operation_get_summary (selected_operation (window))->slowest_rank, ==, 1);
+  g_assert_true (_tprof_operation_get_summary (selected_operation (window))->slowest_stands_out);
+
+  /* the user's choice stays when the table is recomputed */
+  _tprof_operation_table_select_index (window->table, 0);
+  g_assert_cmpstr (selected_name (window), ==, "step");
+  step_cell = _tprof_operation_table_format_cell ("slowest-rank", selected_operation (window));
+  g_assert_cmpstr (step_cell, ==, "—");
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-7", NULL));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (selected_name (window), ==, "step");
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-", NULL));
+  app_test_gui_wait_idle (window);
+
+  /* no straggler: the first row, and no rank called slowest anywhere */
+  app_test_gui_open (window, none);
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, -1);
+  for (guint i = 0; i < 5; i++)
+    {
+      _tprof_operation_table_select_index (window->table, (int) i);
+      g_assert_false (_tprof_operation_get_summary (selected_operation (window))->slowest_stands_out);
+    }
+  close_window (window);
+}
+
+/* Shots of @path at 1000x700 and 1200x800 in every mode into
+ * $TPROF_TEST_SHOTS_DIR, named PREFIX-WIDTH-MODE.png; for looking at. */
+static void
+shoot_modes (const char *path,
+             const char *prefix)
+{
+  static const int sizes[][2] = { { 1000, 700 }, { 1200, 800 } };
+  const char *dir = g_getenv ("TPROF_TEST_SHOTS_DIR");
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      TprofWindow *window = _tprof_window_new (app);
+
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
+      gtk_window_present (GTK_WINDOW (window));
+      app_test_gui_open (window, path);
+      for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+        {
+          g_autofree char *name = g_strdup_printf ("%s-%d-%s.png", prefix, sizes[s][0], modes[m]);
+          g_autofree char *png = g_build_filename (dir, name, NULL);
+
+          g_settings_set_string (settings, "rank-metric", modes[m]);
+          settle (window);
+          app_test_gui_render_png (window, png);
+          g_test_message ("%s: %d px wide, at least %d", png,
+                          gtk_widget_get_width (GTK_WIDGET (window)), minimum_width (GTK_WIDGET (window)));
+        }
+      g_settings_reset (settings, "rank-metric");
+      close_window (window);
+    }
+}
+
+/* TPROF_TEST_SHOTS_DIR=DIR TPROF_TEST_SHOTS=A.h5:B.h5 shoots each profile's
+ * every mode into DIR; skipped otherwise. */
+static void
+test_fit_shots (void)
+{
+  const char *dir = g_getenv ("TPROF_TEST_SHOTS_DIR");
+  const char *list = g_getenv ("TPROF_TEST_SHOTS");
+  g_auto(GStrv) paths = NULL;
+
+  if (dir == NULL || list == NULL)
+    {
+      g_test_skip ("TPROF_TEST_SHOTS_DIR and TPROF_TEST_SHOTS not set");
+      return;
+    }
+  paths = g_strsplit (list, ":", -1);
+  for (guint i = 0; paths[i] != NULL; i++)
+    {
+      g_autofree char *base = g_path_get_basename (paths[i]);
+      char *dot = strrchr (base, '.');
+
+      if (dot != NULL)
+        *dot = '\0';
+      shoot_modes (paths[i], base);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  /* German when asked (TPROF_TEST_LOCALEDIR: a locale tree such as the build's po/) */
+  if (g_getenv ("TPROF_TEST_LOCALEDIR") != NULL)
+    {
+      setlocale (LC_ALL, "");
+      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("TPROF_TEST_LOCALEDIR"));
+      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+      textdomain (GETTEXT_PACKAGE);
+    }
+  if (g_strcmp0 (g_getenv ("TPROF_TEST_DARK"), "1") == 0)
+    g_setenv ("GTK_THEME", "Adwaita:dark", TRUE);
+
+  app = app_test_gui_start ();
+  fixture_dir = app_test_make_dir ();
+
+  g_test_add_func ("/app/fit/first-view", test_fit_first_view);
+  g_test_add_func ("/app/fit/shots", test_fit_shots);
+
+  ret = g_test_run ();
+
+  app_test_remove_dir (fixture_dir);
+  g_free (fixture_dir);
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return ret;
+}
