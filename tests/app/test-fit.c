@@ -10,6 +10,7 @@
 
 #include "app-test-gui.h"
 #include "app-test-util.h"
+#include "tprof-heatmap-view.h"
 #include "tprof-operation.h"
 
 static TprofApplication *app;
@@ -129,6 +130,48 @@ test_fit_first_view (void)
   close_window (window);
 }
 
+/* Over Time filtered to a few of 64 ranks keeps only their rows: each
+ * fills its share of the plot, at least 3 px, and is labelled and
+ * clicked by its own rank, not its row. */
+static void
+test_fit_heatmap_rows (void)
+{
+  g_autofree char *path = make_scenario ("slow-node", 64);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = _tprof_window_new (app);
+  TprofHeatmapView *view = _tprof_charts_panel_get_heatmap (window->charts);
+  g_autofree char *csv = NULL;
+  TprofPlotArea area;
+  guint rows, cols;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  app_test_gui_open (window, path);
+  g_settings_set_string (settings, "rank-metric", "time");
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "5,40", NULL));
+  settle (window);
+  g_assert_nonnull (_tprof_heatmap_view_get_cells (view, &rows, &cols));
+  g_assert_cmpuint (rows, ==, 2);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (view), &area));
+  g_test_message ("2 rows of %.0f px", area.height / rows);
+  g_assert_cmpfloat (area.height / rows, >=, 3.0);
+  g_assert_cmpfloat (area.height, >=, 100.0);
+  csv = _tprof_heatmap_view_to_csv (view);
+  g_assert_true (g_str_has_prefix (csv, "rank,first,last,duration\n5,0,0,"));
+  g_assert_nonnull (strstr (csv, "\n40,0,0,"));
+  g_assert_null (strstr (csv, "\n6,"));
+
+  /* one rank, as Show Rank N leaves it */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "40", NULL));
+  settle (window);
+  g_assert_nonnull (_tprof_heatmap_view_get_cells (view, &rows, &cols));
+  g_assert_cmpuint (rows, ==, 1);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (view), &area));
+  g_assert_cmpfloat (area.height, >=, 100.0);
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
 /* Shots of @path at 1000x700 and 1200x800 in every mode into
  * $TPROF_TEST_SHOTS_DIR, named PREFIX-WIDTH-MODE.png; for looking at. */
 static void
@@ -146,6 +189,10 @@ shoot_modes (const char *path,
       gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
       gtk_window_present (GTK_WINDOW (window));
       app_test_gui_open (window, path);
+      /* TPROF_TEST_SHOTS_FILTER: a rank expression applied first */
+      if (g_getenv ("TPROF_TEST_SHOTS_FILTER") != NULL)
+        g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter,
+                                                            g_getenv ("TPROF_TEST_SHOTS_FILTER"), NULL));
       for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
         {
           g_autofree char *name = g_strdup_printf ("%s-%d-%s.png", prefix, sizes[s][0], modes[m]);
@@ -210,6 +257,7 @@ main (int   argc,
   fixture_dir = app_test_make_dir ();
 
   g_test_add_func ("/app/fit/first-view", test_fit_first_view);
+  g_test_add_func ("/app/fit/heatmap-rows", test_fit_heatmap_rows);
   g_test_add_func ("/app/fit/shots", test_fit_shots);
 
   ret = g_test_run ();

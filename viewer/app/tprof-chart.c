@@ -164,6 +164,18 @@ query_tooltip_cb (GtkWidget  *widget,
   return TRUE;
 }
 
+gboolean
+_tprof_chart_get_area (TprofChart    *self,
+                       TprofPlotArea *area)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  g_return_val_if_fail (TPROF_IS_CHART (self), FALSE);
+  if (priv->have_area)
+    *area = priv->area;
+  return priv->have_area;
+}
+
 char *
 _tprof_chart_describe (TprofChart *self,
                        gssize      index)

@@ -62,6 +62,9 @@ void                     _tprof_chart_draw       (TprofChart           *self,
                                                   double                width,
                                                   double                height,
                                                   const TprofPlotTheme *theme);
+/* The data rectangle of the last picture on screen; FALSE before one. */
+gboolean                 _tprof_chart_get_area   (TprofChart    *self,
+                                                  TprofPlotArea *area);
 /* The tooltip text of item @index (free it); NULL when out of range. */
 char                    *_tprof_chart_describe   (TprofChart *self,
                                                   gssize      index);

@@ -93,7 +93,9 @@ tprof_plot_heatmap_to_csv (const TprofPlotHeatmap *plot)
 
         if (isnan (v))
           continue;
-        g_string_append_printf (out, "%d,%zu,%zu", plot->first_rank + (int) i, j * plot->n_occurrences / plot->n_cols,
+        g_string_append_printf (out, "%d,%zu,%zu",
+                                plot->row_ranks != NULL ? plot->row_ranks[i] : plot->first_rank + (int) i,
+                                j * plot->n_occurrences / plot->n_cols,
                                 (j + 1) * plot->n_occurrences / plot->n_cols - 1);
         csv_append_value (out, v);
         g_string_append_c (out, '\n');

@@ -94,6 +94,10 @@ typedef struct
   double   step;                  /* linear tick step; 0 for log ticks */
   guint    n_ticks;
   double   ticks[TPROF_PLOT_AXIS_MAX_TICKS];
+  const gint32 *labels;           /* NULL: ticks labelled by value; else a tick
+                                     at integer i is labelled labels[i] (rows
+                                     of ranks that are not consecutive) */
+  guint    n_labels;
 } TprofPlotAxis;
 
 /* Linear axis over [@lo, @hi] with about @target ticks; @expand widens the

@@ -236,6 +236,9 @@ typedef struct
   guint             n_rows;           /* ranks first_rank, first_rank + 1, ... */
   guint             n_cols;
   gint32            first_rank;
+  const gint32     *row_ranks;        /* n_rows: the rank of each row, when they are
+                                       * not consecutive (a rank filter); NULL:
+                                       * first_rank + row */
   gsize             first_occurrence; /* the columns cover these occurrences */
   gsize             n_occurrences;
   TprofHeatmapValue value;
