@@ -10,6 +10,7 @@
 
 #include "app-test-gui.h"
 #include "app-test-util.h"
+#include "tprof-breakdown-view.h"
 #include "tprof-heatmap-view.h"
 #include "tprof-operation.h"
 
@@ -79,6 +80,26 @@ selected_operation (TprofWindow *window)
         return op;
     }
   g_assert_not_reached ();
+}
+
+/* Selects the operation called @name; FALSE when there is none. */
+static gboolean
+select_named (TprofWindow *window,
+              const char  *name)
+{
+  GListModel *model = _tprof_operation_table_get_model (window->table);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TprofOperation) op = g_list_model_get_item (model, i);
+
+      if (g_str_equal (_tprof_operation_get_name (op), name))
+        {
+          _tprof_operation_table_select_index (window->table, (int) _tprof_operation_get_index (op));
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 static const char *
@@ -172,6 +193,75 @@ test_fit_heatmap_rows (void)
   close_window (window);
 }
 
+/* In every chart mode, at 1000 x 700, the window needs at most 1000 px
+ * (in German too, when run so), keeps its width when the mode changes,
+ * and the mode buttons stay where they were under the pointer. */
+static void
+test_fit_width (void)
+{
+  g_autofree char *path = make_scenario ("straggler", 16);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = _tprof_window_new (app);
+  GtkWidget *modes_box = _tprof_charts_panel_get_mode_buttons (window->charts);
+  graphene_point_t first_place = { 0 };
+  int first_width = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  app_test_gui_open (window, path);
+  for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      graphene_point_t place;
+
+      g_settings_set_string (settings, "rank-metric", modes[m]);
+      settle (window);
+      g_test_message ("%s: at least %d px, %d px wide", modes[m], minimum_width (GTK_WIDGET (window)),
+                      gtk_widget_get_width (GTK_WIDGET (window)));
+      g_assert_cmpint (minimum_width (GTK_WIDGET (window)), <=, 1000);
+      g_assert_true (gtk_widget_compute_point (modes_box, GTK_WIDGET (window), &GRAPHENE_POINT_INIT (0, 0), &place));
+      if (m == 0)
+        {
+          first_width = gtk_widget_get_width (GTK_WIDGET (window));
+          first_place = place;
+        }
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, first_width);
+      g_assert_cmpfloat (place.x, ==, first_place.x);
+      g_assert_cmpfloat (place.y, ==, first_place.y);
+    }
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
+/* The Breakdown of an operation with nothing inside says so in lines
+ * that fit the chart's width, at 1000 px. */
+static void
+test_fit_wrapped_message (void)
+{
+  g_autofree char *path = make_scenario ("straggler", 16);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = _tprof_window_new (app);
+  TprofChart *chart = TPROF_CHART (_tprof_charts_panel_get_breakdown (window->charts));
+  g_autoptr(PangoLayout) layout = NULL;
+  int width = 0;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  app_test_gui_open (window, path);
+  g_settings_set_string (settings, "rank-metric", "breakdown");
+  g_assert_true (select_named (window, "forward"));
+  settle (window);
+  layout = _tprof_chart_create_message_layout (chart);
+  g_assert_nonnull (layout);
+  g_assert_nonnull (strstr (pango_layout_get_text (layout), "forward"));
+  pango_layout_get_pixel_size (layout, &width, NULL);
+  g_test_message ("%d lines, %d px of %d", pango_layout_get_line_count (layout), width,
+                  gtk_widget_get_width (GTK_WIDGET (chart)));
+  g_assert_cmpint (pango_layout_get_line_count (layout), >, 1);
+  g_assert_cmpint (width, <=, gtk_widget_get_width (GTK_WIDGET (chart)));
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
 /* Shots of @path at 1000x700 and 1200x800 in every mode into
  * $TPROF_TEST_SHOTS_DIR, named PREFIX-WIDTH-MODE.png; for looking at. */
 static void
@@ -201,8 +291,10 @@ shoot_modes (const char *path,
           g_settings_set_string (settings, "rank-metric", modes[m]);
           settle (window);
           app_test_gui_render_png (window, png);
-          g_test_message ("%s: %d px wide, at least %d", png,
-                          gtk_widget_get_width (GTK_WIDGET (window)), minimum_width (GTK_WIDGET (window)));
+          g_test_message ("%s: %d px wide, at least %d (ranks %d, table %d, charts %d)", png,
+                          gtk_widget_get_width (GTK_WIDGET (window)), minimum_width (GTK_WIDGET (window)),
+                          minimum_width (GTK_WIDGET (window->rank_filter)), minimum_width (GTK_WIDGET (window->table)),
+                          minimum_width (GTK_WIDGET (window->charts)));
         }
       g_settings_reset (settings, "rank-metric");
       close_window (window);
@@ -258,6 +350,8 @@ main (int   argc,
 
   g_test_add_func ("/app/fit/first-view", test_fit_first_view);
   g_test_add_func ("/app/fit/heatmap-rows", test_fit_heatmap_rows);
+  g_test_add_func ("/app/fit/width", test_fit_width);
+  g_test_add_func ("/app/fit/wrapped-message", test_fit_wrapped_message);
   g_test_add_func ("/app/fit/shots", test_fit_shots);
 
   ret = g_test_run ();

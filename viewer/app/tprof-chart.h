@@ -62,6 +62,9 @@ void                     _tprof_chart_draw       (TprofChart           *self,
                                                   double                width,
                                                   double                height,
                                                   const TprofPlotTheme *theme);
+/* The message shown instead of a chart, wrapped to the chart's width;
+ * NULL when a chart is shown. */
+PangoLayout             *_tprof_chart_create_message_layout (TprofChart *self);
 /* The data rectangle of the last picture on screen; FALSE before one. */
 gboolean                 _tprof_chart_get_area   (TprofChart    *self,
                                                   TprofPlotArea *area);
