@@ -471,7 +471,7 @@ header_title_for (TprofOperationTable *self,
   return NULL;
 }
 
-/* Each header says what its column means. */
+/* Each header says what its column means, and its arrow which way it sorts. */
 static void
 set_header_tooltips (TprofOperationTable *self)
 {
@@ -479,8 +479,13 @@ set_header_tooltips (TprofOperationTable *self)
     {
       GtkWidget *title = header_title_for (self, &column_specs[i]);
 
-      if (title != NULL)
-        gtk_widget_set_tooltip_text (title, _(column_specs[i].tooltip));
+      if (title == NULL)
+        continue;
+      gtk_widget_set_tooltip_text (title, _(column_specs[i].tooltip));
+      /* its sorter is reversed (see column_spec_sorter): style.css turns
+       * its arrow so that it points down while the largest come first */
+      if (column_specs[i].kind != COLUMN_NAME)
+        gtk_widget_add_css_class (title, "reversed-sort");
     }
 }
 
