@@ -1190,9 +1190,16 @@ test_window_straggler (void)
   g_assert_nonnull (strstr (text, "40 of 40"));
   g_assert_nonnull (strstr (text, "(barrier)"));
   g_assert_true (gtk_widget_get_visible (window->straggler_bar));
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, "Show Rank 2");
   g_signal_emit_by_name (window->straggler_button, "clicked");
   app_test_gui_wait_idle (window);
   g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 1);
+  /* and the way back beside it */
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, "Show All Ranks");
+  g_signal_emit_by_name (window->straggler_button, "clicked");
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 3);
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, "Show Rank 2");
 
   app_test_gui_open (window, rotating);
   g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, -1);

@@ -224,12 +224,15 @@ _tprof_window_update_table (TprofWindow *self)
   g_task_run_in_thread (task, table_job_worker);
 }
 
+static void tprof_window_update_straggler_button (TprofWindow *self);
+
 static void
 rank_filter_changed_cb (TprofWindow     *self,
                         TprofRankFilter *filter)
 {
   g_clear_pointer (&self->mask, g_bytes_unref);
   self->mask = _tprof_rank_filter_dup_mask (filter);
+  tprof_window_update_straggler_button (self);
 
   _tprof_window_update_charts (self);
   _tprof_window_update_table (self);
@@ -349,7 +352,6 @@ tprof_window_show_straggler (TprofWindow  *self,
       g_autofree char *who = host != NULL ? g_strdup_printf (_("rank %d (%s)"), rank, host)
                                           : g_strdup_printf (_("rank %d"), rank);
       g_autofree char *wait = tprof_format_duration (tprof_stragglers_wait_caused (blame)[rank], 3);
-      g_autofree char *button = g_strdup_printf (_("Show Rank %d"), rank);
 
       text = g_strdup_printf (_("Straggler: %s arrived last %" PRIu64 " of %" PRIu64
                                 " times where the ranks wait for each other (%s), keeping the others "
@@ -364,23 +366,46 @@ tprof_window_show_straggler (TprofWindow  *self,
           g_free (text);
           text = g_steal_pointer (&more);
         }
-      gtk_button_set_label (self->straggler_button, button);
+      tprof_window_update_straggler_button (self);
     }
   gtk_label_set_text (self->straggler_label, text);
   gtk_widget_set_visible (self->straggler_bar, TRUE);
   _tprof_window_open_on_straggler (self);
 }
 
+/* Whether the rank filter shows the straggler alone. */
+static gboolean
+showing_straggler_alone (TprofWindow *self)
+{
+  const guint8 *mask = self->mask != NULL ? g_bytes_get_data (self->mask, NULL) : NULL;
+
+  return self->straggler >= 0 && mask != NULL && mask[self->straggler]
+         && _tprof_rank_filter_get_n_selected (self->rank_filter) == 1;
+}
+
+/* "Show Rank N", or the way back once it is shown alone. */
+static void
+tprof_window_update_straggler_button (TprofWindow *self)
+{
+  g_autofree char *label = NULL;
+
+  if (self->straggler < 0)
+    return;
+  if (showing_straggler_alone (self))
+    label = g_strdup (_("Show All Ranks"));
+  else
+    label = g_strdup_printf (_("Show Rank %d"), self->straggler);
+  gtk_button_set_label (self->straggler_button, label);
+}
+
 static void
 straggler_button_cb (TprofWindow *self,
                      GtkButton   *button)
 {
-  g_autofree char *expression = NULL;
-
   if (self->straggler < 0)
     return;
-  expression = g_strdup_printf ("%d", self->straggler);
-  _tprof_rank_filter_apply_expression (self->rank_filter, expression, NULL);
+  /* the straggler alone, or every rank again when it is shown alone */
+  _tprof_rank_filter_focus_rank (self->rank_filter, self->straggler);
 }
 
 int
