@@ -262,6 +262,52 @@ test_fit_wrapped_message (void)
   close_window (window);
 }
 
+/* A file cut short says so, with both sizes and the likely cause; opened
+ * with Open from a window showing a profile, it leaves no empty window
+ * behind, its reason shown in the window it was opened from. */
+static void
+test_fit_truncated (void)
+{
+  g_autofree char *path = make_scenario ("straggler", 16);
+  g_autofree char *cut = g_build_filename (fixture_dir, "cut.h5", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GFile) cut_file = g_file_new_for_path (cut);
+  TprofWindow *window = app_test_gui_new_window (app);
+  guint n_windows;
+  gsize length = 0;
+  const char *message;
+
+  g_assert_true (g_file_get_contents (path, &contents, &length, NULL));
+  g_assert_true (g_file_set_contents (cut, contents, length / 3, NULL));
+  app_test_gui_open (window, path);
+  n_windows = g_list_length (gtk_application_get_windows (GTK_APPLICATION (app)));
+
+  _tprof_window_open_files (window, &cut_file, 1);
+  while (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))) > n_windows
+         || _tprof_window_get_error (window) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, n_windows);
+  g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
+  message = _tprof_window_get_error (window);
+  g_test_message ("%s", message);
+  {
+    /* the window's words in the language the test runs in */
+    g_autofree char *prefix = g_strdup_printf (_("Could not open %s: %s"), "cut.h5", "");
+
+    g_assert_true (g_str_has_prefix (message, prefix));
+  }
+  g_assert_nonnull (strstr (message, "the file is truncated"));
+  g_assert_nonnull (strstr (message, " KiB of the "));
+  g_assert_nonnull (strstr (message, "interrupted"));
+  if (g_getenv ("TPROF_TEST_SHOTS_DIR") != NULL)
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TPROF_TEST_SHOTS_DIR"), "truncated.png", NULL);
+
+      app_test_gui_render_png (window, png);
+    }
+  close_window (window);
+}
+
 /* Shots of @path at 1000x700 and 1200x800 in every mode into
  * $TPROF_TEST_SHOTS_DIR, named PREFIX-WIDTH-MODE.png; for looking at. */
 static void
@@ -352,6 +398,7 @@ main (int   argc,
   g_test_add_func ("/app/fit/heatmap-rows", test_fit_heatmap_rows);
   g_test_add_func ("/app/fit/width", test_fit_width);
   g_test_add_func ("/app/fit/wrapped-message", test_fit_wrapped_message);
+  g_test_add_func ("/app/fit/truncated", test_fit_truncated);
   g_test_add_func ("/app/fit/shots", test_fit_shots);
 
   ret = g_test_run ();

@@ -56,6 +56,8 @@ struct _TprofWindow
   GtkButton            *straggler_button;
   int                   straggler;        /* the rank named from arrival, -1: none */
 
+  GWeakRef              opener;           /* the window whose Open made this one, if any */
+
   /* the first view (tprof-window-first-view.c) */
   gboolean              first_view;       /* the window still chooses the operation shown */
   gboolean              choosing;         /* it is choosing now */
@@ -127,6 +129,12 @@ void        _tprof_window_cancel_baseline_reading (TprofWindow *self);
 
 /* tprof-window-actions.c */
 void        _tprof_window_class_add_actions (GtkWidgetClass *widget_class);
+/* Opens @files as the Open dialog does: the first here when this window is
+ * empty, the others in windows of their own, which go away again if their
+ * file cannot be opened, leaving the reason here. */
+void        _tprof_window_open_files      (TprofWindow  *self,
+                                           GFile       **files,
+                                           guint         n_files);
 void        _tprof_window_update_actions  (TprofWindow  *self);
 /* Writes the chart @chart ("histogram" or "ranks") as shown to @path, its
  * format from the suffix. */

@@ -521,6 +521,22 @@ tprof_window_show_profile (TprofWindow  *self,
   _tprof_window_update_actions (self);
 }
 
+/* A window made by another's Open for a file it could not open goes away
+ * again, leaving the reason in that window (rather than an empty one). */
+static gboolean
+tprof_window_hand_back_error (TprofWindow *self,
+                              const char  *message)
+{
+  g_autoptr(TprofWindow) opener = g_weak_ref_get (&self->opener);
+
+  if (opener == NULL || self->profile != NULL)
+    return FALSE;
+  _tprof_window_show_error (opener, message);
+  gtk_window_present (GTK_WINDOW (opener));
+  gtk_window_destroy (GTK_WINDOW (self));
+  return TRUE;
+}
+
 static void
 load_done_cb (GObject      *object,
               GAsyncResult *result,
@@ -541,6 +557,8 @@ load_done_cb (GObject      *object,
       name = g_file_get_basename (_tprof_profile_get_file (profile));
       /* Translators: the first %s is a file name, the second says what is wrong with it */
       message = g_strdup_printf (_("Could not open %s: %s"), name, error->message);
+      if (tprof_window_hand_back_error (self, message))
+        return;
       _tprof_window_show_error (self, message);
 
       g_clear_object (&self->loading);
@@ -691,6 +709,7 @@ tprof_window_dispose (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->mask, g_bytes_unref);
+  g_weak_ref_set (&self->opener, NULL);
 
   G_OBJECT_CLASS (tprof_window_parent_class)->dispose (object);
 }
