@@ -308,6 +308,50 @@ test_fit_truncated (void)
   close_window (window);
 }
 
+/* Export Table writes tprof summary --format csv's columns, and the same
+ * numbers in them, then the time lost to imbalance. */
+static void
+test_fit_table_csv (void)
+{
+  g_autofree char *path = make_scenario ("straggler", 16);
+  g_autofree char *csv_path = g_build_filename (fixture_dir, "table.csv", NULL);
+  const char *argv[] = { TPROF_CLI, "summary", "--format", "csv", path, NULL };
+  g_autofree char *cli = NULL;
+  g_autofree char *viewer = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) cli_lines = NULL;
+  g_auto(GStrv) viewer_lines = NULL;
+  TprofWindow *window = app_test_gui_new_window (app);
+  int status = 0;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &cli, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  app_test_gui_open (window, path);
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "name", GTK_SORT_ASCENDING));
+  g_assert_true (_tprof_window_export_table (window, csv_path, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_get_contents (csv_path, &viewer, NULL, NULL));
+
+  cli_lines = g_strsplit (cli, "\n", -1);
+  viewer_lines = g_strsplit (viewer, "\n", -1);
+  g_assert_cmpstr (viewer_lines[0], ==, "name,count,rank_count,sum,mean,std,min,max,median,p95,p99,imbalance,"
+                                        "slowest_rank,parent,self_sum,sampled,stored,imbalance_time");
+  g_assert_true (g_str_has_prefix (viewer_lines[0], cli_lines[0]));
+  /* the CLI lists file order, the table by name: match rows by name */
+  for (guint i = 1; cli_lines[i] != NULL && cli_lines[i][0] != '\0'; i++)
+    {
+      gboolean found = FALSE;
+
+      for (guint j = 1; viewer_lines[j] != NULL && !found; j++)
+        if (g_str_has_prefix (viewer_lines[j], cli_lines[i]) && viewer_lines[j][strlen (cli_lines[i])] == ',')
+          found = TRUE;
+      if (!found)
+        g_error ("no viewer row starts with the CLI's %s", cli_lines[i]);
+    }
+  close_window (window);
+}
+
 /* Shots of @path at 1000x700 and 1200x800 in every mode into
  * $TPROF_TEST_SHOTS_DIR, named PREFIX-WIDTH-MODE.png; for looking at. */
 static void
@@ -399,6 +443,7 @@ main (int   argc,
   g_test_add_func ("/app/fit/width", test_fit_width);
   g_test_add_func ("/app/fit/wrapped-message", test_fit_wrapped_message);
   g_test_add_func ("/app/fit/truncated", test_fit_truncated);
+  g_test_add_func ("/app/fit/table-csv", test_fit_table_csv);
   g_test_add_func ("/app/fit/shots", test_fit_shots);
 
   ret = g_test_run ();

@@ -566,9 +566,9 @@ test_window_export (void)
   g_assert_true (_tprof_window_export_table (window, csv, &error));
   g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
   lines = g_strsplit (contents, "\n", -1);
-  /* units in the header; every number in its shortest exact form */
-  g_assert_cmpstr (lines[0], ==, "name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank,"
-                                 "imbalance_time_s");
+  /* tprof summary's columns (seconds); every number in its shortest exact form */
+  g_assert_cmpstr (lines[0], ==, "name,count,rank_count,sum,mean,std,min,max,median,p95,p99,imbalance,slowest_rank,"
+                                 "parent,self_sum,sampled,stored,imbalance_time");
   g_assert_cmpuint (g_strv_length (lines), ==, APP_TEST_BASIC_N_OPS + 2);   /* header, rows, final "" */
   g_assert_true (g_str_has_prefix (lines[1], "big,16000,8,"));
   for (guint i = 1; lines[i][0] != '\0'; i++)
@@ -1336,8 +1336,16 @@ test_window_sampled (void)
                                   said));
       }
       csv = _tprof_operation_table_to_csv (window->table);
-      g_assert_nonnull (strstr (csv, ",sampled\n"));
-      g_assert_nonnull (strstr (csv, "\nstep,"));
+      g_assert_nonnull (strstr (csv, ",sampled,stored,"));
+      {
+        /* step: 1430 recorded on 3 ranks, 30 of each kept in the file */
+        const char *step = strstr (csv, "\nstep,1430,3,");
+        g_autofree char *line = NULL;
+
+        g_assert_nonnull (step);
+        line = g_strndup (step + 1, strcspn (step + 1, "\n"));
+        g_assert_nonnull (strstr (line, ",true,90,"));
+      }
 
       /* rank 1 alone: what it recorded, exact */
       _tprof_rank_filter_apply_expression (window->rank_filter, "1", NULL);
@@ -2090,7 +2098,7 @@ test_window_compare (void)
   {
     g_autofree char *csv = _tprof_operation_table_to_csv (window->table);
 
-    g_assert_nonnull (strstr (csv, ",base_median_s,ratio,ci_low,ci_high,p_value,p_adjusted,verdict\n"));
+    g_assert_nonnull (strstr (csv, ",imbalance_time,base_median,ratio,ci_low,ci_high,p_value,p_adjusted,verdict\n"));
     g_assert_nonnull (strstr (csv, ",slower\n"));
     g_assert_nonnull (strstr (csv, ",faster\n"));
     g_assert_nonnull (strstr (csv, ",only-new\n"));

@@ -106,6 +106,25 @@ tprof_window_show_page (TprofWindow *self,
     gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
 }
 
+/* The samples the file keeps of operation @op on the ranks @shown (NULL:
+ * all): its count, unless the file keeps a subset. */
+static guint64
+stored_samples (TprofProfile       *profile,
+                gsize               op,
+                const TprofSummary *summary,
+                const guint8       *shown)
+{
+  const TprofOperationStats *stats = _tprof_profile_get_stats (profile, op);
+  guint64 stored = 0;
+
+  if (!_tprof_profile_is_sampled (profile, op) || stats == NULL)
+    return summary->count;
+  for (int r = 0; r < _tprof_profile_get_world_size (profile); r++)
+    if (shown == NULL || shown[r])
+      stored += (guint64) stats->rank_count[r];
+  return stored;
+}
+
 /* The table's rows: @summaries, or (NULL) the cached statistics; with
  * the operation tree, each one's parent and self time on the ranks of
  * @mask (NULL: all). */
@@ -124,7 +143,8 @@ operations_new (TprofProfile       *profile,
       const TprofSummary *summary = summaries != NULL ? &summaries[i] : _tprof_profile_get_summary (profile, i);
       TprofOperation *operation = _tprof_operation_new (_tprof_profile_get_name (profile, i), i, summary);
 
-      _tprof_operation_set_sampled (operation, _tprof_profile_is_sampled (profile, i));
+      _tprof_operation_set_sampled (operation, _tprof_profile_is_sampled (profile, i),
+                                    stored_samples (profile, i, summary, shown));
       if (tree)
         _tprof_operation_set_tree (operation, TRUE, _tprof_profile_get_parent (profile, i),
                                    _tprof_profile_get_self_time (profile, i, shown));
