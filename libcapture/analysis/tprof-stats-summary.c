@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <tprof/tprof-gathered-time.h>
+#include <tprof/tprof-slowest.h>
 
 #include "tprof-gathered-time-private.h"
 #include "tprof-select-private.h"
@@ -170,6 +171,7 @@ _tprof_rank_totals_balance (const double  *totals,
 
   out->imbalance = out->imbalance_time = NAN;
   out->slowest_rank = -1;
+  out->slowest_stands_out = false;
   if (n_ranks == 0)
     return;
   for (size_t r = 1; r < n_ranks; r++)
@@ -179,6 +181,7 @@ _tprof_rank_totals_balance (const double  *totals,
   out->slowest_rank = ranks[slowest];
   out->imbalance = totals[slowest] / mean;
   out->imbalance_time = totals[slowest] - mean;
+  out->slowest_stands_out = tprof_slowest_stands_out (totals, n_ranks, slowest);
 }
 
 void

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -87,6 +88,61 @@ _tprof_profile_file_skip_heap_check (void)
   tprof_profile_file_heap_check = false;
 }
 
+typedef struct
+{
+  unsigned long long have;
+  unsigned long long expected;
+} TruncatedSizes;
+
+static herr_t
+find_truncation_cb (unsigned            n,
+                    const H5E_error2_t *err_desc,
+                    void               *user_data)
+{
+  TruncatedSizes *sizes = user_data;
+  unsigned long long base;
+
+  (void) n;
+  if (err_desc->desc != NULL
+      && sscanf (err_desc->desc, "truncated file: eof = %llu, sblock->base_addr = %llu, stored_eof = %llu",
+                 &sizes->have, &base, &sizes->expected) == 3)
+    return 1;
+  return 0;
+}
+
+/* @bytes in KiB, MiB or GiB, as a person reads a file's size. */
+static void
+format_size (unsigned long long bytes,
+             char              *out,
+             size_t             size)
+{
+  if (bytes < 1024ull * 1024)
+    snprintf (out, size, "%.0f KiB", bytes / 1024.0);
+  else if (bytes < 1024ull * 1024 * 1024)
+    snprintf (out, size, "%.1f MiB", bytes / (1024.0 * 1024));
+  else
+    snprintf (out, size, "%.1f GiB", bytes / (1024.0 * 1024 * 1024));
+}
+
+/* H5Fopen failed: a file shorter than its superblock says (a save cut
+ * short) is named as such, with both sizes; else HDF5's own reason. */
+static int
+tprof_profile_file_open_failed (const char *path,
+                                TprofError *error)
+{
+  TruncatedSizes sizes = { 0, 0 };
+  char have[32], expected[32];
+
+  H5Ewalk2 (H5E_DEFAULT, H5E_WALK_UPWARD, find_truncation_cb, &sizes);
+  if (sizes.expected == 0 || sizes.have >= sizes.expected)
+    return _tprof_h5_error (error, TPROF_ERROR_FORMAT, path, "cannot open as HDF5");
+  format_size (sizes.have, have, sizeof have);
+  format_size (sizes.expected, expected, sizeof expected);
+  return tprof_error_set (error, TPROF_ERROR_FORMAT,
+                          "%s: cannot open as HDF5: the file is truncated, %s of the %s it should hold; "
+                          "the save that wrote it may have been interrupted", path, have, expected);
+}
+
 /* Opens @pf->path with HDF5 and reads everything but the samples. */
 static int
 tprof_profile_file_read_metadata (TprofProfileFile *pf,
@@ -100,7 +156,7 @@ tprof_profile_file_read_metadata (TprofProfileFile *pf,
     return _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "not a readable HDF5 file");
   pf->file = H5Fopen (pf->path, H5F_ACC_RDONLY, H5P_DEFAULT);
   if (pf->file < 0)
-    return _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "cannot open as HDF5");
+    return tprof_profile_file_open_failed (pf->path, error);
   pf->fd = _tprof_h5_file_descriptor (pf->file);
 
   /* after H5Fopen, whose check of a truncated file says it best */

@@ -566,9 +566,9 @@ test_window_export (void)
   g_assert_true (_tprof_window_export_table (window, csv, &error));
   g_assert_true (g_file_get_contents (csv, &contents, NULL, NULL));
   lines = g_strsplit (contents, "\n", -1);
-  /* units in the header; every number in its shortest exact form */
-  g_assert_cmpstr (lines[0], ==, "name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank,"
-                                 "imbalance_time_s");
+  /* tprof summary's columns (seconds); every number in its shortest exact form */
+  g_assert_cmpstr (lines[0], ==, "name,count,rank_count,sum,mean,std,min,max,median,p95,p99,imbalance,slowest_rank,"
+                                 "parent,self_sum,sampled,stored,imbalance_time");
   g_assert_cmpuint (g_strv_length (lines), ==, APP_TEST_BASIC_N_OPS + 2);   /* header, rows, final "" */
   g_assert_true (g_str_has_prefix (lines[1], "big,16000,8,"));
   for (guint i = 1; lines[i][0] != '\0'; i++)
@@ -1190,9 +1190,16 @@ test_window_straggler (void)
   g_assert_nonnull (strstr (text, "40 of 40"));
   g_assert_nonnull (strstr (text, "(barrier)"));
   g_assert_true (gtk_widget_get_visible (window->straggler_bar));
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, "Show Rank 2");
   g_signal_emit_by_name (window->straggler_button, "clicked");
   app_test_gui_wait_idle (window);
   g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 1);
+  /* and the way back beside it */
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, "Show All Ranks");
+  g_signal_emit_by_name (window->straggler_button, "clicked");
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 3);
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, "Show Rank 2");
 
   app_test_gui_open (window, rotating);
   g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, -1);
@@ -1329,8 +1336,16 @@ test_window_sampled (void)
                                   said));
       }
       csv = _tprof_operation_table_to_csv (window->table);
-      g_assert_nonnull (strstr (csv, ",sampled\n"));
-      g_assert_nonnull (strstr (csv, "\nstep,"));
+      g_assert_nonnull (strstr (csv, ",sampled,stored,"));
+      {
+        /* step: 1430 recorded on 3 ranks, 30 of each kept in the file */
+        const char *step = strstr (csv, "\nstep,1430,3,");
+        g_autofree char *line = NULL;
+
+        g_assert_nonnull (step);
+        line = g_strndup (step + 1, strcspn (step + 1, "\n"));
+        g_assert_nonnull (strstr (line, ",true,90,"));
+      }
 
       /* rank 1 alone: what it recorded, exact */
       _tprof_rank_filter_apply_expression (window->rank_filter, "1", NULL);
@@ -2125,11 +2140,10 @@ test_window_compare (void)
   {
     g_autofree char *csv = _tprof_operation_table_to_csv (window->table);
 
-    /* (the runs have a timeline: the tree's columns follow) */
-    g_assert_nonnull (strstr (csv, ",base_median_s,ratio,ci_low,ci_high,p_value,p_adjusted,verdict,parent,"));
-    g_assert_nonnull (strstr (csv, ",slower,"));
-    g_assert_nonnull (strstr (csv, ",faster,"));
-    g_assert_nonnull (strstr (csv, ",only-new,"));
+    g_assert_nonnull (strstr (csv, ",imbalance_time,base_median,ratio,ci_low,ci_high,p_value,p_adjusted,verdict\n"));
+    g_assert_nonnull (strstr (csv, ",slower\n"));
+    g_assert_nonnull (strstr (csv, ",faster\n"));
+    g_assert_nonnull (strstr (csv, ",only-new\n"));
   }
 
   /* the histogram shows both runs on one set of edges */
@@ -2397,11 +2411,12 @@ test_window_over_time (void)
   g_assert_nonnull (strstr (tooltip, "Rank 2"));
   g_assert_nonnull (strstr (tooltip, "Occurrence 5"));
 
+  /* a filter keeps its ranks' rows alone: rank 2's row goes */
   g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-1", NULL));
   app_test_gui_wait_idle (window);
   cells = _tprof_heatmap_view_get_cells (view, &rows, &cols);
-  g_assert_true (isnan (cells[2 * cols]));
-  g_assert_false (isnan (cells[0]));
+  g_assert_cmpuint (rows, ==, 2);
+  app_test_assert_close (cells[1 * cols], 3e-3, 1e-9, "rank 1 filtered");
   g_signal_emit_by_name (view, "rank-clicked", 1);
   g_assert_cmpstr (_tprof_rank_filter_get_summary (window->rank_filter), ==, "Showing 1 of 3 ranks");
 

@@ -6,7 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "tprof-application.h"
-#include "tprof-window.h"
+#include "tprof-window-private.h"
 
 struct _TprofApplication
 {
@@ -89,8 +89,22 @@ tprof_application_activate (GApplication *application)
 {
   GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (application));
 
+  TprofApplication *self = TPROF_APPLICATION (application);
+
   if (window == NULL)
-    window = GTK_WINDOW (_tprof_window_new (TPROF_APPLICATION (application)));
+    window = GTK_WINDOW (_tprof_window_new (self));
+  /* --compare BASE with no FILE: say what is missing rather than show an
+   * empty window as if nothing was asked */
+  if (self->compare != NULL && TPROF_IS_WINDOW (window))
+    {
+      g_autofree char *base = g_file_get_basename (self->compare);
+      /* Translators: %s is the baseline's file name given to --compare */
+      g_autofree char *message = g_strdup_printf (_("Nothing to compare with %s: name the profile to compare "
+                                                    "after it (tprof-viewer --compare BASE FILE), or open one "
+                                                    "and choose Compare With…"), base);
+
+      _tprof_window_show_error (TPROF_WINDOW (window), message);
+    }
   gtk_window_present (window);
 }
 

@@ -56,19 +56,37 @@ tprof_chart_theme_from_widget (GtkWidget      *widget,
   theme->scale = gtk_widget_get_scale_factor (widget);
 }
 
+/* The message in lines no wider than the chart, less a margin each side. */
+PangoLayout *
+_tprof_chart_create_message_layout (TprofChart *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  const char *message = TPROF_CHART_GET_CLASS (self)->empty_message (self);
+  PangoLayout *layout;
+
+  if (message == NULL)
+    return NULL;
+  layout = gtk_widget_create_pango_layout (widget, message);
+  pango_layout_set_width (layout, MAX (gtk_widget_get_width (widget) - 24, 1) * PANGO_SCALE);
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
+  return layout;
+}
+
 static void
 tprof_chart_snapshot_message (GtkWidget   *widget,
-                              GtkSnapshot *snapshot,
-                              const char  *message)
+                              GtkSnapshot *snapshot)
 {
-  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, message);
+  g_autoptr(PangoLayout) layout = _tprof_chart_create_message_layout (TPROF_CHART (widget));
   GdkRGBA fg;
   int lw;
   int lh;
 
   gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
   fg.alpha *= 0.55;
-  pango_layout_get_pixel_size (layout, &lw, &lh);
+  pango_layout_get_pixel_size (layout, NULL, &lh);
+  /* the layout centres its lines in its set width */
+  lw = pango_layout_get_width (layout) / PANGO_SCALE;
 
   gtk_snapshot_save (snapshot);
   gtk_snapshot_translate (snapshot,
@@ -92,7 +110,7 @@ tprof_chart_snapshot (GtkWidget   *widget,
 
   if (message != NULL)
     {
-      tprof_chart_snapshot_message (widget, snapshot, message);
+      tprof_chart_snapshot_message (widget, snapshot);
       return;
     }
   if (width <= 0 || height <= 0)
@@ -162,6 +180,18 @@ query_tooltip_cb (GtkWidget  *widget,
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
+}
+
+gboolean
+_tprof_chart_get_area (TprofChart    *self,
+                       TprofPlotArea *area)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  g_return_val_if_fail (TPROF_IS_CHART (self), FALSE);
+  if (priv->have_area)
+    *area = priv->area;
+  return priv->have_area;
 }
 
 char *

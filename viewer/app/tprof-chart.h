@@ -62,6 +62,12 @@ void                     _tprof_chart_draw       (TprofChart           *self,
                                                   double                width,
                                                   double                height,
                                                   const TprofPlotTheme *theme);
+/* The message shown instead of a chart, wrapped to the chart's width;
+ * NULL when a chart is shown. */
+PangoLayout             *_tprof_chart_create_message_layout (TprofChart *self);
+/* The data rectangle of the last picture on screen; FALSE before one. */
+gboolean                 _tprof_chart_get_area   (TprofChart    *self,
+                                                  TprofPlotArea *area);
 /* The tooltip text of item @index (free it); NULL when out of range. */
 char                    *_tprof_chart_describe   (TprofChart *self,
                                                   gssize      index);

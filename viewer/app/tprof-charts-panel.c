@@ -18,8 +18,8 @@ struct _TprofChartsPanel
   TprofHistogramView *histogram;
   TprofRankChart     *rank_chart;
   TprofHeatmapView   *heatmap;
-  GtkWidget          *deviation_button;
-  GtkWidget          *time_axis_button;
+  GtkStack           *mode_option;
+  GtkWidget          *mode_buttons;
   TprofTrendView     *trend;
   TprofBreakdownView *breakdown;
   GtkWidget          *click_hint;
@@ -315,8 +315,8 @@ rank_page_changed_cb (TprofChartsPanel *self)
   const char *page = gtk_stack_get_visible_child_name (self->rank_stack);
 
   gtk_widget_set_visible (self->click_hint, g_strcmp0 (page, "trend") != 0);
-  gtk_widget_set_visible (self->deviation_button, g_strcmp0 (page, "heatmap") == 0);
-  gtk_widget_set_visible (self->time_axis_button, g_strcmp0 (page, "trend") == 0);
+  gtk_stack_set_visible_child_name (self->mode_option,
+                                    g_strcmp0 (page, "heatmap") == 0 || g_strcmp0 (page, "trend") == 0 ? page : "none");
 }
 
 static void
@@ -364,8 +364,8 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_chart);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, bins_spin);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, heatmap);
-  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, deviation_button);
-  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, time_axis_button);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, mode_option);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, mode_buttons);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, trend);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, breakdown);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, click_hint);
@@ -407,4 +407,11 @@ tprof_charts_panel_init (TprofChartsPanel *self)
   g_signal_connect_swapped (self->rank_stack, "notify::visible-child-name", G_CALLBACK (rank_page_changed_cb), self);
   rank_page_changed_cb (self);
   rank_page_changed_cb (self);
+}
+
+GtkWidget *
+_tprof_charts_panel_get_mode_buttons (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return self->mode_buttons;
 }

@@ -53,6 +53,8 @@ TprofRankChart     *_tprof_charts_panel_get_rank_chart (TprofChartsPanel *self);
 GtkSpinButton      *_tprof_charts_panel_get_bins_spin (TprofChartsPanel *self);
 /* The name of the operation shown, "" for none. */
 const char         *_tprof_charts_panel_get_title     (TprofChartsPanel *self);
+/* The row of the per-rank chart's mode buttons. */
+GtkWidget          *_tprof_charts_panel_get_mode_buttons (TprofChartsPanel *self);
 
 /* The heat map that rank-metric "time" shows in place of the rank chart. */
 TprofHeatmapView   *_tprof_charts_panel_get_heatmap    (TprofChartsPanel *self);

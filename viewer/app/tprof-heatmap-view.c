@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "tprof-heatmap-view.h"
 
@@ -13,7 +14,9 @@ struct _TprofHeatmapView
   TprofChart              parent_instance;
 
   const TprofProfileHeat *heat;      /* the profile's, NULL: no timeline */
-  double                 *cells;     /* heat's cells shown, rows of ranks not shown NaN */
+  double                 *cells;     /* n_rows x heat's columns: the rows of the ranks shown */
+  gint32                 *row_ranks; /* n_rows: each row's rank; NULL: heat's rows, every rank */
+  guint                   n_rows;
   gboolean                deviation; /* cells are deviations from each occurrence's median */
   gboolean                log;       /* durations on a log colour scale */
 };
@@ -36,14 +39,46 @@ static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (TprofHeatmapView, tprof_heatmap_view, TPROF_TYPE_CHART)
 
+/* The rank of row @row shown. */
+static gint32
+row_rank (TprofHeatmapView *self,
+          guint             row)
+{
+  return self->row_ranks != NULL ? self->row_ranks[row] : self->heat->first_rank + (gint32) row;
+}
+
+/* Under a rank filter only the rows of the ranks shown remain, so that a
+ * few ranks fill the plot instead of a sliver of a thousand rows. */
+static void
+keep_shown_rows (TprofHeatmapView *self,
+                 const guint8     *mask)
+{
+  guint n_cols = self->heat->n_cols, kept = 0;
+
+  self->row_ranks = g_new (gint32, MAX (self->heat->n_rows, 1));
+  for (guint i = 0; i < self->heat->n_rows; i++)
+    {
+      if (!mask[self->heat->first_rank + i])
+        continue;
+      memmove (self->cells + (gsize) kept * n_cols, self->cells + (gsize) i * n_cols, n_cols * sizeof (double));
+      self->row_ranks[kept++] = self->heat->first_rank + (gint32) i;
+    }
+  self->n_rows = kept;
+}
+
 static void
 tprof_heatmap_view_recompute (TprofChart *chart)
 {
   TprofHeatmapView *self = TPROF_HEATMAP_VIEW (chart);
+  const guint8 *mask = _tprof_chart_get_mask (chart);
 
   g_clear_pointer (&self->cells, g_free);
+  g_clear_pointer (&self->row_ranks, g_free);
   self->heat = _tprof_chart_get_heat (chart);
   self->cells = _tprof_chart_dup_heat_cells (chart, self->deviation);
+  self->n_rows = self->heat != NULL ? self->heat->n_rows : 0;
+  if (self->heat != NULL && mask != NULL)
+    keep_shown_rows (self, mask);
 }
 
 static const char *
@@ -66,7 +101,8 @@ tprof_heatmap_view_fill_plot (TprofHeatmapView *self,
   if (self->heat == NULL)
     return;
   plot->cells = self->cells;
-  plot->n_rows = self->heat->n_rows;
+  plot->n_rows = self->n_rows;
+  plot->row_ranks = self->row_ranks;
   plot->n_cols = self->heat->n_cols;
   plot->first_rank = self->heat->first_rank;
   plot->n_occurrences = self->heat->n_occurrences;
@@ -109,10 +145,12 @@ tprof_heatmap_view_hit (TprofChart          *chart,
   if (self->heat == NULL || area->width <= 0 || area->height <= 0
       || x < area->x || x >= area->x + area->width || y < area->y || y >= area->y + area->height)
     return -1;
+  if (self->n_rows == 0)
+    return -1;
   col = (guint) ((x - area->x) / area->width * self->heat->n_cols);
   /* rows go bottom up */
-  row = self->heat->n_rows - 1 - (guint) ((y - area->y) / area->height * self->heat->n_rows);
-  return (gssize) MIN (row, self->heat->n_rows - 1) * self->heat->n_cols + MIN (col, self->heat->n_cols - 1);
+  row = self->n_rows - 1 - MIN ((guint) ((y - area->y) / area->height * self->n_rows), self->n_rows - 1);
+  return (gssize) row * self->heat->n_cols + MIN (col, self->heat->n_cols - 1);
 }
 
 static char *
@@ -130,15 +168,17 @@ tprof_heatmap_view_describe (TprofChart *chart,
   g_autofree char *magnitude = NULL;
   g_autofree char *who = NULL;
 
-  if (self->heat == NULL || index < 0 || (gsize) index >= (gsize) self->heat->n_rows * self->heat->n_cols)
+  if (self->heat == NULL || index < 0 || (gsize) index >= (gsize) self->n_rows * self->heat->n_cols)
     return NULL;
   row = (guint) (index / self->heat->n_cols);
   col = (guint) (index % self->heat->n_cols);
-  rank = self->heat->first_rank + (gint32) row;
+  rank = row_rank (self, row);
   first = col * self->heat->n_occurrences / self->heat->n_cols;
   last = (col + 1) * self->heat->n_occurrences / self->heat->n_cols - 1;
   if (isnan (self->cells[index]))
     return NULL;
+  /* the profile's heat map holds every rank's row */
+  index = (gssize) (rank - self->heat->first_rank) * self->heat->n_cols + col;
   v = self->heat->cells[index];
   host = _tprof_profile_get_hostname (_tprof_chart_get_profile (chart), rank);
   who = host != NULL ? g_strdup_printf (_("Rank %d on %s"), rank, host) : g_strdup_printf (_("Rank %d"), rank);
@@ -166,7 +206,7 @@ released_cb (GtkGestureClick  *click,
   gssize hit = _tprof_chart_hit (TPROF_CHART (self), x, y);
 
   if (hit >= 0 && self->heat != NULL)
-    g_signal_emit (self, signals[RANK_CLICKED], 0, self->heat->first_rank + (int) (hit / self->heat->n_cols));
+    g_signal_emit (self, signals[RANK_CLICKED], 0, (int) row_rank (self, (guint) (hit / self->heat->n_cols)));
 }
 
 static void
@@ -175,6 +215,7 @@ tprof_heatmap_view_dispose (GObject *object)
   TprofHeatmapView *self = TPROF_HEATMAP_VIEW (object);
 
   g_clear_pointer (&self->cells, g_free);
+  g_clear_pointer (&self->row_ranks, g_free);
   self->heat = NULL;
   G_OBJECT_CLASS (tprof_heatmap_view_parent_class)->dispose (object);
 }
@@ -273,7 +314,7 @@ _tprof_heatmap_view_get_cells (TprofHeatmapView *self,
                                guint            *n_cols)
 {
   g_return_val_if_fail (TPROF_IS_HEATMAP_VIEW (self), NULL);
-  *n_rows = self->heat != NULL ? self->heat->n_rows : 0;
+  *n_rows = self->heat != NULL ? self->n_rows : 0;
   *n_cols = self->heat != NULL ? self->heat->n_cols : 0;
   return self->cells;
 }

@@ -9,8 +9,9 @@ G_BEGIN_DECLS
 #define TPROF_TYPE_HEATMAP_VIEW (tprof_heatmap_view_get_type ())
 G_DECLARE_FINAL_TYPE (TprofHeatmapView, tprof_heatmap_view, TPROF, HEATMAP_VIEW, TprofChart)
 
-/* The cells shown (rows of unshown ranks NaN), n_rows x n_cols; NULL when
- * the operation has no timeline. */
+/* The cells shown, n_rows x n_cols: one row per rank shown, ascending
+ * (under a rank filter, only its ranks); NULL when the operation has no
+ * timeline. */
 const double *_tprof_heatmap_view_get_cells (TprofHeatmapView *self,
                                              guint            *n_rows,
                                              guint            *n_cols);

@@ -61,7 +61,8 @@ static const ColumnSpec column_specs[] = {
   { "imbalance", N_("Imbalance"), "imbalance", COLUMN_RATIO, offsetof (TprofSummary, imbalance),
     N_("The slowest rank's total divided by the mean rank total; 1.00× is perfectly balanced") },
   { "slowest-rank", N_("Slowest"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank),
-    N_("The rank with the largest total time") },
+    /* xgettext:no-c-format */
+    N_("The rank whose total time exceeds the other ranks' by more than noise (5 % and a robust z-score over 3.5); — when none does") },
   { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count), N_("The number of samples") },
   { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count),
     N_("The number of ranks with samples") },
@@ -243,8 +244,10 @@ column_spec_format (const ColumnSpec *spec,
       /* Translators: a load imbalance factor, e.g. 1.25× */
       return g_strdup_printf (_("%.2f×"), value);
     case COLUMN_RANK:
+      /* a rank within noise of the others is no slowest rank */
       rank = *(const int32_t *) (summary + spec->offset);
-      return rank < 0 ? g_strdup ("—") : g_strdup_printf ("%d", rank);
+      return rank < 0 || !_tprof_operation_get_summary (operation)->slowest_stands_out
+             ? g_strdup ("—") : g_strdup_printf ("%d", rank);
     case COLUMN_BASE_MEDIAN:
     case COLUMN_CHANGE:
     case COLUMN_VERDICT:
@@ -376,7 +379,8 @@ column_sort_key (TprofOperation   *operation,
     case COLUMN_COUNT:
       return (double) *(const size_t *) (summary + spec->offset);
     case COLUMN_RANK:
-      return *(const int32_t *) (summary + spec->offset);
+      return _tprof_operation_get_summary (operation)->slowest_stands_out
+             ? *(const int32_t *) (summary + spec->offset) : -1;
     case COLUMN_DURATION:
     case COLUMN_RATIO:
       value = *(const double *) (summary + spec->offset);
@@ -467,7 +471,7 @@ header_title_for (TprofOperationTable *self,
   return NULL;
 }
 
-/* Each header says what its column means. */
+/* Each header says what its column means, and its arrow which way it sorts. */
 static void
 set_header_tooltips (TprofOperationTable *self)
 {
@@ -475,8 +479,13 @@ set_header_tooltips (TprofOperationTable *self)
     {
       GtkWidget *title = header_title_for (self, &column_specs[i]);
 
-      if (title != NULL)
-        gtk_widget_set_tooltip_text (title, _(column_specs[i].tooltip));
+      if (title == NULL)
+        continue;
+      gtk_widget_set_tooltip_text (title, _(column_specs[i].tooltip));
+      /* its sorter is reversed (see column_spec_sorter): style.css turns
+       * its arrow so that it points down while the largest come first */
+      if (column_specs[i].kind != COLUMN_NAME)
+        gtk_widget_add_css_class (title, "reversed-sort");
     }
 }
 
@@ -989,25 +998,6 @@ _tprof_operation_table_focus_search (TprofOperationTable *self)
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
-static void
-csv_append_field (GString    *csv,
-                  const char *text)
-{
-  if (strpbrk (text, ",\"\r\n") == NULL)
-    {
-      g_string_append (csv, text);
-      return;
-    }
-  g_string_append_c (csv, '"');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (csv, '"');
-      g_string_append_c (csv, *p);
-    }
-  g_string_append_c (csv, '"');
-}
-
 /* The comparison's fields of @operation: empty where unknown, "untested"
  * for a verdict the samples at hand could not decide. */
 static void
@@ -1039,75 +1029,44 @@ csv_append_comparison (GString        *csv,
                                                                          : "untested");
 }
 
-/* The parent's name (empty at the top) and the self time. */
-static void
-csv_append_tree (TprofOperationTable *self,
-                 GString             *csv,
+/* The parent's name, NULL at the top or without a tree (owned by the table). */
+static const char *
+csv_parent_name (TprofOperationTable *self,
                  TprofOperation      *operation)
 {
   g_autoptr(TprofOperation) parent = operation_at_index (self, (int) _tprof_operation_get_parent (operation));
 
-  g_string_append_c (csv, ',');
-  if (parent != NULL)
-    csv_append_field (csv, _tprof_operation_get_name (parent));
-  g_string_append_c (csv, ',');
-  if (!isnan (_tprof_operation_get_self (operation)))
-    tprof_append_exact_double (csv, _tprof_operation_get_self (operation));
+  return parent != NULL ? _tprof_operation_get_name (parent) : NULL;
 }
 
+/* tprof summary --format csv's columns (the one schema of the operations
+ * table), then the time lost to imbalance and, comparing, the comparison's
+ * fields as tprof compare names them. */
 char *
 _tprof_operation_table_to_csv (TprofOperationTable *self)
 {
   GListModel *model = self->operations;
   guint n = g_list_model_get_n_items (model);
-  gboolean any_sampled = FALSE;
-  GString *csv = g_string_new ("name,count,rank_count,mean_s,std_s,min_s,median_s,p95_s,max_s,sum_s,imbalance,slowest_rank,"
-                               "imbalance_time_s");
+  GString *csv = g_string_new (TPROF_SUMMARY_CSV_HEADER ",imbalance_time");
 
-  /* comparing: the comparison's fields as tprof compare names them */
   if (self->comparing)
-    g_string_append (csv, ",base_median_s,ratio,ci_low,ci_high,p_value,p_adjusted,verdict");
-  /* with a tree: where each operation sits, and its self time */
-  if (self->tree)
-    g_string_append (csv, ",parent,self_s");
-  /* with a sample limit: which rows' std and quantiles are estimates */
-  for (guint i = 0; i < n && !any_sampled; i++)
-    {
-      g_autoptr(TprofOperation) operation = g_list_model_get_item (model, i);
-
-      any_sampled = _tprof_operation_is_sampled (operation);
-    }
-  if (any_sampled)
-    g_string_append (csv, ",sampled");
+    g_string_append (csv, ",base_median,ratio,ci_low,ci_high,p_value,p_adjusted,verdict");
   g_string_append_c (csv, '\n');
 
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(TprofOperation) operation = g_list_model_get_item (model, i);
       const TprofSummary *s = _tprof_operation_get_summary (operation);
-      const double values[] = { s->mean, s->std, s->min, s->median, s->p95, s->max, s->sum, s->imbalance };
 
-      csv_append_field (csv, _tprof_operation_get_name (operation));
-      g_string_append_printf (csv, ",%zu,%zu", s->count, s->rank_count);
-      for (guint v = 0; v < G_N_ELEMENTS (values); v++)
-        {
-          if (isnan (values[v]))
-            g_string_append_c (csv, ',');
-          else
-            {
-              g_string_append_c (csv, ',');
-              tprof_append_exact_double (csv, values[v]);
-            }
-        }
-      g_string_append_printf (csv, ",%d,", s->slowest_rank);
-      if (!isnan (s->imbalance_time))
+      tprof_summary_csv_append_row (csv, _tprof_operation_get_name (operation), s,
+                                    self->tree ? csv_parent_name (self, operation) : NULL,
+                                    _tprof_operation_get_self (operation), _tprof_operation_is_sampled (operation),
+                                    _tprof_operation_get_stored (operation));
+      g_string_append_c (csv, ',');
+      if (isfinite (s->imbalance_time))
         tprof_append_exact_double (csv, s->imbalance_time);
       if (self->comparing)
         csv_append_comparison (csv, operation);
-      if (self->tree)
-        csv_append_tree (self, csv, operation);
-      if (any_sampled)
-        g_string_append (csv, _tprof_operation_is_sampled (operation) ? ",1" : ",0");
       g_string_append_c (csv, '\n');
     }
 

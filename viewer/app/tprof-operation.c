@@ -20,6 +20,7 @@ struct _TprofOperation
   gssize        parent;
   double        self_time;
   gboolean      sampled;
+  guint64       stored;     /* samples the file keeps of the ranks shown */
 };
 
 enum {
@@ -262,10 +263,19 @@ _tprof_operation_get_self (TprofOperation *self)
 
 void
 _tprof_operation_set_sampled (TprofOperation *self,
-                              gboolean        sampled)
+                              gboolean        sampled,
+                              guint64         stored)
 {
   g_return_if_fail (TPROF_IS_OPERATION (self));
   self->sampled = sampled;
+  self->stored = stored;
+}
+
+guint64
+_tprof_operation_get_stored (TprofOperation *self)
+{
+  g_return_val_if_fail (TPROF_IS_OPERATION (self), 0);
+  return self->stored;
 }
 
 gboolean

@@ -41,9 +41,12 @@ gssize              _tprof_operation_get_parent (TprofOperation *self);
 double              _tprof_operation_get_self   (TprofOperation *self);
 
 /* Whether the file keeps a random subset of the operation's samples: its
- * std and quantiles are then estimates (_tprof_profile_is_sampled). */
+ * std and quantiles are then estimates (_tprof_profile_is_sampled); and
+ * how many samples of the ranks shown it keeps. */
 void     _tprof_operation_set_sampled (TprofOperation *self,
-                                       gboolean        sampled);
+                                       gboolean        sampled,
+                                       guint64         stored);
 gboolean _tprof_operation_is_sampled  (TprofOperation *self);
+guint64  _tprof_operation_get_stored  (TprofOperation *self);
 
 G_END_DECLS

@@ -217,6 +217,30 @@ add_filter (GtkFileChooser     *chooser,
   gtk_file_chooser_add_filter (chooser, filter);
 }
 
+void
+_tprof_window_open_files (TprofWindow  *self,
+                          GFile       **files,
+                          guint         n_files)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autoptr(GList) before = NULL;
+  guint first = 0;
+
+  if (n_files > 0 && _tprof_window_is_empty (self))
+    {
+      _tprof_window_open (self, files[0]);
+      first = 1;
+    }
+  if (first == n_files || app == NULL)
+    return;
+  before = g_list_copy (gtk_application_get_windows (app));
+  g_application_open (G_APPLICATION (app), files + first, (int) (n_files - first), "");
+  /* the windows made for them report a failure here, and go */
+  for (GList *l = gtk_application_get_windows (app); l != NULL; l = l->next)
+    if (TPROF_IS_WINDOW (l->data) && g_list_find (before, l->data) == NULL)
+      g_weak_ref_set (&TPROF_WINDOW (l->data)->opener, self);
+}
+
 static void
 open_response_cb (GtkNativeDialog *dialog,
                   int              response,
@@ -226,21 +250,11 @@ open_response_cb (GtkNativeDialog *dialog,
     {
       g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
       guint n = g_list_model_get_n_items (files);
-      guint first = 0;
-      g_autoptr(GPtrArray) rest = g_ptr_array_new_with_free_func (g_object_unref);
+      g_autoptr(GPtrArray) all = g_ptr_array_new_with_free_func (g_object_unref);
 
-      if (n > 0 && _tprof_window_is_empty (self))
-        {
-          g_autoptr(GFile) file = g_list_model_get_item (files, 0);
-
-          _tprof_window_open (self, file);
-          first = 1;
-        }
-      for (guint i = first; i < n; i++)
-        g_ptr_array_add (rest, g_list_model_get_item (files, i));
-      if (rest->len > 0)
-        g_application_open (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
-                            (GFile **) rest->pdata, rest->len, "");
+      for (guint i = 0; i < n; i++)
+        g_ptr_array_add (all, g_list_model_get_item (files, i));
+      _tprof_window_open_files (self, (GFile **) all->pdata, all->len);
     }
 
   gtk_native_dialog_destroy (dialog);

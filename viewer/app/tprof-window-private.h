@@ -55,6 +55,13 @@ struct _TprofWindow
   GtkLabel             *straggler_label;
   GtkButton            *straggler_button;
   int                   straggler;        /* the rank named from arrival, -1: none */
+
+  GWeakRef              opener;           /* the window whose Open made this one, if any */
+
+  /* the first view (tprof-window-first-view.c) */
+  gboolean              first_view;       /* the window still chooses the operation shown */
+  gboolean              choosing;         /* it is choosing now */
+  int                   shown_index;      /* the operation selected, -1: none */
 };
 
 /* tprof-window.c */
@@ -91,6 +98,14 @@ void        _tprof_window_update_table    (TprofWindow  *self);
 /* The title and subtitle of the profile shown (and of its baseline). */
 void        _tprof_window_show_title      (TprofWindow  *self);
 
+/* tprof-window-first-view.c: a profile opens on the operation where the
+ * straggler named from arrival stands out, until the user chooses */
+void        _tprof_window_reset_first_view (TprofWindow *self);
+/* The table's selection changed: by the user unless the window chose. */
+void        _tprof_window_note_selection  (TprofWindow  *self);
+/* Selects the straggler's operation while the window still chooses. */
+void        _tprof_window_open_on_straggler (TprofWindow *self);
+
 /* tprof-window-compare.c */
 typedef struct _WindowComparison WindowComparison;
 void        _tprof_window_stop_comparing  (TprofWindow  *self);
@@ -114,6 +129,12 @@ void        _tprof_window_cancel_baseline_reading (TprofWindow *self);
 
 /* tprof-window-actions.c */
 void        _tprof_window_class_add_actions (GtkWidgetClass *widget_class);
+/* Opens @files as the Open dialog does: the first here when this window is
+ * empty, the others in windows of their own, which go away again if their
+ * file cannot be opened, leaving the reason here. */
+void        _tprof_window_open_files      (TprofWindow  *self,
+                                           GFile       **files,
+                                           guint         n_files);
 void        _tprof_window_update_actions  (TprofWindow  *self);
 /* Writes the chart @chart ("histogram" or "ranks") as shown to @path, its
  * format from the suffix. */

@@ -106,6 +106,25 @@ tprof_window_show_page (TprofWindow *self,
     gtk_progress_bar_set_fraction (self->progress_bar, 0.0);
 }
 
+/* The samples the file keeps of operation @op on the ranks @shown (NULL:
+ * all): its count, unless the file keeps a subset. */
+static guint64
+stored_samples (TprofProfile       *profile,
+                gsize               op,
+                const TprofSummary *summary,
+                const guint8       *shown)
+{
+  const TprofOperationStats *stats = _tprof_profile_get_stats (profile, op);
+  guint64 stored = 0;
+
+  if (!_tprof_profile_is_sampled (profile, op) || stats == NULL)
+    return summary->count;
+  for (int r = 0; r < _tprof_profile_get_world_size (profile); r++)
+    if (shown == NULL || shown[r])
+      stored += (guint64) stats->rank_count[r];
+  return stored;
+}
+
 /* The table's rows: @summaries, or (NULL) the cached statistics; with
  * the operation tree, each one's parent and self time on the ranks of
  * @mask (NULL: all). */
@@ -124,7 +143,8 @@ operations_new (TprofProfile       *profile,
       const TprofSummary *summary = summaries != NULL ? &summaries[i] : _tprof_profile_get_summary (profile, i);
       TprofOperation *operation = _tprof_operation_new (_tprof_profile_get_name (profile, i), i, summary);
 
-      _tprof_operation_set_sampled (operation, _tprof_profile_is_sampled (profile, i));
+      _tprof_operation_set_sampled (operation, _tprof_profile_is_sampled (profile, i),
+                                    stored_samples (profile, i, summary, shown));
       if (tree)
         _tprof_operation_set_tree (operation, TRUE, _tprof_profile_get_parent (profile, i),
                                    _tprof_profile_get_self_time (profile, i, shown));
@@ -177,6 +197,7 @@ table_job_done (GObject      *object,
   operations = operations_new (self->profile, summaries, job->mask);
   _tprof_window_comparison_apply (job->comparison, operations);
   _tprof_operation_table_set_operations (self->table, operations);
+  _tprof_window_open_on_straggler (self);
 }
 
 /* Statistics under a rank filter need quantiles of every operation: a worker
@@ -202,6 +223,7 @@ _tprof_window_update_table (TprofWindow *self)
       g_autoptr(GPtrArray) operations = operations_new (self->profile, NULL, NULL);
 
       _tprof_operation_table_set_operations (self->table, operations);
+      _tprof_window_open_on_straggler (self);
       return;
     }
 
@@ -222,12 +244,15 @@ _tprof_window_update_table (TprofWindow *self)
   g_task_run_in_thread (task, table_job_worker);
 }
 
+static void tprof_window_update_straggler_button (TprofWindow *self);
+
 static void
 rank_filter_changed_cb (TprofWindow     *self,
                         TprofRankFilter *filter)
 {
   g_clear_pointer (&self->mask, g_bytes_unref);
   self->mask = _tprof_rank_filter_dup_mask (filter);
+  tprof_window_update_straggler_button (self);
 
   _tprof_window_update_charts (self);
   _tprof_window_update_table (self);
@@ -236,6 +261,7 @@ rank_filter_changed_cb (TprofWindow     *self,
 static void
 selected_operation_cb (TprofWindow *self)
 {
+  _tprof_window_note_selection (self);
   _tprof_window_update_charts (self);
 }
 
@@ -346,14 +372,13 @@ tprof_window_show_straggler (TprofWindow  *self,
       g_autofree char *who = host != NULL ? g_strdup_printf (_("rank %d (%s)"), rank, host)
                                           : g_strdup_printf (_("rank %d"), rank);
       g_autofree char *wait = tprof_format_duration (tprof_stragglers_wait_caused (blame)[rank], 3);
-      g_autofree char *button = g_strdup_printf (_("Show Rank %d"), rank);
 
       text = g_strdup_printf (_("Straggler: %s arrived last %" PRIu64 " of %" PRIu64
                                 " times where the ranks wait for each other (%s), keeping the others "
                                 "waiting %s in all."),
                               who, tprof_stragglers_late_count (blame)[rank],
                               tprof_stragglers_occurrences (blame), op, wait);
-      if (s != NULL && s->slowest_rank >= 0 && s->slowest_rank != rank)
+      if (s != NULL && s->slowest_stands_out && s->slowest_rank != rank)
         {
           g_autofree char *more = g_strdup_printf (_("%s Durations alone point at rank %d: at a collective "
                                                      "the late rank waits least."), text, s->slowest_rank);
@@ -361,22 +386,46 @@ tprof_window_show_straggler (TprofWindow  *self,
           g_free (text);
           text = g_steal_pointer (&more);
         }
-      gtk_button_set_label (self->straggler_button, button);
+      tprof_window_update_straggler_button (self);
     }
   gtk_label_set_text (self->straggler_label, text);
   gtk_widget_set_visible (self->straggler_bar, TRUE);
+  _tprof_window_open_on_straggler (self);
+}
+
+/* Whether the rank filter shows the straggler alone. */
+static gboolean
+showing_straggler_alone (TprofWindow *self)
+{
+  const guint8 *mask = self->mask != NULL ? g_bytes_get_data (self->mask, NULL) : NULL;
+
+  return self->straggler >= 0 && mask != NULL && mask[self->straggler]
+         && _tprof_rank_filter_get_n_selected (self->rank_filter) == 1;
+}
+
+/* "Show Rank N", or the way back once it is shown alone. */
+static void
+tprof_window_update_straggler_button (TprofWindow *self)
+{
+  g_autofree char *label = NULL;
+
+  if (self->straggler < 0)
+    return;
+  if (showing_straggler_alone (self))
+    label = g_strdup (_("Show All Ranks"));
+  else
+    label = g_strdup_printf (_("Show Rank %d"), self->straggler);
+  gtk_button_set_label (self->straggler_button, label);
 }
 
 static void
 straggler_button_cb (TprofWindow *self,
                      GtkButton   *button)
 {
-  g_autofree char *expression = NULL;
-
   if (self->straggler < 0)
     return;
-  expression = g_strdup_printf ("%d", self->straggler);
-  _tprof_rank_filter_apply_expression (self->rank_filter, expression, NULL);
+  /* the straggler alone, or every rank again when it is shown alone */
+  _tprof_rank_filter_focus_rank (self->rank_filter, self->straggler);
 }
 
 int
@@ -474,6 +523,7 @@ tprof_window_show_profile (TprofWindow  *self,
   _tprof_window_show_title (self);
   tprof_window_show_page (self, "profile");
 
+  _tprof_window_reset_first_view (self);
   /* empty the table first so the old selection is not carried over */
   {
     g_autoptr(GPtrArray) none = g_ptr_array_new ();
@@ -489,6 +539,22 @@ tprof_window_show_profile (TprofWindow  *self,
 
   gtk_recent_manager_add_item (gtk_recent_manager_get_default (), uri);
   _tprof_window_update_actions (self);
+}
+
+/* A window made by another's Open for a file it could not open goes away
+ * again, leaving the reason in that window (rather than an empty one). */
+static gboolean
+tprof_window_hand_back_error (TprofWindow *self,
+                              const char  *message)
+{
+  g_autoptr(TprofWindow) opener = g_weak_ref_get (&self->opener);
+
+  if (opener == NULL || self->profile != NULL)
+    return FALSE;
+  _tprof_window_show_error (opener, message);
+  gtk_window_present (GTK_WINDOW (opener));
+  gtk_window_destroy (GTK_WINDOW (self));
+  return TRUE;
 }
 
 static void
@@ -511,6 +577,8 @@ load_done_cb (GObject      *object,
       name = g_file_get_basename (_tprof_profile_get_file (profile));
       /* Translators: the first %s is a file name, the second says what is wrong with it */
       message = g_strdup_printf (_("Could not open %s: %s"), name, error->message);
+      if (tprof_window_hand_back_error (self, message))
+        return;
       _tprof_window_show_error (self, message);
 
       g_clear_object (&self->loading);
@@ -661,6 +729,7 @@ tprof_window_dispose (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->mask, g_bytes_unref);
+  g_weak_ref_set (&self->opener, NULL);
 
   G_OBJECT_CLASS (tprof_window_parent_class)->dispose (object);
 }

@@ -187,7 +187,7 @@ render_table (const Row *rows,
         tprof_cli_cell_duration (s->p95),
         tprof_cli_cell_duration (s->p99),
         tprof_cli_cell_ratio (s->imbalance),
-        s->slowest_rank >= 0 ? g_strdup_printf ("%d", s->slowest_rank) : g_strdup ("—"),
+        s->slowest_stands_out ? g_strdup_printf ("%d", s->slowest_rank) : g_strdup ("—"),
       };
 
       if (!tree)
@@ -209,30 +209,14 @@ static char *
 render_csv (const Row *rows,
             gsize      n_rows)
 {
-  GString *out = g_string_new (NULL);
-
-  for (int c = 0; c < N_COLUMNS; c++)
-    g_string_append_printf (out, c > 0 ? ",%s" : "%s", column_keys[c]);
-  g_string_append (out, ",sampled,stored\n");
+  /* the viewer's Export Table writes the same columns */
+  GString *out = g_string_new (TPROF_SUMMARY_CSV_HEADER "\n");
 
   for (gsize i = 0; i < n_rows; i++)
     {
-      tprof_cli_csv_append_string (out, rows[i].name);
-      g_string_append_printf (out, ",%zu,%zu", rows[i].s.count, rows[i].s.rank_count);
-      for (int c = COLUMN_SUM; c <= COLUMN_IMBALANCE; c++)
-        {
-          g_string_append_c (out, ',');
-          tprof_cli_csv_append_double (out, row_number (&rows[i], (Column) c));
-        }
-      g_string_append_c (out, ',');
-      if (rows[i].s.slowest_rank >= 0)
-        g_string_append_printf (out, "%d", rows[i].s.slowest_rank);
-      g_string_append_c (out, ',');
-      if (rows[i].parent != NULL)
-        tprof_cli_csv_append_string (out, rows[i].parent);
-      g_string_append_c (out, ',');
-      tprof_cli_csv_append_double (out, rows[i].self_sum);
-      g_string_append_printf (out, ",%s,%" PRIu64 "\n", rows[i].sampled ? "true" : "false", rows[i].stored);
+      tprof_summary_csv_append_row (out, rows[i].name, &rows[i].s, rows[i].parent, rows[i].self_sum,
+                                    rows[i].sampled, rows[i].stored);
+      g_string_append_c (out, '\n');
     }
   return g_string_free (out, FALSE);
 }

@@ -77,7 +77,7 @@ _tprof_plot_axis_init_linear (TprofPlotAxis     *axis,
   if (kind == TPROF_PLOT_AXIS_COUNT)
     step = MAX (step, 1);  /* no "0.5" between two whole counts */
 
-  axis->kind = kind;
+  *axis = (TprofPlotAxis) { .kind = kind };
   axis->log = FALSE;
   axis->min = expand ? floor (lo / step + 1e-9) * step : lo;
   axis->max = expand ? ceil (hi / step - 1e-9) * step : hi;
@@ -126,7 +126,7 @@ _tprof_plot_axis_init_log (TprofPlotAxis     *axis,
   if (!(hi > lo) || !isfinite (hi))
     hi = lo * 10;
 
-  axis->kind = kind;
+  *axis = (TprofPlotAxis) { .kind = kind };
   axis->log = TRUE;
   axis->min = lo;
   axis->max = hi;
@@ -176,6 +176,13 @@ _tprof_plot_axis_tick_label (const TprofPlotAxis *axis,
   double v = axis->ticks[i];
   double max_abs = 0;
 
+  if (axis->labels != NULL)
+    {
+      long row = lround (v);
+
+      return row >= 0 && (gulong) row < axis->n_labels && fabs (v - row) < 1e-9
+             ? g_strdup_printf ("%d", axis->labels[row]) : g_strdup ("");
+    }
   for (guint k = 0; k < axis->n_ticks; k++)
     max_abs = MAX (max_abs, fabs (axis->ticks[k]));
 

@@ -97,7 +97,9 @@ tprof_plot_heatmap_to_csv (const TprofPlotHeatmap *plot)
 
         if (isnan (v))
           continue;
-        g_string_append_printf (out, "%d,%zu,%zu", plot->first_rank + (int) i, j * plot->n_occurrences / plot->n_cols,
+        g_string_append_printf (out, "%d,%zu,%zu",
+                                plot->row_ranks != NULL ? plot->row_ranks[i] : plot->first_rank + (int) i,
+                                j * plot->n_occurrences / plot->n_cols,
                                 (j + 1) * plot->n_occurrences / plot->n_cols - 1);
         csv_append_value (out, v);
         g_string_append_c (out, '\n');
@@ -165,4 +167,40 @@ tprof_plot_breakdown_to_csv (const TprofPlotBreakdown *plot)
       g_string_append_c (out, '\n');
     }
   return g_string_free (out, FALSE);
+}
+
+/* A number, or an empty field where it is unknown. */
+static void
+csv_append_number (GString *out,
+                   double   value)
+{
+  g_string_append_c (out, ',');
+  if (isfinite (value))
+    tprof_append_exact_double (out, value);
+}
+
+void
+tprof_summary_csv_append_row (GString            *out,
+                              const char         *name,
+                              const TprofSummary *s,
+                              const char         *parent,
+                              double              self_sum,
+                              gboolean            sampled,
+                              guint64             stored)
+{
+  const double times[] = { s->sum, s->mean, s->std, s->min, s->max, s->median, s->p95, s->p99, s->imbalance };
+
+  g_return_if_fail (out != NULL && name != NULL && s != NULL);
+  tprof_csv_append_text (out, name);
+  g_string_append_printf (out, ",%zu,%zu", s->count, s->rank_count);
+  for (guint i = 0; i < G_N_ELEMENTS (times); i++)
+    csv_append_number (out, times[i]);
+  g_string_append_c (out, ',');
+  if (s->slowest_rank >= 0)
+    g_string_append_printf (out, "%d", s->slowest_rank);
+  g_string_append_c (out, ',');
+  if (parent != NULL)
+    tprof_csv_append_text (out, parent);
+  csv_append_number (out, self_sum);
+  g_string_append_printf (out, ",%s,%" G_GUINT64_FORMAT, sampled ? "true" : "false", stored);
 }

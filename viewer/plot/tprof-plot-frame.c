@@ -81,24 +81,19 @@ _tprof_plot_frame_draw_titles (cairo_t              *cr,
   TprofPlotFont title_font = { frame->font * 1.3, TRUE };
   TprofPlotFont subtitle_font = { frame->font * 0.95, FALSE };
   double y = frame->pad;
-  double h;
+  /* a narrow chart shortens its titles rather than cutting them at its edges */
+  double width = frame->width - 2 * frame->pad;
 
   if (title != NULL && *title != '\0')
-    {
-      _tprof_plot_text_extents (cr, &title_font, title, NULL, &h);
-      _tprof_plot_text_draw (cr, &title_font, title, frame->width / 2, y, 0.5, 0, FALSE,
-                             frame->theme->foreground);
-      y += h;
-    }
+    y += _tprof_plot_text_draw_fitted (cr, &title_font, title, frame->width / 2, y, width, FALSE,
+                                       frame->theme->foreground);
   if (subtitle != NULL && *subtitle != '\0')
     {
       double rgba[4];
 
       memcpy (rgba, frame->theme->foreground, sizeof rgba);
       rgba[3] *= 0.75;
-      _tprof_plot_text_extents (cr, &subtitle_font, subtitle, NULL, &h);
-      _tprof_plot_text_draw (cr, &subtitle_font, subtitle, frame->width / 2, y, 0.5, 0, FALSE, rgba);
-      y += h;
+      y += _tprof_plot_text_draw_fitted (cr, &subtitle_font, subtitle, frame->width / 2, y, width, FALSE, rgba);
     }
   return y + frame->font * 0.6;
 }
@@ -110,7 +105,10 @@ _tprof_plot_frame_draw_message (cairo_t              *cr,
                                 const char           *message)
 {
   TprofPlotFont font = { frame->font * 1.2, FALSE };
+  /* a long message wraps within the chart, centred in the room below @top */
+  double width = frame->width - 4 * frame->font;
+  double h = _tprof_plot_text_wrapped_height (cr, &font, message, width);
 
-  _tprof_plot_text_draw (cr, &font, message, frame->width / 2, (top + frame->height) / 2,
-                         0.5, 0.5, FALSE, frame->theme->foreground);
+  _tprof_plot_text_draw_fitted (cr, &font, message, frame->width / 2, MAX (top, (top + frame->height - h) / 2),
+                                width, TRUE, frame->theme->foreground);
 }

@@ -215,9 +215,18 @@ tprof_plot_heatmap_draw (cairo_t                *cr,
 
   _tprof_plot_axis_init_linear (&x_axis, TPROF_PLOT_AXIS_COUNT, (double) plot->first_occurrence,
                                 (double) (plot->first_occurrence + plot->n_occurrences), 6, FALSE);
-  /* ranks label the middle of their rows */
-  _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_COUNT, plot->first_rank - 0.5,
-                                plot->first_rank + plot->n_rows - 0.5, MIN (plot->n_rows, 8), FALSE);
+  /* ranks label the middle of their rows; rows of a rank filter by
+   * row, each labelled with its rank, so that a few ranks fill the plot */
+  if (plot->row_ranks != NULL)
+    {
+      _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_COUNT, -0.5, plot->n_rows - 0.5,
+                                    MIN (plot->n_rows, 8), FALSE);
+      y_axis.labels = plot->row_ranks;
+      y_axis.n_labels = plot->n_rows;
+    }
+  else
+    _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_COUNT, plot->first_rank - 0.5,
+                                  plot->first_rank + plot->n_rows - 0.5, MIN (plot->n_rows, 8), FALSE);
   axes.x = &x_axis;
   axes.y = &y_axis;
   axes.x_title = _("Occurrence");

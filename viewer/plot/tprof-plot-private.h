@@ -75,6 +75,21 @@ void _tprof_plot_text_draw (cairo_t             *cr,
                             double               valign,
                             gboolean             vertical,
                             const double         rgba[4]);
+/* @text in lines at most @width wide centred on @x from @y down, wrapped
+ * at words (@wrap) or shortened in the middle; returns its height. */
+double _tprof_plot_text_draw_fitted (cairo_t             *cr,
+                                     const TprofPlotFont *font,
+                                     const char          *text,
+                                     double               x,
+                                     double               y,
+                                     double               width,
+                                     gboolean             wrap,
+                                     const double         rgba[4]);
+/* The height of @text wrapped into lines at most @width wide. */
+double _tprof_plot_text_wrapped_height (cairo_t             *cr,
+                                        const TprofPlotFont *font,
+                                        const char          *text,
+                                        double               width);
 
 /* ---- axes ---- */
 
@@ -94,6 +109,10 @@ typedef struct
   double   step;                  /* linear tick step; 0 for log ticks */
   guint    n_ticks;
   double   ticks[TPROF_PLOT_AXIS_MAX_TICKS];
+  const gint32 *labels;           /* NULL: ticks labelled by value; else a tick
+                                     at integer i is labelled labels[i] (rows
+                                     of ranks that are not consecutive) */
+  guint    n_labels;
 } TprofPlotAxis;
 
 /* Linear axis over [@lo, @hi] with about @target ticks; @expand widens the

@@ -50,7 +50,9 @@ compare_by_value_desc (gconstpointer a,
   return (va < vb) - (va > vb);
 }
 
-/* TRUE for the n_highlight ranks with the largest values. */
+/* TRUE for those of the n_highlight ranks with the largest values that
+ * stand out from the others beyond noise (the engine's rule, as the
+ * table's Slowest column): equal ranks get no mark. */
 static gboolean *
 find_slowest (const TprofPlotRanks *plot,
               gsize                *slowest)
@@ -58,15 +60,20 @@ find_slowest (const TprofPlotRanks *plot,
   gsize n = plot->n_ranks;
   gsize n_highlight = MIN (plot->n_highlight > 0 ? plot->n_highlight : 1, n);
   gsize *order = g_new (gsize, n);
+  double *values = g_new (double, n);
   gboolean *marked = g_new0 (gboolean, n);
 
   for (gsize i = 0; i < n; i++)
-    order[i] = i;
+    {
+      order[i] = i;
+      values[i] = rank_value (plot, i);
+    }
   g_qsort_with_data (order, (gint) n, sizeof *order, compare_by_value_desc, (gpointer) plot);
   for (gsize k = 0; k < n_highlight; k++)
-    if (!isnan (rank_value (plot, order[k])))
+    if (tprof_slowest_stands_out (values, n, order[k]))
       marked[order[k]] = TRUE;
   *slowest = order[0];
+  g_free (values);
   g_free (order);
   return marked;
 }
@@ -339,13 +346,21 @@ draw_range_note (cairo_t              *cr,
 
 static char *
 slowest_subtitle (const TprofPlotRanks *plot,
-                  gsize                 slowest)
+                  gsize                 slowest,
+                  gboolean              stands_out)
 {
   char *value = tprof_format_duration (rank_value (plot, slowest), 3);
   char *subtitle;
 
-  /* TRANSLATORS: the rank with the largest time and that time */
-  subtitle = g_strdup_printf (_("Slowest: rank %d (%s)"), plot->ranks[slowest].rank, value);
+  if (plot->n_ranks < 2)
+    /* TRANSLATORS: the only rank shown and its time */
+    subtitle = g_strdup_printf (_("Rank %d (%s)"), plot->ranks[slowest].rank, value);
+  else if (stands_out)
+    /* TRANSLATORS: the rank with the largest time and that time */
+    subtitle = g_strdup_printf (_("Slowest: rank %d (%s)"), plot->ranks[slowest].rank, value);
+  else
+    /* TRANSLATORS: the ranks' times differ by less than noise; the largest one and its rank */
+    subtitle = g_strdup_printf (_("No rank stands out (largest: rank %d, %s)"), plot->ranks[slowest].rank, value);
   g_free (value);
   return subtitle;
 }
@@ -384,7 +399,7 @@ tprof_plot_ranks_draw (cairo_t              *cr,
     }
 
   slowest = find_slowest (plot, &slowest_index);
-  subtitle = slowest_subtitle (plot, slowest_index);
+  subtitle = slowest_subtitle (plot, slowest_index, slowest[slowest_index]);
   top = _tprof_plot_frame_draw_titles (cr, &frame, title, subtitle);
   g_free (subtitle);
 

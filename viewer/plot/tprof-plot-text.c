@@ -78,3 +78,54 @@ _tprof_plot_text_draw (cairo_t             *cr,
   g_object_unref (layout);
   cairo_restore (cr);
 }
+
+/* Lays out @text in lines at most @width wide, wrapped at words (@wrap)
+ * or shortened with an ellipsis in its middle, centred on @x from @y
+ * down; returns the height drawn. */
+double
+_tprof_plot_text_draw_fitted (cairo_t             *cr,
+                              const TprofPlotFont *font,
+                              const char          *text,
+                              double               x,
+                              double               y,
+                              double               width,
+                              gboolean             wrap,
+                              const double         rgba[4])
+{
+  PangoLayout *layout = create_layout (cr, font, text);
+  PangoRectangle logical;
+  double h;
+
+  pango_layout_set_width (layout, (int) (MAX (width, 1.0) * PANGO_SCALE));
+  pango_layout_set_alignment (layout, PANGO_ALIGN_CENTER);
+  if (wrap)
+    pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  else
+    pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+  pango_layout_get_extents (layout, NULL, &logical);
+  h = (double) logical.height / PANGO_SCALE;
+  cairo_save (cr);
+  cairo_move_to (cr, x - MAX (width, 1.0) / 2, y);
+  _tprof_plot_set_rgba (cr, rgba);
+  pango_cairo_show_layout (cr, layout);
+  cairo_restore (cr);
+  g_object_unref (layout);
+  return h;
+}
+
+/* The height @text takes wrapped into lines at most @width wide. */
+double
+_tprof_plot_text_wrapped_height (cairo_t             *cr,
+                                 const TprofPlotFont *font,
+                                 const char          *text,
+                                 double               width)
+{
+  PangoLayout *layout = create_layout (cr, font, text);
+  PangoRectangle logical;
+
+  pango_layout_set_width (layout, (int) (MAX (width, 1.0) * PANGO_SCALE));
+  pango_layout_set_wrap (layout, PANGO_WRAP_WORD_CHAR);
+  pango_layout_get_extents (layout, NULL, &logical);
+  g_object_unref (layout);
+  return (double) logical.height / PANGO_SCALE;
+}

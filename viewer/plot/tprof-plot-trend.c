@@ -171,17 +171,11 @@ tprof_plot_trend_draw (cairo_t              *cr,
   axes.x_title = plot->column_starts != NULL ? _("Time on the timeline") : _("Occurrence");
   axes.y_title = _("Time");
   _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
-  /* the legend covers no line: above the data when it takes less than
-   * half the plot's height, else beside the plot when there is room (else
-   * it overlaps) */
-  if (legend_h + frame.pad < area->height * 0.5)
-    {
-      double headroom = area->height / (area->height - legend_h - frame.pad);
-
-      _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_DURATION, 0, y_max * 1.04 * headroom, 5, TRUE);
-      _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
-    }
-  else if (legend_w + frame.pad < 0.4 * frame.width)
+  /* the legend covers no line: beside the plot when there is room, which
+   * leaves the time axis as the data asks; else above the data when it
+   * takes less than a quarter of the plot's height (the axis then runs at
+   * most a third past the data); else it overlaps */
+  if (legend_w + frame.pad < 0.4 * frame.width)
     {
       double full_width = frame.width;
 
@@ -189,6 +183,13 @@ tprof_plot_trend_draw (cairo_t              *cr,
       frame.width -= legend_w + frame.pad;
       _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
       frame.width = full_width;
+    }
+  else if (legend_h + frame.pad < area->height * 0.25)
+    {
+      double headroom = area->height / (area->height - legend_h - frame.pad);
+
+      _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_DURATION, 0, y_max * 1.04 * headroom, 5, TRUE);
+      _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
     }
   _tprof_plot_axes_draw_grid (cr, &frame, &axes, area);
 

@@ -156,6 +156,26 @@ char *tprof_plot_histogram_to_csv (const TprofHistogram *hist);
 void  tprof_csv_append_text (GString    *out,
                              const char *text);
 
+/* ---- the operations table as CSV: tprof summary's and the viewer's ---- */
+
+/* The header of the operations table's CSV (no line break):
+ * name,count,rank_count,sum,mean,std,min,max,median,p95,p99,imbalance,
+ * slowest_rank,parent,self_sum,sampled,stored; times in seconds. */
+#define TPROF_SUMMARY_CSV_HEADER \
+  "name,count,rank_count,sum,mean,std,min,max,median,p95,p99,imbalance,slowest_rank,parent,self_sum,sampled,stored"
+
+/* Appends one row (no line break) of the table: @s of the operation
+ * @name, its @parent's name (NULL: none), its @self_sum (NaN: unknown),
+ * whether the file keeps a random subset of its samples (@sampled) and
+ * how many it keeps (@stored). Unknown numbers are empty fields. */
+void tprof_summary_csv_append_row (GString            *out,
+                                   const char         *name,
+                                   const TprofSummary *s,
+                                   const char         *parent,
+                                   double              self_sum,
+                                   gboolean            sampled,
+                                   guint64             stored);
+
 /* Appends @value in the shortest decimal form that reads back as exactly
  * @value ("0.000988567", not "0.00098856700000000009"), with the C
  * locale's decimal point whatever the user's: what CSV and JSON readers
@@ -237,6 +257,9 @@ typedef struct
   guint             n_rows;           /* ranks first_rank, first_rank + 1, ... */
   guint             n_cols;
   gint32            first_rank;
+  const gint32     *row_ranks;        /* n_rows: the rank of each row, when they are
+                                       * not consecutive (a rank filter); NULL:
+                                       * first_rank + row */
   gsize             first_occurrence; /* the columns cover these occurrences */
   gsize             n_occurrences;
   TprofHeatmapValue value;

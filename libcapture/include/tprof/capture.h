@@ -17,6 +17,7 @@
 #include <tprof/tprof-outliers.h>
 #include <tprof/tprof-profile-file.h>
 #include <tprof/tprof-profiled-time.h>
+#include <tprof/tprof-slowest.h>
 #include <tprof/tprof-time-manager.h>
 #include <tprof/tprof-timer.h>
 #include <tprof/tprof-version.h>

@@ -149,6 +149,9 @@ typedef struct
   double  imbalance_time;  /* max rank total - mean rank total, seconds: the time
                               the other ranks wait for the slowest, on average;
                               NaN when empty */
+  bool    slowest_stands_out;  /* whether slowest_rank's total exceeds the other
+                                  ranks' beyond noise (tprof_slowest_stands_out):
+                                  only then is it shown as the slowest */
 } TprofSummary;
 
 /* Fills @out. Returns false when memory is exhausted. */
