@@ -18,4 +18,5 @@
 #include <tprof/tprof-profiled-time.h>
 #include <tprof/tprof-time-manager.h>
 #include <tprof/tprof-timer.h>
+#include <tprof/tprof-topology.h>
 #include <tprof/tprof-version.h>
