@@ -158,6 +158,8 @@ set_classes (PyObject *module, PyObject *args)
 static PyMethodDef module_methods[] = {
   { "_set_classes", set_classes, METH_VARARGS,
     "_set_classes(GatheredTime, ProfiledTime): the classes the library hands out." },
+  { "_stragglers", (PyCFunction) (void (*) (void)) _tprof_py_stragglers, METH_VARARGS | METH_KEYWORDS,
+    "_stragglers(profile, by=None, topology=None): the straggler verdict of a ProfiledTime." },
   { NULL, NULL, 0, NULL },
 };
 

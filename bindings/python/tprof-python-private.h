@@ -61,3 +61,7 @@ PyObject *_tprof_py_profiled_time_wrap (TprofProfiledTime *pt);
 TprofTimeManager *_tprof_py_time_manager_get (PyObject *obj);
 
 int _tprof_py_scope_init (PyObject *module);
+
+/* tprof._capture._stragglers(profile, by=None, topology=None): the
+ * straggler verdict as a dict (tprof-python-stragglers.c). */
+PyObject *_tprof_py_stragglers (PyObject *module, PyObject *args, PyObject *kwargs);

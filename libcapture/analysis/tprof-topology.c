@@ -232,6 +232,14 @@ tprof_topology_find_level (const TprofTopology *topo,
 }
 
 size_t
+tprof_topology_default_level (const TprofTopology *topo)
+{
+  size_t top = topo->n_levels - 1;
+
+  return top > TPROF_TOPOLOGY_HOST || tprof_topology_has_hosts (topo) ? top : TPROF_TOPOLOGY_RANK;
+}
+
+size_t
 tprof_topology_n_groups (const TprofTopology *topo,
                          size_t               level)
 {

@@ -48,9 +48,7 @@ tprof_cli_topology_level (const char          *command,
 
   if (by == NULL)
     {
-      size_t top = tprof_topology_n_levels (topo) - 1;
-
-      *level = top > TPROF_TOPOLOGY_HOST || tprof_topology_has_hosts (topo) ? top : TPROF_TOPOLOGY_RANK;
+      *level = tprof_topology_default_level (topo);
       return TRUE;
     }
   found = tprof_topology_find_level (topo, by);
