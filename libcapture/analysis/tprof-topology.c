@@ -234,9 +234,10 @@ tprof_topology_find_level (const TprofTopology *topo,
 size_t
 tprof_topology_default_level (const TprofTopology *topo)
 {
-  size_t top = topo->n_levels - 1;
-
-  return top > TPROF_TOPOLOGY_HOST || tprof_topology_has_hosts (topo) ? top : TPROF_TOPOLOGY_RANK;
+  for (size_t level = topo->n_levels - 1; level > TPROF_TOPOLOGY_RANK; level--)
+    if (topo->levels[level].n_groups >= 2 && topo->levels[level].n_groups < (size_t) topo->world_size)
+      return level;
+  return TPROF_TOPOLOGY_RANK;
 }
 
 size_t

@@ -156,6 +156,10 @@ with tempfile.TemporaryDirectory() as tmp:
     refused(2, '--top "ten"', 'stragglers', rack, '--top', 'ten')
     refused(2, '--by "rack"', 'summary', rack, '--by', 'rack')
     with h5py.File(rack, 'a') as f:
+        f['ranks']['hostname'][...] = np.array(['one'] * 256, dtype=object)
+    status, out, _ = run('stragglers', rack)                           # one host: ranks by default
+    assert status == 0 and out.splitlines()[3].startswith('Rank'), out
+    with h5py.File(rack, 'a') as f:
         del f['ranks']['hostname']
     refused(1, 'no two ranks share a host name', 'stragglers', rack, '--by', 'host')
     status, out, _ = run('stragglers', rack)                           # no hosts: ranks, as before

@@ -137,8 +137,8 @@ tprof_cli_stragglers (int    argc,
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
       N_("Output format: table (default), csv or json"), N_("FORMAT") },
     { "by", 0, 0, G_OPTION_ARG_STRING, &by,
-      N_("Group the blame by rank, host or a level of the topology (default: the highest that groups "
-         "ranks)"), N_("LEVEL") },
+      N_("Group the blame by rank, host or a level of the topology (default: the highest level of two "
+         "groups or more, else rank)"), N_("LEVEL") },
     { "topology", 0, 0, G_OPTION_ARG_FILENAME, &topology_path,
       N_("A topology file placing hosts or ranks in higher levels (switch, rack)"), N_("FILE") },
     { "top", 0, 0, G_OPTION_ARG_STRING, &top_text,

@@ -101,7 +101,7 @@ TprofTopology *tprof_cli_topology_load (TprofProfileFile *profile,
                                         const char       *file,
                                         const char       *topology_path,
                                         int              *status);
-/* --by @by (NULL: the highest level that groups ranks) as a level of
+/* --by @by (NULL: tprof_topology_default_level()) as a level of
  * @topo; FALSE with *@status set after printing why. */
 gboolean tprof_cli_topology_level (const char          *command,
                                    const char          *file,

@@ -13,8 +13,8 @@ def stragglers(profile, by=None, topology=None):
 
     ``profile`` is a :class:`tprof.ProfiledTime` or the path of a profile
     (with a timeline). ``by`` is ``"rank"``, ``"host"`` or a level of the
-    ``topology`` file (``"rack"``); by default the highest level that
-    groups ranks. Returns a dict, as ``tprof stragglers --format json``:
+    ``topology`` file (``"rack"``); by default the highest level of two
+    groups or more (else rank). Returns a dict, as ``tprof stragglers --format json``:
     ``verdict`` (``"host"``, ``"rank"`` or ``"none"``), ``host`` (the group
     named: ``host``, ``level``, ``ranks``, ``late_count``,
     ``occurrences``, ``wait_caused``, ``expected_late``, ``p_value``,

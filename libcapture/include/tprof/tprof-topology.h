@@ -58,8 +58,9 @@ TPROF_EXPORT const char *tprof_topology_level_name (const TprofTopology *topo,
 TPROF_EXPORT int tprof_topology_find_level (const TprofTopology *topo,
                                             const char          *name);
 
-/* The level blame is grouped at unless asked otherwise: the highest, or
- * rank when the levels above it group nothing (no host names, no file). */
+/* The level blame is grouped at unless asked otherwise: the highest with
+ * two groups or more, fewer than the ranks; rank when there is none (no
+ * host names, every rank on one host). */
 TPROF_EXPORT size_t tprof_topology_default_level (const TprofTopology *topo);
 
 TPROF_EXPORT size_t tprof_topology_n_groups (const TprofTopology *topo,
