@@ -155,6 +155,7 @@ with tempfile.TemporaryDirectory() as tmp:
     refused(2, '--top "0"', 'stragglers', rack, '--top', '0')
     refused(2, '--top "ten"', 'stragglers', rack, '--top', 'ten')
     refused(2, '--by "rack"', 'summary', rack, '--by', 'rack')
+    refused(2, '--sort and --tree do not apply', 'summary', rack, '--by', 'host', '--sort', 'sum')
     with h5py.File(rack, 'a') as f:
         f['ranks']['hostname'][...] = np.array(['one'] * 256, dtype=object)
     status, out, _ = run('stragglers', rack)                           # one host: ranks by default

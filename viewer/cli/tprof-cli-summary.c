@@ -476,6 +476,12 @@ tprof_cli_summary (int    argc,
       status = tprof_cli_usage_error ("summary", _("unknown --sort column \"%s\""), sort_text);
       goto out;
     }
+  if ((by != NULL || topology_path != NULL) && (sort_text != NULL || want_tree))
+    {
+      status = tprof_cli_usage_error ("summary", _("--sort and --tree do not apply to the totals per group "
+                                                   "of --by"));
+      goto out;
+    }
   if (want_tree && no_tree)
     {
       status = tprof_cli_usage_error ("summary", _("--tree and --no-tree cannot be given together"));
