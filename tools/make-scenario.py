@@ -1,12 +1,14 @@
 #!/usr/bin/python3
 # make-scenario.py — writes a synthetic training profile (format 2, with the time axis) in which something goes wrong in a known way, to look at in the viewer.
-# Usage: make-scenario.py slow-node|slowdown|straggler|none OUT.h5 [--ranks N] [--steps N]
+# Usage: make-scenario.py slow-node|slow-rack|slowdown|straggler|none OUT.h5 [--ranks N] [--steps N]
 # SPDX-License-Identifier: MIT
 """Scenarios, each a training step (forward, backward, allreduce, optimizer
 inside "step") on every rank, on hosts of 8 ranks:
 
 - slow-node: the 8 ranks of one host (the middle one) compute 30 % slower,
   so every other rank waits in allreduce for them;
+- slow-rack: the 32 ranks of four hosts (node004-node007, a rack when
+  racks hold four hosts) compute 30 % slower;
 - slowdown: every rank's compute grows by 60 % over the run (a leak, a
   throttling node);
 - straggler: rank 1 computes 50 % slower;
@@ -27,6 +29,8 @@ def compute_factor(kind, ranks, steps):
     if kind == 'slow-node':
         host = (ranks // 8) // 2
         f[host * 8:host * 8 + 8, :] = 1.3
+    elif kind == 'slow-rack':
+        f[32:64, :] = 1.3
     elif kind == 'slowdown':
         f *= np.linspace(1.0, 1.6, steps)[None, :]
     elif kind == 'straggler':
@@ -36,12 +40,12 @@ def compute_factor(kind, ranks, steps):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument('kind', choices=('slow-node', 'slowdown', 'straggler', 'none'))
+    p.add_argument('kind', choices=('slow-node', 'slow-rack', 'slowdown', 'straggler', 'none'))
     p.add_argument('out')
     p.add_argument('--ranks', type=int, default=None)
     p.add_argument('--steps', type=int, default=200)
     a = p.parse_args()
-    ranks = a.ranks or (1024 if a.kind == 'slow-node' else 16)
+    ranks = a.ranks or {'slow-node': 1024, 'slow-rack': 256}.get(a.kind, 16)
     steps = a.steps
     rng = np.random.default_rng(7)
     factor = compute_factor(a.kind, ranks, steps)

@@ -196,6 +196,8 @@ static PyMethodDef module_methods[] = {
     "_set_classes(GatheredTime, ProfiledTime): the classes the library hands out." },
   { "_set_decorator", set_decorator, METH_O,
     "_set_decorator(f): timer(name)(func) returns f(timer, func)." },
+  { "_stragglers", (PyCFunction) (void (*) (void)) _tprof_py_stragglers, METH_VARARGS | METH_KEYWORDS,
+    "_stragglers(profile, by=None, topology=None): the straggler verdict of a ProfiledTime." },
   { NULL, NULL, 0, NULL },
 };
 

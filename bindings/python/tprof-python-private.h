@@ -66,3 +66,7 @@ PyObject *_tprof_py_decorate (PyObject *timer, PyObject *args, PyObject *kwargs)
 
 int _tprof_py_scope_init (PyObject *module);
 int _tprof_py_clock_init (PyObject *module);
+
+/* tprof._capture._stragglers(profile, by=None, topology=None): the
+ * straggler verdict as a dict (tprof-python-stragglers.c). */
+PyObject *_tprof_py_stragglers (PyObject *module, PyObject *args, PyObject *kwargs);

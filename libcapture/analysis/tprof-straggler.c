@@ -67,6 +67,9 @@ struct _TprofStragglers
   int       world_size;
   double   *wait_caused;
   uint64_t *late_count;
+  double   *expected_rank;  /* per rank, its late count by chance */
+  size_t   *seen;           /* per rank, the last operation it had samples in */
+  size_t    n_added;
   uint64_t  occurrences;
   double    expected_late;
   size_t    n_synchronising;
@@ -85,7 +88,9 @@ tprof_stragglers_new (int world_size)
   s->world_size = world_size;
   s->wait_caused = calloc ((size_t) world_size, sizeof *s->wait_caused);
   s->late_count = calloc ((size_t) world_size, sizeof *s->late_count);
-  if (s->wait_caused == NULL || s->late_count == NULL)
+  s->expected_rank = calloc ((size_t) world_size, sizeof *s->expected_rank);
+  s->seen = calloc ((size_t) world_size, sizeof *s->seen);
+  if (s->wait_caused == NULL || s->late_count == NULL || s->expected_rank == NULL || s->seen == NULL)
     {
       tprof_stragglers_free (s);
       return NULL;
@@ -100,7 +105,26 @@ tprof_stragglers_free (TprofStragglers *s)
     return;
   free (s->wait_caused);
   free (s->late_count);
+  free (s->expected_rank);
+  free (s->seen);
   free (s);
+}
+
+/* Each rank with samples in @gt gets @chance more lates by chance. */
+static void
+add_expected_ranks (TprofStragglers         *s,
+                    const TprofGatheredTime *gt,
+                    double                   chance)
+{
+  const int32_t *ranks = tprof_gathered_time_ranks (gt);
+  size_t n = tprof_gathered_time_count (gt);
+
+  for (size_t i = 0; i < n; i++)
+    if (s->seen[ranks[i]] != s->n_added)
+      {
+        s->seen[ranks[i]] = s->n_added;
+        s->expected_rank[ranks[i]] += chance;
+      }
 }
 
 bool
@@ -114,8 +138,10 @@ tprof_stragglers_add (TprofStragglers         *s,
     arrival = &local;
   if (!tprof_arrival_analyze (gt, s->world_size, arrival, s->wait_caused, s->late_count))
     return false;
+  s->n_added++;
   if (arrival->synchronising)
     {
+      add_expected_ranks (s, gt, (double) arrival->n_occurrences / (double) arrival->n_ranks);
       s->n_synchronising++;
       s->occurrences += arrival->n_occurrences;
       s->expected_late += (double) arrival->n_occurrences / (double) arrival->n_ranks;
@@ -166,4 +192,10 @@ size_t
 tprof_stragglers_n_synchronising (const TprofStragglers *s)
 {
   return s->n_synchronising;
+}
+
+const double *
+tprof_stragglers_expected_late_ranks (const TprofStragglers *s)
+{
+  return s->expected_rank;
 }

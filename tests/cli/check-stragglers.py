@@ -111,8 +111,9 @@ assert int(np.argmin(totals)) == 1, totals
 
 status, out, _ = run(path)
 assert status == 0 and 'Straggler: rank 1,' in out and 'Synchronising operations: allreduce' in out, out
-status, out, _ = run(path, '--format', 'csv')
-assert out.splitlines()[0] == 'rank,hostname,late_count,wait_caused' and out.splitlines()[1].startswith('1,a,'), out
+status, out, _ = run(path, '--format', 'csv', '--by', 'rank')
+assert out.splitlines()[0] == 'rank,hostname,late_count,wait_caused,verdict', out
+assert out.splitlines()[1].startswith('1,a,') and out.splitlines()[1].endswith(',rank'), out
 
 # refusals
 old = os.path.join(DIR, 'no-starts.h5')

@@ -402,6 +402,9 @@ tprof_cli_summary (int    argc,
 {
   char *ranks_expr = NULL, *format_text = NULL, *sort_text = NULL;
   gboolean want_tree = FALSE, no_tree = FALSE;
+  char *by = NULL, *topology_path = NULL;
+  TprofTopology *topo = NULL;
+  size_t level = 0;
   TprofCliTree tree = { FALSE, NULL, NULL };
   gboolean tree_skipped = FALSE;
   const GOptionEntry entries[] = {
@@ -413,6 +416,11 @@ tprof_cli_summary (int    argc,
       N_("Only these ranks, e.g. 0-3,8,12-15"), N_("EXPR") },
     { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
       N_("Output format: table (default), csv or json"), N_("FORMAT") },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &by,
+      N_("Each operation's count, sum and mean per host (or rank, or a level of the topology)"),
+      N_("LEVEL") },
+    { "topology", 0, 0, G_OPTION_ARG_FILENAME, &topology_path,
+      N_("A topology file placing hosts or ranks in higher levels (switch, rack)"), N_("FILE") },
     { "sort", 's', 0, G_OPTION_ARG_STRING, &sort_text,
       N_("Sort by a column: name, count, ranks, sum, mean, std, min, max, median, p95, p99, "
          "imbalance, slowest_rank, parent or self_sum (numbers largest first)"), N_("COLUMN") },
@@ -452,6 +460,12 @@ tprof_cli_summary (int    argc,
       status = tprof_cli_usage_error ("summary", _("unknown --sort column \"%s\""), sort_text);
       goto out;
     }
+  if ((by != NULL || topology_path != NULL) && (sort_text != NULL || want_tree))
+    {
+      status = tprof_cli_usage_error ("summary", _("--sort and --tree do not apply to the totals per group "
+                                                   "of --by"));
+      goto out;
+    }
   if (want_tree && no_tree)
     {
       status = tprof_cli_usage_error ("summary", _("--tree and --no-tree cannot be given together"));
@@ -467,6 +481,13 @@ tprof_cli_summary (int    argc,
   if (!tprof_cli_parse_ranks ("summary", ranks_expr, tprof_profile_file_world_size (profile), profile,
                               &ranks, &status))
     goto out;
+  if (by != NULL || topology_path != NULL)
+    {
+      topo = tprof_cli_topology_load (profile, file, topology_path, &status);
+      if (topo != NULL && tprof_cli_topology_level ("summary", file, topo, by, &level, &status))
+        status = tprof_cli_summary_groups (profile, file, topo, level, ranks, format);
+      goto out;
+    }
 
   rows = summarize_operations (profile, ranks, &n_rows);
   if (rows == NULL)
@@ -522,6 +543,9 @@ tprof_cli_summary (int    argc,
   status = tprof_cli_print (text);
 
 out:
+  tprof_topology_free (topo);
+  g_free (by);
+  g_free (topology_path);
   tprof_cli_tree_clear (&tree);
   g_free (text);
   g_free (rows);

@@ -93,6 +93,34 @@ gboolean tprof_cli_parse_ranks (const char       *command,
                                 GArray          **ranks,
                                 int              *status);
 
+/* ---- topology (tprof-cli-topology.c) ---- */
+
+/* @profile's ranks grouped by its host names, plus the levels of the
+ * topology file at @topology_path (may be NULL); NULL with *@status set
+ * after printing why. */
+TprofTopology *tprof_cli_topology_load (TprofProfileFile *profile,
+                                        const char       *file,
+                                        const char       *topology_path,
+                                        int              *status);
+/* --by @by (NULL: tprof_topology_default_level()) as a level of
+ * @topo; FALSE with *@status set after printing why. */
+gboolean tprof_cli_topology_level (const char          *command,
+                                   const char          *file,
+                                   const TprofTopology *topo,
+                                   const char          *by,
+                                   size_t              *level,
+                                   int                 *status);
+
+/* `tprof summary --by LEVEL` (tprof-cli-summary-groups.c): each
+ * operation's count, sum and mean per group of @topo's @level, over
+ * @ranks (NULL: all); prints it and returns the exit status. */
+int tprof_cli_summary_groups (TprofProfileFile    *profile,
+                              const char          *file,
+                              const TprofTopology *topo,
+                              size_t               level,
+                              const GArray        *ranks,
+                              TprofCliFormat       format);
+
 /* ---- output (tprof-cli-output.c) ---- */
 
 /* Writes @text to standard output; a failed write is reported and gives

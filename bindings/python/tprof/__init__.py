@@ -26,10 +26,11 @@ except ImportError as e:
         "start Python with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 "
         "or with libtprof-capture.so.0 in LD_PRELOAD".format(e)) from None
 from ._capture import Error, FileError, FormatError, timer
+from ._stragglers import stragglers
 
 __all__ = [
     "TimeManager", "GatheredTime", "ProfiledTime", "timer", "timer_wrap",
-    "instrument_distributed", "Error", "FileError", "FormatError",
+    "instrument_distributed", "Error", "FileError", "FormatError", "stragglers",
 ]
 __version__ = _capture.version
 

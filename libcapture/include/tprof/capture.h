@@ -20,4 +20,5 @@
 #include <tprof/tprof-slowest.h>
 #include <tprof/tprof-time-manager.h>
 #include <tprof/tprof-timer.h>
+#include <tprof/tprof-topology.h>
 #include <tprof/tprof-version.h>

@@ -9,6 +9,7 @@
 #include <tprof/tprof-gathered-time.h>
 #include <tprof/tprof-macros.h>
 #include <tprof/tprof-occurrences.h>
+#include <tprof/tprof-topology.h>
 
 TPROF_BEGIN_DECLS
 
@@ -110,5 +111,68 @@ TPROF_EXPORT const uint64_t *tprof_stragglers_late_count (const TprofStragglers 
 TPROF_EXPORT uint64_t tprof_stragglers_occurrences (const TprofStragglers *s);
 TPROF_EXPORT double   tprof_stragglers_expected_late (const TprofStragglers *s);
 TPROF_EXPORT size_t   tprof_stragglers_n_synchronising (const TprofStragglers *s);
+/* Per rank (world_size entries, owned by @s), the late count it gets by
+ * chance: over the synchronising operations where it has samples, their
+ * occurrences divided by the ranks with samples. They sum to
+ * tprof_stragglers_occurrences(). */
+TPROF_EXPORT const double *tprof_stragglers_expected_late_ranks (const TprofStragglers *s);
+
+/* Blame per group of @topo's @level (n_groups entries each, any may be
+ * NULL): the sums over its ranks of late count, wait caused and late count
+ * by chance. A group's late count is the number of occurrences at which
+ * the last rank was one of its ranks. @topo has @s's world size. */
+TPROF_EXPORT void tprof_stragglers_group_blame (const TprofStragglers *s,
+                                                const TprofTopology   *topo,
+                                                size_t                 level,
+                                                uint64_t              *late_count,
+                                                double                *wait_caused,
+                                                double                *expected_late);
+
+/* What explains the late arrivals: a group of ranks (a host, or a group
+ * of a higher level), one rank, or nothing.
+ *
+ * From @level down to host: the group with the most wait caused is tested
+ * like a rank (its late count against its chance, the share of the
+ * expected late counts its ranks hold, Bonferroni over the level's
+ * groups). When it stands out, the test goes down into it: when one of its
+ * groups of the level below (or one of its ranks) holds significantly more
+ * of its lates than its share (a binomial test among the group's lates,
+ * Bonferroni over its members), that member explains them instead, and is
+ * tested in turn; when none does, the group's ranks were late together and
+ * the group is named. A group of one member is that member. Reaching the
+ * rank level, or no group standing out, leaves the verdict to the rank
+ * test (tprof_stragglers_name()). */
+typedef enum
+{
+  TPROF_STRAGGLER_VERDICT_NONE,
+  TPROF_STRAGGLER_VERDICT_RANK,
+  TPROF_STRAGGLER_VERDICT_GROUP,
+} TprofStragglerVerdictKind;
+
+typedef struct
+{
+  TprofStragglerVerdictKind kind;
+  int      rank;           /* tprof_stragglers_name(): the straggler rank, or -1 */
+  double   rank_p_value;   /* its p-value */
+  uint64_t occurrences;    /* synchronising occurrences in all */
+  /* GROUP only: */
+  size_t   level;          /* the level of the group named */
+  size_t   group;          /* the group named */
+  uint64_t late_count;     /* occurrences where one of its ranks came last */
+  double   wait_caused;    /* the wait its ranks caused */
+  double   expected_late;  /* its late count by chance */
+  double   p_value;        /* its late count against chance, corrected over its level */
+  double   spread_p_value; /* its most often late member's share of its lates, corrected: not significant */
+  int      latest_rank;    /* its rank last most often (ties: more wait, then lower rank) */
+} TprofStragglerVerdict;
+
+/* The verdict above, looking at groups from @topo's @level down
+ * (TPROF_TOPOLOGY_RANK: the rank test alone). False when memory is
+ * exhausted, @topo's world size is not @s's or @level is not one of its
+ * levels. */
+TPROF_EXPORT bool tprof_stragglers_decide (const TprofStragglers  *s,
+                                           const TprofTopology    *topo,
+                                           size_t                  level,
+                                           TprofStragglerVerdict  *out);
 
 TPROF_END_DECLS

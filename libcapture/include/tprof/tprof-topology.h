@@ -1,0 +1,96 @@
+/* tprof-topology.h — TprofTopology: the ranks of a run grouped by host, and hosts by higher levels (switch, rack) from a topology file. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tprof/tprof-error.h>
+#include <tprof/tprof-macros.h>
+
+TPROF_BEGIN_DECLS
+
+/* Levels of a topology, lowest first: level 0 has one group per rank,
+ * level 1 one per host, and levels 2 and up are those a topology file
+ * names (docs/topology.md). Each group of a level lies wholly inside one
+ * group of the level above: the levels form a tree. */
+#define TPROF_TOPOLOGY_RANK 0
+#define TPROF_TOPOLOGY_HOST 1
+
+typedef struct _TprofTopology TprofTopology;
+
+/* Ranks 0 .. @world_size - 1 grouped by host: @hostnames[r] (@world_size
+ * entries, copied) names rank r's host. A rank whose entry is NULL or
+ * empty, or every rank when @hostnames is NULL, is a host of its own,
+ * named "". Groups of a level are numbered in the order of their lowest
+ * rank. NULL with @error set when @world_size < 1 or memory is
+ * exhausted; free with tprof_topology_free(). */
+TPROF_EXPORT TprofTopology *tprof_topology_new (int                world_size,
+                                                const char *const *hostnames,
+                                                TprofError        *error);
+TPROF_EXPORT void tprof_topology_free (TprofTopology *topo);
+
+/* Adds the levels above host that the topology text @text (@length bytes)
+ * describes; @origin (a file name) starts every error message. -1 with
+ * @error naming the line and what is wrong (an unknown directive, a level
+ * named twice, a rank outside the run, a rank or host with no line, a
+ * group inside two groups of the level above), the topology unchanged.
+ * Only once per topology. */
+TPROF_EXPORT int tprof_topology_parse (TprofTopology *topo,
+                                       const char    *text,
+                                       size_t         length,
+                                       const char    *origin,
+                                       TprofError    *error);
+/* tprof_topology_parse() of the file at @path. */
+TPROF_EXPORT int tprof_topology_load (TprofTopology *topo,
+                                      const char    *path,
+                                      TprofError    *error);
+
+TPROF_EXPORT int    tprof_topology_world_size (const TprofTopology *topo);
+/* Whether some host holds two ranks or more: host names group ranks. */
+TPROF_EXPORT bool   tprof_topology_has_hosts (const TprofTopology *topo);
+TPROF_EXPORT size_t tprof_topology_n_levels (const TprofTopology *topo);
+/* "rank", "host", then the file's level names. */
+TPROF_EXPORT const char *tprof_topology_level_name (const TprofTopology *topo,
+                                                    size_t               level);
+/* The level named @name, or -1. */
+TPROF_EXPORT int tprof_topology_find_level (const TprofTopology *topo,
+                                            const char          *name);
+
+/* The level blame is grouped at unless asked otherwise: the highest with
+ * two groups or more, fewer than the ranks; rank when there is none (no
+ * host names, every rank on one host). */
+TPROF_EXPORT size_t tprof_topology_default_level (const TprofTopology *topo);
+
+TPROF_EXPORT size_t tprof_topology_n_groups (const TprofTopology *topo,
+                                             size_t               level);
+/* The group's name (owned by @topo); NULL at the rank level. */
+TPROF_EXPORT const char *tprof_topology_group_name (const TprofTopology *topo,
+                                                    size_t               level,
+                                                    size_t               group);
+/* The group of @rank at @level. */
+TPROF_EXPORT size_t tprof_topology_group_of (const TprofTopology *topo,
+                                             size_t               level,
+                                             int                  rank);
+/* The group's ranks, ascending (owned by @topo); *@n_ranks gets their
+ * number. */
+TPROF_EXPORT const int32_t *tprof_topology_group_ranks (const TprofTopology *topo,
+                                                        size_t               level,
+                                                        size_t               group,
+                                                        size_t              *n_ranks);
+
+/* An operation's per-rank sample counts and total times (@rank_count,
+ * @rank_sum: world_size entries) summed per group of @level, over the
+ * ranks @selected (world_size flags; NULL: every rank): @count, @sum and
+ * @ranks_with_samples get n_groups entries each. */
+TPROF_EXPORT void tprof_topology_group_totals (const TprofTopology *topo,
+                                               size_t               level,
+                                               const int64_t       *rank_count,
+                                               const double        *rank_sum,
+                                               const bool          *selected,
+                                               int64_t             *count,
+                                               double              *sum,
+                                               size_t              *ranks_with_samples);
+
+TPROF_END_DECLS
