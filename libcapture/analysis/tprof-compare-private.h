@@ -17,3 +17,12 @@ bool _tprof_compare_pooled (const double    *base,
                             const double    *new_samples,
                             size_t           n_new,
                             TprofComparison *out);
+
+/* The verdict's test over blocks of the samples @base[0..@n_base) and
+ * @new_samples[0..@n_new), each taken as one rank's occurrences in order,
+ * into @out's verdict fields. Returns false when memory is exhausted. */
+bool _tprof_compare_flat_blocks (const double    *base,
+                                 size_t           n_base,
+                                 const double    *new_samples,
+                                 size_t           n_new,
+                                 TprofComparison *out);

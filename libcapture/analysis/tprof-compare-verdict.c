@@ -10,7 +10,6 @@
 #include "tprof-compare-private.h"
 #include "tprof-gathered-time-private.h"
 #include "tprof-select-private.h"
-#include "tprof-sorted-runs-private.h"
 
 /* Mean and sum of squared deviations of @x[0..@n). */
 static void
@@ -48,14 +47,23 @@ set_t_test (TprofComparison  *out,
   out->p_verdict = out->p_verdict_raw;
 }
 
-/* The median of @values[0..@n), reordered, with @scratch of @n. */
+/* numpy's median of @values[0..@n) (@n > 0), reordered, in O(@n). */
 static double
-median_of (double *values,
-           size_t  n,
-           double *scratch)
+median_in_place (double *values,
+                 size_t  n)
 {
-  _tprof_sort_doubles (values, n, scratch);
-  return _tprof_sorted_median (values, n);
+  size_t k = n / 2;
+  double pair[2];
+
+  _tprof_select_nth (values, n, k);
+  if (n % 2 == 1)
+    return values[k];
+  /* the largest of those before the k-th is the (k-1)-th */
+  pair[0] = values[0];
+  for (size_t i = 1; i < k; i++)
+    pair[0] = values[i] > pair[0] ? values[i] : pair[0];
+  pair[1] = values[k];
+  return _tprof_sorted_median (pair, 2);
 }
 
 /* ---- one run a side: blocks of consecutive occurrences ---- */
@@ -97,10 +105,9 @@ block_medians (const TprofOccurrences *occ,
   const double *times = tprof_gathered_time_times (gt);
   size_t n = tprof_gathered_time_count (gt);
   double *values = _tprof_malloc_array (n, sizeof *values);
-  double *scratch = _tprof_malloc_array (n, sizeof *scratch);
   size_t *fill = calloc (n_blocks + 1, sizeof *fill);
   const int32_t *ranks = tprof_occurrences_ranks (occ);
-  bool ok = values != NULL && scratch != NULL && fill != NULL;
+  bool ok = values != NULL && fill != NULL;
 
   /* counting sort of the samples by block: sizes, starts, then values */
   for (int pass = 0; ok && pass < 2; pass++)
@@ -125,10 +132,9 @@ block_medians (const TprofOccurrences *occ,
     {
       size_t start = b > 0 ? fill[b - 1] : 0;
 
-      medians[b] = median_of (values + start, fill[b] - start, scratch);
+      medians[b] = median_in_place (values + start, fill[b] - start);
     }
   free (values);
-  free (scratch);
   free (fill);
   return ok;
 }
@@ -170,10 +176,21 @@ welch_test (double          *a,
   set_t_test (out, TPROF_VERDICT_TEST_BLOCKS, mean_b - mean_a, error, df);
 }
 
+/* How many blocks runs of at most @a and @b occurrences a rank make:
+ * at most TPROF_COMPARE_BLOCKS of at least BLOCK_MIN_OCCURRENCES. */
+static size_t
+blocks_for (size_t a,
+            size_t b)
+{
+  size_t n_blocks = (a < b ? a : b) / TPROF_COMPARE_BLOCK_MIN_OCCURRENCES;
+
+  return n_blocks > TPROF_COMPARE_BLOCKS ? TPROF_COMPARE_BLOCKS : n_blocks;
+}
+
 bool
 tprof_compare_blocks (const TprofGatheredTime *base,
-                       const TprofGatheredTime *new_samples,
-                       TprofComparison         *out)
+                      const TprofGatheredTime *new_samples,
+                      TprofComparison         *out)
 {
   TprofOccurrences *a, *b;
   size_t n_blocks;
@@ -189,16 +206,57 @@ tprof_compare_blocks (const TprofGatheredTime *base,
       tprof_occurrences_free (a);
       return false;
     }
-  n_blocks = most_occurrences (a) < most_occurrences (b) ? most_occurrences (a) : most_occurrences (b);
-  n_blocks /= TPROF_COMPARE_BLOCK_MIN_OCCURRENCES;
-  if (n_blocks > TPROF_COMPARE_BLOCKS)
-    n_blocks = TPROF_COMPARE_BLOCKS;
+  n_blocks = blocks_for (most_occurrences (a), most_occurrences (b));
   ok = n_blocks < 2 || (block_medians (a, n_blocks, medians[0]) && block_medians (b, n_blocks, medians[1]));
   if (ok && n_blocks >= 2)
     welch_test (medians[0], medians[1], n_blocks, out);
   tprof_occurrences_free (a);
   tprof_occurrences_free (b);
   return ok;
+}
+
+/* Into @medians: the medians of @n_blocks consecutive stretches of
+ * @values[0..@n), value k in stretch floor (k n_blocks / n), as blocks of
+ * one rank's occurrences. False when memory is exhausted. */
+static bool
+flat_block_medians (const double *values,
+                    size_t        n,
+                    size_t        n_blocks,
+                    double       *medians)
+{
+  double *copy = _tprof_malloc_array (n, sizeof *copy);
+
+  if (copy == NULL)
+    return false;
+  memcpy (copy, values, n * sizeof *copy);
+  for (size_t block = 0; block < n_blocks; block++)
+    {
+      /* the first k with k n_blocks / n >= block */
+      size_t start = (block * n + n_blocks - 1) / n_blocks, end = ((block + 1) * n + n_blocks - 1) / n_blocks;
+
+      medians[block] = median_in_place (copy + start, end - start);
+    }
+  free (copy);
+  return true;
+}
+
+bool
+_tprof_compare_flat_blocks (const double    *base,
+                            size_t           n_base,
+                            const double    *new_samples,
+                            size_t           n_new,
+                            TprofComparison *out)
+{
+  size_t n_blocks = blocks_for (n_base, n_new);
+  double medians[2][TPROF_COMPARE_BLOCKS];
+
+  if (n_blocks < 2)
+    return true;
+  if (!flat_block_medians (base, n_base, n_blocks, medians[0])
+      || !flat_block_medians (new_samples, n_new, n_blocks, medians[1]))
+    return false;
+  welch_test (medians[0], medians[1], n_blocks, out);
+  return true;
 }
 
 /* ---- several runs a side: each run's median is one observation ---- */

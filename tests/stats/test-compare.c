@@ -153,6 +153,37 @@ test_holm (void)
   g_assert_cmpint (c[1].verdict, ==, TPROF_VERDICT_FASTER);
 }
 
+/* The verdict's blocks over arrays taken as one rank in order: B =
+ * min (10, smaller size / 5) stretches, sample k in stretch k B / n, the
+ * logs of their medians in scipy.stats.ttest_ind (equal_var=False), with
+ * numpy's medians; too few samples for two blocks: no test, "same". */
+static void
+test_flat_blocks (void)
+{
+  const double c[] = { 1.2, 1.9, 1.4, 1.1, 1.7, 1.3, 1.8, 1.25, 1.6, 1.45, 1.15, 1.75, 1.35, 1.5, 1.65, 1.55, 1.05 };
+  const double d[] = { 1.3, 2.1, 1.5, 1.2, 1.8, 1.6, 1.9, 1.4, 1.7, 1.55, 1.25, 1.85, 1.45, 1.65, 1.35, 1.95 };
+  const double e[] = { 2.0, 2.2, 1.9, 2.1, 2.3, 2.6, 2.4, 2.5, 2.7, 2.45 };
+  const double f[] = { 2.9, 3.1, 2.8, 3.0, 3.2, 3.0, 3.3, 2.7, 3.1, 2.95, 3.4 };
+  TprofComparison out;
+
+  g_assert_true (tprof_compare_samples (c, G_N_ELEMENTS (c), d, G_N_ELEMENTS (d), &out));
+  g_assert_cmpint (out.verdict_test, ==, TPROF_VERDICT_TEST_BLOCKS);
+  stats_assert_close (out.p_verdict, 0.14871930234377828, 1e-9);
+  g_assert_cmpint (out.verdict, ==, TPROF_VERDICT_SAME);
+  g_assert_true (tprof_compare_samples (e, G_N_ELEMENTS (e), f, G_N_ELEMENTS (f), &out));
+  stats_assert_close (out.p_verdict, 0.17819022073002422, 1e-9);
+  /* per sample, 10 against 11 values this far apart are "significant" */
+  g_assert_cmpfloat (out.p_value, <, 0.001);
+  g_assert_cmpint (out.verdict, ==, TPROF_VERDICT_SAME);
+  g_assert_true (tprof_compare_samples (e, 9, f, G_N_ELEMENTS (f), &out));
+  g_assert_cmpint (out.verdict_test, ==, TPROF_VERDICT_TEST_NONE);
+  g_assert_true (isnan (out.p_verdict));
+  g_assert_cmpint (out.verdict, ==, TPROF_VERDICT_SAME);
+  /* identical arrays: no difference at all */
+  g_assert_true (tprof_compare_samples (c, G_N_ELEMENTS (c), c, G_N_ELEMENTS (c), &out));
+  g_assert_cmpfloat (out.p_verdict, ==, 1.0);
+}
+
 /* Student's t distribution against scipy.stats.t (2 * sf); the quantiles
  * against mpmath's root of its regularized incomplete beta at 40 digits
  * (scipy's isf is off by up to 3e-10 there). */
@@ -220,6 +251,7 @@ main (int argc, char **argv)
   g_test_add_func ("/capture/compare/tiny-and-empty", test_tiny_and_empty);
   g_test_add_func ("/capture/compare/holm", test_holm);
   g_test_add_func ("/capture/compare/student-t", test_student_t);
+  g_test_add_func ("/capture/compare/flat-blocks", test_flat_blocks);
   g_test_add_func ("/capture/compare/interval-coverage", test_interval_coverage);
   return g_test_run ();
 }
