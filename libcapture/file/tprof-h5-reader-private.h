@@ -280,26 +280,33 @@ typedef struct
  * (tprof-reader-samples.c). */
 typedef struct
 {
-  TprofProfileFile *pf;
-  const char       *op;
-  uint64_t          n;       /* the operation's samples */
-  uint64_t         *done;    /* the source's progress counters */
-  uint64_t         *total;
-  TprofError       *error;
-  void             *source;
-  /* reads @runs into @times and @ranks: 0; 1 when a run holds another
-   * rank than planned (a file not grouped by rank); -1 with the error */
-  int (*read_runs)     (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks);
+  TprofProfileFile   *pf;
+  const char         *op;
+  uint64_t            n;       /* the operation's samples */
+  TprofProgressFunc   progress;
+  void               *user_data;
+  const volatile int *cancel;
+  TprofError         *error;
+  void               *source;
+  /* fills and checks samples [@start, @start + @count) of the operation
+   * into @times and @ranks: 0, or -1 with the error */
+  int  (*read_block)    (void *source, uint64_t start, uint64_t count, double *times, int32_t *ranks);
   /* allocates and checks the starts and threads at @runs (NULL where the
    * file has none): 0, or -1 with the error */
-  int (*read_timeline) (void *source, const TprofH5Run *runs, size_t n_runs, size_t n, double **starts,
-                        int32_t **threads);
+  int  (*read_timeline) (void *source, const TprofH5Run *runs, size_t n_runs, size_t n, double **starts,
+                         int32_t **threads);
+  /* NULL, or called with true before the progress callback runs and with
+   * false after (the in-process source lets go of HDF5's lock meanwhile) */
+  void (*unlock)        (void *source, bool unlocked);
+  /* progress: samples read of those planned */
+  uint64_t            done;
+  uint64_t            total;
 } TprofH5Reading;
 
 /* The samples of @op's ranks @ranks (NULL: all) into a new selection: the
  * ranks' runs where the cached counts place them, else everything read
  * and filtered (tprof-h5-sample-plan.c). NULL with r->error set. */
-TprofGatheredTime *_tprof_h5_read_planned (const TprofH5Reading   *r,
+TprofGatheredTime *_tprof_h5_read_planned (TprofH5Reading         *r,
                                            const TprofH5Operation *op,
                                            const int32_t          *ranks,
                                            size_t                  n_ranks);

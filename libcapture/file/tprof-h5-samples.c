@@ -13,10 +13,6 @@
 /* Below this many bytes, HDF5 reads a dataset as fast as pread() would. */
 #define TPROF_H5_DIRECT_MIN_BYTES ((size_t) 1 << 16)
 
-/* Samples per block: between blocks the read reports progress and polls
- * for a cancel; each block is itself split over threads. */
-#define TPROF_H5_READ_BLOCK ((uint64_t) 1 << 22)
-
 typedef struct
 {
   TprofProfileFile   *pf;
@@ -30,11 +26,6 @@ typedef struct
   hid_t               ranks_dset;
   off_t               times_direct;   /* file offset of times[0]; -1: HDF5 reads */
   off_t               ranks_direct;
-  TprofProgressFunc   progress;
-  void               *user_data;
-  const volatile int *cancel;
-  uint64_t            done;
-  uint64_t            total;
   TprofError         *error;
 } TprofH5SampleRead;
 
@@ -152,41 +143,6 @@ _tprof_h5_all_of_rank (const int32_t *ranks,
   for (uint64_t i = 0; i < n; i++)
     differ |= ranks[i] ^ rank;
   return differ == 0;
-}
-
-/* Reads @runs one after another into the arrays, in blocks. Returns 0,
- * 1 when a run holds another rank than the cache promised (the file is
- * not grouped by rank), or -1 with the error set. */
-static int
-tprof_h5_read_runs (TprofH5SampleRead *sr,
-                    const TprofH5Run  *runs,
-                    size_t             n_runs,
-                    double            *times,
-                    int32_t           *ranks)
-{
-  size_t dest = 0;
-
-  for (size_t k = 0; k < n_runs; k++)
-    for (uint64_t pos = 0; pos < runs[k].count; pos += TPROF_H5_READ_BLOCK)
-      {
-        uint64_t count = runs[k].count - pos < TPROF_H5_READ_BLOCK ? runs[k].count - pos : TPROF_H5_READ_BLOCK;
-
-        if (sr->cancel != NULL && *sr->cancel)
-          return tprof_error_set (sr->error, TPROF_ERROR_CANCELLED,
-                                  "%s: operation '%s': reading cancelled", sr->pf->path, sr->op);
-        if (tprof_h5_read_block (sr, runs[k].start + pos, count, times + dest, ranks + dest) < 0)
-          return -1;
-        if (runs[k].rank >= 0 && !_tprof_h5_all_of_rank (ranks + dest, count, runs[k].rank))
-          return 1;
-        dest += (size_t) count;
-        sr->done += count;
-        /* without the HDF5 lock: the callback may read other files */
-        _tprof_h5_leave (&sr->guard);
-        if (sr->progress != NULL)
-          sr->progress (sr->total > 0 ? (double) sr->done / (double) sr->total : 1.0, sr->user_data);
-        _tprof_h5_enter (&sr->guard);
-      }
-  return 0;
 }
 
 /* Keeps, in order, the samples of the ranks marked in @keep (with their
@@ -487,9 +443,20 @@ tprof_h5_check_columns_crc (TprofH5SampleRead       *sr,
 
 /* TprofH5Reading's callbacks on a TprofH5SampleRead. */
 static int
-tprof_h5_reading_runs (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks)
+tprof_h5_reading_block (void *source, uint64_t start, uint64_t count, double *times, int32_t *ranks)
 {
-  return tprof_h5_read_runs (source, runs, n_runs, times, ranks);
+  return tprof_h5_read_block (source, start, count, times, ranks);
+}
+
+static void
+tprof_h5_reading_unlock (void *source, bool unlocked)
+{
+  TprofH5SampleRead *sr = source;
+
+  if (unlocked)
+    _tprof_h5_leave (&sr->guard);
+  else
+    _tprof_h5_enter (&sr->guard);
 }
 
 static int
@@ -510,10 +477,9 @@ _tprof_h5_read_samples (TprofProfileFile   *pf,
                         TprofError         *error)
 {
   const TprofH5Operation *op = &pf->ops[op_index];
-  TprofH5SampleRead sr = { pf, op->name, { 0 }, -1, op, 0, pf->format_version >= 3, -1, -1, -1, -1, progress,
-                           user_data, cancel, 0, 0, error };
-  TprofH5Reading reading = { pf, op->name, op->n, &sr.done, &sr.total, error, &sr,
-                             tprof_h5_reading_runs, tprof_h5_reading_timeline };
+  TprofH5SampleRead sr = { pf, op->name, { 0 }, -1, op, 0, pf->format_version >= 3, -1, -1, -1, -1, error };
+  TprofH5Reading reading = { pf, op->name, op->n, progress, user_data, cancel, error, &sr,
+                             tprof_h5_reading_block, tprof_h5_reading_timeline, tprof_h5_reading_unlock, 0, 0 };
   TprofGatheredTime *gt = NULL;
   hid_t group;
 

@@ -10,10 +10,6 @@
 #include "tprof-h5-reader-private.h"
 #include "tprof-reader-private.h"
 
-/* Samples per block: between blocks the read reports progress and polls
- * for a cancel; each block is itself split over threads. */
-#define DIRECT_BLOCK ((uint64_t) 1 << 22)
-
 typedef struct
 {
   TprofProfileFile          *pf;
@@ -21,11 +17,6 @@ typedef struct
   size_t                     op_index;
   int                        fd;
   const TprofReaderLocation *loc;
-  TprofProgressFunc          progress;
-  void                      *user_data;
-  const volatile int        *cancel;
-  uint64_t                   done;
-  uint64_t                   total;
   TprofError                *error;
 } DirectRead;
 
@@ -82,37 +73,6 @@ read_block (DirectRead *dr,
                                         source.ranks_type, rank_text, sizeof rank_text))
     snprintf (rank_text, sizeof rank_text, "%d", (int) ranks[invalid]);
   return _tprof_h5_report_invalid (dr->pf, dr->op, times[invalid], rank_text, start + invalid, dr->error);
-}
-
-/* As tprof-h5-samples.c reads runs: 0, 1 when a run holds another rank
- * than the cache promised, or -1 with the error set. */
-static int
-read_runs (DirectRead       *dr,
-           const TprofH5Run *runs,
-           size_t            n_runs,
-           double           *times,
-           int32_t          *ranks)
-{
-  size_t dest = 0;
-
-  for (size_t k = 0; k < n_runs; k++)
-    for (uint64_t pos = 0; pos < runs[k].count; pos += DIRECT_BLOCK)
-      {
-        uint64_t count = runs[k].count - pos < DIRECT_BLOCK ? runs[k].count - pos : DIRECT_BLOCK;
-
-        if (dr->cancel != NULL && *dr->cancel)
-          return tprof_error_set (dr->error, TPROF_ERROR_CANCELLED,
-                                  "%s: operation '%s': reading cancelled", dr->pf->path, dr->op);
-        if (read_block (dr, runs[k].start + pos, count, times + dest, ranks + dest) < 0)
-          return -1;
-        if (runs[k].rank >= 0 && !_tprof_h5_all_of_rank (ranks + dest, count, runs[k].rank))
-          return 1;
-        dest += (size_t) count;
-        dr->done += count;
-        if (dr->progress != NULL)
-          dr->progress (dr->total > 0 ? (double) dr->done / (double) dr->total : 1.0, dr->user_data);
-      }
-  return 0;
 }
 
 /* Reads array @id at @runs into @out (doubles or int32), or sets the error. */
@@ -172,9 +132,9 @@ read_timeline (DirectRead       *dr,
 
 /* TprofH5Reading's callbacks on a DirectRead. */
 static int
-direct_reading_runs (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks)
+direct_reading_block (void *source, uint64_t start, uint64_t count, double *times, int32_t *ranks)
 {
-  return read_runs (source, runs, n_runs, times, ranks);
+  return read_block (source, start, count, times, ranks);
 }
 
 static int
@@ -220,9 +180,9 @@ _tprof_reader_read_direct (TprofProfileFile          *pf,
                            TprofError                *error)
 {
   const TprofH5Operation *op = &pf->ops[op_index];
-  DirectRead dr = { pf, op->name, op_index, fd, loc, progress, user_data, cancel, 0, 0, error };
-  TprofH5Reading reading = { pf, op->name, loc->n, &dr.done, &dr.total, error, &dr,
-                             direct_reading_runs, direct_reading_timeline };
+  DirectRead dr = { pf, op->name, op_index, fd, loc, error };
+  TprofH5Reading reading = { pf, op->name, loc->n, progress, user_data, cancel, error, &dr,
+                             direct_reading_block, direct_reading_timeline, NULL, 0, 0 };
   TprofGatheredTime *gt;
 
   if (check_extent (&dr) < 0)
