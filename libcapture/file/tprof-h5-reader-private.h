@@ -69,8 +69,35 @@ typedef struct
   double              *computed_max;
 } TprofH5Operation;
 
+/* How a TprofProfileFile reads what its open left: in process, with
+ * HDF5 here (tprof-profile-file-read.c), or through the isolated reader's
+ * helper (tprof-reader-source.c). Arguments are checked before. */
+typedef struct
+{
+  /* @op's samples on @ranks (sorted, distinct, in range; NULL: all),
+   * checked, with what the ranks recorded attached */
+  TprofGatheredTime         *(*read)  (TprofProfileFile   *pf,
+                                       size_t              op,
+                                       const int32_t      *ranks,
+                                       size_t              n_ranks,
+                                       TprofProgressFunc   progress,
+                                       void               *user_data,
+                                       const volatile int *cancel,
+                                       TprofError         *error);
+  /* @op's statistics, where the open did not find them cached */
+  const TprofOperationStats *(*stats) (TprofProfileFile *pf,
+                                       size_t            op,
+                                       TprofError       *error);
+  /* lets go of what the source holds (not @pf itself) */
+  void                       (*close) (TprofProfileFile *pf);
+} TprofProfileSource;
+
+extern const TprofProfileSource _tprof_profile_file_in_process;
+extern const TprofProfileSource _tprof_reader_source;
+
 struct _TprofProfileFile
 {
+  const TprofProfileSource *source;
   char             *path;
   hid_t             file;
   int               fd;              /* under @file, for pread(); -1 if none */
