@@ -369,15 +369,15 @@ static int
 tprof_h5_check_columns_extent (TprofH5SampleRead      *sr,
                                const TprofH5Operation *op)
 {
-  static const char *const names[] = { "times", "starts", "threads" };
   struct stat st;
 
   if (sr->pf->fd < 0 || fstat (sr->pf->fd, &st) < 0)
     return 0;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
     {
-      hid_t dset = H5Lexists (sr->group, names[i], H5P_DEFAULT) > 0 ? H5Dopen2 (sr->group, names[i], H5P_DEFAULT)
-                                                                      : -1;
+      const char *name = _tprof_columns[c].name;
+      hid_t dset = _tprof_columns[c].per_sample && H5Lexists (sr->group, name, H5P_DEFAULT) > 0
+                   ? H5Dopen2 (sr->group, name, H5P_DEFAULT) : -1;
       hid_t type = dset >= 0 ? H5Dget_type (dset) : -1;
       haddr_t at = dset >= 0 ? H5Dget_offset (dset) : HADDR_UNDEF;
       size_t size = type >= 0 ? H5Tget_size (type) : 0;
@@ -387,7 +387,7 @@ tprof_h5_check_columns_extent (TprofH5SampleRead      *sr,
       if (at != HADDR_UNDEF && op->n > 0 && at + (op->row + op->n) * size > (uint64_t) st.st_size)
         return tprof_error_set (sr->error, TPROF_ERROR_FORMAT,
                                 "%s: operation '%s': dataset '%s' runs past the end of the file (truncated?)",
-                                sr->pf->path, op->name, names[i]);
+                                sr->pf->path, op->name, name);
     }
   return 0;
 }
@@ -417,24 +417,23 @@ static int
 tprof_h5_check_columns_crc (TprofH5SampleRead       *sr,
                             const TprofGatheredTime *gt)
 {
-  static const char *const names[] = { "times", "starts", "threads" };
-  const void *values[] = { tprof_gathered_time_times (gt), tprof_gathered_time_starts (gt),
-                           tprof_gathered_time_threads (gt) };
-  hid_t stored_types[] = { H5T_IEEE_F64LE, H5T_IEEE_F64LE, H5T_STD_I32LE };
   size_t n = tprof_gathered_time_count (gt);
   int result = 0;
 
   if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || n != sr->pf->n_samples)
     return 0;
-  for (size_t i = 0; result == 0 && i < sizeof names / sizeof names[0]; i++)
+  for (int c = 0; result == 0 && c < TPROF_N_COLUMNS; c++)
     {
-      hid_t dset = values[i] != NULL ? H5Dopen2 (sr->group, names[i], H5P_DEFAULT) : -1;
+      const TprofColumnInfo *info = &_tprof_columns[c];
+      const void *values = c == TPROF_COL_TIMES ? (const void *) tprof_gathered_time_times (gt)
+                           : c == TPROF_COL_STARTS ? (const void *) tprof_gathered_time_starts (gt)
+                           : (const void *) tprof_gathered_time_threads (gt);
+      hid_t dset = info->per_sample && values != NULL ? H5Dopen2 (sr->group, info->name, H5P_DEFAULT) : -1;
       hid_t type = dset >= 0 ? H5Dget_type (dset) : -1;
-      char path[32];
+      hid_t stored = info->type == TPROF_COLTYPE_FLOAT64 ? H5T_IEEE_F64LE : H5T_STD_I32LE;
 
-      snprintf (path, sizeof path, "samples/%s", names[i]);
-      if (type >= 0 && H5Tequal (type, stored_types[i]) > 0)
-        result = _tprof_columns_check_crc (sr->pf, dset, path, values[i], n * H5Tget_size (type), sr->error);
+      if (type >= 0 && H5Tequal (type, stored) > 0)
+        result = _tprof_columns_check_crc (sr->pf, dset, info->path, values, n * H5Tget_size (type), sr->error);
       _tprof_h5_close (type);
       _tprof_h5_close (dset);
     }
