@@ -174,6 +174,12 @@ hid_t _tprof_h5_open_operation (TprofProfileFile *pf,
  * naming the member and the index. */
 int _tprof_columns_read (TprofProfileFile *pf,
                          TprofError       *error);
+/* Sets the error for column @path whose checksum is not @stored. -1. */
+int _tprof_columns_crc_error (const TprofProfileFile *pf,
+                              const char             *path,
+                              uint32_t                stored,
+                              uint32_t                computed,
+                              TprofError             *error);
 /* Every sample column read whole (starts and threads NULL where the file
  * has none), checked: values by the format's rules, bytes against their
  * checksums. Takes the HDF5 lock. 0, or -1 with @error. */

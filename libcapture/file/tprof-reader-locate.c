@@ -82,6 +82,16 @@ tprof_reader_locate_array (hid_t             group,
       a->present = true;
       return true;
     }
+  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) > 0)
+    {
+      hid_t attr = H5Aopen (dset, TPROF_FORMAT_CRC_ATTR, H5P_DEFAULT);
+      unsigned crc = 0;
+
+      a->has_crc = attr >= 0 && H5Aread (attr, H5T_NATIVE_UINT, &crc) >= 0;
+      a->crc = (uint32_t) crc;
+      if (attr >= 0)
+        H5Aclose (attr);
+    }
   direct = direct
     && tprof_reader_raw_type (type, klass, &a->type)
     && H5Pget_layout (dcpl) == H5D_CONTIGUOUS
@@ -111,6 +121,7 @@ tprof_reader_locate_columns (const TprofProfileFile *file,
 
   loc->ranks_from_counts = true;
   loc->row = file->ops[op].row;
+  loc->n_rows = file->n_samples;
   loc->direct = samples >= 0;
   for (int c = 0; c < TPROF_N_COLUMNS && loc->direct; c++)
     {

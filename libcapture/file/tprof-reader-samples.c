@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "tprof-analysis-internal.h"
+#include "tprof-crc32c.h"
 #include "tprof-h5-reader-private.h"
 #include "tprof-reader-private.h"
 
@@ -167,6 +168,41 @@ check_extent (DirectRead *dr)
   return 0;
 }
 
+/* Format 3, every row of the columns read: each against its checksum,
+ * where the values read are the bytes stored (little-endian float64 and
+ * int32). 0, or -1 with the error. */
+static int
+check_crc (DirectRead              *dr,
+           const TprofGatheredTime *gt)
+{
+  size_t n = tprof_gathered_time_count (gt);
+
+  if (!dr->loc->ranks_from_counts || dr->loc->row != 0 || n != dr->loc->n_rows
+      || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+    return 0;
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      const TprofColumnInfo *info = &_tprof_columns[c];
+      bool floats = info->type == TPROF_COLTYPE_FLOAT64;
+      const TprofReaderArray *a = &dr->loc->arrays[c == TPROF_COL_TIMES ? TPROF_READER_TIMES
+                                                   : c == TPROF_COL_STARTS ? TPROF_READER_STARTS
+                                                   : TPROF_READER_THREADS];
+      const void *values = c == TPROF_COL_TIMES ? (const void *) tprof_gathered_time_times (gt)
+                           : c == TPROF_COL_STARTS ? (const void *) tprof_gathered_time_starts (gt)
+                           : (const void *) tprof_gathered_time_threads (gt);
+      uint32_t crc;
+
+      if (!info->per_sample || !a->present || !a->has_crc || values == NULL || a->type.big_endian
+          || a->type.kind != (floats ? TPROF_H5_RAW_FLOAT : TPROF_H5_RAW_SIGNED)
+          || a->type.size != _tprof_column_value_size (c))
+        continue;
+      crc = _tprof_crc32c (0, values, n * a->type.size);
+      if (crc != a->crc)
+        return _tprof_columns_crc_error (dr->pf, info->path, a->crc, crc, dr->error);
+    }
+  return 0;
+}
+
 TprofGatheredTime *
 _tprof_reader_read_direct (TprofProfileFile          *pf,
                            size_t                     op_index,
@@ -190,6 +226,11 @@ _tprof_reader_read_direct (TprofProfileFile          *pf,
   if (progress != NULL)
     progress (0.0, user_data);
   gt = _tprof_h5_read_planned (&reading, op, ranks, n_ranks);
+  if (gt != NULL && ranks == NULL && check_crc (&dr, gt) < 0)
+    {
+      tprof_gathered_time_free (gt);
+      gt = NULL;
+    }
   if (gt != NULL && _tprof_operation_cache_check (pf, op, gt, ranks, n_ranks, error) < 0)
     {
       tprof_gathered_time_free (gt);
