@@ -1,194 +1,209 @@
-/* bench-h5-io.c — save and load speed against plain write() and plain H5Dread of the same data, measured in the same run. */
+/* bench-h5-io.c — save, load, `tprof summary` / `tprof stragglers` and file size of profiles with random samples, each as a ratio against a baseline measured in the same run. */
 /* SPDX-License-Identifier: MIT */
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/stat.h>
 
 #include <glib.h>
 #include <glib/gstdio.h>
 
-#include <hdf5.h>
-
-#include <tprof/capture.h>
-
-#include "bench-rss.h"
-
-#define REPEATS 5
-
-static double
-median (double *v, int n)
-{
-  for (int i = 1; i < n; i++)
-    for (int k = i; k > 0 && v[k] < v[k - 1]; k--)
-      {
-        double t = v[k];
-
-        v[k] = v[k - 1];
-        v[k - 1] = t;
-      }
-  return v[n / 2];
-}
-
-/* What save cannot beat: the same sample bytes (@copies operations of @n
- * samples) through write() and one fsync(). */
-static double
-time_raw_write (const char *path, const double *times, const int32_t *ranks, size_t n, size_t copies)
-{
-  gint64 start = g_get_monotonic_time ();
-  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-
-  g_assert_cmpint (fd, >=, 0);
-  for (size_t c = 0; c < copies; c++)
-    {
-      g_assert_cmpint (write (fd, times, n * sizeof *times), ==, (gssize) (n * sizeof *times));
-      g_assert_cmpint (write (fd, ranks, n * sizeof *ranks), ==, (gssize) (n * sizeof *ranks));
-    }
-  g_assert_cmpint (fsync (fd), ==, 0);
-  close (fd);
-  return (g_get_monotonic_time () - start) / 1e6;
-}
-
-/* What load cannot beat: plain HDF5 reading every dataset of the file. */
-static double
-time_raw_read (const char *path, const TprofProfiledTime *pt)
-{
-  gint64 start = g_get_monotonic_time ();
-  hid_t file = H5Fopen (path, H5F_ACC_RDONLY, H5P_DEFAULT);
-  hid_t timings = H5Gopen2 (file, "timings", H5P_DEFAULT);
-
-  for (size_t op = 0; op < tprof_profiled_time_len (pt); op++)
-    {
-      char link[64];
-      size_t n = tprof_gathered_time_count (tprof_profiled_time_nth (pt, op));
-      double *times = g_new (double, n + 1);
-      int32_t *ranks = g_new (int32_t, n + 1);
-      hid_t group, dset;
-
-      /* the benchmark's names need no escaping */
-      g_snprintf (link, sizeof link, "%s", tprof_profiled_time_name (pt, op));
-      group = H5Gopen2 (timings, link, H5P_DEFAULT);
-      dset = H5Dopen2 (group, "times", H5P_DEFAULT);
-      H5Dread (dset, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times);
-      H5Dclose (dset);
-      dset = H5Dopen2 (group, "ranks", H5P_DEFAULT);
-      H5Dread (dset, H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT, ranks);
-      H5Dclose (dset);
-      H5Gclose (group);
-      g_free (times);
-      g_free (ranks);
-    }
-  H5Gclose (timings);
-  H5Fclose (file);
-  return (g_get_monotonic_time () - start) / 1e6;
-}
+#include "bench-h5-util.h"
 
 typedef struct
 {
   const char *label;
   size_t      n_ops;
-  size_t      samples_per_op;
-  double      save_target;  /* x write()+fsync */
+  size_t      per_op;
+  int         world_size;
+  bool        timeline;     /* starts and threads too (what stragglers needs) */
+  bool        run_cli;      /* also time `tprof summary` and `tprof stragglers` */
+  const char *save_target;  /* what the save should reach */
 } BenchCase;
 
-/* Saves @pt to @path, returning the time taken and in *@growth the peak
- * RSS above the RSS before the save (0 when it cannot be measured). */
-static double
-time_save (const TprofProfiledTime *pt, const char *path, size_t *growth)
+typedef struct
 {
-  gboolean peak_known = bench_peak_rss_reset ();
-  size_t before = bench_status_bytes ("VmRSS");
-  gint64 start = g_get_monotonic_time ();
-  double seconds;
+  const char *dir;
+  const char *tprof;        /* NULL: the command-line cases are left out */
+} BenchSetup;
 
-  g_assert_cmpint (tprof_profiled_time_save (pt, path, NULL), ==, 0);
-  seconds = (g_get_monotonic_time () - start) / 1e6;
-  *growth = peak_known && bench_status_bytes ("VmHWM") > before ? bench_status_bytes ("VmHWM") - before : 0;
-  return seconds;
+/* Save of a fresh profile object per run against write()+fsync of the
+ * same sample bytes, alternating, with sync() before each. */
+static void
+bench_save (const BenchCase *c, const BenchColumns *columns, const char *path, const char *raw)
+{
+  double save[BENCH_RUNS], base[BENCH_RUNS];
+  double mb = bench_columns_bytes (columns) / 1e6;
+  struct stat st;
+
+  for (int k = 0; k < BENCH_RUNS; k++)
+    {
+      TprofProfiledTime *pt = bench_profile_new (columns);
+      TprofError error = { 0 };
+      double start;
+
+      bench_sync ();
+      start = bench_now ();
+      if (tprof_profiled_time_save (pt, path, &error) != 0)
+        g_error ("%s", error.message);
+      save[k] = bench_now () - start;
+      tprof_profiled_time_free (pt);
+      bench_sync ();
+      base[k] = bench_write_fsync (columns, raw);
+    }
+  printf ("  save            %9.1f ms = %6.2fx write()+fsync of the %.2f MB of samples (%.1f ms; target %s)\n",
+          bench_median (save, BENCH_RUNS) * 1e3, bench_median (save, BENCH_RUNS) / bench_median (base, BENCH_RUNS),
+          mb, bench_median (base, BENCH_RUNS) * 1e3, c->save_target);
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  printf ("  file size       %9.2f MB = %6.2fx the samples + 1 KB per operation (%.2f MB; target <= 1x)\n",
+          st.st_size / 1e6, st.st_size / (mb * 1e6 + 1024.0 * c->n_ops), (mb * 1e6 + 1024.0 * c->n_ops) / 1e6);
 }
 
-static TprofProfiledTime *
-make_profile (const BenchCase *c, double *times, int32_t *ranks)
+/* Load in this process against a plain H5Dread of a file holding just
+ * the sample columns. */
+static void
+bench_load (const char *path, const char *plain)
 {
-  TprofProfiledTime *pt = tprof_profiled_time_new (8);
+  double load[BENCH_RUNS], base[BENCH_RUNS];
 
-  for (size_t i = 0; i < c->samples_per_op; i++)
+  for (int k = 0; k < BENCH_RUNS; k++)
     {
-      times[i] = i * 1e-9;
-      ranks[i] = (int32_t) (i * 8 / c->samples_per_op);
-    }
-  for (size_t op = 0; op < c->n_ops; op++)
-    {
-      char name[32];
+      TprofError error = { 0 };
+      TprofProfiledTime *pt;
+      double start;
 
-      g_snprintf (name, sizeof name, "op-%zu", op);
-      g_assert_cmpint (tprof_profiled_time_add (pt, name, tprof_gathered_time_new (times, ranks, c->samples_per_op), NULL), ==, 0);
+      bench_sync ();
+      start = bench_now ();
+      pt = tprof_profiled_time_load (path, &error);
+      load[k] = bench_now () - start;
+      if (pt == NULL)
+        g_error ("%s", error.message);
+      tprof_profiled_time_free (pt);
+      bench_sync ();
+      base[k] = bench_read_plain_h5 (plain);
     }
-  return pt;
+  printf ("  load            %9.1f ms = %6.2fx plain H5Dread of the sample columns (%.1f ms; target <= 1.5x)\n",
+          bench_median (load, BENCH_RUNS) * 1e3, bench_median (load, BENCH_RUNS) / bench_median (base, BENCH_RUNS),
+          bench_median (base, BENCH_RUNS) * 1e3);
+}
+
+/* `tprof summary` and `tprof stragglers` as whole processes against a
+ * whole process (this program) that reads the plain columns file. */
+static void
+bench_cli (const BenchSetup *setup, const char *path, const char *plain)
+{
+  const char *self = "/proc/self/exe";
+  g_autofree char *exe = g_file_read_link (self, NULL);
+  const char *summary_argv[] = { setup->tprof, "summary", path, "--format", "json", NULL };
+  const char *stragglers_argv[] = { setup->tprof, "stragglers", path, "--format", "json", NULL };
+  const char *plain_argv[] = { exe, "--plain-read", plain, NULL };
+  double summary[BENCH_RUNS], stragglers[BENCH_RUNS], base[BENCH_RUNS];
+
+  g_assert_nonnull (exe);
+  for (int k = 0; k < BENCH_RUNS; k++)
+    {
+      bench_sync ();
+      summary[k] = bench_run_process (summary_argv);
+      bench_sync ();
+      stragglers[k] = bench_run_process (stragglers_argv);
+      bench_sync ();
+      base[k] = bench_run_process (plain_argv);
+    }
+  printf ("  tprof summary   %9.1f ms = %6.2fx a process reading the plain columns (%.1f ms; target <= 200 ms)\n",
+          bench_median (summary, BENCH_RUNS) * 1e3,
+          bench_median (summary, BENCH_RUNS) / bench_median (base, BENCH_RUNS), bench_median (base, BENCH_RUNS) * 1e3);
+  printf ("  tprof stragglers%9.1f ms = %6.2fx a process reading the plain columns (target <= 200 ms)\n",
+          bench_median (stragglers, BENCH_RUNS) * 1e3,
+          bench_median (stragglers, BENCH_RUNS) / bench_median (base, BENCH_RUNS));
 }
 
 static void
-run (const BenchCase *c, const char *dir)
+run (const BenchCase *c, const BenchSetup *setup)
 {
-  char *path = g_build_filename (dir, "bench.h5", NULL);
-  char *raw_path = g_build_filename (dir, "bench.raw", NULL);
-  double *times = g_new (double, c->samples_per_op);
-  int32_t *ranks = g_new (int32_t, c->samples_per_op);
-  TprofProfiledTime *pt = make_profile (c, times, ranks);
-  double save[REPEATS], write_base[REPEATS], load[REPEATS], read_base[REPEATS];
-  double sample_mb = c->n_ops * c->samples_per_op * (sizeof *times + sizeof *ranks) / 1e6;
-  size_t growth = 0;
+  g_autofree char *path = g_build_filename (setup->dir, "bench.h5", NULL);
+  g_autofree char *raw = g_build_filename (setup->dir, "bench.raw", NULL);
+  g_autofree char *plain = g_build_filename (setup->dir, "plain.h5", NULL);
+  BenchColumns *columns = bench_columns_new (c->n_ops, c->per_op, c->world_size, c->timeline, 7);
+  TprofProfileFile *pf;
 
-  for (int k = 0; k < REPEATS; k++)
-    {
-      gint64 start;
-      TprofProfiledTime *loaded;
-      size_t save_growth;
-
-      save[k] = time_save (pt, path, &save_growth);
-      growth = MAX (growth, save_growth);
-      write_base[k] = time_raw_write (raw_path, times, ranks, c->samples_per_op, c->n_ops);
-      start = g_get_monotonic_time ();
-      loaded = tprof_profiled_time_load (path, NULL);
-      load[k] = (g_get_monotonic_time () - start) / 1e6;
-      g_assert_nonnull (loaded);
-      tprof_profiled_time_free (loaded);
-      read_base[k] = time_raw_read (path, pt);
-    }
-
-  printf ("save %s: %8.1f ms = %5.2fx write()+fsync (target <= %.1fx)\n",
-          c->label, median (save, REPEATS) * 1e3,
-          median (save, REPEATS) / median (write_base, REPEATS), c->save_target);
-  printf ("load %s: %8.1f ms = %5.2fx plain H5Dread (target <= 1.0x)\n",
-          c->label, median (load, REPEATS) * 1e3, median (load, REPEATS) / median (read_base, REPEATS));
-  printf ("save %s: peak RSS growth %.1f MB = %.2fx the %.1f MB of samples "
-          "(target: no copy, well under 1x)\n",
-          c->label, growth / 1e6, growth / 1e6 / sample_mb, sample_mb);
-  tprof_profiled_time_free (pt);
-  g_free (times);
-  g_free (ranks);
+  printf ("%s: %zu operation(s) x %zu samples, %d rank(s)%s\n", c->label, c->n_ops, c->per_op, c->world_size,
+          c->timeline ? ", with starts and threads" : "");
+  bench_save (c, columns, path, raw);
+  pf = tprof_profile_file_open (path, NULL);
+  g_assert_nonnull (pf);
+  printf ("  (file format version %d)\n", tprof_profile_file_format_version (pf));
+  tprof_profile_file_close (pf);
+  bench_write_plain_h5 (columns, plain);
+  bench_load (path, plain);
+  if (c->run_cli && setup->tprof != NULL)
+    bench_cli (setup, path, plain);
+  bench_columns_free (columns);
   g_unlink (path);
-  g_unlink (raw_path);
-  g_free (path);
-  g_free (raw_path);
+  g_unlink (raw);
+  g_unlink (plain);
+}
+
+/* The profile of @c and its plain columns file, left for other tools. */
+static int
+write_case (const BenchCase *c, const char *path, const char *plain)
+{
+  BenchColumns *columns = bench_columns_new (c->n_ops, c->per_op, c->world_size, c->timeline, 7);
+  TprofProfiledTime *pt = bench_profile_new (columns);
+  TprofError error = { 0 };
+  int status = 0;
+
+  if (tprof_profiled_time_save (pt, path, &error) != 0)
+    {
+      fprintf (stderr, "%s\n", error.message);
+      status = 1;
+    }
+  else
+    bench_write_plain_h5 (columns, plain);
+  tprof_profiled_time_free (pt);
+  bench_columns_free (columns);
+  return status;
 }
 
 int
 main (int argc, char **argv)
 {
-  size_t samples = argc > 1 ? strtoull (argv[1], NULL, 10) : 10000000;
-  char *dir = g_dir_make_tmp ("tprof-h5-bench-XXXXXX", NULL);
-  BenchCase cases[] = {
-    { "1 op x all samples", 1, samples, 1.5 },
-    { "10^4 ops x 8      ", 10000, 8, 3.0 },
+  const char *size = g_getenv ("TPROF_BENCH_SAMPLES");
+  size_t big = size != NULL ? MAX (g_ascii_strtoull (size, NULL, 10), 8) : 10000000;
+  g_autofree char *dir = NULL;
+  BenchSetup setup = { 0 };
+  const BenchCase cases[] = {
+    { "10^4 operations x 8 samples", 10000, 8, 1, true, true, "<= 3x, or <= 10 ms" },
+    { "one operation, all samples", 1, big, 8, false, false, "<= 1.5x" },
   };
 
+  if (argc == 3 && g_str_equal (argv[1], "--plain-read"))
+    {
+      bench_read_plain_h5 (argv[2]);
+      return 0;
+    }
+  if (argc == 4 && g_str_equal (argv[1], "--write"))
+    return write_case (&cases[0], argv[2], argv[3]);
+  if (argc > 2 || (argc == 2 && argv[1][0] == '-'))
+    {
+      fprintf (stderr, "usage: %s [TPROF]\n"
+                       "  times save, load, file size and, given the tprof program, `tprof summary`\n"
+                       "  and `tprof stragglers`, each against a baseline measured in the same run;\n"
+                       "  TPROF_BENCH_SAMPLES sets the size of the one-operation case (10^7)\n"
+                       "   or: %s --write PROFILE PLAIN\n"
+                       "  writes the 10^4-operation profile and its plain columns file, to time\n"
+                       "  other programs on them; or: %s --plain-read PLAIN, the baseline process\n",
+               argv[0], argv[0], argv[0]);
+      return 2;
+    }
+  setup.tprof = argc == 2 ? argv[1] : NULL;
+  dir = g_dir_make_tmp ("tprof-bench-h5-XXXXXX", NULL);
   g_assert_nonnull (dir);
-  printf ("medians of %d runs; baselines measured in the same run; %zu samples\n", REPEATS, samples);
+  setup.dir = dir;
+  printf ("bench-h5-io: medians of %d runs, a fresh profile object per run, sync() before each timing,\n"
+          "random durations; baselines measured in the same run, alternating\n", BENCH_RUNS);
   for (size_t i = 0; i < G_N_ELEMENTS (cases); i++)
-    run (&cases[i], dir);
+    run (&cases[i], &setup);
   g_rmdir (dir);
-  g_free (dir);
   return 0;
 }

@@ -14,6 +14,7 @@ typedef struct
   const char *name;
   int       (*run) (int argc, char **argv);
   const char *summary;
+  gboolean    writes_hdf5;  /* HDF5 must then flush at exit */
 } Command;
 
 static const Command commands[] = {
@@ -24,6 +25,7 @@ static const Command commands[] = {
   { "compare", tprof_cli_compare, N_("two runs compared: what changed, and is it real") },
   { "stragglers", tprof_cli_stragglers, N_("the ranks that kept the others waiting, named from arrival") },
   { "trace", tprof_cli_trace, N_("every sample on the timeline, for Perfetto (Chrome trace JSON)") },
+  { "convert", tprof_cli_convert, N_("a copy of any readable profile in the current file format"), TRUE },
 };
 
 static void
@@ -101,9 +103,11 @@ main (int    argc,
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
-  /* tprof reads profiles only: nothing of HDF5's to flush at exit, and a
-   * damaged file must not make it print after the error line */
-  tprof_profile_file_skip_exit_cleanup ();
+  /* a command that only reads profiles has nothing of HDF5's to flush at
+   * exit, and a damaged file must not make it print after the error line */
+  command = argc >= 2 ? find_command (argv[1]) : NULL;
+  if (command == NULL || !command->writes_hdf5)
+    tprof_profile_file_skip_exit_cleanup ();
 
   if (argc < 2)
     return tprof_cli_usage_error (NULL, _("missing COMMAND"));
@@ -117,7 +121,6 @@ main (int    argc,
   if (g_str_equal (argv[1], "help"))
     return run_help (argc, argv);
 
-  command = find_command (argv[1]);
   if (command == NULL)
     {
       if (argv[1][0] == '-')
