@@ -385,9 +385,11 @@ size_t _tprof_h5_keep_ranks (double        *times,
 uint64_t _tprof_h5_file_index (const TprofH5Run *runs,
                                size_t            i);
 /* Checks the @n starts (finite) and threads (>= 0) read from @runs, each
- * NULL when absent. 0, or -1 with @error naming the file index. */
+ * NULL when absent; format 3 names the row, @row plus the index read.
+ * 0, or -1 with @error naming the file index. */
 int _tprof_h5_check_timeline (const TprofProfileFile *pf,
                               const char             *op,
+                              uint64_t                row,
                               const TprofH5Run       *runs,
                               const double           *starts,
                               const int32_t          *threads,

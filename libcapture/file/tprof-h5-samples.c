@@ -224,42 +224,31 @@ _tprof_h5_file_index (const TprofH5Run *runs,
 int
 _tprof_h5_check_timeline (const TprofProfileFile *pf,
                           const char             *op,
+                          uint64_t                row,
                           const TprofH5Run       *runs,
                           const double           *starts,
                           const int32_t          *threads,
                           size_t                  n,
                           TprofError             *error)
 {
+  bool columns = pf->format_version >= 3;
+
   for (size_t i = 0; starts != NULL && i < n; i++)
     if (!isfinite (starts[i]))
-      return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operation '%s': starts[%llu] is not finite",
-                              pf->path, op, (unsigned long long) _tprof_h5_file_index (runs, i));
+      return columns
+             ? tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/starts[%llu]: is %g, expected a finite "
+                                "time (operation '%s')", pf->path,
+                                (unsigned long long) (row + _tprof_h5_file_index (runs, i)), starts[i], op)
+             : tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operation '%s': starts[%llu] is not finite",
+                                pf->path, op, (unsigned long long) _tprof_h5_file_index (runs, i));
   for (size_t i = 0; threads != NULL && i < n; i++)
     if (threads[i] < 0)
-      return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operation '%s': threads[%llu] is negative",
-                              pf->path, op, (unsigned long long) _tprof_h5_file_index (runs, i));
-  return 0;
-}
-
-/* Format 3: the first bad start or thread, named by its row. */
-static int
-tprof_h5_check_columns_timeline (TprofH5SampleRead *sr,
-                                 const TprofH5Run  *runs,
-                                 const double      *starts,
-                                 const int32_t     *threads,
-                                 size_t             n)
-{
-  for (size_t i = 0; i < n; i++)
-    if ((starts != NULL && !isfinite (starts[i])) || (threads != NULL && threads[i] < 0))
-      {
-        bool start_bad = starts != NULL && !isfinite (starts[i]);
-
-        return tprof_error_set (sr->error, TPROF_ERROR_FORMAT, "%s: samples/%s[%llu]: is %g, expected %s "
-                                "(operation '%s')", sr->pf->path, start_bad ? "starts" : "threads",
-                                (unsigned long long) (sr->base + _tprof_h5_file_index (runs, i)),
-                                start_bad ? starts[i] : (double) threads[i],
-                                start_bad ? "a finite time" : "a thread >= 0", sr->op);
-      }
+      return columns
+             ? tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/threads[%llu]: is %d, expected a "
+                                "thread >= 0 (operation '%s')", pf->path,
+                                (unsigned long long) (row + _tprof_h5_file_index (runs, i)), threads[i], op)
+             : tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operation '%s': threads[%llu] is negative",
+                                pf->path, op, (unsigned long long) _tprof_h5_file_index (runs, i));
   return 0;
 }
 
@@ -287,10 +276,7 @@ tprof_h5_read_timeline (TprofH5SampleRead *sr,
       || tprof_h5_read_member_runs (sr, "threads", H5T_INTEGER, H5T_NATIVE_INT32, sizeof (int32_t), runs,
                                     n_runs, *threads, &has_threads) < 0)
     return -1;
-  if (sr->columns && tprof_h5_check_columns_timeline (sr, runs, has_starts ? *starts : NULL,
-                                                      has_threads ? *threads : NULL, n) < 0)
-    return -1;
-  if (_tprof_h5_check_timeline (sr->pf, sr->op, runs, has_starts ? *starts : NULL,
+  if (_tprof_h5_check_timeline (sr->pf, sr->op, sr->base, runs, has_starts ? *starts : NULL,
                                 has_threads ? *threads : NULL, n, sr->error) < 0)
     return -1;
   if (!has_starts)

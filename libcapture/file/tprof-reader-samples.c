@@ -128,7 +128,7 @@ read_timeline (DirectRead       *dr,
   if ((*starts != NULL && read_member_runs (dr, TPROF_READER_STARTS, runs, n_runs, *starts) < 0)
       || (*threads != NULL && read_member_runs (dr, TPROF_READER_THREADS, runs, n_runs, *threads) < 0))
     return -1;
-  return _tprof_h5_check_timeline (dr->pf, dr->op, runs, *starts, *threads, n, dr->error);
+  return _tprof_h5_check_timeline (dr->pf, dr->op, dr->loc->row, runs, *starts, *threads, n, dr->error);
 }
 
 /* TprofH5Reading's callbacks on a DirectRead. */
