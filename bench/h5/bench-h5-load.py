@@ -34,6 +34,7 @@ def make_profile(path):
 
 
 def run_ms(argv, env=None):
+    os.sync()   # no write-back of an earlier run during this one
     done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     if done.returncode != 0:
         sys.exit('%s failed (%d): %s' % (argv[0], done.returncode, done.stderr))

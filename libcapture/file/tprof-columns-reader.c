@@ -90,10 +90,20 @@ _tprof_columns_check_crc (const TprofProfileFile *pf,
                             pf->path, path, TPROF_FORMAT_CRC_ATTR);
   computed = _tprof_crc32c (0, bytes, size);
   if (computed != (uint32_t) stored)
-    return tprof_error_set (error, TPROF_ERROR_FORMAT,
-                            "%s: %s: checksum mismatch (stored %08x, computed %08x): the column is damaged",
-                            pf->path, path, stored, computed);
+    return _tprof_columns_crc_error (pf, path, (uint32_t) stored, computed, error);
   return 0;
+}
+
+int
+_tprof_columns_crc_error (const TprofProfileFile *pf,
+                          const char             *path,
+                          uint32_t                stored,
+                          uint32_t                computed,
+                          TprofError             *error)
+{
+  return tprof_error_set (error, TPROF_ERROR_FORMAT,
+                          "%s: %s: checksum mismatch (stored %08x, computed %08x): the column is damaged",
+                          pf->path, path, stored, computed);
 }
 
 /* The values of numeric @dset (@n of them) as stored, for its checksum. */

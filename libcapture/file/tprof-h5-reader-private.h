@@ -69,8 +69,35 @@ typedef struct
   double              *computed_max;
 } TprofH5Operation;
 
+/* How a TprofProfileFile reads what its open left: in process, with
+ * HDF5 here (tprof-profile-file-read.c), or through the isolated reader's
+ * helper (tprof-reader-source.c). Arguments are checked before. */
+typedef struct
+{
+  /* @op's samples on @ranks (sorted, distinct, in range; NULL: all),
+   * checked, with what the ranks recorded attached */
+  TprofGatheredTime         *(*read)  (TprofProfileFile   *pf,
+                                       size_t              op,
+                                       const int32_t      *ranks,
+                                       size_t              n_ranks,
+                                       TprofProgressFunc   progress,
+                                       void               *user_data,
+                                       const volatile int *cancel,
+                                       TprofError         *error);
+  /* @op's statistics, where the open did not find them cached */
+  const TprofOperationStats *(*stats) (TprofProfileFile *pf,
+                                       size_t            op,
+                                       TprofError       *error);
+  /* lets go of what the source holds (not @pf itself) */
+  void                       (*close) (TprofProfileFile *pf);
+} TprofProfileSource;
+
+extern const TprofProfileSource _tprof_profile_file_in_process;
+extern const TprofProfileSource _tprof_reader_source;
+
 struct _TprofProfileFile
 {
+  const TprofProfileSource *source;
   char             *path;
   hid_t             file;
   int               fd;              /* under @file, for pread(); -1 if none */
@@ -147,6 +174,12 @@ hid_t _tprof_h5_open_operation (TprofProfileFile *pf,
  * naming the member and the index. */
 int _tprof_columns_read (TprofProfileFile *pf,
                          TprofError       *error);
+/* Sets the error for column @path whose checksum is not @stored. -1. */
+int _tprof_columns_crc_error (const TprofProfileFile *pf,
+                              const char             *path,
+                              uint32_t                stored,
+                              uint32_t                computed,
+                              TprofError             *error);
 /* Every sample column read whole (starts and threads NULL where the file
  * has none), checked: values by the format's rules, bytes against their
  * checksums. Takes the HDF5 lock. 0, or -1 with @error. */
@@ -280,26 +313,33 @@ typedef struct
  * (tprof-reader-samples.c). */
 typedef struct
 {
-  TprofProfileFile *pf;
-  const char       *op;
-  uint64_t          n;       /* the operation's samples */
-  uint64_t         *done;    /* the source's progress counters */
-  uint64_t         *total;
-  TprofError       *error;
-  void             *source;
-  /* reads @runs into @times and @ranks: 0; 1 when a run holds another
-   * rank than planned (a file not grouped by rank); -1 with the error */
-  int (*read_runs)     (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks);
+  TprofProfileFile   *pf;
+  const char         *op;
+  uint64_t            n;       /* the operation's samples */
+  TprofProgressFunc   progress;
+  void               *user_data;
+  const volatile int *cancel;
+  TprofError         *error;
+  void               *source;
+  /* fills and checks samples [@start, @start + @count) of the operation
+   * into @times and @ranks: 0, or -1 with the error */
+  int  (*read_block)    (void *source, uint64_t start, uint64_t count, double *times, int32_t *ranks);
   /* allocates and checks the starts and threads at @runs (NULL where the
    * file has none): 0, or -1 with the error */
-  int (*read_timeline) (void *source, const TprofH5Run *runs, size_t n_runs, size_t n, double **starts,
-                        int32_t **threads);
+  int  (*read_timeline) (void *source, const TprofH5Run *runs, size_t n_runs, size_t n, double **starts,
+                         int32_t **threads);
+  /* NULL, or called with true before the progress callback runs and with
+   * false after (the in-process source lets go of HDF5's lock meanwhile) */
+  void (*unlock)        (void *source, bool unlocked);
+  /* progress: samples read of those planned */
+  uint64_t            done;
+  uint64_t            total;
 } TprofH5Reading;
 
 /* The samples of @op's ranks @ranks (NULL: all) into a new selection: the
  * ranks' runs where the cached counts place them, else everything read
  * and filtered (tprof-h5-sample-plan.c). NULL with r->error set. */
-TprofGatheredTime *_tprof_h5_read_planned (const TprofH5Reading   *r,
+TprofGatheredTime *_tprof_h5_read_planned (TprofH5Reading         *r,
                                            const TprofH5Operation *op,
                                            const int32_t          *ranks,
                                            size_t                  n_ranks);
@@ -345,9 +385,11 @@ size_t _tprof_h5_keep_ranks (double        *times,
 uint64_t _tprof_h5_file_index (const TprofH5Run *runs,
                                size_t            i);
 /* Checks the @n starts (finite) and threads (>= 0) read from @runs, each
- * NULL when absent. 0, or -1 with @error naming the file index. */
+ * NULL when absent; format 3 names the row, @row plus the index read.
+ * 0, or -1 with @error naming the file index. */
 int _tprof_h5_check_timeline (const TprofProfileFile *pf,
                               const char             *op,
+                              uint64_t                row,
                               const TprofH5Run       *runs,
                               const double           *starts,
                               const int32_t          *threads,

@@ -5,16 +5,59 @@
 #include "tprof-analysis-internal.h"
 #include "tprof-h5-reader-private.h"
 
-/* Reads @runs (*r->total samples) into a new selection, keeping only the
- * ranks marked in @keep if not NULL. *@status: as r->read_runs(). */
+/* Samples per block: between blocks the read reports progress and polls
+ * for a cancel; each block is itself split over threads. */
+#define SAMPLE_PLAN_BLOCK ((uint64_t) 1 << 22)
+
+/* The one loop that reads samples, whatever their source: @runs one after
+ * another into the arrays, in blocks. Returns 0, 1 when a run holds
+ * another rank than planned (a file not grouped by rank), or -1 with the
+ * error set. */
+static int
+sample_plan_read_runs (TprofH5Reading   *r,
+                       const TprofH5Run *runs,
+                       size_t            n_runs,
+                       double           *times,
+                       int32_t          *ranks)
+{
+  size_t dest = 0;
+
+  for (size_t k = 0; k < n_runs; k++)
+    for (uint64_t pos = 0; pos < runs[k].count; pos += SAMPLE_PLAN_BLOCK)
+      {
+        uint64_t count = runs[k].count - pos < SAMPLE_PLAN_BLOCK ? runs[k].count - pos : SAMPLE_PLAN_BLOCK;
+
+        if (r->cancel != NULL && *r->cancel)
+          return tprof_error_set (r->error, TPROF_ERROR_CANCELLED,
+                                  "%s: operation '%s': reading cancelled", r->pf->path, r->op);
+        if (r->read_block (r->source, runs[k].start + pos, count, times + dest, ranks + dest) < 0)
+          return -1;
+        if (runs[k].rank >= 0 && !_tprof_h5_all_of_rank (ranks + dest, count, runs[k].rank))
+          return 1;
+        dest += (size_t) count;
+        r->done += count;
+        if (r->progress == NULL)
+          continue;
+        /* the callback may read other files */
+        if (r->unlock != NULL)
+          r->unlock (r->source, true);
+        r->progress (r->total > 0 ? (double) r->done / (double) r->total : 1.0, r->user_data);
+        if (r->unlock != NULL)
+          r->unlock (r->source, false);
+      }
+  return 0;
+}
+
+/* Reads @runs (r->total samples) into a new selection, keeping only the
+ * ranks marked in @keep if not NULL. *@status: as sample_plan_read_runs(). */
 static TprofGatheredTime *
-sample_plan_read_into (const TprofH5Reading *r,
+sample_plan_read_into (TprofH5Reading       *r,
                        const TprofH5Run     *runs,
                        size_t                n_runs,
                        const uint8_t        *keep,
                        int                  *status)
 {
-  size_t n = (size_t) *r->total;
+  size_t n = (size_t) r->total;
   double *times = n > 0 ? _tprof_malloc_array (n, sizeof *times) : NULL;
   int32_t *ranks = n > 0 ? _tprof_malloc_array (n, sizeof *ranks) : NULL;
   double *starts = NULL;
@@ -26,7 +69,7 @@ sample_plan_read_into (const TprofH5Reading *r,
     tprof_error_set (r->error, TPROF_ERROR_NO_MEMORY,
                      "%s: operation '%s': not enough memory for %zu samples", r->pf->path, r->op, n);
   else
-    *status = r->read_runs (r->source, runs, n_runs, times, ranks);
+    *status = sample_plan_read_runs (r, runs, n_runs, times, ranks);
   if (*status == 0 && r->read_timeline (r->source, runs, n_runs, n, &starts, &threads) < 0)
     *status = -1;
   if (*status != 0)
@@ -58,7 +101,7 @@ sample_plan_read_into (const TprofH5Reading *r,
 
 /* Every sample, filtered to @ranks if not NULL. */
 static TprofGatheredTime *
-sample_plan_read_all (const TprofH5Reading *r,
+sample_plan_read_all (TprofH5Reading       *r,
                       const int32_t        *ranks,
                       size_t                n_ranks)
 {
@@ -74,8 +117,8 @@ sample_plan_read_all (const TprofH5Reading *r,
     }
   for (size_t i = 0; i < n_ranks && keep != NULL; i++)
     keep[ranks[i]] = 1;
-  *r->done = 0;
-  *r->total = r->n;
+  r->done = 0;
+  r->total = r->n;
   gt = sample_plan_read_into (r, &all, 1, keep, &status);
   free (keep);
   return gt;
@@ -102,7 +145,7 @@ _tprof_h5_ranks_from_counts (const int64_t *counts,
 }
 
 TprofGatheredTime *
-_tprof_h5_read_planned (const TprofH5Reading   *r,
+_tprof_h5_read_planned (TprofH5Reading         *r,
                         const TprofH5Operation *op,
                         const int32_t          *ranks,
                         size_t                  n_ranks)
@@ -114,7 +157,7 @@ _tprof_h5_read_planned (const TprofH5Reading   *r,
 
   /* a file grouped by rank holds each rank's samples in one run */
   if (ranks != NULL)
-    runs = _tprof_h5_plan_runs (r->pf, op, ranks, n_ranks, &n_runs, r->total);
+    runs = _tprof_h5_plan_runs (r->pf, op, ranks, n_ranks, &n_runs, &r->total);
   if (runs != NULL)
     gt = sample_plan_read_into (r, runs, n_runs, NULL, &status);
   free (runs);

@@ -13,10 +13,6 @@
 /* Below this many bytes, HDF5 reads a dataset as fast as pread() would. */
 #define TPROF_H5_DIRECT_MIN_BYTES ((size_t) 1 << 16)
 
-/* Samples per block: between blocks the read reports progress and polls
- * for a cancel; each block is itself split over threads. */
-#define TPROF_H5_READ_BLOCK ((uint64_t) 1 << 22)
-
 typedef struct
 {
   TprofProfileFile   *pf;
@@ -30,11 +26,6 @@ typedef struct
   hid_t               ranks_dset;
   off_t               times_direct;   /* file offset of times[0]; -1: HDF5 reads */
   off_t               ranks_direct;
-  TprofProgressFunc   progress;
-  void               *user_data;
-  const volatile int *cancel;
-  uint64_t            done;
-  uint64_t            total;
   TprofError         *error;
 } TprofH5SampleRead;
 
@@ -154,41 +145,6 @@ _tprof_h5_all_of_rank (const int32_t *ranks,
   return differ == 0;
 }
 
-/* Reads @runs one after another into the arrays, in blocks. Returns 0,
- * 1 when a run holds another rank than the cache promised (the file is
- * not grouped by rank), or -1 with the error set. */
-static int
-tprof_h5_read_runs (TprofH5SampleRead *sr,
-                    const TprofH5Run  *runs,
-                    size_t             n_runs,
-                    double            *times,
-                    int32_t           *ranks)
-{
-  size_t dest = 0;
-
-  for (size_t k = 0; k < n_runs; k++)
-    for (uint64_t pos = 0; pos < runs[k].count; pos += TPROF_H5_READ_BLOCK)
-      {
-        uint64_t count = runs[k].count - pos < TPROF_H5_READ_BLOCK ? runs[k].count - pos : TPROF_H5_READ_BLOCK;
-
-        if (sr->cancel != NULL && *sr->cancel)
-          return tprof_error_set (sr->error, TPROF_ERROR_CANCELLED,
-                                  "%s: operation '%s': reading cancelled", sr->pf->path, sr->op);
-        if (tprof_h5_read_block (sr, runs[k].start + pos, count, times + dest, ranks + dest) < 0)
-          return -1;
-        if (runs[k].rank >= 0 && !_tprof_h5_all_of_rank (ranks + dest, count, runs[k].rank))
-          return 1;
-        dest += (size_t) count;
-        sr->done += count;
-        /* without the HDF5 lock: the callback may read other files */
-        _tprof_h5_leave (&sr->guard);
-        if (sr->progress != NULL)
-          sr->progress (sr->total > 0 ? (double) sr->done / (double) sr->total : 1.0, sr->user_data);
-        _tprof_h5_enter (&sr->guard);
-      }
-  return 0;
-}
-
 /* Keeps, in order, the samples of the ranks marked in @keep (with their
  * starts and threads where not NULL); their count. */
 size_t
@@ -268,42 +224,31 @@ _tprof_h5_file_index (const TprofH5Run *runs,
 int
 _tprof_h5_check_timeline (const TprofProfileFile *pf,
                           const char             *op,
+                          uint64_t                row,
                           const TprofH5Run       *runs,
                           const double           *starts,
                           const int32_t          *threads,
                           size_t                  n,
                           TprofError             *error)
 {
+  bool columns = pf->format_version >= 3;
+
   for (size_t i = 0; starts != NULL && i < n; i++)
     if (!isfinite (starts[i]))
-      return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operation '%s': starts[%llu] is not finite",
-                              pf->path, op, (unsigned long long) _tprof_h5_file_index (runs, i));
+      return columns
+             ? tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/starts[%llu]: is %g, expected a finite "
+                                "time (operation '%s')", pf->path,
+                                (unsigned long long) (row + _tprof_h5_file_index (runs, i)), starts[i], op)
+             : tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operation '%s': starts[%llu] is not finite",
+                                pf->path, op, (unsigned long long) _tprof_h5_file_index (runs, i));
   for (size_t i = 0; threads != NULL && i < n; i++)
     if (threads[i] < 0)
-      return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operation '%s': threads[%llu] is negative",
-                              pf->path, op, (unsigned long long) _tprof_h5_file_index (runs, i));
-  return 0;
-}
-
-/* Format 3: the first bad start or thread, named by its row. */
-static int
-tprof_h5_check_columns_timeline (TprofH5SampleRead *sr,
-                                 const TprofH5Run  *runs,
-                                 const double      *starts,
-                                 const int32_t     *threads,
-                                 size_t             n)
-{
-  for (size_t i = 0; i < n; i++)
-    if ((starts != NULL && !isfinite (starts[i])) || (threads != NULL && threads[i] < 0))
-      {
-        bool start_bad = starts != NULL && !isfinite (starts[i]);
-
-        return tprof_error_set (sr->error, TPROF_ERROR_FORMAT, "%s: samples/%s[%llu]: is %g, expected %s "
-                                "(operation '%s')", sr->pf->path, start_bad ? "starts" : "threads",
-                                (unsigned long long) (sr->base + _tprof_h5_file_index (runs, i)),
-                                start_bad ? starts[i] : (double) threads[i],
-                                start_bad ? "a finite time" : "a thread >= 0", sr->op);
-      }
+      return columns
+             ? tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/threads[%llu]: is %d, expected a "
+                                "thread >= 0 (operation '%s')", pf->path,
+                                (unsigned long long) (row + _tprof_h5_file_index (runs, i)), threads[i], op)
+             : tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operation '%s': threads[%llu] is negative",
+                                pf->path, op, (unsigned long long) _tprof_h5_file_index (runs, i));
   return 0;
 }
 
@@ -331,10 +276,7 @@ tprof_h5_read_timeline (TprofH5SampleRead *sr,
       || tprof_h5_read_member_runs (sr, "threads", H5T_INTEGER, H5T_NATIVE_INT32, sizeof (int32_t), runs,
                                     n_runs, *threads, &has_threads) < 0)
     return -1;
-  if (sr->columns && tprof_h5_check_columns_timeline (sr, runs, has_starts ? *starts : NULL,
-                                                      has_threads ? *threads : NULL, n) < 0)
-    return -1;
-  if (_tprof_h5_check_timeline (sr->pf, sr->op, runs, has_starts ? *starts : NULL,
+  if (_tprof_h5_check_timeline (sr->pf, sr->op, sr->base, runs, has_starts ? *starts : NULL,
                                 has_threads ? *threads : NULL, n, sr->error) < 0)
     return -1;
   if (!has_starts)
@@ -413,15 +355,15 @@ static int
 tprof_h5_check_columns_extent (TprofH5SampleRead      *sr,
                                const TprofH5Operation *op)
 {
-  static const char *const names[] = { "times", "starts", "threads" };
   struct stat st;
 
   if (sr->pf->fd < 0 || fstat (sr->pf->fd, &st) < 0)
     return 0;
-  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
     {
-      hid_t dset = H5Lexists (sr->group, names[i], H5P_DEFAULT) > 0 ? H5Dopen2 (sr->group, names[i], H5P_DEFAULT)
-                                                                      : -1;
+      const char *name = _tprof_columns[c].name;
+      hid_t dset = _tprof_columns[c].per_sample && H5Lexists (sr->group, name, H5P_DEFAULT) > 0
+                   ? H5Dopen2 (sr->group, name, H5P_DEFAULT) : -1;
       hid_t type = dset >= 0 ? H5Dget_type (dset) : -1;
       haddr_t at = dset >= 0 ? H5Dget_offset (dset) : HADDR_UNDEF;
       size_t size = type >= 0 ? H5Tget_size (type) : 0;
@@ -431,7 +373,7 @@ tprof_h5_check_columns_extent (TprofH5SampleRead      *sr,
       if (at != HADDR_UNDEF && op->n > 0 && at + (op->row + op->n) * size > (uint64_t) st.st_size)
         return tprof_error_set (sr->error, TPROF_ERROR_FORMAT,
                                 "%s: operation '%s': dataset '%s' runs past the end of the file (truncated?)",
-                                sr->pf->path, op->name, names[i]);
+                                sr->pf->path, op->name, name);
     }
   return 0;
 }
@@ -461,24 +403,23 @@ static int
 tprof_h5_check_columns_crc (TprofH5SampleRead       *sr,
                             const TprofGatheredTime *gt)
 {
-  static const char *const names[] = { "times", "starts", "threads" };
-  const void *values[] = { tprof_gathered_time_times (gt), tprof_gathered_time_starts (gt),
-                           tprof_gathered_time_threads (gt) };
-  hid_t stored_types[] = { H5T_IEEE_F64LE, H5T_IEEE_F64LE, H5T_STD_I32LE };
   size_t n = tprof_gathered_time_count (gt);
   int result = 0;
 
   if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || n != sr->pf->n_samples)
     return 0;
-  for (size_t i = 0; result == 0 && i < sizeof names / sizeof names[0]; i++)
+  for (int c = 0; result == 0 && c < TPROF_N_COLUMNS; c++)
     {
-      hid_t dset = values[i] != NULL ? H5Dopen2 (sr->group, names[i], H5P_DEFAULT) : -1;
+      const TprofColumnInfo *info = &_tprof_columns[c];
+      const void *values = c == TPROF_COL_TIMES ? (const void *) tprof_gathered_time_times (gt)
+                           : c == TPROF_COL_STARTS ? (const void *) tprof_gathered_time_starts (gt)
+                           : (const void *) tprof_gathered_time_threads (gt);
+      hid_t dset = info->per_sample && values != NULL ? H5Dopen2 (sr->group, info->name, H5P_DEFAULT) : -1;
       hid_t type = dset >= 0 ? H5Dget_type (dset) : -1;
-      char path[32];
+      hid_t stored = info->type == TPROF_COLTYPE_FLOAT64 ? H5T_IEEE_F64LE : H5T_STD_I32LE;
 
-      snprintf (path, sizeof path, "samples/%s", names[i]);
-      if (type >= 0 && H5Tequal (type, stored_types[i]) > 0)
-        result = _tprof_columns_check_crc (sr->pf, dset, path, values[i], n * H5Tget_size (type), sr->error);
+      if (type >= 0 && H5Tequal (type, stored) > 0)
+        result = _tprof_columns_check_crc (sr->pf, dset, info->path, values, n * H5Tget_size (type), sr->error);
       _tprof_h5_close (type);
       _tprof_h5_close (dset);
     }
@@ -487,9 +428,20 @@ tprof_h5_check_columns_crc (TprofH5SampleRead       *sr,
 
 /* TprofH5Reading's callbacks on a TprofH5SampleRead. */
 static int
-tprof_h5_reading_runs (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks)
+tprof_h5_reading_block (void *source, uint64_t start, uint64_t count, double *times, int32_t *ranks)
 {
-  return tprof_h5_read_runs (source, runs, n_runs, times, ranks);
+  return tprof_h5_read_block (source, start, count, times, ranks);
+}
+
+static void
+tprof_h5_reading_unlock (void *source, bool unlocked)
+{
+  TprofH5SampleRead *sr = source;
+
+  if (unlocked)
+    _tprof_h5_leave (&sr->guard);
+  else
+    _tprof_h5_enter (&sr->guard);
 }
 
 static int
@@ -510,10 +462,9 @@ _tprof_h5_read_samples (TprofProfileFile   *pf,
                         TprofError         *error)
 {
   const TprofH5Operation *op = &pf->ops[op_index];
-  TprofH5SampleRead sr = { pf, op->name, { 0 }, -1, op, 0, pf->format_version >= 3, -1, -1, -1, -1, progress,
-                           user_data, cancel, 0, 0, error };
-  TprofH5Reading reading = { pf, op->name, op->n, &sr.done, &sr.total, error, &sr,
-                             tprof_h5_reading_runs, tprof_h5_reading_timeline };
+  TprofH5SampleRead sr = { pf, op->name, { 0 }, -1, op, 0, pf->format_version >= 3, -1, -1, -1, -1, error };
+  TprofH5Reading reading = { pf, op->name, op->n, progress, user_data, cancel, error, &sr,
+                             tprof_h5_reading_block, tprof_h5_reading_timeline, tprof_h5_reading_unlock, 0, 0 };
   TprofGatheredTime *gt = NULL;
   hid_t group;
 

@@ -1,4 +1,4 @@
-/* tprof-profile-file-read.c — a TprofProfileFile's samples, one operation at a time, and the statistics of operations without a cache. */
+/* tprof-profile-file-read.c — a TprofProfileFile's samples and statistics through its source; the in-process source, HDF5 here. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -6,7 +6,6 @@
 
 #include "tprof/tprof-profile-file.h"
 #include "tprof-h5-reader-private.h"
-#include "tprof-reader-private.h"
 
 static int
 tprof_profile_file_compare_ranks (const void *a,
@@ -39,6 +38,38 @@ tprof_profile_file_normalize_ranks (const TprofProfileFile *pf,
   return sorted;
 }
 
+/* The in-process source: HDF5 reads, the cache is checked here. */
+static TprofGatheredTime *
+in_process_read (TprofProfileFile   *file,
+                 size_t              op,
+                 const int32_t      *ranks,
+                 size_t              n_ranks,
+                 TprofProgressFunc   progress,
+                 void               *user_data,
+                 const volatile int *cancel,
+                 TprofError         *error)
+{
+  TprofGatheredTime *gt;
+
+  if (progress != NULL)
+    progress (0.0, user_data);
+  gt = _tprof_h5_read_samples (file, op, ranks, n_ranks, progress, user_data, cancel, error);
+  if (gt != NULL && _tprof_operation_cache_check (file, &file->ops[op], gt, ranks, n_ranks, error) < 0)
+    {
+      tprof_gathered_time_free (gt);
+      gt = NULL;
+    }
+  if (gt != NULL && !_tprof_operation_cache_attach_recorded (file, &file->ops[op], gt, ranks, n_ranks))
+    {
+      tprof_gathered_time_free (gt);
+      gt = NULL;
+      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
+    }
+  if (gt != NULL && progress != NULL)
+    progress (1.0, user_data);
+  return gt;
+}
+
 TprofGatheredTime *
 tprof_profile_file_read_operation (TprofProfileFile   *file,
                                    size_t              op,
@@ -65,41 +96,9 @@ tprof_profile_file_read_operation (TprofProfileFile   *file,
       tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
       return NULL;
     }
-  if (file->remote != NULL)
-    {
-      /* checked by the client or the helper; what the ranks recorded
-       * comes with the cache or the statistics the helper sent */
-      gt = _tprof_reader_client_read (file, op, selected, n_selected, progress, user_data, cancel, error);
-      if (gt != NULL && !_tprof_operation_cache_attach_recorded (file, &file->ops[op], gt, selected, n_selected))
-        goto no_memory;
-      free (selected);
-      return gt;
-    }
-  if (progress != NULL)
-    progress (0.0, user_data);
-  gt = _tprof_h5_read_samples (file, op, selected, n_selected, progress, user_data, cancel, error);
-  if (gt != NULL
-      && _tprof_operation_cache_check (file, &file->ops[op], gt, selected, n_selected, error) < 0)
-    {
-      tprof_gathered_time_free (gt);
-      gt = NULL;
-    }
-  if (gt != NULL && !_tprof_operation_cache_attach_recorded (file, &file->ops[op], gt, selected, n_selected))
-    {
-      tprof_gathered_time_free (gt);
-      gt = NULL;
-      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
-    }
+  gt = file->source->read (file, op, selected, n_selected, progress, user_data, cancel, error);
   free (selected);
-  if (gt != NULL && progress != NULL)
-    progress (1.0, user_data);
   return gt;
-
-no_memory:
-  free (selected);
-  tprof_gathered_time_free (gt);
-  tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", file->path);
-  return NULL;
 }
 
 /* The per-rank arrays of @op from its samples' rank summaries. */
@@ -143,29 +142,16 @@ tprof_profile_file_fill_rank_stats (const TprofProfileFile  *pf,
   return true;
 }
 
-const TprofOperationStats *
-tprof_profile_file_operation_stats (TprofProfileFile *file,
-                                    size_t            op,
-                                    TprofError       *error)
+/* The in-process source's statistics: from every sample, read once. */
+static const TprofOperationStats *
+in_process_stats (TprofProfileFile *file,
+                  size_t            op,
+                  TprofError       *error)
 {
-  TprofH5Operation *o;
-  TprofGatheredTime *gt;
+  TprofH5Operation *o = &file->ops[op];
+  TprofGatheredTime *gt = tprof_profile_file_read_operation (file, op, NULL, 0, NULL, NULL, NULL, error);
   bool ok;
 
-  tprof_error_clear (error);
-  if (file == NULL || op >= file->n_ops)
-    {
-      tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profile_file_operation_stats: %s",
-                       file == NULL ? "the file is NULL" : "no such operation");
-      return NULL;
-    }
-  o = &file->ops[op];
-  if (o->stats_ready)
-    return &o->stats;
-  if (file->remote != NULL)
-    return _tprof_reader_client_stats (file, op, error);
-
-  gt = tprof_profile_file_read_operation (file, op, NULL, 0, NULL, NULL, NULL, error);
   if (gt == NULL)
     return NULL;
   ok = tprof_gathered_time_summarize (gt, &o->stats.summary)
@@ -183,4 +169,34 @@ tprof_profile_file_operation_stats (TprofProfileFile *file,
   o->stats.rank_max = o->computed_max;
   o->stats_ready = true;
   return &o->stats;
+}
+
+static void
+in_process_close (TprofProfileFile *file)
+{
+  TprofH5Guard guard;
+
+  _tprof_h5_enter (&guard);
+  _tprof_h5_close (file->file);
+  file->file = -1;
+  _tprof_h5_leave (&guard);
+}
+
+const TprofProfileSource _tprof_profile_file_in_process = { in_process_read, in_process_stats, in_process_close };
+
+const TprofOperationStats *
+tprof_profile_file_operation_stats (TprofProfileFile *file,
+                                    size_t            op,
+                                    TprofError       *error)
+{
+  tprof_error_clear (error);
+  if (file == NULL || op >= file->n_ops)
+    {
+      tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profile_file_operation_stats: %s",
+                       file == NULL ? "the file is NULL" : "no such operation");
+      return NULL;
+    }
+  if (file->ops[op].stats_ready)
+    return &file->ops[op].stats;
+  return file->source->stats (file, op, error);
 }

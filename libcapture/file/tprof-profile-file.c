@@ -192,6 +192,7 @@ tprof_profile_file_open (const char *path,
       tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
       return NULL;
     }
+  pf->source = &_tprof_profile_file_in_process;
   pf->file = -1;
   pf->fd = -1;
 
@@ -211,14 +212,9 @@ tprof_profile_file_open (const char *path,
 void
 tprof_profile_file_close (TprofProfileFile *file)
 {
-  TprofH5Guard guard;
-
   if (file == NULL)
     return;
-  _tprof_reader_client_free (file->remote);
-  _tprof_h5_enter (&guard);
-  _tprof_h5_close (file->file);
-  _tprof_h5_leave (&guard);
+  file->source->close (file);
   tprof_profile_file_free (file);
 }
 

@@ -84,8 +84,9 @@ tprof_profiled_time_cut (TprofProfileFile *pf,
   return gt;
 }
 
-/* Format 3 read in this process: each sample column read once, whole
- * (and so checked against its checksum), then cut into the operations. */
+/* Format 3 open in this process (HDF5 holds the file here): each sample
+ * column read once, whole (and so checked against its checksum), then
+ * cut into the operations. */
 static bool
 tprof_profiled_time_load_columns (TprofProfiledTime *pt,
                                   TprofProfileFile  *pf,
@@ -137,7 +138,7 @@ tprof_profiled_time_load_with (const char        *path,
   if (pt == NULL)
     tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
 
-  columns = pf->format_version >= 3 && pf->remote == NULL;
+  columns = pf->format_version >= 3 && pf->file >= 0;
   if (pt != NULL && columns && !tprof_profiled_time_load_columns (pt, pf, error))
     {
       tprof_profiled_time_free (pt);

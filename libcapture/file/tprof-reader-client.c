@@ -369,6 +369,7 @@ tprof_profile_file_open_isolated (const char *path,
       return NULL;
     }
   pf->remote = client;
+  pf->source = &_tprof_reader_source;
   return pf;
 }
 

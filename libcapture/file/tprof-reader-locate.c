@@ -82,6 +82,16 @@ tprof_reader_locate_array (hid_t             group,
       a->present = true;
       return true;
     }
+  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) > 0)
+    {
+      hid_t attr = H5Aopen (dset, TPROF_FORMAT_CRC_ATTR, H5P_DEFAULT);
+      unsigned crc = 0;
+
+      a->has_crc = attr >= 0 && H5Aread (attr, H5T_NATIVE_UINT, &crc) >= 0;
+      a->crc = (uint32_t) crc;
+      if (attr >= 0)
+        H5Aclose (attr);
+    }
   direct = direct
     && tprof_reader_raw_type (type, klass, &a->type)
     && H5Pget_layout (dcpl) == H5D_CONTIGUOUS
@@ -107,19 +117,24 @@ tprof_reader_locate_columns (const TprofProfileFile *file,
                              size_t                  op,
                              TprofReaderLocation    *loc)
 {
-  static const TprofReaderArrayId ids[] = { TPROF_READER_TIMES, TPROF_READER_STARTS, TPROF_READER_THREADS };
-  static const char *const names[] = { "times", "starts", "threads" };
-  static const H5T_class_t classes[] = { H5T_FLOAT, H5T_FLOAT, H5T_INTEGER };
   hid_t samples = H5Gopen2 (file->file, "samples", H5P_DEFAULT);
 
   loc->ranks_from_counts = true;
   loc->row = file->ops[op].row;
+  loc->n_rows = file->n_samples;
   loc->direct = samples >= 0;
-  for (size_t i = 0; i < 3 && loc->direct; i++)
+  for (int c = 0; c < TPROF_N_COLUMNS && loc->direct; c++)
     {
-      TprofReaderArray *a = &loc->arrays[ids[i]];
+      const TprofColumnInfo *info = &_tprof_columns[c];
+      TprofReaderArray *a;
 
-      loc->direct = tprof_reader_locate_array (samples, names[i], classes[i], file->n_samples, a);
+      if (!info->per_sample)
+        continue;
+      a = &loc->arrays[c == TPROF_COL_TIMES ? TPROF_READER_TIMES
+                       : c == TPROF_COL_STARTS ? TPROF_READER_STARTS : TPROF_READER_THREADS];
+      loc->direct = tprof_reader_locate_array (samples, info->name,
+                                               info->type == TPROF_COLTYPE_FLOAT64 ? H5T_FLOAT : H5T_INTEGER,
+                                               file->n_samples, a);
       a->offset += loc->row * a->type.size;
     }
   loc->direct = loc->direct && loc->arrays[TPROF_READER_TIMES].present;

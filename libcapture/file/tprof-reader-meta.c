@@ -90,6 +90,7 @@ _tprof_reader_put_location (TprofWire                 *w,
   _tprof_wire_put_u64 (w, loc->n);
   _tprof_wire_put_u64 (w, loc->ranks_from_counts);
   _tprof_wire_put_u64 (w, loc->row);
+  _tprof_wire_put_u64 (w, loc->n_rows);
   for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
     {
       const TprofReaderArray *a = &loc->arrays[i];
@@ -99,6 +100,8 @@ _tprof_reader_put_location (TprofWire                 *w,
       _tprof_wire_put_u64 (w, a->type.kind);
       _tprof_wire_put_u64 (w, a->type.size);
       _tprof_wire_put_u64 (w, a->type.big_endian);
+      _tprof_wire_put_u64 (w, a->has_crc);
+      _tprof_wire_put_u64 (w, a->crc);
     }
 }
 
@@ -112,6 +115,7 @@ _tprof_reader_get_location (TprofWire           *w,
   loc->n = _tprof_wire_get_u64 (w);
   loc->ranks_from_counts = _tprof_wire_get_u64 (w) != 0;
   loc->row = _tprof_wire_get_u64 (w);
+  loc->n_rows = _tprof_wire_get_u64 (w);
   for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
     {
       TprofReaderArray *a = &loc->arrays[i];
@@ -124,6 +128,8 @@ _tprof_reader_get_location (TprofWire           *w,
       kind = _tprof_wire_get_u64 (w);
       size = _tprof_wire_get_u64 (w);
       a->type.big_endian = _tprof_wire_get_u64 (w) != 0;
+      a->has_crc = _tprof_wire_get_u64 (w) != 0;
+      a->crc = (uint32_t) _tprof_wire_get_u64 (w);
       a->type.kind = (uint8_t) (kind <= TPROF_H5_RAW_UNSIGNED ? kind : TPROF_H5_RAW_NATIVE);
       a->type.size = (uint8_t) (size <= 8 ? size : 0);
       /* only what the conversions know, within a file's size: else the

@@ -12,7 +12,7 @@
 #include "tprof-h5-reader-private.h"
 
 /* Bumped whenever a message changes: a helper of another build is refused. */
-#define TPROF_READER_PROTOCOL 4
+#define TPROF_READER_PROTOCOL 5
 
 typedef enum
 {
@@ -91,6 +91,8 @@ typedef struct
   bool           present;
   uint64_t       offset;  /* of value 0, from the start of the file */
   TprofH5RawType type;
+  bool           has_crc;  /* format 3: the column's checksum attribute */
+  uint32_t       crc;
 } TprofReaderArray;
 
 /* What the client needs to read an operation's samples itself: when
@@ -107,6 +109,7 @@ typedef struct
    * samples; the operation's first row of the columns (for messages) */
   bool             ranks_from_counts;
   uint64_t         row;
+  uint64_t         n_rows;  /* of the columns: a read of them all checks their checksums */
   TprofReaderArray arrays[TPROF_READER_N_ARRAYS];
 } TprofReaderLocation;
 

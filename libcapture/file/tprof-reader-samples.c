@@ -7,12 +7,9 @@
 #include <sys/stat.h>
 
 #include "tprof-analysis-internal.h"
+#include "tprof-crc32c.h"
 #include "tprof-h5-reader-private.h"
 #include "tprof-reader-private.h"
-
-/* Samples per block: between blocks the read reports progress and polls
- * for a cancel; each block is itself split over threads. */
-#define DIRECT_BLOCK ((uint64_t) 1 << 22)
 
 typedef struct
 {
@@ -21,11 +18,6 @@ typedef struct
   size_t                     op_index;
   int                        fd;
   const TprofReaderLocation *loc;
-  TprofProgressFunc          progress;
-  void                      *user_data;
-  const volatile int        *cancel;
-  uint64_t                   done;
-  uint64_t                   total;
   TprofError                *error;
 } DirectRead;
 
@@ -84,37 +76,6 @@ read_block (DirectRead *dr,
   return _tprof_h5_report_invalid (dr->pf, dr->op, times[invalid], rank_text, start + invalid, dr->error);
 }
 
-/* As tprof-h5-samples.c reads runs: 0, 1 when a run holds another rank
- * than the cache promised, or -1 with the error set. */
-static int
-read_runs (DirectRead       *dr,
-           const TprofH5Run *runs,
-           size_t            n_runs,
-           double           *times,
-           int32_t          *ranks)
-{
-  size_t dest = 0;
-
-  for (size_t k = 0; k < n_runs; k++)
-    for (uint64_t pos = 0; pos < runs[k].count; pos += DIRECT_BLOCK)
-      {
-        uint64_t count = runs[k].count - pos < DIRECT_BLOCK ? runs[k].count - pos : DIRECT_BLOCK;
-
-        if (dr->cancel != NULL && *dr->cancel)
-          return tprof_error_set (dr->error, TPROF_ERROR_CANCELLED,
-                                  "%s: operation '%s': reading cancelled", dr->pf->path, dr->op);
-        if (read_block (dr, runs[k].start + pos, count, times + dest, ranks + dest) < 0)
-          return -1;
-        if (runs[k].rank >= 0 && !_tprof_h5_all_of_rank (ranks + dest, count, runs[k].rank))
-          return 1;
-        dest += (size_t) count;
-        dr->done += count;
-        if (dr->progress != NULL)
-          dr->progress (dr->total > 0 ? (double) dr->done / (double) dr->total : 1.0, dr->user_data);
-      }
-  return 0;
-}
-
 /* Reads array @id at @runs into @out (doubles or int32), or sets the error. */
 static int
 read_member_runs (DirectRead         *dr,
@@ -167,14 +128,14 @@ read_timeline (DirectRead       *dr,
   if ((*starts != NULL && read_member_runs (dr, TPROF_READER_STARTS, runs, n_runs, *starts) < 0)
       || (*threads != NULL && read_member_runs (dr, TPROF_READER_THREADS, runs, n_runs, *threads) < 0))
     return -1;
-  return _tprof_h5_check_timeline (dr->pf, dr->op, runs, *starts, *threads, n, dr->error);
+  return _tprof_h5_check_timeline (dr->pf, dr->op, dr->loc->row, runs, *starts, *threads, n, dr->error);
 }
 
 /* TprofH5Reading's callbacks on a DirectRead. */
 static int
-direct_reading_runs (void *source, const TprofH5Run *runs, size_t n_runs, double *times, int32_t *ranks)
+direct_reading_block (void *source, uint64_t start, uint64_t count, double *times, int32_t *ranks)
 {
-  return read_runs (source, runs, n_runs, times, ranks);
+  return read_block (source, start, count, times, ranks);
 }
 
 static int
@@ -207,6 +168,41 @@ check_extent (DirectRead *dr)
   return 0;
 }
 
+/* Format 3, every row of the columns read: each against its checksum,
+ * where the values read are the bytes stored (little-endian float64 and
+ * int32). 0, or -1 with the error. */
+static int
+check_crc (DirectRead              *dr,
+           const TprofGatheredTime *gt)
+{
+  size_t n = tprof_gathered_time_count (gt);
+
+  if (!dr->loc->ranks_from_counts || dr->loc->row != 0 || n != dr->loc->n_rows
+      || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+    return 0;
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      const TprofColumnInfo *info = &_tprof_columns[c];
+      bool floats = info->type == TPROF_COLTYPE_FLOAT64;
+      const TprofReaderArray *a = &dr->loc->arrays[c == TPROF_COL_TIMES ? TPROF_READER_TIMES
+                                                   : c == TPROF_COL_STARTS ? TPROF_READER_STARTS
+                                                   : TPROF_READER_THREADS];
+      const void *values = c == TPROF_COL_TIMES ? (const void *) tprof_gathered_time_times (gt)
+                           : c == TPROF_COL_STARTS ? (const void *) tprof_gathered_time_starts (gt)
+                           : (const void *) tprof_gathered_time_threads (gt);
+      uint32_t crc;
+
+      if (!info->per_sample || !a->present || !a->has_crc || values == NULL || a->type.big_endian
+          || a->type.kind != (floats ? TPROF_H5_RAW_FLOAT : TPROF_H5_RAW_SIGNED)
+          || a->type.size != _tprof_column_value_size (c))
+        continue;
+      crc = _tprof_crc32c (0, values, n * a->type.size);
+      if (crc != a->crc)
+        return _tprof_columns_crc_error (dr->pf, info->path, a->crc, crc, dr->error);
+    }
+  return 0;
+}
+
 TprofGatheredTime *
 _tprof_reader_read_direct (TprofProfileFile          *pf,
                            size_t                     op_index,
@@ -220,9 +216,9 @@ _tprof_reader_read_direct (TprofProfileFile          *pf,
                            TprofError                *error)
 {
   const TprofH5Operation *op = &pf->ops[op_index];
-  DirectRead dr = { pf, op->name, op_index, fd, loc, progress, user_data, cancel, 0, 0, error };
-  TprofH5Reading reading = { pf, op->name, loc->n, &dr.done, &dr.total, error, &dr,
-                             direct_reading_runs, direct_reading_timeline };
+  DirectRead dr = { pf, op->name, op_index, fd, loc, error };
+  TprofH5Reading reading = { pf, op->name, loc->n, progress, user_data, cancel, error, &dr,
+                             direct_reading_block, direct_reading_timeline, NULL, 0, 0 };
   TprofGatheredTime *gt;
 
   if (check_extent (&dr) < 0)
@@ -230,6 +226,11 @@ _tprof_reader_read_direct (TprofProfileFile          *pf,
   if (progress != NULL)
     progress (0.0, user_data);
   gt = _tprof_h5_read_planned (&reading, op, ranks, n_ranks);
+  if (gt != NULL && ranks == NULL && check_crc (&dr, gt) < 0)
+    {
+      tprof_gathered_time_free (gt);
+      gt = NULL;
+    }
   if (gt != NULL && _tprof_operation_cache_check (pf, op, gt, ranks, n_ranks, error) < 0)
     {
       tprof_gathered_time_free (gt);

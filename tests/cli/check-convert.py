@@ -77,12 +77,34 @@ def read_profile(path):
     return profile
 
 
-def summary_names(path):
-    done = subprocess.run([TPROF, "summary", path, "--format", "json"], capture_output=True, text=True)
+def command_json(command, path):
+    done = subprocess.run([TPROF, command, path, "--format", "json"], capture_output=True, text=True)
     if done.returncode != 0:
-        errors.append("summary %s: %s" % (path, done.stderr.strip()))
-        return []
-    return [o["name"] for o in json.loads(done.stdout)["operations"]]
+        errors.append("%s %s: %s" % (command, path, done.stderr.strip()))
+        return None
+    got = json.loads(done.stdout)
+    del got["file"]
+    return got
+
+
+def same_json(a, b):
+    """Equal, numbers within a relative 1e-12 (a statistic may be summed
+    in another order)."""
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= 1e-12 * max(abs(a), abs(b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return list(a) == list(b) and all(same_json(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def check_commands(label, src, out, timeline):
+    """What a user sees of the copy is what the original shows."""
+    for command in ("summary", "stragglers") if timeline else ("summary",):
+        a, b = command_json(command, src), command_json(command, out)
+        if a is not None and b is not None and not same_json(a, b):
+            errors.append("%s: tprof %s of the copy differs:\n  %r\n  %r" % (label, command, b, a))
 
 
 def compare(label, src, out):
@@ -92,8 +114,7 @@ def compare(label, src, out):
     for key in ("world_size", "hostname", "clock_offset", "clock_offset_error", "timeline_origin"):
         if a.get(key) != b.get(key):
             errors.append("%s: %s is %r in the copy, %r in the original" % (label, key, b.get(key), a.get(key)))
-    if summary_names(src) != summary_names(out):
-        errors.append("%s: operations in another order: %r, %r" % (label, summary_names(src), summary_names(out)))
+    check_commands(label, src, out, any("starts" in w for op in a["ops"].values() for w in op["world"].values()))
     if set(a["ops"]) != set(b["ops"]):
         errors.append("%s: operations %r, expected %r" % (label, sorted(b["ops"]), sorted(a["ops"])))
         return

@@ -293,6 +293,44 @@ test_checksums (void)
   assert_refused (b, FALSE, "samples/times: checksum mismatch");
 }
 
+/* One operation holding every row: a read of it is a read of the whole
+ * columns, checked against their checksums in process and isolated. */
+static void
+test_checksum_read (void)
+{
+  g_autofree char *path = g_build_filename (test_dir, "one-op.h5", NULL);
+  TprofProfiledTime *pt = tprof_profiled_time_new (WORLD);
+  double times[WORLD * PER_RANK], v = 0.0105;
+  int32_t ranks[WORLD * PER_RANK];
+  TprofError error = { 0 };
+  TprofProfileFile *here, *apart;
+
+  for (size_t i = 0; i < G_N_ELEMENTS (times); i++)
+    {
+      times[i] = 0.001 * (double) (i + 1);
+      ranks[i] = (int32_t) (i / PER_RANK);
+    }
+  g_assert_cmpint (tprof_profiled_time_add (pt, "only", h5_test_gathered (times, ranks, G_N_ELEMENTS (times)),
+                                            &error), ==, 0);
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+  patch_value (path, "samples/times", 9, H5T_NATIVE_DOUBLE, &v, TRUE);
+  here = tprof_profile_file_open (path, &error);
+  apart = tprof_profile_file_open_isolated (path, &error);
+  g_assert_nonnull (here);
+  g_assert_nonnull (apart);
+  for (int isolated = 0; isolated < 2; isolated++)
+    {
+      g_assert_null (tprof_profile_file_read_operation (isolated ? apart : here, 0, NULL, 0, NULL, NULL, NULL,
+                                                        &error));
+      g_test_message ("%s", error.message);
+      g_assert_true (g_str_has_prefix (error.message, path));
+      g_assert_nonnull (strstr (error.message, "samples/times: checksum mismatch"));
+    }
+  tprof_profile_file_close (here);
+  tprof_profile_file_close (apart);
+}
+
 /* The hardware and table CRC-32C agree, on the standard check value and
  * at every alignment and length. */
 static void
@@ -332,6 +370,7 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/columns/cache", test_cache);
   g_test_add_func ("/h5/columns/samples", test_samples);
   g_test_add_func ("/h5/columns/checksums", test_checksums);
+  g_test_add_func ("/h5/columns/checksum-read", test_checksum_read);
   g_test_add_func ("/h5/columns/crc32c", test_crc32c);
   status = g_test_run ();
   g_free (good_path);
