@@ -5,6 +5,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <errno.h>
 #include <string.h>
 
 #include "tprof-breakdown-view.h"
@@ -14,10 +15,9 @@ struct _TprofBreakdownView
   TprofChart          parent_instance;
 
   gboolean            drawn;        /* plot holds something to draw */
-  TprofPlotBreakdown  plot;         /* over the arrays below */
-  GArray             *ranks;        /* gint32 */
+  TprofPlotBreakdown  plot;         /* over matrix and part_names */
+  TprofBreakdown     *matrix;       /* the engine's, NULL: none */
   GPtrArray          *part_names;   /* char * */
-  GArray             *values;       /* double, n_parts x n_ranks */
   char               *subtitle;
   char               *message;      /* why nothing is drawn, or NULL */
 };
@@ -36,31 +36,42 @@ breakdown_clear (TprofBreakdownView *self)
 {
   self->drawn = FALSE;
   self->plot = (TprofPlotBreakdown) { 0 };
-  g_array_set_size (self->ranks, 0);
-  g_array_set_size (self->values, 0);
+  g_clear_pointer (&self->matrix, tprof_breakdown_free);
   g_ptr_array_set_size (self->part_names, 0);
   g_clear_pointer (&self->subtitle, g_free);
   g_clear_pointer (&self->message, g_free);
 }
 
-/* The operations whose parent @op is, in profile order. */
-static GArray *
-children_of (TprofProfile *profile,
-             gsize         op)
+/* The engine's breakdown of @op on the ranks of @mask, from the tree and
+ * the cached per-rank totals; NULL when memory is exhausted. */
+static TprofBreakdown *
+breakdown_compute (TprofProfile *profile,
+                   gsize         op,
+                   const guint8 *mask)
 {
-  GArray *children = g_array_new (FALSE, FALSE, sizeof (gsize));
+  gsize n_ops = _tprof_profile_get_n_operations (profile);
+  g_autofree gint64 *parents = g_new (gint64, n_ops);
+  g_autofree const gint64 **counts = g_new (const gint64 *, n_ops);
+  g_autofree const double **sums = g_new (const double *, n_ops);
 
-  for (gsize i = 0; i < _tprof_profile_get_n_operations (profile); i++)
-    if (i != op && _tprof_profile_get_parent (profile, i) == (gssize) op)
-      g_array_append_val (children, i);
-  return children;
+  for (gsize i = 0; i < n_ops; i++)
+    {
+      const TprofOperationStats *stats = _tprof_profile_get_stats (profile, i);
+
+      parents[i] = _tprof_profile_get_parent (profile, i);
+      counts[i] = (const gint64 *) stats->rank_count;
+      sums[i] = stats->rank_sum;
+    }
+  return tprof_breakdown_new (op, n_ops, (const int64_t *) parents, (const int64_t *const *) counts,
+                              (const double *const *) sums, _tprof_profile_get_rank_self_sums (profile, op),
+                              mask, (size_t) _tprof_profile_get_world_size (profile));
 }
 
 /* Why @op of @profile has no breakdown (a new string), or NULL. */
 static char *
-breakdown_unavailable (TprofProfile *profile,
-                       gssize        op,
-                       GArray       *children)
+breakdown_unavailable (TprofProfile         *profile,
+                       gssize                op,
+                       const TprofBreakdown *matrix)
 {
   g_autofree char *name = NULL;
 
@@ -73,7 +84,9 @@ breakdown_unavailable (TprofProfile *profile,
       return g_strdup (_("This profile has no operation tree: it was saved without start times, or is too large "
                          "to nest"));
     }
-  if (children->len > 0)
+  if (matrix == NULL)
+    return g_strdup (g_strerror (ENOMEM));
+  if (matrix->n_parts > 1)
     return NULL;
   name = tprof_escape_text (_tprof_profile_get_name (profile, (gsize) op));
   /* Translators: %s is an operation's name */
@@ -86,58 +99,28 @@ tprof_breakdown_view_recompute (TprofChart *chart)
   TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (chart);
   TprofProfile *profile = _tprof_chart_get_profile (chart);
   gssize op = _tprof_chart_get_op (chart);
-  const guint8 *mask = _tprof_chart_get_mask (chart);
-  g_autoptr(GArray) children = NULL;
-  const TprofOperationStats *stats;
-  const double *self_sums;
-  int world;
 
   breakdown_clear (self);
-  children = profile != NULL && op >= 0 ? children_of (profile, (gsize) op) : g_array_new (FALSE, FALSE, sizeof (gsize));
-  self->message = breakdown_unavailable (profile, op, children);
+  if (profile != NULL && op >= 0 && _tprof_profile_has_tree (profile))
+    self->matrix = breakdown_compute (profile, (gsize) op, _tprof_chart_get_mask (chart));
+  self->message = breakdown_unavailable (profile, op, self->matrix);
   if (self->message != NULL)
     return;
 
-  /* the bars: the ranks shown where the operation ran */
-  world = _tprof_profile_get_world_size (profile);
-  stats = _tprof_profile_get_stats (profile, (gsize) op);
-  for (gint32 r = 0; r < world; r++)
-    if (stats->rank_count[r] > 0 && (mask == NULL || mask[r]))
-      g_array_append_val (self->ranks, r);
-
-  /* the parts: each operation inside, by its cached per-rank totals, then
-   * the operation's own self time on the rank */
-  g_array_set_size (self->values, (children->len + 1) * self->ranks->len);
-  for (guint c = 0; c < children->len; c++)
-    {
-      gsize child = g_array_index (children, gsize, c);
-      const TprofOperationStats *part = _tprof_profile_get_stats (profile, child);
-
-      g_ptr_array_add (self->part_names, g_strdup (_tprof_profile_get_name (profile, child)));
-      for (guint k = 0; k < self->ranks->len; k++)
-        {
-          gint32 r = g_array_index (self->ranks, gint32, k);
-
-          g_array_index (self->values, double, c * self->ranks->len + k) = part->rank_count[r] > 0 ? part->rank_sum[r]
-                                                                                                   : 0.0;
-        }
-    }
+  for (gsize c = 0; c + 1 < self->matrix->n_parts; c++)
+    g_ptr_array_add (self->part_names, g_strdup (_tprof_profile_get_name (profile, self->matrix->children[c])));
   /* Translators: the part of an operation's time spent outside the operations inside it; %s is its name */
   g_ptr_array_add (self->part_names, g_strdup_printf (_("%s (self)"), _tprof_profile_get_name (profile, (gsize) op)));
-  self_sums = _tprof_profile_get_rank_self_sums (profile, (gsize) op);
-  for (guint k = 0; k < self->ranks->len; k++)
-    g_array_index (self->values, double, children->len * self->ranks->len + k)
-      = self_sums != NULL ? self_sums[g_array_index (self->ranks, gint32, k)] : NAN;
 
-  self->plot.ranks = (const gint32 *) self->ranks->data;
-  self->plot.n_ranks = self->ranks->len;
+  self->plot.ranks = self->matrix->ranks;
+  self->plot.n_ranks = (guint) self->matrix->n_ranks;
   self->plot.part_names = (const char *const *) self->part_names->pdata;
   self->plot.n_parts = self->part_names->len;
-  self->plot.values = (const double *) self->values->data;
+  self->plot.values = self->matrix->values;
   self->subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Each rank's time by the operations inside; %u rank",
                                                  "Each rank's time by the operations inside; %u ranks",
-                                                 self->ranks->len),
-                                    self->ranks->len);
+                                                 self->plot.n_ranks),
+                                    self->plot.n_ranks);
   self->plot.subtitle = self->subtitle;
   self->drawn = TRUE;
 }
@@ -222,8 +205,6 @@ tprof_breakdown_view_finalize (GObject *object)
   TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (object);
 
   breakdown_clear (self);
-  g_array_unref (self->ranks);
-  g_array_unref (self->values);
   g_ptr_array_unref (self->part_names);
   G_OBJECT_CLASS (tprof_breakdown_view_parent_class)->finalize (object);
 }
@@ -252,8 +233,6 @@ tprof_breakdown_view_init (TprofBreakdownView *self)
 {
   GtkGesture *click = gtk_gesture_click_new ();
 
-  self->ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
-  self->values = g_array_new (FALSE, TRUE, sizeof (double));
   self->part_names = g_ptr_array_new_with_free_func (g_free);
   self->message = g_strdup (_("Select an operation to see its breakdown"));
   g_signal_connect (click, "released", G_CALLBACK (released_cb), self);

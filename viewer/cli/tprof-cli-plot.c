@@ -234,6 +234,70 @@ draw_trend (const PlotOptions      *o,
 /* Operation @op's time on each rank, split into the operations whose
  * parent it is (DESIGN 4b: their time on that rank) and its own self
  * time: every operation is read, for the nesting. */
+/* Each operation's count and total on every rank, as the engine's
+ * breakdown takes them (world_size entries each); FALSE when memory is
+ * exhausted. */
+static gboolean
+rank_totals_of (TprofGatheredTime *const *gts,
+                size_t                    n_ops,
+                int                       world,
+                gint64                  **counts,
+                double                  **sums)
+{
+  for (size_t i = 0; i < n_ops; i++)
+    {
+      TprofRankSummary *mine = NULL;
+      size_t n_mine = tprof_gathered_time_rank_summaries (gts[i], &mine);
+
+      if (n_mine == (size_t) -1)
+        return FALSE;
+      counts[i] = g_new0 (gint64, MAX (world, 1));
+      sums[i] = g_new0 (double, MAX (world, 1));
+      for (size_t k = 0; k < n_mine; k++)
+        {
+          counts[i][mine[k].rank] = (gint64) mine[k].count;
+          sums[i][mine[k].rank] = mine[k].sum;
+        }
+      free (mine);
+    }
+  return TRUE;
+}
+
+/* Draws (or writes as CSV) the engine's breakdown of @op: @plot's parts
+ * named after the operations inside it, then its self time. */
+static int
+write_breakdown (const PlotOptions      *o,
+                 TprofProfileFile       *profile,
+                 const TprofBreakdown   *matrix)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *name = tprof_escape_text (o->op);
+  /* TRANSLATORS: the chart title; %s is the operation name */
+  g_autofree char *title = g_strdup_printf (_("Breakdown per Rank: %s"), name);
+  TprofPlotBreakdown plot = { 0 };
+  GError *gerror = NULL;
+  int status = TPROF_CLI_EXIT_OK;
+
+  for (size_t c = 0; c + 1 < matrix->n_parts; c++)
+    g_ptr_array_add (names, g_strdup (tprof_profile_file_operation_name (profile, matrix->children[c])));
+  /* TRANSLATORS: the part of an operation's time spent outside the operations inside it; %s is its name */
+  g_ptr_array_add (names, g_strdup_printf (_("%s (self)"), o->op));
+  plot.ranks = matrix->ranks;
+  plot.n_ranks = (guint) matrix->n_ranks;
+  plot.part_names = (const char *const *) names->pdata;
+  plot.n_parts = names->len;
+  plot.values = matrix->values;
+  plot.title = o->title != NULL ? o->title : title;
+  if (o->format == TPROF_PLOT_FORMAT_CSV)
+    return write_csv_text (o, tprof_plot_breakdown_to_csv (&plot));
+  if (!tprof_plot_export (o->output, o->width, o->height, tprof_plot_breakdown_draw_default, &plot, &gerror))
+    {
+      status = tprof_cli_write_error (o->output, gerror);
+      g_error_free (gerror);
+    }
+  return status;
+}
+
 static int
 draw_breakdown (const PlotOptions *o,
                 const char        *file,
@@ -244,17 +308,13 @@ draw_breakdown (const PlotOptions *o,
   size_t n_ops = tprof_profile_file_n_operations (profile);
   int world = tprof_profile_file_world_size (profile);
   TprofGatheredTime **gts = g_new0 (TprofGatheredTime *, MAX (n_ops, 1));
+  g_autofree gint64 *parents = g_new (gint64, MAX (n_ops, 1));
+  gint64 **counts = g_new0 (gint64 *, MAX (n_ops, 1));
+  double **sums = g_new0 (double *, MAX (n_ops, 1));
+  g_autofree double *self = g_new0 (double, MAX (world, 1));
   TprofNesting *nesting = NULL;
+  TprofBreakdown *matrix = NULL;
   TprofError error = { 0 };
-  g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (size_t));
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autofree gint32 *ranks = NULL;
-  g_autofree double *values = NULL;
-  g_autofree double *self = g_new0 (double, world);
-  g_autofree char *title = NULL;
-  TprofRankSummary *summaries = NULL;
-  TprofPlotBreakdown plot = { 0 };
-  size_t n_ranks;
   int status = TPROF_CLI_EXIT_FAILED;
 
   for (size_t i = 0; i < n_ops; i++)
@@ -277,75 +337,34 @@ draw_breakdown (const PlotOptions *o,
     {
       size_t parent;
 
-      if (i != op && tprof_nesting_parent_operation (nesting, i, &parent) && parent == op)
-        g_array_append_val (children, i);
+      parents[i] = tprof_nesting_parent_operation (nesting, i, &parent) ? (gint64) parent : -1;
     }
-  if (children->len == 0)
-    {
-      tprof_cli_file_error (file, _("no operation runs inside \"%s\": there is nothing to break down "
-                                    "(tprof summary shows the operations as a tree)"), o->op);
-      goto out;
-    }
-  n_ranks = tprof_gathered_time_rank_summaries (gts[op], &summaries);
-  if (n_ranks == (size_t) -1 || !tprof_nesting_rank_self_sums (nesting, op, gts[op], world, self))
+  if (!rank_totals_of (gts, n_ops, world, counts, sums)
+      || !tprof_nesting_rank_self_sums (nesting, op, gts[op], world, self)
+      || (matrix = tprof_breakdown_new (op, n_ops, (const int64_t *) parents, (const int64_t *const *) counts,
+                                        (const double *const *) sums, self, NULL, (size_t) world)) == NULL)
     {
       tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
       goto out;
     }
-  ranks = g_new (gint32, MAX (n_ranks, 1));
-  for (size_t r = 0; r < n_ranks; r++)
-    ranks[r] = summaries[r].rank;
-  values = g_new0 (double, (children->len + 1) * MAX (n_ranks, 1));
-  for (guint c = 0; c < children->len; c++)
-    {
-      size_t child = g_array_index (children, size_t, c);
-      TprofRankSummary *mine = NULL;
-      size_t n_mine = tprof_gathered_time_rank_summaries (gts[child], &mine);
-
-      g_ptr_array_add (names, g_strdup (tprof_profile_file_operation_name (profile, child)));
-      for (size_t k = 0; k < n_mine && n_mine != (size_t) -1; k++)
-        for (size_t r = 0; r < n_ranks; r++)
-          if (ranks[r] == mine[k].rank)
-            values[(gsize) c * n_ranks + r] = mine[k].sum;
-      free (mine);
-    }
-  /* TRANSLATORS: the part of an operation's time spent outside the operations inside it; %s is its name */
-  g_ptr_array_add (names, g_strdup_printf (_("%s (self)"), o->op));
-  for (size_t r = 0; r < n_ranks; r++)
-    values[(gsize) children->len * n_ranks + r] = self[ranks[r]];
-
-  plot.ranks = ranks;
-  plot.n_ranks = (guint) n_ranks;
-  plot.part_names = (const char *const *) names->pdata;
-  plot.n_parts = names->len;
-  plot.values = values;
-  {
-    g_autofree char *name = tprof_escape_text (o->op);
-
-    /* TRANSLATORS: the chart title; %s is the operation name */
-    title = g_strdup_printf (_("Breakdown per Rank: %s"), name);
-  }
-  plot.title = o->title != NULL ? o->title : title;
-  if (o->format == TPROF_PLOT_FORMAT_CSV)
-    status = write_csv_text (o, tprof_plot_breakdown_to_csv (&plot));
+  if (matrix->n_parts == 1)
+    tprof_cli_file_error (file, _("no operation runs inside \"%s\": there is nothing to break down "
+                                  "(tprof summary shows the operations as a tree)"), o->op);
   else
-    {
-      GError *gerror = NULL;
-
-      status = TPROF_CLI_EXIT_OK;
-      if (!tprof_plot_export (o->output, o->width, o->height, tprof_plot_breakdown_draw_default, &plot, &gerror))
-        {
-          status = tprof_cli_write_error (o->output, gerror);
-          g_error_free (gerror);
-        }
-    }
+    status = write_breakdown (o, profile, matrix);
 
 out:
-  free (summaries);
+  tprof_breakdown_free (matrix);
   tprof_nesting_free (nesting);
   for (size_t i = 0; i < n_ops; i++)
-    tprof_gathered_time_free (gts[i]);
+    {
+      tprof_gathered_time_free (gts[i]);
+      g_free (counts[i]);
+      g_free (sums[i]);
+    }
   g_free (gts);
+  g_free (counts);
+  g_free (sums);
   return status;
 }
 

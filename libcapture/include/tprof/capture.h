@@ -3,6 +3,7 @@
 #pragma once
 
 #include <tprof/tprof-arrival.h>
+#include <tprof/tprof-breakdown.h>
 #include <tprof/tprof-clock.h>
 #include <tprof/tprof-compare.h>
 #include <tprof/tprof-error.h>
