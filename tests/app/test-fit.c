@@ -177,7 +177,7 @@ test_fit_heatmap_rows (void)
   g_test_message ("2 rows of %.0f px", area.height / rows);
   g_assert_cmpfloat (area.height / rows, >=, 3.0);
   g_assert_cmpfloat (area.height, >=, 100.0);
-  csv = _tprof_heatmap_view_to_csv (view);
+  csv = _tprof_chart_to_csv (TPROF_CHART (view), NULL);
   g_assert_true (g_str_has_prefix (csv, "rank,first,last,duration\n5,0,0,"));
   g_assert_nonnull (strstr (csv, "\n40,0,0,"));
   g_assert_null (strstr (csv, "\n6,"));

@@ -209,6 +209,20 @@ tprof_breakdown_view_finalize (GObject *object)
   G_OBJECT_CLASS (tprof_breakdown_view_parent_class)->finalize (object);
 }
 
+static char *
+tprof_breakdown_view_to_csv (TprofChart  *chart,
+                             GError     **error)
+{
+  TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (chart);
+
+  if (!self->drawn)
+    {
+      g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_EMPTY, _("There is nothing to break down"));
+      return NULL;
+    }
+  return tprof_plot_breakdown_to_csv (&self->plot);
+}
+
 static void
 tprof_breakdown_view_class_init (TprofBreakdownViewClass *klass)
 {
@@ -221,6 +235,7 @@ tprof_breakdown_view_class_init (TprofBreakdownViewClass *klass)
   chart_class->draw = tprof_breakdown_view_draw;
   chart_class->hit = tprof_breakdown_view_hit;
   chart_class->describe = tprof_breakdown_view_describe;
+  chart_class->to_csv = tprof_breakdown_view_to_csv;
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "breakdownview");
 
   signals[RANK_CLICKED] =
@@ -246,11 +261,3 @@ _tprof_breakdown_view_get_plot (TprofBreakdownView *self)
   return self->drawn ? &self->plot : NULL;
 }
 
-char *
-_tprof_breakdown_view_to_csv (TprofBreakdownView *self)
-{
-  g_return_val_if_fail (TPROF_IS_BREAKDOWN_VIEW (self), NULL);
-  if (!self->drawn)
-    return NULL;
-  return tprof_plot_breakdown_to_csv (&self->plot);
-}

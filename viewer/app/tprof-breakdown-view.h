@@ -12,8 +12,5 @@ G_DECLARE_FINAL_TYPE (TprofBreakdownView, tprof_breakdown_view, TPROF, BREAKDOWN
 /* What is drawn: NULL when there is nothing to break down (no tree yet,
  * no operation inside the selected one). The title is not set. */
 const TprofPlotBreakdown *_tprof_breakdown_view_get_plot (TprofBreakdownView *self);
-/* The numbers drawn as CSV: rank, then one column per part, seconds
- * (as `tprof plot --kind breakdown` writes them); NULL when nothing is. */
-char                     *_tprof_breakdown_view_to_csv   (TprofBreakdownView *self);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "tprof-chart.h"
@@ -180,6 +181,20 @@ query_tooltip_cb (GtkWidget  *widget,
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
+}
+
+char *
+_tprof_chart_to_csv (TprofChart  *self,
+                     GError     **error)
+{
+  g_return_val_if_fail (TPROF_IS_CHART (self), NULL);
+  if (TPROF_CHART_GET_CLASS (self)->to_csv == NULL)
+    {
+      g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_FORMAT,
+                           _("This chart exports as a picture only: PNG, SVG or PDF"));
+      return NULL;
+    }
+  return TPROF_CHART_GET_CLASS (self)->to_csv (self, error);
 }
 
 gboolean

@@ -38,6 +38,11 @@ struct _TprofChartClass
   /* The tooltip of item @index; NULL when out of range. May be NULL. */
   char       *(*describe)      (TprofChart *self,
                                 gssize      index);
+  /* The numbers drawn as CSV, as tprof plot and tprof hist write them, or
+   * NULL and @error saying why there are none. NULL for a chart whose
+   * export is a picture only. */
+  char       *(*to_csv)        (TprofChart  *self,
+                                GError     **error);
 };
 
 /* Shows operation @op of @profile (-1: none), whose @samples the chart
@@ -68,6 +73,11 @@ PangoLayout             *_tprof_chart_create_message_layout (TprofChart *self);
 /* The data rectangle of the last picture on screen; FALSE before one. */
 gboolean                 _tprof_chart_get_area   (TprofChart    *self,
                                                   TprofPlotArea *area);
+/* The numbers the chart draws as CSV (free it); NULL with @error set
+ * when there are none, or when the chart exports only as a picture
+ * (TPROF_PLOT_ERROR_FORMAT). */
+char                    *_tprof_chart_to_csv     (TprofChart  *self,
+                                                  GError     **error);
 /* The tooltip text of item @index (free it); NULL when out of range. */
 char                    *_tprof_chart_describe   (TprofChart *self,
                                                   gssize      index);

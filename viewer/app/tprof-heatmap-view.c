@@ -209,6 +209,23 @@ released_cb (GtkGestureClick  *click,
     g_signal_emit (self, signals[RANK_CLICKED], 0, (int) row_rank (self, (guint) (hit / self->heat->n_cols)));
 }
 
+static char *
+tprof_heatmap_view_to_csv (TprofChart  *chart,
+                           GError     **error)
+{
+  TprofHeatmapView *self = TPROF_HEATMAP_VIEW (chart);
+  TprofPlotHeatmap plot;
+
+  if (self->heat == NULL || self->cells == NULL)
+    {
+      g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_EMPTY,
+                           _("This operation has no timeline to export"));
+      return NULL;
+    }
+  tprof_heatmap_view_fill_plot (self, &plot);
+  return tprof_plot_heatmap_to_csv (&plot);
+}
+
 static void
 tprof_heatmap_view_dispose (GObject *object)
 {
@@ -292,6 +309,7 @@ tprof_heatmap_view_class_init (TprofHeatmapViewClass *klass)
   chart_class->draw = tprof_heatmap_view_draw;
   chart_class->hit = tprof_heatmap_view_hit;
   chart_class->describe = tprof_heatmap_view_describe;
+  chart_class->to_csv = tprof_heatmap_view_to_csv;
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "heatmapview");
 
   signals[RANK_CLICKED] =
@@ -317,16 +335,4 @@ _tprof_heatmap_view_get_cells (TprofHeatmapView *self,
   *n_rows = self->heat != NULL ? self->n_rows : 0;
   *n_cols = self->heat != NULL ? self->heat->n_cols : 0;
   return self->cells;
-}
-
-char *
-_tprof_heatmap_view_to_csv (TprofHeatmapView *self)
-{
-  TprofPlotHeatmap plot;
-
-  g_return_val_if_fail (TPROF_IS_HEATMAP_VIEW (self), NULL);
-  if (self->heat == NULL || self->cells == NULL)
-    return NULL;
-  tprof_heatmap_view_fill_plot (self, &plot);
-  return tprof_plot_heatmap_to_csv (&plot);
 }

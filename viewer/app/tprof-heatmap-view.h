@@ -16,8 +16,4 @@ const double *_tprof_heatmap_view_get_cells (TprofHeatmapView *self,
                                              guint            *n_rows,
                                              guint            *n_cols);
 
-/* The cells shown (durations or deviations, the ranks the filter shows)
- * as tprof plot --kind heatmap writes them; NULL when none are shown. */
-char         *_tprof_heatmap_view_to_csv (TprofHeatmapView *self);
-
 G_END_DECLS

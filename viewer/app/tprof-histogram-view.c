@@ -300,6 +300,20 @@ tprof_histogram_view_set_property (GObject      *object,
   _tprof_chart_recompute (TPROF_CHART (self));
 }
 
+static char *
+tprof_histogram_view_to_csv (TprofChart  *chart,
+                             GError     **error)
+{
+  const TprofHistogram *hist = _tprof_histogram_view_get_histogram (TPROF_HISTOGRAM_VIEW (chart));
+
+  if (hist == NULL)
+    {
+      g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_EMPTY, _("No samples"));
+      return NULL;
+    }
+  return tprof_plot_histogram_to_csv (hist);
+}
+
 static void
 tprof_histogram_view_class_init (TprofHistogramViewClass *klass)
 {
@@ -316,6 +330,7 @@ tprof_histogram_view_class_init (TprofHistogramViewClass *klass)
   chart_class->draw = tprof_histogram_view_draw;
   chart_class->hit = tprof_histogram_view_hit;
   chart_class->describe = tprof_histogram_view_describe;
+  chart_class->to_csv = tprof_histogram_view_to_csv;
 
   properties[PROP_SEPARATE_RANKS] =
     g_param_spec_boolean ("separate-ranks", NULL, NULL, FALSE,

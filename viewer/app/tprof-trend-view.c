@@ -140,6 +140,21 @@ tprof_trend_view_set_property (GObject      *object,
     }
 }
 
+static char *
+tprof_trend_view_to_csv (TprofChart  *chart,
+                         GError     **error)
+{
+  TprofTrendView *self = TPROF_TREND_VIEW (chart);
+
+  if (self->model == NULL)
+    {
+      g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_EMPTY,
+                           _("This operation has no timeline to export"));
+      return NULL;
+    }
+  return tprof_plot_trend_to_csv (&self->model->plot);
+}
+
 static void
 tprof_trend_view_class_init (TprofTrendViewClass *klass)
 {
@@ -156,6 +171,7 @@ tprof_trend_view_class_init (TprofTrendViewClass *klass)
   chart_class->recompute = tprof_trend_view_recompute;
   chart_class->empty_message = tprof_trend_view_empty_message;
   chart_class->draw = tprof_trend_view_draw;
+  chart_class->to_csv = tprof_trend_view_to_csv;
   gtk_widget_class_set_css_name (GTK_WIDGET_CLASS (klass), "trendview");
 }
 
@@ -171,9 +187,3 @@ _tprof_trend_view_get_trend (TprofTrendView *self)
   return self->model != NULL ? &self->model->plot : NULL;
 }
 
-char *
-_tprof_trend_view_to_csv (TprofTrendView *self)
-{
-  g_return_val_if_fail (TPROF_IS_TREND_VIEW (self), NULL);
-  return self->model != NULL ? tprof_plot_trend_to_csv (&self->model->plot) : NULL;
-}

@@ -12,8 +12,5 @@ G_DECLARE_FINAL_TYPE (TprofTrendView, tprof_trend_view, TPROF, TREND_VIEW, Tprof
 /* What is drawn: NULL when the operation has no timeline. */
 const TprofPlotTrend *_tprof_trend_view_get_trend (TprofTrendView *self);
 
-/* The band and lines drawn, as tprof plot --kind trend writes them;
- * NULL when nothing is drawn. */
-char *_tprof_trend_view_to_csv (TprofTrendView *self);
 
 G_END_DECLS

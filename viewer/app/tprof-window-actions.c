@@ -40,6 +40,7 @@ _tprof_window_export_chart (TprofWindow  *self,
 {
   gboolean ranks = g_strcmp0 (chart, "ranks") == 0;
   TprofHistogramView *histogram = _tprof_charts_panel_get_histogram (self->charts);
+  TprofChart *shown = ranks ? _tprof_charts_panel_get_right_chart (self->charts) : TPROF_CHART (histogram);
 
   g_return_val_if_fail (TPROF_IS_WINDOW (self), FALSE);
 
@@ -49,48 +50,16 @@ _tprof_window_export_chart (TprofWindow  *self,
                            _("Select an operation to export its chart"));
       return FALSE;
     }
-  if (tprof_plot_format_from_path (path) == TPROF_PLOT_FORMAT_CSV && !ranks)
+  /* the numbers, as tprof hist and tprof plot --kind heatmap|trend|breakdown write them */
+  if (tprof_plot_format_from_path (path) == TPROF_PLOT_FORMAT_CSV && TPROF_CHART_GET_CLASS (shown)->to_csv != NULL)
     {
-      g_autofree char *csv = tprof_plot_histogram_to_csv (_tprof_histogram_view_get_histogram (histogram));
+      g_autofree char *csv = _tprof_chart_to_csv (shown, error);
 
-      return g_file_set_contents (path, csv, -1, error);
-    }
-
-  /* the time views' numbers, as tprof plot --kind heatmap|trend|breakdown writes them */
-  if (tprof_plot_format_from_path (path) == TPROF_PLOT_FORMAT_CSV)
-    {
-      TprofChart *right = _tprof_charts_panel_get_right_chart (self->charts);
-      g_autofree char *csv = NULL;
-      const char *empty = NULL;
-
-      if (TPROF_IS_BREAKDOWN_VIEW (right))
-        {
-          csv = _tprof_breakdown_view_to_csv (TPROF_BREAKDOWN_VIEW (right));
-          empty = _("There is nothing to break down");
-        }
-      else if (TPROF_IS_HEATMAP_VIEW (right))
-        {
-          csv = _tprof_heatmap_view_to_csv (TPROF_HEATMAP_VIEW (right));
-          empty = _("This operation has no timeline to export");
-        }
-      else if (TPROF_IS_TREND_VIEW (right))
-        {
-          csv = _tprof_trend_view_to_csv (TPROF_TREND_VIEW (right));
-          empty = _("This operation has no timeline to export");
-        }
-      if (csv != NULL)
-        return g_file_set_contents (path, csv, -1, error);
-      if (empty != NULL)
-        {
-          g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_EMPTY, empty);
-          return FALSE;
-        }
+      return csv != NULL && g_file_set_contents (path, csv, -1, error);
     }
 
   /* "ranks": the right-hand chart, as shown: per-rank bars, over time, the trend or the breakdown */
-  return tprof_plot_export (path, width, height, draw_chart_cb,
-                            !ranks ? TPROF_CHART (histogram) : _tprof_charts_panel_get_right_chart (self->charts),
-                            error);
+  return tprof_plot_export (path, width, height, draw_chart_cb, shown, error);
 }
 
 gboolean
