@@ -36,9 +36,6 @@ const ColumnSpec _tprof_operation_table_column_specs[] = {
   { "slowest-rank", N_("Slowest"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank),
     /* xgettext:no-c-format */
     N_("The rank whose total time exceeds the other ranks' by more than noise (5 % and a robust z-score over 3.5); — when none does") },
-  { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count), N_("The number of samples") },
-  { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count),
-    N_("The number of ranks with samples") },
   { "mean", N_("Mean"), "mean", COLUMN_DURATION, offsetof (TprofSummary, mean), N_("The mean duration") },
   { "median", N_("Median"), "median", COLUMN_DURATION, offsetof (TprofSummary, median),
     N_("Half the samples took less, half took more") },
@@ -52,6 +49,10 @@ const ColumnSpec _tprof_operation_table_column_specs[] = {
   { "min", N_("Min"), "min", COLUMN_DURATION, offsetof (TprofSummary, min), N_("The shortest sample") },
   { "std", N_("Std"), "std", COLUMN_DURATION, offsetof (TprofSummary, std),
     N_("The standard deviation of the durations (N−1)") },
+  /* how many, last: the quantiles up to Max fit a 1200 px window first */
+  { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count), N_("The number of samples") },
+  { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count),
+    N_("The number of ranks with samples") },
 };
 
 #define column_specs _tprof_operation_table_column_specs
