@@ -293,6 +293,63 @@ test_summary_csv_and_table (void)
   g_free (err);
 }
 
+static double
+sample_even (GRand *rand, int32_t rank, int i)
+{
+  /* rank 2 1 % slower: noise among ranks that wait for each other */
+  return rank == 2 ? 1.01e-3 : 1e-3;
+}
+
+static double
+sample_skewed (GRand *rand, int32_t rank, int i)
+{
+  return rank == 3 ? 1.5e-3 : 1e-3;
+}
+
+/* The table's Slowest column names a rank only beyond noise (5 % over the
+ * others' median): none among four even ranks, rank 3 when 50 % slower;
+ * the CSV keeps the rank with the largest total either way. */
+static void
+test_summary_slowest (void)
+{
+  g_autofree char *path = g_build_filename (fixture_dir, "slowest.h5", NULL);
+  const char *table_args[] = { "summary", path, NULL };
+  const char *csv_args[] = { "summary", path, "--format", "csv", NULL };
+  TprofProfiledTime *profile = tprof_profiled_time_new (4);
+  TprofError error = { 0 };
+  char *out = NULL, *err = NULL;
+  char **lines;
+
+  add_operation (profile, "even", 4, 10, sample_even, NULL);
+  add_operation (profile, "skewed", 4, 10, sample_skewed, NULL);
+  g_assert_cmpint (tprof_profiled_time_save (profile, path, &error), ==, 0);
+  tprof_profiled_time_free (profile);
+
+  g_assert_cmpint (run_tprof (table_args, &out, &err), ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  g_assert_true (g_str_has_suffix (lines[0], "Slowest"));
+  g_assert_true (g_str_has_prefix (lines[1], "even"));
+  g_assert_true (g_str_has_suffix (lines[1], "—"));
+  g_assert_true (g_str_has_prefix (lines[2], "skewed"));
+  g_assert_true (g_str_has_suffix (lines[2], " 3"));
+  g_strfreev (lines);
+  g_free (out);
+  g_free (err);
+
+  g_assert_cmpint (run_tprof (csv_args, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\neven,40,4,"));
+  lines = g_strsplit (out, "\n", -1);
+  /* slowest_rank is the 13th field */
+  {
+    g_auto(GStrv) even = g_strsplit (lines[1], ",", -1);
+
+    g_assert_cmpstr (even[12], ==, "2");
+  }
+  g_strfreev (lines);
+  g_free (out);
+  g_free (err);
+}
+
 /* A sampled capture: the summary marks the operation and says which
  * figures are exact (count and sum of every recorded sample, checked
  * here) and which are estimates; with --ranks too. */
@@ -981,6 +1038,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/errors/unwritable-output", test_unwritable_output);
   g_test_add_func ("/cli/help-and-version", test_help_and_version);
   g_test_add_func ("/cli/summary/tree", test_summary_tree);
+  g_test_add_func ("/cli/summary/slowest", test_summary_slowest);
   g_test_add_func ("/cli/ranks/sort-top", test_ranks_sort_top);
   g_test_add_func ("/cli/plot/heatmap", test_plot_heatmap);
   status = g_test_run ();

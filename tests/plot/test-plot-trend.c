@@ -1,4 +1,4 @@
-/* test-plot-trend.c — the trend chart: its time axis follows the data, whatever room its legend needs. */
+/* test-plot-trend.c — the trend chart: its time axis follows the data, whatever room its legend needs; the timeline charts' names. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 
@@ -53,11 +53,30 @@ test_trend_axis_follows_data (void)
     }
 }
 
+/* tprof plot --kind's names, each its kind's, and nothing else. */
+static void
+test_plot_kind_names (void)
+{
+  static const char *const names[] = { "heatmap", "trend", "breakdown" };
+  TprofPlotKind kind = TPROF_PLOT_N_KINDS;
+
+  g_assert_cmpint (G_N_ELEMENTS (names), ==, TPROF_PLOT_N_KINDS);
+  for (guint k = 0; k < TPROF_PLOT_N_KINDS; k++)
+    {
+      g_assert_cmpstr (tprof_plot_kind_name ((TprofPlotKind) k), ==, names[k]);
+      g_assert_true (tprof_plot_kind_from_name (names[k], &kind));
+      g_assert_cmpint (kind, ==, k);
+    }
+  g_assert_false (tprof_plot_kind_from_name ("ranks", &kind));
+  g_assert_false (tprof_plot_kind_from_name (NULL, &kind));
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/plot/trend/axis-follows-data", test_trend_axis_follows_data);
+  g_test_add_func ("/plot/kind/names", test_plot_kind_names);
   return g_test_run ();
 }

@@ -41,6 +41,9 @@ enum {
 
 static guint signals[N_SIGNALS];
 
+/* The per-rank chart's page; the others are named after their plot kind. */
+#define RANKS_PAGE "ranks"
+
 G_DEFINE_FINAL_TYPE (TprofChartsPanel, tprof_charts_panel, GTK_TYPE_WIDGET)
 
 void
@@ -249,10 +252,11 @@ metric_to_page (GValue   *value,
 {
   const char *metric = g_variant_get_string (variant, NULL);
 
-  g_value_set_string (value, g_str_equal (metric, "time")        ? "heatmap"
-                             : g_str_equal (metric, "trend")     ? "trend"
-                             : g_str_equal (metric, "breakdown") ? "breakdown"
-                                                                 : "ranks");
+  /* the stack's pages are named after the plot kinds they draw */
+  g_value_set_string (value, g_str_equal (metric, "time")        ? tprof_plot_kind_name (TPROF_PLOT_KIND_HEATMAP)
+                             : g_str_equal (metric, "trend")     ? tprof_plot_kind_name (TPROF_PLOT_KIND_TREND)
+                             : g_str_equal (metric, "breakdown") ? tprof_plot_kind_name (TPROF_PLOT_KIND_BREAKDOWN)
+                                                                 : RANKS_PAGE);
   return TRUE;
 }
 
@@ -270,13 +274,7 @@ _tprof_charts_panel_get_right_chart (TprofChartsPanel *self)
 
   g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
   page = gtk_stack_get_visible_child_name (self->rank_stack);
-  if (g_strcmp0 (page, "heatmap") == 0)
-    return TPROF_CHART (self->heatmap);
-  if (g_strcmp0 (page, "trend") == 0)
-    return TPROF_CHART (self->trend);
-  if (g_strcmp0 (page, "breakdown") == 0)
-    return TPROF_CHART (self->breakdown);
-  return TPROF_CHART (self->rank_chart);
+  return TPROF_CHART (gtk_stack_get_child_by_name (self->rank_stack, page != NULL ? page : RANKS_PAGE));
 }
 
 TprofBreakdownView *
@@ -304,7 +302,8 @@ gboolean
 _tprof_charts_panel_shows_heatmap (TprofChartsPanel *self)
 {
   g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), FALSE);
-  return g_strcmp0 (gtk_stack_get_visible_child_name (self->rank_stack), "heatmap") == 0;
+  return g_strcmp0 (gtk_stack_get_visible_child_name (self->rank_stack),
+                    tprof_plot_kind_name (TPROF_PLOT_KIND_HEATMAP)) == 0;
 }
 
 /* The trend has no rank to click: the hint says so only where one can.
@@ -313,10 +312,14 @@ static void
 rank_page_changed_cb (TprofChartsPanel *self)
 {
   const char *page = gtk_stack_get_visible_child_name (self->rank_stack);
+  TprofPlotKind kind = TPROF_PLOT_N_KINDS;
+  gboolean has_kind = tprof_plot_kind_from_name (page, &kind);
 
-  gtk_widget_set_visible (self->click_hint, g_strcmp0 (page, "trend") != 0);
+  gtk_widget_set_visible (self->click_hint, kind != TPROF_PLOT_KIND_TREND);
+  /* the option pages are named after the kind they belong to */
   gtk_stack_set_visible_child_name (self->mode_option,
-                                    g_strcmp0 (page, "heatmap") == 0 || g_strcmp0 (page, "trend") == 0 ? page : "none");
+                                    has_kind && gtk_stack_get_child_by_name (self->mode_option, page) != NULL
+                                    ? page : "none");
 }
 
 static void

@@ -1,4 +1,4 @@
-/* tprof-operation-table.c — TprofOperationTable: column view over searched and sorted TprofOperation rows. */
+/* tprof-operation-table.c — TprofOperationTable: the column view over searched and sorted TprofOperation rows, the tree's levels, selection and search (columns and CSV in files of their own). */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -9,121 +9,7 @@
 #include <string.h>
 
 #include "tprof-keynav.h"
-#include "tprof-operation-table.h"
-#include "tprof-plot.h"
-
-typedef enum
-{
-  COLUMN_NAME,
-  COLUMN_COUNT,      /* a size_t field of TprofSummary */
-  COLUMN_DURATION,   /* a double field, seconds */
-  COLUMN_RATIO,      /* a double field without unit */
-  COLUMN_RANK,       /* an int32 field, -1 for none */
-  /* comparing with a baseline: shown only then, and not in the chooser */
-  COLUMN_BASE_MEDIAN,  /* the baseline's median */
-  COLUMN_CHANGE,       /* new median / baseline median, as a change */
-  COLUMN_VERDICT,      /* slower, faster, same, ... */
-  /* with an operation tree: shown only then, and not in the chooser */
-  COLUMN_SELF,         /* the sum of the self times, seconds */
-} ColumnKind;
-
-typedef struct
-{
-  const char *id;
-  const char *title;
-  const char *property;
-  ColumnKind  kind;
-  gsize       offset;   /* into TprofSummary */
-  const char *tooltip;  /* what the column means, on its header */
-} ColumnSpec;
-
-/* The columns that answer "which operation, which rank" come first, so
- * that they show in a window of 1000 px; the distribution follows. The
- * default order is by the time lost to imbalance: an operation where the
- * ranks wait long for the slowest, weighted by time (a 46 ms operation
- * with a large ratio does not come before a 5 s one). */
-static const ColumnSpec column_specs[] = {
-  { "name", N_("Name"), "name", COLUMN_NAME, 0, N_("The operation, as the program named it") },
-  /* comparing: right after the name, what changed */
-  { "verdict", N_("Verdict"), NULL, COLUMN_VERDICT, 0,
-    N_("Slower or faster than the baseline: a Mann–Whitney test of the samples, Holm-adjusted over the "
-       "operations, p below 0.05 and a change of the median of more than 2 %") },
-  { "change", N_("Change"), NULL, COLUMN_CHANGE, 0,
-    /* xgettext:no-c-format */
-    N_("How the median changed against the baseline, with its 95 % interval") },
-  { "base-median", N_("Baseline Median"), NULL, COLUMN_BASE_MEDIAN, 0, N_("The baseline's median duration") },
-  { "imbalance-time", N_("Time lost"), "imbalance-time", COLUMN_DURATION, offsetof (TprofSummary, imbalance_time),
-    N_("The slowest rank's total minus the mean rank total: how long the other ranks wait for it, on average") },
-  { "sum", N_("Sum"), "sum", COLUMN_DURATION, offsetof (TprofSummary, sum),
-    N_("The total time of every sample on every rank shown") },
-  { "self", N_("Self"), "self", COLUMN_SELF, 0,
-    N_("The time spent in the operation itself, outside the operations inside it, on every rank shown") },
-  { "imbalance", N_("Imbalance"), "imbalance", COLUMN_RATIO, offsetof (TprofSummary, imbalance),
-    N_("The slowest rank's total divided by the mean rank total; 1.00× is perfectly balanced") },
-  { "slowest-rank", N_("Slowest"), "slowest-rank", COLUMN_RANK, offsetof (TprofSummary, slowest_rank),
-    /* xgettext:no-c-format */
-    N_("The rank whose total time exceeds the other ranks' by more than noise (5 % and a robust z-score over 3.5); — when none does") },
-  { "count", N_("Count"), "count", COLUMN_COUNT, offsetof (TprofSummary, count), N_("The number of samples") },
-  { "ranks", N_("Ranks"), "rank-count", COLUMN_COUNT, offsetof (TprofSummary, rank_count),
-    N_("The number of ranks with samples") },
-  { "mean", N_("Mean"), "mean", COLUMN_DURATION, offsetof (TprofSummary, mean), N_("The mean duration") },
-  { "median", N_("Median"), "median", COLUMN_DURATION, offsetof (TprofSummary, median),
-    N_("Half the samples took less, half took more") },
-  { "p95", N_("P95"), "p95", COLUMN_DURATION, offsetof (TprofSummary, p95),
-    /* xgettext:no-c-format */
-    N_("95 % of the samples took less: the slow tail") },
-  { "p99", N_("P99"), "p99", COLUMN_DURATION, offsetof (TprofSummary, p99),
-    /* xgettext:no-c-format */
-    N_("99 % of the samples took less: the slowest one in a hundred") },
-  { "max", N_("Max"), "max", COLUMN_DURATION, offsetof (TprofSummary, max), N_("The longest sample") },
-  { "min", N_("Min"), "min", COLUMN_DURATION, offsetof (TprofSummary, min), N_("The shortest sample") },
-  { "std", N_("Std"), "std", COLUMN_DURATION, offsetof (TprofSummary, std),
-    N_("The standard deviation of the durations (N−1)") },
-};
-
-static gboolean
-column_is_comparison (const ColumnSpec *spec)
-{
-  return spec->kind == COLUMN_BASE_MEDIAN || spec->kind == COLUMN_CHANGE || spec->kind == COLUMN_VERDICT;
-}
-
-/* Columns the chooser does not offer: the name, and those shown only in a
- * mode (comparing, the tree). */
-static gboolean
-column_is_fixed (const ColumnSpec *spec)
-{
-  return spec->kind == COLUMN_NAME || spec->kind == COLUMN_SELF || column_is_comparison (spec);
-}
-
-struct _TprofOperationTable
-{
-  GtkWidget           parent_instance;
-
-  GListStore         *store;        /* every operation, in profile order */
-  GtkTreeListModel   *tree_model;   /* the top level (every operation without a tree), expanded */
-  GtkSortListModel   *sort_model;   /* sorted within each level */
-  GtkSingleSelection *selection;    /* of GtkTreeListRow */
-  GListModel         *operations;   /* the rows shown as TprofOperation, in order */
-  GtkFilter          *search_filter;  /* a name matches, or one of an operation's descendants' */
-  char               *search;       /* casefolded; NULL: every operation */
-  GPtrArray          *children;     /* per operation index: GPtrArray of its TprofOperation children, or NULL */
-  gboolean            tree;         /* the operations form a tree (the profile has a timeline) */
-  double              scroll_value;   /* where the view goes back to after a refill */
-  GdkFrameClock      *scroll_clock;   /* until the next frame is painted */
-  gulong              scroll_handler;
-  GtkColumnViewColumn *columns[G_N_ELEMENTS (column_specs)];
-  int                 selected_index;
-  gboolean            replacing;   /* rows are being swapped: the selection is in flux */
-
-  GSettings          *settings;     /* table-columns */
-  gboolean            comparing;    /* the comparison's columns show */
-
-  /* template widgets */
-  GtkSearchEntry     *search_entry;
-  GtkColumnView      *column_view;
-  GtkBox             *columns_box;
-  GtkWidget          *columns_button;
-};
+#include "tprof-operation-table-private.h"
 
 enum {
   PROP_0,
@@ -134,451 +20,6 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (TprofOperationTable, tprof_operation_table, GTK_TYPE_WIDGET)
-
-static const ColumnSpec *
-column_spec_find (const char *id)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
-    if (g_str_equal (column_specs[i].id, id))
-      return &column_specs[i];
-  return NULL;
-}
-
-/* "+12.3 %" for a ratio of 1.123. */
-static char *
-format_change (double ratio)
-{
-  if (!isfinite (ratio))
-    return g_strdup ("—");
-  /* Translators: a relative change, e.g. +12.3 % or -4.0 % */
-  return g_strdup_printf (_("%+.1f %%"), 100.0 * (ratio - 1.0));
-}
-
-/* The comparison's cells: the text says it all, the colour (set in
- * bind_cell_cb) only repeats it. */
-static char *
-format_comparison (ColumnKind      kind,
-                   TprofOperation *operation)
-{
-  gboolean tested = FALSE;
-  const TprofComparison *c = _tprof_operation_get_comparison (operation, &tested);
-  g_autofree char *change = NULL, *low = NULL, *high = NULL;
-
-  if (c == NULL)
-    return g_strdup ("");
-  if (kind == COLUMN_BASE_MEDIAN)
-    return isnan (c->base_median) ? g_strdup ("—") : tprof_format_duration (c->base_median, 3);
-  if (kind == COLUMN_CHANGE)
-    {
-      change = format_change (c->ratio);
-      if (!tested || !isfinite (c->ci_low) || !isfinite (c->ci_high))
-        return g_steal_pointer (&change);
-      low = format_change (c->ci_low);
-      high = format_change (c->ci_high);
-      /* Translators: a change and its 95% interval, e.g. +12.3 % (+10.1 % … +14.6 %) */
-      return g_strdup_printf (_("%s (%s … %s)"), change, low, high);
-    }
-  /* no samples on the ranks shown in either run: nothing to say */
-  if (tested && c->base_count == 0 && c->new_count == 0)
-    return g_strdup ("—");
-  if (!tested && c->verdict != TPROF_VERDICT_ONLY_NEW && c->verdict != TPROF_VERDICT_ONLY_BASE)
-    /* Translators: the comparison waits for the samples of both runs */
-    return g_strdup (_("Not tested"));
-  switch (c->verdict)
-    {
-    case TPROF_VERDICT_SLOWER:
-      /* Translators: a verdict of the comparison with the baseline */
-      return g_strdup (_("▲ Slower"));
-    case TPROF_VERDICT_FASTER:
-      return g_strdup (_("▼ Faster"));
-    case TPROF_VERDICT_SAME:
-      return g_strdup (_("Same"));
-    case TPROF_VERDICT_ONLY_NEW:
-      return g_strdup (_("Not in baseline"));
-    case TPROF_VERDICT_ONLY_BASE:
-      return g_strdup (_("Only in baseline"));
-    default:
-      return g_strdup ("");
-    }
-}
-
-/* The figures a sampled operation's stored subset only estimates
- * (DESIGN.md 2b); the others cover everything recorded. */
-static gboolean
-column_is_estimate (const ColumnSpec *spec)
-{
-  return spec->kind == COLUMN_DURATION
-         && (spec->offset == offsetof (TprofSummary, std) || spec->offset == offsetof (TprofSummary, median)
-             || spec->offset == offsetof (TprofSummary, p95) || spec->offset == offsetof (TprofSummary, p99));
-}
-
-static char *
-column_spec_format (const ColumnSpec *spec,
-                    TprofOperation   *operation)
-{
-  const guint8 *summary = (const guint8 *) _tprof_operation_get_summary (operation);
-  double value;
-  int32_t rank;
-
-  switch (spec->kind)
-    {
-    case COLUMN_NAME:
-      /* a newline would show only the first line */
-      return tprof_escape_text (_tprof_operation_get_name (operation));
-    case COLUMN_COUNT:
-      /* grouped as the locale groups thousands: 10,240,000 */
-      return g_strdup_printf ("%'zu", *(const size_t *) (summary + spec->offset));
-    case COLUMN_DURATION:
-      {
-        g_autofree char *text = tprof_format_duration (*(const double *) (summary + spec->offset), 3);
-
-        if (column_is_estimate (spec) && _tprof_operation_is_sampled (operation))
-          /* Translators: an estimate, e.g. ≈ 1.25 ms: from a random subset of the samples */
-          return g_strdup_printf (_("≈ %s"), text);
-        return g_steal_pointer (&text);
-      }
-    case COLUMN_RATIO:
-      value = *(const double *) (summary + spec->offset);
-      if (isnan (value))
-        return g_strdup ("—");
-      /* Translators: a load imbalance factor, e.g. 1.25× */
-      return g_strdup_printf (_("%.2f×"), value);
-    case COLUMN_RANK:
-      /* a rank within noise of the others is no slowest rank */
-      rank = *(const int32_t *) (summary + spec->offset);
-      return rank < 0 || !_tprof_operation_get_summary (operation)->slowest_stands_out
-             ? g_strdup ("—") : g_strdup_printf ("%d", rank);
-    case COLUMN_BASE_MEDIAN:
-    case COLUMN_CHANGE:
-    case COLUMN_VERDICT:
-      return format_comparison (spec->kind, operation);
-    case COLUMN_SELF:
-      return tprof_format_duration (_tprof_operation_get_self (operation), 3);
-    default:
-      g_return_val_if_reached (NULL);
-    }
-}
-
-char *
-_tprof_operation_table_format_cell (const char     *id,
-                                    TprofOperation *operation)
-{
-  const ColumnSpec *spec = column_spec_find (id);
-
-  g_return_val_if_fail (spec != NULL, NULL);
-  return column_spec_format (spec, operation);
-}
-
-static void
-setup_cell_cb (GtkSignalListItemFactory *factory,
-               GtkListItem              *list_item,
-               const ColumnSpec         *spec)
-{
-  GtkWidget *cell = gtk_inscription_new (NULL);
-  GtkWidget *expander;
-
-  /* GtkInscription does not measure its text: give each column room for its values */
-  if (spec->kind != COLUMN_NAME)
-    {
-      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0f);
-      gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), spec->kind == COLUMN_COUNT ? 6 : 8);
-      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), spec->kind == COLUMN_COUNT ? 8
-                                                             : spec->kind == COLUMN_CHANGE ? 26
-                                                             : spec->kind == COLUMN_VERDICT ? 14 : 9);
-      gtk_widget_add_css_class (cell, "numeric");
-    }
-  else
-    {
-      gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 12);
-      gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), 28);
-      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-      gtk_widget_set_hexpand (cell, TRUE);
-      /* the name sits in the tree's expander: indented by depth, a triangle
-       * where an operation has operations inside */
-      expander = gtk_tree_expander_new ();
-      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), cell);
-      gtk_list_item_set_child (list_item, expander);
-      return;
-    }
-  gtk_list_item_set_child (list_item, cell);
-}
-
-/* The operation a list item shows (a row of the tree). */
-static TprofOperation *
-list_item_operation (GtkListItem *list_item)
-{
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-
-  return row != NULL ? gtk_tree_list_row_get_item (row) : NULL;
-}
-
-static void
-bind_cell_cb (GtkSignalListItemFactory *factory,
-              GtkListItem              *list_item,
-              const ColumnSpec         *spec)
-{
-  g_autoptr(TprofOperation) operation = list_item_operation (list_item);
-  g_autofree char *text = column_spec_format (spec, operation);
-  GtkWidget *child = gtk_list_item_get_child (list_item);
-  GtkInscription *cell;
-
-  if (GTK_IS_TREE_EXPANDER (child))
-    {
-      GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-
-      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), row);
-      /* leaves line up with their expandable siblings */
-      g_object_set (child, "indent-for-icon", gtk_tree_list_row_get_depth (row) > 0, NULL);
-      cell = GTK_INSCRIPTION (gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child)));
-    }
-  else
-    cell = GTK_INSCRIPTION (child);
-
-  gtk_inscription_set_text (cell, text);
-  if (spec->kind == COLUMN_VERDICT || spec->kind == COLUMN_CHANGE)
-    {
-      gboolean tested = FALSE;
-      const TprofComparison *c = _tprof_operation_get_comparison (operation, &tested);
-
-      gtk_widget_remove_css_class (GTK_WIDGET (cell), "slower");
-      gtk_widget_remove_css_class (GTK_WIDGET (cell), "faster");
-      if (c != NULL && tested && c->verdict == TPROF_VERDICT_SLOWER)
-        gtk_widget_add_css_class (GTK_WIDGET (cell), "slower");
-      else if (c != NULL && tested && c->verdict == TPROF_VERDICT_FASTER)
-        gtk_widget_add_css_class (GTK_WIDGET (cell), "faster");
-    }
-  if (spec->kind == COLUMN_NAME && _tprof_operation_is_sampled (operation))
-    {
-      /* Translators: the tooltip of a sampled operation's name; %s is the name */
-      g_autofree char *tip = g_strdup_printf (_("%s\nSampled: the file keeps a random subset of the samples. "
-                                                "Count, sum, mean, min and max are exact; std, median, "
-                                                "P95 and P99 (marked ≈) are estimates."), text);
-
-      gtk_widget_set_tooltip_text (GTK_WIDGET (cell), tip);
-    }
-  else if (spec->kind == COLUMN_NAME)
-    gtk_widget_set_tooltip_text (GTK_WIDGET (cell), text);
-  if (spec->kind != COLUMN_NAME)
-    /* a number is never clipped: the column widens to its longest cell
-     * (10 240 000 samples once showed as ".0240000") */
-    gtk_inscription_set_min_chars (cell, MAX (spec->kind == COLUMN_COUNT ? 6u : 8u,
-                                              (guint) g_utf8_strlen (text, -1) + 1));
-}
-
-/* The raw number a column sorts on; an empty operation's NaN sorts as the
- * smallest value so it ends up last in the usual largest-first order. */
-static double
-column_sort_key (TprofOperation   *operation,
-                 const ColumnSpec *spec)
-{
-  const guint8 *summary = (const guint8 *) _tprof_operation_get_summary (operation);
-  double value;
-
-  switch (spec->kind)
-    {
-    case COLUMN_COUNT:
-      return (double) *(const size_t *) (summary + spec->offset);
-    case COLUMN_RANK:
-      return _tprof_operation_get_summary (operation)->slowest_stands_out
-             ? *(const int32_t *) (summary + spec->offset) : -1;
-    case COLUMN_DURATION:
-    case COLUMN_RATIO:
-      value = *(const double *) (summary + spec->offset);
-      return isnan (value) ? -G_MAXDOUBLE : value;
-    case COLUMN_BASE_MEDIAN:
-    case COLUMN_CHANGE:
-    case COLUMN_VERDICT:
-      {
-        const TprofComparison *c = _tprof_operation_get_comparison (operation, NULL);
-
-        value = c == NULL ? NAN : spec->kind == COLUMN_BASE_MEDIAN ? c->base_median : c->ratio;
-        return isfinite (value) ? value : -G_MAXDOUBLE;
-      }
-    case COLUMN_SELF:
-      value = _tprof_operation_get_self (operation);
-      return isnan (value) ? -G_MAXDOUBLE : value;
-    case COLUMN_NAME:
-    default:
-      g_return_val_if_reached (0.0);
-    }
-}
-
-/* A numeric column's first click puts the largest values first: its
- * sorter is reversed, so that the column view's "ascending" (its first
- * click) reads largest first; _tprof_operation_table_sort_by() speaks of
- * values, not clicks. */
-static GtkSorter *
-column_spec_sorter (const ColumnSpec *spec)
-{
-  GtkNumericSorter *sorter;
-
-  if (spec->kind == COLUMN_NAME)
-    return GTK_SORTER (gtk_string_sorter_new (gtk_property_expression_new (TPROF_TYPE_OPERATION, NULL, "name")));
-
-  sorter = gtk_numeric_sorter_new (gtk_cclosure_expression_new (G_TYPE_DOUBLE, NULL, 0, NULL,
-                                                                G_CALLBACK (column_sort_key),
-                                                                (gpointer) spec, NULL));
-  gtk_numeric_sorter_set_sort_order (sorter, GTK_SORT_DESCENDING);
-  return GTK_SORTER (sorter);
-}
-
-static void
-tprof_operation_table_add_columns (TprofOperationTable *self)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
-    {
-      const ColumnSpec *spec = &column_specs[i];
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      GtkColumnViewColumn *column;
-      GtkSorter *sorter = column_spec_sorter (spec);
-
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), (gpointer) spec);
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), (gpointer) spec);
-
-      column = gtk_column_view_column_new (_(spec->title), factory);
-      gtk_column_view_column_set_sorter (column, sorter);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      if (spec->kind == COLUMN_NAME)
-        {
-          gtk_column_view_column_set_expand (column, TRUE);
-        }
-      gtk_column_view_append_column (self->column_view, column);
-      self->columns[i] = column;
-      g_object_unref (sorter);
-      g_object_unref (column);
-    }
-}
-
-/* GTK 4.8 has no API for a column header's tooltip: the header's title
- * widgets are found among the column view's children (the column's title
- * in a label inside each). The title widget of @spec, or NULL. */
-static GtkWidget *
-header_title_for (TprofOperationTable *self,
-                  const ColumnSpec    *spec)
-{
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view)); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    for (GtkWidget *title = gtk_widget_get_first_child (child); title != NULL;
-         title = gtk_widget_get_next_sibling (title))
-      {
-        GtkWidget *label = gtk_widget_get_first_child (title);
-
-        while (label != NULL && !GTK_IS_LABEL (label))
-          label = gtk_widget_get_first_child (label);
-        if (label != NULL && g_strcmp0 (gtk_label_get_text (GTK_LABEL (label)), _(spec->title)) == 0)
-          return title;
-      }
-  return NULL;
-}
-
-/* Each header says what its column means, and its arrow which way it sorts. */
-static void
-set_header_tooltips (TprofOperationTable *self)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
-    {
-      GtkWidget *title = header_title_for (self, &column_specs[i]);
-
-      if (title == NULL)
-        continue;
-      gtk_widget_set_tooltip_text (title, _(column_specs[i].tooltip));
-      /* its sorter is reversed (see column_spec_sorter): style.css turns
-       * its arrow so that it points down while the largest come first */
-      if (column_specs[i].kind != COLUMN_NAME)
-        gtk_widget_add_css_class (title, "reversed-sort");
-    }
-}
-
-const char *
-_tprof_operation_table_get_header_tooltip (TprofOperationTable *self,
-                                           const char          *id)
-{
-  const ColumnSpec *spec = column_spec_find (id);
-  GtkWidget *title;
-
-  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), NULL);
-  g_return_val_if_fail (spec != NULL, NULL);
-
-  title = header_title_for (self, spec);
-  return title != NULL ? gtk_widget_get_tooltip_text (title) : NULL;
-}
-
-/* Shows the columns the settings list (Name always) and ticks their
- * boxes in the chooser. */
-static void
-apply_visible_columns (TprofOperationTable *self)
-{
-  g_auto(GStrv) ids = g_settings_get_strv (self->settings, "table-columns");
-  GtkWidget *check = gtk_widget_get_next_sibling (gtk_widget_get_first_child (GTK_WIDGET (self->columns_box)));
-
-  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
-    {
-      gboolean visible = column_specs[i].kind == COLUMN_NAME
-                         || (column_specs[i].kind == COLUMN_SELF ? self->tree
-                             : column_is_comparison (&column_specs[i]) ? self->comparing
-                             : g_strv_contains ((const char *const *) ids, column_specs[i].id));
-
-      gtk_column_view_column_set_visible (self->columns[i], visible);
-      if (!column_is_fixed (&column_specs[i]) && check != NULL)
-        {
-          gtk_check_button_set_active (GTK_CHECK_BUTTON (check), visible);
-          check = gtk_widget_get_next_sibling (check);
-        }
-    }
-}
-
-/* A box ticked or cleared: the settings keep the visible columns in the
- * table's order. */
-static void
-column_check_toggled_cb (GtkCheckButton      *check,
-                         TprofOperationTable *self)
-{
-  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
-  g_auto(GStrv) current = g_settings_get_strv (self->settings, "table-columns");
-  g_auto(GStrv) ids = NULL;
-  const char *toggled = g_object_get_data (G_OBJECT (check), "column-id");
-
-  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
-    {
-      const char *id = column_specs[i].id;
-      gboolean shown = g_str_equal (id, toggled) ? gtk_check_button_get_active (check)
-                                                 : g_strv_contains ((const char *const *) current, id);
-
-      if (!column_is_fixed (&column_specs[i]) && shown)
-        g_strv_builder_add (builder, id);
-    }
-  ids = g_strv_builder_end (builder);
-  if (!g_strv_equal ((const char *const *) ids, (const char *const *) current))
-    g_settings_set_strv (self->settings, "table-columns", (const char *const *) ids);
-}
-
-static void
-add_column_checks (TprofOperationTable *self)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
-    {
-      GtkWidget *check;
-
-      if (column_is_fixed (&column_specs[i]))
-        continue;
-      check = gtk_check_button_new_with_label (_(column_specs[i].title));
-      g_object_set_data (G_OBJECT (check), "column-id", (gpointer) column_specs[i].id);
-      g_signal_connect (check, "toggled", G_CALLBACK (column_check_toggled_cb), self);
-      gtk_box_append (self->columns_box, check);
-    }
-}
-
-gboolean
-_tprof_operation_table_get_column_visible (TprofOperationTable *self,
-                                           const char          *id)
-{
-  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), FALSE);
-
-  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
-    if (g_str_equal (column_specs[i].id, id))
-      return gtk_column_view_column_get_visible (self->columns[i]);
-  return FALSE;
-}
 
 static TprofOperation *
 selected_operation (TprofOperationTable *self)
@@ -618,8 +59,8 @@ find_position (TprofOperationTable *self,
   return GTK_INVALID_LIST_POSITION;
 }
 
-static TprofOperation *
-operation_at_index (TprofOperationTable *self,
+TprofOperation *
+_tprof_operation_table_operation_at (TprofOperationTable *self,
                     int                  index)
 {
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->store));
@@ -636,13 +77,13 @@ expand_ancestors (TprofOperationTable *self,
                   int                  index)
 {
   g_autoptr(GArray) chain = g_array_new (FALSE, FALSE, sizeof (int));
-  g_autoptr(TprofOperation) operation = operation_at_index (self, index);
+  g_autoptr(TprofOperation) operation = _tprof_operation_table_operation_at (self, index);
   guint depth = 0;
 
   for (gssize parent = operation != NULL ? _tprof_operation_get_parent (operation) : -1;
        parent >= 0 && depth++ < g_list_model_get_n_items (G_LIST_MODEL (self->store));)
     {
-      g_autoptr(TprofOperation) up = operation_at_index (self, (int) parent);
+      g_autoptr(TprofOperation) up = _tprof_operation_table_operation_at (self, (int) parent);
       int p = (int) parent;
 
       g_array_prepend_val (chain, p);
@@ -817,7 +258,7 @@ _tprof_operation_table_set_operations (TprofOperationTable *self,
                        operations->pdata, operations->len);
   collapse_rows (self, collapsed);
   if (was_tree != self->tree)
-    apply_visible_columns (self);
+    _tprof_operation_table_apply_visible_columns (self);
   /* a flat list leaves the keys to the list */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "table.expand", self->tree);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "table.collapse", self->tree);
@@ -879,7 +320,7 @@ _tprof_operation_table_set_comparing (TprofOperationTable *self,
   if (self->comparing == comparing)
     return;
   self->comparing = comparing;
-  apply_visible_columns (self);
+  _tprof_operation_table_apply_visible_columns (self);
 }
 
 GListModel *
@@ -894,25 +335,6 @@ _tprof_operation_table_get_selected_index (TprofOperationTable *self)
 {
   g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), -1);
   return self->selected_index;
-}
-
-gboolean
-_tprof_operation_table_sort_by (TprofOperationTable *self,
-                                const char          *id,
-                                GtkSortType          order)
-{
-  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), FALSE);
-
-  for (guint i = 0; i < G_N_ELEMENTS (column_specs); i++)
-    if (g_str_equal (column_specs[i].id, id))
-      {
-        /* numeric sorters are reversed (see column_spec_sorter) */
-        if (column_specs[i].kind != COLUMN_NAME)
-          order = order == GTK_SORT_ASCENDING ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING;
-        gtk_column_view_sort_by_column (self->column_view, self->columns[i], order);
-        return TRUE;
-      }
-  return FALSE;
 }
 
 /* An operation shows when its name contains the search (any case), or
@@ -996,81 +418,6 @@ _tprof_operation_table_focus_search (TprofOperationTable *self)
 {
   g_return_if_fail (TPROF_IS_OPERATION_TABLE (self));
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
-}
-
-/* The comparison's fields of @operation: empty where unknown, "untested"
- * for a verdict the samples at hand could not decide. */
-static void
-csv_append_comparison (GString        *csv,
-                       TprofOperation *operation)
-{
-  gboolean tested = FALSE;
-  const TprofComparison *c = _tprof_operation_get_comparison (operation, &tested);
-  double values[6] = { NAN, NAN, NAN, NAN, NAN, NAN };
-
-  if (c != NULL)
-    {
-      values[0] = c->base_median;
-      values[1] = c->ratio;
-      values[2] = c->ci_low;
-      values[3] = c->ci_high;
-      values[4] = c->p_value;
-      values[5] = c->p_adjusted;
-    }
-  for (guint v = 0; v < G_N_ELEMENTS (values); v++)
-    {
-      g_string_append_c (csv, ',');
-      if (isfinite (values[v]))
-        tprof_append_exact_double (csv, values[v]);
-    }
-  g_string_append_c (csv, ',');
-  if (c != NULL)
-    g_string_append (csv, tested || c->verdict == TPROF_VERDICT_ONLY_NEW ? tprof_verdict_name (c->verdict)
-                                                                         : "untested");
-}
-
-/* The parent's name, NULL at the top or without a tree (owned by the table). */
-static const char *
-csv_parent_name (TprofOperationTable *self,
-                 TprofOperation      *operation)
-{
-  g_autoptr(TprofOperation) parent = operation_at_index (self, (int) _tprof_operation_get_parent (operation));
-
-  return parent != NULL ? _tprof_operation_get_name (parent) : NULL;
-}
-
-/* tprof summary --format csv's columns (the one schema of the operations
- * table), then the time lost to imbalance and, comparing, the comparison's
- * fields as tprof compare names them. */
-char *
-_tprof_operation_table_to_csv (TprofOperationTable *self)
-{
-  GListModel *model = self->operations;
-  guint n = g_list_model_get_n_items (model);
-  GString *csv = g_string_new (TPROF_SUMMARY_CSV_HEADER ",imbalance_time");
-
-  if (self->comparing)
-    g_string_append (csv, ",base_median,ratio,ci_low,ci_high,p_value,p_adjusted,verdict");
-  g_string_append_c (csv, '\n');
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(TprofOperation) operation = g_list_model_get_item (model, i);
-      const TprofSummary *s = _tprof_operation_get_summary (operation);
-
-      tprof_summary_csv_append_row (csv, _tprof_operation_get_name (operation), s,
-                                    self->tree ? csv_parent_name (self, operation) : NULL,
-                                    _tprof_operation_get_self (operation), _tprof_operation_is_sampled (operation),
-                                    _tprof_operation_get_stored (operation));
-      g_string_append_c (csv, ',');
-      if (isfinite (s->imbalance_time))
-        tprof_append_exact_double (csv, s->imbalance_time);
-      if (self->comparing)
-        csv_append_comparison (csv, operation);
-      g_string_append_c (csv, '\n');
-    }
-
-  return g_string_free (csv, FALSE);
 }
 
 static void
@@ -1304,8 +651,8 @@ tprof_operation_table_init (TprofOperationTable *self)
   top_level = gtk_filter_list_model_new (g_object_ref (G_LIST_MODEL (self->store)), GTK_FILTER (top_filter));
   self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (top_level), FALSE, TRUE, create_children_cb, self, NULL);
 
-  tprof_operation_table_add_columns (self);
-  set_header_tooltips (self);
+  _tprof_operation_table_add_columns (self);
+  _tprof_operation_table_set_header_tooltips (self);
 
   /* the column's order applies among siblings; children stay under their parent */
   row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view)));
@@ -1319,10 +666,10 @@ tprof_operation_table_init (TprofOperationTable *self)
                                                            row_operation, NULL, NULL));
   g_signal_connect_object (self->selection, "items-changed", G_CALLBACK (rows_changed_cb), self, G_CONNECT_SWAPPED);
 
-  add_column_checks (self);
+  _tprof_operation_table_add_column_checks (self);
   self->settings = g_settings_new (APP_ID);
-  g_signal_connect_swapped (self->settings, "changed::table-columns", G_CALLBACK (apply_visible_columns), self);
-  apply_visible_columns (self);
+  g_signal_connect_swapped (self->settings, "changed::table-columns", G_CALLBACK (_tprof_operation_table_apply_visible_columns), self);
+  _tprof_operation_table_apply_visible_columns (self);
 }
 
 void

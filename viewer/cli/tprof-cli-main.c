@@ -21,7 +21,7 @@ static const Command commands[] = {
   { "summary", tprof_cli_summary, N_("statistics of every operation (table, csv or json)") },
   { "hist", tprof_cli_hist, N_("histogram of one operation as PNG, SVG, PDF or CSV") },
   { "ranks", tprof_cli_ranks, N_("one operation rank by rank, outlier ranks flagged") },
-  { "plot", tprof_cli_plot, N_("when an operation was slow on which rank: its heat map") },
+  { "plot", tprof_cli_plot, N_("one operation as a heat map, a trend or a per-rank breakdown (--kind)") },
   { "compare", tprof_cli_compare, N_("two runs compared: what changed, and is it real") },
   { "stragglers", tprof_cli_stragglers, N_("the ranks that kept the others waiting, named from arrival") },
   { "trace", tprof_cli_trace, N_("every sample on the timeline, for Perfetto (Chrome trace JSON)") },

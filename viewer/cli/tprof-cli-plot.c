@@ -19,6 +19,7 @@ typedef struct
   char             *op;
   char             *output;
   char             *kind;
+  TprofPlotKind     kind_id;    /* what kind names */
   char             *value_text;
   char             *ranks_expr;
   char             *title;
@@ -51,8 +52,7 @@ check_options (PlotOptions *o,
     *status = tprof_cli_usage_error ("plot", _("missing -o OUT"));
   else if (o->kind == NULL)
     *status = tprof_cli_usage_error ("plot", _("missing --kind heatmap|trend|breakdown"));
-  else if (!g_str_equal (o->kind, "heatmap") && !g_str_equal (o->kind, "trend")
-           && !g_str_equal (o->kind, "breakdown"))
+  else if (!tprof_plot_kind_from_name (o->kind, &o->kind_id))
     *status = tprof_cli_usage_error ("plot", _("unknown --kind \"%s\": use heatmap, trend or breakdown"), o->kind);
   else if (o->value_text != NULL && !g_str_equal (o->value_text, "duration")
            && !g_str_equal (o->value_text, "deviation"))
@@ -171,7 +171,7 @@ draw_heatmap (const PlotOptions  *o,
                                 : _("Duration of each occurrence; %zu occurrences, the slowest of each column shown"),
                               n);
   plot.subtitle = subtitle;
-  if (g_str_equal (o->kind, "trend"))
+  if (o->kind_id == TPROF_PLOT_KIND_TREND)
     status = draw_trend (o, file, gt, &plot, column_starts);
   else
     status = o->format == TPROF_PLOT_FORMAT_CSV ? write_csv_text (o, tprof_plot_heatmap_to_csv (&plot)) : write_picture (o, &plot);
@@ -386,7 +386,7 @@ run (const PlotOptions *o,
   status = TPROF_CLI_EXIT_FAILED;
   if (!tprof_cli_find_operation (profile, o->op, &op))
     goto out;
-  if (g_str_equal (o->kind, "breakdown"))
+  if (o->kind_id == TPROF_PLOT_KIND_BREAKDOWN)
     {
       status = draw_breakdown (o, file, profile, op, ranks);
       goto out;

@@ -249,6 +249,23 @@ gboolean tprof_plot_save_bytes (const char  *path,
                                 gsize        length,
                                 GError     **error);
 
+/* ---- the charts over an operation's timeline, by name ---- */
+
+/* tprof plot --kind NAME, and the viewer's per-rank card's pages. */
+typedef enum
+{
+  TPROF_PLOT_KIND_HEATMAP,    /* "heatmap": ranks x occurrences */
+  TPROF_PLOT_KIND_TREND,      /* "trend": the spread across ranks, occurrence by occurrence */
+  TPROF_PLOT_KIND_BREAKDOWN,  /* "breakdown": each rank's time by the operations inside */
+  TPROF_PLOT_N_KINDS
+} TprofPlotKind;
+
+/* The kind's name (static). */
+const char *tprof_plot_kind_name      (TprofPlotKind  kind);
+/* The kind called @name; FALSE when none is. */
+gboolean    tprof_plot_kind_from_name (const char    *name,
+                                       TprofPlotKind *kind);
+
 /* ---- heat map of one operation: ranks x occurrences ---- */
 
 typedef struct
