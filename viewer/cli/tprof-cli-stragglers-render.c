@@ -123,10 +123,10 @@ append_verdict (GString             *out,
   const TprofStragglerVerdict *v = &b->verdict;
   const double *wait = tprof_stragglers_wait_caused (b->stragglers);
   const uint64_t *late = tprof_stragglers_late_count (b->stragglers);
-  size_t *by_wait = tprof_cli_blame_sort (wait, (size_t) tprof_stragglers_world_size (b->stragglers));
-  int worst = (int) by_wait[0];
+  int worst = 0;
 
-  g_free (by_wait);
+  for (int r = 1; r < tprof_stragglers_world_size (b->stragglers); r++)
+    worst = wait[r] > wait[worst] ? r : worst;
   if (v->kind == TPROF_STRAGGLER_VERDICT_GROUP)
     append_group_verdict (out, b);
   else if (v->kind == TPROF_STRAGGLER_VERDICT_RANK)
