@@ -124,6 +124,30 @@ bool _tprof_reader_get_location (TprofWire *w, TprofReaderLocation *loc);
 
 /* ---- the client side (tprof-reader-client.c, tprof-reader-samples.c) ---- */
 
+/* Format 3 in the client (tprof-reader-columns.c): where the columns lie,
+ * learnt from the helper's first answer, and each operation's first row. */
+typedef struct
+{
+  bool                known;
+  TprofReaderLocation columns;  /* row 0 */
+  uint64_t           *rows;     /* n_ops + 1 */
+} TprofReaderColumns;
+
+/* After the helper located operation @op at @loc: learns the columns, when
+ * @loc is format 3's and read directly. */
+void _tprof_reader_columns_learn (TprofReaderColumns        *cols,
+                                  const TprofProfileFile    *file,
+                                  size_t                     op,
+                                  const TprofReaderLocation *loc);
+/* true with @loc filled for operation @op (and its cache made from the
+ * statistics the helper sent) when the columns are known; false: ask the
+ * helper. */
+bool _tprof_reader_columns_locate (const TprofReaderColumns *cols,
+                                   TprofProfileFile         *file,
+                                   size_t                    op,
+                                   TprofReaderLocation      *loc);
+void _tprof_reader_columns_clear (TprofReaderColumns *cols);
+
 /* Reads operation @op's samples on @ranks (sorted, distinct, in range;
  * NULL: all) from @fd where @loc (direct) says they lie, checks them and
  * the cache of @op against them as the in-process reader does. NULL with
