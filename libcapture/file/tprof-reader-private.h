@@ -179,7 +179,7 @@ TprofGatheredTime *_tprof_reader_client_read (TprofProfileFile *file, size_t op,
 bool _tprof_reader_put_meta (TprofWire *w, const TprofProfileFile *file);
 /* A TprofProfileFile without HDF5 from @w, or NULL with @error. */
 TprofProfileFile *_tprof_reader_get_meta (TprofWire *w, const char *path, TprofError *error);
-/* An operation's cache (DESIGN.md 2b: the attributes and the per-rank
+/* An operation's cache (docs/file-format.md: the statistics and the per-rank
  * arrays, each world_size long). The arrays travel as a list, so that a
  * new one is one more entry of a table in tprof-reader-meta.c. */
 void _tprof_reader_put_cache (TprofWire *w, const TprofOperationCache *cache, int world_size);
