@@ -392,18 +392,34 @@ columns_make_operations (ColumnsRead *cr)
   return 0;
 }
 
+/* Each table column by the rule the format's table gives it; the rules
+ * of the sample columns apply as they are read, those of the statistics
+ * when the cache is checked. */
 static int
 columns_check_tables (ColumnsRead *cr)
 {
-  if (columns_check_names (cr) < 0
-      || columns_check_bounds (cr, TPROF_COL_OP_SEGMENTS, cr->values[TPROF_COL_OP_SEGMENTS], cr->k, cr->s,
-                               "segments/rank") < 0
-      || columns_check_bounds (cr, TPROF_COL_SEG_OFFSET, cr->values[TPROF_COL_SEG_OFFSET], cr->s, cr->n,
-                               "samples/times") < 0
-      || columns_check_ranks (cr) < 0
-      || columns_check_counts (cr, TPROF_COL_OP_COUNT, cr->k) < 0
-      || columns_check_counts (cr, TPROF_COL_SEG_RECORDED, cr->s) < 0)
-    return -1;
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      const TprofColumnInfo *info = &_tprof_columns[c];
+      uint64_t len = _tprof_column_length (c, cr->k, cr->s, cr->n);
+      /* a table of bounds indexes the next table: segments, or samples */
+      bool of_segments = info->length == TPROF_LEN_K_PLUS_1;
+      int result = 0;
+
+      if (info->per_sample || (cr->values[c] == NULL && c != TPROF_COL_OP_NAME))
+        continue;
+      if (info->rule == TPROF_RULE_NAME)
+        result = columns_check_names (cr);
+      else if (info->rule == TPROF_RULE_BOUNDS)
+        result = columns_check_bounds (cr, c, cr->values[c], len - 1, of_segments ? cr->s : cr->n,
+                                       _tprof_columns[of_segments ? TPROF_COL_SEG_RANK : TPROF_COL_TIMES].path);
+      else if (info->rule == TPROF_RULE_RANK)
+        result = columns_check_ranks (cr);
+      else if (info->rule == TPROF_RULE_COUNT)
+        result = columns_check_counts (cr, c, len);
+      if (result < 0)
+        return -1;
+    }
   return 0;
 }
 

@@ -68,6 +68,7 @@ struct _TprofReaderClient
                        * it stores samples plainly; -1 if it could not be */
   dev_t  dev;
   ino_t  ino;
+  TprofReaderColumns columns;  /* format 3: located here after the first read */
 };
 
 /* The helper beside this library in a build tree, else where it is installed. */
@@ -307,6 +308,7 @@ _tprof_reader_client_free (TprofReaderClient *client)
   client_reap (client, &status);
   if (client->fd >= 0)
     close (client->fd);
+  _tprof_reader_columns_clear (&client->columns);
   free (client->helper);
   free (client->path);
   free (client);
@@ -684,8 +686,12 @@ _tprof_reader_client_read (TprofProfileFile   *file,
       tprof_error_set (error, TPROF_ERROR_CANCELLED, "%s: cancelled", file->path);
       return NULL;
     }
-  if (client_locate (client, file, op, &loc, &direct, error) < 0)
+  direct = !client->direct_never && client->fd >= 0
+           && _tprof_reader_columns_locate (&client->columns, file, op, &loc);
+  if (!direct && client_locate (client, file, op, &loc, &direct, error) < 0)
     return NULL;
+  if (direct)
+    _tprof_reader_columns_learn (&client->columns, file, op, &loc);
   if (direct)
     return _tprof_reader_read_direct (file, op, client->fd, &loc, ranks, n_ranks, progress, user_data,
                                       cancel, error);

@@ -110,17 +110,14 @@ tprof_reader_locate_array (hid_t             group,
   return direct && (addr != HADDR_UNDEF || n == 0);
 }
 
-/* Format 3: the operation's rows of the sample columns; no ranks array,
- * the cache's counts place them. */
 static void
-tprof_reader_locate_columns (const TprofProfileFile *file,
-                             size_t                  op,
-                             TprofReaderLocation    *loc)
+tprof_reader_find_columns (const TprofProfileFile *file,
+                           TprofReaderLocation    *loc)
 {
   hid_t samples = H5Gopen2 (file->file, "samples", H5P_DEFAULT);
 
+  memset (loc, 0, sizeof *loc);
   loc->ranks_from_counts = true;
-  loc->row = file->ops[op].row;
   loc->n_rows = file->n_samples;
   loc->direct = samples >= 0;
   for (int c = 0; c < TPROF_N_COLUMNS && loc->direct; c++)
@@ -135,11 +132,41 @@ tprof_reader_locate_columns (const TprofProfileFile *file,
       loc->direct = tprof_reader_locate_array (samples, info->name,
                                                info->type == TPROF_COLTYPE_FLOAT64 ? H5T_FLOAT : H5T_INTEGER,
                                                file->n_samples, a);
-      a->offset += loc->row * a->type.size;
     }
   loc->direct = loc->direct && loc->arrays[TPROF_READER_TIMES].present;
   if (samples >= 0)
     H5Gclose (samples);
+}
+
+/* Format 3's sample columns as a whole (row 0), found once per file: every
+ * operation's rows are a range of them. */
+static struct
+{
+  const TprofProfileFile *file;
+  TprofReaderLocation     columns;
+} tprof_reader_found;
+
+/* Format 3: the operation's rows of the sample columns; no ranks array,
+ * the cache's counts place them. */
+static void
+tprof_reader_locate_columns (const TprofProfileFile *file,
+                             size_t                  op,
+                             TprofReaderLocation    *loc)
+{
+  uint64_t dev = loc->dev, ino = loc->ino;
+
+  if (tprof_reader_found.file != file || tprof_reader_found.columns.n_rows != file->n_samples)
+    {
+      tprof_reader_find_columns (file, &tprof_reader_found.columns);
+      tprof_reader_found.file = file;
+    }
+  *loc = tprof_reader_found.columns;
+  loc->dev = dev;
+  loc->ino = ino;
+  loc->n = file->ops[op].n;
+  loc->row = file->ops[op].row;
+  for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
+    loc->arrays[i].offset += loc->row * loc->arrays[i].type.size;
 }
 
 void

@@ -124,6 +124,30 @@ bool _tprof_reader_get_location (TprofWire *w, TprofReaderLocation *loc);
 
 /* ---- the client side (tprof-reader-client.c, tprof-reader-samples.c) ---- */
 
+/* Format 3 in the client (tprof-reader-columns.c): where the columns lie,
+ * learnt from the helper's first answer, and each operation's first row. */
+typedef struct
+{
+  bool                known;
+  TprofReaderLocation columns;  /* row 0 */
+  uint64_t           *rows;     /* n_ops + 1 */
+} TprofReaderColumns;
+
+/* After the helper located operation @op at @loc: learns the columns, when
+ * @loc is format 3's and read directly. */
+void _tprof_reader_columns_learn (TprofReaderColumns        *cols,
+                                  const TprofProfileFile    *file,
+                                  size_t                     op,
+                                  const TprofReaderLocation *loc);
+/* true with @loc filled for operation @op (and its cache made from the
+ * statistics the helper sent) when the columns are known; false: ask the
+ * helper. */
+bool _tprof_reader_columns_locate (const TprofReaderColumns *cols,
+                                   TprofProfileFile         *file,
+                                   size_t                    op,
+                                   TprofReaderLocation      *loc);
+void _tprof_reader_columns_clear (TprofReaderColumns *cols);
+
 /* Reads operation @op's samples on @ranks (sorted, distinct, in range;
  * NULL: all) from @fd where @loc (direct) says they lie, checks them and
  * the cache of @op against them as the in-process reader does. NULL with
@@ -155,7 +179,7 @@ TprofGatheredTime *_tprof_reader_client_read (TprofProfileFile *file, size_t op,
 bool _tprof_reader_put_meta (TprofWire *w, const TprofProfileFile *file);
 /* A TprofProfileFile without HDF5 from @w, or NULL with @error. */
 TprofProfileFile *_tprof_reader_get_meta (TprofWire *w, const char *path, TprofError *error);
-/* An operation's cache (DESIGN.md 2b: the attributes and the per-rank
+/* An operation's cache (docs/file-format.md: the statistics and the per-rank
  * arrays, each world_size long). The arrays travel as a list, so that a
  * new one is one more entry of a table in tprof-reader-meta.c. */
 void _tprof_reader_put_cache (TprofWire *w, const TprofOperationCache *cache, int world_size);

@@ -97,7 +97,7 @@ stats_op_sampled (const TprofSaveParallel *s, size_t op)
 /* Rank 0, a sampled operation: what each rank recorded replaces what it
  * stored in the per-rank arrays, and the summary's count, sum, mean,
  * min and max cover everything recorded, as the serial save has them
- * (DESIGN.md 2b); std and quantiles stay those of the stored samples. */
+ * (docs/file-format.md); std and quantiles stay those of the stored samples. */
 static int
 stats_apply_recorded (TprofSaveParallel *s, size_t op, TprofError *err)
 {

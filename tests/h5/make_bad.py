@@ -1,4 +1,4 @@
-# make_bad.py — writes one broken profile per rule of DESIGN.md section 2 into a directory, for the refusal tests.
+# make_bad.py — writes one broken profile of format 1 or 2 per rule of docs/file-format.md into a directory, for the refusal tests.
 # SPDX-License-Identifier: MIT
 import os
 import struct
@@ -126,7 +126,7 @@ CASES = {
     "not-a-group": lambda f: good(f).__setitem__("stray", np.arange(3)),
     "hostname-length": lambda f: (good(f), f.create_group("ranks").__setitem__(
         "hostname", np.array([b"a", b"b"]))),
-    # format 2: the cached statistics (DESIGN.md 2b)
+    # format 2: the cached statistics
     "cache-rank-sum-length": lambda f: replace(good2(f)["backward"], "rank_sum", np.zeros(3)),
     "cache-rank-count-float": lambda f: replace(good2(f)["backward"], "rank_count", np.ones(4)),
     "cache-negative-count": lambda f: patch(good2(f)["backward"], "rank_count", 1, -1),

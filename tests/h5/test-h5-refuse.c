@@ -1,4 +1,4 @@
-/* test-h5-refuse.c — every broken file of DESIGN.md section 2 is refused with a message naming the problem, silently. */
+/* test-h5-refuse.c — every broken file of formats 1 and 2 (docs/file-format.md) is refused with a message naming the problem, silently. */
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 #include <sys/stat.h>

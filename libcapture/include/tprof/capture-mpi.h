@@ -32,7 +32,7 @@ TPROF_EXPORT TprofProfiledTime *tprof_time_manager_gather (TprofTimeManager *tm,
                                                            TprofError       *error);
 
 /* Collective over @comm: saves every rank's @tm into the one HDF5 file
- * @path (format 2, DESIGN.md section 2b) without gathering the samples:
+ * @path (format 3, docs/file-format.md) without gathering the samples:
  * rank 0 writes the file's metadata and cached statistics, every rank
  * writes its own samples into it with MPI-IO, and rank 0 renames the
  * finished file over @path. No rank holds more than its own samples plus

@@ -29,7 +29,7 @@ TPROF_EXPORT void tprof_gathered_time_free (TprofGatheredTime *gt);
 TPROF_EXPORT const double  *tprof_gathered_time_times (const TprofGatheredTime *gt);
 TPROF_EXPORT const int32_t *tprof_gathered_time_ranks (const TprofGatheredTime *gt);
 
-/* The timeline of format 2 (DESIGN §2b), where the selection has one:
+/* The timeline (docs/file-format.md), where the selection has one:
  * the start of each sample in seconds on the profile's timeline, and the
  * thread of each sample within its rank. NULL when absent or empty. */
 TPROF_EXPORT const double  *tprof_gathered_time_starts (const TprofGatheredTime *gt);
@@ -94,7 +94,7 @@ typedef struct
   double  max;
 } TprofRankSummary;
 
-/* Sampled capture (tprof_time_manager_set_sample_limit, DESIGN.md 2b):
+/* Sampled capture (tprof_time_manager_set_sample_limit, docs/file-format.md):
  * what one rank recorded of an operation, of which the selection's
  * samples of that rank may be a uniform random subset. */
 typedef struct

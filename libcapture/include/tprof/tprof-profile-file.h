@@ -19,7 +19,7 @@ typedef struct _TprofProfileFile TprofProfileFile;
 typedef struct
 {
   TprofSummary   summary;     /* every statistic of all stored samples; with
-                               * sampled capture (DESIGN.md 2b), count, sum,
+                               * sampled capture (docs/file-format.md), count, sum,
                                * mean, min, max and the balance cover every
                                * recorded sample, as the cache does */
   const int64_t *rank_count;  /* samples of each rank */
@@ -35,8 +35,8 @@ typedef struct
 
 /* Opens the profile at @path and reads its metadata: the root attributes,
  * the operations' names and sample counts, the host names and, in files of
- * format version 2, the cached statistics, all checked as strictly as a
- * full load checks them. Reads no samples. Returns a new handle the caller
+ * format versions 2 and 3, the cached statistics, all checked as strictly
+ * as a full load checks them (docs/file-format.md). Reads no samples. Returns a new handle the caller
  * closes with tprof_profile_file_close(), or NULL with @error naming the
  * file and what is wrong. The handle may be used from one thread at a time;
  * reads of different handles may run concurrently. */
@@ -80,7 +80,7 @@ TPROF_EXPORT const char *tprof_profile_file_hostname (const TprofProfileFile *fi
 TPROF_EXPORT const char *tprof_profile_file_created (const TprofProfileFile *file);
 TPROF_EXPORT const char *tprof_profile_file_producer (const TprofProfileFile *file);
 TPROF_EXPORT const char *tprof_profile_file_clock (const TprofProfileFile *file);
-/* The timeline (DESIGN.md 2b), where the file has one: the wall time of
+/* The timeline (docs/file-format.md), where the file has one: the wall time of
  * timeline 0 (ISO 8601 UTC), and per rank the seconds added to its clock
  * and the bound on that offset's error (world_size entries, owned by
  * @file; NULL unless both are stored). Samples' starts and threads come

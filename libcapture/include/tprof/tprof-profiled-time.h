@@ -27,8 +27,10 @@ TPROF_EXPORT int tprof_profiled_time_add (TprofProfiledTime *pt,
                                           TprofGatheredTime *gt,
                                           TprofError        *error);
 
-/* Writes @pt to @path as one HDF5 profile file (tprof's file format: a
- * group per operation under /timings, with its `times` and `ranks`), through
+/* Writes @pt to @path as one HDF5 profile file (format 3,
+ * docs/file-format.md: a few columns whatever the number of operations,
+ * the samples grouped by operation then rank, their statistics cached,
+ * each column with its CRC-32C), through
  * a temporary file beside @path renamed over it when complete: on failure
  * (returns -1 and fills @error) an earlier file at @path is left untouched. */
 TPROF_EXPORT int tprof_profiled_time_save (const TprofProfiledTime *pt,
@@ -68,7 +70,7 @@ TPROF_EXPORT int tprof_profiled_time_set_hostnames (TprofProfiledTime *pt,
 /* Host of @rank, or NULL when the profile does not say. */
 TPROF_EXPORT const char *tprof_profiled_time_hostname (const TprofProfiledTime *pt, int rank);
 
-/* The timeline (DESIGN 2b): per rank, the seconds added to that rank's
+/* The timeline (docs/file-format.md): per rank, the seconds added to that rank's
  * clock to map it onto rank 0's, and a bound on that offset's error
  * (world_size entries each, both 0 for rank 0); NULL when the profile has
  * no timeline. The samples' starts are in each operation's selection

@@ -1,0 +1,115 @@
+/* tprof-reader-columns.c — format 3 in the isolated reader's client: once the helper said where the columns lie, every operation's rows are found here, with no round trip. */
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tprof-reader-private.h"
+
+void
+_tprof_reader_columns_clear (TprofReaderColumns *cols)
+{
+  free (cols->rows);
+  memset (cols, 0, sizeof *cols);
+}
+
+void
+_tprof_reader_columns_learn (TprofReaderColumns        *cols,
+                             const TprofProfileFile    *file,
+                             size_t                     op,
+                             const TprofReaderLocation *loc)
+{
+  uint64_t row = 0;
+
+  if (cols->known || !loc->direct || !loc->ranks_from_counts || file->format_version < 3)
+    return;
+  cols->rows = malloc ((file->n_ops + 1) * sizeof *cols->rows);
+  if (cols->rows == NULL)
+    return;
+  /* the operations' rows tile the columns in order: the open checked it */
+  for (size_t k = 0; k < file->n_ops; k++)
+    {
+      cols->rows[k] = row;
+      row += file->ops[k].n;
+    }
+  cols->rows[file->n_ops] = row;
+  if (row != loc->n_rows || cols->rows[op] != loc->row)
+    {
+      _tprof_reader_columns_clear (cols);
+      return;
+    }
+  cols->columns = *loc;
+  for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
+    cols->columns.arrays[i].offset -= loc->row * loc->arrays[i].type.size;
+  cols->known = true;
+}
+
+/* A copy of @n values of @size bytes, or NULL. */
+static void *
+columns_copy (const void *values,
+              size_t      n,
+              size_t      size)
+{
+  void *copy = values != NULL ? malloc (n * size) : NULL;
+
+  if (copy != NULL)
+    memcpy (copy, values, n * size);
+  return copy;
+}
+
+/* @op's cache rebuilt from the statistics the helper sent at open, which it
+ * made from that very cache: what the read checks the samples against. */
+static bool
+columns_cache_from_stats (TprofProfileFile *file,
+                          TprofH5Operation *op)
+{
+  TprofOperationCache *c = &op->cache;
+  const TprofOperationStats *st = &op->stats;
+  const TprofSummary *s = &st->summary;
+  size_t ws = (size_t) file->world_size;
+
+  if (c->rank_count != NULL)
+    return true;
+  if (!op->stats_ready || !op->cached || st->rank_count == NULL || st->rank_sum == NULL || st->rank_min == NULL
+      || st->rank_max == NULL)
+    return false;
+  _tprof_operation_cache_clear (c);
+  c->has_count = true;
+  c->count = (int64_t) s->count;
+  c->floats[TPROF_CACHE_SUM] = s->sum;
+  c->floats[TPROF_CACHE_MEAN] = s->mean;
+  c->floats[TPROF_CACHE_STD] = s->std;
+  c->floats[TPROF_CACHE_MIN] = s->min;
+  c->floats[TPROF_CACHE_MAX] = s->max;
+  c->floats[TPROF_CACHE_MEDIAN] = s->median;
+  c->floats[TPROF_CACHE_P95] = s->p95;
+  c->floats[TPROF_CACHE_P99] = s->p99;
+  c->floats_present = (1u << TPROF_CACHE_N_FLOATS) - 1;
+  c->rank_count = columns_copy (st->rank_count, ws, sizeof *c->rank_count);
+  c->rank_sum = columns_copy (st->rank_sum, ws, sizeof *c->rank_sum);
+  c->rank_min = columns_copy (st->rank_min, ws, sizeof *c->rank_min);
+  c->rank_max = columns_copy (st->rank_max, ws, sizeof *c->rank_max);
+  c->rank_recorded = columns_copy (st->rank_recorded, ws, sizeof *c->rank_recorded);
+  if (c->rank_count == NULL || c->rank_sum == NULL || c->rank_min == NULL || c->rank_max == NULL
+      || (st->rank_recorded != NULL && c->rank_recorded == NULL))
+    {
+      _tprof_operation_cache_clear (c);
+      return false;
+    }
+  return true;
+}
+
+bool
+_tprof_reader_columns_locate (const TprofReaderColumns *cols,
+                              TprofProfileFile         *file,
+                              size_t                    op,
+                              TprofReaderLocation      *loc)
+{
+  if (!cols->known || op >= file->n_ops || !columns_cache_from_stats (file, &file->ops[op]))
+    return false;
+  *loc = cols->columns;
+  loc->n = file->ops[op].n;
+  loc->row = cols->rows[op];
+  for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
+    loc->arrays[i].offset += loc->row * loc->arrays[i].type.size;
+  return true;
+}
