@@ -155,9 +155,47 @@ set_classes (PyObject *module, PyObject *args)
   Py_RETURN_NONE;
 }
 
+/* What turns a timer into a function decorator (tprof/__init__.py). */
+static PyObject *decorator;
+
+static PyObject *
+set_decorator (PyObject *module, PyObject *func)
+{
+  if (!PyCallable_Check (func))
+    {
+      PyErr_SetString (PyExc_TypeError, "_set_decorator: expected a callable");
+      return NULL;
+    }
+  Py_INCREF (func);
+  Py_XSETREF (decorator, func);
+  Py_RETURN_NONE;
+}
+
+PyObject *
+_tprof_py_decorate (PyObject *timer, PyObject *args, PyObject *kwargs)
+{
+  PyObject *func;
+
+  if ((kwargs != NULL && PyDict_GET_SIZE (kwargs) > 0) || PyTuple_GET_SIZE (args) != 1
+      || !PyCallable_Check (func = PyTuple_GET_ITEM (args, 0)))
+    {
+      PyErr_Format (PyExc_TypeError, "%.80s is a context manager, or a decorator of one function: "
+                    "called with something else", Py_TYPE (timer)->tp_name);
+      return NULL;
+    }
+  if (decorator == NULL)
+    {
+      PyErr_SetString (PyExc_RuntimeError, "tprof._capture: no decorator registered (import tprof)");
+      return NULL;
+    }
+  return PyObject_CallFunctionObjArgs (decorator, timer, func, NULL);
+}
+
 static PyMethodDef module_methods[] = {
   { "_set_classes", set_classes, METH_VARARGS,
     "_set_classes(GatheredTime, ProfiledTime): the classes the library hands out." },
+  { "_set_decorator", set_decorator, METH_O,
+    "_set_decorator(f): timer(name)(func) returns f(timer, func)." },
   { NULL, NULL, 0, NULL },
 };
 

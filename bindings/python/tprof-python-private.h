@@ -60,5 +60,9 @@ PyObject *_tprof_py_profiled_time_wrap (TprofProfiledTime *pt);
 
 TprofTimeManager *_tprof_py_time_manager_get (PyObject *obj);
 
+/* tp_call of the timers: @timer(func) is the registered decorator's
+ * decorator(timer, func), which times each call with timer._recreate(). */
+PyObject *_tprof_py_decorate (PyObject *timer, PyObject *args, PyObject *kwargs);
+
 int _tprof_py_scope_init (PyObject *module);
 int _tprof_py_clock_init (PyObject *module);

@@ -25,7 +25,22 @@ scope_exit (TprofPyScope *self, PyObject *const *args, Py_ssize_t nargs)
   Py_RETURN_FALSE;
 }
 
+/* A new scope of the same name, not entered: what a decorated function
+ * enters at each call. */
+static PyObject *
+scope_recreate (TprofPyScope *self, PyObject *unused)
+{
+  TprofPyScope *scope = PyObject_New (TprofPyScope, &_tprof_py_scope_type);
+
+  if (scope == NULL)
+    return NULL;
+  scope->site = self->site;
+  scope->scope.name_id = 0;
+  return (PyObject *) scope;
+}
+
 static PyMethodDef scope_methods[] = {
+  { "_recreate", (PyCFunction) scope_recreate, METH_NOARGS, NULL },
   { "__enter__", (PyCFunction) scope_enter, METH_NOARGS, NULL },
   { "__exit__", (PyCFunction) (void (*) (void)) scope_exit, METH_FASTCALL, NULL },
   { NULL, NULL, 0, NULL },
@@ -36,7 +51,8 @@ PyTypeObject _tprof_py_scope_type = {
   .tp_name = "tprof._capture._Scope",
   .tp_basicsize = sizeof (TprofPyScope),
   .tp_flags = Py_TPFLAGS_DEFAULT,
-  .tp_doc = "A running tprof.timer(name).",
+  .tp_doc = "tprof.timer(name): a context manager, or a decorator timing each call.",
+  .tp_call = _tprof_py_decorate,
   .tp_dealloc = (destructor) PyObject_Free,
   .tp_methods = scope_methods,
 };

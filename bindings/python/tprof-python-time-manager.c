@@ -333,7 +333,24 @@ timer_exit (TprofPyTimer *self, PyObject *const *args, Py_ssize_t nargs)
   Py_RETURN_FALSE;
 }
 
+/* A new timer of the same manager and name, not entered: what a decorated
+ * function enters at each call. */
+static PyObject *
+timer_recreate (TprofPyTimer *self, PyObject *unused)
+{
+  TprofPyTimer *timer = PyObject_New (TprofPyTimer, &_tprof_py_timer_type);
+
+  if (timer == NULL)
+    return NULL;
+  Py_INCREF (self->manager);
+  timer->manager = self->manager;
+  timer->site = self->site;
+  timer->timer.running = false;
+  return (PyObject *) timer;
+}
+
 static PyMethodDef timer_methods[] = {
+  { "_recreate", (PyCFunction) timer_recreate, METH_NOARGS, NULL },
   { "__enter__", (PyCFunction) timer_enter, METH_NOARGS, NULL },
   { "__exit__", (PyCFunction) (void (*) (void)) timer_exit, METH_FASTCALL, NULL },
   { NULL, NULL, 0, NULL },
@@ -344,7 +361,8 @@ PyTypeObject _tprof_py_timer_type = {
   .tp_name = "tprof._capture._Timer",
   .tp_basicsize = sizeof (TprofPyTimer),
   .tp_flags = Py_TPFLAGS_DEFAULT,
-  .tp_doc = "A running TimeManager.timer(name).",
+  .tp_doc = "TimeManager.timer(name): a context manager, or a decorator timing each call.",
+  .tp_call = _tprof_py_decorate,
   .tp_dealloc = (destructor) timer_dealloc,
   .tp_methods = timer_methods,
 };

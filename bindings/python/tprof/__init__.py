@@ -111,6 +111,22 @@ class GatheredTime(_capture.GatheredTime):
         import numpy as np
         return np.asarray(self._ranks_buffer())
 
+    @property
+    def starts(self):
+        """The start of each sample in seconds on the profile's timeline (a
+        read-only float64 numpy array, no copy), or None without a timeline."""
+        import numpy as np
+        buffer = self._starts_buffer()
+        return None if buffer is None else np.asarray(buffer)
+
+    @property
+    def threads(self):
+        """The thread of each sample within its rank (0 the rank's first
+        thread to record; a read-only int32 numpy array), or None."""
+        import numpy as np
+        buffer = self._threads_buffer()
+        return None if buffer is None else np.asarray(buffer)
+
     def hist(self, bins=None, separate_ranks=False, alpha=0.7, title=None, ax=None, **kwargs):
         """Draws the histogram with matplotlib on ``ax`` (default: the current axes).
 
@@ -135,6 +151,22 @@ class ProfiledTime(_capture.ProfiledTime, Mapping):
 
     __slots__ = ()
 
+    @property
+    def clock_offsets(self):
+        """Per rank, the seconds added to its clock to read rank 0's (a list;
+        None when the profile has no timeline)."""
+        return self._timeline()[0]
+
+    @property
+    def clock_offset_errors(self):
+        """Per rank, the bound on its clock offset's error in seconds, or None."""
+        return self._timeline()[1]
+
+    @property
+    def timeline_origin(self):
+        """ISO 8601 UTC wall time of timeline 0, or None."""
+        return self._timeline()[2]
+
     def __repr__(self):
         return "ProfiledTime(world_size={}, operations={!r})".format(self.world_size, list(self))
 
@@ -146,26 +178,50 @@ def _to_numpy(values):
     return values
 
 
+def _decorate(timer_object, func):
+    """@func timed at each call by a fresh copy of @timer_object: what
+    ``@timer(name)`` and ``@tm.timer(name)`` give, as ``@contextmanager``
+    functions do."""
+    @functools.wraps(func)
+    def timed(*args, **kwargs):
+        with timer_object._recreate():
+            return func(*args, **kwargs)
+    return timed
+
+
+class _NamedByFunction:
+    """``timer_wrap()`` without a name: a decorator naming the operation
+    after the function."""
+
+    __slots__ = ()
+
+    def __call__(self, func):
+        if not callable(func):
+            raise TypeError("timer_wrap(): decorates a function, not {}".format(type(func).__name__))
+        return timer(func.__name__)(func)
+
+    def __enter__(self):
+        raise TypeError("timer_wrap() as a context manager needs a name: with timer_wrap('name'): ...")
+
+    def __exit__(self, *exc):
+        return False
+
+
 def timer_wrap(name=None):
-    """Decorator: times each call of the function under ``name`` (default:
-    the function's name) into every manager enabled on this thread, like
-    the module-level :func:`timer`. ``@timer_wrap`` works without
-    parentheses too.
+    """Times each call of a function under ``name`` (default: the
+    function's name) into every manager enabled on this thread, like the
+    module-level :func:`timer`; ``@timer_wrap`` works without parentheses
+    too. With a name it is :func:`timer` itself, so ``with
+    timer_wrap(name):`` times a block.
     """
     if callable(name):
         return timer_wrap(None)(name)
-    if name is not None and not isinstance(name, str):
+    if name is None:
+        return _NamedByFunction()
+    if not isinstance(name, str):
         raise TypeError("timer_wrap: name must be a str or None, not {}".format(type(name).__name__))
-
-    def decorator(func):
-        scope_name = name or func.__name__
-
-        @functools.wraps(func)
-        def wrapped(*args, **kwargs):
-            with timer(scope_name):
-                return func(*args, **kwargs)
-        return wrapped
-    return decorator
+    return timer(name)
 
 
 _capture._set_classes(GatheredTime, ProfiledTime)
+_capture._set_decorator(_decorate)
