@@ -124,6 +124,7 @@ with h5py.File(old, 'w') as f:
     g['times'], g['ranks'] = np.ones(2), np.zeros(2, dtype=np.int32)
 status, _, err = run(old)
 assert status == 1 and 'has no timeline' in err and err.count('\n') == 1, err
+assert "tprof's gather" in err and 'older' not in err, err  # what it lacks, how to get it, no guess
 assert run(path, '--format', 'xml')[0] == 2
 assert run()[0] == 2
 print('OK')
