@@ -29,7 +29,7 @@ from ._capture import Error, FileError, FormatError, timer
 
 __all__ = [
     "TimeManager", "GatheredTime", "ProfiledTime", "timer", "timer_wrap",
-    "Error", "FileError", "FormatError",
+    "instrument_distributed", "Error", "FileError", "FormatError",
 ]
 __version__ = _capture.version
 
@@ -221,6 +221,20 @@ def timer_wrap(name=None):
     if not isinstance(name, str):
         raise TypeError("timer_wrap: name must be a str or None, not {}".format(type(name).__name__))
     return timer(name)
+
+
+def instrument_distributed(output=None):
+    """Times every torch.distributed collective and point-to-point call of
+    this process (``dist.all_reduce``, ``dist.send``, ...; the ``wait()`` of
+    an asynchronous one as ``dist.all_reduce.wait``) and DDP's gradient
+    buckets (``ddp.bucket``), and saves one profile of every rank of the
+    default group when it is destroyed or the process exits: to ``output``,
+    else ``$TPROF_OUTPUT``, else ``tprof-<pid of rank 0>.h5``. Returns the
+    :class:`TimeManager` that records. Calling it again changes nothing but
+    the output.
+    """
+    from . import _instrument
+    return _instrument.install(output)
 
 
 _capture._set_classes(GatheredTime, ProfiledTime)
