@@ -326,21 +326,19 @@ copy_buffer (const Py_buffer *view, size_t n, size_t size)
   return copy;
 }
 
-/* _set_timeline(starts, threads): a gather's timeline for these samples,
- * on a selection nobody else holds yet. */
-static PyObject *
-gathered_time_set_timeline (PyObject *self, PyObject *args)
+/* Attaches copies of @starts_obj and @threads_obj, checked, to @gt; -1
+ * with an exception set. */
+static int
+attach_timeline (TprofGatheredTime *gt, PyObject *starts_obj, PyObject *threads_obj)
 {
-  PyObject *starts_obj, *threads_obj, *result = NULL;
   Py_buffer starts, threads;
-  size_t n = tprof_gathered_time_count (SELF_GT (self));
+  size_t n = tprof_gathered_time_count (gt);
   double *starts_copy = NULL;
   int32_t *threads_copy = NULL;
+  int result = -1;
 
-  if (!PyArg_ParseTuple (args, "OO:_set_timeline", &starts_obj, &threads_obj))
-    return NULL;
   if (get_samples (starts_obj, "starts", "d", sizeof (double), &starts) < 0)
-    return NULL;
+    return -1;
   if (get_samples (threads_obj, "threads", "i", sizeof (int32_t), &threads) < 0)
     goto out_starts;
   if ((size_t) starts.len / sizeof (double) != n || (size_t) threads.len / sizeof (int32_t) != n)
@@ -357,15 +355,14 @@ gathered_time_set_timeline (PyObject *self, PyObject *args)
   if ((starts_copy = copy_buffer (&starts, n, sizeof (double))) == NULL
       || (threads_copy = copy_buffer (&threads, n, sizeof (int32_t))) == NULL)
     goto out;
-  if (!tprof_gathered_time_set_timeline_take (SELF_GT (self), starts_copy, threads_copy))
+  if (!tprof_gathered_time_set_timeline_take (gt, starts_copy, threads_copy))
     {
       PyErr_NoMemory ();
       goto out;
     }
   starts_copy = NULL;
   threads_copy = NULL;
-  Py_INCREF (Py_None);
-  result = Py_None;
+  result = 0;
 out:
   free (starts_copy);
   free (threads_copy);
@@ -375,8 +372,54 @@ out_starts:
   return result;
 }
 
+/* _set_timeline(starts, threads): a gather's timeline for these samples,
+ * on a selection nobody else holds yet. */
+static PyObject *
+gathered_time_set_timeline (PyObject *self, PyObject *args)
+{
+  PyObject *starts, *threads;
+
+  if (!PyArg_ParseTuple (args, "OO:_set_timeline", &starts, &threads))
+    return NULL;
+  if (attach_timeline (SELF_GT (self), starts, threads) < 0)
+    return NULL;
+  Py_RETURN_NONE;
+}
+
 /* _recorded(): [(rank, recorded, sum, min, max)] of sampled capture, [] when
  * the samples are all that was recorded. */
+TprofGatheredTime *
+_tprof_py_gathered_time_from_columns (PyObject *times_obj,
+                                      PyObject *ranks_obj,
+                                      PyObject *starts_obj,
+                                      PyObject *threads_obj)
+{
+  Py_buffer times, ranks;
+  TprofGatheredTime *gt = NULL;
+  Py_ssize_t n;
+
+  if (get_samples (times_obj, "times", "d", sizeof (double), &times) < 0)
+    return NULL;
+  if (get_samples (ranks_obj, "ranks", "i", sizeof (int32_t), &ranks) < 0)
+    goto out_times;
+  n = times.len / (Py_ssize_t) sizeof (double);
+  if (n != ranks.len / (Py_ssize_t) sizeof (int32_t))
+    PyErr_Format (PyExc_ValueError, "times and ranks differ in length (%zd and %zd)", n,
+                  ranks.len / (Py_ssize_t) sizeof (int32_t));
+  else if (check_samples (times.buf, ranks.buf, n) == 0
+           && (gt = tprof_gathered_time_new (times.buf, ranks.buf, (size_t) n)) == NULL)
+    PyErr_NoMemory ();
+  if (gt != NULL && starts_obj != Py_None && attach_timeline (gt, starts_obj, threads_obj) < 0)
+    {
+      tprof_gathered_time_free (gt);
+      gt = NULL;
+    }
+  PyBuffer_Release (&ranks);
+out_times:
+  PyBuffer_Release (&times);
+  return gt;
+}
+
 static PyObject *
 gathered_time_recorded (PyObject *self, PyObject *unused)
 {

@@ -7,7 +7,8 @@ on the error. The alignment is libcapture's (tprof._capture.clock_*): the
 same tree of round trips as over MPI, run with send/recv of one small
 tensor. The names and per-operation counts travel as small pickled
 objects; the samples travel as one float64 tensor per rank (durations,
-starts and threads side by side), gathered by the backend's own gather.
+starts and threads side by side), sent point to point to the destination
+(to every rank: the backend's all_gather).
 """
 
 import math
@@ -108,26 +109,35 @@ def sync_clocks(g):
 
 def _local_part(tm):
     """This rank's snapshot: (names, counts, recorded per name, whether
-    every sample has its start, times, starts, threads as numpy arrays)."""
+    every sample has its start, the operations' selections)."""
+    snapshot = tm._snapshot()
+    names = list(snapshot)
+    selections = [snapshot[name] for name in names]
+    counts = [len(gt) for gt in selections]
+    recorded = [[entry[1:] for entry in gt._recorded()] for gt in selections]
+    timeline = all(gt._starts_buffer() is not None and gt._threads_buffer() is not None
+                   for gt in selections if len(gt))
+    return names, counts, recorded, timeline, selections
+
+
+def _pack(selections, width, shift):
+    """Durations, starts shifted by @shift and threads of @selections side
+    by side: a (3, @width) float64 array, zero past the samples."""
     import numpy as np
 
-    snapshot = tm._snapshot()
-    names, counts, recorded, times, starts, threads = [], [], [], [], [], []
-    timeline = True
-    for name in snapshot:
-        gt = snapshot[name]
-        names.append(name)
-        counts.append(len(gt))
-        recorded.append([entry[1:] for entry in gt._recorded()])
-        times.append(gt.times)
-        s, t = gt._starts_buffer(), gt._threads_buffer()
-        if len(gt) and (s is None or t is None):
-            timeline = False
-        starts.append(np.asarray(s) if s is not None else np.zeros(len(gt)))
-        threads.append(np.asarray(t) if t is not None else np.zeros(len(gt), dtype=np.int32))
-    join = (lambda a, dtype: np.concatenate(a) if a else np.zeros(0, dtype=dtype))
-    return (names, counts, recorded, timeline,
-            join(times, np.float64), join(starts, np.float64), join(threads, np.int32))
+    packed = np.zeros((3, width), dtype=np.float64)
+    at = 0
+    for gt in selections:
+        n = len(gt)
+        if n == 0:
+            continue
+        packed[0, at:at + n] = gt.times
+        starts, threads = gt._starts_buffer(), gt._threads_buffer()
+        if starts is not None and threads is not None:
+            np.add(np.asarray(starts), shift, out=packed[1, at:at + n])
+            packed[2, at:at + n] = np.asarray(threads)
+        at += n
+    return packed
 
 
 def gather(tm, dst, dist, group=None):
@@ -137,7 +147,7 @@ def gather(tm, dst, dist, group=None):
     import torch
 
     g = Group(dist, group)
-    names, counts, recorded, timeline, times, starts, threads = _local_part(tm)
+    names, counts, recorded, timeline, selections = _local_part(tm)
     wall_minus_mono = time.time() - _now()
     meta = (socket.gethostname(), names, counts, recorded, timeline, wall_minus_mono)
     metas = g.all_gather_object(meta)
@@ -145,27 +155,45 @@ def gather(tm, dst, dist, group=None):
     offset, error = sync_clocks(g) if timeline else (0.0, 0.0)
     clocks = g.all_gather_object((offset, error))
 
-    n = max(sum(m[2]) for m in metas)
+    sizes = [sum(m[2]) for m in metas]
     receiving = dst is None or dst == g.rank
     rows = None
-    if n > 0:
-        # durations, starts on rank 0's clock, threads: one tensor, padded
-        mine = np.zeros((3, n), dtype=np.float64)
-        k = times.size
-        mine[0, :k] = times
-        mine[1, :k] = starts + (_test_clock_skew + offset)
-        mine[2, :k] = threads
-        mine = torch.from_numpy(mine)
+    if max(sizes) > 0:
+        # durations, starts on rank 0's clock, threads: one tensor a rank
+        k = sizes[g.rank]
+        mine = torch.from_numpy(_pack(selections, k if dst is not None else max(sizes),
+                                      _test_clock_skew + offset))
         if dst is None:
             rows = [torch.empty_like(mine) for _ in range(g.size)]
             _raw(dist.all_gather)(rows, mine, group=group)
-        else:
-            rows = [torch.empty_like(mine) for _ in range(g.size)] if receiving else None
-            _raw(dist.gather)(mine, rows, dst=g.global_rank(dst), group=group)
+        elif receiving:
+            rows = _receive_rows(g, mine, sizes)
+        elif k > 0:
+            # point to point: gloo's gather is several times slower, and
+            # would pad every rank to the largest
+            g.send(mine, dst)
         rows = None if rows is None else [r.numpy() for r in rows]
     if not receiving:
         return None
     return _assemble(metas, rows, clocks if timeline else None)
+
+
+def _receive_rows(g, mine, sizes):
+    """Every rank's tensor on this, the destination: its own, the others' as
+    they arrive."""
+    import torch
+
+    rows, works = [], []
+    for rank, size in enumerate(sizes):
+        if rank == g.rank:
+            rows.append(mine)
+            continue
+        rows.append(torch.empty((3, size), dtype=torch.float64))
+        if size > 0:
+            works.append(_raw(g.dist.irecv)(rows[-1], g.global_rank(rank), group=g.group))
+    for work in works:
+        work.wait()
+    return rows
 
 
 def _assemble(metas, rows, clocks):
@@ -173,7 +201,7 @@ def _assemble(metas, rows, clocks):
     rank order, each operation's samples grouped by ascending rank, in
     each rank's order, as libcapture's gather stores them."""
     import numpy as np
-    from . import GatheredTime, ProfiledTime
+    from . import ProfiledTime
 
     pieces = {}
     for rank, (_, names, counts, recorded, _, _) in enumerate(metas):
@@ -181,26 +209,28 @@ def _assemble(metas, rows, clocks):
         for name, count, rec in zip(names, counts, recorded):
             pieces.setdefault(name, []).append((rank, at, at + count, rec))
             at += count
-    columns = {}
     origin = math.inf
+    if clocks is not None and rows is not None:
+        for rank, meta in enumerate(metas):
+            n = sum(meta[2])
+            if n:
+                origin = min(origin, float(rows[rank][1, :n].min()))
+    profile = ProfiledTime({}, world_size=len(metas))
     for name, parts in pieces.items():
-        def column(row, dtype):
+        def column(row):
             if rows is None:
-                return np.zeros(0, dtype=dtype)
-            return np.concatenate([rows[r][row, lo:hi] for r, lo, hi, _ in parts]).astype(dtype, copy=False)
+                return np.zeros(0)
+            return np.concatenate([rows[r][row, lo:hi] for r, lo, hi, _ in parts])
         ranks = np.concatenate([np.full(hi - lo, r, dtype=np.int32) for r, lo, hi, _ in parts])
-        columns[name] = (column(0, np.float64), ranks, column(1, np.float64), column(2, np.int32), parts)
-        if clocks is not None and columns[name][2].size:
-            origin = min(origin, float(columns[name][2].min()))
-    operations = {}
-    for name, (times, ranks, starts, threads, parts) in columns.items():
-        gt = GatheredTime(times, ranks)
+        starts = threads = None
         if clocks is not None:
-            gt._set_timeline(np.ascontiguousarray(starts - origin) if times.size else starts, threads)
+            starts = column(1)
+            starts -= origin
+            threads = column(2).astype(np.int32)
+        profile._add_columns(name, column(0), ranks, starts, threads)
         if any(rec for _, _, _, rec in parts):
+            gt = profile[name]
             gt._set_recorded(_recorded(gt, parts))
-        operations[name] = gt
-    profile = ProfiledTime(operations, world_size=len(metas))
     profile._set_hostnames([m[0] for m in metas])
     if clocks is not None:
         origin_text = _iso_utc(origin + metas[0][5]) if math.isfinite(origin) else None
