@@ -30,6 +30,7 @@ import h5_profile
 
 WORLD = 4
 SKEW_RANK, SKEW = 3, 5.0
+SAMPLED = {0: 40, 1: 3}      # samples of "sampled" each rank records
 
 
 def seed_api(rank, d):
@@ -39,6 +40,8 @@ def seed_api(rank, d):
     if rank == SKEW_RANK:
         _torch._test_clock_skew = SKEW
     tm = tprof.TimeManager()
+    if rank == 0:
+        tm.set_sample_limit(5)      # rank 0 keeps 5 samples of each series
     with tm.enable_timer():
         if rank == 1:
             try:
@@ -56,12 +59,22 @@ def seed_api(rank, d):
                 pass
         else:
             dist.barrier()
+        if rank in (0, 1):
+            for k in range(SAMPLED[rank]):
+                tm._append_time("sampled", 0.01 * (k + 1))
     profile = tm.gather(dst=2)
     if rank != 2:
         assert profile is None
     else:
         assert profile.world_size == WORLD
-        assert list(profile) == ["only0", "after_barrier", "raises", "only1", "only2"], list(profile)
+        assert list(profile) == ["only0", "after_barrier", "sampled", "raises", "only1", "only2"], list(profile)
+        # rank 0 kept 5 of its 40: the figures cover every sample recorded
+        sampled = profile["sampled"]
+        assert len(sampled) == 5 + 3 and sampled.get_rank(0).times.size == 5
+        want = [(r, n, sum(0.01 * (k + 1) for k in range(n)), 0.01, 0.01 * n) for r, n in SAMPLED.items()]
+        got = sampled._recorded()
+        assert [g[:2] for g in got] == [w[:2] for w in want], got
+        assert np.allclose([g[2:] for g in got], [w[2:] for w in want], rtol=1e-12, atol=0), got
         assert profile["raises"].ranks.tolist() == [1]
         for r in range(3):
             np.testing.assert_allclose(profile["only{}".format(r)].times, 0.001 * np.arange(1, r + 2))
@@ -85,7 +98,7 @@ def seed_api(rank, d):
             assert sub is None
         else:
             assert sub.world_size == 2
-            assert list(sub) == ["only0", "after_barrier", "only2"], list(sub)
+            assert list(sub) == ["only0", "after_barrier", "sampled", "only2"], list(sub)
             assert sub["only2"].ranks.tolist() == [1, 1, 1]
             assert sub.clock_offsets[0] == 0.0
 
@@ -93,11 +106,11 @@ def seed_api(rank, d):
     tm.save(path)
     if rank == 0:
         attrs, ranks, operations = h5_profile.read(path)
-        assert [name for name, _ in operations] == ["only0", "after_barrier", "raises", "only1", "only2"]
+        assert [name for name, _ in operations] == ["only0", "after_barrier", "sampled", "raises", "only1", "only2"]
         assert attrs["world_size"] == WORLD
         for name, columns in operations:
             assert columns["starts"].shape == columns["threads"].shape == columns["times"].shape, name
-        assert sum(c["times"].size for _, c in operations) == 1 + 3 + 1 + 2 + 3
+        assert sum(c["times"].size for _, c in operations) == 1 + 3 + 8 + 1 + 2 + 3
         offsets, errors = ranks["clock_offset"], ranks["clock_offset_error"]
         assert offsets[0] == 0 and abs(offsets[SKEW_RANK] + SKEW) <= errors[SKEW_RANK] + 1e-9, offsets
     _torch._test_clock_skew = 0.0
