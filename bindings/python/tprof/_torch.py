@@ -216,18 +216,11 @@ def _assemble(metas, rows, clocks):
             if n:
                 origin = min(origin, float(rows[rank][1, :n].min()))
     profile = ProfiledTime({}, world_size=len(metas))
+    timeline = None if clocks is None else (origin if math.isfinite(origin) else 0.0)
     for name, parts in pieces.items():
-        def column(row):
-            if rows is None:
-                return np.zeros(0)
-            return np.concatenate([rows[r][row, lo:hi] for r, lo, hi, _ in parts])
-        ranks = np.concatenate([np.full(hi - lo, r, dtype=np.int32) for r, lo, hi, _ in parts])
-        starts = threads = None
-        if clocks is not None:
-            starts = column(1)
-            starts -= origin
-            threads = column(2).astype(np.int32)
-        profile._add_columns(name, column(0), ranks, starts, threads)
+        views = [(r, rows[r][0, lo:hi], rows[r][1, lo:hi], rows[r][2, lo:hi]) for r, lo, hi, _ in parts
+                 if hi > lo]
+        profile._add_pieces(name, views, timeline)
         if any(rec for _, _, _, rec in parts):
             gt = profile[name]
             gt._set_recorded(_recorded(gt, parts))
