@@ -50,32 +50,38 @@ add_piece (Columns *c, PyObject *piece, Py_ssize_t k, double origin)
   if (c->starts != NULL && (float_view (starts_obj, n, "starts", k, &starts) < 0
                             || float_view (threads_obj, n, "threads", k, &threads) < 0))
     goto out;
-  for (Py_ssize_t i = 0; i < n; i++, c->at++)
-    {
-      double t = ((const double *) times.buf)[i];
+  {
+    /* locals, not c's fields: the compiler may keep them in registers */
+    const double *in_times = times.buf, *in_starts = starts.buf, *in_threads = threads.buf;
+    double *out_times = c->times + c->at, *out_starts = c->starts != NULL ? c->starts + c->at : NULL;
+    int32_t *out_ranks = c->ranks + c->at, *out_threads = c->threads != NULL ? c->threads + c->at : NULL;
 
-      if (!(isfinite (t) && t >= 0) || rank < 0)
-        {
-          PyErr_Format (PyExc_ValueError, "_add_pieces: piece %zd, sample %zd: not a time >= 0 of a rank >= 0",
-                        k, i);
-          goto out;
-        }
-      c->times[c->at] = t;
-      c->ranks[c->at] = rank;
-      if (c->starts != NULL)
-        {
-          double s = ((const double *) starts.buf)[i] - origin, th = ((const double *) threads.buf)[i];
+    for (Py_ssize_t i = 0; i < n; i++)
+      {
+        if (!(isfinite (in_times[i]) && in_times[i] >= 0) || rank < 0)
+          {
+            PyErr_Format (PyExc_ValueError, "_add_pieces: piece %zd, sample %zd: not a time >= 0 of a rank >= 0",
+                          k, i);
+            goto out;
+          }
+        out_times[i] = in_times[i];
+        out_ranks[i] = rank;
+        if (out_starts != NULL)
+          {
+            double s = in_starts[i] - origin, th = in_threads[i];
 
-          if (!isfinite (s) || !(th >= 0 && th <= INT32_MAX))
-            {
-              PyErr_Format (PyExc_ValueError, "_add_pieces: piece %zd, sample %zd: a start not finite "
-                            "or a thread out of range", k, i);
-              goto out;
-            }
-          c->starts[c->at] = s;
-          c->threads[c->at] = (int32_t) th;
-        }
-    }
+            if (!isfinite (s) || !(th >= 0 && th <= INT32_MAX))
+              {
+                PyErr_Format (PyExc_ValueError, "_add_pieces: piece %zd, sample %zd: a start not finite "
+                              "or a thread out of range", k, i);
+                goto out;
+              }
+            out_starts[i] = s;
+            out_threads[i] = (int32_t) th;
+          }
+      }
+    c->at += (size_t) n;
+  }
   status = 0;
 out:
   if (threads.obj != NULL)

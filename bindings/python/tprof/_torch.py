@@ -143,7 +143,6 @@ def _pack(selections, width, shift):
 def gather(tm, dst, dist, group=None):
     """TimeManager.gather over torch.distributed; @dst a rank of @group
     (None: to every rank). The profile on @dst, None elsewhere."""
-    import numpy as np
     import torch
 
     g = Group(dist, group)
@@ -200,7 +199,6 @@ def _assemble(metas, rows, clocks):
     """The profile of every rank's part: names in the order first seen in
     rank order, each operation's samples grouped by ascending rank, in
     each rank's order, as libcapture's gather stores them."""
-    import numpy as np
     from . import ProfiledTime
 
     pieces = {}
