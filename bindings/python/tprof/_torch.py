@@ -158,41 +158,39 @@ def gather(tm, dst, dist, group=None):
     receiving = dst is None or dst == g.rank
     rows = None
     if max(sizes) > 0:
-        # durations, starts on rank 0's clock, threads: one tensor a rank
+        # durations, starts on rank 0's clock, threads: one tensor a rank;
+        # to dst point to point (gloo's gather is several times slower and
+        # pads every rank to the largest), the receives posted first
         k = sizes[g.rank]
-        mine = torch.from_numpy(_pack(selections, k if dst is not None else max(sizes),
-                                      _test_clock_skew + offset))
+        shift = _test_clock_skew + offset
         if dst is None:
+            mine = torch.from_numpy(_pack(selections, max(sizes), shift))
             rows = [torch.empty_like(mine) for _ in range(g.size)]
             _raw(dist.all_gather)(rows, mine, group=group)
         elif receiving:
-            rows = _receive_rows(g, mine, sizes)
+            rows, works = _post_receives(g, sizes)
+            rows[g.rank] = torch.from_numpy(_pack(selections, k, shift))
+            for work in works:
+                work.wait()
         elif k > 0:
-            # point to point: gloo's gather is several times slower, and
-            # would pad every rank to the largest
-            g.send(mine, dst)
+            g.send(torch.from_numpy(_pack(selections, k, shift)), dst)
         rows = None if rows is None else [r.numpy() for r in rows]
     if not receiving:
         return None
     return _assemble(metas, rows, clocks if timeline else None)
 
 
-def _receive_rows(g, mine, sizes):
-    """Every rank's tensor on this, the destination: its own, the others' as
-    they arrive."""
+def _post_receives(g, sizes):
+    """On the destination: a tensor for each other rank's samples, its
+    receive posted, and the works to wait for; None in this rank's place."""
     import torch
 
     rows, works = [], []
     for rank, size in enumerate(sizes):
-        if rank == g.rank:
-            rows.append(mine)
-            continue
-        rows.append(torch.empty((3, size), dtype=torch.float64))
-        if size > 0:
+        rows.append(None if rank == g.rank else torch.empty((3, size), dtype=torch.float64))
+        if rank != g.rank and size > 0:
             works.append(_raw(g.dist.irecv)(rows[-1], g.global_rank(rank), group=g.group))
-    for work in works:
-        work.wait()
-    return rows
+    return rows, works
 
 
 def _assemble(metas, rows, clocks):
