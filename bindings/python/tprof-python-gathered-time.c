@@ -388,38 +388,6 @@ gathered_time_set_timeline (PyObject *self, PyObject *args)
 
 /* _recorded(): [(rank, recorded, sum, min, max)] of sampled capture, [] when
  * the samples are all that was recorded. */
-TprofGatheredTime *
-_tprof_py_gathered_time_from_columns (PyObject *times_obj,
-                                      PyObject *ranks_obj,
-                                      PyObject *starts_obj,
-                                      PyObject *threads_obj)
-{
-  Py_buffer times, ranks;
-  TprofGatheredTime *gt = NULL;
-  Py_ssize_t n;
-
-  if (get_samples (times_obj, "times", "d", sizeof (double), &times) < 0)
-    return NULL;
-  if (get_samples (ranks_obj, "ranks", "i", sizeof (int32_t), &ranks) < 0)
-    goto out_times;
-  n = times.len / (Py_ssize_t) sizeof (double);
-  if (n != ranks.len / (Py_ssize_t) sizeof (int32_t))
-    PyErr_Format (PyExc_ValueError, "times and ranks differ in length (%zd and %zd)", n,
-                  ranks.len / (Py_ssize_t) sizeof (int32_t));
-  else if (check_samples (times.buf, ranks.buf, n) == 0
-           && (gt = tprof_gathered_time_new (times.buf, ranks.buf, (size_t) n)) == NULL)
-    PyErr_NoMemory ();
-  if (gt != NULL && starts_obj != Py_None && attach_timeline (gt, starts_obj, threads_obj) < 0)
-    {
-      tprof_gathered_time_free (gt);
-      gt = NULL;
-    }
-  PyBuffer_Release (&ranks);
-out_times:
-  PyBuffer_Release (&times);
-  return gt;
-}
-
 static PyObject *
 gathered_time_recorded (PyObject *self, PyObject *unused)
 {

@@ -55,11 +55,8 @@ TprofSite *_tprof_py_site (PyObject *obj);
  * @gt instead and is kept alive. NULL (and @gt freed unless owned) with an
  * exception set on failure. */
 PyObject *_tprof_py_gathered_time_wrap (TprofGatheredTime *gt, PyObject *owner);
-/* A new selection of the columns (times float64, ranks int32, and starts
- * float64 and threads int32 unless @starts is None), copied once and
- * checked; NULL with an exception set. */
-TprofGatheredTime *_tprof_py_gathered_time_from_columns (PyObject *times, PyObject *ranks,
-                                                         PyObject *starts, PyObject *threads);
+/* ProfiledTime._add_pieces (tprof-python-assemble.c). */
+PyObject *_tprof_py_profiled_time_add_pieces (PyObject *self, PyObject *args);
 /* Wraps @pt (taken) as a new profile object; frees @pt on failure. */
 PyObject *_tprof_py_profiled_time_wrap (TprofProfiledTime *pt);
 

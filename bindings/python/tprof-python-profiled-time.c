@@ -396,27 +396,6 @@ profiled_time_set_timeline (PyObject *self, PyObject *args)
   Py_RETURN_NONE;
 }
 
-/* _add_columns(name, times, ranks, starts, threads): a new operation from
- * the columns a gather assembled, copied once (starts None: no timeline). */
-static PyObject *
-profiled_time_add_columns (PyObject *self, PyObject *args)
-{
-  PyObject *name_obj, *times, *ranks, *starts, *threads;
-  const char *name;
-  TprofGatheredTime *gt;
-  TprofError error;
-
-  if (!PyArg_ParseTuple (args, "OOOOO:_add_columns", &name_obj, &times, &ranks, &starts, &threads))
-    return NULL;
-  if ((name = _tprof_py_name (name_obj)) == NULL)
-    return NULL;
-  if ((gt = _tprof_py_gathered_time_from_columns (times, ranks, starts, threads)) == NULL)
-    return NULL;
-  if (tprof_profiled_time_add (SELF_PT (self), name, gt, &error) < 0)
-    return _tprof_py_raise (&error);
-  Py_RETURN_NONE;
-}
-
 static PyMethodDef profiled_time_methods[] = {
   { "load", (PyCFunction) profiled_time_load, METH_O | METH_CLASS,
     "load(path): reads a profile file, parsed in a helper process so that a damaged file cannot "
@@ -426,8 +405,9 @@ static PyMethodDef profiled_time_methods[] = {
   { "hostname", profiled_time_hostname, METH_O, "hostname(rank): the host of rank, or None." },
   { "_names", profiled_time_names, METH_NOARGS, NULL },
   { "_set_hostnames", profiled_time_set_hostnames, METH_O, NULL },
-  { "_add_columns", profiled_time_add_columns, METH_VARARGS,
-    "_add_columns(name, times, ranks, starts, threads): adds an operation from columns." },
+  { "_add_pieces", _tprof_py_profiled_time_add_pieces, METH_VARARGS,
+    "_add_pieces(name, [(rank, times, starts, threads)], origin): adds an operation from\n"
+    "each rank's float64 columns, starts moved by -origin (None: no timeline)." },
   { "_timeline", profiled_time_timeline, METH_NOARGS,
     "_timeline(): (clock offsets, their error bounds, timeline origin), None where absent." },
   { "_set_timeline", profiled_time_set_timeline, METH_VARARGS,

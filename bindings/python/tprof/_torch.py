@@ -143,7 +143,6 @@ def _pack(selections, width, shift):
 def gather(tm, dst, dist, group=None):
     """TimeManager.gather over torch.distributed; @dst a rank of @group
     (None: to every rank). The profile on @dst, None elsewhere."""
-    import numpy as np
     import torch
 
     g = Group(dist, group)
@@ -159,48 +158,45 @@ def gather(tm, dst, dist, group=None):
     receiving = dst is None or dst == g.rank
     rows = None
     if max(sizes) > 0:
-        # durations, starts on rank 0's clock, threads: one tensor a rank
+        # durations, starts on rank 0's clock, threads: one tensor a rank;
+        # to dst point to point (gloo's gather is several times slower and
+        # pads every rank to the largest), the receives posted first
         k = sizes[g.rank]
-        mine = torch.from_numpy(_pack(selections, k if dst is not None else max(sizes),
-                                      _test_clock_skew + offset))
+        shift = _test_clock_skew + offset
         if dst is None:
+            mine = torch.from_numpy(_pack(selections, max(sizes), shift))
             rows = [torch.empty_like(mine) for _ in range(g.size)]
             _raw(dist.all_gather)(rows, mine, group=group)
         elif receiving:
-            rows = _receive_rows(g, mine, sizes)
+            rows, works = _post_receives(g, sizes)
+            rows[g.rank] = torch.from_numpy(_pack(selections, k, shift))
+            for work in works:
+                work.wait()
         elif k > 0:
-            # point to point: gloo's gather is several times slower, and
-            # would pad every rank to the largest
-            g.send(mine, dst)
+            g.send(torch.from_numpy(_pack(selections, k, shift)), dst)
         rows = None if rows is None else [r.numpy() for r in rows]
     if not receiving:
         return None
     return _assemble(metas, rows, clocks if timeline else None)
 
 
-def _receive_rows(g, mine, sizes):
-    """Every rank's tensor on this, the destination: its own, the others' as
-    they arrive."""
+def _post_receives(g, sizes):
+    """On the destination: a tensor for each other rank's samples, its
+    receive posted, and the works to wait for; None in this rank's place."""
     import torch
 
     rows, works = [], []
     for rank, size in enumerate(sizes):
-        if rank == g.rank:
-            rows.append(mine)
-            continue
-        rows.append(torch.empty((3, size), dtype=torch.float64))
-        if size > 0:
+        rows.append(None if rank == g.rank else torch.empty((3, size), dtype=torch.float64))
+        if rank != g.rank and size > 0:
             works.append(_raw(g.dist.irecv)(rows[-1], g.global_rank(rank), group=g.group))
-    for work in works:
-        work.wait()
-    return rows
+    return rows, works
 
 
 def _assemble(metas, rows, clocks):
     """The profile of every rank's part: names in the order first seen in
     rank order, each operation's samples grouped by ascending rank, in
     each rank's order, as libcapture's gather stores them."""
-    import numpy as np
     from . import ProfiledTime
 
     pieces = {}
@@ -216,18 +212,11 @@ def _assemble(metas, rows, clocks):
             if n:
                 origin = min(origin, float(rows[rank][1, :n].min()))
     profile = ProfiledTime({}, world_size=len(metas))
+    timeline = None if clocks is None else (origin if math.isfinite(origin) else 0.0)
     for name, parts in pieces.items():
-        def column(row):
-            if rows is None:
-                return np.zeros(0)
-            return np.concatenate([rows[r][row, lo:hi] for r, lo, hi, _ in parts])
-        ranks = np.concatenate([np.full(hi - lo, r, dtype=np.int32) for r, lo, hi, _ in parts])
-        starts = threads = None
-        if clocks is not None:
-            starts = column(1)
-            starts -= origin
-            threads = column(2).astype(np.int32)
-        profile._add_columns(name, column(0), ranks, starts, threads)
+        views = [(r, rows[r][0, lo:hi], rows[r][1, lo:hi], rows[r][2, lo:hi]) for r, lo, hi, _ in parts
+                 if hi > lo]
+        profile._add_pieces(name, views, timeline)
         if any(rec for _, _, _, rec in parts):
             gt = profile[name]
             gt._set_recorded(_recorded(gt, parts))
