@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <glib/gstdio.h>
 #include <locale.h>
 #include <string.h>
@@ -106,6 +107,96 @@ static const char *
 selected_name (TprofWindow *window)
 {
   return _tprof_charts_panel_get_title (window->charts);
+}
+
+/* Whether the rank filter selects exactly ranks @lo .. @hi. */
+static gboolean
+selects_exactly (TprofWindow *window,
+                 int          lo,
+                 int          hi)
+{
+  const guint8 *mask = window->mask != NULL ? g_bytes_get_data (window->mask, NULL) : NULL;
+  gsize n = window->mask != NULL ? g_bytes_get_size (window->mask) : 0;
+
+  if (mask == NULL)
+    return FALSE;
+  for (gsize r = 0; r < n; r++)
+    if (!mask[r] != !((int) r >= lo && (int) r <= hi))
+      return FALSE;
+  return _tprof_rank_filter_get_n_selected (window->rank_filter) == (guint) (hi - lo + 1);
+}
+
+/* The bar's text for a host, in the session's language: @text starts
+ * with the host's name, ranks and late count and ends as the format does
+ * (the wait, computed by the engine, is not compared). */
+static void
+assert_host_text (const char *text,
+                  const char *host,
+                  const char *ranks,
+                  guint64     late,
+                  guint64     occurrences)
+{
+  g_autofree char *expected = g_strdup_printf (_("Straggler: host %s (ranks %s), last to arrive %" PRIu64 " of %"
+                                                 PRIu64 " times, keeping the other ranks waiting %s in all."),
+                                               host, ranks, late, occurrences, "\x01");
+  char *cut = strchr (expected, '\x01');
+
+  *cut = '\0';
+  g_assert_true (g_str_has_prefix (text, expected));
+  g_assert_true (g_str_has_suffix (text, cut + 1));
+  g_assert_cmpuint (strlen (text), >, strlen (expected) + strlen (cut + 1));
+}
+
+/* The slow-node scenario slows the 8 ranks of its middle host (node064 of
+ * 128, ranks 512-519), which arrive last at every step's allreduce: the
+ * bar names that host, not one of its ranks, and its button shows those
+ * 8 ranks alone, then all again. One slow rank is still named as a rank. */
+static void
+test_fit_straggler_host (void)
+{
+  g_autofree char *node = make_scenario ("slow-node", 1024);
+  g_autofree char *rank = make_scenario ("straggler", 16);
+  g_autofree char *show_host = g_strdup_printf (_("Show %s"), "node064");
+  g_autofree char *show_rank = g_strdup_printf (_("Show Rank %d"), 1);
+  g_autofree char *rank_1 = g_strdup_printf (_("rank %d"), 1);
+  g_autofree char *host_format = g_strdup (_("Straggler: host %s (ranks %s), last to arrive %" PRIu64 " of %"
+                                             PRIu64 " times, keeping the other ranks waiting %s in all."));
+  TprofWindow *window = app_test_gui_new_window (app);
+  const char *text = NULL;
+  int named;
+
+  app_test_gui_open (window, node);
+  named = _tprof_window_get_straggler (window, &text);
+  /* the rank it opens on lies in the host */
+  g_assert_cmpint (named, >=, 512);
+  g_assert_cmpint (named, <=, 519);
+  assert_host_text (text, "node064", "512-519", 40, 40);
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, show_host);
+  g_signal_emit_by_name (window->straggler_button, "clicked");
+  app_test_gui_wait_idle (window);
+  g_assert_true (selects_exactly (window, 512, 519));
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, _("Show All Ranks"));
+  g_signal_emit_by_name (window->straggler_button, "clicked");
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 1024);
+  g_assert_null (window->mask);
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, show_host);
+  /* one rank of the host alone is not the host alone */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "512", NULL));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, show_host);
+
+  app_test_gui_open (window, rank);
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 1);
+  /* named as the rank, not as its host */
+  *strstr (host_format, "%s") = '\0';
+  g_assert_false (g_str_has_prefix (text, host_format));
+  g_assert_nonnull (strstr (text, rank_1));
+  g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, show_rank);
+  g_signal_emit_by_name (window->straggler_button, "clicked");
+  app_test_gui_wait_idle (window);
+  g_assert_true (selects_exactly (window, 1, 1));
+  close_window (window);
 }
 
 /* The first view agrees with the straggler bar: rank 1 computes 50 %
@@ -439,6 +530,7 @@ main (int   argc,
   fixture_dir = app_test_make_dir ();
 
   g_test_add_func ("/app/fit/first-view", test_fit_first_view);
+  g_test_add_func ("/app/fit/straggler-host", test_fit_straggler_host);
   g_test_add_func ("/app/fit/heatmap-rows", test_fit_heatmap_rows);
   g_test_add_func ("/app/fit/width", test_fit_width);
   g_test_add_func ("/app/fit/wrapped-message", test_fit_wrapped_message);

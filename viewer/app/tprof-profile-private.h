@@ -29,6 +29,7 @@ typedef struct
   TprofStragglers            *stragglers;  /* blame from arrival; NULL without a timeline */
   gssize                      first_synchronising;  /* operation, or -1 */
   gboolean                    stragglers_known;     /* FALSE until every operation was seen */
+  TprofTopology              *topology;    /* main thread only: the ranks by host, made when asked */
   TprofProfileTree           *tree;        /* NULL: no timeline, too large, or not computed yet */
   gboolean                    tree_pending; /* the background pass builds the tree */
 } ProfileContents;

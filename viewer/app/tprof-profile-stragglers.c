@@ -203,3 +203,26 @@ _tprof_profile_close (TprofProfile *self)
   g_cond_broadcast (&self->handle_free);
   g_mutex_unlock (&self->handle_lock);
 }
+
+gboolean
+_tprof_profile_decide_straggler (TprofProfile           *self,
+                                 TprofStragglerVerdict  *verdict,
+                                 const TprofTopology   **topology)
+{
+  ProfileContents *contents;
+
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), FALSE);
+  contents = self->contents;
+  if (contents == NULL || contents->stragglers == NULL || !contents->stragglers_known
+      || g_atomic_int_get (&self->scan_stragglers))
+    return FALSE;
+  if (contents->topology == NULL)
+    contents->topology = tprof_topology_new (contents->world_size, (const char *const *) contents->hostnames,
+                                             NULL);
+  if (contents->topology == NULL
+      || !tprof_stragglers_decide (contents->stragglers, contents->topology,
+                                   tprof_topology_default_level (contents->topology), verdict))
+    return FALSE;
+  *topology = contents->topology;
+  return TRUE;
+}

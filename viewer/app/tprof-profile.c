@@ -34,6 +34,7 @@ profile_contents_free (ProfileContents *contents)
   g_free (contents->last_used);
   g_free (contents->stats);
   tprof_stragglers_free (contents->stragglers);
+  tprof_topology_free (contents->topology);
   _tprof_profile_tree_free (contents->tree);
   g_free (contents);
 }

@@ -98,6 +98,13 @@ double        _tprof_profile_get_read_progress (TprofProfile *self);
  * and while it is being found. */
 const TprofStragglers *_tprof_profile_get_stragglers (TprofProfile *self,
                                                       gssize       *first_synchronising);
+/* What explains the late arrivals, as the engine decides it at the host
+ * level (rank when no host holds two ranks): a host, a rank, or nothing.
+ * *@topology gets the ranks grouped by host (owned by @self). FALSE while
+ * the blame is not known, without a timeline, or when memory runs out. */
+gboolean _tprof_profile_decide_straggler (TprofProfile           *self,
+                                          TprofStragglerVerdict  *verdict,
+                                          const TprofTopology   **topology);
 /* TRUE while the straggler is being found: a large profile's samples are
  * read once, operation after operation, in the background (yielding to
  * the reads of selected operations); "stragglers-found" is emitted when

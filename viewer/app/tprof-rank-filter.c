@@ -225,6 +225,22 @@ _tprof_rank_filter_select_all (TprofRankFilter *self)
 }
 
 void
+_tprof_rank_filter_select_ranks (TprofRankFilter *self,
+                                 const gint32    *ranks,
+                                 gsize            n_ranks)
+{
+  g_autofree guint8 *listed = NULL;
+
+  g_return_if_fail (TPROF_IS_RANK_FILTER (self));
+
+  listed = g_new0 (guint8, MAX (self->mask->len, 1));
+  for (gsize i = 0; i < n_ranks; i++)
+    if (ranks[i] >= 0 && (guint) ranks[i] < self->mask->len)
+      listed[ranks[i]] = TRUE;
+  tprof_rank_filter_set_each (self, choose_listed, listed);
+}
+
+void
 _tprof_rank_filter_select_none (TprofRankFilter *self)
 {
   tprof_rank_filter_set_each (self, choose_constant, GINT_TO_POINTER (FALSE));

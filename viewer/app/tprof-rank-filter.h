@@ -25,6 +25,10 @@ void      _tprof_rank_filter_focus_entry     (TprofRankFilter         *self);
 void      _tprof_rank_filter_toggle_rank     (TprofRankFilter         *self,
                                               int                      rank);
 void      _tprof_rank_filter_select_all      (TprofRankFilter         *self);
+/* Selects exactly the @n_ranks ranks of @ranks. */
+void      _tprof_rank_filter_select_ranks    (TprofRankFilter         *self,
+                                              const gint32            *ranks,
+                                              gsize                    n_ranks);
 void      _tprof_rank_filter_select_none     (TprofRankFilter         *self);
 void      _tprof_rank_filter_invert          (TprofRankFilter         *self);
 /* Selects exactly the ranks of @expr ("0-3,8"); on a bad expression changes

@@ -54,7 +54,11 @@ struct _TprofWindow
   GtkWidget            *straggler_bar;
   GtkLabel             *straggler_label;
   GtkButton            *straggler_button;
-  int                   straggler;        /* the rank named from arrival, -1: none */
+  int                   straggler;        /* the rank named from arrival (a host's: the one
+                                           * latest most often), -1: none */
+  char                 *straggler_host;   /* the host named instead of one rank, or NULL */
+  gint32               *straggler_host_ranks;
+  gsize                 straggler_host_n_ranks;
 
   GWeakRef              opener;           /* the window whose Open made this one, if any */
 

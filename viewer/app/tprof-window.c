@@ -322,16 +322,81 @@ _tprof_window_start_progress (TprofWindow *self)
     self->progress_source = g_timeout_add (PROGRESS_INTERVAL_MS, progress_tick_cb, self);
 }
 
+/* The host named instead of one rank: its name and ranks, kept for the
+ * button; cleared when the verdict is a rank or nothing. */
+static void
+tprof_window_set_straggler_host (TprofWindow                 *self,
+                                 const TprofTopology         *topo,
+                                 const TprofStragglerVerdict *verdict)
+{
+  const int32_t *ranks;
+
+  g_clear_pointer (&self->straggler_host, g_free);
+  g_clear_pointer (&self->straggler_host_ranks, g_free);
+  self->straggler_host_n_ranks = 0;
+  if (verdict == NULL || verdict->kind != TPROF_STRAGGLER_VERDICT_GROUP)
+    return;
+  ranks = tprof_topology_group_ranks (topo, verdict->level, verdict->group, &self->straggler_host_n_ranks);
+  self->straggler_host_ranks = g_memdup2 (ranks, self->straggler_host_n_ranks * sizeof *ranks);
+  self->straggler_host = tprof_escape_text (tprof_topology_group_name (topo, verdict->level, verdict->group));
+}
+
+/* "Straggler: host node064 (ranks 512-519), …": a host whose ranks were
+ * late together. */
+static char *
+host_straggler_text (TprofWindow                 *self,
+                     const TprofStragglerVerdict *verdict)
+{
+  g_autofree char *ranks = tprof_rank_expr_format (self->straggler_host_ranks, self->straggler_host_n_ranks);
+  g_autofree char *wait = tprof_format_duration (verdict->wait_caused, 3);
+
+  /* Translators: the first %s is a host's name, the second its ranks
+   * (512-519), the last a duration (37 min) */
+  return g_strdup_printf (_("Straggler: host %s (ranks %s), last to arrive %" PRIu64 " of %" PRIu64
+                            " times, keeping the other ranks waiting %s in all."),
+                          self->straggler_host, ranks, verdict->late_count, verdict->occurrences, wait);
+}
+
+/* "Straggler: rank 2 (host) arrived last …", and the rank durations alone
+ * would blame when it differs. */
+static char *
+rank_straggler_text (TprofProfile          *profile,
+                     const TprofStragglers *blame,
+                     gssize                 first,
+                     int                    rank)
+{
+  const TprofSummary *s = _tprof_profile_get_summary (profile, (gsize) first);
+  const char *raw_host = _tprof_profile_get_hostname (profile, rank);
+  g_autofree char *host = raw_host != NULL ? tprof_escape_text (raw_host) : NULL;
+  g_autofree char *op = tprof_escape_text (_tprof_profile_get_name (profile, (gsize) first));
+  g_autofree char *who = host != NULL ? g_strdup_printf (_("rank %d (%s)"), rank, host)
+                                      : g_strdup_printf (_("rank %d"), rank);
+  g_autofree char *wait = tprof_format_duration (tprof_stragglers_wait_caused (blame)[rank], 3);
+  g_autofree char *text = g_strdup_printf (_("Straggler: %s arrived last %" PRIu64 " of %" PRIu64
+                                             " times where the ranks wait for each other (%s), keeping the "
+                                             "others waiting %s in all."),
+                                           who, tprof_stragglers_late_count (blame)[rank],
+                                           tprof_stragglers_occurrences (blame), op, wait);
+
+  if (s != NULL && s->slowest_stands_out && s->slowest_rank != rank)
+    return g_strdup_printf (_("%s Durations alone point at rank %d: at a collective "
+                              "the late rank waits least."), text, s->slowest_rank);
+  return g_steal_pointer (&text);
+}
+
 /* The bar above the table names the straggler from arrival (who kept
- * the others waiting at the operations that synchronise them), beside the
- * rank durations alone would blame, with a button that shows its rank
- * alone; without a timeline it stays hidden. */
+ * the others waiting at the operations that synchronise them) as the
+ * engine decides it: a host whose ranks were late together, or one rank
+ * beside the rank durations alone would blame; its button shows that host
+ * or rank alone. Without a timeline it stays hidden. */
 static void
 tprof_window_show_straggler (TprofWindow  *self,
                              TprofProfile *profile)
 {
   gssize first = -1;
   const TprofStragglers *blame = _tprof_profile_get_stragglers (profile, &first);
+  const TprofTopology *topo = NULL;
+  TprofStragglerVerdict verdict = { .kind = TPROF_STRAGGLER_VERDICT_NONE, .rank = -1 };
   g_autofree char *text = NULL;
   int rank = -1;
 
@@ -340,6 +405,7 @@ tprof_window_show_straggler (TprofWindow  *self,
       int percent = (int) (100.0 * _tprof_profile_get_straggler_progress (profile));
 
       self->straggler = -1;
+      tprof_window_set_straggler_host (self, NULL, NULL);
       gtk_widget_set_visible (GTK_WIDGET (self->straggler_button), FALSE);
       /* Translators: %d %% is a percentage, e.g. 45 % */
       text = g_strdup_printf (_("Finding the straggler from arrival: reading every operation once (%d %%)…"), percent);
@@ -347,9 +413,11 @@ tprof_window_show_straggler (TprofWindow  *self,
       gtk_widget_set_visible (self->straggler_bar, TRUE);
       return;
     }
-  if (blame != NULL && first >= 0)
-    rank = tprof_stragglers_name (blame, NULL);
+  if (blame != NULL && first >= 0 && _tprof_profile_decide_straggler (profile, &verdict, &topo))
+    rank = verdict.kind == TPROF_STRAGGLER_VERDICT_GROUP ? verdict.latest_rank
+           : verdict.kind == TPROF_STRAGGLER_VERDICT_RANK ? verdict.rank : -1;
   self->straggler = rank;
+  tprof_window_set_straggler_host (self, topo, rank >= 0 ? &verdict : NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->straggler_button), rank >= 0);
   if (blame == NULL)
     {
@@ -363,47 +431,35 @@ tprof_window_show_straggler (TprofWindow  *self,
   else if (rank < 0)
     text = g_strdup (_("No clear straggler: the last rank to arrive at the operations that synchronise the "
                        "ranks varies."));
+  else if (self->straggler_host != NULL)
+    text = host_straggler_text (self, &verdict);
   else
-    {
-      const TprofSummary *s = _tprof_profile_get_summary (profile, (gsize) first);
-      const char *raw_host = _tprof_profile_get_hostname (profile, rank);
-      g_autofree char *host = raw_host != NULL ? tprof_escape_text (raw_host) : NULL;
-      g_autofree char *op = tprof_escape_text (_tprof_profile_get_name (profile, (gsize) first));
-      g_autofree char *who = host != NULL ? g_strdup_printf (_("rank %d (%s)"), rank, host)
-                                          : g_strdup_printf (_("rank %d"), rank);
-      g_autofree char *wait = tprof_format_duration (tprof_stragglers_wait_caused (blame)[rank], 3);
-
-      text = g_strdup_printf (_("Straggler: %s arrived last %" PRIu64 " of %" PRIu64
-                                " times where the ranks wait for each other (%s), keeping the others "
-                                "waiting %s in all."),
-                              who, tprof_stragglers_late_count (blame)[rank],
-                              tprof_stragglers_occurrences (blame), op, wait);
-      if (s != NULL && s->slowest_stands_out && s->slowest_rank != rank)
-        {
-          g_autofree char *more = g_strdup_printf (_("%s Durations alone point at rank %d: at a collective "
-                                                     "the late rank waits least."), text, s->slowest_rank);
-
-          g_free (text);
-          text = g_steal_pointer (&more);
-        }
-      tprof_window_update_straggler_button (self);
-    }
+    text = rank_straggler_text (profile, blame, first, rank);
+  if (rank >= 0)
+    tprof_window_update_straggler_button (self);
   gtk_label_set_text (self->straggler_label, text);
   gtk_widget_set_visible (self->straggler_bar, TRUE);
   _tprof_window_open_on_straggler (self);
 }
 
-/* Whether the rank filter shows the straggler alone. */
+/* Whether the rank filter shows the straggler (its host's ranks, or its
+ * rank) alone. */
 static gboolean
 showing_straggler_alone (TprofWindow *self)
 {
   const guint8 *mask = self->mask != NULL ? g_bytes_get_data (self->mask, NULL) : NULL;
 
-  return self->straggler >= 0 && mask != NULL && mask[self->straggler]
-         && _tprof_rank_filter_get_n_selected (self->rank_filter) == 1;
+  if (self->straggler < 0 || mask == NULL)
+    return FALSE;
+  if (self->straggler_host == NULL)
+    return mask[self->straggler] && _tprof_rank_filter_get_n_selected (self->rank_filter) == 1;
+  for (gsize i = 0; i < self->straggler_host_n_ranks; i++)
+    if (!mask[self->straggler_host_ranks[i]])
+      return FALSE;
+  return _tprof_rank_filter_get_n_selected (self->rank_filter) == self->straggler_host_n_ranks;
 }
 
-/* "Show Rank N", or the way back once it is shown alone. */
+/* "Show Rank N" or "Show node064", or the way back once it is shown alone. */
 static void
 tprof_window_update_straggler_button (TprofWindow *self)
 {
@@ -413,6 +469,9 @@ tprof_window_update_straggler_button (TprofWindow *self)
     return;
   if (showing_straggler_alone (self))
     label = g_strdup (_("Show All Ranks"));
+  else if (self->straggler_host != NULL)
+    /* Translators: %s is a host's name: the button shows its ranks alone */
+    label = g_strdup_printf (_("Show %s"), self->straggler_host);
   else
     label = g_strdup_printf (_("Show Rank %d"), self->straggler);
   gtk_button_set_label (self->straggler_button, label);
@@ -425,7 +484,13 @@ straggler_button_cb (TprofWindow *self,
   if (self->straggler < 0)
     return;
   /* the straggler alone, or every rank again when it is shown alone */
-  _tprof_rank_filter_focus_rank (self->rank_filter, self->straggler);
+  if (self->straggler_host == NULL)
+    _tprof_rank_filter_focus_rank (self->rank_filter, self->straggler);
+  else if (showing_straggler_alone (self))
+    _tprof_rank_filter_select_all (self->rank_filter);
+  else
+    _tprof_rank_filter_select_ranks (self->rank_filter, self->straggler_host_ranks,
+                                     self->straggler_host_n_ranks);
 }
 
 int
@@ -729,6 +794,7 @@ tprof_window_dispose (GObject *object)
   g_clear_object (&self->file);
   g_clear_object (&self->settings);
   g_clear_pointer (&self->mask, g_bytes_unref);
+  tprof_window_set_straggler_host (self, NULL, NULL);
   g_weak_ref_set (&self->opener, NULL);
 
   G_OBJECT_CLASS (tprof_window_parent_class)->dispose (object);
