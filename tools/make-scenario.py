@@ -14,8 +14,7 @@ inside "step") on every rank, on hosts of 8 ranks:
 - straggler: rank 1 computes 50 % slower;
 - none: only noise.
 
-Written with h5py alone, as any program may write a profile (DESIGN.md
-section 2): tprof computes what the file does not cache."""
+Written with h5py alone, as any program may write a profile (docs/file-format.md): tprof computes what the file does not cache."""
 import argparse
 
 import h5py

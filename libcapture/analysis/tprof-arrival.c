@@ -1,4 +1,4 @@
-/* tprof-arrival.c — arrival at an operation across ranks: the spread of arrivals and departures per occurrence, and the wait the late rank caused (DESIGN.md 4b). */
+/* tprof-arrival.c — arrival at an operation across ranks: the spread of arrivals and departures per occurrence, and the wait the late rank caused (docs/analysis.md). */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@ typedef enum
   APP_TEST_PROFILE_REALISTIC,
   /* 1024 ranks of a training step, rank 777 slow, for the overlay screenshot */
   APP_TEST_PROFILE_MANY_RANKS,
-  /* a bounded capture (DESIGN.md 2b) on 3 ranks: "step" keeps
+  /* a bounded capture (docs/file-format.md) on 3 ranks: "step" keeps
    * APP_TEST_SAMPLED_KEPT samples of each rank; rank 0 recorded 1000
    * (sum 25 s, min 0.5 ms, max 0.2 s), rank 1 400 (sum 12 s, min 1 ms,
    * max 0.3 s), rank 2 only those it kept; "plain" is not sampled */

@@ -1,4 +1,4 @@
-# check-stragglers.py — `tprof stragglers` against an independent numpy implementation of DESIGN.md 4b on a profile written by h5py.
+# check-stragglers.py — `tprof stragglers` against an independent numpy implementation of docs/analysis.md on a profile written by h5py.
 # Usage: check-stragglers.py TPROF DIR   (prints OK)
 # SPDX-License-Identifier: MIT
 import json
@@ -51,7 +51,7 @@ with h5py.File(path, 'w') as f:
 
 
 def reference():
-    """DESIGN.md 4b, written again with numpy."""
+    """docs/analysis.md, written again with numpy."""
     wait = np.zeros(W)
     late = np.zeros(W, dtype=np.int64)
     sync = []

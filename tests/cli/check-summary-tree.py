@@ -11,7 +11,7 @@ import h5py
 import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'stats'))
-from reference import nesting_parents, parent_operations  # noqa: E402  the one reference of DESIGN 4b
+from reference import nesting_parents, parent_operations  # noqa: E402  the one reference of docs/analysis.md
 
 TPROF, DIR = sys.argv[1], sys.argv[2]
 W, STEPS = 3, 6

@@ -1,4 +1,4 @@
-# write_format2.py — writes format-2 profiles (DESIGN.md 2b) with h5py, their cached statistics computed by numpy.
+# write_format2.py — writes format-2 profiles (docs/file-format.md) with h5py, their cached statistics computed by numpy.
 # SPDX-License-Identifier: MIT
 import os
 import sys

@@ -68,7 +68,7 @@ def write_compact(group, name, data):
 
 
 def write_sampled(path, stretch=False):
-    """Sampled capture (DESIGN.md 2b): rank 0 stores a third of what it
+    """Sampled capture (docs/file-format.md): rank 0 stores a third of what it
     recorded, so its cached sum and extremes cover samples the file lacks;
     only rank_recorded tells a reader so. With @stretch, one stored sample
     lies outside rank 0's cached extremes."""

@@ -2,8 +2,8 @@
 #
 # Usage: reference.py COMMAND DIR [ARGS...] ('slice DIR LENGTH CASES...' ignores DIR)
 #        reference.py selections DIR MODE SPECS SELECTION...  (see cmd_selections)
-#        reference.py arrival DIR WORLD_SIZE      (DESIGN.md 4b: occurrences, arrival, blame)
-#        reference.py nesting DIR N_OPS [UNTIMED_OP...]   (DESIGN.md 4b: nesting)
+#        reference.py arrival DIR WORLD_SIZE      (docs/analysis.md: occurrences, arrival, blame)
+#        reference.py nesting DIR N_OPS [UNTIMED_OP...]   (docs/analysis.md: nesting)
 # DIR holds times.bin (float64) and ranks.bin (int32), native byte order;
 # arrival reads starts.bin (float64) when present, nesting also threads.bin
 # and ops.bin (int32: each sample's operation; samples in operation order).

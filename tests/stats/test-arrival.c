@@ -1,4 +1,4 @@
-/* test-arrival.c — occurrences, arrival and straggler blame (DESIGN.md 4b) against reference.py's numpy implementation, on synthetic timelines. */
+/* test-arrival.c — occurrences, arrival and straggler blame (docs/analysis.md) against reference.py's numpy implementation, on synthetic timelines. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <string.h>

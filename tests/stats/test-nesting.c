@@ -1,4 +1,4 @@
-/* test-nesting.c — parents, self times and parent operations (DESIGN.md 4b) against reference.py's numpy implementation, on synthetic call trees. */
+/* test-nesting.c — parents, self times and parent operations (docs/analysis.md) against reference.py's numpy implementation, on synthetic call trees. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 

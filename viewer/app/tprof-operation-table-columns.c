@@ -140,7 +140,7 @@ format_comparison (ColumnKind      kind,
 }
 
 /* The figures a sampled operation's stored subset only estimates
- * (DESIGN.md 2b); the others cover everything recorded. */
+ * (docs/file-format.md); the others cover everything recorded. */
 static gboolean
 column_is_estimate (const ColumnSpec *spec)
 {

@@ -18,7 +18,7 @@ const char         *_tprof_operation_get_name    (TprofOperation *self);
 guint               _tprof_operation_get_index   (TprofOperation *self);
 const TprofSummary *_tprof_operation_get_summary (TprofOperation *self);
 
-/* Comparing with a baseline run: how this operation changed (DESIGN 4b).
+/* Comparing with a baseline run: how this operation changed (docs/analysis.md).
  * @tested FALSE when the samples of one side were not at hand: the ratio
  * is then that of the cached medians and the verdict unknown. */
 void                   _tprof_operation_set_comparison (TprofOperation        *self,
@@ -28,7 +28,7 @@ void                   _tprof_operation_set_comparison (TprofOperation        *s
 const TprofComparison *_tprof_operation_get_comparison (TprofOperation *self,
                                                         gboolean       *tested);
 
-/* Its place in the operation tree (DESIGN 4b): the parent operation's
+/* Its place in the operation tree (docs/analysis.md): the parent operation's
  * index (-1 at the top) and the sum of its self times on the ranks shown.
  * Without a tree (the default) the operation has no parent and its self
  * time is NaN. */

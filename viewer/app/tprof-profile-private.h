@@ -6,7 +6,7 @@
 
 G_BEGIN_DECLS
 
-/* The operation tree (DESIGN 4b), from tprof_nesting_* over every
+/* The operation tree (docs/analysis.md), from tprof_nesting_* over every
  * operation's samples: computed once, the nesting itself dropped. */
 typedef struct
 {

@@ -186,7 +186,7 @@ _tprof_profile_get_summary (TprofProfile *self,
 
 /* A sampled operation under a rank filter: the stored samples give std
  * and the quantiles (estimates); count, sum, mean, extremes and balance
- * come exact from what the ranks shown recorded (DESIGN.md 2b). */
+ * come exact from what the ranks shown recorded (docs/file-format.md). */
 static void
 profile_summary_take_recorded (const TprofOperationStats *stats,
                                int                        world_size,

@@ -93,7 +93,7 @@ TprofOperationSamples *_tprof_profile_read_samples_finish (TprofProfile  *self,
 /* 0..1: how far the latest read has come. */
 double        _tprof_profile_get_read_progress (TprofProfile *self);
 
-/* Blame from arrival (DESIGN 4b) over every operation, and the first
+/* Blame from arrival (docs/analysis.md) over every operation, and the first
  * synchronising operation (or -1); NULL for a profile without a timeline,
  * and while it is being found. */
 const TprofStragglers *_tprof_profile_get_stragglers (TprofProfile *self,
@@ -112,7 +112,7 @@ gboolean _tprof_profile_decide_straggler (TprofProfile           *self,
 gboolean      _tprof_profile_is_finding_stragglers (TprofProfile *self);
 double        _tprof_profile_get_straggler_progress (TprofProfile *self);
 
-/* The operation tree (DESIGN 4b): built from the nesting of every sample
+/* The operation tree (docs/analysis.md): built from the nesting of every sample
  * (about 300 ns and 80 bytes a sample), so it needs every operation read:
  * while opening a profile read whole of at most
  * TPROF_PROFILE_TREE_AT_ONCE_SAMPLES, else by a background pass that reads
@@ -143,7 +143,7 @@ const double *_tprof_profile_get_rank_self_sums (TprofProfile *self,
 /* What the file's cache knows of @op (per-rank counts and totals); NULL
  * when out of range. */
 /* Whether operation @op's file keeps a random subset of what the ranks
- * recorded (a sample limit, DESIGN.md 2b): its std and quantiles are
+ * recorded (a sample limit, docs/file-format.md): its std and quantiles are
  * estimates, its count, sum, mean, min and max exact. */
 gboolean _tprof_profile_is_sampled (TprofProfile *self,
                                     gsize         op);

@@ -270,7 +270,7 @@ rank_clicked_cb (TprofWindow      *self,
                  int               rank,
                  TprofChartsPanel *charts)
 {
-  /* DESIGN 6: a click filters to the rank; a second click shows all again */
+  /* a click filters to the rank; a second click shows all again */
   _tprof_rank_filter_focus_rank (self->rank_filter, rank);
 }
 

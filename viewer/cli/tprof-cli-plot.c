@@ -232,7 +232,7 @@ draw_trend (const PlotOptions      *o,
 }
 
 /* Operation @op's time on each rank, split into the operations whose
- * parent it is (DESIGN 4b: their time on that rank) and its own self
+ * parent it is (docs/analysis.md: their time on that rank) and its own self
  * time: every operation is read, for the nesting. */
 /* Each operation's count and total on every rank, as the engine's
  * breakdown takes them (world_size entries each); FALSE when memory is

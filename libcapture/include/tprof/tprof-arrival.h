@@ -1,4 +1,4 @@
-/* tprof-arrival.h — arrival at an operation across ranks: its occurrences, whether it synchronises the ranks, and which rank kept the others waiting (DESIGN.md 4b). */
+/* tprof-arrival.h — arrival at an operation across ranks: its occurrences, whether it synchronises the ranks, and which rank kept the others waiting (docs/analysis.md). */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 

@@ -10,7 +10,7 @@
 
 TPROF_BEGIN_DECLS
 
-/* DESIGN.md 4b: the defaults of tprof compare. */
+/* docs/compare.md: the defaults of tprof compare. */
 #define TPROF_COMPARE_ALPHA      0.05
 #define TPROF_COMPARE_MIN_CHANGE 0.02
 

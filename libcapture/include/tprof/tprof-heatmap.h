@@ -1,4 +1,4 @@
-/* tprof-heatmap.h — one operation's durations as ranks x occurrences, downsampled by maximum: where and when a rank was slow (DESIGN.md 4b, 6). */
+/* tprof-heatmap.h — one operation's durations as ranks x occurrences, downsampled by maximum: where and when a rank was slow (docs/analysis.md). */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 

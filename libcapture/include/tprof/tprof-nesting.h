@@ -1,4 +1,4 @@
-/* tprof-nesting.h — TprofNesting: which sample encloses which on one rank and thread, self times, and each operation's parent operation (DESIGN.md 4b). */
+/* tprof-nesting.h — TprofNesting: which sample encloses which on one rank and thread, self times, and each operation's parent operation (docs/analysis.md). */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 

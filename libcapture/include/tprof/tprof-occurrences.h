@@ -1,4 +1,4 @@
-/* tprof-occurrences.h — TprofOccurrences: the k-th sample of an operation on each rank, ordered by start (DESIGN.md 4b). */
+/* tprof-occurrences.h — TprofOccurrences: the k-th sample of an operation on each rank, ordered by start (docs/analysis.md). */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 

@@ -48,7 +48,7 @@ TPROF_EXPORT const int32_t *tprof_operation_index_ranks (const TprofOperationInd
  * gives it (numpy's sums); owned by @index. */
 TPROF_EXPORT const TprofSummary *tprof_operation_index_summary (const TprofOperationIndex *index);
 
-/* The statistics of DESIGN section 4 of the ranks of @mask into @out.
+/* The statistics of docs/analysis.md of the ranks of @mask into @out.
  * With a mask, the sum, mean and std are merged from the per-rank ones
  * (to about 1e-15 of numpy's), the quantiles exact. Returns false when
  * memory is exhausted. */
