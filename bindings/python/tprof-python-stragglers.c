@@ -16,8 +16,8 @@ add_operations (const TprofProfiledTime *pt,
 
       if (tprof_gathered_time_count (gt) > 0 && tprof_gathered_time_starts (gt) == NULL)
         {
-          PyErr_Format (PyExc_ValueError, "operation '%s' has no timeline (no starts): the profile was saved "
-                        "by an older tprof or by another program", tprof_profiled_time_name (pt, op));
+          PyErr_Format (PyExc_ValueError, "operation '%s' has no timeline (no starts, when each sample began): "
+                        "save it with this tprof's gather, over MPI or torch.distributed", tprof_profiled_time_name (pt, op));
           return false;
         }
       if (!tprof_stragglers_add (s, gt, &arrival))

@@ -60,6 +60,13 @@ tprof_cli_file_error (const char *file,
   return TPROF_CLI_EXIT_FAILED;
 }
 
+int
+tprof_cli_no_timeline_error (const char *file)
+{
+  return tprof_cli_file_error (file, "%s", _("has no timeline (no 'starts', when each sample began): save "
+                                             "it with this tprof's gather, over MPI or torch.distributed"));
+}
+
 GOptionContext *
 tprof_cli_context_new (const char         *command,
                        const char         *parameters,

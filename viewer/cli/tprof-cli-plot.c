@@ -323,8 +323,7 @@ draw_breakdown (const PlotOptions *o,
         goto out;
       if (tprof_gathered_time_count (gts[i]) > 0 && tprof_gathered_time_starts (gts[i]) == NULL)
         {
-          tprof_cli_file_error (file, _("has no timeline (its operations have no 'starts'): it was "
-                                        "saved by an older tprof or by another program"));
+          tprof_cli_no_timeline_error (file);
           goto out;
         }
     }

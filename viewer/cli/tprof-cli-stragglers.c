@@ -32,8 +32,7 @@ collect (const char       *file,
       if (tprof_gathered_time_count (gt) > 0 && tprof_gathered_time_starts (gt) == NULL)
         {
           tprof_gathered_time_free (gt);
-          return tprof_cli_file_error (file, _("has no timeline (no 'starts', when each sample began): save "
-                                               "it with this tprof's gather, over MPI or torch.distributed"));
+          return tprof_cli_no_timeline_error (file);
         }
       ok = tprof_stragglers_add (blame->stragglers, gt, &arrival);
       tprof_gathered_time_free (gt);

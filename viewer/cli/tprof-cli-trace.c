@@ -132,8 +132,7 @@ write_trace (const char         *file,
         append_events (writer, name, gt, options);
       tprof_gathered_time_free (gt);
       if (no_timeline)
-        return tprof_cli_file_error (file, _("has no timeline (its operations have no 'starts'): it was "
-                                             "saved by an older tprof or by another program"));
+        return tprof_cli_no_timeline_error (file);
     }
   g_string_append (writer->pending, "\n], \"displayTimeUnit\": \"ns\"}\n");
   writer_flush (writer, TRUE);

@@ -41,6 +41,10 @@ int tprof_cli_convert (int argc, char **argv);
 int tprof_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
 /* Prints one line "tprof: FILE: MESSAGE" and returns TPROF_CLI_EXIT_FAILED. */
 int tprof_cli_file_error (const char *file, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* The refusal of a command that needs the timeline, for a file whose
+ * samples have no starts: what it lacks and how to get it. Returns
+ * TPROF_CLI_EXIT_FAILED. */
+int tprof_cli_no_timeline_error (const char *file);
 
 /* ---- parsing (tprof-cli-common.c) ---- */
 
