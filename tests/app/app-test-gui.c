@@ -3,8 +3,24 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
+#include <locale.h>
+
 #include "app-test-gui.h"
 #include "app-test-util.h"
+
+void
+app_test_gui_bind_locale (void)
+{
+  const char *dir = g_getenv ("TPROF_TEST_LOCALEDIR");
+
+  if (dir == NULL)
+    return;
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, dir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+}
 
 TprofApplication *
 app_test_gui_start (void)

@@ -7,6 +7,10 @@
 
 G_BEGIN_DECLS
 
+/* Translates the viewer's strings as the environment asks when
+ * TPROF_TEST_LOCALEDIR names a locale tree (such as the build's po/): for
+ * the German runs (LANGUAGE=de) and screenshots. Call before starting. */
+void              app_test_gui_bind_locale  (void);
 /* Registers a non-unique TprofApplication (initialising GTK); call once. */
 TprofApplication *app_test_gui_start        (void);
 TprofWindow      *app_test_gui_new_window   (TprofApplication *app);

@@ -515,14 +515,7 @@ main (int   argc,
   int ret;
 
   g_test_init (&argc, &argv, NULL);
-  /* German when asked (TPROF_TEST_LOCALEDIR: a locale tree such as the build's po/) */
-  if (g_getenv ("TPROF_TEST_LOCALEDIR") != NULL)
-    {
-      setlocale (LC_ALL, "");
-      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("TPROF_TEST_LOCALEDIR"));
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      textdomain (GETTEXT_PACKAGE);
-    }
+  app_test_gui_bind_locale ();
   if (g_strcmp0 (g_getenv ("TPROF_TEST_DARK"), "1") == 0)
     g_setenv ("GTK_THEME", "Adwaita:dark", TRUE);
 

@@ -2699,15 +2699,7 @@ main (int   argc,
   int ret;
 
   g_test_init (&argc, &argv, NULL);
-  /* screenshots in another language (LANGUAGE=de): TPROF_TEST_LOCALEDIR
-   * names a locale tree, such as the build's po/ */
-  if (g_getenv ("TPROF_TEST_LOCALEDIR") != NULL)
-    {
-      setlocale (LC_ALL, "");
-      bindtextdomain (GETTEXT_PACKAGE, g_getenv ("TPROF_TEST_LOCALEDIR"));
-      bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-      textdomain (GETTEXT_PACKAGE);
-    }
+  app_test_gui_bind_locale ();
 
   app = app_test_gui_start ();
   fixture_dir = app_test_make_dir ();
