@@ -121,9 +121,46 @@ link_parents (TprofNesting *nesting,
     }
 }
 
+/* Each sample's self time: its time minus the part of it its children
+ * cover. Children that overlap one another (times handed in rather than
+ * measured, whose starts are guessed) cover their overlap once, so a self
+ * time is never negative. @spans are sorted (compare_spans), so a parent's
+ * children come in start order and one cursor per parent, @covered_to,
+ * tells what they have covered so far; @where maps ids to span indices. */
 static void
-sum_self_times (TprofNesting                   *nesting,
-                const TprofGatheredTime *const *ops)
+subtract_children (TprofNesting *nesting,
+                   const Span   *spans,
+                   size_t        n,
+                   size_t       *where,
+                   double       *covered_to)
+{
+  for (size_t j = 0; j < n; j++)
+    {
+      where[spans[j].id] = j;
+      covered_to[j] = -INFINITY;
+    }
+  for (size_t j = 0; j < n; j++)
+    {
+      size_t p = nesting->parent[spans[j].id];
+      double lo, hi;
+
+      if (p == NONE)
+        continue;
+      lo = fmax (spans[j].start, covered_to[where[p]]);
+      hi = fmin (spans[j].end, spans[where[p]].end);
+      if (hi > lo)
+        {
+          nesting->self[p] -= hi - lo;
+          covered_to[where[p]] = hi;
+        }
+    }
+}
+
+/* Each sample's time, before subtract_children(); NaN for the samples
+ * of an operation without starts. */
+static void
+init_self_times (TprofNesting                   *nesting,
+                 const TprofGatheredTime *const *ops)
 {
   for (size_t op = 0; op < nesting->n_ops; op++)
     {
@@ -132,14 +169,11 @@ sum_self_times (TprofNesting                   *nesting,
       for (size_t i = 0; i < nesting->offset[op + 1] - nesting->offset[op]; i++)
         nesting->self[nesting->offset[op] + i] = nesting->timed[op] ? times[i] : NAN;
     }
-  for (size_t op = 0; op < nesting->n_ops; op++)
-    {
-      const double *times = tprof_gathered_time_times (ops[op]);
+}
 
-      for (size_t i = 0; i < nesting->offset[op + 1] - nesting->offset[op]; i++)
-        if (nesting->parent[nesting->offset[op] + i] != NONE)
-          nesting->self[nesting->parent[nesting->offset[op] + i]] -= times[i];
-    }
+static void
+sum_self_times (TprofNesting *nesting)
+{
   for (size_t op = 0; op < nesting->n_ops; op++)
     {
       double sum = nesting->timed[op] ? 0.0 : NAN;
@@ -267,11 +301,13 @@ tprof_nesting_new (const TprofGatheredTime *const *ops,
   size_t n = nesting != NULL ? nesting->offset[n_ops] : 0, m;
   Span *spans = _tprof_malloc_array (n, sizeof *spans);
   size_t *scratch = _tprof_malloc_array (n > n_ops ? n : n_ops, sizeof *scratch);
+  double *covered_to = _tprof_malloc_array (n, sizeof *covered_to);
 
-  if (nesting == NULL || spans == NULL || scratch == NULL)
+  if (nesting == NULL || spans == NULL || scratch == NULL || covered_to == NULL)
     {
       free (spans);
       free (scratch);
+      free (covered_to);
       tprof_nesting_free (nesting);
       tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "out of memory nesting %zu samples", n);
       return NULL;
@@ -279,8 +315,11 @@ tprof_nesting_new (const TprofGatheredTime *const *ops,
   m = fill_spans (nesting, ops, spans);
   qsort (spans, m, sizeof *spans, compare_spans);
   link_parents (nesting, spans, m, scratch);
+  init_self_times (nesting, ops);
+  subtract_children (nesting, spans, m, scratch, covered_to);
   free (spans);
-  sum_self_times (nesting, ops);
+  free (covered_to);
+  sum_self_times (nesting);
   choose_parent_operations (nesting, scratch);
   free (scratch);
   return nesting;

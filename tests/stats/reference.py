@@ -309,6 +309,27 @@ def nesting_parents(starts, ends, ranks, threads, timed):
     return parent
 
 
+def self_times(starts, times, parent):
+    """Each sample's time minus the length of the union of its children's
+    intervals, each cut at the parent's end: overlapping children count
+    their overlap once."""
+    self_time = times.astype(np.float64).copy()
+    ends = starts + times
+    for p in np.unique(parent[parent >= 0]):
+        kids = np.nonzero(parent == p)[0]
+        lo = starts[kids]
+        hi = np.minimum(ends[kids], ends[p])
+        order = np.argsort(lo, kind='stable')
+        covered, reach = 0.0, -np.inf
+        for a, b in zip(lo[order], hi[order]):
+            a = max(a, reach)
+            if b > a:
+                covered += b - a
+                reach = b
+        self_time[p] -= covered
+    return self_time
+
+
 def parent_operations(ops, parent, n_ops, untimed):
     chosen = [-1] * n_ops
     for op in range(n_ops):
@@ -338,8 +359,7 @@ def cmd_nesting(directory, n_ops, untimed):
     ops = np.fromfile(directory + '/ops.bin', dtype=np.int32)
     timed = ~np.isin(ops, list(untimed))
     parent = nesting_parents(starts, starts + times, ranks, threads, timed)
-    has = parent >= 0
-    self_time = times - np.bincount(parent[has], weights=times[has], minlength=times.size)
+    self_time = self_times(starts, times, parent)
     self_time[~timed] = np.nan
     emit('parent', parent)
     emit('self', self_time)

@@ -380,6 +380,34 @@ test_cycle (void)
   check_against_reference (t);
 }
 
+/* Times handed in (append_time) get guessed starts: each began its time
+ * before it was handed in, so children may overlap one another. STEP
+ * [0, 10] holds FORWARD [1, 5], [2, 6] and [4, 9]: they cover [1, 9],
+ * 8 s, not the 4 + 4 + 5 = 13 s their times add up to. */
+static void
+test_overlapping_children (void)
+{
+  g_autoptr(Trees) t = trees_new (TRUE);
+  TprofGatheredTime *gts[N_OPS];
+  g_autoptr(TprofNesting) nesting = NULL;
+
+  trees_add (t, STEP, 0, 0, 0.0, 10.0);
+  trees_add (t, FORWARD, 0, 0, 1.0, 4.0);
+  trees_add (t, FORWARD, 0, 0, 2.0, 4.0);
+  trees_add (t, FORWARD, 0, 0, 4.0, 5.0);
+  trees_add (t, LAYER, 0, 0, 1.5, 1.0);   /* inside the first FORWARD */
+  trees_add (t, LAYER, 0, 0, 2.5, 1.0);   /* inside the second */
+  nesting = trees_nesting (t, gts);
+  g_assert_cmpfloat (tprof_nesting_self_time (nesting, STEP, 0), ==, 2.0);
+  for (size_t i = 0; i < 3; i++)
+    g_assert_cmpfloat (tprof_nesting_self_time (nesting, FORWARD, i), >=, 0.0);
+  /* the first layer's parent is the first FORWARD, which it covers 1 s of */
+  g_assert_cmpfloat (tprof_nesting_self_time (nesting, FORWARD, 0), ==, 3.0);
+  for (int i = 0; i < N_OPS; i++)
+    tprof_gathered_time_free (gts[i]);
+  check_against_reference (t);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -389,5 +417,6 @@ main (int    argc,
   g_test_add_data_func ("/analysis/nesting/random-trees-rounded", GINT_TO_POINTER (FALSE), test_random_trees);
   g_test_add_func ("/analysis/nesting/training-step", test_training_step);
   g_test_add_func ("/analysis/nesting/cycle", test_cycle);
+  g_test_add_func ("/analysis/nesting/overlapping-children", test_overlapping_children);
   return g_test_run ();
 }
