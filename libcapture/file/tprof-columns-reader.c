@@ -334,20 +334,22 @@ columns_fill_cache (ColumnsRead      *cr,
   const int32_t *rank = cr->pf->seg_rank;
   const int64_t *recorded = cr->values[TPROF_COL_SEG_RECORDED];
 
+  /* this operation's arrays in the file's one block, zeroed: counts,
+   * sums, minima, maxima, recorded */
+  int64_t *block = (int64_t *) cr->pf->cache_block + k * ws * (recorded != NULL ? 5 : 4);
+
   c->has_count = true;
   c->count = ((const int64_t *) cr->values[TPROF_COL_OP_COUNT])[k];
   for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
     c->floats[i] = ((const double *) cr->values[TPROF_COL_OP_SUM + i])[k];
   c->floats_present = (1u << TPROF_CACHE_N_FLOATS) - 1;
-  c->rank_count = calloc (ws, sizeof *c->rank_count);
-  c->rank_sum = calloc (ws, sizeof *c->rank_sum);
-  c->rank_min = malloc (ws * sizeof *c->rank_min);
-  c->rank_max = malloc (ws * sizeof *c->rank_max);
+  c->borrowed = true;
+  c->rank_count = block;
+  c->rank_sum = (double *) (block + ws);
+  c->rank_min = (double *) (block + 2 * ws);
+  c->rank_max = (double *) (block + 3 * ws);
   if (recorded != NULL)
-    c->rank_recorded = calloc (ws, sizeof *c->rank_recorded);
-  if (c->rank_count == NULL || c->rank_sum == NULL || c->rank_min == NULL || c->rank_max == NULL
-      || (recorded != NULL && c->rank_recorded == NULL))
-    return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", cr->pf->path);
+    c->rank_recorded = block + 4 * ws;
   for (size_t r = 0; r < ws; r++)
     c->rank_min[r] = c->rank_max[r] = __builtin_nan ("");
   for (int64_t s = op->seg_first; s < op->seg_end; s++)
@@ -372,8 +374,13 @@ columns_make_operations (ColumnsRead *cr)
   const int64_t *segments = cr->values[TPROF_COL_OP_SEGMENTS];
   const int64_t *offset = pf->seg_offset;
 
+  size_t per_op = (size_t) pf->world_size * (cr->values[TPROF_COL_SEG_RECORDED] != NULL ? 5 : 4);
+
   pf->ops = calloc (cr->k > 0 ? cr->k : 1, sizeof *pf->ops);
-  if (pf->ops == NULL)
+  /* one block for every operation's per-rank arrays (8 bytes a value):
+   * one allocation, not four or five per operation */
+  pf->cache_block = cr->k <= SIZE_MAX / 8 / (per_op + 1) ? calloc ((size_t) cr->k * per_op + 1, 8) : NULL;
+  if (pf->ops == NULL || pf->cache_block == NULL)
     return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
   for (uint64_t k = 0; k < cr->k; k++)
     {

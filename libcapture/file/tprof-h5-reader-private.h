@@ -45,6 +45,7 @@ typedef struct
   double  *rank_sum;
   double  *rank_min;
   double  *rank_max;
+  bool     borrowed;              /* the arrays lie in the file's cache_block */
 } TprofOperationCache;
 
 typedef struct
@@ -139,6 +140,7 @@ struct _TprofProfileFile
   size_t            n_segments;
   int32_t          *seg_rank;
   int64_t          *seg_offset;       /* n_segments + 1 */
+  void             *cache_block;      /* every operation's per-rank cache arrays */
   uint64_t          n_samples;
   bool              has_starts;
   bool              has_threads;
