@@ -334,20 +334,22 @@ columns_fill_cache (ColumnsRead      *cr,
   const int32_t *rank = cr->pf->seg_rank;
   const int64_t *recorded = cr->values[TPROF_COL_SEG_RECORDED];
 
+  /* this operation's arrays in the file's one block, zeroed: counts,
+   * sums, minima, maxima, recorded */
+  int64_t *block = (int64_t *) cr->pf->cache_block + k * ws * (recorded != NULL ? 5 : 4);
+
   c->has_count = true;
   c->count = ((const int64_t *) cr->values[TPROF_COL_OP_COUNT])[k];
   for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
     c->floats[i] = ((const double *) cr->values[TPROF_COL_OP_SUM + i])[k];
   c->floats_present = (1u << TPROF_CACHE_N_FLOATS) - 1;
-  c->rank_count = calloc (ws, sizeof *c->rank_count);
-  c->rank_sum = calloc (ws, sizeof *c->rank_sum);
-  c->rank_min = malloc (ws * sizeof *c->rank_min);
-  c->rank_max = malloc (ws * sizeof *c->rank_max);
+  c->borrowed = true;
+  c->rank_count = block;
+  c->rank_sum = (double *) (block + ws);
+  c->rank_min = (double *) (block + 2 * ws);
+  c->rank_max = (double *) (block + 3 * ws);
   if (recorded != NULL)
-    c->rank_recorded = calloc (ws, sizeof *c->rank_recorded);
-  if (c->rank_count == NULL || c->rank_sum == NULL || c->rank_min == NULL || c->rank_max == NULL
-      || (recorded != NULL && c->rank_recorded == NULL))
-    return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", cr->pf->path);
+    c->rank_recorded = block + 4 * ws;
   for (size_t r = 0; r < ws; r++)
     c->rank_min[r] = c->rank_max[r] = __builtin_nan ("");
   for (int64_t s = op->seg_first; s < op->seg_end; s++)
@@ -372,8 +374,13 @@ columns_make_operations (ColumnsRead *cr)
   const int64_t *segments = cr->values[TPROF_COL_OP_SEGMENTS];
   const int64_t *offset = pf->seg_offset;
 
+  size_t per_op = (size_t) pf->world_size * (cr->values[TPROF_COL_SEG_RECORDED] != NULL ? 5 : 4);
+
   pf->ops = calloc (cr->k > 0 ? cr->k : 1, sizeof *pf->ops);
-  if (pf->ops == NULL)
+  /* one block for every operation's per-rank arrays (8 bytes a value):
+   * one allocation, not four or five per operation */
+  pf->cache_block = cr->k <= SIZE_MAX / 8 / (per_op + 1) ? calloc ((size_t) cr->k * per_op + 1, 8) : NULL;
+  if (pf->ops == NULL || pf->cache_block == NULL)
     return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
   for (uint64_t k = 0; k < cr->k; k++)
     {
@@ -477,98 +484,127 @@ _tprof_columns_segment_of (const TprofProfileFile *pf,
   return lo < op->seg_end && pf->seg_rank[lo] == r ? lo : -1;
 }
 
-/* Sample column @c read whole as its native type into a new array (NULL
- * when the file has none), checked against its checksum. 0 or -1. */
-static int
-columns_read_whole (TprofProfileFile *pf,
-                    TprofColumn       c,
-                    void            **values,
-                    TprofError       *error)
+/* Sample column @c, open, or 0 when the file has none, -1 when it
+ * cannot be opened (the open checked it: damage since). */
+static hid_t
+columns_open_sample (TprofProfileFile *pf,
+                     TprofColumn       c)
+{
+  const char *path = _tprof_columns[c].path;
+
+  if (H5Lexists (pf->file, "samples", H5P_DEFAULT) <= 0 || H5Lexists (pf->file, path, H5P_DEFAULT) <= 0)
+    return 0;
+  return H5Dopen2 (pf->file, path, H5P_DEFAULT);
+}
+
+int
+_tprof_columns_stored_crc (TprofProfileFile *pf,
+                           int               c,
+                           uint32_t         *crc,
+                           TprofError       *error)
 {
   const char *path = _tprof_columns[c].path;
   size_t size = _tprof_column_value_size (c);
   hid_t native = columns_mem_type (c);
-  hid_t dset, type;
+  TprofH5Guard guard;
+  unsigned stored = 0;
+  hid_t dset, type = -1, attr = -1;
   int result = 0;
 
-  *values = NULL;
-  if (H5Lexists (pf->file, "samples", H5P_DEFAULT) <= 0 || H5Lexists (pf->file, path, H5P_DEFAULT) <= 0)
-    return 0;
-  dset = H5Dopen2 (pf->file, path, H5P_DEFAULT);
-  type = dset >= 0 ? H5Dget_type (dset) : -1;
-  *values = _tprof_malloc_array (pf->n_samples > 0 ? pf->n_samples : 1, size);
-  if (*values == NULL)
-    result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: not enough memory for %s", pf->path, path);
-  else if (type < 0 || (pf->n_samples > 0 && H5Dread (dset, native, H5S_ALL, H5S_ALL, H5P_DEFAULT, *values) < 0))
-    result = _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "%s: cannot read", path);
-  /* the values as read are the bytes as stored: checked at once */
-  else if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && H5Tget_size (type) == size
-           && H5Tget_class (type) == H5Tget_class (native) && H5Tget_order (type) == H5T_ORDER_LE)
-    result = _tprof_columns_check_crc (pf, dset, path, *values, pf->n_samples * size, error);
-  else
-    result = columns_check_stored (&(ColumnsRead) { .pf = pf, .error = error }, dset, c, pf->n_samples);
-  _tprof_h5_close (type);
-  _tprof_h5_close (dset);
-  if (result < 0)
+  _tprof_h5_enter (&guard);
+  dset = columns_open_sample (pf, c);
+  if (dset > 0)
+    type = H5Dget_type (dset);
+  /* the values as read are the bytes as stored */
+  if (type >= 0 && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && H5Tget_size (type) == size
+      && H5Tget_class (type) == H5Tget_class (native) && H5Tget_order (type) == H5T_ORDER_LE
+      && H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) > 0)
     {
-      free (*values);
-      *values = NULL;
+      attr = H5Aopen (dset, TPROF_FORMAT_CRC_ATTR, H5P_DEFAULT);
+      result = attr >= 0 && H5Aread (attr, H5T_NATIVE_UINT, &stored) >= 0 ? 1
+               : tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: %s: attribute '%s' is not an unsigned integer",
+                                  pf->path, path, TPROF_FORMAT_CRC_ATTR);
     }
+  else if (dset < 0)
+    result = _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "%s: not a readable dataset", path);
+  _tprof_h5_close (attr);
+  _tprof_h5_close (type);
+  if (dset > 0)
+    _tprof_h5_close (dset);
+  _tprof_h5_leave (&guard);
+  *crc = (uint32_t) stored;
   return result;
 }
 
-/* The first value of the columns that breaks its rule, named by its row. */
+/* Rows [@row, @row + @count) of sample column @c into @values. */
 static int
-columns_check_samples (const TprofProfileFile *pf,
-                       const double           *times,
-                       const double           *starts,
-                       const int32_t          *threads,
-                       TprofError             *error)
+columns_read_range (TprofProfileFile *pf,
+                    TprofColumn       c,
+                    uint64_t          row,
+                    uint64_t          count,
+                    void             *values,
+                    TprofError       *error)
 {
-  for (uint64_t i = 0; i < pf->n_samples; i++)
-    {
-      if (!(isfinite (times[i]) && times[i] >= 0))
-        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/times[%llu]: is %s (%g), expected a "
-                                "finite time >= 0", pf->path, (unsigned long long) i,
-                                isnan (times[i]) ? "NaN" : isinf (times[i]) ? "infinite" : "negative", times[i]);
-      if (starts != NULL && !isfinite (starts[i]))
-        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/starts[%llu]: is %g, expected a "
-                                "finite time", pf->path, (unsigned long long) i, starts[i]);
-      if (threads != NULL && threads[i] < 0)
-        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/threads[%llu]: is %d, expected a "
-                                "thread >= 0", pf->path, (unsigned long long) i, threads[i]);
-    }
+  hid_t dset = columns_open_sample (pf, c);
+  bool ok = dset > 0 && _tprof_h5_read_range (dset, columns_mem_type (c), row, count, values);
+
+  if (dset > 0)
+    _tprof_h5_close (dset);
+  if (!ok)
+    return _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "%s: cannot read rows %llu to %llu",
+                            _tprof_columns[c].path, (unsigned long long) row, (unsigned long long) (row + count));
   return 0;
 }
 
 int
-_tprof_columns_read_samples (TprofProfileFile *pf,
-                             double          **times,
-                             double          **starts,
-                             int32_t         **threads,
-                             TprofError       *error)
+_tprof_columns_read_rows (TprofProfileFile *pf,
+                          size_t            first_op,
+                          size_t            end_op,
+                          uint64_t          row,
+                          uint64_t          count,
+                          double           *times,
+                          double           *starts,
+                          int32_t          *threads,
+                          TprofError       *error)
 {
   TprofH5Guard guard;
   int result;
 
-  *starts = NULL;
-  *threads = NULL;
+  (void) first_op;
+  (void) end_op;
+  if (count == 0)
+    return 0;
   _tprof_h5_enter (&guard);
-  result = columns_read_whole (pf, TPROF_COL_TIMES, (void **) times, error);
-  if (result == 0 && pf->has_starts)
-    result = columns_read_whole (pf, TPROF_COL_STARTS, (void **) starts, error);
-  if (result == 0 && pf->has_threads)
-    result = columns_read_whole (pf, TPROF_COL_THREADS, (void **) threads, error);
+  result = columns_read_range (pf, TPROF_COL_TIMES, row, count, times, error);
+  if (result == 0 && starts != NULL)
+    result = columns_read_range (pf, TPROF_COL_STARTS, row, count, starts, error);
+  if (result == 0 && threads != NULL)
+    result = columns_read_range (pf, TPROF_COL_THREADS, row, count, threads, error);
   _tprof_h5_leave (&guard);
-  if (result == 0)
-    result = columns_check_samples (pf, *times, *starts, *threads, error);
-  if (result < 0)
-    {
-      free (*times);
-      free (*starts);
-      free (*threads);
-      *times = *starts = NULL;
-      *threads = NULL;
-    }
   return result;
+}
+
+int
+_tprof_columns_check_rows (const TprofProfileFile *pf,
+                           uint64_t                row,
+                           uint64_t                n,
+                           const double           *times,
+                           const double           *starts,
+                           const int32_t          *threads,
+                           TprofError             *error)
+{
+  for (uint64_t i = 0; i < n; i++)
+    {
+      if (!(isfinite (times[i]) && times[i] >= 0))
+        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/times[%llu]: is %s (%g), expected a "
+                                "finite time >= 0", pf->path, (unsigned long long) (row + i),
+                                isnan (times[i]) ? "NaN" : isinf (times[i]) ? "infinite" : "negative", times[i]);
+      if (starts != NULL && !isfinite (starts[i]))
+        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/starts[%llu]: is %g, expected a "
+                                "finite time", pf->path, (unsigned long long) (row + i), starts[i]);
+      if (threads != NULL && threads[i] < 0)
+        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: samples/threads[%llu]: is %d, expected a "
+                                "thread >= 0", pf->path, (unsigned long long) (row + i), threads[i]);
+    }
+  return 0;
 }

@@ -45,6 +45,7 @@ typedef struct
   double  *rank_sum;
   double  *rank_min;
   double  *rank_max;
+  bool     borrowed;              /* the arrays lie in the file's cache_block */
 } TprofOperationCache;
 
 typedef struct
@@ -90,6 +91,28 @@ typedef struct
                                        TprofError       *error);
   /* lets go of what the source holds (not @pf itself) */
   void                       (*close) (TprofProfileFile *pf);
+  /* format 3 (tprof-columns-batches.c): rows [@row, @row + @count) of
+   * the sample columns into @times, @starts and @threads (NULL where the
+   * file has none), native and unchecked, with the caches of operations
+   * [@first_op, @end_op) ready to check them against. With neither
+   * operations nor rows it only says whether it can. 1 when it cannot (the caller reads an
+   * operation at a time), 0, or -1 with @error. */
+  int                        (*read_rows) (TprofProfileFile *pf,
+                                           size_t            first_op,
+                                           size_t            end_op,
+                                           uint64_t          row,
+                                           uint64_t          count,
+                                           double           *times,
+                                           double           *starts,
+                                           int32_t          *threads,
+                                           TprofError       *error);
+  /* format 3: sample column @c's stored checksum, in *@crc, when the
+   * values read_rows() gives are its bytes as stored: 1, 0 when it has
+   * none or they are not, -1 with @error. */
+  int                        (*column_crc) (TprofProfileFile *pf,
+                                            int               c,
+                                            uint32_t         *crc,
+                                            TprofError       *error);
 } TprofProfileSource;
 
 extern const TprofProfileSource _tprof_profile_file_in_process;
@@ -117,6 +140,7 @@ struct _TprofProfileFile
   size_t            n_segments;
   int32_t          *seg_rank;
   int64_t          *seg_offset;       /* n_segments + 1 */
+  void             *cache_block;      /* every operation's per-rank cache arrays */
   uint64_t          n_samples;
   bool              has_starts;
   bool              has_threads;
@@ -180,14 +204,42 @@ int _tprof_columns_crc_error (const TprofProfileFile *pf,
                               uint32_t                stored,
                               uint32_t                computed,
                               TprofError             *error);
-/* Every sample column read whole (starts and threads NULL where the file
- * has none), checked: values by the format's rules, bytes against their
- * checksums. Takes the HDF5 lock. 0, or -1 with @error. */
-int _tprof_columns_read_samples (TprofProfileFile *pf,
-                                 double          **times,
-                                 double          **starts,
-                                 int32_t         **threads,
-                                 TprofError       *error);
+/* The first value of rows [@row, @row + @n) of the sample columns that
+ * breaks its rule (@starts and @threads NULL where absent), named by its
+ * row. 0, or -1 with @error. */
+int _tprof_columns_check_rows (const TprofProfileFile *pf,
+                               uint64_t                row,
+                               uint64_t                n,
+                               const double           *times,
+                               const double           *starts,
+                               const int32_t          *threads,
+                               TprofError             *error);
+/* The in-process source's read_rows() and column_crc() (HDF5 here). */
+int _tprof_columns_read_rows (TprofProfileFile *pf,
+                              size_t            first_op,
+                              size_t            end_op,
+                              uint64_t          row,
+                              uint64_t          count,
+                              double           *times,
+                              double           *starts,
+                              int32_t          *threads,
+                              TprofError       *error);
+int _tprof_columns_stored_crc (TprofProfileFile *pf,
+                               int               c,
+                               uint32_t         *crc,
+                               TprofError       *error);
+/* Operation @k's samples from rows of the columns that start at its first
+ * row (@starts and @threads NULL where absent): copied into arrays of its
+ * own, or taken when *@own (which is then cleared, the arrays taken or
+ * freed); ranks from its cache's counts; checked against its cache, with
+ * what its ranks recorded attached. NULL with @error. */
+TprofGatheredTime *_tprof_columns_cut (TprofProfileFile *pf,
+                                       size_t            k,
+                                       const double     *times,
+                                       const double     *starts,
+                                       const int32_t    *threads,
+                                       bool             *own,
+                                       TprofError       *error);
 /* The segment of rank @r in operation @op, or -1. */
 int64_t _tprof_columns_segment_of (const TprofProfileFile *pf,
                                    const TprofH5Operation *op,

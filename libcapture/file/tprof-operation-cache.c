@@ -14,6 +14,9 @@
 /* Relative tolerance between the cache and what the samples give (2b). */
 #define TPROF_CACHE_TOLERANCE 1e-9
 
+/* Worlds up to this many ranks use arrays on the stack. */
+#define TPROF_CACHE_SMALL_WORLD 64
+
 static const char *const tprof_cache_float_names[TPROF_CACHE_N_FLOATS] = {
   "sum", "mean", "std", "min", "max", "median", "p95", "p99",
 };
@@ -21,11 +24,14 @@ static const char *const tprof_cache_float_names[TPROF_CACHE_N_FLOATS] = {
 void
 _tprof_operation_cache_clear (TprofOperationCache *cache)
 {
-  free (cache->rank_count);
-  free (cache->rank_recorded);
-  free (cache->rank_sum);
-  free (cache->rank_min);
-  free (cache->rank_max);
+  if (!cache->borrowed)
+    {
+      free (cache->rank_count);
+      free (cache->rank_recorded);
+      free (cache->rank_sum);
+      free (cache->rank_min);
+      free (cache->rank_max);
+    }
   memset (cache, 0, sizeof *cache);
 }
 
@@ -475,14 +481,18 @@ tprof_cache_fill_stats (const TprofProfileFile *pf,
   const TprofOperationCache *c = &op->cache;
   const double *f = c->floats;
   TprofSummary *s = &op->stats.summary;
-  double *totals = malloc ((size_t) pf->world_size * sizeof *totals);
-  int32_t *ranks = malloc ((size_t) pf->world_size * sizeof *ranks);
+  /* most worlds are small: no allocation per operation then */
+  double small_totals[TPROF_CACHE_SMALL_WORLD];
+  int32_t small_ranks[TPROF_CACHE_SMALL_WORLD];
+  bool small = pf->world_size <= TPROF_CACHE_SMALL_WORLD;
+  double *totals = small ? small_totals : malloc ((size_t) pf->world_size * sizeof *totals);
+  int32_t *ranks = small ? small_ranks : malloc ((size_t) pf->world_size * sizeof *ranks);
   size_t n_ranks = 0;
 
   if (totals == NULL || ranks == NULL)
     {
-      free (totals);
-      free (ranks);
+      if (!small)
+        free (totals), free (ranks);
       return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
     }
   for (int r = 0; r < pf->world_size; r++)
@@ -498,8 +508,8 @@ tprof_cache_fill_stats (const TprofProfileFile *pf,
     .p95 = f[TPROF_CACHE_P95], .p99 = f[TPROF_CACHE_P99],
   };
   _tprof_rank_totals_balance (totals, ranks, n_ranks, s);
-  free (totals);
-  free (ranks);
+  if (!small)
+    free (totals), free (ranks);
   op->stats.rank_count = c->rank_count;
   op->stats.rank_sum = c->rank_sum;
   op->stats.rank_min = c->rank_min;

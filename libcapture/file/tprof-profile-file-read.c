@@ -182,7 +182,9 @@ in_process_close (TprofProfileFile *file)
   _tprof_h5_leave (&guard);
 }
 
-const TprofProfileSource _tprof_profile_file_in_process = { in_process_read, in_process_stats, in_process_close };
+const TprofProfileSource _tprof_profile_file_in_process = {
+  in_process_read, in_process_stats, in_process_close, _tprof_columns_read_rows, _tprof_columns_stored_crc,
+};
 
 const TprofOperationStats *
 tprof_profile_file_operation_stats (TprofProfileFile *file,

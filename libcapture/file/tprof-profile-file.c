@@ -60,6 +60,7 @@ tprof_profile_file_free (TprofProfileFile *pf)
       free (op->computed_recorded);
     }
   free (pf->ops);
+  free (pf->cache_block);
   free (pf->by_name);
   free (pf->seg_rank);
   free (pf->seg_offset);

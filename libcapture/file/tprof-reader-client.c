@@ -705,6 +705,44 @@ _tprof_reader_client_read (TprofProfileFile   *file,
   return client_read_in_helper (file, op, ranks, n_ranks, progress, user_data, cancel, error);
 }
 
+int
+_tprof_reader_client_read_rows (TprofProfileFile *file,
+                                size_t            first_op,
+                                size_t            end_op,
+                                uint64_t          row,
+                                uint64_t          count,
+                                double           *times,
+                                double           *starts,
+                                int32_t          *threads,
+                                TprofError       *error)
+{
+  TprofReaderClient *client = file->remote;
+  TprofReaderLocation loc;
+  bool direct = false;
+
+  if (client->direct_never || client->fd < 0 || file->n_ops == 0)
+    return 1;
+  /* the helper says once where the columns lie */
+  if (!client->columns.known && client_locate (client, file, 0, &loc, &direct, error) < 0)
+    return -1;
+  if (direct)
+    _tprof_reader_columns_learn (&client->columns, file, 0, &loc);
+  if (!client->columns.known)
+    return 1;
+  return _tprof_reader_columns_read (&client->columns, file, client->fd, first_op, end_op, row, count, times,
+                                     starts, threads, error);
+}
+
+int
+_tprof_reader_client_column_crc (TprofProfileFile *file,
+                                 int               c,
+                                 uint32_t         *crc,
+                                 TprofError       *error)
+{
+  (void) error;
+  return _tprof_reader_columns_crc (&file->remote->columns, c, crc);
+}
+
 static TprofGatheredTime *
 client_read_in_helper (TprofProfileFile   *file,
                            size_t              op,

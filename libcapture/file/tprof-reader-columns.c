@@ -1,7 +1,9 @@
 /* tprof-reader-columns.c — format 3 in the isolated reader's client: once the helper said where the columns lie, every operation's rows are found here, with no round trip. */
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "tprof-reader-private.h"
 
@@ -112,4 +114,98 @@ _tprof_reader_columns_locate (const TprofReaderColumns *cols,
   for (size_t i = 0; i < TPROF_READER_N_ARRAYS; i++)
     loc->arrays[i].offset += loc->row * loc->arrays[i].type.size;
   return true;
+}
+
+/* The reader's array that holds sample column @c. */
+static TprofReaderArrayId
+columns_array_of (int c)
+{
+  return c == TPROF_COL_TIMES ? TPROF_READER_TIMES : c == TPROF_COL_STARTS ? TPROF_READER_STARTS
+         : TPROF_READER_THREADS;
+}
+
+/* Every array present lies within the file as it is now. */
+static int
+columns_check_extent (const TprofReaderColumns *cols,
+                      const TprofProfileFile   *file,
+                      int                       fd,
+                      TprofError               *error)
+{
+  struct stat st;
+
+  if (fstat (fd, &st) < 0)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", file->path, strerror (errno));
+  for (int c = TPROF_COL_TIMES; c <= TPROF_COL_THREADS; c++)
+    {
+      const TprofReaderArray *a = &cols->columns.arrays[columns_array_of (c)];
+
+      /* get_location() bounded offset and n_rows: no overflow */
+      if (a->present && a->offset + cols->columns.n_rows * a->type.size > (uint64_t) st.st_size)
+        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: %s: runs past the end of the file (truncated?)",
+                                file->path, _tprof_columns[c].path);
+    }
+  return 0;
+}
+
+int
+_tprof_reader_columns_read (const TprofReaderColumns *cols,
+                            TprofProfileFile         *file,
+                            int                       fd,
+                            size_t                    first_op,
+                            size_t                    end_op,
+                            uint64_t                  row,
+                            uint64_t                  count,
+                            double                   *times,
+                            double                   *starts,
+                            int32_t                  *threads,
+                            TprofError               *error)
+{
+  void *out[] = { times, starts, threads };
+
+  if (count == 0 && first_op == end_op)
+    {
+      /* what the file holds, as the helper found it */
+      file->has_starts = cols->columns.arrays[TPROF_READER_STARTS].present;
+      file->has_threads = cols->columns.arrays[TPROF_READER_THREADS].present;
+      file->n_samples = cols->columns.n_rows;
+      return columns_check_extent (cols, file, fd, error);
+    }
+  for (size_t k = first_op; k < end_op; k++)
+    if (!columns_cache_from_stats (file, &file->ops[k]))
+      return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'",
+                              file->path, file->ops[k].name);
+  for (int c = TPROF_COL_TIMES; count > 0 && c <= TPROF_COL_THREADS; c++)
+    {
+      const TprofReaderArray *a = &cols->columns.arrays[columns_array_of (c)];
+      void *values = out[c - TPROF_COL_TIMES];
+      int status;
+
+      if (values == NULL || !a->present)
+        continue;
+      status = _tprof_h5_pread_values (fd, (off_t) (a->offset + row * a->type.size), a->type, (size_t) count, values,
+                                       c != TPROF_COL_THREADS);
+      if (status == -1)
+        return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: %s: runs past the end of the file (truncated?)",
+                                file->path, _tprof_columns[c].path);
+      if (status != 0)
+        return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s: cannot read: %s", file->path,
+                                _tprof_columns[c].path, strerror (status));
+    }
+  return 0;
+}
+
+int
+_tprof_reader_columns_crc (const TprofReaderColumns *cols,
+                           int                       c,
+                           uint32_t                 *crc)
+{
+  const TprofReaderArray *a = &cols->columns.arrays[columns_array_of (c)];
+  bool floats = _tprof_columns[c].type == TPROF_COLTYPE_FLOAT64;
+
+  if (!a->present || !a->has_crc || a->type.big_endian || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+      || a->type.kind != (floats ? TPROF_H5_RAW_FLOAT : TPROF_H5_RAW_SIGNED)
+      || a->type.size != _tprof_column_value_size (c))
+    return 0;
+  *crc = a->crc;
+  return 1;
 }

@@ -58,7 +58,7 @@ _tprof_reader_get_cache (TprofWire           *w,
   size_t n = (size_t) world_size;
 
   /* as _tprof_operation_cache_clear(), which the helper cannot reach */
-  for (size_t i = 0; i < TPROF_READER_N_CACHE_ARRAYS; i++)
+  for (size_t i = 0; i < TPROF_READER_N_CACHE_ARRAYS && !cache->borrowed; i++)
     free (*tprof_reader_cache_array (cache, i));
   memset (cache, 0, sizeof *cache);
   cache->has_count = _tprof_wire_get_u64 (w) != 0;

@@ -147,6 +147,15 @@ bool _tprof_reader_columns_locate (const TprofReaderColumns *cols,
                                    size_t                    op,
                                    TprofReaderLocation      *loc);
 void _tprof_reader_columns_clear (TprofReaderColumns *cols);
+/* With the columns known: checks they lie within the file open as @fd
+ * (no operations, no rows), or reads rows [@row, @row + @count) of them from @fd, with
+ * the caches of operations [@first_op, @end_op) made ready. 0 or -1. */
+int _tprof_reader_columns_read (const TprofReaderColumns *cols, TprofProfileFile *file, int fd,
+                                size_t first_op, size_t end_op, uint64_t row, uint64_t count,
+                                double *times, double *starts, int32_t *threads, TprofError *error);
+/* Sample column @c's stored checksum when the values read are its bytes
+ * as stored: 1 with *@crc, else 0. */
+int _tprof_reader_columns_crc (const TprofReaderColumns *cols, int c, uint32_t *crc);
 
 /* Reads operation @op's samples on @ranks (sorted, distinct, in range;
  * NULL: all) from @fd where @loc (direct) says they lie, checks them and
@@ -168,6 +177,13 @@ typedef struct _TprofReaderClient TprofReaderClient;
 void _tprof_reader_client_free (TprofReaderClient *client);
 const TprofOperationStats *_tprof_reader_client_stats (TprofProfileFile *file, size_t op,
                                                        TprofError *error);
+/* The source's read_rows() and column_crc() (TprofProfileSource): format
+ * 3's rows read here with pread(), where the helper located the columns
+ * (it is asked once). */
+int _tprof_reader_client_read_rows (TprofProfileFile *file, size_t first_op, size_t end_op, uint64_t row,
+                                    uint64_t count, double *times, double *starts, int32_t *threads,
+                                    TprofError *error);
+int _tprof_reader_client_column_crc (TprofProfileFile *file, int c, uint32_t *crc, TprofError *error);
 TprofGatheredTime *_tprof_reader_client_read (TprofProfileFile *file, size_t op,
                                               const int32_t *ranks, size_t n_ranks,
                                               TprofProgressFunc progress, void *user_data,

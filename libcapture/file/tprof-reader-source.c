@@ -32,4 +32,7 @@ reader_close (TprofProfileFile *file)
   file->remote = NULL;
 }
 
-const TprofProfileSource _tprof_reader_source = { reader_read, _tprof_reader_client_stats, reader_close };
+const TprofProfileSource _tprof_reader_source = {
+  reader_read, _tprof_reader_client_stats, reader_close, _tprof_reader_client_read_rows,
+  _tprof_reader_client_column_crc,
+};

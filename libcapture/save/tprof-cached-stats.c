@@ -9,11 +9,15 @@
 void
 _tprof_cached_stats_clear (TprofCachedStats *cache)
 {
-  free (cache->rank_count);
-  free (cache->rank_sum);
-  free (cache->rank_min);
-  free (cache->rank_max);
-  free (cache->rank_recorded);
+  if (!cache->borrowed)
+    {
+      free (cache->rank_count);
+      free (cache->rank_sum);
+      free (cache->rank_min);
+      free (cache->rank_max);
+      free (cache->rank_recorded);
+    }
+  cache->borrowed = false;
   cache->rank_recorded = NULL;
   cache->rank_count = NULL;
   cache->rank_sum = cache->rank_min = cache->rank_max = NULL;
@@ -24,14 +28,16 @@ _tprof_cached_stats_clear (TprofCachedStats *cache)
 static bool
 tprof_cached_stats_set_recorded (TprofCachedStats        *cache,
                                  const TprofGatheredTime *gt,
-                                 int                      world_size)
+                                 int                      world_size,
+                                 int64_t                 *storage)
 {
   const TprofRankRecorded *rec;
   size_t n = tprof_gathered_time_recorded (gt, &rec);
 
   if (!tprof_gathered_time_is_sampled (gt))
     return true;
-  cache->rank_recorded = malloc ((size_t) world_size * sizeof *cache->rank_recorded);
+  cache->rank_recorded = storage != NULL ? storage + 4 * (size_t) world_size
+                         : malloc ((size_t) world_size * sizeof *cache->rank_recorded);
   if (cache->rank_recorded == NULL)
     {
       _tprof_cached_stats_clear (cache);
@@ -54,19 +60,21 @@ tprof_cached_stats_set_recorded (TprofCachedStats        *cache,
 }
 
 bool
-_tprof_cached_stats_init (TprofCachedStats     *cache,
-                             const TprofGatheredTime *gt,
-                             int                      world_size)
+_tprof_cached_stats_init (TprofCachedStats        *cache,
+                          const TprofGatheredTime *gt,
+                          int                      world_size,
+                          int64_t                 *storage)
 {
   size_t ws = (size_t) world_size;
   TprofRankSummary *ranks = NULL;
   size_t n_ranks;
 
   cache->rank_recorded = NULL;
-  cache->rank_count = calloc (ws, sizeof *cache->rank_count);
-  cache->rank_sum = calloc (ws, sizeof *cache->rank_sum);
-  cache->rank_min = malloc (ws * sizeof *cache->rank_min);
-  cache->rank_max = malloc (ws * sizeof *cache->rank_max);
+  cache->borrowed = storage != NULL;
+  cache->rank_count = storage != NULL ? storage : calloc (ws, sizeof *cache->rank_count);
+  cache->rank_sum = storage != NULL ? (double *) (storage + ws) : calloc (ws, sizeof *cache->rank_sum);
+  cache->rank_min = storage != NULL ? (double *) (storage + 2 * ws) : malloc (ws * sizeof *cache->rank_min);
+  cache->rank_max = storage != NULL ? (double *) (storage + 3 * ws) : malloc (ws * sizeof *cache->rank_max);
   n_ranks = tprof_gathered_time_rank_summaries (gt, &ranks);
   if (cache->rank_count == NULL || cache->rank_sum == NULL || cache->rank_min == NULL ||
       cache->rank_max == NULL || n_ranks == (size_t) -1 ||
@@ -90,5 +98,5 @@ _tprof_cached_stats_init (TprofCachedStats     *cache,
       cache->rank_max[r] = ranks[i].max;
     }
   free (ranks);
-  return tprof_cached_stats_set_recorded (cache, gt, world_size);
+  return tprof_cached_stats_set_recorded (cache, gt, world_size, storage);
 }

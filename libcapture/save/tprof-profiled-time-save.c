@@ -74,6 +74,7 @@ typedef struct
   TprofCachedStats    *caches;
   TprofGatheredTime  **copies;
   size_t               n;      /* operations prepared, whose copies to free */
+  int64_t             *rank_block;  /* every cache's per-rank arrays */
 } SaveOperations;
 
 static void
@@ -88,6 +89,7 @@ save_operations_clear (SaveOperations *so)
   free (so->parts);
   free (so->caches);
   free (so->copies);
+  free (so->rank_block);
 }
 
 /* Refuses what the format cannot hold: an invalid name or sample. */
@@ -160,11 +162,17 @@ save_statistics (TprofProfileWriter      *w,
                  SaveOperations          *so,
                  TprofError              *error)
 {
+  size_t per_op = (size_t) w->world_size * TPROF_CACHED_STATS_ARRAYS;
+
+  /* one allocation for every operation's per-rank arrays, not five each */
+  if (so->n > 0 && per_op > 0 && so->n <= SIZE_MAX / sizeof (int64_t) / per_op)
+    so->rank_block = calloc (so->n * per_op, sizeof (int64_t));
   for (size_t k = 0; k < so->n; k++)
     {
       const TprofGatheredTime *gt = so->copies[k] != NULL ? so->copies[k] : tprof_profiled_time_nth (pt, k);
+      int64_t *storage = so->rank_block != NULL ? so->rank_block + k * per_op : NULL;
 
-      if (!_tprof_cached_stats_init (&so->caches[k], gt, w->world_size))
+      if (!_tprof_cached_stats_init (&so->caches[k], gt, w->world_size, storage))
         return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
                                 w->path, so->parts[k].name);
       so->parts[k].cache = &so->caches[k];

@@ -23,12 +23,20 @@ typedef struct
                                 * samples each rank recorded; then rank_sum/min/max
                                 * and the summary's count, sum, mean, min and max
                                 * cover all of them */
+  bool         borrowed;    /* the arrays lie in @storage (see below) */
 } TprofCachedStats;
 
-/* Fills @cache from @gt; false when memory is exhausted. */
-bool _tprof_cached_stats_init (TprofCachedStats     *cache,
-                                  const TprofGatheredTime *gt,
-                                  int                      world_size);
+/* Values of the per-rank arrays of one operation's cache, world_size
+ * each: counts, sums, minima, maxima, recorded. */
+#define TPROF_CACHED_STATS_ARRAYS 5
+
+/* Fills @cache from @gt; false when memory is exhausted. With @storage
+ * (TPROF_CACHED_STATS_ARRAYS * world_size values of 8 bytes, zeroed) the
+ * arrays lie there, else they are allocated. */
+bool _tprof_cached_stats_init (TprofCachedStats        *cache,
+                               const TprofGatheredTime *gt,
+                               int                      world_size,
+                               int64_t                 *storage);
 TPROF_EXPORT void _tprof_cached_stats_clear (TprofCachedStats *cache);
 
 /* The sample arrays of an operation. */

@@ -15,33 +15,55 @@
 #define DEFAULT_TOP 10
 
 
+typedef struct
+{
+  TprofCliBlame *blame;
+  gboolean       no_timeline;
+} Collecting;
+
+/* One operation's arrival, and its blame where it synchronises. */
+static bool
+collect_one (size_t             op,
+             TprofGatheredTime *gt,
+             void              *user_data,
+             TprofError        *error)
+{
+  Collecting *c = user_data;
+  TprofArrival arrival;
+  gboolean ok;
+
+  if (tprof_gathered_time_count (gt) > 0 && tprof_gathered_time_starts (gt) == NULL)
+    {
+      tprof_gathered_time_free (gt);
+      c->no_timeline = TRUE;
+      return false;
+    }
+  ok = tprof_stragglers_add (c->blame->stragglers, gt, &arrival);
+  tprof_gathered_time_free (gt);
+  if (!ok)
+    {
+      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s", g_strerror (ENOMEM));
+      return false;
+    }
+  if (arrival.synchronising)
+    g_ptr_array_add (c->blame->synchronising, g_strdup (tprof_profile_file_operation_name (c->blame->profile, op)));
+  return true;
+}
+
 /* Every operation's arrival, and the blame of the synchronising ones. */
 static int
 collect (const char       *file,
          TprofProfileFile *profile,
          TprofCliBlame    *blame)
 {
-  for (size_t op = 0; op < tprof_profile_file_n_operations (profile); op++)
-    {
-      TprofGatheredTime *gt = tprof_cli_read_operation (profile, op, NULL);
-      TprofArrival arrival;
-      gboolean ok;
+  Collecting c = { blame, FALSE };
+  TprofError error = { 0 };
 
-      if (gt == NULL)
-        return TPROF_CLI_EXIT_FAILED;
-      if (tprof_gathered_time_count (gt) > 0 && tprof_gathered_time_starts (gt) == NULL)
-        {
-          tprof_gathered_time_free (gt);
-          return tprof_cli_no_timeline_error (file);
-        }
-      ok = tprof_stragglers_add (blame->stragglers, gt, &arrival);
-      tprof_gathered_time_free (gt);
-      if (!ok)
-        return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
-      if (arrival.synchronising)
-        g_ptr_array_add (blame->synchronising, g_strdup (tprof_profile_file_operation_name (profile, op)));
-    }
-  return TPROF_CLI_EXIT_OK;
+  if (tprof_profile_file_read_all (profile, NULL, 0, collect_one, &c, &error) == 0)
+    return TPROF_CLI_EXIT_OK;
+  if (c.no_timeline)
+    return tprof_cli_no_timeline_error (file);
+  return tprof_cli_library_error (file, &error);
 }
 
 /* The verdict and the blame per group of the chosen level. */

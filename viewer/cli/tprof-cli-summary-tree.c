@@ -9,6 +9,26 @@
 
 #include "tprof-cli.h"
 
+typedef struct
+{
+  TprofGatheredTime **ops;
+  gboolean            no_timeline;
+} TreeRead;
+
+/* Keeps each operation; stops at the first with samples but no starts. */
+static bool
+keep_operation (size_t             op,
+                TprofGatheredTime *gt,
+                void              *user_data,
+                TprofError        *error)
+{
+  TreeRead *read = user_data;
+
+  read->ops[op] = gt;
+  read->no_timeline = tprof_gathered_time_count (gt) > 0 && tprof_gathered_time_starts (gt) == NULL;
+  return !read->no_timeline;
+}
+
 gboolean
 tprof_cli_summary_tree (TprofProfileFile *profile,
                         const GArray     *ranks,
@@ -16,6 +36,7 @@ tprof_cli_summary_tree (TprofProfileFile *profile,
 {
   gsize n = tprof_profile_file_n_operations (profile);
   TprofGatheredTime **ops = g_new0 (TprofGatheredTime *, MAX (n, 1));
+  TreeRead read = { ops, FALSE };
   TprofNesting *nesting = NULL;
   TprofError error = { 0 };
   gboolean ok = TRUE;
@@ -29,15 +50,15 @@ tprof_cli_summary_tree (TprofProfileFile *profile,
       tree->self_sums[op] = NAN;
     }
   /* every operation's starts are needed: a sample's parent may be of any */
-  for (gsize op = 0; op < n && ok; op++)
+  if (tprof_profile_file_read_all (profile, ranks != NULL ? (const int32_t *) ranks->data : NULL,
+                                   ranks != NULL ? ranks->len : 0, keep_operation, &read, &error) < 0)
     {
-      ops[op] = tprof_cli_read_operation (profile, op, ranks);
-      ok = ops[op] != NULL;
-      if (ok && tprof_gathered_time_count (ops[op]) > 0 && tprof_gathered_time_starts (ops[op]) == NULL)
-        goto out;  /* no timeline: no tree, and nothing wrong */
+      /* no timeline: no tree, and nothing wrong */
+      ok = read.no_timeline;
+      if (!ok)
+        tprof_cli_library_error (tprof_profile_file_path (profile), &error);
+      goto out;
     }
-  if (!ok)
-    goto out;
   nesting = tprof_nesting_new ((const TprofGatheredTime *const *) ops, n, &error);
   if (nesting == NULL)
     {

@@ -343,47 +343,76 @@ apply_tree (TprofProfileFile   *profile,
     }
 }
 
-static void
-append_subtree (const Row          *rows,
-                gsize               n_rows,
-                const TprofCliTree *tree,
-                gssize              parent,
-                int                 depth,
-                GArray             *out)
+/* Each operation's children, in file order: those of @op are
+ * children[first[op + 1] .. first[op + 2]), the top level's (parent -1)
+ * children[first[0] .. first[1]). One pass to count, one to place. */
+static gsize *
+tree_children (const TprofCliTree *tree,
+               gsize               n_rows,
+               gsize             **first_out)
 {
-  for (gsize op = 0; op < n_rows && depth <= (int) n_rows; op++)
-    if (tree->parents[op] == parent)
-      {
-        Row row = rows[op];
+  gsize *first = g_new0 (gsize, n_rows + 2);
+  gsize *children = g_new (gsize, MAX (n_rows, 1));
+  gsize *next = g_new (gsize, n_rows + 1);
 
-        row.depth = depth;
-        g_array_append_val (out, row);
-        append_subtree (rows, n_rows, tree, (gssize) op, depth + 1, out);
-      }
+  for (gsize op = 0; op < n_rows; op++)
+    first[tree->parents[op] + 2]++;
+  for (gsize k = 1; k < n_rows + 2; k++)
+    first[k] += first[k - 1];
+  memcpy (next, first, (n_rows + 1) * sizeof *next);
+  for (gsize op = 0; op < n_rows; op++)
+    children[next[tree->parents[op] + 1]++] = op;
+  g_free (next);
+  *first_out = first;
+  return children;
 }
 
 /* @rows (in file order) reordered as the tree: each operation followed by
- * its children, depth first, siblings in file order. */
+ * its children, depth first, siblings in file order; linear in the
+ * operations (an explicit stack: a chain of 10^4 operations is deep). */
 static Row *
 order_as_tree (const Row          *rows,
                gsize               n_rows,
                const TprofCliTree *tree)
 {
-  GArray *out = g_array_sized_new (FALSE, FALSE, sizeof (Row), (guint) n_rows);
+  Row *out = g_new (Row, MAX (n_rows, 1));
+  gboolean *seen = g_new0 (gboolean, MAX (n_rows, 1));
+  gsize *first = NULL, *children = tree_children (tree, n_rows, &first);
+  /* the next child to visit of each open level: an index into children */
+  gsize *stack = g_new (gsize, n_rows + 1), *end = g_new (gsize, n_rows + 1);
+  gsize n_out = 0;
+  int depth = 0;
 
-  append_subtree (rows, n_rows, tree, -1, 0, out);
+  stack[0] = first[0];
+  end[0] = first[1];
+  while (depth >= 0)
+    {
+      gsize op;
+
+      if (stack[depth] == end[depth])
+        {
+          depth--;
+          continue;
+        }
+      op = children[stack[depth]++];
+      seen[op] = TRUE;
+      out[n_out] = rows[op];
+      out[n_out++].depth = depth;
+      depth++;
+      stack[depth] = first[op + 1];
+      end[depth] = first[op + 2];
+    }
   /* the engine breaks cycles, so every operation is reached; if one were
    * not, it is shown at the top level rather than lost */
-  for (gsize op = 0; op < n_rows && out->len < n_rows; op++)
-    {
-      gboolean seen = FALSE;
-
-      for (guint k = 0; k < out->len && !seen; k++)
-        seen = g_array_index (out, Row, k).index == op;
-      if (!seen)
-        g_array_append_val (out, rows[op]);
-    }
-  return (Row *) g_array_free (out, FALSE);
+  for (gsize op = 0; op < n_rows; op++)
+    if (!seen[op])
+      out[n_out++] = rows[op];
+  g_free (stack);
+  g_free (end);
+  g_free (children);
+  g_free (first);
+  g_free (seen);
+  return out;
 }
 
 static uint64_t

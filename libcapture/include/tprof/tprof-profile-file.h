@@ -121,6 +121,30 @@ TPROF_EXPORT TprofGatheredTime *tprof_profile_file_read_operation (TprofProfileF
                                                                    const volatile int *cancel,
                                                                    TprofError        *error);
 
+/* Called by tprof_profile_file_read_all() with operation @op's samples,
+ * which it takes (frees or keeps). false stops the read (which then
+ * fails with @error as the callback left it, or TPROF_ERROR_CANCELLED). */
+typedef bool (*TprofProfileFileReadFunc) (size_t             op,
+                                          TprofGatheredTime *samples,
+                                          void              *user_data,
+                                          TprofError        *error);
+
+/* Reads every operation of @file, in file order, on the ranks
+ * @ranks[0..@n_ranks) (NULL: every rank), each checked as
+ * tprof_profile_file_read_operation() checks it, and hands each to @func.
+ * Much faster than reading them one by one when a file holds many small
+ * operations: format 3's columns are read in large blocks that hold many
+ * operations (and against their checksums, checked once every row is
+ * read: on a mismatch the call fails after @func has seen the
+ * operations); memory holds one block beside what @func keeps. 0, or -1
+ * with @error set. */
+TPROF_EXPORT int tprof_profile_file_read_all (TprofProfileFile         *file,
+                                              const int32_t            *ranks,
+                                              size_t                    n_ranks,
+                                              TprofProfileFileReadFunc  func,
+                                              void                     *user_data,
+                                              TprofError               *error);
+
 /* For programs that only read profiles, such as tprof and tprof-viewer:
  * skips HDF5's clean-up at exit. After some damaged files HDF5 cannot
  * release what it opened and prints "infinite loop closing library" when
