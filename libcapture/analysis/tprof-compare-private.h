@@ -9,6 +9,11 @@
 #define TPROF_COMPARE_BLOCKS          10
 #define TPROF_COMPARE_BLOCK_MIN_OCCURRENCES 5
 
+/* One run a side: how many times the larger spread seen inside the runs
+ * (between blocks, between ranks) whole runs may differ by, as a standard
+ * deviation of their logs (docs/compare.md says why 2). */
+#define TPROF_COMPARE_RUN_SPREAD_FACTOR 2.0
+
 /* Everything of @out but the verdict's test and the verdict: counts,
  * medians, ratio, interval, p_value (= p_adjusted); the verdict's fields
  * NaN / none. Returns false when memory is exhausted. */

@@ -155,25 +155,80 @@ logs_of (const double *medians,
   return true;
 }
 
-/* Welch's t test of the logs of block medians @a against @b (@n each). */
-static void
-welch_test (double          *a,
-            double          *b,
-            size_t           n,
-            TprofComparison *out)
+/* How whole ranks of the runs compared differ: the sum over the runs of
+ * the squared deviations of the logs of their ranks' medians from the
+ * run's mean, and its degrees of freedom (a run's ranks - 1 each). */
+typedef struct
 {
-  double mean_a, mean_b, ss_a, ss_b, va, vb, error, df;
+  double squares;
+  double df;
+} RankSpread;
+
+/* Adds the spread of @occ's ranks' medians to @spread (nothing when a
+ * median is not positive); false when memory is exhausted. */
+static bool
+add_rank_spread (const TprofOccurrences *occ,
+                 RankSpread             *spread)
+{
+  const TprofGatheredTime *gt = tprof_occurrences_selection (occ);
+  const double *times = tprof_gathered_time_times (gt);
+  const int32_t *ranks = tprof_occurrences_ranks (occ);
+  size_t n_ranks = tprof_occurrences_n_ranks (occ);
+  double *values = _tprof_malloc_array (tprof_gathered_time_count (gt) + 1, sizeof *values);
+  double *logs = _tprof_malloc_array (n_ranks + 1, sizeof *logs);
+  bool ok = values != NULL && logs != NULL;
+
+  for (size_t i = 0; ok && i < n_ranks; i++)
+    {
+      size_t count = tprof_occurrences_count (occ, ranks[i]), sample, m = 0;
+
+      for (size_t j = 0; j < count && tprof_occurrences_sample (occ, ranks[i], j, &sample); j++)
+        values[m++] = times[sample];
+      logs[i] = median_in_place (values, m);  /* a rank of occ has a sample */
+    }
+  if (ok && n_ranks >= 2 && logs_of (logs, n_ranks, logs))
+    {
+      double mean, squares;
+
+      mean_and_squares (logs, n_ranks, &mean, &squares);
+      spread->squares += squares;
+      spread->df += (double) (n_ranks - 1);
+    }
+  free (values);
+  free (logs);
+  return ok;
+}
+
+/* One run a side: the run is the unit, and how much whole runs differ is
+ * not seen from one run. Its variance is bounded by the larger of two seen
+ * inside the runs, pooled over both: that of a block's log median (a
+ * stretch of the run against another) and that of a rank's (a process
+ * against another), v, times the square of RUN_SPREAD_FACTOR, k. The
+ * difference of the mean logs of the blocks @a and @b (@n each) then has
+ * the variance 2 k^2 v + 2 s^2 / n, s^2 the blocks', with the degrees of
+ * freedom of v's estimate (docs/compare.md). */
+static void
+blocks_test (double           *a,
+             double           *b,
+             size_t            n,
+             const RankSpread *ranks,
+             TprofComparison  *out)
+{
+  const double k = TPROF_COMPARE_RUN_SPREAD_FACTOR;
+  double mean_a, mean_b, ss_a, ss_b, blocks, prior, df;
 
   if (!logs_of (a, n, a) || !logs_of (b, n, b))
     return;  /* a median of 0: no ratio to test */
   mean_and_squares (a, n, &mean_a, &ss_a);
   mean_and_squares (b, n, &mean_b, &ss_b);
-  va = ss_a / (double) (n - 1) / (double) n;
-  vb = ss_b / (double) (n - 1) / (double) n;
-  error = sqrt (va + vb);
-  /* Welch and Satterthwaite; equal to 2 (n - 1) when either is 0 */
-  df = va + vb > 0.0 ? (va + vb) * (va + vb) / ((va * va + vb * vb) / (double) (n - 1)) : 2.0 * (double) (n - 1);
-  set_t_test (out, TPROF_VERDICT_TEST_BLOCKS, mean_b - mean_a, error, df);
+  df = 2.0 * (double) (n - 1);
+  blocks = prior = (ss_a + ss_b) / df;
+  if (ranks->df >= 1.0 && ranks->squares / ranks->df > blocks)
+    {
+      prior = ranks->squares / ranks->df;
+      df = ranks->df;
+    }
+  set_t_test (out, TPROF_VERDICT_TEST_BLOCKS, mean_b - mean_a, sqrt (2.0 * k * k * prior + 2.0 * blocks / (double) n), df);
 }
 
 /* How many blocks runs of at most @a and @b occurrences a rank make:
@@ -195,6 +250,7 @@ tprof_compare_blocks (const TprofGatheredTime *base,
   TprofOccurrences *a, *b;
   size_t n_blocks;
   double medians[2][TPROF_COMPARE_BLOCKS];
+  RankSpread ranks = { 0.0, 0.0 };
   bool ok;
 
   if (tprof_gathered_time_count (base) == 0 || tprof_gathered_time_count (new_samples) == 0)
@@ -207,9 +263,11 @@ tprof_compare_blocks (const TprofGatheredTime *base,
       return false;
     }
   n_blocks = blocks_for (most_occurrences (a), most_occurrences (b));
-  ok = n_blocks < 2 || (block_medians (a, n_blocks, medians[0]) && block_medians (b, n_blocks, medians[1]));
+  ok = n_blocks < 2
+       || (block_medians (a, n_blocks, medians[0]) && block_medians (b, n_blocks, medians[1])
+           && add_rank_spread (a, &ranks) && add_rank_spread (b, &ranks));
   if (ok && n_blocks >= 2)
-    welch_test (medians[0], medians[1], n_blocks, out);
+    blocks_test (medians[0], medians[1], n_blocks, &ranks, out);
   tprof_occurrences_free (a);
   tprof_occurrences_free (b);
   return ok;
@@ -249,13 +307,14 @@ _tprof_compare_flat_blocks (const double    *base,
 {
   size_t n_blocks = blocks_for (n_base, n_new);
   double medians[2][TPROF_COMPARE_BLOCKS];
+  const RankSpread one_rank = { 0.0, 0.0 };
 
   if (n_blocks < 2)
     return true;
   if (!flat_block_medians (base, n_base, n_blocks, medians[0])
       || !flat_block_medians (new_samples, n_new, n_blocks, medians[1]))
     return false;
-  welch_test (medians[0], medians[1], n_blocks, out);
+  blocks_test (medians[0], medians[1], n_blocks, &one_rank, out);
   return true;
 }
 

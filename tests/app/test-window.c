@@ -2192,6 +2192,10 @@ test_window_compare (void)
     _tprof_window_compare_with_runs (window, G_LIST_MODEL (files));
     app_test_gui_wait_idle (window);
     g_assert_null (_tprof_window_get_error (window));
+    /* the title names every baseline */
+    g_clear_pointer (&title, g_free);
+    g_object_get (window, "title", &title, NULL);
+    g_assert_cmpstr (title, ==, "compare-new.h5 compared with compare-base.h5, compare-base2.h5");
     for (guint o = 0; o < 3; o++)
       {
         c = row_comparison (window, names[o], &tested);

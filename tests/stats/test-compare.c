@@ -52,7 +52,8 @@ test_p_value_shifted_and_equal (void)
 {
   GRand *rand = g_rand_new_with_seed (11);
   g_autofree double *a = lognormal (rand, 3000, 1e-3, 0.3);
-  g_autofree double *b = lognormal (rand, 2000, 1.1e-3, 0.3);
+  /* 30 %: one run a side, a change must pass what its blocks let a whole run shift */
+  g_autofree double *b = lognormal (rand, 2000, 1.3e-3, 0.3);
   g_autofree double *c = lognormal (rand, 2500, 1e-3, 0.3);
   TprofComparison slower = check_against_scipy (a, 3000, b, 2000);
   TprofComparison same = check_against_scipy (a, 3000, c, 2500);
@@ -155,8 +156,11 @@ test_holm (void)
 
 /* The verdict's blocks over arrays taken as one rank in order: B =
  * min (10, smaller size / 5) stretches, sample k in stretch k B / n, the
- * logs of their medians in scipy.stats.ttest_ind (equal_var=False), with
- * numpy's medians; too few samples for two blocks: no test, "same". */
+ * logs of their numpy medians; s^2 their variance pooled over both sides,
+ * the difference of the mean logs over sqrt (2 * 2^2 s^2 + 2 s^2 / B)
+ * against scipy.stats.t with 2 (B - 1) degrees of freedom (the spread
+ * between runs bounded by twice the spread between blocks, no rank spread
+ * with one rank); too few samples for two blocks: no test, "same". */
 static void
 test_flat_blocks (void)
 {
@@ -164,14 +168,21 @@ test_flat_blocks (void)
   const double d[] = { 1.3, 2.1, 1.5, 1.2, 1.8, 1.6, 1.9, 1.4, 1.7, 1.55, 1.25, 1.85, 1.45, 1.65, 1.35, 1.95 };
   const double e[] = { 2.0, 2.2, 1.9, 2.1, 2.3, 2.6, 2.4, 2.5, 2.7, 2.45 };
   const double f[] = { 2.9, 3.1, 2.8, 3.0, 3.2, 3.0, 3.3, 2.7, 3.1, 2.95, 3.4 };
+  const double g[] = { 1.00, 1.02, 0.99, 1.01, 1.03, 0.98, 1.00, 1.02, 1.01, 0.99,
+                       1.00, 1.03, 0.98, 1.01, 1.02, 0.99, 1.00, 1.01, 1.02, 0.98 };
+  double h[G_N_ELEMENTS (g)];
   TprofComparison out;
+
+  /* h is g reversed, 50 % slower: steady blocks, a change far beyond them */
+  for (gsize i = 0; i < G_N_ELEMENTS (g); i++)
+    h[i] = 1.5 * g[G_N_ELEMENTS (g) - 1 - i];
 
   g_assert_true (tprof_compare_samples (c, G_N_ELEMENTS (c), d, G_N_ELEMENTS (d), &out));
   g_assert_cmpint (out.verdict_test, ==, TPROF_VERDICT_TEST_BLOCKS);
-  stats_assert_close (out.p_verdict, 0.14871930234377828, 1e-9);
+  stats_assert_close (out.p_verdict, 0.6236475834194319, 1e-9);
   g_assert_cmpint (out.verdict, ==, TPROF_VERDICT_SAME);
   g_assert_true (tprof_compare_samples (e, G_N_ELEMENTS (e), f, G_N_ELEMENTS (f), &out));
-  stats_assert_close (out.p_verdict, 0.17819022073002422, 1e-9);
+  stats_assert_close (out.p_verdict, 0.39508802872479576, 1e-9);
   /* per sample, 10 against 11 values this far apart are "significant" */
   g_assert_cmpfloat (out.p_value, <, 0.001);
   g_assert_cmpint (out.verdict, ==, TPROF_VERDICT_SAME);
@@ -179,6 +190,10 @@ test_flat_blocks (void)
   g_assert_cmpint (out.verdict_test, ==, TPROF_VERDICT_TEST_NONE);
   g_assert_true (isnan (out.p_verdict));
   g_assert_cmpint (out.verdict, ==, TPROF_VERDICT_SAME);
+  g_assert_true (tprof_compare_samples (g, G_N_ELEMENTS (g), h, G_N_ELEMENTS (h), &out));
+  g_assert_cmpint (out.verdict_test, ==, TPROF_VERDICT_TEST_BLOCKS);
+  stats_assert_close (out.p_verdict, 3.2650305365691013e-07, 1e-8);
+  g_assert_cmpint (out.verdict, ==, TPROF_VERDICT_SLOWER);
   /* identical arrays: no difference at all */
   g_assert_true (tprof_compare_samples (c, G_N_ELEMENTS (c), c, G_N_ELEMENTS (c), &out));
   g_assert_cmpfloat (out.p_verdict, ==, 1.0);

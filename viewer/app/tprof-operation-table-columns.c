@@ -19,8 +19,11 @@ const ColumnSpec _tprof_operation_table_column_specs[] = {
   { "name", N_("Name"), "name", COLUMN_NAME, 0, N_("The operation, as the program named it") },
   /* comparing: right after the name, what changed */
   { "verdict", N_("Verdict"), NULL, COLUMN_VERDICT, 0,
-    N_("Slower or faster than the baseline: a Mann–Whitney test of the samples, Holm-adjusted over the "
-       "operations, p below 0.05 and a change of the median of more than 2 %") },
+    /* xgettext:no-c-format */
+    N_("Slower or faster than the baseline: the verdict's test, Holm-adjusted over the operations, p below "
+       "0.05, and a change of the median of more than 2 %. With one baseline the test compares the runs' "
+       "blocks of occurrences, taking whole runs to differ by up to twice the spread between blocks or ranks "
+       "of a run, so only large changes count; with several, each run's median is one observation") },
   { "change", N_("Change"), NULL, COLUMN_CHANGE, 0,
     /* xgettext:no-c-format */
     N_("How the median changed against the baseline, with its 95 % interval") },

@@ -33,6 +33,24 @@ extra_baselines (TprofWindow *self)
   return g_object_get_data (G_OBJECT (self), EXTRA_BASELINES);
 }
 
+char *
+_tprof_window_baseline_names (TprofWindow *self,
+                              guint       *n)
+{
+  GPtrArray *extras = extra_baselines (self);
+  GString *names = g_string_new (NULL);
+
+  *n = 1 + (extras != NULL ? extras->len : 0);
+  for (guint i = 0; i < *n; i++)
+    {
+      TprofProfile *baseline = i == 0 ? self->baseline : g_ptr_array_index (extras, i - 1);
+      g_autofree char *name = g_file_get_basename (_tprof_profile_get_file (baseline));
+
+      g_string_append_printf (names, "%s%s", i > 0 ? ", " : "", name);
+    }
+  return g_string_free (names, FALSE);
+}
+
 /* The cached median of all ranks of each extra baseline's operation of
  * the same name as the profile's operation @i. */
 static void

@@ -114,6 +114,10 @@ void        _tprof_window_open_on_straggler (TprofWindow *self);
 typedef struct _WindowComparison WindowComparison;
 void        _tprof_window_stop_comparing  (TprofWindow  *self);
 TprofProfile *_tprof_window_get_baseline  (TprofWindow  *self);
+/* The file names of every baseline, the first first, comma-separated,
+ * and how many into @n (there must be a baseline). */
+char       *_tprof_window_baseline_names (TprofWindow *self,
+                                          guint       *n);
 /* The profile or the baseline changed: operations matched again, the
  * table's columns, title, table and charts updated. */
 void        _tprof_window_comparison_changed (TprofWindow *self);

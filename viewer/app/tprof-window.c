@@ -515,14 +515,15 @@ _tprof_window_show_title (TprofWindow *self)
   gtk_label_set_text (self->title_label, basename);
   if (self->baseline != NULL)
     {
-      g_autofree char *base = g_file_get_basename (_tprof_profile_get_file (self->baseline));
+      guint n;
+      g_autofree char *base = _tprof_window_baseline_names (self, &n);
       /* Translators: the window title while comparing; the first %s is the
-       * profile's file, the second the baseline's */
+       * profile's file, the second the baselines' (comma-separated) */
       g_autofree char *title = g_strdup_printf (_("%s compared with %s"), basename, base);
 
       gtk_window_set_title (GTK_WINDOW (self), title);
-      /* Translators: %s is the baseline's file name */
-      shown = g_strdup_printf (_("Baseline: %s"), base);
+      /* Translators: %s is the baseline's file name, or several comma-separated */
+      shown = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Baseline: %s", "Baselines: %s", n), base);
     }
   else
     {

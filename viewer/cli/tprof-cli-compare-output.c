@@ -82,9 +82,9 @@ notes (const TprofCliComparison *cmp)
     g_string_append_printf (out, _("The runs have %d and %d ranks: ranks are not compared one by one.\n"),
                             cmp->base_world, cmp->new_world);
   if (n_base == 1 && n_new == 1 && !cmp->calibrated)
-    g_string_append (out, _("One run a side: the verdict allows for how samples of a run vary together, not "
-                            "for how whole runs differ. Compare several runs a side (--base, --new) or give "
-                            "the spread of identical runs (--noise).\n"));
+    g_string_append (out, _("One run a side: whole runs are taken to differ by up to twice the spread "
+                            "between blocks or ranks of a run, so only large changes count. Compare several "
+                            "runs a side (--base, --new) or give the spread of identical runs (--noise).\n"));
   else
     {
       g_autofree char *base_runs = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u base run", "%u base runs",

@@ -566,8 +566,10 @@ tprof_cli_compare (int    argc,
                                      "\"same\" otherwise; \"only-base\" and \"only-new\" for operations of "
                                      "one side. The verdict's test takes each run's median as one "
                                      "observation when a side has several runs (or --noise gives the "
-                                     "spread between runs), and medians of blocks of consecutive "
-                                     "occurrences with one run a side. p (Holm) is the per-sample "
+                                     "spread between runs); with one run a side, the mean of the logs "
+                                     "of medians of blocks of consecutive occurrences, whole runs taken "
+                                     "to differ by up to twice the spread between blocks or ranks of a "
+                                     "run. p (Holm) is the per-sample "
                                      "Mann-Whitney U test, which calls a run's own noise significant. "
                                      "Exit status 3 with --fail-on-slower when any verdict is \"slower\"."),
                                    entries);
