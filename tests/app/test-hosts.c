@@ -10,6 +10,8 @@
 #include "app-test-gui.h"
 #include "app-test-util.h"
 #include "tprof-heatmap-view.h"
+#include "tprof-host-item.h"
+#include "tprof-rank-item.h"
 
 static TprofApplication *app;
 static char *fixture_dir;
@@ -35,13 +37,15 @@ settle (TprofWindow *window)
 
 /* tools/make-scenario.py's @kind on @ranks ranks (hosts of 8). */
 static char *
-make_scenario (const char *kind,
-               int         ranks)
+make_scenario_steps (const char *kind,
+                     int         ranks,
+                     int         steps)
 {
-  g_autofree char *name = g_strdup_printf ("%s-%d.h5", kind, ranks);
+  g_autofree char *name = g_strdup_printf ("%s-%d-%d.h5", kind, ranks, steps);
   char *path = g_build_filename (fixture_dir, name, NULL);
   g_autofree char *ranks_text = g_strdup_printf ("%d", ranks);
-  const char *argv[] = { PYTHON3, SCENARIO_SCRIPT, kind, path, "--ranks", ranks_text, "--steps", "40", NULL };
+  g_autofree char *steps_text = g_strdup_printf ("%d", steps);
+  const char *argv[] = { PYTHON3, SCENARIO_SCRIPT, kind, path, "--ranks", ranks_text, "--steps", steps_text, NULL };
   g_autoptr(GError) error = NULL;
   int status = 0;
 
@@ -52,6 +56,13 @@ make_scenario (const char *kind,
     g_error ("could not run %s: %s", SCENARIO_SCRIPT, error->message);
   g_assert_true (g_spawn_check_wait_status (status, NULL));
   return path;
+}
+
+static char *
+make_scenario (const char *kind,
+               int         ranks)
+{
+  return make_scenario_steps (kind, ranks, 40);
 }
 
 static TprofWindow *
@@ -195,6 +206,160 @@ test_hosts_heatmap_rows (void)
   close_window (window);
 }
 
+/* The rank list's rows (a GtkTreeListModel of hosts, their ranks below). */
+static GListModel *
+list_rows (TprofWindow *window)
+{
+  GtkListView *list = GTK_LIST_VIEW (_tprof_rank_filter_get_list (window->rank_filter));
+
+  return gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_list_view_get_model (list)));
+}
+
+/* The item of row @i (a TprofHostItem or TprofRankItem; owned by the row). */
+static GObject *
+row_item (TprofWindow *window,
+          guint        i)
+{
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (list_rows (window), i);
+  g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+
+  return item;
+}
+
+/* Whether the rank filter selects exactly the ranks listed by @expected. */
+static gboolean
+selects (TprofWindow  *window,
+         const char   *expected)
+{
+  g_autoptr(GArray) ranks = NULL;
+  g_autofree guint8 *want = g_new0 (guint8, 1024);
+  const guint8 *mask = window->mask != NULL ? g_bytes_get_data (window->mask, NULL) : NULL;
+
+  g_assert_true (tprof_rank_expr_parse (expected, 1024, &ranks, NULL));
+  for (guint i = 0; i < ranks->len; i++)
+    want[g_array_index (ranks, gint32, i)] = 1;
+  for (guint r = 0; r < 1024; r++)
+    if (!(mask != NULL ? mask[r] : 1) != !want[r])
+      return FALSE;
+  return _tprof_rank_filter_get_n_selected (window->rank_filter) == ranks->len;
+}
+
+/* The first check button at or under @widget whose label starts with @prefix. */
+static GtkCheckButton *
+find_check (GtkWidget  *widget,
+            const char *prefix)
+{
+  if (GTK_IS_CHECK_BUTTON (widget) && gtk_check_button_get_label (GTK_CHECK_BUTTON (widget)) != NULL
+      && g_str_has_prefix (gtk_check_button_get_label (GTK_CHECK_BUTTON (widget)), prefix))
+    return GTK_CHECK_BUTTON (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkCheckButton *check = find_check (child, prefix);
+
+      if (check != NULL)
+        return check;
+    }
+  return NULL;
+}
+
+/* 1024 ranks on 128 hosts of 8: the list shows 128 host rows (no rank
+ * rows made); unchecking node000's box hides its 8 ranks; checking node064
+ * alone (after None) shows exactly ranks 512-519, and Over Time then has
+ * their 8 rows. Expanded, node064 lists its 8 ranks; one unchecked leaves
+ * the host mixed, 7 ranks shown. */
+static void
+test_hosts_rank_list (void)
+{
+  g_autofree char *path = make_scenario ("slow-node", 1024);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = open_sized (path, 1000, 700);
+  TprofHeatmapView *view = _tprof_charts_panel_get_heatmap (window->charts);
+  g_autofree char *host_0 = g_strdup_printf (_("%s · ranks %s"), "node000", "0-7");
+  g_autofree char *host_64 = g_strdup_printf (_("%s · ranks %s"), "node064", "512-519");
+  g_autofree char *rank_515 = g_strdup_printf (_("Rank %d"), 515);
+  g_autoptr(GtkTreeListRow) row = NULL;
+  GtkCheckButton *check;
+  GObject *item;
+  guint rows, cols;
+
+  settle (window);
+  g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 128);
+  item = row_item (window, 0);
+  g_assert_true (TPROF_IS_HOST_ITEM (item));
+  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (item)), ==, host_0);
+  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (row_item (window, 64))), ==, host_64);
+
+  /* node000's own check box, as a click does */
+  check = find_check (_tprof_rank_filter_get_list (window->rank_filter), "node000");
+  g_assert_nonnull (check);
+  gtk_check_button_set_active (check, FALSE);
+  app_test_gui_wait_idle (window);
+  g_assert_true (selects (window, "8-1023"));
+  gtk_check_button_set_active (check, TRUE);
+  app_test_gui_wait_idle (window);
+  g_assert_null (window->mask);
+
+  /* None, then node064 checked: its ranks alone, its 8 rows over time */
+  g_settings_set_string (settings, "rank-metric", "time");
+  _tprof_rank_filter_select_none (window->rank_filter);
+  g_object_set (row_item (window, 64), "active", TRUE, NULL);
+  settle (window);
+  g_assert_true (selects (window, "512-519"));
+  g_assert_nonnull (_tprof_heatmap_view_get_cells (view, &rows, &cols));
+  g_assert_cmpuint (rows, ==, 8);
+  g_assert_true (_tprof_host_item_get_active (TPROF_HOST_ITEM (row_item (window, 64))));
+  g_assert_false (_tprof_host_item_get_active (TPROF_HOST_ITEM (row_item (window, 63))));
+
+  /* expanded: its ranks below it; one unchecked leaves it mixed */
+  row = g_list_model_get_item (list_rows (window), 64);
+  gtk_tree_list_row_set_expanded (row, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 136);
+  item = row_item (window, 68);
+  g_assert_true (TPROF_IS_RANK_ITEM (item));
+  g_assert_cmpint (_tprof_rank_item_get_rank (TPROF_RANK_ITEM (item)), ==, 515);
+  g_assert_cmpstr (_tprof_rank_item_get_label (TPROF_RANK_ITEM (item)), ==, rank_515);
+  g_assert_true (_tprof_rank_item_get_active (TPROF_RANK_ITEM (item)));
+  g_object_set (item, "active", FALSE, NULL);
+  app_test_gui_wait_idle (window);
+  g_assert_true (selects (window, "512-514,516-519"));
+  {
+    gboolean mixed, active;
+
+    g_object_get (row_item (window, 64), "inconsistent", &mixed, "active", &active, NULL);
+    g_assert_true (mixed);
+    g_assert_false (active);
+  }
+  /* the expression entry reaches the rank rows made */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "515", NULL));
+  g_assert_true (_tprof_rank_item_get_active (TPROF_RANK_ITEM (row_item (window, 68))));
+  g_assert_false (_tprof_rank_item_get_active (TPROF_RANK_ITEM (row_item (window, 67))));
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
+/* 10^5 ranks on 12 500 hosts: the list holds one row per host, and a
+ * host checked alone shows its 8 ranks. */
+static void
+test_hosts_many_ranks (void)
+{
+  g_autofree char *path = make_scenario_steps ("slow-node", 100000, 2);
+  TprofWindow *window = open_sized (path, 1000, 700);
+  g_autofree char *host = g_strdup_printf (_("%s · ranks %s"), "node6250", "50000-50007");
+  GObject *item;
+
+  settle (window);
+  g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 12500);
+  item = row_item (window, 6250);
+  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (item)), ==, host);
+  _tprof_rank_filter_select_none (window->rank_filter);
+  g_object_set (item, "active", TRUE, NULL);
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 8);
+  g_assert_true (((const guint8 *) g_bytes_get_data (window->mask, NULL))[50007]);
+  g_assert_false (((const guint8 *) g_bytes_get_data (window->mask, NULL))[50008]);
+  close_window (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -207,6 +372,8 @@ main (int   argc,
   fixture_dir = app_test_make_dir ();
 
   g_test_add_func ("/app/hosts/heatmap-rows", test_hosts_heatmap_rows);
+  g_test_add_func ("/app/hosts/rank-list", test_hosts_rank_list);
+  g_test_add_func ("/app/hosts/many-ranks", test_hosts_many_ranks);
 
   ret = g_test_run ();
 
