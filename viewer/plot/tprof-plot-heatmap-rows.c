@@ -101,9 +101,11 @@ rows_gather (const double        *cells,
   fill_labels (rows, topo);
   /* Translators: the heat map's row axis when its rows are hosts */
   rows->title = level == TPROF_TOPOLOGY_RANK ? _("Ranks") : _("Host");
-  if (level != TPROF_TOPOLOGY_RANK && rows->first_group[0] != rows->last_group[0])
+  if (level == TPROF_TOPOLOGY_HOST && rows->first_group[0] != rows->last_group[0])
     /* Translators: the heat map's row axis when each row is several hosts */
     rows->title = _("Hosts");
+  else if (level > TPROF_TOPOLOGY_HOST)
+    rows->title = tprof_topology_level_name (topo, level);
   return rows;
 }
 
@@ -124,18 +126,21 @@ tprof_plot_heatmap_rows_new (const double        *cells,
 }
 
 TprofPlotHeatmapRows *
-tprof_plot_heatmap_rows_new_hosts (const double        *cells,
-                                   const gint32        *row_ranks,
-                                   guint                n_rows,
-                                   guint                n_cols,
-                                   const TprofTopology *topo)
+tprof_plot_heatmap_rows_new_at (const double        *cells,
+                                const gint32        *row_ranks,
+                                guint                n_rows,
+                                guint                n_cols,
+                                const TprofTopology *topo,
+                                gsize                level,
+                                guint                max_rows)
 {
   g_return_val_if_fail (topo != NULL, NULL);
+  g_return_val_if_fail (level < tprof_topology_n_levels (topo), NULL);
 
-  if (!tprof_topology_has_hosts (topo) || cells == NULL)
+  if (cells == NULL)
     return NULL;
-  return rows_gather (cells, row_ranks, n_rows, n_cols, topo, TPROF_TOPOLOGY_HOST,
-                      (guint) tprof_topology_n_groups (topo, TPROF_TOPOLOGY_HOST));
+  return rows_gather (cells, row_ranks, n_rows, n_cols, topo, level,
+                      (guint) MIN ((gsize) MAX (max_rows, 1), tprof_topology_n_groups (topo, level)));
 }
 
 void

@@ -321,7 +321,7 @@ typedef struct
   gsize    level;        /* the topology level gathered (host, or rank) */
   gsize   *first_group;  /* n_rows: each row's first and last group of that level */
   gsize   *last_group;
-  const char *title;     /* the rows' axis title (static) */
+  const char *title;     /* the rows' axis title (static, or the topology's level name) */
 } TprofPlotHeatmapRows;
 
 /* The rows of @cells (@n_rows ranks @row_ranks x @n_cols) gathered to fit
@@ -333,13 +333,17 @@ TprofPlotHeatmapRows *tprof_plot_heatmap_rows_new (const double        *cells,
                                                    guint                n_cols,
                                                    const TprofTopology *topo,
                                                    guint                max_rows);
-/* One row per host shown, whatever the room (a CSV's rows); NULL when
- * the file names no hosts shared by ranks. */
-TprofPlotHeatmapRows *tprof_plot_heatmap_rows_new_hosts (const double        *cells,
-                                                         const gint32        *row_ranks,
-                                                         guint                n_rows,
-                                                         guint                n_cols,
-                                                         const TprofTopology *topo);
+/* The same at @level of @topo (host, or a level of a topology file),
+ * whatever the ranks' number: at most @max_rows rows (G_MAXUINT: one per
+ * group shown, a CSV's rows). NULL when nothing is shown or memory is
+ * exhausted. */
+TprofPlotHeatmapRows *tprof_plot_heatmap_rows_new_at (const double        *cells,
+                                                      const gint32        *row_ranks,
+                                                      guint                n_rows,
+                                                      guint                n_cols,
+                                                      const TprofTopology *topo,
+                                                      gsize                level,
+                                                      guint                max_rows);
 void                  tprof_plot_heatmap_rows_free (TprofPlotHeatmapRows *rows);
 /* Points @plot's rows at @rows. */
 void                  tprof_plot_heatmap_use_rows (TprofPlotHeatmap           *plot,
