@@ -474,7 +474,7 @@ tprof_cli_plot (int    argc,
     { "by", 0, 0, G_OPTION_ARG_STRING, &options.by,
       N_("Heat map: a row per host (or per group of a --topology level) instead of per rank, holding its "
          "slowest rank's value"),
-      N_("rank|host|LEVEL") },
+      N_("LEVEL") },
     { "topology", 0, 0, G_OPTION_ARG_FILENAME, &options.topology_path,
       N_("A topology file placing hosts or ranks in higher levels (switch, rack)"), N_("FILE") },
     { "ranks", 'r', 0, G_OPTION_ARG_STRING, &options.ranks_expr,
