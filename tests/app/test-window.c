@@ -2289,7 +2289,7 @@ inside (GtkWidget *focus,
 }
 
 /* The rank list and the table are one tab stop each: Tab leaves them,
- * Space toggles the focused rank, and the rank boxes take no focus. */
+ * Space toggles the focused row, and the rank boxes take no focus. */
 static void
 test_window_keynav (void)
 {
@@ -2304,11 +2304,11 @@ test_window_keynav (void)
   g_assert_true (inside (focus, list));
   g_assert_false (GTK_IS_CHECK_BUTTON (focus));
 
-  /* Space toggles the focused rank */
+  /* Space toggles the focused row: here the first host, so all its ranks */
   before = _tprof_rank_filter_get_n_selected (window->rank_filter);
   g_assert_true (press_key (list, GDK_KEY_space, 0));
   app_test_gui_wait_idle (window);
-  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, before - 1);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), <, before);
   g_assert_true (press_key (list, GDK_KEY_space, 0));
   app_test_gui_wait_idle (window);
   g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, before);

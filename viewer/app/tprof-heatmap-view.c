@@ -19,6 +19,8 @@ struct _TprofHeatmapView
   guint                   n_rows;
   gboolean                deviation; /* cells are deviations from each occurrence's median */
   gboolean                log;       /* durations on a log colour scale */
+  TprofPlotHeatmapRows   *hosts;     /* the rows gathered by host when they outnumber the room, or NULL */
+  guint                   room;      /* the rows of 3 px that fit, when hosts was made */
 };
 
 enum {
@@ -74,6 +76,8 @@ tprof_heatmap_view_recompute (TprofChart *chart)
 
   g_clear_pointer (&self->cells, g_free);
   g_clear_pointer (&self->row_ranks, g_free);
+  g_clear_pointer (&self->hosts, tprof_plot_heatmap_rows_free);
+  self->room = 0;
   self->heat = _tprof_chart_get_heat (chart);
   self->cells = _tprof_chart_dup_heat_cells (chart, self->deviation);
   self->n_rows = self->heat != NULL ? self->heat->n_rows : 0;
@@ -109,6 +113,40 @@ tprof_heatmap_view_fill_plot (TprofHeatmapView *self,
   plot->value = self->deviation ? TPROF_HEATMAP_DEVIATION : TPROF_HEATMAP_DURATION;
   /* deviations keep their diverging scale */
   plot->log = self->log;
+  if (self->hosts != NULL)
+    tprof_plot_heatmap_use_rows (plot, self->hosts);
+}
+
+/* More ranks than rows of TPROF_PLOT_HEATMAP_MIN_ROW px: one row per host
+ * (or run of hosts) instead, made again when the room changes. */
+static void
+tprof_heatmap_view_fit_rows (TprofHeatmapView     *self,
+                             TprofPlotHeatmap     *plot,
+                             double                width,
+                             double                height,
+                             const TprofPlotTheme *theme)
+{
+  const TprofTopology *topo = _tprof_profile_get_topology (_tprof_chart_get_profile (TPROF_CHART (self)));
+  g_autofree gint32 *all_ranks = NULL;
+  guint room;
+
+  if (self->heat == NULL || topo == NULL)
+    return;
+  room = (guint) MAX (tprof_plot_heatmap_cells_height (width, height, plot, theme) / TPROF_PLOT_HEATMAP_MIN_ROW, 1);
+  if (room == self->room)
+    return;
+  self->room = room;
+  g_clear_pointer (&self->hosts, tprof_plot_heatmap_rows_free);
+  if (self->n_rows <= room)
+    return;
+  if (self->row_ranks == NULL)
+    {
+      all_ranks = g_new (gint32, self->n_rows);
+      for (guint i = 0; i < self->n_rows; i++)
+        all_ranks[i] = self->heat->first_rank + (gint32) i;
+    }
+  self->hosts = tprof_plot_heatmap_rows_new (self->cells, self->row_ranks != NULL ? self->row_ranks : all_ranks,
+                                             self->n_rows, self->heat->n_cols, topo, room);
 }
 
 static void
@@ -129,6 +167,16 @@ tprof_heatmap_view_draw (TprofChart           *chart,
   plot.title = title;
   plot.subtitle = self->deviation ? _("Deviation from each occurrence's median")
                                   : _("Duration by occurrence, the slowest of each column");
+  tprof_heatmap_view_fit_rows (self, &plot, width, height, theme);
+  tprof_heatmap_view_fill_plot (self, &plot);
+  plot.title = title;
+  if (self->hosts != NULL)
+    /* Translators: the subtitle when rows are hosts: each cell shows its slowest rank */
+    plot.subtitle = self->deviation ? _("Deviation from the median, the slowest rank of each cell")
+                                    : _("Duration, the slowest rank of each cell");
+  else
+    plot.subtitle = self->deviation ? _("Deviation from each occurrence's median")
+                                    : _("Duration by occurrence, the slowest of each column");
   tprof_plot_heatmap_draw (cr, width, height, &plot, theme, area);
 }
 
@@ -140,17 +188,53 @@ tprof_heatmap_view_hit (TprofChart          *chart,
                         double               y)
 {
   TprofHeatmapView *self = TPROF_HEATMAP_VIEW (chart);
-  guint row, col;
+  guint row, col, n_rows;
 
   if (self->heat == NULL || area->width <= 0 || area->height <= 0
       || x < area->x || x >= area->x + area->width || y < area->y || y >= area->y + area->height)
     return -1;
-  if (self->n_rows == 0)
+  n_rows = self->hosts != NULL ? self->hosts->n_rows : self->n_rows;
+  if (n_rows == 0)
     return -1;
   col = (guint) ((x - area->x) / area->width * self->heat->n_cols);
   /* rows go bottom up */
-  row = self->n_rows - 1 - MIN ((guint) ((y - area->y) / area->height * self->n_rows), self->n_rows - 1);
+  row = n_rows - 1 - MIN ((guint) ((y - area->y) / area->height * n_rows), n_rows - 1);
   return (gssize) row * self->heat->n_cols + MIN (col, self->heat->n_cols - 1);
+}
+
+/* A cell of a row of hosts: its hosts, its occurrences, its slowest rank's value. */
+static char *
+describe_host_row (TprofHeatmapView *self,
+                   gssize            index)
+{
+  guint row, col;
+  gsize first, last;
+  double v;
+  g_autofree char *value = NULL;
+
+  if ((gsize) index >= (gsize) self->hosts->n_rows * self->hosts->n_cols)
+    return NULL;
+  row = (guint) (index / self->hosts->n_cols);
+  col = (guint) (index % self->hosts->n_cols);
+  v = self->hosts->cells[index];
+  if (isnan (v))
+    return NULL;
+  first = col * self->heat->n_occurrences / self->heat->n_cols;
+  last = (col + 1) * self->heat->n_occurrences / self->heat->n_cols - 1;
+  value = tprof_format_duration (fabs (v), 4);
+  if (self->deviation)
+    {
+      g_autofree char *magnitude = g_steal_pointer (&value);
+
+      value = g_strdup_printf ("%s%s", v < 0 ? "−" : "+", magnitude);
+    }
+  if (first == last)
+    /* Translators: hovering a heat-map row of hosts: the hosts (node064,
+     * or node000–node093), the occurrence, and the slowest of their ranks */
+    return g_strdup_printf (_("%s\nOccurrence %zu: %s on the slowest rank"), self->hosts->labels[row], first, value);
+  /* Translators: the same for a cell covering several occurrences */
+  return g_strdup_printf (_("%s\nOccurrences %zu–%zu: at most %s on the slowest rank"),
+                          self->hosts->labels[row], first, last, value);
 }
 
 static char *
@@ -168,7 +252,11 @@ tprof_heatmap_view_describe (TprofChart *chart,
   g_autofree char *magnitude = NULL;
   g_autofree char *who = NULL;
 
-  if (self->heat == NULL || index < 0 || (gsize) index >= (gsize) self->n_rows * self->heat->n_cols)
+  if (self->heat == NULL || index < 0)
+    return NULL;
+  if (self->hosts != NULL)
+    return describe_host_row (self, index);
+  if ((gsize) index >= (gsize) self->n_rows * self->heat->n_cols)
     return NULL;
   row = (guint) (index / self->heat->n_cols);
   col = (guint) (index % self->heat->n_cols);
@@ -205,7 +293,8 @@ released_cb (GtkGestureClick  *click,
 {
   gssize hit = _tprof_chart_hit (TPROF_CHART (self), x, y);
 
-  if (hit >= 0 && self->heat != NULL)
+  /* a row of hosts is no rank (its hosts are checked in the rank list) */
+  if (hit >= 0 && self->heat != NULL && self->hosts == NULL)
     g_signal_emit (self, signals[RANK_CLICKED], 0, (int) row_rank (self, (guint) (hit / self->heat->n_cols)));
 }
 
@@ -233,6 +322,7 @@ tprof_heatmap_view_dispose (GObject *object)
 
   g_clear_pointer (&self->cells, g_free);
   g_clear_pointer (&self->row_ranks, g_free);
+  g_clear_pointer (&self->hosts, tprof_plot_heatmap_rows_free);
   self->heat = NULL;
   G_OBJECT_CLASS (tprof_heatmap_view_parent_class)->dispose (object);
 }
@@ -335,4 +425,13 @@ _tprof_heatmap_view_get_cells (TprofHeatmapView *self,
   *n_rows = self->heat != NULL ? self->n_rows : 0;
   *n_cols = self->heat != NULL ? self->heat->n_cols : 0;
   return self->cells;
+}
+
+const char *const *
+_tprof_heatmap_view_get_row_labels (TprofHeatmapView *self,
+                                    guint            *n_rows)
+{
+  g_return_val_if_fail (TPROF_IS_HEATMAP_VIEW (self), NULL);
+  *n_rows = self->hosts != NULL ? self->hosts->n_rows : 0;
+  return self->hosts != NULL ? (const char *const *) self->hosts->labels : NULL;
 }

@@ -15,5 +15,10 @@ G_DECLARE_FINAL_TYPE (TprofHeatmapView, tprof_heatmap_view, TPROF, HEATMAP_VIEW,
 const double *_tprof_heatmap_view_get_cells (TprofHeatmapView *self,
                                              guint            *n_rows,
                                              guint            *n_cols);
+/* The rows' names when more ranks are shown than rows of 3 px fit and the
+ * rows are hosts (or runs of hosts) instead, as last drawn; NULL (and
+ * *@n_rows 0) when the rows are ranks. */
+const char *const *_tprof_heatmap_view_get_row_labels (TprofHeatmapView *self,
+                                                       guint            *n_rows);
 
 G_END_DECLS

@@ -32,6 +32,25 @@ focus_target (GtkWidget        *target,
   return gtk_widget_child_focus (target, direction);
 }
 
+/* The first check button in @widget or below it (a tree row's expander
+ * holds it), or NULL. */
+static GtkCheckButton *
+find_check (GtkWidget *widget,
+            guint      depth)
+{
+  if (GTK_IS_CHECK_BUTTON (widget))
+    return GTK_CHECK_BUTTON (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL && depth > 0;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkCheckButton *check = find_check (child, depth - 1);
+
+      if (check != NULL)
+        return check;
+    }
+  return NULL;
+}
+
 /* The check button in the row that has the focus, or NULL. */
 static GtkCheckButton *
 focused_check (GtkWidget *list)
@@ -41,13 +60,7 @@ focused_check (GtkWidget *list)
 
   if (focus == NULL || !gtk_widget_is_ancestor (focus, list))
     return NULL;
-  if (GTK_IS_CHECK_BUTTON (focus))
-    return GTK_CHECK_BUTTON (focus);
-  for (GtkWidget *child = gtk_widget_get_first_child (focus); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    if (GTK_IS_CHECK_BUTTON (child))
-      return GTK_CHECK_BUTTON (child);
-  return NULL;
+  return find_check (focus, 3);
 }
 
 static gboolean

@@ -216,13 +216,25 @@ _tprof_profile_decide_straggler (TprofProfile           *self,
   if (contents == NULL || contents->stragglers == NULL || !contents->stragglers_known
       || g_atomic_int_get (&self->scan_stragglers))
     return FALSE;
-  if (contents->topology == NULL)
-    contents->topology = tprof_topology_new (contents->world_size, (const char *const *) contents->hostnames,
-                                             NULL);
-  if (contents->topology == NULL
+  if (_tprof_profile_get_topology (self) == NULL
       || !tprof_stragglers_decide (contents->stragglers, contents->topology,
                                    tprof_topology_default_level (contents->topology), verdict))
     return FALSE;
   *topology = contents->topology;
   return TRUE;
+}
+
+const TprofTopology *
+_tprof_profile_get_topology (TprofProfile *self)
+{
+  ProfileContents *contents;
+
+  g_return_val_if_fail (TPROF_IS_PROFILE (self), NULL);
+  contents = self->contents;
+  if (contents == NULL || contents->world_size <= 0)
+    return NULL;
+  if (contents->topology == NULL)
+    contents->topology = tprof_topology_new (contents->world_size, (const char *const *) contents->hostnames,
+                                             NULL);
+  return contents->topology;
 }

@@ -105,6 +105,9 @@ const TprofStragglers *_tprof_profile_get_stragglers (TprofProfile *self,
 gboolean _tprof_profile_decide_straggler (TprofProfile           *self,
                                           TprofStragglerVerdict  *verdict,
                                           const TprofTopology   **topology);
+/* The ranks grouped by host (owned by @self), once loaded; NULL before,
+ * or when memory runs out. Main thread. */
+const TprofTopology *_tprof_profile_get_topology (TprofProfile *self);
 /* TRUE while the straggler is being found: a large profile's samples are
  * read once, operation after operation, in the background (yielding to
  * the reads of selected operations); "stragglers-found" is emitted when

@@ -7,20 +7,25 @@
 #include <string.h>
 
 #include "tprof-plot.h"
+#include "tprof-host-item.h"
 #include "tprof-keynav.h"
 #include "tprof-rank-filter.h"
 #include "tprof-rank-item.h"
 
+/* The mask is the truth; the list shows it through items made as they
+ * are needed: a host's ranks when it is first expanded, so that 10^5
+ * ranks cost 12 500 host items, not 10^5 rows. */
 struct _TprofRankFilter
 {
   GtkWidget    parent_instance;
 
-  GListStore  *ranks;
+  TprofProfile *profile;    /* owns the topology the host items point into */
+  GListStore  *roots;       /* TprofHostItem per host, or TprofRankItem per rank without hosts */
+  gboolean     by_host;
   char       **hostnames;   /* one per rank, or NULL: a host name in the entry selects its ranks */
   GByteArray  *mask;
   guint        n_selected;
-  guint        freeze;        /* > 0 while a bulk change is in progress */
-  gboolean     pending;       /* a change happened while frozen */
+  gboolean     syncing;       /* the items are being set from the mask: their changes are not the user's */
 
   /* template widgets */
   GtkEntry    *expr_entry;
@@ -72,31 +77,9 @@ tprof_rank_filter_sync_entry (TprofRankFilter *self)
 static void
 tprof_rank_filter_emit_changed (TprofRankFilter *self)
 {
-  if (self->freeze > 0)
-    {
-      self->pending = TRUE;
-      return;
-    }
   tprof_rank_filter_update_summary (self);
   tprof_rank_filter_sync_entry (self);
   g_signal_emit (self, signals[CHANGED], 0);
-}
-
-static void
-tprof_rank_filter_freeze (TprofRankFilter *self)
-{
-  self->freeze++;
-}
-
-static void
-tprof_rank_filter_thaw (TprofRankFilter *self)
-{
-  g_assert (self->freeze > 0);
-  if (--self->freeze == 0 && self->pending)
-    {
-      self->pending = FALSE;
-      tprof_rank_filter_emit_changed (self);
-    }
 }
 
 static void
@@ -106,19 +89,157 @@ tprof_rank_filter_clear_error (TprofRankFilter *self)
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
 }
 
+/* A host's check: all its ranks shown, or some. */
+static void
+host_item_sync (TprofRankFilter *self,
+                TprofHostItem   *host)
+{
+  gsize n, shown = 0;
+  const gint32 *ranks = _tprof_host_item_get_ranks (host, &n);
+  GListModel *children = _tprof_host_item_get_children (host);
+
+  for (gsize i = 0; i < n; i++)
+    shown += self->mask->data[ranks[i]] != 0;
+  _tprof_host_item_set_state (host, shown == n && n > 0, shown > 0 && shown < n);
+  for (guint i = 0; children != NULL && i < g_list_model_get_n_items (children); i++)
+    {
+      g_autoptr(TprofRankItem) item = g_list_model_get_item (children, i);
+
+      _tprof_rank_item_set_active (item, self->mask->data[_tprof_rank_item_get_rank (item)]);
+    }
+}
+
+/* Every item made so far set from the mask. */
+static void
+tprof_rank_filter_sync_items (TprofRankFilter *self)
+{
+  GListModel *roots = G_LIST_MODEL (self->roots);
+
+  self->syncing = TRUE;
+  for (guint i = 0; i < g_list_model_get_n_items (roots); i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (roots, i);
+
+      if (TPROF_IS_HOST_ITEM (item))
+        host_item_sync (self, TPROF_HOST_ITEM (item));
+      else
+        _tprof_rank_item_set_active (TPROF_RANK_ITEM (item),
+                                     self->mask->data[_tprof_rank_item_get_rank (TPROF_RANK_ITEM (item))]);
+    }
+  self->syncing = FALSE;
+}
+
+/* Sets @rank's place in the mask; TRUE when that changed it. */
+static gboolean
+mask_set (TprofRankFilter *self,
+          int              rank,
+          gboolean         active)
+{
+  if (!!self->mask->data[rank] == !!active)
+    return FALSE;
+  self->mask->data[rank] = !!active;
+  self->n_selected += active ? 1 : -1;
+  return TRUE;
+}
+
 static void
 item_active_cb (TprofRankItem   *item,
                 GParamSpec      *pspec,
                 TprofRankFilter *self)
 {
-  int rank = _tprof_rank_item_get_rank (item);
-  gboolean active = _tprof_rank_item_get_active (item);
-
-  if (!!self->mask->data[rank] == active)
+  if (self->syncing || !mask_set (self, _tprof_rank_item_get_rank (item), _tprof_rank_item_get_active (item)))
     return;
-  self->mask->data[rank] = active;
-  self->n_selected += active ? 1 : -1;
+  tprof_rank_filter_sync_items (self);
   tprof_rank_filter_emit_changed (self);
+}
+
+/* A host checked or unchecked: all its ranks follow. */
+static void
+host_active_cb (TprofHostItem   *host,
+                GParamSpec      *pspec,
+                TprofRankFilter *self)
+{
+  gboolean active = _tprof_host_item_get_active (host);
+  gboolean changed = FALSE;
+  gsize n;
+  const gint32 *ranks = _tprof_host_item_get_ranks (host, &n);
+
+  if (self->syncing)
+    return;
+  for (gsize i = 0; i < n; i++)
+    changed |= mask_set (self, ranks[i], active);
+  tprof_rank_filter_sync_items (self);
+  if (changed)
+    tprof_rank_filter_emit_changed (self);
+}
+
+static TprofRankItem *
+rank_item_new (TprofRankFilter *self,
+               int              rank,
+               const char      *hostname)
+{
+  TprofRankItem *item = _tprof_rank_item_new (rank, hostname);
+
+  _tprof_rank_item_set_active (item, self->mask->data[rank]);
+  g_signal_connect_object (item, "notify::active", G_CALLBACK (item_active_cb), self, 0);
+  return item;
+}
+
+/* A host's ranks, the first time it is expanded (the tree list model's
+ * children of a row); NULL for a rank. */
+static GListModel *
+create_children_cb (gpointer item,
+                    gpointer user_data)
+{
+  TprofRankFilter *self = user_data;
+  TprofHostItem *host;
+  g_autoptr(GListStore) store = NULL;
+  const gint32 *ranks;
+  gsize n;
+
+  if (!TPROF_IS_HOST_ITEM (item))
+    return NULL;
+  host = TPROF_HOST_ITEM (item);
+  if (_tprof_host_item_get_children (host) != NULL)
+    return g_object_ref (_tprof_host_item_get_children (host));
+  store = g_list_store_new (TPROF_TYPE_RANK_ITEM);
+  ranks = _tprof_host_item_get_ranks (host, &n);
+  for (gsize i = 0; i < n; i++)
+    {
+      g_autoptr(TprofRankItem) rank = rank_item_new (self, ranks[i], NULL);
+
+      g_list_store_append (store, rank);
+    }
+  _tprof_host_item_set_children (host, G_LIST_MODEL (store));
+  return G_LIST_MODEL (g_steal_pointer (&store));
+}
+
+/* The list's top rows: one per host when hosts hold several ranks, else
+ * one per rank (named with its host). */
+static void
+fill_roots (TprofRankFilter *self,
+            int              world)
+{
+  const TprofTopology *topo = self->profile != NULL ? _tprof_profile_get_topology (self->profile) : NULL;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  self->by_host = topo != NULL && tprof_topology_has_hosts (topo);
+  if (self->by_host)
+    for (gsize g = 0; g < tprof_topology_n_groups (topo, TPROF_TOPOLOGY_HOST); g++)
+      {
+        gsize n;
+        const gint32 *ranks = tprof_topology_group_ranks (topo, TPROF_TOPOLOGY_HOST, g, &n);
+        TprofHostItem *host = _tprof_host_item_new (g, tprof_topology_group_name (topo, TPROF_TOPOLOGY_HOST, g),
+                                                    ranks, n);
+
+        g_signal_connect_object (host, "notify::active", G_CALLBACK (host_active_cb), self, 0);
+        g_ptr_array_add (items, host);
+      }
+  else
+    for (int r = 0; r < world; r++)
+      g_ptr_array_add (items, rank_item_new (self, r, _tprof_profile_get_hostname (self->profile, r)));
+  g_list_store_splice (self->roots, 0, g_list_model_get_n_items (G_LIST_MODEL (self->roots)),
+                       items->pdata, items->len);
 }
 
 void
@@ -126,7 +247,6 @@ _tprof_rank_filter_set_profile (TprofRankFilter *self,
                                 TprofProfile    *profile)
 {
   int world = profile != NULL ? _tprof_profile_get_world_size (profile) : 0;
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
 
   g_return_if_fail (TPROF_IS_RANK_FILTER (self));
 
@@ -137,19 +257,13 @@ _tprof_rank_filter_set_profile (TprofRankFilter *self,
       for (int r = 0; r < world; r++)
         self->hostnames[r] = g_strdup (_tprof_profile_get_hostname (profile, r));
     }
-  for (int r = 0; r < world; r++)
-    {
-      TprofRankItem *item = _tprof_rank_item_new (r, _tprof_profile_get_hostname (profile, r));
-
-      g_signal_connect_object (item, "notify::active", G_CALLBACK (item_active_cb), self, 0);
-      g_ptr_array_add (items, item);
-    }
-
   g_byte_array_set_size (self->mask, world);
   memset (self->mask->data, 1, world);
   self->n_selected = world;
-  g_list_store_splice (self->ranks, 0, g_list_model_get_n_items (G_LIST_MODEL (self->ranks)),
-                       items->pdata, items->len);
+  /* the old items point into the old profile's topology: gone first */
+  g_list_store_remove_all (self->roots);
+  g_set_object (&self->profile, profile);
+  fill_roots (self, world);
   gtk_editable_set_text (GTK_EDITABLE (self->expr_entry), "");
   tprof_rank_filter_clear_error (self);
   tprof_rank_filter_emit_changed (self);
@@ -185,17 +299,13 @@ tprof_rank_filter_set_each (TprofRankFilter *self,
                             gboolean       (*choose) (int rank, gboolean active, gpointer data),
                             gpointer         data)
 {
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->ranks));
+  gboolean changed = FALSE;
 
-  tprof_rank_filter_freeze (self);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr(TprofRankItem) item = g_list_model_get_item (G_LIST_MODEL (self->ranks), i);
-
-      _tprof_rank_item_set_active (item, choose (_tprof_rank_item_get_rank (item),
-                                                 _tprof_rank_item_get_active (item), data));
-    }
-  tprof_rank_filter_thaw (self);
+  for (guint r = 0; r < self->mask->len; r++)
+    changed |= mask_set (self, (int) r, choose ((int) r, self->mask->data[r], data));
+  tprof_rank_filter_sync_items (self);
+  if (changed)
+    tprof_rank_filter_emit_changed (self);
 }
 
 static gboolean
@@ -262,14 +372,11 @@ void
 _tprof_rank_filter_focus_rank (TprofRankFilter *self,
                                int              rank)
 {
-  g_autoptr(TprofRankItem) item = NULL;
-
   g_return_if_fail (TPROF_IS_RANK_FILTER (self));
 
   if (rank < 0 || (guint) rank >= self->mask->len)
     return;
-  item = g_list_model_get_item (G_LIST_MODEL (self->ranks), rank);
-  if (_tprof_rank_filter_get_n_selected (self) == 1 && _tprof_rank_item_get_active (item))
+  if (_tprof_rank_filter_get_n_selected (self) == 1 && self->mask->data[rank])
     _tprof_rank_filter_select_all (self);
   else
     tprof_rank_filter_set_each (self, choose_only, GINT_TO_POINTER (rank));
@@ -279,14 +386,13 @@ void
 _tprof_rank_filter_toggle_rank (TprofRankFilter *self,
                                 int              rank)
 {
-  g_autoptr(TprofRankItem) item = NULL;
-
   g_return_if_fail (TPROF_IS_RANK_FILTER (self));
 
   if (rank < 0 || (guint) rank >= self->mask->len)
     return;
-  item = g_list_model_get_item (G_LIST_MODEL (self->ranks), rank);
-  _tprof_rank_item_set_active (item, !_tprof_rank_item_get_active (item));
+  mask_set (self, rank, !self->mask->data[rank]);
+  tprof_rank_filter_sync_items (self);
+  tprof_rank_filter_emit_changed (self);
 }
 
 gboolean
@@ -341,11 +447,14 @@ setup_row_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               gpointer                  user_data)
 {
+  GtkWidget *expander = gtk_tree_expander_new ();
   GtkWidget *check = gtk_check_button_new ();
 
   /* the row takes the focus (Space toggles it): one stop, not one per rank */
   gtk_widget_set_focusable (check, FALSE);
-  gtk_list_item_set_child (list_item, check);
+  gtk_widget_set_focusable (expander, FALSE);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), check);
+  gtk_list_item_set_child (list_item, expander);
 }
 
 static void
@@ -353,14 +462,29 @@ bind_row_cb (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
              gpointer                  user_data)
 {
-  TprofRankItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *check = gtk_list_item_get_child (list_item);
-  GBinding *binding;
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GObject *item = gtk_tree_list_row_get_item (row);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *check = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GBinding *binding, *mixed = NULL;
 
-  gtk_check_button_set_label (GTK_CHECK_BUTTON (check), _tprof_rank_item_get_label (item));
-  binding = g_object_bind_property (item, "active", check, "active",
-                                    G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  g_object_set_data (G_OBJECT (list_item), "tprof-binding", binding);
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  if (TPROF_IS_HOST_ITEM (item))
+    {
+      gtk_check_button_set_label (GTK_CHECK_BUTTON (check), _tprof_host_item_get_label (TPROF_HOST_ITEM (item)));
+      mixed = g_object_bind_property (item, "inconsistent", check, "inconsistent", G_BINDING_SYNC_CREATE);
+    }
+  else
+    {
+      gtk_check_button_set_label (GTK_CHECK_BUTTON (check), _tprof_rank_item_get_label (TPROF_RANK_ITEM (item)));
+      gtk_check_button_set_inconsistent (GTK_CHECK_BUTTON (check), FALSE);
+    }
+  binding = g_object_bind_property (item, "active", check, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  /* held: a binding whose item went first (a new profile) is gone otherwise */
+  g_object_set_data_full (G_OBJECT (list_item), "tprof-binding", g_object_ref (binding), g_object_unref);
+  if (mixed != NULL)
+    g_object_set_data_full (G_OBJECT (list_item), "tprof-mixed", g_object_ref (mixed), g_object_unref);
+  g_object_unref (item);
 }
 
 static void
@@ -368,10 +492,18 @@ unbind_row_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
                gpointer                  user_data)
 {
-  GBinding *binding = g_object_steal_data (G_OBJECT (list_item), "tprof-binding");
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
 
-  if (binding != NULL)
-    g_binding_unbind (binding);
+  for (guint i = 0; i < 2; i++)
+    {
+      GBinding *binding = g_object_steal_data (G_OBJECT (list_item), i == 0 ? "tprof-binding" : "tprof-mixed");
+
+      if (binding == NULL)
+        continue;
+      g_binding_unbind (binding);
+      g_object_unref (binding);
+    }
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), NULL);
 }
 
 static void
@@ -399,7 +531,8 @@ tprof_rank_filter_dispose (GObject *object)
   /* the template's top box has no id, so unparent it ourselves */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
-  g_clear_object (&self->ranks);
+  g_clear_object (&self->roots);
+  g_clear_object (&self->profile);
 
   G_OBJECT_CLASS (tprof_rank_filter_parent_class)->dispose (object);
 }
@@ -454,7 +587,7 @@ tprof_rank_filter_init (TprofRankFilter *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->mask = g_byte_array_new ();
-  self->ranks = g_list_store_new (TPROF_TYPE_RANK_ITEM);
+  self->roots = g_list_store_new (G_TYPE_OBJECT);
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
@@ -463,7 +596,9 @@ tprof_rank_filter_init (TprofRankFilter *self)
   gtk_list_view_set_factory (self->list_view, factory);
   g_object_unref (factory);
 
-  selection = gtk_no_selection_new (g_object_ref (G_LIST_MODEL (self->ranks)));
+  selection = gtk_no_selection_new (G_LIST_MODEL (gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->roots)),
+                                                                           FALSE, FALSE, create_children_cb, self,
+                                                                           NULL)));
   gtk_list_view_set_model (self->list_view, GTK_SELECTION_MODEL (selection));
   g_object_unref (selection);
 

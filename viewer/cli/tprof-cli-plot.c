@@ -23,6 +23,10 @@ typedef struct
   char             *value_text;
   char             *ranks_expr;
   char             *title;
+  char             *by;         /* --by LEVEL: a row per host (or group of LEVEL); NULL: per rank */
+  char             *topology_path;
+  TprofTopology    *topo;       /* with --by: the ranks grouped */
+  size_t            level;
   gboolean          log;
   gboolean          time_axis;
   int               width;
@@ -40,6 +44,10 @@ plot_options_clear (PlotOptions *o)
   g_free (o->value_text);
   g_free (o->ranks_expr);
   g_free (o->title);
+  g_free (o->by);
+  g_free (o->topology_path);
+  if (o->topo != NULL)
+    tprof_topology_free (o->topo);
 }
 
 static gboolean
@@ -61,6 +69,8 @@ check_options (PlotOptions *o,
   else if ((o->format = tprof_plot_format_from_path (o->output)) == TPROF_PLOT_FORMAT_UNKNOWN)
     *status = tprof_cli_usage_error ("plot", _("cannot tell the format of \"%s\": "
                                                "use a name ending in .png, .svg, .pdf or .csv"), o->output);
+  else if ((o->by != NULL || o->topology_path != NULL) && o->kind_id != TPROF_PLOT_KIND_HEATMAP)
+    *status = tprof_cli_usage_error ("plot", _("--by and --topology group the rows of --kind heatmap only"));
   else if (o->width < 1 || o->width > MAX_SIDE || o->height < 1 || o->height > MAX_SIDE)
     *status = tprof_cli_usage_error ("plot", _("invalid size %d×%d: --width and --height must be "
                                                "from 1 to %d pixels"), o->width, o->height, MAX_SIDE);
@@ -104,6 +114,30 @@ write_picture (const PlotOptions      *o,
     g_error_free (error);
     return status;
   }
+}
+
+/* --by: @plot's rows of ranks @rows gathered into the groups of o->level
+ * (a CSV gets every group; a picture at most its rows of 3 px), drawn or
+ * written as the plain heat map is. */
+static int
+write_grouped (const PlotOptions *o,
+               const char        *file,
+               TprofPlotHeatmap  *plot,
+               const gint32      *rows)
+{
+  guint room = o->format == TPROF_PLOT_FORMAT_CSV
+               ? G_MAXUINT
+               : (guint) (tprof_plot_heatmap_cells_height (o->width, o->height, plot, NULL) / TPROF_PLOT_HEATMAP_MIN_ROW);
+  TprofPlotHeatmapRows *groups = tprof_plot_heatmap_rows_new_at (plot->cells, rows, plot->n_rows, plot->n_cols, o->topo,
+                                                                 o->level, room);
+  int status;
+
+  if (groups == NULL)
+    return tprof_cli_file_error (file, "%s", g_strerror (ENOMEM));
+  tprof_plot_heatmap_use_rows (plot, groups);
+  status = o->format == TPROF_PLOT_FORMAT_CSV ? write_csv_text (o, tprof_plot_heatmap_to_csv (plot)) : write_picture (o, plot);
+  tprof_plot_heatmap_rows_free (groups);
+  return status;
 }
 
 static int draw_trend (const PlotOptions *o, const char *file, TprofGatheredTime *gt,
@@ -173,6 +207,8 @@ draw_heatmap (const PlotOptions  *o,
   plot.subtitle = subtitle;
   if (o->kind_id == TPROF_PLOT_KIND_TREND)
     status = draw_trend (o, file, gt, &plot, column_starts);
+  else if (o->topo != NULL)
+    status = write_grouped (o, file, &plot, rows);
   else
     status = o->format == TPROF_PLOT_FORMAT_CSV ? write_csv_text (o, tprof_plot_heatmap_to_csv (&plot)) : write_picture (o, &plot);
   return status;
@@ -368,8 +404,8 @@ out:
 }
 
 static int
-run (const PlotOptions *o,
-     const char        *file)
+run (PlotOptions *o,
+     const char  *file)
 {
   TprofProfileFile *profile = tprof_cli_open (file);
   TprofGatheredTime *gt = NULL;
@@ -385,6 +421,16 @@ run (const PlotOptions *o,
   status = TPROF_CLI_EXIT_FAILED;
   if (!tprof_cli_find_operation (profile, o->op, &op))
     goto out;
+  if (o->by != NULL || o->topology_path != NULL)
+    {
+      o->topo = tprof_cli_topology_load (profile, file, o->topology_path, &status);
+      if (o->topo == NULL || !tprof_cli_topology_level ("plot", file, o->topo, o->by, &o->level, &status))
+        goto out;
+      status = TPROF_CLI_EXIT_FAILED;
+      /* --by rank: the plain heat map */
+      if (o->level == TPROF_TOPOLOGY_RANK)
+        g_clear_pointer (&o->topo, tprof_topology_free);
+    }
   if (o->kind_id == TPROF_PLOT_KIND_BREAKDOWN)
     {
       status = draw_breakdown (o, file, profile, op, ranks);
@@ -425,6 +471,12 @@ tprof_cli_plot (int    argc,
     { "log", 0, 0, G_OPTION_ARG_NONE, &options.log, N_("Logarithmic colour scale (durations)"), NULL },
     { "time-axis", 0, 0, G_OPTION_ARG_NONE, &options.time_axis,
       N_("Trend: time on the profile's timeline across, instead of occurrences"), NULL },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &options.by,
+      N_("Heat map: a row per host (or per group of a --topology level) instead of per rank, holding its "
+         "slowest rank's value"),
+      N_("LEVEL") },
+    { "topology", 0, 0, G_OPTION_ARG_FILENAME, &options.topology_path,
+      N_("A topology file placing hosts or ranks in higher levels (switch, rack)"), N_("FILE") },
     { "ranks", 'r', 0, G_OPTION_ARG_STRING, &options.ranks_expr,
       N_("Only these ranks, e.g. 0-3,8,12-15"), N_("EXPR") },
     { "width", 'W', 0, G_OPTION_ARG_INT, &options.width, N_("Picture width in pixels (default 1000)"), N_("PX") },
@@ -449,8 +501,10 @@ tprof_cli_plot (int    argc,
                                      "their 5th-95th percentile and min-max bands, and a line for each rank "
                                      "(for more than 8 ranks, the 3 slowest). With more occurrences than "
                                      "pixels, a column covers several and shows the largest of them, so that "
-                                     "no stall is lost. CSV: for heatmap rank,first,last,duration (or "
-                                     "deviation), one line per cell; for trend first,last,ranks,min,p5,"
+                                     "no stall is lost; with --by host a row is a host (a run of hosts when "
+                                     "rows of 3 pixels do not fit) and shows its slowest rank. CSV: for "
+                                     "heatmap rank,first,last,duration (or deviation), one line per cell "
+                                     "(host instead of rank with --by host); for trend first,last,ranks,min,p5,"
                                      "median,p95,max and rank_N columns; for breakdown rank and a column "
                                      "per part; seconds. The breakdown stacks, on each rank, the time of "
                                      "the operations whose parent NAME is (tprof summary's tree) and NAME's "

@@ -176,12 +176,13 @@ _tprof_plot_axis_tick_label (const TprofPlotAxis *axis,
   double v = axis->ticks[i];
   double max_abs = 0;
 
-  if (axis->labels != NULL)
+  if (axis->labels != NULL || axis->text_labels != NULL)
     {
       long row = lround (v);
 
-      return row >= 0 && (gulong) row < axis->n_labels && fabs (v - row) < 1e-9
-             ? g_strdup_printf ("%d", axis->labels[row]) : g_strdup ("");
+      if (row < 0 || (gulong) row >= axis->n_labels || fabs (v - row) >= 1e-9)
+        return g_strdup ("");
+      return axis->text_labels != NULL ? g_strdup (axis->text_labels[row]) : g_strdup_printf ("%d", axis->labels[row]);
     }
   for (guint k = 0; k < axis->n_ticks; k++)
     max_abs = MAX (max_abs, fabs (axis->ticks[k]));

@@ -100,8 +100,9 @@ tprof_plot_heatmap_to_csv (const TprofPlotHeatmap *plot)
   GString *out;
 
   g_return_val_if_fail (plot != NULL, NULL);
-  out = g_string_new (plot->value == TPROF_HEATMAP_DEVIATION ? "rank,first,last,deviation\n"
-                                                             : "rank,first,last,duration\n");
+  /* rows of hosts are named by their hosts */
+  out = g_string_new (plot->row_labels != NULL ? "host" : "rank");
+  g_string_append (out, plot->value == TPROF_HEATMAP_DEVIATION ? ",first,last,deviation\n" : ",first,last,duration\n");
   for (guint i = 0; i < plot->n_rows; i++)
     for (guint j = 0; j < plot->n_cols; j++)
       {
@@ -109,9 +110,11 @@ tprof_plot_heatmap_to_csv (const TprofPlotHeatmap *plot)
 
         if (isnan (v))
           continue;
-        g_string_append_printf (out, "%d,%zu,%zu",
-                                plot->row_ranks != NULL ? plot->row_ranks[i] : plot->first_rank + (int) i,
-                                j * plot->n_occurrences / plot->n_cols,
+        if (plot->row_labels != NULL)
+          tprof_csv_append_text (out, plot->row_labels[i]);
+        else
+          g_string_append_printf (out, "%d", plot->row_ranks != NULL ? plot->row_ranks[i] : plot->first_rank + (int) i);
+        g_string_append_printf (out, ",%zu,%zu", j * plot->n_occurrences / plot->n_cols,
                                 (j + 1) * plot->n_occurrences / plot->n_cols - 1);
         csv_append_value (out, v);
         g_string_append_c (out, '\n');

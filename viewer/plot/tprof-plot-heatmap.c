@@ -217,11 +217,12 @@ tprof_plot_heatmap_draw (cairo_t                *cr,
                                 (double) (plot->first_occurrence + plot->n_occurrences), 6, FALSE);
   /* ranks label the middle of their rows; rows of a rank filter by
    * row, each labelled with its rank, so that a few ranks fill the plot */
-  if (plot->row_ranks != NULL)
+  if (plot->row_ranks != NULL || plot->row_labels != NULL)
     {
       _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_COUNT, -0.5, plot->n_rows - 0.5,
                                     MIN (plot->n_rows, 8), FALSE);
       y_axis.labels = plot->row_ranks;
+      y_axis.text_labels = plot->row_labels;
       y_axis.n_labels = plot->n_rows;
     }
   else
@@ -230,7 +231,7 @@ tprof_plot_heatmap_draw (cairo_t                *cr,
   axes.x = &x_axis;
   axes.y = &y_axis;
   axes.x_title = _("Occurrence");
-  axes.y_title = _("Rank");
+  axes.y_title = plot->row_title != NULL ? plot->row_title : _("Rank");
   _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
 
   /* room on the right for the colour bar and its widest label */
@@ -252,6 +253,29 @@ tprof_plot_heatmap_draw (cairo_t                *cr,
   _tprof_plot_axes_draw (cr, &frame, &axes, area);
   draw_color_bar (cr, &frame, plot, area->x + area->width + frame.font, area, lo, hi);
   cairo_restore (cr);
+}
+
+double
+tprof_plot_heatmap_cells_height (double                  width,
+                                 double                  height,
+                                 const TprofPlotHeatmap *plot,
+                                 const TprofPlotTheme   *theme)
+{
+  cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cairo_t *cr = cairo_create (surface);
+  TprofPlotHeatmap outline = *plot;
+  TprofPlotArea area = { 0 };
+
+  /* the layout alone: one empty row keeps every axis and title */
+  outline.cells = (const double[]) { 1.0 };
+  outline.n_rows = 1;
+  outline.n_cols = 1;
+  outline.row_ranks = NULL;
+  outline.row_labels = NULL;
+  tprof_plot_heatmap_draw (cr, width, height, &outline, theme, &area);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return area.height;
 }
 
 void

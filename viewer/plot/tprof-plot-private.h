@@ -112,6 +112,8 @@ typedef struct
   const gint32 *labels;           /* NULL: ticks labelled by value; else a tick
                                      at integer i is labelled labels[i] (rows
                                      of ranks that are not consecutive) */
+  const char *const *text_labels; /* the same with names (hosts): labels
+                                     text_labels[i] instead, when set */
   guint    n_labels;
 } TprofPlotAxis;
 

@@ -277,6 +277,10 @@ typedef struct
   const gint32     *row_ranks;        /* n_rows: the rank of each row, when they are
                                        * not consecutive (a rank filter); NULL:
                                        * first_rank + row */
+  const char *const *row_labels;      /* n_rows: each row's name when rows are
+                                       * hosts or runs of them (then row_ranks
+                                       * is not read); NULL: ranks */
+  const char       *row_title;        /* the rows' axis title; NULL: "Rank" */
   gsize             first_occurrence; /* the columns cover these occurrences */
   gsize             n_occurrences;
   TprofHeatmapValue value;
@@ -293,6 +297,58 @@ void tprof_plot_heatmap_draw (cairo_t                *cr,
                               const TprofPlotHeatmap *plot,
                               const TprofPlotTheme   *theme,
                               TprofPlotArea          *area);
+/* The height in pixels the cells of @plot get when drawn at @width x
+ * @height: how many rows of 3 px or more fit. */
+double tprof_plot_heatmap_cells_height (double                  width,
+                                        double                  height,
+                                        const TprofPlotHeatmap *plot,
+                                        const TprofPlotTheme   *theme);
+
+/* The thinnest a heat map's row is drawn, in pixels: more rows than fit
+ * are gathered by host (tprof_plot_heatmap_rows_new()). */
+#define TPROF_PLOT_HEATMAP_MIN_ROW 3.0
+
+/* A heat map's rows of ranks gathered into hosts, or runs of hosts (of
+ * ranks when the file names no hosts shared by ranks), so that each row
+ * is TPROF_PLOT_HEATMAP_MIN_ROW high at least; a row holds the slowest
+ * of its ranks (the engine's tprof_heatmap_merge_rows()). */
+typedef struct
+{
+  double  *cells;        /* n_rows x n_cols */
+  guint    n_rows;
+  guint    n_cols;
+  char   **labels;       /* n_rows names ("node064", "node000–node093"), NULL-terminated */
+  gsize    level;        /* the topology level gathered (host, or rank) */
+  gsize   *first_group;  /* n_rows: each row's first and last group of that level */
+  gsize   *last_group;
+  const char *title;     /* the rows' axis title (static, or the topology's level name) */
+} TprofPlotHeatmapRows;
+
+/* The rows of @cells (@n_rows ranks @row_ranks x @n_cols) gathered to fit
+ * @max_rows; NULL when they fit already (and when memory is exhausted:
+ * then the ranks are drawn as they are). @topo has every rank's host. */
+TprofPlotHeatmapRows *tprof_plot_heatmap_rows_new (const double        *cells,
+                                                   const gint32        *row_ranks,
+                                                   guint                n_rows,
+                                                   guint                n_cols,
+                                                   const TprofTopology *topo,
+                                                   guint                max_rows);
+/* The same at @level of @topo (host, or a level of a topology file),
+ * whatever the ranks' number: at most @max_rows rows (G_MAXUINT: one per
+ * group shown, a CSV's rows). NULL when nothing is shown or memory is
+ * exhausted. */
+TprofPlotHeatmapRows *tprof_plot_heatmap_rows_new_at (const double        *cells,
+                                                      const gint32        *row_ranks,
+                                                      guint                n_rows,
+                                                      guint                n_cols,
+                                                      const TprofTopology *topo,
+                                                      gsize                level,
+                                                      guint                max_rows);
+void                  tprof_plot_heatmap_rows_free (TprofPlotHeatmapRows *rows);
+/* Points @plot's rows at @rows. */
+void                  tprof_plot_heatmap_use_rows (TprofPlotHeatmap           *plot,
+                                                   const TprofPlotHeatmapRows *rows);
+
 /* A TprofPlotDrawFunc for tprof_plot_export(): @user_data is a TprofPlotHeatmap. */
 void tprof_plot_heatmap_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
 
@@ -421,7 +477,7 @@ void tprof_plot_stream_abort (TprofPlotStream *stream);
 /* The numbers behind a chart as CSV, seconds at full precision (an
  * exported chart's CSV from the viewer and from tprof plot alike):
  * heat map: rank,first,last,duration|deviation, a line per cell with
- * samples; trend: first,last[,start],ranks,min,p5,median,p95,max,
+ * samples (host,... when its rows are hosts: row_labels); trend: first,last[,start],ranks,min,p5,median,p95,max,
  * rolling_median,rank_R... (start: against the timeline);
  * breakdown: rank, then a column per part. */
 char *tprof_plot_heatmap_to_csv   (const TprofPlotHeatmap   *plot);

@@ -72,4 +72,16 @@ TPROF_EXPORT bool tprof_rolling_median (const double *values,
                                         size_t        half,
                                         double       *out);
 
+/* Rows of a heat map (@cells: @n_rows x @n_cols, as tprof_heatmap_fill()
+ * wrote them) merged into @n_bins rows (@out: @n_bins x @n_cols): row i
+ * goes to row @row_bin[i] (none when >= @n_bins), and a merged cell holds
+ * the largest finite value of its rows, so that merging the ranks of a
+ * host never hides a stall; NaN where none has a value. */
+TPROF_EXPORT void tprof_heatmap_merge_rows (const double *cells,
+                                            size_t        n_rows,
+                                            size_t        n_cols,
+                                            const size_t *row_bin,
+                                            size_t        n_bins,
+                                            double       *out);
+
 TPROF_END_DECLS

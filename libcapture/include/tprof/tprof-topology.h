@@ -93,4 +93,19 @@ TPROF_EXPORT void tprof_topology_group_totals (const TprofTopology *topo,
                                                double              *sum,
                                                size_t              *ranks_with_samples);
 
+/* The shown groups of @level (those with a rank @selected: world_size
+ * flags; NULL: every rank) gathered, in group order, into at most
+ * @max_bins rows of a chart, consecutive groups each, their sizes
+ * differing by one at most: one row per group when they are few enough.
+ * @group_bin (n_groups entries) gets each group's row, SIZE_MAX for a
+ * group not shown; @bin_first and @bin_last (@max_bins entries) each
+ * row's first and last group. Returns the rows used (0: nothing shown). */
+TPROF_EXPORT size_t tprof_topology_bin_groups (const TprofTopology *topo,
+                                               size_t               level,
+                                               const bool          *selected,
+                                               size_t               max_bins,
+                                               size_t              *group_bin,
+                                               size_t              *bin_first,
+                                               size_t              *bin_last);
+
 TPROF_END_DECLS

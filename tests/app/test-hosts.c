@@ -1,0 +1,385 @@
+/* test-hosts.c — tprof-viewer by host under Xvfb: Over Time's rows gathered by host when ranks outnumber pixels, and the rank list grouped under hosts. */
+/* SPDX-License-Identifier: MIT */
+
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+#include "app-test-gui.h"
+#include "app-test-util.h"
+#include "tprof-heatmap-view.h"
+#include "tprof-host-item.h"
+#include "tprof-rank-item.h"
+
+static TprofApplication *app;
+static char *fixture_dir;
+
+static void
+close_window (TprofWindow *window)
+{
+  gtk_window_destroy (GTK_WINDOW (window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* Two frames painted, so that a chart has drawn at its size. */
+static void
+settle (TprofWindow *window)
+{
+  g_autofree char *png = g_build_filename (fixture_dir, "settle.png", NULL);
+
+  app_test_gui_wait_idle (window);
+  app_test_gui_render_png (window, png);
+  app_test_gui_render_png (window, png);
+}
+
+/* tools/make-scenario.py's @kind on @ranks ranks (hosts of 8). */
+static char *
+make_scenario_steps (const char *kind,
+                     int         ranks,
+                     int         steps)
+{
+  g_autofree char *name = g_strdup_printf ("%s-%d-%d.h5", kind, ranks, steps);
+  char *path = g_build_filename (fixture_dir, name, NULL);
+  g_autofree char *ranks_text = g_strdup_printf ("%d", ranks);
+  g_autofree char *steps_text = g_strdup_printf ("%d", steps);
+  const char *argv[] = { PYTHON3, SCENARIO_SCRIPT, kind, path, "--ranks", ranks_text, "--steps", steps_text, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return path;
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL,
+                     &status, &error))
+    g_error ("could not run %s: %s", SCENARIO_SCRIPT, error->message);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return path;
+}
+
+static char *
+make_scenario (const char *kind,
+               int         ranks)
+{
+  return make_scenario_steps (kind, ranks, 40);
+}
+
+static TprofWindow *
+open_sized (const char *path,
+            int         width,
+            int         height)
+{
+  TprofWindow *window = _tprof_window_new (app);
+
+  gtk_window_set_default_size (GTK_WINDOW (window), width, height);
+  gtk_window_present (GTK_WINDOW (window));
+  app_test_gui_open (window, path);
+  return window;
+}
+
+/* The median of a row's finite cells. */
+static double
+row_median (const double *cells,
+            guint         n_cols)
+{
+  g_autofree double *v = g_new (double, n_cols);
+  guint n = 0;
+
+  for (guint j = 0; j < n_cols; j++)
+    if (isfinite (cells[j]))
+      v[n++] = cells[j];
+  g_assert_cmpuint (n, >, 0);
+  for (guint i = 1; i < n; i++)
+    for (guint k = i; k > 0 && v[k - 1] > v[k]; k--)
+      {
+        double t = v[k];
+
+        v[k] = v[k - 1];
+        v[k - 1] = t;
+      }
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* Whether the row named @label covers host node@number ("node064",
+ * "node064–065", "node063–064"). */
+static gboolean
+label_covers (const char *label,
+              int         number)
+{
+  const char *dash = strstr (label, "–");
+  int lo, hi;
+
+  g_assert_true (g_str_has_prefix (label, "node"));
+  lo = atoi (label + 4);
+  hi = dash != NULL ? atoi (dash + strlen ("–")) : lo;
+  return lo <= number && number <= hi;
+}
+
+/* Over Time on 1024 ranks (128 hosts of 8) at 1000 x 700: fewer rows of
+ * 3 px fit than ranks, so the rows are hosts, each 3 px high at least,
+ * named on the axis from node000 up, and node064's row (its ranks 30 %
+ * slower) is the slowest band. Filtered to node064's 8 ranks, the rows
+ * are ranks again and fill the plot; one rank alone fills it too. */
+static void
+test_hosts_heatmap_rows (void)
+{
+  g_autofree char *path = make_scenario ("slow-node", 1024);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = open_sized (path, 1000, 700);
+  TprofHeatmapView *view = _tprof_charts_panel_get_heatmap (window->charts);
+  TprofPlotArea area;
+  const char *const *labels;
+  guint rows, cols, n_cells, band = G_MAXUINT;
+  const double *cells;
+  double slowest = -INFINITY;
+
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-", NULL));
+  g_settings_set_string (settings, "rank-metric", "time");
+  settle (window);
+  labels = _tprof_heatmap_view_get_row_labels (view, &rows);
+  g_assert_nonnull (labels);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (view), &area));
+  g_test_message ("%u rows of hosts in %.0f px", rows, area.height);
+  g_assert_cmpuint (rows, <=, 128);
+  g_assert_cmpuint (rows, >=, 20);
+  g_assert_cmpfloat (area.height / rows, >=, 3.0);
+  g_assert_true (label_covers (labels[0], 0));
+  g_assert_true (label_covers (labels[rows - 1], 127));
+  /* the slowest band is node064's */
+  g_assert_nonnull (_tprof_heatmap_view_get_cells (view, &n_cells, &cols));
+  g_assert_cmpuint (n_cells, ==, 1024);
+  {
+    g_autofree char *csv = _tprof_chart_to_csv (TPROF_CHART (view), NULL);
+    g_auto(GStrv) lines = g_strsplit (csv, "\n", -1);
+    g_autoptr(GHashTable) sums = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+
+    g_assert_true (g_str_has_prefix (csv, "host,first,last,duration\n"));
+    /* a row's cells: the CSV's lines of that host label */
+    for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+      {
+        g_auto(GStrv) fields = g_strsplit (lines[i], ",", -1);
+        double *sum = g_hash_table_lookup (sums, fields[0]);
+
+        if (sum == NULL)
+          {
+            sum = g_new0 (double, 2);
+            g_hash_table_insert (sums, g_strdup (fields[0]), sum);
+          }
+        sum[0] += g_ascii_strtod (fields[3], NULL);
+        sum[1] += 1;
+      }
+    g_assert_cmpuint (g_hash_table_size (sums), ==, rows);
+    for (guint r = 0; r < rows; r++)
+      {
+        double *sum = g_hash_table_lookup (sums, labels[r]);
+
+        g_assert_nonnull (sum);
+        if (sum[0] / sum[1] > slowest)
+          {
+            slowest = sum[0] / sum[1];
+            band = r;
+          }
+      }
+  }
+  g_assert_true (label_covers (labels[band], 64));
+
+  /* node064 alone: its 8 ranks are the rows */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "node064", NULL));
+  settle (window);
+  g_assert_null (_tprof_heatmap_view_get_row_labels (view, &rows));
+  cells = _tprof_heatmap_view_get_cells (view, &rows, &cols);
+  g_assert_nonnull (cells);
+  g_assert_cmpuint (rows, ==, 8);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (view), &area));
+  g_assert_cmpfloat (area.height / rows, >=, 10.0);
+  g_assert_cmpfloat (row_median (cells, cols), >, 0);
+
+  /* one rank fills the plot */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "512", NULL));
+  settle (window);
+  g_assert_nonnull (_tprof_heatmap_view_get_cells (view, &rows, &cols));
+  g_assert_cmpuint (rows, ==, 1);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (view), &area));
+  g_assert_cmpfloat (area.height, >=, 100.0);
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
+/* The rank list's rows (a GtkTreeListModel of hosts, their ranks below). */
+static GListModel *
+list_rows (TprofWindow *window)
+{
+  GtkListView *list = GTK_LIST_VIEW (_tprof_rank_filter_get_list (window->rank_filter));
+
+  return gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_list_view_get_model (list)));
+}
+
+/* The item of row @i (a TprofHostItem or TprofRankItem; owned by the row). */
+static GObject *
+row_item (TprofWindow *window,
+          guint        i)
+{
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (list_rows (window), i);
+  g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+
+  return item;
+}
+
+/* Whether the rank filter selects exactly the ranks listed by @expected. */
+static gboolean
+selects (TprofWindow  *window,
+         const char   *expected)
+{
+  g_autoptr(GArray) ranks = NULL;
+  g_autofree guint8 *want = g_new0 (guint8, 1024);
+  const guint8 *mask = window->mask != NULL ? g_bytes_get_data (window->mask, NULL) : NULL;
+
+  g_assert_true (tprof_rank_expr_parse (expected, 1024, &ranks, NULL));
+  for (guint i = 0; i < ranks->len; i++)
+    want[g_array_index (ranks, gint32, i)] = 1;
+  for (guint r = 0; r < 1024; r++)
+    if (!(mask != NULL ? mask[r] : 1) != !want[r])
+      return FALSE;
+  return _tprof_rank_filter_get_n_selected (window->rank_filter) == ranks->len;
+}
+
+/* The first check button at or under @widget whose label starts with @prefix. */
+static GtkCheckButton *
+find_check (GtkWidget  *widget,
+            const char *prefix)
+{
+  if (GTK_IS_CHECK_BUTTON (widget) && gtk_check_button_get_label (GTK_CHECK_BUTTON (widget)) != NULL
+      && g_str_has_prefix (gtk_check_button_get_label (GTK_CHECK_BUTTON (widget)), prefix))
+    return GTK_CHECK_BUTTON (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkCheckButton *check = find_check (child, prefix);
+
+      if (check != NULL)
+        return check;
+    }
+  return NULL;
+}
+
+/* 1024 ranks on 128 hosts of 8: the list shows 128 host rows (no rank
+ * rows made); unchecking node000's box hides its 8 ranks; checking node064
+ * alone (after None) shows exactly ranks 512-519, and Over Time then has
+ * their 8 rows. Expanded, node064 lists its 8 ranks; one unchecked leaves
+ * the host mixed, 7 ranks shown. */
+static void
+test_hosts_rank_list (void)
+{
+  g_autofree char *path = make_scenario ("slow-node", 1024);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = open_sized (path, 1000, 700);
+  TprofHeatmapView *view = _tprof_charts_panel_get_heatmap (window->charts);
+  g_autofree char *host_0 = g_strdup_printf (_("%s · ranks %s"), "node000", "0-7");
+  g_autofree char *host_64 = g_strdup_printf (_("%s · ranks %s"), "node064", "512-519");
+  g_autofree char *rank_515 = g_strdup_printf (_("Rank %d"), 515);
+  g_autoptr(GtkTreeListRow) row = NULL;
+  GtkCheckButton *check;
+  GObject *item;
+  guint rows, cols;
+
+  settle (window);
+  g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 128);
+  item = row_item (window, 0);
+  g_assert_true (TPROF_IS_HOST_ITEM (item));
+  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (item)), ==, host_0);
+  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (row_item (window, 64))), ==, host_64);
+
+  /* node000's own check box, as a click does */
+  check = find_check (_tprof_rank_filter_get_list (window->rank_filter), "node000");
+  g_assert_nonnull (check);
+  gtk_check_button_set_active (check, FALSE);
+  app_test_gui_wait_idle (window);
+  g_assert_true (selects (window, "8-1023"));
+  gtk_check_button_set_active (check, TRUE);
+  app_test_gui_wait_idle (window);
+  g_assert_null (window->mask);
+
+  /* None, then node064 checked: its ranks alone, its 8 rows over time */
+  g_settings_set_string (settings, "rank-metric", "time");
+  _tprof_rank_filter_select_none (window->rank_filter);
+  g_object_set (row_item (window, 64), "active", TRUE, NULL);
+  settle (window);
+  g_assert_true (selects (window, "512-519"));
+  g_assert_nonnull (_tprof_heatmap_view_get_cells (view, &rows, &cols));
+  g_assert_cmpuint (rows, ==, 8);
+  g_assert_true (_tprof_host_item_get_active (TPROF_HOST_ITEM (row_item (window, 64))));
+  g_assert_false (_tprof_host_item_get_active (TPROF_HOST_ITEM (row_item (window, 63))));
+
+  /* expanded: its ranks below it; one unchecked leaves it mixed */
+  row = g_list_model_get_item (list_rows (window), 64);
+  gtk_tree_list_row_set_expanded (row, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 136);
+  item = row_item (window, 68);
+  g_assert_true (TPROF_IS_RANK_ITEM (item));
+  g_assert_cmpint (_tprof_rank_item_get_rank (TPROF_RANK_ITEM (item)), ==, 515);
+  g_assert_cmpstr (_tprof_rank_item_get_label (TPROF_RANK_ITEM (item)), ==, rank_515);
+  g_assert_true (_tprof_rank_item_get_active (TPROF_RANK_ITEM (item)));
+  g_object_set (item, "active", FALSE, NULL);
+  app_test_gui_wait_idle (window);
+  g_assert_true (selects (window, "512-514,516-519"));
+  {
+    gboolean mixed, active;
+
+    g_object_get (row_item (window, 64), "inconsistent", &mixed, "active", &active, NULL);
+    g_assert_true (mixed);
+    g_assert_false (active);
+  }
+  /* the expression entry reaches the rank rows made */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "515", NULL));
+  g_assert_true (_tprof_rank_item_get_active (TPROF_RANK_ITEM (row_item (window, 68))));
+  g_assert_false (_tprof_rank_item_get_active (TPROF_RANK_ITEM (row_item (window, 67))));
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
+/* 10^5 ranks on 12 500 hosts: the list holds one row per host, and a
+ * host checked alone shows its 8 ranks. */
+static void
+test_hosts_many_ranks (void)
+{
+  g_autofree char *path = make_scenario_steps ("slow-node", 100000, 2);
+  TprofWindow *window = open_sized (path, 1000, 700);
+  g_autofree char *host = g_strdup_printf (_("%s · ranks %s"), "node6250", "50000-50007");
+  GObject *item;
+
+  settle (window);
+  g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 12500);
+  item = row_item (window, 6250);
+  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (item)), ==, host);
+  _tprof_rank_filter_select_none (window->rank_filter);
+  g_object_set (item, "active", TRUE, NULL);
+  app_test_gui_wait_idle (window);
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 8);
+  g_assert_true (((const guint8 *) g_bytes_get_data (window->mask, NULL))[50007]);
+  g_assert_false (((const guint8 *) g_bytes_get_data (window->mask, NULL))[50008]);
+  close_window (window);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  app_test_gui_bind_locale ();
+  app = app_test_gui_start ();
+  fixture_dir = app_test_make_dir ();
+
+  g_test_add_func ("/app/hosts/heatmap-rows", test_hosts_heatmap_rows);
+  g_test_add_func ("/app/hosts/rank-list", test_hosts_rank_list);
+  g_test_add_func ("/app/hosts/many-ranks", test_hosts_many_ranks);
+
+  ret = g_test_run ();
+
+  app_test_remove_dir (fixture_dir);
+  g_free (fixture_dir);
+  g_application_release (G_APPLICATION (app));
+  g_object_unref (app);
+  return ret;
+}

@@ -1,0 +1,31 @@
+/* tprof-host-item.h — TprofHostItem: one host in the rank filter list, checked when all its ranks are shown, mixed when some are. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define TPROF_TYPE_HOST_ITEM (tprof_host_item_get_type ())
+G_DECLARE_FINAL_TYPE (TprofHostItem, tprof_host_item, TPROF, HOST_ITEM, GObject)
+
+/* Host @group of the topology, called @name, holding the @n_ranks ranks
+ * @ranks (ascending; not copied: they must outlive the item). */
+TprofHostItem *_tprof_host_item_new            (gsize          group,
+                                                const char    *name,
+                                                const gint32  *ranks,
+                                                gsize          n_ranks);
+const gint32  *_tprof_host_item_get_ranks      (TprofHostItem *self,
+                                                gsize         *n_ranks);
+const char    *_tprof_host_item_get_label      (TprofHostItem *self);
+gboolean       _tprof_host_item_get_active     (TprofHostItem *self);
+/* Sets "active" (all its ranks shown) and "inconsistent" (some). */
+void           _tprof_host_item_set_state      (TprofHostItem *self,
+                                                gboolean       active,
+                                                gboolean       inconsistent);
+/* Its ranks' items, made the first time it is expanded; NULL before. */
+GListModel    *_tprof_host_item_get_children   (TprofHostItem *self);
+void           _tprof_host_item_set_children   (TprofHostItem *self,
+                                                GListModel    *children);
+
+G_END_DECLS
