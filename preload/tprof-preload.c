@@ -75,7 +75,10 @@ preload_init (TprofSite *site, int (*init) (void *), void *data)
   rc = init (data);
   tprof_timer_stop (&timer);
   if (rc == MPI_SUCCESS)
-    __atomic_store_n (&_tprof_preload_manager, tm, __ATOMIC_RELEASE);
+    {
+      _tprof_preload_hang_start ();
+      __atomic_store_n (&_tprof_preload_manager, tm, __ATOMIC_RELEASE);
+    }
   return rc;
 }
 
@@ -223,5 +226,8 @@ MPI_Finalize (void)
           tprof_profiled_time_free (pt);
         }
     }
+  /* Watched until here: a rank that never reaches the gather above is a
+   * hang like any other. */
+  _tprof_hang_watch_stop ();
   return PMPI_Finalize ();
 }

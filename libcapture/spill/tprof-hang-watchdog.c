@@ -12,7 +12,8 @@
 
 #include "tprof-clock-private.h"
 #include "tprof-hang-watch-internal.h"
-#include "tprof-spill-record-internal.h"
+/* until the spill writer is here */
+static int _tprof_spill_record_write (int fd, uint16_t type, const struct iovec *payload, int n_parts) { (void) fd; (void) type; (void) payload; (void) n_parts; return 0; }
 
 #define STATE_RECORD 6
 
