@@ -12,10 +12,7 @@
 
 #include "tprof-clock-private.h"
 #include "tprof-hang-watch-internal.h"
-/* until the spill writer is here */
-static int _tprof_spill_record_write (int fd, uint16_t type, const struct iovec *payload, int n_parts) { (void) fd; (void) type; (void) payload; (void) n_parts; return 0; }
-
-#define STATE_RECORD 6
+#include "tprof-spill-record-internal.h"
 
 static struct
 {
@@ -90,14 +87,16 @@ write_state (int stalled, double now)
   size_t len = 0;
   uint8_t *payload;
   struct iovec part;
+  int rc;
 
   if (watch.fd < 0 || (payload = _tprof_hang_state_encode (stalled, now, watch.timeout, &len)) == NULL)
     return;
   part.iov_base = payload;
   part.iov_len = len;
-  if (_tprof_spill_record_write (watch.fd, STATE_RECORD, &part, 1) != 0)
+  rc = _tprof_spill_record_write (watch.fd, TPROF_SPILL_STATE, &part, 1);
+  if (rc != 0)
     fprintf (stderr, "tprof: rank %d: the hang state could not be written to the spill file: %s\n", watch.rank,
-             strerror (errno));
+             strerror (-rc));
   free (payload);
 }
 
