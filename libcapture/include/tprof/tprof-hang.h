@@ -104,4 +104,21 @@ typedef struct
 TPROF_EXPORT TprofHangReport *tprof_hang_decide (const TprofHangRankInput *ranks, size_t n);
 TPROF_EXPORT void tprof_hang_report_free (TprofHangReport *report);
 
+/* The spill files of a job, as the decision needs them. */
+typedef struct _TprofHangJob TprofHangJob;
+
+/* Reads the spill files of the one job in @dir: each rank's HEADER and
+ * its latest STATE (none once the rank wrote END). NULL with @error when
+ * @dir cannot be read, holds no spill file, no usable one, or the files
+ * of several jobs. A file refused, a damaged tail or a state that cannot
+ * be decoded is a problem named by tprof_hang_job_problem(), not a
+ * failure. */
+TPROF_EXPORT TprofHangJob *tprof_hang_job_read (const char *dir, TprofError *error);
+/* The job's ranks, 0 .. world size - 1, for tprof_hang_decide(). */
+TPROF_EXPORT const TprofHangRankInput *tprof_hang_job_ranks (const TprofHangJob *job, size_t *n_ranks);
+TPROF_EXPORT size_t tprof_hang_job_n_problems (const TprofHangJob *job);
+/* "PATH: what is wrong". */
+TPROF_EXPORT const char *tprof_hang_job_problem (const TprofHangJob *job, size_t i);
+TPROF_EXPORT void tprof_hang_job_free (TprofHangJob *job);
+
 TPROF_END_DECLS
