@@ -9,6 +9,7 @@
 #include <tprof/tprof-compare.h>
 #include <tprof/tprof-error.h>
 #include <tprof/tprof-gathered-time.h>
+#include <tprof/tprof-hang.h>
 #include <tprof/tprof-heatmap.h>
 #include <tprof/tprof-histogram.h>
 #include <tprof/tprof-macros.h>
