@@ -6,7 +6,8 @@
 
 /* The name's id is cached in the call's own TprofSite, so a call costs two
  * clock reads and one store into this thread's buffer on top of MPI; the
- * hang tracking adds one load while it is off. */
+ * hang tracking adds one load while it is off, and reuses the timer's
+ * clock reads when on. */
 #define TPROF_PRELOAD_BODY(fn, kind, comm, args, after)                            \
   {                                                                                \
     static TprofSite site = { #fn, 0 };                                            \
@@ -17,11 +18,11 @@
                                                                                    \
     if (tm == NULL)                                                                \
       return P##fn args;                                                           \
-    hang = _tprof_hang_call_begin (#fn, TPROF_HANG_##kind, (TprofHangComm) (comm)); \
     timer = _tprof_timer_start_site (tm, &site);                                   \
+    hang = _tprof_hang_call_begin (#fn, TPROF_HANG_##kind, (TprofHangComm) (comm),  \
+                                   timer.start_ticks);                             \
     rc = P##fn args;                                                               \
-    tprof_timer_stop (&timer);                                                     \
-    _tprof_hang_call_end (hang);                                                   \
+    _tprof_hang_call_end (hang, tprof_timer_stop (&timer));                        \
     if (hang != 0 && rc == MPI_SUCCESS)                                            \
       after;                                                                       \
     return rc;                                                                     \

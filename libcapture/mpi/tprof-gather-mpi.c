@@ -99,6 +99,6 @@ tprof_time_manager_gather (TprofTimeManager *tm,
   _tprof_gather_read_local (&read, &local);
   pt = _tprof_gather_records (&local, &local_failure, comm, dst, error);
   _tprof_gather_read_clear (&read);
-  _tprof_hang_call_end (hang);
+  _tprof_hang_call_end_now (hang);
   return pt;
 }

@@ -10,5 +10,5 @@
 
 /* Starts the tracking on first use when TPROF_HANG_TIMEOUT is set, then
  * notes @function in flight on @comm as a collective; end it with
- * _tprof_hang_call_end(). */
+ * _tprof_hang_call_end_now(). */
 uint64_t _tprof_hang_mpi_begin (const char *function, MPI_Comm comm);

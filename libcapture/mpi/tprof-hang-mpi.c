@@ -27,5 +27,5 @@ uint64_t
 _tprof_hang_mpi_begin (const char *function, MPI_Comm comm)
 {
   pthread_once (&hang_once, hang_start_once);
-  return _tprof_hang_call_begin (function, TPROF_HANG_COLLECTIVE, (TprofHangComm) comm);
+  return _tprof_hang_call_begin_now (function, TPROF_HANG_COLLECTIVE, (TprofHangComm) comm);
 }

@@ -211,7 +211,7 @@ tprof_time_manager_save_parallel (TprofTimeManager *tm,
 
 out:
   save_clear (&s);
-  _tprof_hang_call_end (hang);
+  _tprof_hang_call_end_now (hang);
   if (error != NULL)
     *error = err;
   return err.code == TPROF_ERROR_NONE ? 0 : -1;

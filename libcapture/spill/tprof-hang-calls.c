@@ -1,5 +1,6 @@
 /* tprof-hang-calls.c — the in-flight MPI call of each thread and the ring of the last calls: two stores and a clock read per call. */
 /* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tprof-clock-private.h"
@@ -15,16 +16,18 @@ typedef struct
   TprofHangLiveCall call;
 } HangSlot;
 
+/* Each thread's own ring of its last calls: no atomic read-modify-write
+ * on the way of a call; the watchdog merges the rings by time. */
 typedef struct
 {
   HangSlot slot;     /* call.function NULL when no call is in flight */
   int      depth;    /* nested tracked calls (tprof's own inside a wrapper) */
+  uint64_t ring_next;
+  HangSlot ring[TPROF_HANG_RING];
 } HangThread;
 
 static HangThread threads[TPROF_HANG_THREADS];
 static int32_t threads_used;
-static HangSlot ring[TPROF_HANG_RING];
-static uint64_t ring_next;
 static __thread int32_t this_thread __attribute__((tls_model ("initial-exec")));
 
 void
@@ -75,11 +78,11 @@ thread_index (void)
 }
 
 uint64_t
-_tprof_hang_call_begin_slow (const char *function, TprofHangKind kind, TprofHangComm comm)
+_tprof_hang_call_begin_slow (const char *function, TprofHangKind kind, TprofHangComm comm, int64_t start_ticks)
 {
   int32_t index = thread_index ();
   HangThread *t;
-  TprofHangLiveCall call = { function, -1, index - 1, 0, 0, 0 };
+  TprofHangLiveCall call = { function, -1, index - 1, 0, start_ticks, -1 };
 
   if (index == 0)
     return 0;
@@ -101,13 +104,12 @@ _tprof_hang_call_begin_slow (const char *function, TprofHangKind kind, TprofHang
           __atomic_store_n (sequence, call.sequence, __ATOMIC_RELAXED);
         }
     }
-  call.begin = _tprof_clock_ticks_local ();
   slot_write (&t->slot, &call);
   return index;
 }
 
 void
-_tprof_hang_call_end_slow (uint64_t token)
+_tprof_hang_call_end_slow (uint64_t token, double duration)
 {
   HangThread *t = &threads[token - 1];
   TprofHangLiveCall call;
@@ -116,11 +118,33 @@ _tprof_hang_call_end_slow (uint64_t token)
   if (--t->depth > 0)
     return;
   call = t->slot.call;
-  call.end = _tprof_clock_ticks_local ();
-  next = __atomic_fetch_add (&ring_next, 1, __ATOMIC_RELAXED);
-  slot_write (&ring[next % TPROF_HANG_RING], &call);
-  call.function = NULL;
-  slot_write (&t->slot, &call);
+  call.duration = duration >= 0 ? duration : 0;
+  next = t->ring_next;
+  slot_write (&t->ring[next % TPROF_HANG_RING], &call);
+  __atomic_store_n (&t->ring_next, next + 1, __ATOMIC_RELEASE);
+  /* no call in flight: the function alone changes */
+  __atomic_store_n (&t->slot.stamp, t->slot.stamp + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_RELEASE);
+  t->slot.call.function = NULL;
+  __atomic_store_n (&t->slot.stamp, t->slot.stamp + 1, __ATOMIC_RELEASE);
+}
+
+uint64_t
+_tprof_hang_call_begin_now (const char *function, TprofHangKind kind, TprofHangComm comm)
+{
+  return _tprof_hang_call_begin (function, kind, comm, _tprof_clock_ticks_local ());
+}
+
+void
+_tprof_hang_call_end_now (uint64_t token)
+{
+  if (token != 0)
+    {
+      HangThread *t = &threads[token - 1];
+      int64_t ticks = _tprof_clock_ticks_local () - t->slot.call.begin;
+
+      _tprof_hang_call_end_slow (token, (double) ticks * _tprof_clock_secs_per_tick ());
+    }
 }
 
 size_t
@@ -135,17 +159,35 @@ _tprof_hang_in_flight (TprofHangLiveCall *calls, size_t max)
   return n;
 }
 
+static int
+by_begin (const void *a, const void *b)
+{
+  const TprofHangLiveCall *x = a, *y = b;
+
+  return (x->begin > y->begin) - (x->begin < y->begin);
+}
+
+/* Every thread's ring, then the @max latest of them, oldest first; for
+ * one thread at a time (the watchdog's). */
 size_t
 _tprof_hang_recent (TprofHangLiveCall *calls, size_t max)
 {
-  uint64_t next = __atomic_load_n (&ring_next, __ATOMIC_ACQUIRE);
-  uint64_t first = next > TPROF_HANG_RING ? next - TPROF_HANG_RING : 0;
-  size_t n = 0;
+  static TprofHangLiveCall all[TPROF_HANG_THREADS * TPROF_HANG_RING];
+  int32_t used = __atomic_load_n (&threads_used, __ATOMIC_ACQUIRE);
+  size_t n = 0, first;
 
-  for (uint64_t i = first; i < next && n < max; i++)
-    if (slot_read (&ring[i % TPROF_HANG_RING], &calls[n]) && calls[n].function != NULL)
-      n++;
-  return n;
+  for (int32_t i = 0; i < used && i < TPROF_HANG_THREADS; i++)
+    {
+      uint64_t next = __atomic_load_n (&threads[i].ring_next, __ATOMIC_ACQUIRE);
+
+      for (uint64_t k = next > TPROF_HANG_RING ? next - TPROF_HANG_RING : 0; k < next; k++)
+        if (slot_read (&threads[i].ring[k % TPROF_HANG_RING], &all[n]) && all[n].function != NULL)
+          n++;
+    }
+  qsort (all, n, sizeof *all, by_begin);
+  first = n > max ? n - max : 0;
+  memcpy (calls, all + first, (n - first) * sizeof *calls);
+  return n - first;
 }
 
 /* Every call that begins or ends moves its thread's stamp. */

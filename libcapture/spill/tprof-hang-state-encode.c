@@ -76,14 +76,15 @@ put_call (Buffer *b, const TprofHangLiveCall *call, int with_members)
   const int32_t *members = NULL;
   size_t n_members = 0;
   const char *label = call->comm >= 0 ? _tprof_hang_comm_at (call->comm, &members, &n_members) : "";
+  double begin = ticks_secs (call->begin);
 
   if (!with_members)
     n_members = 0;
   put_str (b, call->function);
   put_str (b, label);
   put_u64 (b, call->sequence);
-  put_f64 (b, ticks_secs (call->begin));
-  put_f64 (b, call->end != 0 ? ticks_secs (call->end) : NAN);
+  put_f64 (b, begin);
+  put_f64 (b, call->duration >= 0 ? begin + call->duration : NAN);
   put_i32 (b, call->thread);
   put_u32 (b, (uint32_t) n_members);
   for (size_t m = 0; m < n_members; m++)

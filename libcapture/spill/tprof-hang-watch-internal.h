@@ -40,26 +40,34 @@ TPROF_EXPORT int _tprof_hang_tracking;
  * before any other call below. */
 TPROF_EXPORT void _tprof_hang_track_start (int rank, int world_size, TprofHangComm world, TprofHangComm self);
 
-/* Marks the start of @function (a string that lives forever) on @comm;
- * returns a token for _tprof_hang_call_end, 0 when nothing was noted
- * (tracking off, a nested call, too many threads). */
-TPROF_EXPORT uint64_t _tprof_hang_call_begin_slow (const char *function, TprofHangKind kind, TprofHangComm comm);
-TPROF_EXPORT void _tprof_hang_call_end_slow (uint64_t token);
+/* Marks the start of @function (a string that lives forever) on @comm,
+ * begun at @start_ticks (tprof_clock_ticks(): the caller's timer already
+ * read the clock); returns a token for _tprof_hang_call_end, 0 when
+ * nothing was noted (tracking off, too many threads). */
+TPROF_EXPORT uint64_t _tprof_hang_call_begin_slow (const char *function, TprofHangKind kind, TprofHangComm comm,
+                                                   int64_t start_ticks);
+/* Ends the call of @token, which took @duration seconds. */
+TPROF_EXPORT void _tprof_hang_call_end_slow (uint64_t token, double duration);
 
 static inline uint64_t
-_tprof_hang_call_begin (const char *function, TprofHangKind kind, TprofHangComm comm)
+_tprof_hang_call_begin (const char *function, TprofHangKind kind, TprofHangComm comm, int64_t start_ticks)
 {
   if (TPROF_LIKELY (__atomic_load_n (&_tprof_hang_tracking, __ATOMIC_RELAXED) == 0))
     return 0;
-  return _tprof_hang_call_begin_slow (function, kind, comm);
+  return _tprof_hang_call_begin_slow (function, kind, comm, start_ticks);
 }
 
 static inline void
-_tprof_hang_call_end (uint64_t token)
+_tprof_hang_call_end (uint64_t token, double duration)
 {
   if (token != 0)
-    _tprof_hang_call_end_slow (token);
+    _tprof_hang_call_end_slow (token, duration);
 }
+
+/* The same for a call without a timer of its own (tprof's collectives):
+ * they read the clock themselves. */
+TPROF_EXPORT uint64_t _tprof_hang_call_begin_now (const char *function, TprofHangKind kind, TprofHangComm comm);
+TPROF_EXPORT void _tprof_hang_call_end_now (uint64_t token);
 
 /* A communicator creation over @parent finished on this rank: @child is
  * the new communicator (@child_valid 0 when this rank got MPI_COMM_NULL),
@@ -86,7 +94,7 @@ typedef struct
   int32_t     thread;
   uint64_t    sequence;   /* 1, 2... for a collective, 0 otherwise */
   int64_t     begin;      /* clock ticks */
-  int64_t     end;        /* clock ticks, 0 while in flight */
+  double      duration;   /* seconds; negative while in flight */
 } TprofHangLiveCall;
 
 /* Copies the calls in flight (at most @max, longest first... in thread
