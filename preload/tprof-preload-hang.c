@@ -8,14 +8,8 @@
 
 _Static_assert (sizeof (int) == sizeof (int32_t), "MPI ranks are stored as int32_t");
 
-int
-_tprof_preload_spill_fd (void)
-{
-  return -1;
-}
-
 void
-_tprof_preload_hang_start (void)
+_tprof_preload_hang_start (TprofTimeManager *tm)
 {
   double timeout;
   int rank = 0, size = 1;
@@ -25,7 +19,7 @@ _tprof_preload_hang_start (void)
   PMPI_Comm_rank (MPI_COMM_WORLD, &rank);
   PMPI_Comm_size (MPI_COMM_WORLD, &size);
   _tprof_hang_track_start (rank, size, (TprofHangComm) MPI_COMM_WORLD, (TprofHangComm) MPI_COMM_SELF);
-  _tprof_hang_watch_start (timeout, _tprof_preload_spill_fd (), rank);
+  _tprof_hang_watch_start (timeout, _tprof_hang_spill_fd (tm), rank);
 }
 
 /* The world ranks of @comm's members, in its rank order; NULL when out of

@@ -19,10 +19,8 @@ _tprof_preload_recording (void)
 }
 
 /* The hang watchdog (tprof-preload-hang.c), when TPROF_HANG_TIMEOUT is set:
- * started once MPI is up. */
-void _tprof_preload_hang_start (void);
+ * started once MPI is up and @tm spills, if it does. */
+void _tprof_preload_hang_start (TprofTimeManager *tm);
 /* Names @child (MPI_COMM_NULL on a rank the creation left out) after its
  * parent. */
 void _tprof_preload_comm_created (MPI_Comm parent, MPI_Comm child);
-/* The spill file's descriptor, where the watchdog writes; -1 without one. */
-int _tprof_preload_spill_fd (void);

@@ -76,7 +76,7 @@ preload_init (TprofSite *site, int (*init) (void *), void *data)
   tprof_timer_stop (&timer);
   if (rc == MPI_SUCCESS)
     {
-      _tprof_preload_hang_start ();
+      _tprof_preload_hang_start (tm);
       __atomic_store_n (&_tprof_preload_manager, tm, __ATOMIC_RELEASE);
     }
   return rc;

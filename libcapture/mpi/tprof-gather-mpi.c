@@ -92,7 +92,7 @@ tprof_time_manager_gather (TprofTimeManager *tm,
   TprofGatherLocal local;
   TprofError local_failure;
   TprofProfiledTime *pt;
-  uint64_t hang = _tprof_hang_mpi_begin ("tprof_time_manager_gather", comm);
+  uint64_t hang = _tprof_hang_mpi_begin (tm, "tprof_time_manager_gather", comm);
 
   tprof_error_clear (&local_failure);
   _tprof_gather_read_manager (tm, "tprof_time_manager_gather", &read, &local_failure);

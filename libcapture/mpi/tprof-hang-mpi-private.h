@@ -8,7 +8,8 @@
 
 #include "tprof-hang-watch-internal.h"
 
-/* Starts the tracking on first use when TPROF_HANG_TIMEOUT is set, then
- * notes @function in flight on @comm as a collective; end it with
+/* Starts the tracking on first use when TPROF_HANG_TIMEOUT is set (the
+ * watchdog writing to @tm's spill file, if it spills), then notes
+ * @function in flight on @comm as a collective; end it with
  * _tprof_hang_call_end_now(). */
-uint64_t _tprof_hang_mpi_begin (const char *function, MPI_Comm comm);
+uint64_t _tprof_hang_mpi_begin (TprofTimeManager *tm, const char *function, MPI_Comm comm);

@@ -183,7 +183,7 @@ tprof_time_manager_save_parallel (TprofTimeManager *tm,
 {
   TprofSaveParallel s;
   TprofError err;
-  uint64_t hang = _tprof_hang_mpi_begin ("tprof_time_manager_save_parallel", comm);
+  uint64_t hang = _tprof_hang_mpi_begin (tm, "tprof_time_manager_save_parallel", comm);
 
   memset (&s, 0, sizeof s);
   _tprof_gather_init (&s.g);

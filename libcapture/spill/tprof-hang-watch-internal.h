@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "tprof/tprof-macros.h"
+#include "tprof/tprof-time-manager.h"
 
 TPROF_BEGIN_DECLS
 
@@ -125,6 +126,11 @@ TPROF_EXPORT int _tprof_hang_timeout_from_env (double *timeout);
  * calls MPI. @rank names the rank in that line. Returns 0, or -1 when the
  * thread could not start. */
 TPROF_EXPORT int _tprof_hang_watch_start (double timeout, int fd, int rank);
+/* A descriptor of @tm's spill file for the watchdog: the same file opened
+ * again for appending (records are whole writev()s on O_APPEND
+ * descriptors, so they do not interleave with the spill thread's); -1
+ * when @tm does not spill. */
+TPROF_EXPORT int _tprof_hang_spill_fd (TprofTimeManager *tm);
 /* Stops the watchdog thread, if running, and waits for it. */
 TPROF_EXPORT void _tprof_hang_watch_stop (void);
 

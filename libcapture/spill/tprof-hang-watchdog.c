@@ -1,6 +1,7 @@
 /* tprof-hang-watchdog.c — the thread that notices an MPI call in flight too long, writes the rank's state to its spill file and says so on stderr. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -10,6 +11,7 @@
 #include <sys/uio.h>
 #include <time.h>
 
+#include "tprof/tprof-spill.h"
 #include "tprof-clock-private.h"
 #include "tprof-hang-watch-internal.h"
 #include "tprof-spill-record-internal.h"
@@ -212,6 +214,20 @@ _tprof_hang_watch_start (double timeout, int fd, int rank)
   if (rc != 0)
     fprintf (stderr, "tprof: rank %d: the hang watchdog could not start: %s\n", rank, strerror (rc));
   return rc == 0 ? 0 : -1;
+}
+
+int
+_tprof_hang_spill_fd (TprofTimeManager *tm)
+{
+  const char *path = tm != NULL ? tprof_time_manager_get_spill_path (tm) : NULL;
+  int fd;
+
+  if (path == NULL)
+    return -1;
+  fd = open (path, O_WRONLY | O_APPEND | O_CLOEXEC);
+  if (fd < 0)
+    fprintf (stderr, "tprof: %s: cannot append the hang state: %s\n", path, strerror (errno));
+  return fd;
 }
 
 void
