@@ -101,3 +101,8 @@ TPROF_EXPORT uint64_t _tprof_spill_new_token (void);
  * unset or empty); false, with a message naming the variable in @message,
  * when it is not a number of seconds > 0. */
 TPROF_EXPORT bool _tprof_spill_env_interval (double *interval, char *message, size_t size);
+
+/* One flush of @tm's spill now, on the calling thread, as its thread
+ * (@raw false) or a crash handler (@raw true) makes it: for benchmarks
+ * and tests. Returns 0, -errno, or -ENOENT when @tm does not spill. */
+TPROF_EXPORT int _tprof_spill_flush_now (TprofTimeManager *tm, bool raw);

@@ -396,6 +396,20 @@ tprof_time_manager_end_spill (TprofTimeManager *tm,
   spill_end (spill, profile_path);
 }
 
+int
+_tprof_spill_flush_now (TprofTimeManager *tm, bool raw)
+{
+  TprofSpill *spill = tm != NULL ? _tprof_time_manager_spill (tm) : NULL;
+  int rc;
+
+  if (spill == NULL)
+    return -ENOENT;
+  _tprof_spill_own (spill);
+  rc = raw ? _tprof_spill_flush_raw (spill) : _tprof_spill_flush (spill);
+  _tprof_spill_disown (spill);
+  return rc;
+}
+
 const char *
 tprof_time_manager_get_spill_path (TprofTimeManager *tm)
 {
