@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "tprof/tprof-error.h"
 #include "tprof/tprof-macros.h"
@@ -34,6 +35,7 @@ struct _TprofSpill
   int               fd;
   int               wake_fd;       /* eventfd: a handler or the end wakes the thread */
   double            interval;
+  pid_t             pid;           /* the process that spills: a forked child's handlers leave the file alone */
   bool              keep;          /* TPROF_KEEP_SPILL=1 */
   pthread_t         thread;
   bool              thread_started;

@@ -233,6 +233,14 @@ spill_end (TprofSpill *spill, const char *profile_path)
   struct iovec iov;
   int rc;
 
+  if (spill->pid != getpid ())
+    {
+      /* a forked child: the thread and the file are its parent's */
+      _tprof_spill_signals_unregister (spill);
+      spill->thread_started = false;
+      spill_free (spill);
+      return;
+    }
   spill_stop_thread (spill);
   _tprof_spill_signals_unregister (spill);
   _tprof_spill_own (spill);
@@ -284,6 +292,7 @@ spill_alloc (TprofTimeManager *tm, double interval)
   spill->tm = tm;
   spill->fd = spill->wake_fd = -1;
   spill->interval = interval;
+  spill->pid = getpid ();
   spill->keep = getenv ("TPROF_KEEP_SPILL") != NULL && strcmp (getenv ("TPROF_KEEP_SPILL"), "1") == 0;
   /* 16 MiB of address space, untouched but for the ids in use */
   spill->file_ids = calloc (TPROF_MAX_NAME_ID, sizeof *spill->file_ids);
