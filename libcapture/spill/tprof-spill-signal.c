@@ -57,6 +57,16 @@ request_flush (TprofSpill *spill)
   return ticket;
 }
 
+/* Spill @i, unless it belongs to the process this one was forked from
+ * (its thread did not follow, and its file is the parent's). */
+static TprofSpill *
+spill_of_this_process (int i)
+{
+  TprofSpill *spill = __atomic_load_n (&spills[i], __ATOMIC_ACQUIRE);
+
+  return spill != NULL && spill->pid == getpid () ? spill : NULL;
+}
+
 static void
 on_term (int signo, bool wait)
 {
@@ -64,7 +74,7 @@ on_term (int signo, bool wait)
 
   for (int i = 0; i < MAX_SPILLS; i++)
     {
-      TprofSpill *spill = __atomic_load_n (&spills[i], __ATOMIC_ACQUIRE);
+      TprofSpill *spill = spill_of_this_process (i);
 
       if (spill == NULL || !_tprof_spill_try_own (spill, 0))
         {
@@ -83,7 +93,7 @@ on_term (int signo, bool wait)
 
       for (int i = 0; i < MAX_SPILLS; i++)
         {
-          TprofSpill *spill = __atomic_load_n (&spills[i], __ATOMIC_ACQUIRE);
+          TprofSpill *spill = spill_of_this_process (i);
 
           if (spill != NULL && tickets[i] != 0 && __atomic_load_n (&spill->served, __ATOMIC_ACQUIRE) < tickets[i])
             all = false;
@@ -99,7 +109,7 @@ on_crash (int signo)
 {
   for (int i = 0; i < MAX_SPILLS; i++)
     {
-      TprofSpill *spill = __atomic_load_n (&spills[i], __ATOMIC_ACQUIRE);
+      TprofSpill *spill = spill_of_this_process (i);
 
       if (spill == NULL || !_tprof_spill_try_own (spill, CRASH_WAIT_MS))
         continue;
