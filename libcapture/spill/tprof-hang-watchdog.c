@@ -28,26 +28,39 @@ static struct
   int             rank;
 } watch = { .lock = PTHREAD_MUTEX_INITIALIZER, .wake = PTHREAD_COND_INITIALIZER, .fd = -1 };
 
-int
-_tprof_hang_timeout_from_env (double *timeout)
+/* TPROF_HANG_TIMEOUT, read and judged once per process: the preload and
+ * tprof's gather both ask, and a bad value is said once. */
+static pthread_once_t timeout_once = PTHREAD_ONCE_INIT;
+static double timeout_value;
+static int timeout_status;
+
+static void
+timeout_read (void)
 {
   const char *text = getenv ("TPROF_HANG_TIMEOUT");
   char *end;
   double value;
 
-  *timeout = 0;
   if (text == NULL || text[0] == '\0')
-    return 0;
+    return;
   errno = 0;
   value = strtod (text, &end);
   if (errno != 0 || end == text || *end != '\0' || !(value > 0) || !isfinite (value))
     {
       fprintf (stderr, "tprof: TPROF_HANG_TIMEOUT=%.64s is not a positive number of seconds; "
                        "no hang watchdog\n", text);
-      return -1;
+      timeout_status = -1;
+      return;
     }
-  *timeout = value;
-  return 0;
+  timeout_value = value;
+}
+
+int
+_tprof_hang_timeout_from_env (double *timeout)
+{
+  pthread_once (&timeout_once, timeout_read);
+  *timeout = timeout_value;
+  return timeout_status;
 }
 
 static double

@@ -24,10 +24,32 @@ EXPECTED = {
     "dup_again": ["WORLD.5"] * 4,
 }
 
-with tempfile.TemporaryDirectory() as d:
-    env = dict(os.environ, TPROF_HANG_TIMEOUT="600")
-    p = subprocess.run([TPROF_RUN, "-o", os.path.join(d, "out.h5"), MPIEXEC, "--oversubscribe", "-n", "4", PROGRAM],
-                       capture_output=True, text=True, env=env, timeout=120)
+
+
+def run(timeout, *options):
+    with tempfile.TemporaryDirectory() as d:
+        env = dict(os.environ, TPROF_HANG_TIMEOUT=timeout)
+        return subprocess.run([TPROF_RUN, "-o", os.path.join(d, "out.h5")] + list(options)
+                              + [MPIEXEC, "--oversubscribe", "-n", "4", PROGRAM],
+                              capture_output=True, text=True, env=env, timeout=120)
+
+
+# A bad TPROF_HANG_TIMEOUT is named, on every rank, and nothing is tracked.
+for bad in ["abc", "-5", "0", "nan"]:
+    p = run(bad)
+    said = p.stderr.count("TPROF_HANG_TIMEOUT=%s is not a positive number of seconds" % bad)
+    if p.returncode != 0 or said != 4 or "0 dup none" not in p.stdout:
+        raise SystemExit("FAIL: TPROF_HANG_TIMEOUT=%s: exit %d, said %d times, %s" % (bad, p.returncode, said, p.stdout))
+# tprof-run refuses a bad --hang-timeout, and one without a spill directory.
+for options, message in [(["--hang-timeout", "x"], "'x' is not a number of seconds"),
+                         (["--hang-timeout", "0"], "must be more than 0 seconds"),
+                         (["--hang-timeout", "5"], "needs --spill DIR")]:
+    env_without_spill = {k: v for k, v in os.environ.items() if k != "TPROF_SPILL_DIR"}
+    p = subprocess.run([TPROF_RUN] + options + ["true"], capture_output=True, text=True, env=env_without_spill)
+    if p.returncode != 2 or message not in p.stderr or "--hang-timeout" not in p.stderr:
+        raise SystemExit("FAIL: tprof-run %s: exit %d, %r" % (options, p.returncode, p.stderr))
+
+p = run("600")
 if p.returncode != 0:
     raise SystemExit("FAIL: the program exited %d: %s" % (p.returncode, p.stderr))
 got = {}
