@@ -77,23 +77,26 @@ class Job:
         fail("processes of the job survived: %s" % processes_of(self.marker))
 
 
-def wait_for_verdict(job, spill):
-    """`tprof hang` until it names a missing rank, within DEADLINE seconds
-    of the skip."""
+def wait_for_verdict(job, spill, check):
+    """`tprof hang` until its verdict passes @check (which returns what is
+    wrong, or None), within DEADLINE seconds of the skip: the ranks'
+    watchdogs write their states one after the other, so an early verdict
+    may rest on some of them only."""
+    wrong = "no verdict"
     while True:
         if job.proc.poll() is not None:
             fail("the job ended (%d) before any verdict: %s" % (job.proc.returncode, "".join(job.stderr)))
         if job.skipped is not None:
             p = subprocess.run([TPROF, "hang", spill, "--format", "json"], capture_output=True, text=True)
             if p.returncode == 4:
-                verdict = json.loads(p.stdout)
-                if verdict["missing_ranks"]:
-                    return verdict, time.monotonic() - job.skipped
+                wrong = check(json.loads(p.stdout), job)
+                if wrong is None:
+                    return time.monotonic() - job.skipped
             elif p.returncode not in (0, 1):
                 fail("tprof hang exited %d: %s" % (p.returncode, p.stderr))
             if time.monotonic() - job.skipped > DEADLINE:
-                fail("no verdict %d s after the skip; last: %d %s %s\n%s" % (
-                    DEADLINE, p.returncode, p.stdout, p.stderr, "".join(job.stderr)))
+                fail("no right verdict %d s after the skip; last: %d %s %s: %s\n%s" % (
+                    DEADLINE, p.returncode, p.stdout, p.stderr, wrong, "".join(job.stderr)))
         time.sleep(0.5)
 
 
@@ -102,8 +105,7 @@ def run(program, skipper, check):
     with tempfile.TemporaryDirectory() as spill:
         job = Job(spill, program, skipper, marker)
         try:
-            verdict, after = wait_for_verdict(job, spill)
-            check(verdict, job)
+            after = wait_for_verdict(job, spill, check)
             print("%s: rank %d named %.1f s after it skipped" % (os.path.basename(program), skipper, after))
         finally:
             job.kill()
@@ -116,17 +118,18 @@ def check_allreduce(v, job):
               "waiting_ranks": [0, 1, 3], "missing_ranks": [2]}
     for key, value in expect.items():
         if v[key] != value:
-            fail("%s: expected %r, got %r in %s" % (key, value, v[key], v))
+            return "%s: expected %r, got %r in %s" % (key, value, v[key], v)
     two = [r for r in v["ranks"] if r["rank"] == 2][0]
     if two["doing"] != "no MPI call in flight; the last was MPI_Allreduce on WORLD.1 (collective 3 there)":
-        fail("rank 2 does %r" % two["doing"])
+        return "rank 2 does %r" % two["doing"]
     if not (isinstance(two["since"], float) and 0 <= two["since"] < 60):
-        fail("rank 2 since %r" % two["since"])
+        return "rank 2 since %r" % two["since"]
     if not any("rank 0: MPI_Allreduce on WORLD.1 (collective 4 there) in flight" in l for l in job.stderr):
-        fail("rank 0's watchdog line is missing: %s" % "".join(job.stderr))
+        return "rank 0's watchdog line is missing: %s" % "".join(job.stderr)
     hosts = {r["hostname"] for r in v["ranks"]}
     if hosts != {os.uname().nodename}:
-        fail("host names %r" % hosts)
+        return "host names %r" % hosts
+    return None
 
 
 def check_gather(v, job):
@@ -136,10 +139,11 @@ def check_gather(v, job):
               "waiting_ranks": [0, 2, 3], "missing_ranks": [1]}
     for key, value in expect.items():
         if v[key] != value:
-            fail("%s: expected %r, got %r in %s" % (key, value, v[key], v))
+            return "%s: expected %r, got %r in %s" % (key, value, v[key], v)
     one = [r for r in v["ranks"] if r["rank"] == 1][0]
     if one["doing"] != "no MPI call in flight; the last was MPI_Barrier on WORLD (collective 1 there)":
-        fail("rank 1 does %r" % one["doing"])
+        return "rank 1 does %r" % one["doing"]
+    return None
 
 
 run(PRELOAD_HANG, 2, check_allreduce)
