@@ -1,5 +1,7 @@
 /* test-core-hang.c — the hang decision on synthesized rank states, against hand-worked answers, and the STATE payload's round trip through the call tracking. */
 /* SPDX-License-Identifier: MIT */
+#include <unistd.h>
+
 #include <tprof/tprof-hang.h>
 
 #include "core-check.h"
@@ -275,6 +277,55 @@ test_state_round_trip (void)
   _tprof_hang_call_end_now (token);
 }
 
+/* The STATE records in @fd's file, in order: their flags (bit 0:
+ * stalled) into @flags; their number. */
+static int
+state_flags (int fd, uint32_t *flags, int max)
+{
+  uint8_t buffer[65536];
+  ssize_t len = pread (fd, buffer, sizeof buffer, 0);
+  int n = 0;
+
+  for (ssize_t at = 0; at + 16 <= len && n < max;)
+    {
+      uint16_t type;
+      uint32_t payload;
+
+      memcpy (&type, buffer + at + 4, 2);
+      memcpy (&payload, buffer + at + 8, 4);
+      if (type == 6)
+        memcpy (&flags[n++], buffer + at + 16 + 4, 4);
+      at += 16 + ((payload + 7) & ~7u);
+    }
+  return n;
+}
+
+/* The watchdog writes once per hang: a call in flight past the timeout
+ * gives one stalled state however long it stays, its end one more that
+ * clears it, and a rank then idle nothing more (its state is unchanged). */
+static void
+test_watchdog_once_per_hang (void)
+{
+  char path[] = "/tmp/test-core-hang-XXXXXX";
+  int fd = mkstemp (path);
+  uint32_t flags[8];
+  uint64_t token;
+
+  CHECK (fd >= 0);
+  unlink (path);
+  CHECK_INT_EQ (0, _tprof_hang_watch_start (0.2, fd, 1));
+  token = _tprof_hang_call_begin_now ("MPI_Barrier", TPROF_HANG_COLLECTIVE, 0x100);
+  usleep (1200 * 1000);
+  CHECK_INT_EQ (1, state_flags (fd, flags, 8));
+  CHECK_INT_EQ (1, flags[0] & 1);
+  _tprof_hang_call_end_now (token);
+  usleep (1200 * 1000);
+  _tprof_hang_watch_stop ();
+  CHECK_INT_EQ (2, state_flags (fd, flags, 8));
+  CHECK_INT_EQ (0, flags[1] & 1);
+  close (fd);
+}
+
 int
 main (void)
 {
@@ -284,6 +335,7 @@ main (void)
   test_missing_on_other_communicator ();
   test_left_and_no_file ();
   test_state_round_trip ();
+  test_watchdog_once_per_hang ();
   reset ();
   for (int r = 0; r < N; r++)
     tprof_hang_state_clear (&states[r]);
