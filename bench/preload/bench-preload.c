@@ -1,6 +1,7 @@
 /* bench-preload.c — what libtprof-preload.so adds to an MPI call: the same call through MPI_ (timed) and PMPI_ (not), alternating in one run. Run it under tprof-run. */
 /* SPDX-License-Identifier: MIT */
 #include <dlfcn.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -73,6 +74,43 @@ compare_doubles (const void *a, const void *b)
   return (x > y) - (x < y);
 }
 
+/* The median of @n block times (sorts them). */
+static double
+median (double *values, int n)
+{
+  qsort (values, n, sizeof values[0], compare_doubles);
+  return values[n / 2];
+}
+
+/* What the hang tracking adds on top of the preload: blocks of the plain
+ * call, of the timed call with the tracking off and with it on (its flag
+ * switched between blocks) alternate; the tracking's added time per call
+ * is compared with the preload's own. */
+static void
+measure_hang (const char *name, Call wrapped, Call plain, int *tracking)
+{
+  double without[BLOCKS], off[BLOCKS], on[BLOCKS], preload_ns, hang_ns, preload_min, hang_min;
+
+  for (int b = 0; b < BLOCKS; b++)
+    {
+      without[b] = block (plain);
+      __atomic_store_n (tracking, 0, __ATOMIC_RELAXED);
+      off[b] = block (wrapped);
+      __atomic_store_n (tracking, 1, __ATOMIC_RELAXED);
+      on[b] = block (wrapped);
+    }
+  preload_ns = (median (off, BLOCKS) - median (without, BLOCKS)) * 1e9;
+  hang_ns = (median (on, BLOCKS) - median (off, BLOCKS)) * 1e9;
+  /* the fastest blocks, sorted first: the least disturbed by other load */
+  preload_min = (off[0] - without[0]) * 1e9;
+  hang_min = (on[0] - off[0]) * 1e9;
+  printf ("%-14s hang tracking: %7.1f ns profiled, %7.1f ns profiled and tracked: %+6.1f ns per call "
+          "on top of the preload's %+.1f ns, ratio %.2f (fastest blocks: %+.1f ns on %+.1f ns, ratio %.2f)\n",
+          name, off[BLOCKS / 2] * 1e9, on[BLOCKS / 2] * 1e9, hang_ns, preload_ns,
+          preload_ns > 0 ? hang_ns / preload_ns : NAN, hang_min, preload_min,
+          preload_min > 0 ? hang_min / preload_min : NAN);
+}
+
 /* Blocks of the plain and the timed call alternate, so that the machine's
  * noise falls on both alike; the medians are compared. */
 static int
@@ -102,6 +140,7 @@ int
 main (int argc, char **argv)
 {
   int met = 1;
+  int *tracking;
 
   MPI_Init (&argc, &argv);
   if (dlsym (RTLD_DEFAULT, "_tprof_preload_manager") == NULL)
@@ -114,6 +153,15 @@ main (int argc, char **argv)
   printf ("bench-preload: %d blocks of %d calls, medians\n", BLOCKS, CALLS);
   met &= measure ("MPI_Iprobe", iprobe_wrapped, iprobe_plain);
   met &= measure ("MPI_Allreduce", allreduce_wrapped, allreduce_plain);
+  /* TPROF_HANG_TIMEOUT set: the hang tracking is on, and can be switched */
+  tracking = dlsym (RTLD_DEFAULT, "_tprof_hang_tracking");
+  if (tracking != NULL && __atomic_load_n (tracking, __ATOMIC_RELAXED))
+    {
+      measure_hang ("MPI_Iprobe", iprobe_wrapped, iprobe_plain, tracking);
+      measure_hang ("MPI_Allreduce", allreduce_wrapped, allreduce_plain, tracking);
+    }
+  else
+    printf ("bench-preload: TPROF_HANG_TIMEOUT is not set: the hang tracking is not measured\n");
   MPI_Finalize ();
   return met ? 0 : 1;
 }

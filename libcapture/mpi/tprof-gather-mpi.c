@@ -5,6 +5,7 @@
 
 #include "tprof/capture-mpi.h"
 #include "tprof-gather-mpi-private.h"
+#include "tprof-hang-mpi-private.h"
 #include "tprof-time-manager-internal.h"
 
 void
@@ -91,11 +92,13 @@ tprof_time_manager_gather (TprofTimeManager *tm,
   TprofGatherLocal local;
   TprofError local_failure;
   TprofProfiledTime *pt;
+  uint64_t hang = _tprof_hang_mpi_begin (tm, "tprof_time_manager_gather", comm);
 
   tprof_error_clear (&local_failure);
   _tprof_gather_read_manager (tm, "tprof_time_manager_gather", &read, &local_failure);
   _tprof_gather_read_local (&read, &local);
   pt = _tprof_gather_records (&local, &local_failure, comm, dst, error);
   _tprof_gather_read_clear (&read);
+  _tprof_hang_call_end_now (hang);
   return pt;
 }

@@ -6,6 +6,7 @@
 
 #include "tprof/capture-mpi.h"
 #include "tprof-save-parallel-private.h"
+#include "tprof-hang-mpi-private.h"
 
 static uint64_t
 save_hash_path (const char *path)
@@ -182,6 +183,7 @@ tprof_time_manager_save_parallel (TprofTimeManager *tm,
 {
   TprofSaveParallel s;
   TprofError err;
+  uint64_t hang = _tprof_hang_mpi_begin (tm, "tprof_time_manager_save_parallel", comm);
 
   memset (&s, 0, sizeof s);
   _tprof_gather_init (&s.g);
@@ -209,6 +211,7 @@ tprof_time_manager_save_parallel (TprofTimeManager *tm,
 
 out:
   save_clear (&s);
+  _tprof_hang_call_end_now (hang);
   if (error != NULL)
     *error = err;
   return err.code == TPROF_ERROR_NONE ? 0 : -1;

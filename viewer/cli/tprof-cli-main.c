@@ -26,6 +26,7 @@ static const Command commands[] = {
   { "stragglers", tprof_cli_stragglers, N_("the ranks that kept the others waiting, named from arrival") },
   { "trace", tprof_cli_trace, N_("every sample on the timeline, for Perfetto (Chrome trace JSON)") },
   { "convert", tprof_cli_convert, N_("a copy of any readable profile in the current file format"), TRUE },
+  { "hang", tprof_cli_hang, N_("a stopped job's spill files: who never entered the collective the others wait in") },
 };
 
 static void

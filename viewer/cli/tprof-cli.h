@@ -15,6 +15,7 @@ typedef enum
   TPROF_CLI_EXIT_FAILED = 1,  /* bad file or failed output */
   TPROF_CLI_EXIT_USAGE = 2,
   TPROF_CLI_EXIT_SLOWER = 3,  /* tprof compare --fail-on-slower found a slower operation */
+  TPROF_CLI_EXIT_HANG = 4,    /* tprof hang saw a hang */
 } TprofCliExit;
 
 typedef enum
@@ -33,6 +34,7 @@ int tprof_cli_trace (int argc, char **argv);
 int tprof_cli_plot (int argc, char **argv);
 int tprof_cli_stragglers (int argc, char **argv);
 int tprof_cli_convert (int argc, char **argv);
+int tprof_cli_hang (int argc, char **argv);
 
 /* ---- errors (tprof-cli-common.c) ---- */
 

@@ -9,6 +9,7 @@
 #include <tprof/tprof-compare.h>
 #include <tprof/tprof-error.h>
 #include <tprof/tprof-gathered-time.h>
+#include <tprof/tprof-hang.h>
 #include <tprof/tprof-heatmap.h>
 #include <tprof/tprof-histogram.h>
 #include <tprof/tprof-macros.h>
@@ -19,6 +20,7 @@
 #include <tprof/tprof-profile-file.h>
 #include <tprof/tprof-profiled-time.h>
 #include <tprof/tprof-slowest.h>
+#include <tprof/tprof-spill.h>
 #include <tprof/tprof-time-manager.h>
 #include <tprof/tprof-timer.h>
 #include <tprof/tprof-topology.h>

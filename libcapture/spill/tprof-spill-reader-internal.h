@@ -1,0 +1,172 @@
+/* tprof-spill-reader-internal.h — reading spill journals (docs/spill-format.md): one rank's file, incrementally, and the files of one job in a directory. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "tprof/tprof-error.h"
+#include "tprof/tprof-macros.h"
+
+TPROF_BEGIN_DECLS
+
+/* The HEADER record of a file. Strings are owned by the reader. */
+typedef struct
+{
+  uint32_t    version;
+  int32_t     rank;
+  int32_t     world_size;
+  int32_t     pid;
+  uint64_t    job;                 /* the token of the file name */
+  double      clock_offset;        /* seconds added to put this rank's clock on rank 0's */
+  double      clock_offset_error;
+  double      interval;            /* spill interval, seconds */
+  double      started;             /* this rank's clock */
+  double      started_wall;        /* seconds since the Unix epoch */
+  const char *host;
+  const char *label;
+} TprofSpillHeader;
+
+/* A COMMIT record: the flush it closes. */
+typedef struct
+{
+  uint64_t flush;    /* 1, 2, ... */
+  double   when;     /* every sample that ended before this (rank clock) is read */
+  uint64_t total;    /* samples in the file so far */
+} TprofSpillCommit;
+
+/* What a read delivers, one callback per record, in file order; any may be
+ * NULL. A callback returns 0 to go on, -1 to stop the read (which then
+ * fails with TPROF_ERROR_CANCELLED unless the callback filled the error
+ * given to the read). SAMPLES, NAMES and CLOCK records are delivered only
+ * once the COMMIT closing their flush is in the file; STATE, SIGNAL and END
+ * need none. Nothing is delivered twice over successive reads. */
+typedef struct
+{
+  /* A run of samples of operation @op (see _tprof_spill_reader_name()) in
+   * seconds of the rank's clock, raw ones converted; the arrays are valid
+   * during the call only. */
+  int (*samples) (void          *user_data,
+                  uint32_t       op,
+                  int32_t        thread,
+                  size_t         n,
+                  const double  *starts,
+                  const double  *durations);
+  /* Names @first .. @first + @n - 1 were defined. */
+  int (*names) (void    *user_data,
+                uint32_t first,
+                uint32_t n);
+  int (*commit) (void                   *user_data,
+                 const TprofSpillCommit *commit);
+  /* A STATE record's payload as written, at byte @offset of the file. */
+  int (*state) (void       *user_data,
+                const void *payload,
+                size_t      len,
+                uint64_t    offset);
+  int (*signal) (void   *user_data,
+                 int32_t signum,
+                 double  when);
+  int (*end) (void       *user_data,
+              double      when,
+              const char *profile_path);
+} TprofSpillVisitor;
+
+typedef enum
+{
+  TPROF_SPILL_TAIL_NONE,        /* the file ends with its last COMMIT's flush */
+  TPROF_SPILL_TAIL_UNFINISHED,  /* an incomplete record or a flush without its
+                                   COMMIT yet: normal while the rank runs */
+  TPROF_SPILL_TAIL_DAMAGED,     /* bad magic, checksum or contents: what is
+                                   before stays usable, nothing after is read */
+} TprofSpillTail;
+
+/* How a read ended. */
+typedef struct
+{
+  TprofSpillTail tail;
+  uint64_t       offset;       /* end of the last COMMIT read (the next read starts there) */
+  uint64_t       tail_offset;  /* UNFINISHED: start of the unread bytes; DAMAGED: the bad record */
+  uint64_t       size;         /* the file's size when read */
+  uint64_t       flushes;      /* flushes this read delivered */
+  uint64_t       samples;      /* samples this read delivered */
+  char           problem[256]; /* DAMAGED: what is wrong, without the file name */
+} TprofSpillReadStatus;
+
+typedef struct _TprofSpillReader TprofSpillReader;
+
+/* Opens @path and reads its HEADER. NULL, with @error naming the file and
+ * the byte offset of what is wrong, when the file cannot be read, is not a
+ * spill file, is of an unknown spill version (TPROF_ERROR_VERSION) or has
+ * no complete HEADER yet. */
+TPROF_EXPORT TprofSpillReader *_tprof_spill_reader_open (const char *path,
+                                                         TprofError *error);
+TPROF_EXPORT void _tprof_spill_reader_close (TprofSpillReader *reader);
+
+TPROF_EXPORT const char *_tprof_spill_reader_path (const TprofSpillReader *reader);
+TPROF_EXPORT const TprofSpillHeader *_tprof_spill_reader_header (const TprofSpillReader *reader);
+
+/* Reads what was appended since the last read (the whole file the first
+ * time), delivering it to @visitor. 0 with @status filled (a damaged tail
+ * is not a failure), or -1 with @error set (I/O, memory, a callback). */
+TPROF_EXPORT int _tprof_spill_reader_read (TprofSpillReader        *reader,
+                                           const TprofSpillVisitor *visitor,
+                                           void                    *user_data,
+                                           TprofSpillReadStatus    *status,
+                                           TprofError              *error);
+
+/* The operation names delivered so far. */
+TPROF_EXPORT uint32_t _tprof_spill_reader_n_names (const TprofSpillReader *reader);
+/* NULL when @op is not defined (yet). */
+TPROF_EXPORT const char *_tprof_spill_reader_name (const TprofSpillReader *reader,
+                                                   uint32_t                op);
+/* The last COMMIT delivered; NULL before the first. */
+TPROF_EXPORT const TprofSpillCommit *_tprof_spill_reader_last_commit (const TprofSpillReader *reader);
+
+/* ---- the files of one job in a directory ---- */
+
+/* A job in a directory: its token (16 hex digits) and how many files. */
+typedef struct
+{
+  char   token[17];
+  size_t n_files;
+} TprofSpillDirJob;
+
+/* The jobs whose spill files are in @dir, by token, ascending, in a new
+ * array *@jobs (free()); their number, or -1 with @error set when @dir
+ * cannot be read. 0: no spill file at all. */
+TPROF_EXPORT ssize_t _tprof_spill_dir_jobs (const char        *dir,
+                                            TprofSpillDirJob **jobs,
+                                            TprofError        *error);
+
+/* A file of the job that was not used, and why (message without the path). */
+typedef struct
+{
+  char *path;
+  int   rank;        /* from the file name */
+  char *problem;
+} TprofSpillRefused;
+
+typedef struct
+{
+  char               token[17];
+  int                world_size;   /* agreed by the headers; 0 when none is readable */
+  TprofSpillReader **readers;      /* world_size entries, NULL where no usable file */
+  size_t             n_readers;
+  TprofSpillRefused *refused;      /* files named but unusable */
+  size_t             n_refused;
+} TprofSpillJob;
+
+/* Opens the files of job @token in @dir (NULL: the only job there). Fails
+ * (NULL, @error set) when @dir cannot be read, holds no spill file, holds
+ * several jobs and @token is NULL, or holds none named @token. Files whose
+ * header contradicts their name or the other files (world size, token,
+ * rank), or cannot be read, are in refused[]; a job none of whose files is
+ * usable is returned too, with world_size 0. */
+TPROF_EXPORT TprofSpillJob *_tprof_spill_job_open (const char *dir,
+                                                   const char *token,
+                                                   TprofError *error);
+TPROF_EXPORT void _tprof_spill_job_free (TprofSpillJob *job);
+
+TPROF_END_DECLS

@@ -1,0 +1,317 @@
+/* tprof-spill-reader-read.c — one incremental read of a spill file: what was appended since the last one, checked whole, then its committed flushes delivered. */
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tprof-spill-reader-private.h"
+
+/* What the checking pass found in the bytes read. */
+typedef struct
+{
+  size_t commit_end;   /* end of the last COMMIT */
+  size_t stop;         /* end of the last whole, valid record */
+  bool   pending;      /* a flush's records, or an incomplete record, after commit_end */
+  bool   damaged;
+} SpillScan;
+
+static bool
+is_standalone (uint16_t type)
+{
+  return type == TPROF_SPILL_READ_STATE || type == TPROF_SPILL_READ_SIGNAL || type == TPROF_SPILL_READ_END;
+}
+
+/* The checking pass over the @n bytes at @data, which start at byte
+ * reader->offset of the file. */
+static void
+scan (TprofSpillReader     *reader,
+      const uint8_t        *data,
+      size_t                n,
+      SpillScan            *out,
+      TprofSpillReadStatus *status)
+{
+  uint32_t n_names = reader->n_names;
+  TprofSpillClock clock = reader->clock;
+  size_t pos = 0;
+
+  *out = (SpillScan) { 0 };
+  while (pos < n)
+    {
+      TprofSpillRecord record;
+      TprofSpillFrame frame = _tprof_spill_frame (data + pos, n - pos, &record, status->problem, sizeof status->problem);
+
+      if (frame == TPROF_SPILL_FRAME_OK
+          && !_tprof_spill_record_check (&record, &n_names, &clock, status->problem, sizeof status->problem))
+        frame = TPROF_SPILL_FRAME_DAMAGED;
+      if (frame != TPROF_SPILL_FRAME_OK)
+        {
+          out->damaged = frame == TPROF_SPILL_FRAME_DAMAGED;
+          out->pending = true;
+          break;
+        }
+      pos += record.size;
+      if (record.type == TPROF_SPILL_READ_COMMIT)
+        out->commit_end = pos, out->pending = false;
+      else if (!is_standalone (record.type))
+        out->pending = true;
+    }
+  out->stop = pos;
+  status->tail_offset = reader->offset + (out->damaged ? pos : out->commit_end);
+}
+
+static int
+add_names (TprofSpillReader       *reader,
+           const TprofSpillRecord *record,
+           TprofError             *error)
+{
+  uint32_t n = _tprof_spill_u32 (record->payload + 4);
+  size_t pos = 8;
+
+  if (reader->n_names + n > reader->names_capacity)
+    {
+      uint32_t capacity = reader->n_names + n > 2 * reader->names_capacity ? reader->n_names + n : 2 * reader->names_capacity;
+      char **names = realloc (reader->names, (size_t) capacity * sizeof *names);
+
+      if (names == NULL)
+        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", reader->path);
+      reader->names = names;
+      reader->names_capacity = capacity;
+    }
+  for (uint32_t k = 0; k < n; k++)
+    {
+      if (!_tprof_spill_str (record, &pos, &reader->names[reader->n_names]))
+        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", reader->path);
+      reader->n_names++;
+    }
+  return 0;
+}
+
+static int
+deliver_samples (TprofSpillReader        *reader,
+                 const TprofSpillRecord  *record,
+                 const TprofSpillVisitor *visitor,
+                 void                    *user_data,
+                 TprofSpillReadStatus    *status,
+                 TprofError              *error)
+{
+  const uint8_t *p = record->payload;
+  uint32_t n = _tprof_spill_u32 (p + 8);
+  const double *starts, *durations;
+
+  status->samples += n;
+  if (visitor->samples == NULL)
+    return 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (_tprof_spill_u32 (p + 12) == 0)
+    {
+      starts = (const double *) (const void *) (p + 16);
+      durations = starts + n;
+    }
+  else
+#endif
+    {
+      if (reader->scratch_len < 2 * (size_t) n)
+        {
+          double *scratch = realloc (reader->scratch, 2 * (size_t) n * sizeof *scratch);
+
+          if (scratch == NULL)
+            return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", reader->path);
+          reader->scratch = scratch;
+          reader->scratch_len = 2 * (size_t) n;
+        }
+      for (uint32_t i = 0; i < n; i++)
+        _tprof_spill_sample (record, &reader->clock, i, &reader->scratch[i], &reader->scratch[n + i]);
+      starts = reader->scratch;
+      durations = reader->scratch + n;
+    }
+  return visitor->samples (user_data, _tprof_spill_u32 (p), (int32_t) _tprof_spill_u32 (p + 4), n, starts, durations);
+}
+
+static int
+deliver_standalone (TprofSpillReader        *reader,
+                    const TprofSpillRecord  *record,
+                    uint64_t                 offset,
+                    const TprofSpillVisitor *visitor,
+                    void                    *user_data)
+{
+  char *path = NULL;
+  size_t pos = 8;
+  int result = 0;
+
+  if (offset < reader->delivered_until)
+    return 0;
+  reader->delivered_until = offset + record->size;
+  switch (record->type)
+    {
+    case TPROF_SPILL_READ_STATE:
+      return visitor->state != NULL ? visitor->state (user_data, record->payload, record->len, offset) : 0;
+    case TPROF_SPILL_READ_SIGNAL:
+      return visitor->signal != NULL
+             ? visitor->signal (user_data, (int32_t) _tprof_spill_u32 (record->payload), _tprof_spill_f64 (record->payload + 8))
+             : 0;
+    default:
+      if (visitor->end == NULL)
+        return 0;
+      if (!_tprof_spill_str (record, &pos, &path))
+        return -1;
+      result = visitor->end (user_data, _tprof_spill_f64 (record->payload), path);
+      free (path);
+      return result;
+    }
+}
+
+/* One checked record at @offset of the file, delivered. */
+static int
+deliver (TprofSpillReader        *reader,
+         const TprofSpillRecord  *record,
+         uint64_t                 offset,
+         const TprofSpillVisitor *visitor,
+         void                    *user_data,
+         TprofSpillReadStatus    *status,
+         TprofError              *error)
+{
+  const uint8_t *p = record->payload;
+  uint32_t first;
+
+  switch (record->type)
+    {
+    case TPROF_SPILL_READ_NAMES:
+      first = reader->n_names;
+      if (add_names (reader, record, error) < 0)
+        return -1;
+      return visitor->names != NULL ? visitor->names (user_data, first, reader->n_names - first) : 0;
+    case TPROF_SPILL_READ_CLOCK:
+      reader->clock = (TprofSpillClock) { true, (int64_t) _tprof_spill_u64 (p), _tprof_spill_f64 (p + 8),
+                                          _tprof_spill_f64 (p + 16) };
+      return 0;
+    case TPROF_SPILL_READ_SAMPLES:
+      return deliver_samples (reader, record, visitor, user_data, status, error);
+    case TPROF_SPILL_READ_COMMIT:
+      reader->last_commit = (TprofSpillCommit) { _tprof_spill_u64 (p), _tprof_spill_f64 (p + 8), _tprof_spill_u64 (p + 16) };
+      reader->has_commit = true;
+      status->flushes++;
+      return visitor->commit != NULL ? visitor->commit (user_data, &reader->last_commit) : 0;
+    case TPROF_SPILL_READ_STATE:
+    case TPROF_SPILL_READ_SIGNAL:
+    case TPROF_SPILL_READ_END:
+      return deliver_standalone (reader, record, offset, visitor, user_data);
+    default:
+      return 0;
+    }
+}
+
+/* Delivers the records of @data up to @sc->stop: all of them up to the
+ * last COMMIT, the standalone ones after it. */
+static int
+deliver_all (TprofSpillReader        *reader,
+             const uint8_t           *data,
+             const SpillScan         *sc,
+             const TprofSpillVisitor *visitor,
+             void                    *user_data,
+             TprofSpillReadStatus    *status,
+             TprofError              *error)
+{
+  for (size_t pos = 0; pos < sc->stop;)
+    {
+      TprofSpillRecord record;
+      char problem[8];
+
+      _tprof_spill_frame (data + pos, sc->stop - pos, &record, problem, sizeof problem);
+      if ((pos < sc->commit_end || is_standalone (record.type))
+          && deliver (reader, &record, reader->offset + pos, visitor, user_data, status, error) < 0)
+        {
+          if (error != NULL && error->code == TPROF_ERROR_NONE)
+            tprof_error_set (error, TPROF_ERROR_CANCELLED, "%s: reading stopped at byte %" PRIu64,
+                             reader->path, reader->offset + pos);
+          return -1;
+        }
+      pos += record.size;
+    }
+  return 0;
+}
+
+static void
+fill_damaged (const TprofSpillReader *reader,
+              TprofSpillReadStatus   *status)
+{
+  status->tail = TPROF_SPILL_TAIL_DAMAGED;
+  status->tail_offset = reader->damaged_offset;
+  snprintf (status->problem, sizeof status->problem, "%s", reader->damaged_problem);
+}
+
+int
+_tprof_spill_reader_read (TprofSpillReader        *reader,
+                          const TprofSpillVisitor *visitor,
+                          void                    *user_data,
+                          TprofSpillReadStatus    *status,
+                          TprofError              *error)
+{
+  static const TprofSpillVisitor none = { 0 };
+  struct stat st;
+  uint8_t *data = NULL;
+  size_t n;
+  SpillScan sc = { 0 };
+  int result = 0;
+
+  *status = (TprofSpillReadStatus) { .offset = reader->offset };
+  if (visitor == NULL)
+    visitor = &none;
+  if (fstat (reader->fd, &st) < 0)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", reader->path, strerror (errno));
+  status->size = (uint64_t) st.st_size;
+  if (reader->damaged)
+    {
+      fill_damaged (reader, status);
+      return 0;
+    }
+  if ((uint64_t) st.st_size < reader->offset)
+    {
+      reader->damaged = true;
+      reader->damaged_offset = (uint64_t) st.st_size;
+      snprintf (reader->damaged_problem, sizeof reader->damaged_problem,
+                "the file shrank below the %" PRIu64 " bytes already read", reader->offset);
+      fill_damaged (reader, status);
+      return 0;
+    }
+  n = (size_t) ((uint64_t) st.st_size - reader->offset);
+  if (n > 0 && (data = malloc (n)) == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory for %zu bytes", reader->path, n);
+  for (size_t done = 0; done < n;)
+    {
+      ssize_t got = pread (reader->fd, data + done, n - done, (off_t) (reader->offset + done));
+
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        {
+          if (got < 0)
+            result = tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", reader->path, strerror (errno));
+          n = done;  /* truncated meanwhile: what was read is checked */
+          break;
+        }
+      done += (size_t) got;
+    }
+  if (result == 0)
+    {
+      scan (reader, data, n, &sc, status);
+      result = deliver_all (reader, data, &sc, visitor, user_data, status, error);
+    }
+  free (data);
+  if (result < 0)
+    return -1;
+  reader->offset += sc.commit_end;
+  status->offset = reader->offset;
+  if (sc.damaged)
+    {
+      reader->damaged = true;
+      reader->damaged_offset = status->tail_offset;
+      snprintf (reader->damaged_problem, sizeof reader->damaged_problem, "%s", status->problem);
+      status->tail = TPROF_SPILL_TAIL_DAMAGED;
+    }
+  else
+    status->tail = sc.pending ? TPROF_SPILL_TAIL_UNFINISHED : TPROF_SPILL_TAIL_NONE;
+  return 0;
+}
