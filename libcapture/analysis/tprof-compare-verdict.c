@@ -241,7 +241,8 @@ blocks_test (double           *a,
       prior = ranks->squares / ranks->df;
       df = ranks->df;
     }
-  set_t_test (out, TPROF_VERDICT_TEST_BLOCKS, mean_b - mean_a, sqrt (2.0 * k * k * prior + 2.0 * blocks / (double) n), df);
+  set_t_test (out, TPROF_VERDICT_TEST_BLOCKS, mean_b - mean_a,
+              sqrt (2.0 * k * k * prior + 2.0 * blocks / (double) n), df);
 }
 
 /* How many blocks runs of at most @a and @b occurrences a rank make:
