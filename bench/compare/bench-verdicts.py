@@ -14,7 +14,7 @@
 # calibration). Environment: TPROF_BENCH_ITERATIONS (demo iterations, 100),
 # TPROF_BENCH_RUNS_A (unchanged runs, 26), TPROF_BENCH_RUNS_B (slower runs,
 # 12), TPROF_BENCH_CALIBRATION (unchanged runs that calibrate, 8),
-# TPROF_BENCH_PAIRS (triples drawn, 20), TPROF_BENCH_RANKS (demo ranks, 4).
+# TPROF_BENCH_PAIRS (triples drawn, 40), TPROF_BENCH_RANKS (demo ranks, 4).
 # SPDX-License-Identifier: MIT
 import itertools
 import json
@@ -31,7 +31,7 @@ ITERATIONS = int(os.environ.get('TPROF_BENCH_ITERATIONS', '100'))
 RUNS_A = int(os.environ.get('TPROF_BENCH_RUNS_A', '26'))
 RUNS_B = int(os.environ.get('TPROF_BENCH_RUNS_B', '12'))
 CALIBRATION = int(os.environ.get('TPROF_BENCH_CALIBRATION', '8'))
-PAIRS = int(os.environ.get('TPROF_BENCH_PAIRS', '20'))
+PAIRS = int(os.environ.get('TPROF_BENCH_PAIRS', '40'))
 RANKS = int(os.environ.get('TPROF_BENCH_RANKS', '4'))
 random.seed(20261205)
 env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1', LANGUAGE='', LC_ALL='C.UTF-8')
@@ -128,12 +128,12 @@ def main():
             return [(x, y, extra + ['--noise', path]) for x, y, extra in pairs]
 
         print('A/A: pairs of unchanged runs with any verdict other than "same" (all ranks)')
-        rate('  one run a side (blocks of occurrences)', aa_one, not_same)
+        rate('  one run a side (the run, its spread bounded from inside)', aa_one, not_same)
         rate('  one run a side, --noise (calibrated spread)', with_noise(aa_one, noise_all), not_same, '<= 5 %')
         rate('  three runs a side (run medians)', aa_three, not_same, '<= 5 %')
         rate('  three runs a side, --noise', with_noise(aa_three, noise_all), not_same, '<= 5 %')
         print('Power: rank 1 10 % slower, --ranks 1: forward and backward both "slower"')
-        rate('  one run a side (blocks of occurrences)', power_one, both_slower)
+        rate('  one run a side (the run, its spread bounded from inside)', power_one, both_slower)
         rate('  one run a side, --noise (calibrated spread)', with_noise(power_one, noise_rank1), both_slower)
         rate('  three runs a side (run medians)', power_three, both_slower, '>= 90 %')
         rate('  three runs a side, --noise', with_noise(power_three, noise_rank1), both_slower, '>= 90 %')

@@ -14,9 +14,9 @@
  * deviation of their logs (docs/compare.md says why 2). */
 #define TPROF_COMPARE_RUN_SPREAD_FACTOR 2.0
 
-/* Everything of @out but the verdict's test and the verdict: counts,
- * medians, ratio, interval, p_value (= p_adjusted); the verdict's fields
- * NaN / none. Returns false when memory is exhausted. */
+/* Everything of @out but the verdict's test, its interval and the
+ * verdict: counts, medians, ratio, p_value (= p_adjusted); the verdict's
+ * fields and the interval NaN / none. Returns false when memory is exhausted. */
 bool _tprof_compare_pooled (const double    *base,
                             size_t           n_base,
                             const double    *new_samples,

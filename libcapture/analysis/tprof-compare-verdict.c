@@ -29,8 +29,9 @@ mean_and_squares (const double *x,
   *squares = ss;
 }
 
-/* The two-sided p of @difference over its standard @error with @df degrees
- * of freedom; an error of 0 tells a difference for sure, or none. */
+/* The two-sided p of the log ratio @difference over its standard @error
+ * with @df degrees of freedom, and the 95% interval of the ratio the same
+ * t makes; an error of 0 tells a difference for sure, or none. */
 static void
 set_t_test (TprofComparison  *out,
             TprofVerdictTest  test,
@@ -38,6 +39,8 @@ set_t_test (TprofComparison  *out,
             double            error,
             double            df)
 {
+  double half = error > 0.0 ? tprof_student_t_upper (0.025, df) * error : 0.0;
+
   out->verdict_test = test;
   out->verdict_df = df;
   if (!(error > 0.0))
@@ -45,6 +48,16 @@ set_t_test (TprofComparison  *out,
   else
     out->p_verdict_raw = tprof_student_t_p (difference / error, df);
   out->p_verdict = out->p_verdict_raw;
+  out->ci_low = exp (difference - half);
+  out->ci_high = exp (difference + half);
+}
+
+/* No test (yet): the verdict's fields and the interval NaN / none. */
+static void
+clear_test (TprofComparison *out)
+{
+  out->verdict_test = TPROF_VERDICT_TEST_NONE;
+  out->verdict_df = out->p_verdict_raw = out->p_verdict = out->ci_low = out->ci_high = NAN;
 }
 
 /* numpy's median of @values[0..@n) (@n > 0), reordered, in O(@n). */
@@ -228,7 +241,8 @@ blocks_test (double           *a,
       prior = ranks->squares / ranks->df;
       df = ranks->df;
     }
-  set_t_test (out, TPROF_VERDICT_TEST_BLOCKS, mean_b - mean_a, sqrt (2.0 * k * k * prior + 2.0 * blocks / (double) n), df);
+  set_t_test (out, TPROF_VERDICT_TEST_BLOCKS, mean_b - mean_a,
+              sqrt (2.0 * k * k * prior + 2.0 * blocks / (double) n), df);
 }
 
 /* How many blocks runs of at most @a and @b occurrences a rank make:
@@ -253,6 +267,7 @@ tprof_compare_blocks (const TprofGatheredTime *base,
   RankSpread ranks = { 0.0, 0.0 };
   bool ok;
 
+  clear_test (out);
   if (tprof_gathered_time_count (base) == 0 || tprof_gathered_time_count (new_samples) == 0)
     return true;
   a = occurrences_of (base);
@@ -351,8 +366,7 @@ tprof_compare_run_medians (const double         *base_medians,
   double *logs = _tprof_malloc_array (n_base + n_new + 1, sizeof *logs);
   double mean_a, mean_b, ss_a, ss_b, df, variance;
 
-  out->verdict_test = TPROF_VERDICT_TEST_NONE;
-  out->verdict_df = out->p_verdict_raw = out->p_verdict = NAN;
+  clear_test (out);
   if (logs == NULL || n_base == 0 || n_new == 0 || !logs_of (base_medians, n_base, logs)
       || !logs_of (new_medians, n_new, logs + n_base))
     {

@@ -1,4 +1,4 @@
-/* tprof-compare.c — one operation of two runs compared sample by sample: medians and their ratio with a 95% interval, the Mann-Whitney U test; Holm's adjustment and the verdict. */
+/* tprof-compare.c — one operation of two runs compared sample by sample: medians and their ratio, the Mann-Whitney U test; Holm's adjustment and the verdict. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stddef.h>
@@ -11,9 +11,6 @@
 #include "tprof-gathered-time-private.h"
 #include "tprof-select-private.h"
 #include "tprof-sorted-runs-private.h"
-
-/* The normal quantile of 0.975: the 95% intervals. */
-#define Z_975 1.959963984540054
 
 /* A sorted copy of @values, sorted with @scratch (@n values); NULL when
  * memory is exhausted (or @n is 0). */
@@ -72,50 +69,6 @@ mann_whitney_p (const double *a,
   return fmin (1.0, erfc (z / M_SQRT2));  /* 2 * the normal's upper tail */
 }
 
-/* log of the median of ascending @x and the standard error of that log,
- * from the order statistics around the median (Bonett and Price, 2002):
- * the interval [x(c), x(n-c+1)] with c = round((n+1)/2 - sqrt(n)), whose
- * coverage of the median, by the normal approximation of the binomial,
- * gives the z that turns its width into a standard error. */
-static void
-log_median_and_error (const double *x,
-                      size_t        n,
-                      double        median,
-                      double       *log_median,
-                      double       *error)
-{
-  double c = round (((double) n + 1.0) / 2.0 - sqrt ((double) n));
-  double z;
-
-  if (c < 1.0)
-    c = 1.0;
-  /* P(the median lies outside) = 2 P(Binomial(n, 1/2) <= c - 1) */
-  z = ((double) n / 2.0 - (c - 0.5)) / (sqrt ((double) n) / 2.0);
-  *log_median = log (median);
-  *error = z > 0.0 ? (log (x[n - (size_t) c]) - log (x[(size_t) c - 1])) / (2.0 * z) : INFINITY;
-}
-
-static void
-ratio_interval (const double    *a,
-                size_t           na,
-                const double    *b,
-                size_t           nb,
-                TprofComparison *out)
-{
-  double log_a, log_b, error_a, error_b, spread;
-
-  out->ci_low = out->ci_high = NAN;
-  if (na < 2 || nb < 2 || !(out->base_median > 0.0) || !(out->new_median > 0.0))
-    return;
-  log_median_and_error (a, na, out->base_median, &log_a, &error_a);
-  log_median_and_error (b, nb, out->new_median, &log_b, &error_b);
-  spread = Z_975 * sqrt (error_a * error_a + error_b * error_b);
-  if (isnan (spread))  /* an order statistic of 0: unbounded below */
-    spread = INFINITY;
-  out->ci_low = exp (log_b - log_a - spread);
-  out->ci_high = exp (log_b - log_a + spread);
-}
-
 bool
 _tprof_compare_pooled (const double    *base,
                        size_t           n_base,
@@ -143,9 +96,8 @@ _tprof_compare_pooled (const double    *base,
   out->ratio = out->new_median / out->base_median;
   out->p_value = n_base > 0 && n_new > 0 ? mann_whitney_p (a, n_base, b, n_new) : NAN;
   out->p_adjusted = out->p_value;
-  ratio_interval (a, n_base, b, n_new, out);
   out->verdict_test = TPROF_VERDICT_TEST_NONE;
-  out->verdict_df = out->p_verdict_raw = out->p_verdict = out->noise_floor = NAN;
+  out->verdict_df = out->p_verdict_raw = out->p_verdict = out->noise_floor = out->ci_low = out->ci_high = NAN;
   free (a);
   free (b);
   return true;

@@ -84,8 +84,13 @@ def welch_blocks_p(base, new):
 
 
 def blocks_p(base, new, factor=2.0):
+    return blocks_test(base, new, factor)[0]
+
+
+def blocks_test(base, new, factor=2.0):
     """One run a side: the whole runs' log difference over sqrt(2 k^2 v + 2 s^2 / B), v the larger of
-    the blocks' pooled variance s^2 (2 (B - 1) df) and the ranks' (each rank's median; ranks - 1 df a run)."""
+    the blocks' pooled variance s^2 (2 (B - 1) df) and the ranks' (each rank's median; ranks - 1 df a run);
+    the p-value and the 95 % interval of the ratio from the same t."""
     n_blocks = n_blocks_of(base, new)
     a, b = block_logs(base, n_blocks), block_logs(new, n_blocks)
     blocks = (np.var(a, ddof=1) + np.var(b, ddof=1)) / 2
@@ -97,7 +102,8 @@ def blocks_p(base, new, factor=2.0):
         if rank_var > blocks:
             prior, df = rank_var, rank_df
     error = np.sqrt(2 * factor ** 2 * prior + 2 * blocks / n_blocks)
-    return 2 * stats.t.sf(abs(b.mean() - a.mean()) / error, df)
+    d, half = b.mean() - a.mean(), stats.t.isf(0.025, df) * error
+    return 2 * stats.t.sf(abs(d) / error, df), np.exp(d - half), np.exp(d + half)
 
 
 def run_logs(runs):
@@ -147,8 +153,9 @@ for pair in range(20):
     a = write('offset-a%d.h5' % pair, sides[0])
     b = write('offset-b%d.h5' % pair, sides[1])
     o = run_json(a, b)['step']
-    expected = blocks_p(sides[0]['step'], sides[1]['step'])
+    expected, low, high = blocks_test(sides[0]['step'], sides[1]['step'])
     assert o['verdict_test'] == 'blocks' and close(o['p_verdict'], expected, 1e-9), (o, expected)
+    assert close(o['ci_low'], low, 1e-9) and close(o['ci_high'], high, 1e-9), (o, low, high)
     welch_significant += welch_blocks_p(sides[0]['step'], sides[1]['step']) < 0.05
     not_same += o['verdict'] != 'same'
 assert welch_significant >= 10, welch_significant
@@ -194,6 +201,12 @@ for new_runs, new_paths, expected_verdict in ((same_runs, same_paths, 'same'), (
     for n, p, adjusted, p_sample, adjusted_sample in zip(names, ps, holm(ps), per_sample, holm(per_sample)):
         o = doc[n]
         assert o['verdict_test'] == 'runs', o
+        # the interval of Student's test: the difference of the mean logs -+ t(0.975, df) times its error
+        la, lb = run_logs([r[n] for r in base_runs]), run_logs([r[n] for r in new_runs])
+        pooled = np.sqrt((np.var(la, ddof=1) * 2 + np.var(lb, ddof=1) * 2) / 4 * (1 / 3 + 1 / 3))
+        half = stats.t.isf(0.025, 4) * pooled
+        d = lb.mean() - la.mean()
+        assert close(o['ci_low'], np.exp(d - half), 1e-9) and close(o['ci_high'], np.exp(d + half), 1e-9), o
         assert close(o['p_verdict'], adjusted, 1e-9), (o, adjusted, p)
         assert close(o['p_value'], p_sample, 1e-9) and close(o['p_adjusted'], adjusted_sample, 1e-9), o
         assert o['base_count'] == 3 * 1200 and o['new_count'] == 3 * 1200, o

@@ -49,7 +49,9 @@ typedef struct
   double       base_median;   /* numpy's median; NaN when empty */
   double       new_median;
   double       ratio;         /* new median / base median */
-  double       ci_low;        /* a 95% interval of the ratio (HACKING.md says how) */
+  double       ci_low;        /* the 95% interval of the ratio the verdict's test makes (its
+                               * estimate +- the t quantile times its error, exponentiated;
+                               * not Holm-adjusted); NaN without a test */
   double       ci_high;
   double       p_value;       /* two-sided Mann-Whitney U test, normal approximation
                                * with tie and continuity correction (scipy's
@@ -100,9 +102,10 @@ TPROF_EXPORT bool tprof_compare_runs (const TprofGatheredTime *const *base,
                                       const TprofRunSpread           *spread,
                                       TprofComparison                *out);
 
-/* The verdict's test alone, into the verdict's fields of @out (the others
- * untouched): over blocks of occurrences of one run a side (either may be
- * NULL); returns false when memory is exhausted. */
+/* The verdict's test alone, into the verdict's fields and the interval of
+ * @out (the others untouched; none, NaN, when it cannot be made): over
+ * blocks of occurrences of one run a side (either may be NULL); returns
+ * false when memory is exhausted. */
 TPROF_EXPORT bool tprof_compare_blocks (const TprofGatheredTime *base,
                                         const TprofGatheredTime *new_samples,
                                         TprofComparison         *out);
