@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "tprof-crc32c.h"
+#include "tprof-h5-internal.h"
 #include "tprof-spill-reader-private.h"
 
 #define SAMPLES_FIELDS 16
@@ -59,48 +60,12 @@ _tprof_spill_frame (const uint8_t    *data,
   return TPROF_SPILL_FRAME_OK;
 }
 
-/* Whether the @n bytes at @s are UTF-8 without NUL. */
+/* Whether the @n bytes at @s are UTF-8 without NUL (a C string holds them whole). */
 static bool
 is_utf8 (const uint8_t *s,
          size_t         n)
 {
-  size_t i = 0;
-
-  while (i < n)
-    {
-      uint8_t c = s[i];
-      size_t extra;
-      uint32_t cp;
-
-      if (c == 0)
-        return false;
-      if (c < 0x80)
-        {
-          i++;
-          continue;
-        }
-      if (c >= 0xc2 && c <= 0xdf)
-        extra = 1, cp = c & 0x1f;
-      else if (c >= 0xe0 && c <= 0xef)
-        extra = 2, cp = c & 0x0f;
-      else if (c >= 0xf0 && c <= 0xf4)
-        extra = 3, cp = c & 0x07;
-      else
-        return false;
-      if (n - i <= extra)
-        return false;
-      for (size_t k = 1; k <= extra; k++)
-        {
-          if ((s[i + k] & 0xc0) != 0x80)
-            return false;
-          cp = cp << 6 | (s[i + k] & 0x3f);
-        }
-      if ((extra == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
-          || (extra == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-        return false;
-      i += extra + 1;
-    }
-  return true;
+  return memchr (s, 0, n) == NULL && _tprof_h5_utf8_valid ((const char *) s, n);
 }
 
 bool

@@ -26,6 +26,7 @@ static const Command commands[] = {
   { "stragglers", tprof_cli_stragglers, N_("the ranks that kept the others waiting, named from arrival") },
   { "trace", tprof_cli_trace, N_("every sample on the timeline, for Perfetto (Chrome trace JSON)") },
   { "convert", tprof_cli_convert, N_("a copy of any readable profile in the current file format"), TRUE },
+  { "merge", tprof_cli_merge, N_("one profile from the spill files of a killed, hung or running job"), TRUE },
 };
 
 static void
