@@ -1,4 +1,4 @@
-/* tprof-spill-records.c — the checks of one spill record: its framing and checksum, then its contents against what the file defined before it. */
+/* tprof-spill-reader-check.c — the checks of one spill record: its framing and checksum, then its contents against what the file defined before it. */
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <math.h>
