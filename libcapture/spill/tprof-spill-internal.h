@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "tprof/tprof-error.h"
 #include "tprof/tprof-macros.h"
@@ -34,6 +35,7 @@ struct _TprofSpill
   int               fd;
   int               wake_fd;       /* eventfd: a handler or the end wakes the thread */
   double            interval;
+  pid_t             pid;           /* the process that spills: a forked child's handlers leave the file alone */
   bool              keep;          /* TPROF_KEEP_SPILL=1 */
   pthread_t         thread;
   bool              thread_started;
@@ -101,3 +103,8 @@ TPROF_EXPORT uint64_t _tprof_spill_new_token (void);
  * unset or empty); false, with a message naming the variable in @message,
  * when it is not a number of seconds > 0. */
 TPROF_EXPORT bool _tprof_spill_env_interval (double *interval, char *message, size_t size);
+
+/* One flush of @tm's spill now, on the calling thread, as its thread
+ * (@raw false) or a crash handler (@raw true) makes it: for benchmarks
+ * and tests. Returns 0, -errno, or -ENOENT when @tm does not spill. */
+TPROF_EXPORT int _tprof_spill_flush_now (TprofTimeManager *tm, bool raw);

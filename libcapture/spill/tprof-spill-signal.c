@@ -57,24 +57,32 @@ request_flush (TprofSpill *spill)
   return ticket;
 }
 
+/* Spill @i, unless it belongs to the process this one was forked from
+ * (its thread did not follow, and its file is the parent's). */
+static TprofSpill *
+spill_of_this_process (int i)
+{
+  TprofSpill *spill = __atomic_load_n (&spills[i], __ATOMIC_ACQUIRE);
+
+  return spill != NULL && spill->pid == getpid () ? spill : NULL;
+}
+
 static void
 on_term (int signo, bool wait)
 {
   uint64_t tickets[MAX_SPILLS] = { 0 };
 
+  /* the SIGNAL record needs no ownership: one writev on O_APPEND, and the
+   * descriptor stays open while the spill is registered (its end
+   * unregisters it, waiting for running handlers, before closing) */
   for (int i = 0; i < MAX_SPILLS; i++)
     {
-      TprofSpill *spill = __atomic_load_n (&spills[i], __ATOMIC_ACQUIRE);
+      TprofSpill *spill = spill_of_this_process (i);
 
-      if (spill == NULL || !_tprof_spill_try_own (spill, 0))
-        {
-          if (spill != NULL)
-            tickets[i] = request_flush (spill);  /* a flush is under way: one more after it */
-          continue;
-        }
-      if (!spill->closed && !spill->failed)
+      if (spill == NULL)
+        continue;
+      if (!__atomic_load_n (&spill->closed, __ATOMIC_RELAXED) && !__atomic_load_n (&spill->failed, __ATOMIC_RELAXED))
         _tprof_spill_write_signal (spill, signo);
-      _tprof_spill_disown (spill);
       tickets[i] = request_flush (spill);
     }
   for (int waited = 0; wait && waited < TERM_WAIT_MS; waited++)
@@ -83,7 +91,7 @@ on_term (int signo, bool wait)
 
       for (int i = 0; i < MAX_SPILLS; i++)
         {
-          TprofSpill *spill = __atomic_load_n (&spills[i], __ATOMIC_ACQUIRE);
+          TprofSpill *spill = spill_of_this_process (i);
 
           if (spill != NULL && tickets[i] != 0 && __atomic_load_n (&spill->served, __ATOMIC_ACQUIRE) < tickets[i])
             all = false;
@@ -99,7 +107,7 @@ on_crash (int signo)
 {
   for (int i = 0; i < MAX_SPILLS; i++)
     {
-      TprofSpill *spill = __atomic_load_n (&spills[i], __ATOMIC_ACQUIRE);
+      TprofSpill *spill = spill_of_this_process (i);
 
       if (spill == NULL || !_tprof_spill_try_own (spill, CRASH_WAIT_MS))
         continue;

@@ -233,6 +233,14 @@ spill_end (TprofSpill *spill, const char *profile_path)
   struct iovec iov;
   int rc;
 
+  if (spill->pid != getpid ())
+    {
+      /* a forked child: the thread and the file are its parent's */
+      _tprof_spill_signals_unregister (spill);
+      spill->thread_started = false;
+      spill_free (spill);
+      return;
+    }
   spill_stop_thread (spill);
   _tprof_spill_signals_unregister (spill);
   _tprof_spill_own (spill);
@@ -284,6 +292,7 @@ spill_alloc (TprofTimeManager *tm, double interval)
   spill->tm = tm;
   spill->fd = spill->wake_fd = -1;
   spill->interval = interval;
+  spill->pid = getpid ();
   spill->keep = getenv ("TPROF_KEEP_SPILL") != NULL && strcmp (getenv ("TPROF_KEEP_SPILL"), "1") == 0;
   /* 16 MiB of address space, untouched but for the ids in use */
   spill->file_ids = calloc (TPROF_MAX_NAME_ID, sizeof *spill->file_ids);
@@ -394,6 +403,20 @@ tprof_time_manager_end_spill (TprofTimeManager *tm,
   if (tm == NULL || (spill = _tprof_time_manager_attach_spill (tm, NULL, NULL)) == NULL)
     return;
   spill_end (spill, profile_path);
+}
+
+int
+_tprof_spill_flush_now (TprofTimeManager *tm, bool raw)
+{
+  TprofSpill *spill = tm != NULL ? _tprof_time_manager_spill (tm) : NULL;
+  int rc;
+
+  if (spill == NULL)
+    return -ENOENT;
+  _tprof_spill_own (spill);
+  rc = raw ? _tprof_spill_flush_raw (spill) : _tprof_spill_flush (spill);
+  _tprof_spill_disown (spill);
+  return rc;
 }
 
 const char *

@@ -233,6 +233,56 @@ def test_sigabrt():
     crash_like("abort", signal.SIGABRT)
 
 
+def test_sample_limit():
+    """A bounded series spills what it stores, at most its limit, each a sample that was recorded."""
+    with tempfile.TemporaryDirectory() as d:
+        c = Child(d, 0.01, 2, 5000, {"TPROF_KEEP_SPILL": "1", "SPILL_CHILD_LIMIT": "1000"})
+        time.sleep(0.1)
+        c.send("exit")
+        check(c.wait() == 0, "child failed")
+        j = spill_journal.read(the_file(d))
+        check(j.tail is None and j.end is not None, "tail %r end %r" % (j.tail, j.end))
+        for (name, thread), (dur, s) in j.samples.items():
+            check(len(dur) == 1000, "%s thread %d: %d samples spilled, limit 1000" % (name, thread, len(dur)))
+            if name == "step":
+                t = int(dur.min())
+                k = np.rint((dur - t) * 1e6) - 1
+                check(np.all((k >= 0) & (k < 5000)) and len(np.unique(k)) == 1000,
+                      "step thread %d: samples that were not recorded" % thread)
+                check(np.array_equal(dur, (t * 1e6 + k + 1.0) * 1e-6), "step thread %d: values off" % thread)
+
+
+def test_clear_keeps_what_was_spilled():
+    with tempfile.TemporaryDirectory() as d:
+        c = Child(d, 100, 1, 1000, {"TPROF_KEEP_SPILL": "1"})
+        c.p.send_signal(signal.SIGUSR1)
+        deadline = time.time() + 10
+        while time.time() < deadline and not spill_journal.read(c.path).commits:
+            time.sleep(0.01)
+        c.send("clear")
+        c.send("more 500")
+        c.ready()
+        c.send("exit")
+        check(c.wait() == 0, "child failed")
+        j = spill_journal.read(the_file(d))
+        check(j.total() == 3000 and j.end is not None, "after clear: %d samples, end %r" % (j.total(), j.end))
+        expected_steps(j, 1500, 1)
+
+
+def test_forked_child_leaves_file_alone():
+    with tempfile.TemporaryDirectory() as d:
+        c = Child(d, 0.02, 1, 1000, {"TPROF_KEEP_SPILL": "1"})
+        c.send("fork")
+        line = c.p.stdout.readline()
+        check(line.strip() == "forked %d" % signal.SIGABRT, "fork: %r" % line)
+        c.send("end x.h5")
+        check(c.wait() == 0, "child failed after its fork")
+        j = spill_journal.read(the_file(d))
+        check(j.tail is None and j.signals == [] and j.end == (j.end[0], "x.h5"),
+              "tail %r signals %r end %r" % (j.tail, j.signals, j.end))
+        expected_steps(j, 1000, 1)
+
+
 def test_bad_directory():
     with tempfile.TemporaryDirectory() as d:
         f = os.path.join(d, "file")

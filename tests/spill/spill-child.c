@@ -1,6 +1,7 @@
 /* spill-child.c — a process that spills what the spill tests tell it to record, then exits, crashes or waits for a signal. */
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
+#include <sys/wait.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +22,10 @@
  *   dump FILE  writes "scoped"'s durations (get_time) to FILE as f64
  *   exit       frees the manager (the spill's clean end) and exits 0
  *   end PATH   tprof_time_manager_end_spill (tm, PATH), then as exit
+ *   clear      tprof_time_manager_clear (tm)
+ *   fork       forks a child that aborts (its handler must leave the
+ *              parent's file alone), waits for it, prints "forked"
+ * $SPILL_CHILD_LIMIT: a sample limit set before recording.
  * End of input: as exit. */
 
 static TprofTimeManager *tm;
@@ -111,6 +116,8 @@ main (int argc, char **argv)
     }
   threads = atoi (argv[3]);
   tm = tprof_time_manager_new ();
+  if (getenv ("SPILL_CHILD_LIMIT") != NULL)
+    tprof_time_manager_set_sample_limit (tm, (size_t) atoll (getenv ("SPILL_CHILD_LIMIT")));
   if (tprof_time_manager_set_spill (tm, argv[1], atof (argv[2]), &error) != 0)
     {
       fprintf (stderr, "spill-child: %s\n", error.message);
@@ -140,6 +147,22 @@ main (int argc, char **argv)
         {
           tprof_time_manager_end_spill (tm, line + 4);
           break;
+        }
+      else if (strcmp (line, "clear") == 0)
+        tprof_time_manager_clear (tm);
+      else if (strcmp (line, "fork") == 0)
+        {
+          pid_t pid = fork ();
+          int status;
+
+          if (pid == 0)
+            {
+              record_all (1, 100);
+              abort ();
+            }
+          waitpid (pid, &status, 0);
+          printf ("forked %d\n", WIFSIGNALED (status) ? WTERMSIG (status) : -1);
+          fflush (stdout);
         }
       else if (strcmp (line, "exit") == 0)
         break;
