@@ -28,3 +28,12 @@ void _tprof_profiled_time_take_info (TprofProfiledTime *pt,
                                      char              *created,
                                      char              *producer,
                                      char              *clock);
+
+/* A profile merged from spill files (docs/spill-format.md) says per rank
+ * until when, on its timeline, it has that rank's samples: NaN for a rank
+ * with none. Takes ownership of the malloc'd array (world_size entries,
+ * NULL: not said), saved as /ranks/data_until. */
+TPROF_EXPORT void _tprof_profiled_time_set_data_until_take (TprofProfiledTime *pt,
+                                                            double            *data_until);
+/* NULL when the profile does not say. */
+TPROF_EXPORT const double *_tprof_profiled_time_data_until (const TprofProfiledTime *pt);

@@ -26,6 +26,7 @@ struct _TprofProfiledTime
   double             *clock_offsets;        /* world_size entries, or NULL */
   double             *clock_offset_errors;  /* world_size entries, or NULL */
   char               *timeline_origin;
+  double             *data_until;  /* world_size entries, or NULL */
   char               *created;
   char               *producer;
   char               *clock;
@@ -87,6 +88,7 @@ tprof_profiled_time_free (TprofProfiledTime *pt)
   free (pt->clock_offsets);
   free (pt->clock_offset_errors);
   free (pt->timeline_origin);
+  free (pt->data_until);
   free (pt->created);
   free (pt->producer);
   free (pt->clock);
@@ -371,6 +373,20 @@ const char *
 tprof_profiled_time_timeline_origin (const TprofProfiledTime *pt)
 {
   return pt != NULL ? pt->timeline_origin : NULL;
+}
+
+void
+_tprof_profiled_time_set_data_until_take (TprofProfiledTime *pt,
+                                          double            *data_until)
+{
+  free (pt->data_until);
+  pt->data_until = data_until;
+}
+
+const double *
+_tprof_profiled_time_data_until (const TprofProfiledTime *pt)
+{
+  return pt != NULL ? pt->data_until : NULL;
 }
 
 void

@@ -7,6 +7,7 @@
 #include "tprof/tprof-clock.h"
 #include "tprof/tprof-profiled-time.h"
 #include "tprof-h5-writer-private.h"
+#include "tprof-profiled-time-internal.h"
 
 /* What one more operation, or the host names, may make HDF5 allocate on
  * top of raw data: object headers, B-tree nodes, a global heap collection. */
@@ -233,6 +234,24 @@ tprof_profile_writer_clock_offsets (TprofProfileWriter      *w,
   return 0;
 }
 
+/* Until when each rank has samples, on the timeline (a profile merged
+ * from spill files). */
+static int
+tprof_profile_writer_data_until (TprofProfileWriter *w,
+                                 const double       *data_until,
+                                 hid_t               group,
+                                 TprofError         *error)
+{
+  size_t n = (size_t) w->world_size;
+
+  if (_tprof_profile_writer_reserve (w, n * sizeof (double), error) < 0
+      || _tprof_profile_writer_add_array (w, group, "data_until", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
+                                          data_until, n, error) < 0)
+    return error != NULL && error->code != 0 ? -1
+           : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write /ranks/data_until");
+  return 0;
+}
+
 int
 _tprof_profile_writer_add_ranks (TprofProfileWriter      *w,
                                  const TprofProfiledTime *pt,
@@ -242,12 +261,13 @@ _tprof_profile_writer_add_ranks (TprofProfileWriter      *w,
   bool offsets = tprof_profiled_time_clock_offsets (pt) != NULL
                  && tprof_profiled_time_clock_offset_errors (pt) != NULL;
   const char *origin = tprof_profiled_time_timeline_origin (pt);
+  const double *data_until = _tprof_profiled_time_data_until (pt);
   hid_t group = -1;
   int result = 0;
 
   if (origin != NULL && _tprof_profile_writer_string_attr (w, w->file, "timeline_origin", origin) < 0)
     return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write the attribute timeline_origin");
-  if (!hosts && !offsets)
+  if (!hosts && !offsets && data_until == NULL)
     return 0;
   group = H5Gcreate2 (w->file, "ranks", w->lcpl, H5P_DEFAULT, H5P_DEFAULT);
   if (group < 0)
@@ -256,6 +276,8 @@ _tprof_profile_writer_add_ranks (TprofProfileWriter      *w,
     result = tprof_profile_writer_hostnames (w, pt, group, error);
   if (result == 0 && offsets)
     result = tprof_profile_writer_clock_offsets (w, pt, group, error);
+  if (result == 0 && data_until != NULL)
+    result = tprof_profile_writer_data_until (w, data_until, group, error);
   _tprof_h5_close (group);
   return result;
 }

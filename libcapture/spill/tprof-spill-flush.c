@@ -155,7 +155,8 @@ samples_write (FlushState *st, int id, int32_t thread, size_t n, uint32_t encodi
                const void *starts)
 {
   uint8_t head[16], *p = head;
-  struct iovec iov[3] = { { head, sizeof head }, { (void *) durations, 8 * n }, { (void *) starts, 8 * n } };
+  /* the format's order: the starts, then the durations */
+  struct iovec iov[3] = { { head, sizeof head }, { (void *) starts, 8 * n }, { (void *) durations, 8 * n } };
   int rc;
 
   p = _tprof_spill_put_u32 (p, (uint32_t) (st->spill->file_ids[id] - 1));

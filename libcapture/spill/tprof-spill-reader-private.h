@@ -8,24 +8,10 @@
 #include <string.h>
 
 #include "tprof-spill-reader-internal.h"
+#include "tprof-spill-record-internal.h"
 
-/* The record framing of docs/spill-format.md, as the reader checks it. */
-#define TPROF_SPILL_READ_MAGIC        UINT32_C (0x52505354)
-#define TPROF_SPILL_READ_RECORD_BYTES 16
-/* A payload longer than this is damage, not a record being appended. */
-#define TPROF_SPILL_READ_MAX_PAYLOAD  (UINT32_C (1) << 30)
-
-enum
-{
-  TPROF_SPILL_READ_HEADER = 1,
-  TPROF_SPILL_READ_NAMES = 2,
-  TPROF_SPILL_READ_SAMPLES = 3,
-  TPROF_SPILL_READ_CLOCK = 4,
-  TPROF_SPILL_READ_COMMIT = 5,
-  TPROF_SPILL_READ_STATE = 6,
-  TPROF_SPILL_READ_SIGNAL = 7,
-  TPROF_SPILL_READ_END = 8,
-};
+/* A payload longer than TPROF_SPILL_MAX_PAYLOAD is damage, not a record
+ * being appended. */
 
 /* seconds = ref_seconds + (ticks - ref_ticks) * seconds_per_tick */
 typedef struct
@@ -70,34 +56,6 @@ struct _TprofSpillReader
   size_t           scratch_len;
 };
 
-static inline uint16_t
-_tprof_spill_u16 (const uint8_t *p)
-{
-  return (uint16_t) (p[0] | p[1] << 8);
-}
-
-static inline uint32_t
-_tprof_spill_u32 (const uint8_t *p)
-{
-  return (uint32_t) p[0] | (uint32_t) p[1] << 8 | (uint32_t) p[2] << 16 | (uint32_t) p[3] << 24;
-}
-
-static inline uint64_t
-_tprof_spill_u64 (const uint8_t *p)
-{
-  return (uint64_t) _tprof_spill_u32 (p) | (uint64_t) _tprof_spill_u32 (p + 4) << 32;
-}
-
-static inline double
-_tprof_spill_f64 (const uint8_t *p)
-{
-  uint64_t bits = _tprof_spill_u64 (p);
-  double value;
-
-  memcpy (&value, &bits, sizeof value);
-  return value;
-}
-
 typedef enum
 {
   TPROF_SPILL_FRAME_OK,
@@ -112,6 +70,11 @@ TprofSpillFrame _tprof_spill_frame (const uint8_t    *data,
                                     TprofSpillRecord *record,
                                     char             *problem,
                                     size_t            problem_size);
+
+/* The record at @data, whose framing _tprof_spill_frame() accepted
+ * before: its fields without the checksum computed again. */
+void _tprof_spill_frame_known (const uint8_t    *data,
+                               TprofSpillRecord *record);
 
 /* A `str` at *@pos of @payload (advanced past it), copied into a new
  * string in *@out (may be NULL: not copied). false when it runs past the

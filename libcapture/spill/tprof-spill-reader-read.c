@@ -21,7 +21,7 @@ typedef struct
 static bool
 is_standalone (uint16_t type)
 {
-  return type == TPROF_SPILL_READ_STATE || type == TPROF_SPILL_READ_SIGNAL || type == TPROF_SPILL_READ_END;
+  return type == TPROF_SPILL_STATE || type == TPROF_SPILL_SIGNAL || type == TPROF_SPILL_END;
 }
 
 /* The checking pass over the @n bytes at @data, which start at byte
@@ -53,7 +53,7 @@ scan (TprofSpillReader     *reader,
           break;
         }
       pos += record.size;
-      if (record.type == TPROF_SPILL_READ_COMMIT)
+      if (record.type == TPROF_SPILL_COMMIT)
         out->commit_end = pos, out->pending = false;
       else if (!is_standalone (record.type))
         out->pending = true;
@@ -67,7 +67,7 @@ add_names (TprofSpillReader       *reader,
            const TprofSpillRecord *record,
            TprofError             *error)
 {
-  uint32_t n = _tprof_spill_u32 (record->payload + 4);
+  uint32_t n = _tprof_spill_get_u32 (record->payload + 4);
   size_t pos = 8;
 
   if (reader->n_names + n > reader->names_capacity)
@@ -98,14 +98,14 @@ deliver_samples (TprofSpillReader        *reader,
                  TprofError              *error)
 {
   const uint8_t *p = record->payload;
-  uint32_t n = _tprof_spill_u32 (p + 8);
+  uint32_t n = _tprof_spill_get_u32 (p + 8);
   const double *starts, *durations;
 
   status->samples += n;
   if (visitor->samples == NULL)
     return 0;
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  if (_tprof_spill_u32 (p + 12) == 0)
+  if (_tprof_spill_get_u32 (p + 12) == 0)
     {
       starts = (const double *) (const void *) (p + 16);
       durations = starts + n;
@@ -127,7 +127,7 @@ deliver_samples (TprofSpillReader        *reader,
       starts = reader->scratch;
       durations = reader->scratch + n;
     }
-  return visitor->samples (user_data, _tprof_spill_u32 (p), (int32_t) _tprof_spill_u32 (p + 4), n, starts, durations);
+  return visitor->samples (user_data, _tprof_spill_get_u32 (p), (int32_t) _tprof_spill_get_u32 (p + 4), n, starts, durations);
 }
 
 static int
@@ -146,18 +146,18 @@ deliver_standalone (TprofSpillReader        *reader,
   reader->delivered_until = offset + record->size;
   switch (record->type)
     {
-    case TPROF_SPILL_READ_STATE:
+    case TPROF_SPILL_STATE:
       return visitor->state != NULL ? visitor->state (user_data, record->payload, record->len, offset) : 0;
-    case TPROF_SPILL_READ_SIGNAL:
+    case TPROF_SPILL_SIGNAL:
       return visitor->signal != NULL
-             ? visitor->signal (user_data, (int32_t) _tprof_spill_u32 (record->payload), _tprof_spill_f64 (record->payload + 8))
+             ? visitor->signal (user_data, (int32_t) _tprof_spill_get_u32 (record->payload), _tprof_spill_get_f64 (record->payload + 8))
              : 0;
     default:
       if (visitor->end == NULL)
         return 0;
       if (!_tprof_spill_str (record, &pos, &path))
         return -1;
-      result = visitor->end (user_data, _tprof_spill_f64 (record->payload), path);
+      result = visitor->end (user_data, _tprof_spill_get_f64 (record->payload), path);
       free (path);
       return result;
     }
@@ -178,25 +178,25 @@ deliver (TprofSpillReader        *reader,
 
   switch (record->type)
     {
-    case TPROF_SPILL_READ_NAMES:
+    case TPROF_SPILL_NAMES:
       first = reader->n_names;
       if (add_names (reader, record, error) < 0)
         return -1;
       return visitor->names != NULL ? visitor->names (user_data, first, reader->n_names - first) : 0;
-    case TPROF_SPILL_READ_CLOCK:
-      reader->clock = (TprofSpillClock) { true, (int64_t) _tprof_spill_u64 (p), _tprof_spill_f64 (p + 8),
-                                          _tprof_spill_f64 (p + 16) };
+    case TPROF_SPILL_CLOCK:
+      reader->clock = (TprofSpillClock) { true, (int64_t) _tprof_spill_get_u64 (p), _tprof_spill_get_f64 (p + 8),
+                                          _tprof_spill_get_f64 (p + 16) };
       return 0;
-    case TPROF_SPILL_READ_SAMPLES:
+    case TPROF_SPILL_SAMPLES:
       return deliver_samples (reader, record, visitor, user_data, status, error);
-    case TPROF_SPILL_READ_COMMIT:
-      reader->last_commit = (TprofSpillCommit) { _tprof_spill_u64 (p), _tprof_spill_f64 (p + 8), _tprof_spill_u64 (p + 16) };
+    case TPROF_SPILL_COMMIT:
+      reader->last_commit = (TprofSpillCommit) { _tprof_spill_get_u64 (p), _tprof_spill_get_f64 (p + 8), _tprof_spill_get_u64 (p + 16) };
       reader->has_commit = true;
       status->flushes++;
       return visitor->commit != NULL ? visitor->commit (user_data, &reader->last_commit) : 0;
-    case TPROF_SPILL_READ_STATE:
-    case TPROF_SPILL_READ_SIGNAL:
-    case TPROF_SPILL_READ_END:
+    case TPROF_SPILL_STATE:
+    case TPROF_SPILL_SIGNAL:
+    case TPROF_SPILL_END:
       return deliver_standalone (reader, record, offset, visitor, user_data);
     default:
       return 0;
@@ -217,9 +217,8 @@ deliver_all (TprofSpillReader        *reader,
   for (size_t pos = 0; pos < sc->stop;)
     {
       TprofSpillRecord record;
-      char problem[8];
 
-      _tprof_spill_frame (data + pos, sc->stop - pos, &record, problem, sizeof problem);
+      _tprof_spill_frame_known (data + pos, &record);
       if ((pos < sc->commit_end || is_standalone (record.type))
           && deliver (reader, &record, reader->offset + pos, visitor, user_data, status, error) < 0)
         {

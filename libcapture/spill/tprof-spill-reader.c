@@ -11,7 +11,9 @@
 #include "tprof-spill-reader-private.h"
 
 #define HEADER_FIXED 64
-#define SPILL_VERSION 1
+/* More ranks than this is a damaged header, not a job (a merge allocates
+ * per rank). */
+#define MAX_WORLD_SIZE (1 << 24)
 
 /* Reads up to @n bytes at @offset; the count read, or -1 with errno. */
 static ssize_t
@@ -49,20 +51,20 @@ header_fields (TprofSpillReader       *reader,
   if (record->len < HEADER_FIXED)
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: byte 16: HEADER record of %" PRIu32 " bytes, expected at least %d",
                             reader->path, record->len, HEADER_FIXED + 4);
-  h->version = _tprof_spill_u32 (p);
-  if (h->version != SPILL_VERSION)
+  h->version = _tprof_spill_get_u32 (p);
+  if (h->version != TPROF_SPILL_VERSION)
     return tprof_error_set (error, TPROF_ERROR_VERSION, "%s: byte 16: spill version %" PRIu32 ", this reader reads version %d",
-                            reader->path, h->version, SPILL_VERSION);
-  h->rank = (int32_t) _tprof_spill_u32 (p + 4);
-  h->world_size = (int32_t) _tprof_spill_u32 (p + 8);
-  h->pid = (int32_t) _tprof_spill_u32 (p + 12);
-  h->job = _tprof_spill_u64 (p + 16);
-  h->clock_offset = _tprof_spill_f64 (p + 24);
-  h->clock_offset_error = _tprof_spill_f64 (p + 32);
-  h->interval = _tprof_spill_f64 (p + 40);
-  h->started = _tprof_spill_f64 (p + 48);
-  h->started_wall = _tprof_spill_f64 (p + 56);
-  if (h->world_size < 1 || h->rank < 0 || h->rank >= h->world_size)
+                            reader->path, h->version, TPROF_SPILL_VERSION);
+  h->rank = (int32_t) _tprof_spill_get_u32 (p + 4);
+  h->world_size = (int32_t) _tprof_spill_get_u32 (p + 8);
+  h->pid = (int32_t) _tprof_spill_get_u32 (p + 12);
+  h->job = _tprof_spill_get_u64 (p + 16);
+  h->clock_offset = _tprof_spill_get_f64 (p + 24);
+  h->clock_offset_error = _tprof_spill_get_f64 (p + 32);
+  h->interval = _tprof_spill_get_f64 (p + 40);
+  h->started = _tprof_spill_get_f64 (p + 48);
+  h->started_wall = _tprof_spill_get_f64 (p + 56);
+  if (h->world_size < 1 || h->world_size > MAX_WORLD_SIZE || h->rank < 0 || h->rank >= h->world_size)
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: byte 20: HEADER of rank %" PRId32 " in a world of %" PRId32 " ranks",
                             reader->path, h->rank, h->world_size);
   if (!isfinite (h->clock_offset) || !isfinite (h->clock_offset_error) || h->clock_offset_error < 0
@@ -71,7 +73,7 @@ header_fields (TprofSpillReader       *reader,
                             reader->path);
   if (!_tprof_spill_str (record, &pos, &reader->host) || !_tprof_spill_str (record, &pos, &reader->label))
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: byte %zu: HEADER's host name or job label is cut short or not UTF-8",
-                            reader->path, TPROF_SPILL_READ_RECORD_BYTES + pos);
+                            reader->path, TPROF_SPILL_HEAD_SIZE + pos);
   h->host = reader->host;
   h->label = reader->label;
   return 0;
@@ -81,7 +83,7 @@ int
 _tprof_spill_reader_read_header (TprofSpillReader *reader,
                                  TprofError       *error)
 {
-  uint8_t start[TPROF_SPILL_READ_RECORD_BYTES];
+  uint8_t start[TPROF_SPILL_HEAD_SIZE];
   uint8_t *data;
   ssize_t got = read_at (reader->fd, start, sizeof start, 0);
   TprofSpillRecord record;
@@ -93,17 +95,17 @@ _tprof_spill_reader_read_header (TprofSpillReader *reader,
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", reader->path, strerror (errno));
   if (got == 0)
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: empty: its rank has not written its HEADER yet", reader->path);
-  if (got >= 4 && _tprof_spill_u32 (start) != TPROF_SPILL_READ_MAGIC)
+  if (got >= 4 && _tprof_spill_get_u32 (start) != TPROF_SPILL_MAGIC)
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: byte 0: not a spill file (no record starts there)", reader->path);
   if (got < (ssize_t) sizeof start)
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: byte 0: its HEADER record is incomplete (%zd bytes)", reader->path, got);
-  if (_tprof_spill_u16 (start + 4) != TPROF_SPILL_READ_HEADER)
+  if (_tprof_spill_get_u16 (start + 4) != TPROF_SPILL_HEADER)
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: byte 4: the first record is of type %u, expected a HEADER (1)",
-                            reader->path, _tprof_spill_u16 (start + 4));
-  n = TPROF_SPILL_READ_RECORD_BYTES + ((_tprof_spill_u32 (start + 8) + (size_t) 7) & ~(size_t) 7);
-  if (_tprof_spill_u32 (start + 8) > 1 << 20)
+                            reader->path, _tprof_spill_get_u16 (start + 4));
+  n = TPROF_SPILL_HEAD_SIZE + ((_tprof_spill_get_u32 (start + 8) + (size_t) 7) & ~(size_t) 7);
+  if (_tprof_spill_get_u32 (start + 8) > 1 << 20)
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: byte 8: a HEADER record of %" PRIu32 " bytes is impossible",
-                            reader->path, _tprof_spill_u32 (start + 8));
+                            reader->path, _tprof_spill_get_u32 (start + 8));
   data = malloc (n);
   if (data == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", reader->path);

@@ -72,19 +72,17 @@ on_term (int signo, bool wait)
 {
   uint64_t tickets[MAX_SPILLS] = { 0 };
 
+  /* the SIGNAL record needs no ownership: one writev on O_APPEND, and the
+   * descriptor stays open while the spill is registered (its end
+   * unregisters it, waiting for running handlers, before closing) */
   for (int i = 0; i < MAX_SPILLS; i++)
     {
       TprofSpill *spill = spill_of_this_process (i);
 
-      if (spill == NULL || !_tprof_spill_try_own (spill, 0))
-        {
-          if (spill != NULL)
-            tickets[i] = request_flush (spill);  /* a flush is under way: one more after it */
-          continue;
-        }
-      if (!spill->closed && !spill->failed)
+      if (spill == NULL)
+        continue;
+      if (!__atomic_load_n (&spill->closed, __ATOMIC_RELAXED) && !__atomic_load_n (&spill->failed, __ATOMIC_RELAXED))
         _tprof_spill_write_signal (spill, signo);
-      _tprof_spill_disown (spill);
       tickets[i] = request_flush (spill);
     }
   for (int waited = 0; wait && waited < TERM_WAIT_MS; waited++)

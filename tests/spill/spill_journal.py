@@ -38,12 +38,6 @@ def _table():
     return _TABLE
 
 
-def _crc_fast(data):
-    # numpy-free speed-up is not needed for the tests' sizes above a few MB;
-    # use the table version, in chunks
-    return crc32c(data)
-
-
 class Reader:
     def __init__(self, payload):
         self.b = payload
@@ -87,19 +81,19 @@ def _samples(payload, clock):
     op, thread, n, enc = r.take("IiII")
     if len(payload) != 16 + 16 * n:
         raise ValueError("SAMPLES of %d samples has %d bytes" % (n, len(payload)))
-    a = np.frombuffer(payload, dtype="<u8", count=n, offset=16)
-    b = np.frombuffer(payload, dtype="<u8", count=n, offset=16 + 8 * n)
+    start_bits = np.frombuffer(payload, dtype="<u8", count=n, offset=16)           # 8 x n starts
+    dur_bits = np.frombuffer(payload, dtype="<u8", count=n, offset=16 + 8 * n)   # then 8 x n durations
     if enc == 0:
-        return op, thread, a.view("<f8").copy(), b.view("<f8").copy(), enc
+        return op, thread, dur_bits.view("<f8").copy(), start_bits.view("<f8").copy(), enc
     if enc != 1:
         raise ValueError("unknown encoding %d" % enc)
     if clock is None:
         raise ValueError("raw SAMPLES with no CLOCK before them")
     ref_ticks, ref_secs, spt = clock
-    starts = ref_secs + (b.view("<i8").astype(np.float64) - ref_ticks) * spt
-    ticks = (a & TOP) != 0
-    durations = np.where(ticks, ((a & ~TOP).astype(np.float64)) * spt, a.view("<f8"))
-    durations = np.where(ticks & ((a & ~TOP) == 0), 0.0, durations)
+    starts = ref_secs + (start_bits.view("<i8").astype(np.float64) - ref_ticks) * spt
+    ticks = (dur_bits & TOP) != 0
+    durations = np.where(ticks, ((dur_bits & ~TOP).astype(np.float64)) * spt, dur_bits.view("<f8"))
+    durations = np.where(ticks & ((dur_bits & ~TOP) == 0), 0.0, durations)
     return op, thread, durations, starts, enc
 
 

@@ -1,4 +1,4 @@
-/* tprof-spill-records.c — the checks of one spill record: its framing and checksum, then its contents against what the file defined before it. */
+/* tprof-spill-reader-check.c — the checks of one spill record: its framing and checksum, then its contents against what the file defined before it. */
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
 #include <math.h>
@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "tprof-crc32c.h"
+#include "tprof-h5-internal.h"
 #include "tprof-spill-reader-private.h"
 
 #define SAMPLES_FIELDS 16
@@ -23,84 +24,58 @@ _tprof_spill_frame (const uint8_t    *data,
 
   if (n < 4)
     return TPROF_SPILL_FRAME_INCOMPLETE;
-  magic = _tprof_spill_u32 (data);
-  if (magic != TPROF_SPILL_READ_MAGIC)
+  magic = _tprof_spill_get_u32 (data);
+  if (magic != TPROF_SPILL_MAGIC)
     {
       snprintf (problem, problem_size, "no record starts here (magic 0x%08" PRIx32 ", expected 0x%08" PRIx32 ")",
-                magic, TPROF_SPILL_READ_MAGIC);
+                magic, TPROF_SPILL_MAGIC);
       return TPROF_SPILL_FRAME_DAMAGED;
     }
-  if (n < TPROF_SPILL_READ_RECORD_BYTES)
+  if (n < TPROF_SPILL_HEAD_SIZE)
     return TPROF_SPILL_FRAME_INCOMPLETE;
-  record->type = _tprof_spill_u16 (data + 4);
-  record->len = _tprof_spill_u32 (data + 8);
-  if (record->len > TPROF_SPILL_READ_MAX_PAYLOAD)
+  record->type = _tprof_spill_get_u16 (data + 4);
+  record->len = _tprof_spill_get_u32 (data + 8);
+  if (record->len > TPROF_SPILL_MAX_PAYLOAD)
     {
-      snprintf (problem, problem_size, "a record of %" PRIu32 " bytes is impossible (at most %" PRIu32 ")",
-                record->len, TPROF_SPILL_READ_MAX_PAYLOAD);
+      snprintf (problem, problem_size, "a record of %" PRIu32 " bytes is impossible (at most %zu)",
+                record->len, TPROF_SPILL_MAX_PAYLOAD);
       return TPROF_SPILL_FRAME_DAMAGED;
     }
   padded = ((uint64_t) record->len + 7) & ~(uint64_t) 7;
-  if (n - TPROF_SPILL_READ_RECORD_BYTES < (uint64_t) record->len)
+  if (n - TPROF_SPILL_HEAD_SIZE < (uint64_t) record->len)
     return TPROF_SPILL_FRAME_INCOMPLETE;
-  record->payload = data + TPROF_SPILL_READ_RECORD_BYTES;
+  record->payload = data + TPROF_SPILL_HEAD_SIZE;
   crc = _tprof_crc32c (_tprof_crc32c (0, data, 12), record->payload, record->len);
-  if (crc != _tprof_spill_u32 (data + 12))
+  if (crc != _tprof_spill_get_u32 (data + 12))
     {
       snprintf (problem, problem_size, "checksum mismatch in a record of type %u (CRC-32C 0x%08" PRIx32
-                ", stored 0x%08" PRIx32 ")", record->type, crc, _tprof_spill_u32 (data + 12));
+                ", stored 0x%08" PRIx32 ")", record->type, crc, _tprof_spill_get_u32 (data + 12));
       return TPROF_SPILL_FRAME_DAMAGED;
     }
   /* the padding may still be on its way: the record is whole without it,
    * but the next one starts after it */
-  record->size = TPROF_SPILL_READ_RECORD_BYTES + (size_t) padded;
+  record->size = TPROF_SPILL_HEAD_SIZE + (size_t) padded;
   if (n < record->size)
     return TPROF_SPILL_FRAME_INCOMPLETE;
   return TPROF_SPILL_FRAME_OK;
 }
 
-/* Whether the @n bytes at @s are UTF-8 without NUL. */
+void
+_tprof_spill_frame_known (const uint8_t    *data,
+                          TprofSpillRecord *record)
+{
+  record->type = _tprof_spill_get_u16 (data + 4);
+  record->len = _tprof_spill_get_u32 (data + 8);
+  record->payload = data + TPROF_SPILL_HEAD_SIZE;
+  record->size = _tprof_spill_record_size (record->len);
+}
+
+/* Whether the @n bytes at @s are UTF-8 without NUL (a C string holds them whole). */
 static bool
 is_utf8 (const uint8_t *s,
          size_t         n)
 {
-  size_t i = 0;
-
-  while (i < n)
-    {
-      uint8_t c = s[i];
-      size_t extra;
-      uint32_t cp;
-
-      if (c == 0)
-        return false;
-      if (c < 0x80)
-        {
-          i++;
-          continue;
-        }
-      if (c >= 0xc2 && c <= 0xdf)
-        extra = 1, cp = c & 0x1f;
-      else if (c >= 0xe0 && c <= 0xef)
-        extra = 2, cp = c & 0x0f;
-      else if (c >= 0xf0 && c <= 0xf4)
-        extra = 3, cp = c & 0x07;
-      else
-        return false;
-      if (n - i <= extra)
-        return false;
-      for (size_t k = 1; k <= extra; k++)
-        {
-          if ((s[i + k] & 0xc0) != 0x80)
-            return false;
-          cp = cp << 6 | (s[i + k] & 0x3f);
-        }
-      if ((extra == 2 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff)))
-          || (extra == 3 && (cp < 0x10000 || cp > 0x10ffff)))
-        return false;
-      i += extra + 1;
-    }
-  return true;
+  return memchr (s, 0, n) == NULL && _tprof_h5_utf8_valid ((const char *) s, n);
 }
 
 bool
@@ -112,7 +87,7 @@ _tprof_spill_str (const TprofSpillRecord *record,
 
   if (record->len - *pos < 2)
     return false;
-  len = _tprof_spill_u16 (record->payload + *pos);
+  len = _tprof_spill_get_u16 (record->payload + *pos);
   if (record->len - *pos - 2 < len || !is_utf8 (record->payload + *pos + 2, len))
     return false;
   if (out != NULL)
@@ -141,23 +116,23 @@ _tprof_spill_sample (const TprofSpillRecord *record,
                      double                 *start,
                      double                 *duration)
 {
-  uint32_t n = _tprof_spill_u32 (record->payload + 8);
+  uint32_t n = _tprof_spill_get_u32 (record->payload + 8);
   const uint8_t *starts = record->payload + SAMPLES_FIELDS;
   const uint8_t *durations = starts + (size_t) n * 8;
 
-  if (_tprof_spill_u32 (record->payload + 12) == 0)
+  if (_tprof_spill_get_u32 (record->payload + 12) == 0)
     {
-      *start = _tprof_spill_f64 (starts + i * 8);
-      *duration = _tprof_spill_f64 (durations + i * 8);
+      *start = _tprof_spill_get_f64 (starts + i * 8);
+      *duration = _tprof_spill_get_f64 (durations + i * 8);
       return;
     }
-  uint64_t d = _tprof_spill_u64 (durations + i * 8);
+  uint64_t d = _tprof_spill_get_u64 (durations + i * 8);
 
-  *start = clock_seconds (clock, _tprof_spill_u64 (starts + i * 8));
+  *start = clock_seconds (clock, _tprof_spill_get_u64 (starts + i * 8));
   if (d & RAW_SECONDS_BIT)
     *duration = (double) (d & ~RAW_SECONDS_BIT) * clock->seconds_per_tick;
   else
-    *duration = _tprof_spill_f64 (durations + i * 8);
+    *duration = _tprof_spill_get_f64 (durations + i * 8);
 }
 
 static bool
@@ -171,13 +146,13 @@ check_names (const TprofSpillRecord *record,
 
   if (record->len < 8)
     return snprintf (problem, problem_size, "NAMES record of %" PRIu32 " bytes, expected at least 8", record->len), false;
-  first = _tprof_spill_u32 (record->payload);
-  n = _tprof_spill_u32 (record->payload + 4);
+  first = _tprof_spill_get_u32 (record->payload);
+  n = _tprof_spill_get_u32 (record->payload + 4);
   if (first != *n_names)
     return snprintf (problem, problem_size, "NAMES record starts at id %" PRIu32 ", but %" PRIu32 " names were defined",
                      first, *n_names), false;
   for (uint32_t k = 0; k < n; k++)
-    if (record->len - pos < 2 || _tprof_spill_u16 (record->payload + pos) == 0
+    if (record->len - pos < 2 || _tprof_spill_get_u16 (record->payload + pos) == 0
         || !_tprof_spill_str (record, &pos, NULL))
       return snprintf (problem, problem_size, "NAMES record: name %" PRIu32 " is empty, cut short or not UTF-8",
                        first + k), false;
@@ -201,10 +176,10 @@ check_samples (const TprofSpillRecord *record,
 
   if (record->len < SAMPLES_FIELDS)
     return snprintf (problem, problem_size, "SAMPLES record of %" PRIu32 " bytes, expected at least 16", record->len), false;
-  op = _tprof_spill_u32 (record->payload);
-  n = _tprof_spill_u32 (record->payload + 8);
-  encoding = _tprof_spill_u32 (record->payload + 12);
-  if ((int32_t) _tprof_spill_u32 (record->payload + 4) < 0)
+  op = _tprof_spill_get_u32 (record->payload);
+  n = _tprof_spill_get_u32 (record->payload + 8);
+  encoding = _tprof_spill_get_u32 (record->payload + 12);
+  if ((int32_t) _tprof_spill_get_u32 (record->payload + 4) < 0)
     return snprintf (problem, problem_size, "SAMPLES record of a negative thread"), false;
   if (op >= n_names)
     return snprintf (problem, problem_size, "SAMPLES record of operation %" PRIu32 ", but %" PRIu32 " names are defined",
@@ -236,35 +211,35 @@ _tprof_spill_record_check (const TprofSpillRecord *record,
                            size_t                  problem_size)
 {
   static const uint32_t fixed[] = {
-    [TPROF_SPILL_READ_CLOCK] = 24, [TPROF_SPILL_READ_COMMIT] = 24, [TPROF_SPILL_READ_SIGNAL] = 16,
+    [TPROF_SPILL_CLOCK] = 24, [TPROF_SPILL_COMMIT] = 24, [TPROF_SPILL_SIGNAL] = 16,
   };
   size_t pos = 8;
 
   switch (record->type)
     {
-    case TPROF_SPILL_READ_HEADER:
+    case TPROF_SPILL_HEADER:
       return snprintf (problem, problem_size, "a second HEADER record"), false;
-    case TPROF_SPILL_READ_NAMES:
+    case TPROF_SPILL_NAMES:
       return check_names (record, n_names, problem, problem_size);
-    case TPROF_SPILL_READ_SAMPLES:
+    case TPROF_SPILL_SAMPLES:
       return check_samples (record, *n_names, clock, problem, problem_size);
-    case TPROF_SPILL_READ_CLOCK:
-    case TPROF_SPILL_READ_COMMIT:
-    case TPROF_SPILL_READ_SIGNAL:
+    case TPROF_SPILL_CLOCK:
+    case TPROF_SPILL_COMMIT:
+    case TPROF_SPILL_SIGNAL:
       if (record->len != fixed[record->type])
         return snprintf (problem, problem_size, "record of type %u has %" PRIu32 " bytes, expected %" PRIu32,
                          record->type, record->len, fixed[record->type]), false;
-      if (record->type == TPROF_SPILL_READ_CLOCK)
+      if (record->type == TPROF_SPILL_CLOCK)
         {
-          clock->ref_ticks = (int64_t) _tprof_spill_u64 (record->payload);
-          clock->ref_seconds = _tprof_spill_f64 (record->payload + 8);
-          clock->seconds_per_tick = _tprof_spill_f64 (record->payload + 16);
+          clock->ref_ticks = (int64_t) _tprof_spill_get_u64 (record->payload);
+          clock->ref_seconds = _tprof_spill_get_f64 (record->payload + 8);
+          clock->seconds_per_tick = _tprof_spill_get_f64 (record->payload + 16);
           if (!isfinite (clock->ref_seconds) || !isfinite (clock->seconds_per_tick) || clock->seconds_per_tick <= 0)
             return snprintf (problem, problem_size, "CLOCK record of %g s per tick", clock->seconds_per_tick), false;
           clock->set = true;
         }
       return true;
-    case TPROF_SPILL_READ_END:
+    case TPROF_SPILL_END:
       if (record->len < 8 || !_tprof_spill_str (record, &pos, NULL) || pos != record->len)
         return snprintf (problem, problem_size, "END record of %" PRIu32 " bytes is malformed", record->len), false;
       return true;
