@@ -11,6 +11,7 @@
 #include <tprof/tprof-gathered-time.h>
 #include <tprof/tprof-heatmap.h>
 #include <tprof/tprof-histogram.h>
+#include <tprof/tprof-live.h>
 #include <tprof/tprof-macros.h>
 #include <tprof/tprof-nesting.h>
 #include <tprof/tprof-occurrences.h>
