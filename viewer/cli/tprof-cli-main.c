@@ -27,6 +27,7 @@ static const Command commands[] = {
   { "trace", tprof_cli_trace, N_("every sample on the timeline, for Perfetto (Chrome trace JSON)") },
   { "convert", tprof_cli_convert, N_("a copy of any readable profile in the current file format"), TRUE },
   { "merge", tprof_cli_merge, N_("one profile from the spill files of a killed, hung or running job"), TRUE },
+  { "top", tprof_cli_top, N_("a running job live from its spill files: operations, straggler, progress") },
 };
 
 static void

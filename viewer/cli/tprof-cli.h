@@ -34,6 +34,7 @@ int tprof_cli_plot (int argc, char **argv);
 int tprof_cli_stragglers (int argc, char **argv);
 int tprof_cli_convert (int argc, char **argv);
 int tprof_cli_merge (int argc, char **argv);
+int tprof_cli_top (int argc, char **argv);
 
 /* ---- errors (tprof-cli-common.c) ---- */
 
