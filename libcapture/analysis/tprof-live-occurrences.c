@@ -101,34 +101,35 @@ completable (TprofLiveOp *o,
   return any ? n : 0;
 }
 
-/* The next occurrence of @o, every rank taking part having it pending:
- * its spreads, and the wait its late rank caused (docs/analysis.md, the
- * same arithmetic in the same order as tprof_arrival_occurrence()). */
+/* The next occurrence of @o among the @n_part ranks @part (ascending)
+ * taking part: its spreads, and the wait its late rank caused
+ * (docs/analysis.md, the same arithmetic in the same order as
+ * tprof_arrival_occurrence(); comparisons stand for fmin and fmax, the
+ * starts and ends being numbers). */
 static bool
 complete_one (TprofLiveOp *o,
-              int          world_size,
-              const bool  *done)
+              const int   *part,
+              size_t       n_part)
 {
   double first_start = INFINITY, last_start = -INFINITY, first_end = INFINITY, last_end = -INFINITY, wait = 0.0;
   int late = -1;
 
-  for (int r = 0; r < world_size; r++)
-    if (takes_part (o, r, done))
-      {
-        const TprofLivePair *p = &o->lanes[r].pairs[o->lanes[r].head];
+  for (size_t j = 0; j < n_part; j++)
+    {
+      const TprofLivePair *p = &o->lanes[part[j]].pairs[o->lanes[part[j]].head];
+      double end = p->start + p->time;
 
-        if (p->start > last_start)
-          {
-            last_start = p->start;
-            late = r;
-          }
-        first_start = fmin (first_start, p->start);
-        first_end = fmin (first_end, p->start + p->time);
-        last_end = fmax (last_end, p->start + p->time);
-      }
-  for (int r = 0; r < world_size; r++)
-    if (takes_part (o, r, done))
-      wait += last_start - o->lanes[r].pairs[o->lanes[r].head++].start;
+      if (p->start > last_start)
+        {
+          last_start = p->start;
+          late = part[j];
+        }
+      first_start = p->start < first_start ? p->start : first_start;
+      first_end = end < first_end ? end : first_end;
+      last_end = end > last_end ? end : last_end;
+    }
+  for (size_t j = 0; j < n_part; j++)
+    wait += last_start - o->lanes[part[j]].pairs[o->lanes[part[j]].head++].start;
   if (!_tprof_running_median_add (&o->start_spread, last_start - first_start)
       || !_tprof_running_median_add (&o->end_spread, last_end - first_end))
     return false;
@@ -146,13 +147,26 @@ _tprof_live_op_complete (TprofLiveOp *o,
                          int          world_size,
                          const bool  *done)
 {
-  size_t n = completable (o, world_size, done);
+  size_t n = completable (o, world_size, done), n_part = 0;
+  int *part;
+  bool ok = true;
 
-  for (size_t k = 0; k < n; k++)
-    if (!complete_one (o, world_size, done))
-      return false;
-  o->dirty = false;
-  return true;
+  if (n == 0)
+    {
+      o->dirty = false;
+      return true;
+    }
+  part = malloc ((size_t) world_size * sizeof *part);
+  if (part == NULL)
+    return false;
+  for (int r = 0; r < world_size; r++)
+    if (takes_part (o, r, done))
+      part[n_part++] = r;
+  for (size_t k = 0; ok && k < n; k++)
+    ok = complete_one (o, part, n_part);
+  free (part);
+  o->dirty = !ok;
+  return ok;
 }
 
 static size_t
