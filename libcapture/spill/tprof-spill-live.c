@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "tprof-spill-live-internal.h"
 
@@ -17,14 +18,18 @@ typedef struct
   TprofError     *error;
 } ReadContext;
 
+/* When @path was last written; now when it is gone (a job that ends
+ * cleanly removes its files once it wrote END). */
 static double
 file_mtime (const char *path)
 {
   struct stat st;
+  struct timespec now;
 
-  if (stat (path, &st) != 0)
-    return 0.0;
-  return (double) st.st_mtim.tv_sec + (double) st.st_mtim.tv_nsec * 1e-9;
+  if (stat (path, &st) == 0)
+    return (double) st.st_mtim.tv_sec + (double) st.st_mtim.tv_nsec * 1e-9;
+  clock_gettime (CLOCK_REALTIME, &now);
+  return (double) now.tv_sec + (double) now.tv_nsec * 1e-9;
 }
 
 static int

@@ -121,7 +121,7 @@ def test_live(directory):
     job.steps(40)
     grown = wait_for(blocks, lambda b: counts(b) == {op: 240 for op in OPS}, "the counts grow to 240")
     check("Straggler so far: rank 1," in grown, "rank 1 is the straggler:\n" + grown)
-    check(re.search(r"confidence [\d.]+ % \(p = [\d.e+-]+\)", grown), "the straggler's confidence:\n" + grown)
+    check(re.search(r"confidence (> )?[\d.]+ % \(p = [\d.e+-]+\)", grown), "the straggler's confidence:\n" + grown)
     check(re.search(r"Progress: [\d.e+]+ allreduce per second", grown), "progress in allreduce:\n" + grown)
     # rank 3 stops; rank 2's next record is damaged; ranks 0 and 1 go on
     job.writers[2].append(b"\xde\xad" * 12)
@@ -137,7 +137,7 @@ def test_live(directory):
                 stopped = b
     check(stopped is not None, "rank 3 named as stopped, on node1 alone")
     stopped = stopped or ""
-    check(re.search(r"^Damaged: rank 2, .*tprof-0123456789abcdef-2\.spill: from byte %d " % (
+    check(re.search(r"^Damaged: rank 2, .*tprof-0123456789abcdef-2\.spill: from byte %d: " % (
         job.writers[2].size() - 24), stopped, re.M), "rank 2's damaged tail named with its offset:\n" + stopped)
     check(counts(stopped).get("forward", 0) >= 240, "what is before the damage stays:\n" + stopped)
     proc.send_signal(signal.SIGINT)
@@ -167,6 +167,9 @@ def test_once_and_bad(directory):
     out = subprocess.run([TPROF, "top", directory, "--once"], capture_output=True, text=True, timeout=20)
     check(out.returncode == 0 and counts(out.stdout) == {op: 12 for op in OPS}, "--once: %r" % (out,))
     check("Missing" not in out.stdout, "no rank is missing:\n" + out.stdout)
+    # 3 occurrences are not evidence: even 3 lates of 3 happen by chance (p = 4 / 64 after correction)
+    check("Straggler so far: none clear yet. Rank 1 caused the most wait" in out.stdout,
+          "no straggler named on 3 occurrences:\n" + out.stdout)
     os.remove(job.writers[3].path)
     out = subprocess.run([TPROF, "top", directory, "--once"], capture_output=True, text=True, timeout=20)
     check("Missing: rank 3 has no spill file." in out.stdout, "a missing file is named:\n" + out.stdout)

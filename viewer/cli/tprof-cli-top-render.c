@@ -124,6 +124,8 @@ rank_host (const TprofSpillLive *sl,
 static char *
 confidence (double p)
 {
+  if (p < 1e-4)
+    return g_strdup_printf (_("confidence > 99.99 %% (p = %.2g)"), p);
   return g_strdup_printf (_("confidence %.4g %% (p = %.2g)"), 100.0 * (1.0 - p), p);
 }
 
@@ -244,7 +246,7 @@ append_files (GString              *out,
           g_autofree char *path = tprof_cli_escape (_tprof_spill_reader_path (sl->job->readers[r]));
           g_autofree char *problem = tprof_cli_escape (rank->problem);
 
-          g_string_append_printf (out, _("Damaged: rank %d, %s: from byte %" PRIu64 " (%s); what is before "
+          g_string_append_printf (out, _("Damaged: rank %d, %s: from byte %" PRIu64 ": %s; what is before "
                                          "it is used.\n"), r, path, rank->damaged_offset, problem);
         }
     }
