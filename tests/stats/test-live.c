@@ -80,8 +80,9 @@ job_clear (Job *job)
 
 /* The whole of @op as a file holds it: ranks in turn, with its timeline. */
 static TprofGatheredTime *
-job_selection (const Job *job,
-               int        op)
+job_selection_first (const Job *job,
+                     int        op,
+                     guint      limit)
 {
   GArray *times = g_array_new (FALSE, FALSE, sizeof (double));
   GArray *ranks = g_array_new (FALSE, FALSE, sizeof (int32_t));
@@ -90,7 +91,7 @@ job_selection (const Job *job,
   size_t n;
 
   for (int32_t r = 0; r < WORLD; r++)
-    for (guint i = 0; i < job->times[op][r]->len; i++)
+    for (guint i = 0; i < MIN (job->times[op][r]->len, limit); i++)
       {
         g_array_append_val (times, g_array_index (job->times[op][r], double, i));
         g_array_append_val (starts, g_array_index (job->starts[op][r], double, i));
@@ -103,6 +104,13 @@ job_selection (const Job *job,
   g_array_unref (ranks);
   g_array_unref (starts);
   return gt;
+}
+
+static TprofGatheredTime *
+job_selection (const Job *job,
+               int        op)
+{
+  return job_selection_first (job, op, G_MAXUINT);
 }
 
 /* Feeds @job to @live in pieces of random size, ranks advancing unevenly,
@@ -252,6 +260,59 @@ test_live_occurrences_wait_for_every_rank (void)
   g_assert_null (tprof_live_new (0));
 }
 
+/* Midway, with rank 2 behind the others, the arrival and the straggler
+ * so far are those of the file analysis of the occurrences every rank has
+ * reached. */
+static void
+test_live_midway_equals_file_prefix (void)
+{
+  GRand *rand = g_rand_new_with_seed (30);
+  TprofLive *live = tprof_live_new (WORLD);
+  TprofStragglers *file = tprof_stragglers_new (WORLD), *got;
+  TprofGatheredTime *gt;
+  TprofArrival a_want, a_have;
+  Job job;
+  double p_file, p_live;
+
+  job_make (&job, rand, 300);
+  g_assert_cmpint (tprof_live_operation (live, "allreduce"), ==, 0);
+  for (int r = 0; r < WORLD; r++)
+    {
+      guint n = r == 2 ? 120 : 200;
+
+      for (guint at = 0; at < n; at += 50)
+        {
+          guint piece = MIN (50, n - at);
+
+          g_assert_true (tprof_live_add (live, r, 0, piece, &g_array_index (job.starts[1][r], double, at),
+                                         &g_array_index (job.times[1][r], double, at)));
+          g_assert_true (tprof_live_update (live));
+        }
+    }
+  gt = job_selection_first (&job, 1, 120);
+  g_assert_true (tprof_stragglers_add (file, gt, &a_want));
+  tprof_live_arrival (live, 0, &a_have);
+  g_assert_cmpuint (a_have.n_occurrences, ==, 120);
+  g_assert_cmpuint (a_have.n_occurrences, ==, a_want.n_occurrences);
+  g_assert_cmpfloat (a_have.start_spread, ==, a_want.start_spread);
+  g_assert_cmpfloat (a_have.end_spread, ==, a_want.end_spread);
+  g_assert_true (a_have.synchronising && a_want.synchronising);
+  got = tprof_live_stragglers (live);
+  for (int r = 0; r < WORLD; r++)
+    {
+      g_assert_cmpuint (tprof_stragglers_late_count (got)[r], ==, tprof_stragglers_late_count (file)[r]);
+      g_assert_cmpfloat (tprof_stragglers_wait_caused (got)[r], ==, tprof_stragglers_wait_caused (file)[r]);
+    }
+  g_assert_cmpint (tprof_stragglers_name (got, &p_live), ==, tprof_stragglers_name (file, &p_file));
+  g_assert_cmpfloat (p_live, ==, p_file);
+  tprof_stragglers_free (got);
+  tprof_stragglers_free (file);
+  tprof_gathered_time_free (gt);
+  tprof_live_free (live);
+  job_clear (&job);
+  g_rand_free (rand);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -259,5 +320,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/live/equals-file", test_live_equals_file);
   g_test_add_func ("/live/occurrences-wait-for-every-rank", test_live_occurrences_wait_for_every_rank);
+  g_test_add_func ("/live/midway-equals-file-prefix", test_live_midway_equals_file_prefix);
   return g_test_run ();
 }
