@@ -114,8 +114,14 @@ def start(directory, *args):
 def test_live(directory):
     job = Job(directory)
     job.steps(20)
+    hidden = job.writers[3].path + ".later"
+    os.rename(job.writers[3].path, hidden)   # rank 3's file appears once top runs
     proc, blocks = start(directory)
-    first = wait_for(blocks, lambda b: counts(b) == {op: 80 for op in OPS}, "the first counts are 80 each")
+    wait_for(blocks, lambda b: counts(b) == {op: 60 for op in OPS} and "Missing: rank 3 has no spill file." in b,
+             "rank 3 missing at first")
+    os.rename(hidden, job.writers[3].path)
+    first = wait_for(blocks, lambda b: counts(b) == {op: 80 for op in OPS} and "Missing" not in b,
+                     "rank 3's file read once it appears: 80 each")
     check(re.search(r"^tprof top — \d{4}-\d\d-\d\d \d\d:\d\d:\d\d — job 0123456789abcdef, 4 ranks", first, re.M),
           "a timestamp line starts each block:\n" + first)
     job.steps(40)
