@@ -106,7 +106,7 @@ completable (TprofLiveOp *o,
  * (docs/analysis.md, the same arithmetic in the same order as
  * tprof_arrival_occurrence(); comparisons stand for fmin and fmax, the
  * starts and ends being numbers). */
-static bool
+static void
 complete_one (TprofLiveOp *o,
               const int   *part,
               size_t       n_part)
@@ -130,16 +130,15 @@ complete_one (TprofLiveOp *o,
     }
   for (size_t j = 0; j < n_part; j++)
     wait += last_start - o->lanes[part[j]].pairs[o->lanes[part[j]].head++].start;
-  if (!_tprof_running_median_add (&o->start_spread, last_start - first_start)
-      || !_tprof_running_median_add (&o->end_spread, last_end - first_end))
-    return false;
+  /* room was reserved: these cannot fail */
+  _tprof_running_median_add (&o->start_spread, last_start - first_start);
+  _tprof_running_median_add (&o->end_spread, last_end - first_end);
   if (late >= 0)
     {
       o->wait_caused[late] += wait;
       o->late_count[late]++;
     }
   o->occurrences++;
-  return true;
 }
 
 bool
@@ -149,7 +148,6 @@ _tprof_live_op_complete (TprofLiveOp *o,
 {
   size_t n = completable (o, world_size, done), n_part = 0;
   int *part;
-  bool ok = true;
 
   if (n == 0)
     {
@@ -157,16 +155,20 @@ _tprof_live_op_complete (TprofLiveOp *o,
       return true;
     }
   part = malloc ((size_t) world_size * sizeof *part);
-  if (part == NULL)
-    return false;
+  if (part == NULL || !_tprof_running_median_reserve (&o->start_spread, n)
+      || !_tprof_running_median_reserve (&o->end_spread, n))
+    {
+      free (part);
+      return false;
+    }
   for (int r = 0; r < world_size; r++)
     if (takes_part (o, r, done))
       part[n_part++] = r;
-  for (size_t k = 0; ok && k < n; k++)
-    ok = complete_one (o, part, n_part);
+  for (size_t k = 0; k < n; k++)
+    complete_one (o, part, n_part);
   free (part);
-  o->dirty = !ok;
-  return ok;
+  o->dirty = false;
+  return true;
 }
 
 static size_t

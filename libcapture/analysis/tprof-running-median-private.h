@@ -18,6 +18,10 @@ typedef struct
 } TprofRunningMedian;
 
 void   _tprof_running_median_clear (TprofRunningMedian *m);
+/* Room for @more values: adding them cannot fail. False when memory is
+ * exhausted. */
+bool   _tprof_running_median_reserve (TprofRunningMedian *m,
+                                      size_t              more);
 /* False when memory is exhausted (@m unchanged). O(log n). */
 bool   _tprof_running_median_add (TprofRunningMedian *m,
                                   double              x);

@@ -58,9 +58,11 @@ reserve (double **heap,
   double *grown;
   size_t new_cap;
 
-  if (n < *cap)
+  if (n <= *cap)
     return true;
-  new_cap = *cap > 0 ? 2 * *cap : 64;
+  new_cap = *cap > 0 ? *cap : 64;
+  while (new_cap < n)
+    new_cap *= 2;
   grown = realloc (*heap, new_cap * sizeof *grown);
   if (grown == NULL)
     return false;
@@ -77,11 +79,21 @@ _tprof_running_median_clear (TprofRunningMedian *m)
   *m = (TprofRunningMedian) { 0 };
 }
 
+/* Either heap may come to hold every value. */
+bool
+_tprof_running_median_reserve (TprofRunningMedian *m,
+                               size_t              more)
+{
+  size_t n = _tprof_running_median_count (m) + more;
+
+  return reserve (&m->lower, &m->cap_lower, n) && reserve (&m->upper, &m->cap_upper, n);
+}
+
 bool
 _tprof_running_median_add (TprofRunningMedian *m,
                            double              x)
 {
-  if (!reserve (&m->lower, &m->cap_lower, m->n_lower + 1) || !reserve (&m->upper, &m->cap_upper, m->n_upper + 1))
+  if (!_tprof_running_median_reserve (m, 1))
     return false;
   if (m->n_lower == 0 || x <= m->lower[0])
     heap_push (m->lower, &m->n_lower, x, 1.0);
