@@ -37,6 +37,15 @@ now_s (void)
   return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
 }
 
+static double
+cpu_s (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
 static void
 put (int         fd,
      uint16_t    type,
@@ -167,7 +176,7 @@ main (void)
   TprofError error = { 0 };
   TprofSpillLive *sl;
   size_t steps = PER_REFRESH / (WORLD * N_OPS);
-  double best_refresh = INFINITY, best_read = INFINITY;
+  double best_refresh = INFINITY, best_read = INFINITY, best_cpu = INFINITY, best_read_cpu = INFINITY;
   char command[600];
 
   if (mkdtemp (dir) == NULL)
@@ -186,7 +195,7 @@ main (void)
   for (int round = 0; round < ROUNDS; round++)
     {
       off_t from[WORLD], to[WORLD];
-      double t, read_time;
+      double t, c, read_time, read_cpu;
 
       for (int r = 0; r < WORLD; r++)
         {
@@ -194,7 +203,10 @@ main (void)
           rank_flush (&ranks[r], r, steps);
           to[r] = lseek (ranks[r].fd, 0, SEEK_END);
         }
+      read_cpu = cpu_s ();
       read_time = read_bytes (dir, from, to);
+      read_cpu = cpu_s () - read_cpu;
+      c = cpu_s ();
       t = now_s ();
       if (_tprof_spill_live_refresh (sl, &error) < 0)
         {
@@ -202,7 +214,10 @@ main (void)
           return 1;
         }
       t = now_s () - t;
+      c = cpu_s () - c;
       best_refresh = fmin (best_refresh, t);
+      best_cpu = fmin (best_cpu, c);
+      best_read_cpu = fmin (best_read_cpu, read_cpu);
       best_read = fmin (best_read, read_time);
     }
   printf ("refresh with %zu new samples (%d ranks x %d operations), best of %d:\n", steps * WORLD * N_OPS, WORLD,
@@ -210,6 +225,8 @@ main (void)
   printf ("  reading the same bytes (baseline): %8.2f ms\n", best_read * 1e3);
   printf ("  tprof top refresh (read + analysis): %6.2f ms  (target <= 100 ms)\n", best_refresh * 1e3);
   printf ("  ratio refresh / read: %.2f\n", best_refresh / best_read);
+  printf ("  CPU time (a busy machine's wall time hides it): read %.2f ms, refresh %.2f ms, ratio %.2f\n",
+          best_read_cpu * 1e3, best_cpu * 1e3, best_cpu / best_read_cpu);
   {
     TprofArrival a;
 
