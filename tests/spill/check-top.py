@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # check-top.py — `tprof top` (not on a terminal) on spill files make_spill.py grows between refreshes: growing counts, the straggler, a stopped rank, a damaged tail, the end.
 # SPDX-License-Identifier: MIT
+import json
 import os
 import queue
 import random
@@ -188,8 +189,34 @@ def test_once_and_bad(directory):
     check(out.returncode == 2 and "--interval" in out.stderr, "--interval 0 refused: %r" % (out,))
 
 
+def test_against_merge(directory):
+    """After all data, top's figures are those of tprof stragglers and
+    tprof summary on the profile tprof merge makes of the same files."""
+    job = Job(directory)
+    job.steps(30)
+    top = subprocess.run([TPROF, "top", directory, "--once"], capture_output=True, text=True, timeout=20)
+    profile = os.path.join(directory, "merged.h5")
+    subprocess.run([TPROF, "merge", directory, "-o", profile], capture_output=True, check=True, timeout=60)
+    blame = json.loads(subprocess.run([TPROF, "stragglers", profile, "--format", "json"], capture_output=True,
+                                      text=True, check=True, timeout=60).stdout)
+    summary = json.loads(subprocess.run([TPROF, "summary", profile, "--format", "json"], capture_output=True,
+                                        text=True, check=True, timeout=60).stdout)
+    check(counts(top.stdout) == {o["name"]: o["count"] for o in summary["operations"]},
+          "counts equal tprof summary's:\n" + top.stdout)
+    m = re.search(r"Straggler so far: rank (\d+), last to arrive (\d+) of (\d+) times .*\(p = ([\d.e+-]+)\)",
+                  top.stdout)
+    check(m is not None, "a straggler:\n" + top.stdout)
+    if m:
+        late = {r["rank"]: r["late_count"] for r in blame["ranks"]}
+        check(blame["verdict"] == "rank" and int(m.group(1)) == blame["straggler"]
+              and int(m.group(2)) == late[blame["straggler"]] and int(m.group(3)) == blame["occurrences"]
+              and m.group(4) == "%.2g" % blame["p_value"],
+              "top's straggler %s equals tprof stragglers' %r" % (m.groups(), blame))
+
+
 with tempfile.TemporaryDirectory() as tmp:
-    for name, test in (("live", test_live), ("end", test_end), ("once", test_once_and_bad)):
+    for name, test in (("live", test_live), ("end", test_end), ("once", test_once_and_bad),
+                       ("merge", test_against_merge)):
         d = os.path.join(tmp, name)
         os.mkdir(d)
         test(d)
