@@ -14,3 +14,9 @@ _tprof_preload_recording (void)
 {
   return __atomic_load_n (&_tprof_preload_manager, __ATOMIC_ACQUIRE);
 }
+
+/* Spilling (tprof-preload-spill.c): started at MPI_Init when
+ * TPROF_SPILL_DIR is set (collective), ended after the profile is saved,
+ * naming @path where this rank knows it was written (else NULL). */
+void _tprof_preload_spill_start (TprofTimeManager *tm);
+void _tprof_preload_spill_end (TprofTimeManager *tm, const char *path);

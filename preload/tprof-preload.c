@@ -75,7 +75,10 @@ preload_init (TprofSite *site, int (*init) (void *), void *data)
   rc = init (data);
   tprof_timer_stop (&timer);
   if (rc == MPI_SUCCESS)
-    __atomic_store_n (&_tprof_preload_manager, tm, __ATOMIC_RELEASE);
+    {
+      _tprof_preload_spill_start (tm);
+      __atomic_store_n (&_tprof_preload_manager, tm, __ATOMIC_RELEASE);
+    }
   return rc;
 }
 
@@ -134,12 +137,15 @@ output_path (char *buffer, size_t size)
   return buffer;
 }
 
+/* Where this rank knows the profile was written, for its spill's end. */
+static char written[PATH_MAX];
+
 /* Rank 0 saves the gathered profile and says where, in one line. */
 static void
 save_profile (TprofProfiledTime *pt)
 {
   char default_path[64];
-  char resolved[PATH_MAX];
+  char *resolved = written;
   const char *path = output_path (default_path, sizeof default_path);
   TprofError error = { 0 };
 
@@ -148,11 +154,12 @@ save_profile (TprofProfiledTime *pt)
       fprintf (stderr, "tprof: no profile written: %s\n", error.message);
       return;
     }
+  if (realpath (path, resolved) == NULL)
+    snprintf (resolved, sizeof written, "%s", path);
   fprintf (stderr, "tprof: profile of %d rank%s (%zu operation%s) written to %s\n",
            tprof_profiled_time_world_size (pt),
            tprof_profiled_time_world_size (pt) == 1 ? "" : "s",
-           tprof_profiled_time_len (pt), tprof_profiled_time_len (pt) == 1 ? "" : "s",
-           realpath (path, resolved) != NULL ? resolved : path);
+           tprof_profiled_time_len (pt), tprof_profiled_time_len (pt) == 1 ? "" : "s", resolved);
 }
 
 /* $TPROF_SAVE: "gather" (the default) or "parallel"; what else is named
@@ -177,7 +184,7 @@ static void
 save_parallel (TprofTimeManager *tm, int rank)
 {
   char default_path[64];
-  char resolved[PATH_MAX];
+  char *resolved = written;
   long pid = (long) getpid ();
   const char *path;
   TprofError error = { 0 };
@@ -194,9 +201,11 @@ save_parallel (TprofTimeManager *tm, int rank)
         fprintf (stderr, "tprof: no profile written: %s\n", error.message);
       return;
     }
+  if (realpath (path, resolved) == NULL)
+    snprintf (resolved, sizeof written, "%s", path);
   if (rank == 0)
     fprintf (stderr, "tprof: profile of %d rank%s written in parallel to %s\n", size, size == 1 ? "" : "s",
-             realpath (path, resolved) != NULL ? resolved : path);
+             resolved);
 }
 
 int
@@ -222,6 +231,7 @@ MPI_Finalize (void)
             fprintf (stderr, "tprof: no profile written: %s\n", error.message);
           tprof_profiled_time_free (pt);
         }
+      _tprof_preload_spill_end (tm, written[0] != '\0' ? written : NULL);
     }
   return PMPI_Finalize ();
 }

@@ -216,6 +216,38 @@ time_manager_set_sample_limit (TprofPyTimeManager *self, PyObject *arg)
 }
 
 static PyObject *
+time_manager_set_spill (TprofPyTimeManager *self, PyObject *args, PyObject *kwargs)
+{
+  static char *keywords[] = { "directory", "interval", NULL };
+  PyObject *directory;
+  double interval = TPROF_SPILL_DEFAULT_INTERVAL;
+  TprofError error = { 0 };
+  int rc;
+
+  if (!PyArg_ParseTupleAndKeywords (args, kwargs, "O&|d:set_spill", keywords, PyUnicode_FSConverter, &directory,
+                                    &interval))
+    return NULL;
+  rc = tprof_time_manager_set_spill (self->tm, PyBytes_AS_STRING (directory), interval, &error);
+  Py_DECREF (directory);
+  if (rc != 0)
+    return _tprof_py_raise (&error);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+time_manager_end_spill (TprofPyTimeManager *self, PyObject *args)
+{
+  const char *path = NULL;
+
+  if (!PyArg_ParseTuple (args, "|z:end_spill", &path))
+    return NULL;
+  Py_BEGIN_ALLOW_THREADS
+  tprof_time_manager_end_spill (self->tm, path);
+  Py_END_ALLOW_THREADS
+  Py_RETURN_NONE;
+}
+
+static PyObject *
 time_manager_gather_local (TprofPyTimeManager *self, PyObject *unused)
 {
   TprofProfiledTime *pt;
@@ -292,6 +324,14 @@ static PyMethodDef time_manager_methods[] = {
     "set_sample_limit(max_samples): keep at most max_samples samples per name and thread;\n"
     "past that a uniform random subset, with exact count, sum, min and max of all\n"
     "(saved as rank_recorded). 0, the default: every sample. Set it before recording." },
+  { "set_spill", (PyCFunction) (void (*) (void)) time_manager_set_spill, METH_VARARGS | METH_KEYWORDS,
+    "set_spill(directory, interval=10.0): every interval seconds, a thread appends the samples\n"
+    "recorded since to directory/tprof-JOB-0.spill, so that a killed or crashed process leaves\n"
+    "them (SIGTERM, SIGINT and SIGUSR1 flush too). Ends at end_spill() or when the manager is\n"
+    "freed, which removes the file unless TPROF_KEEP_SPILL=1." },
+  { "end_spill", (PyCFunction) time_manager_end_spill, METH_VARARGS,
+    "end_spill(profile_path=None): the last flush, an end record naming profile_path, and the\n"
+    "file removed unless TPROF_KEEP_SPILL=1." },
   { "_gather_local", (PyCFunction) time_manager_gather_local, METH_NOARGS,
     "_gather_local(): this process's samples as rank 0 of 1, a ProfiledTime." },
   { "_snapshot", (PyCFunction) time_manager_snapshot, METH_NOARGS,

@@ -13,6 +13,14 @@
 
 static double test_skew;
 
+/* Where the clocks are aligned: a communicator, this rank and its size. */
+typedef struct
+{
+  MPI_Comm comm;
+  int      rank;
+  int      size;
+} ClockComm;
+
 void
 _tprof_gather_set_test_clock_skew (double secs)
 {
@@ -31,7 +39,7 @@ clock_now (void)
 
 /* The child's side: its round trips to @parent, and what they give. */
 static int
-ping_parent (TprofGather      *g,
+ping_parent (const ClockComm  *g,
              int               parent,
              TprofClockOffset *to_parent)
 {
@@ -55,8 +63,8 @@ ping_parent (TprofGather      *g,
 }
 
 static int
-answer_child (TprofGather *g,
-              int          child)
+answer_child (const ClockComm *g,
+              int              child)
 {
   for (int i = 0; i < TPROF_CLOCK_SYNC_PINGS; i++)
     {
@@ -74,7 +82,7 @@ answer_child (TprofGather *g,
 
 /* The measuring rounds of the tree (tprof_clock_sync_role). */
 static int
-measure_to_parent (TprofGather      *g,
+measure_to_parent (const ClockComm  *g,
                    TprofClockOffset *to_parent)
 {
   for (int step = 1; step < g->size; step <<= 1)
@@ -101,7 +109,7 @@ measure_to_parent (TprofGather      *g,
 /* The composing rounds, the widest step first: a parent's offset to rank
  * 0 is known before it hands it to its child, which adds its own. */
 static int
-compose_to_root (TprofGather      *g,
+compose_to_root (const ClockComm  *g,
                  TprofClockOffset  to_parent,
                  TprofClockOffset *to_root)
 {
@@ -134,11 +142,29 @@ compose_to_root (TprofGather      *g,
 }
 
 int
+_tprof_mpi_clock_offset (MPI_Comm          comm,
+                         TprofClockOffset *to_root)
+{
+  ClockComm cc = { comm, 0, 1 };
+  TprofClockOffset to_parent = { 0.0, 0.0 };
+  int rc = MPI_Comm_rank (comm, &cc.rank);
+
+  *to_root = (TprofClockOffset) { 0.0, 0.0 };
+  if (rc == MPI_SUCCESS)
+    rc = MPI_Comm_size (comm, &cc.size);
+  if (rc == MPI_SUCCESS)
+    rc = measure_to_parent (&cc, &to_parent);
+  if (rc == MPI_SUCCESS)
+    rc = compose_to_root (&cc, to_parent, to_root);
+  return rc;
+}
+
+int
 _tprof_gather_sync_clocks (TprofGather *g,
                            TprofError  *error)
 {
   TprofGatherTimeline *tl = &g->timeline;
-  TprofClockOffset to_parent = { 0.0, 0.0 }, to_root = { 0.0, 0.0 };
+  TprofClockOffset to_root = { 0.0, 0.0 };
   double mine[3], *all;
   struct timespec wall;
   int rc;
@@ -149,9 +175,7 @@ _tprof_gather_sync_clocks (TprofGather *g,
   if (!tl->all)
     return 0;  /* every rank knows: no timeline, no exchange */
 
-  rc = measure_to_parent (g, &to_parent);
-  if (rc == MPI_SUCCESS)
-    rc = compose_to_root (g, to_parent, &to_root);
+  rc = _tprof_mpi_clock_offset (g->comm, &to_root);
   if (rc != MPI_SUCCESS)
     return _tprof_gather_set_mpi_error (error, rc, "MPI_Send/MPI_Recv", "aligning the clocks");
   tl->offset = to_root.offset;

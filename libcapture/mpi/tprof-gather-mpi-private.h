@@ -262,3 +262,7 @@ int _tprof_gather_timeline_finish (TprofGather *g, TprofProfiledTime *pt, TprofE
 /* tprof-gather-samples.c: a receiver's sample arrays, then its profile */
 int _tprof_gather_alloc_samples (TprofGather *g, TprofError *error);
 TprofProfiledTime *_tprof_gather_build_profile (TprofGather *g, TprofError *error);
+
+/* Every rank of @comm: its clock's offset to rank 0 of @comm, by the
+ * ping-pong tree of tprof-clock-sync.h (collective). An MPI error code. */
+int _tprof_mpi_clock_offset (MPI_Comm comm, TprofClockOffset *to_root);

@@ -2,27 +2,24 @@
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
 
+#include "tprof-clock-map-internal.h"
 #include "tprof-clock-private.h"
 
 /* The map from ticks to seconds: pieces[j] converts the ticks from its
  * @from up to the next piece's. A refit of the calibration becomes a new
  * piece, from the first tick not yet frozen. */
-typedef struct
-{
-  int64_t from;
-  int64_t ref_ticks;
-  double  ref_secs;
-  double  secs_per_tick;
-} MapPiece;
+typedef TprofClockPiece MapPiece;
 
 /* The clock's lock: guards the map here and the calibration in tprof-clock.c. */
 static pthread_mutex_t clock_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Pieces are only ever appended, or the last replaced while none of its
  * ticks is frozen, so a frozen tick's piece can be read without the lock. */
-#define MAX_PIECES 256
+#define MAX_PIECES TPROF_CLOCK_MAX_PIECES
 static MapPiece pieces[MAX_PIECES] = { { INT64_MIN, 0, 0.0, 1e-9 } };  /* nanoseconds: exact */
 static int n_pieces = 1;
+/* Odd while a refit writes the pieces: a copy without the lock retries. */
+static uint32_t map_seq;
 /* Ticks up to here convert as they do now, forever: some were converted,
  * or a timer returned their duration. Written under the lock. */
 static int64_t frozen_ticks = INT64_MIN;
@@ -58,9 +55,7 @@ _tprof_clock_unlock (void)
 double
 _tprof_clock_secs_locked (int64_t ticks)
 {
-  const MapPiece *piece = piece_of (ticks);
-
-  return piece->ref_secs + (double) (ticks - piece->ref_ticks) * piece->secs_per_tick;
+  return _tprof_clock_piece_secs (piece_of (ticks), ticks);
 }
 
 double
@@ -107,10 +102,15 @@ _tprof_clock_map_set_locked (int64_t ref_ticks, double ref_secs, double secs_per
   int64_t from = frozen_ticks == INT64_MIN ? INT64_MIN : frozen_ticks + 1;
   MapPiece *last = &pieces[n_pieces - 1];
 
+  __atomic_store_n (&map_seq, map_seq + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_RELEASE);
   if (from > last->from)
     {
       if (n_pieces == MAX_PIECES)
-        return;  /* the map stays as it is, still consistent */
+        {
+          __atomic_store_n (&map_seq, map_seq + 1, __ATOMIC_RELEASE);
+          return;  /* the map stays as it is, still consistent */
+        }
       last++;
       last->from = from;
       last->ref_ticks = ref_ticks;
@@ -126,6 +126,29 @@ _tprof_clock_map_set_locked (int64_t ref_ticks, double ref_secs, double secs_per
       last->secs_per_tick = secs_per_tick;
     }
   __atomic_store (&latest_secs_per_tick, &secs_per_tick, __ATOMIC_RELAXED);
+  __atomic_store_n (&map_seq, map_seq + 1, __ATOMIC_RELEASE);
+}
+
+void
+_tprof_clock_map_copy (TprofClockMapCopy *out)
+{
+  for (;;)
+    {
+      uint32_t seq = __atomic_load_n (&map_seq, __ATOMIC_ACQUIRE);
+      int n = __atomic_load_n (&n_pieces, __ATOMIC_ACQUIRE);
+
+      for (int j = 0; j < n; j++)
+        {
+          out->pieces[j].from = __atomic_load_n (&pieces[j].from, __ATOMIC_RELAXED);
+          out->pieces[j].ref_ticks = __atomic_load_n (&pieces[j].ref_ticks, __ATOMIC_RELAXED);
+          __atomic_load (&pieces[j].ref_secs, &out->pieces[j].ref_secs, __ATOMIC_RELAXED);
+          __atomic_load (&pieces[j].secs_per_tick, &out->pieces[j].secs_per_tick, __ATOMIC_RELAXED);
+        }
+      out->n = n;
+      __atomic_thread_fence (__ATOMIC_ACQUIRE);
+      if (!(seq & 1) && __atomic_load_n (&map_seq, __ATOMIC_RELAXED) == seq)
+        return;
+    }
 }
 
 

@@ -87,6 +87,11 @@ void _tprof_reservoir_start (TprofReservoir *res, uint64_t *const *chunks);
 void _tprof_reservoir_offer (TprofReservoir *res, uint64_t *const *chunks, int64_t start_ticks,
                              uint64_t duration);
 
+/* Reads slot @j (< limit) whole: both words of the same sample, waiting
+ * out the owner while it replaces it. */
+void _tprof_reservoir_read_slot (TprofReservoir *res, uint64_t *const *chunks, size_t j, uint64_t *duration,
+                                 uint64_t *start);
+
 /* Version of @res as readers see it: samples recorded, or @len before sampling. */
 uint64_t _tprof_reservoir_version (TprofReservoir *res, size_t len);
 

@@ -294,9 +294,8 @@ _tprof_reservoir_figures (TprofReservoir *res, TprofRecordedFigures *figures)
   return true;
 }
 
-/* Reads slot @j whole: both words of the same sample. */
-static void
-slot_read (TprofReservoir *res, uint64_t *const *chunks, size_t j, uint64_t *duration, uint64_t *start)
+void
+_tprof_reservoir_read_slot (TprofReservoir *res, uint64_t *const *chunks, size_t j, uint64_t *duration, uint64_t *start)
 {
   uint64_t *duration_slot, *start_slot;
   unsigned spins = 0;
@@ -354,7 +353,7 @@ _tprof_reservoir_snapshot_locked (TprofReservoir *res, uint64_t *const *chunks, 
       uint64_t duration, start;
       int64_t start_ticks, ticks;
 
-      slot_read (res, chunks, j, &duration, &start);
+      _tprof_reservoir_read_slot (res, chunks, j, &duration, &start);
       start_ticks = (int64_t) start;
       if (duration & TPROF_SLOT_TICKS)
         {

@@ -36,6 +36,9 @@ typedef struct
                             (as a bounded series does once its slots are full) */
   size_t    len;         /* published samples; written with release order */
   size_t    converted;   /* samples in seconds; the manager's lock */
+  uint32_t  convert_seq; /* odd while a reader converts in place (a spill
+                            copying the samples without the lock retries) */
+  size_t    spilled;     /* samples a spill has written; the spill's alone */
   int       n_chunks;
   bool      registered;  /* counted in the manager's first-recorded order */
   /* set (release) before the first sample when the manager has a sample
@@ -57,6 +60,42 @@ struct _TprofThreadBuffer
   TprofSeries      **blocks[TPROF_SERIES_BLOCKS];  /* blocks[0] is first_block */
   TprofSeries       *first_block[TPROF_SERIES_PER_BLOCK];  /* the hot path finds most here */
 };
+
+/* The first thread buffer of @tm; ->next links the others. Both are
+ * published with release order, so a spill walks them without the lock. */
+TprofThreadBuffer *_tprof_time_manager_threads (TprofTimeManager *tm);
+
+/* A spill attached to a manager: what the manager calls on it. */
+typedef struct
+{
+  void (*finish) (void *spill);   /* tprof_time_manager_free(): the last flush, END, close */
+  void (*hold) (void *spill);     /* before clear: no flush reads the series until release */
+  void (*release) (void *spill);
+} TprofSpillHooks;
+
+/* Attaches @spill to @tm (NULL detaches); returns the one attached before. */
+void *_tprof_time_manager_attach_spill (TprofTimeManager *tm, void *spill, const TprofSpillHooks *hooks);
+/* The spill attached to @tm, or NULL. */
+void *_tprof_time_manager_spill (TprofTimeManager *tm);
+
+/* Copies at most @max samples of @series from sample @from on, of those
+ * published, into @durations and @starts as seconds, converting raw
+ * ticks by @map; takes no lock. Returns the number copied: fewer than
+ * were published when a reader converting in place kept the samples busy
+ * longer than a few milliseconds (a later call copies them). */
+struct _TprofClockMapCopy;
+size_t _tprof_series_copy_secs (TprofSeries *series, size_t from, size_t max, double *durations,
+                                double *starts, const struct _TprofClockMapCopy *map);
+
+/* Where sample @i of @series lies: stores its duration and start slots
+ * and returns how many samples from it on lie contiguously in its chunk.
+ * Async-signal-safe. */
+size_t _tprof_series_locate (TprofSeries *series, size_t i, uint64_t **duration, uint64_t **start);
+
+/* Stores in *@converted how many of @series' samples are in seconds (the
+ * rest are raw slots); false when a reader is converting in place. Async-
+ * signal-safe. */
+bool _tprof_series_converted (TprofSeries *series, size_t *converted);
 
 /* Called with each stored run of samples; returns false to stop the visit. */
 typedef bool (*TprofSampleRunFunc) (const double *samples, size_t n, void *user_data);

@@ -25,6 +25,8 @@ struct _TprofTimeManager
   int                n_recorded;
   size_t             sample_limit;  /* 0: unbounded; read (relaxed) when a series registers */
   uint64_t           sample_seed;   /* series' random numbers derive from it */
+  void              *spill;         /* a spill writing the samples to disk, or NULL */
+  const TprofSpillHooks *spill_hooks;
 };
 
 static uint64_t next_manager_serial = 1;
@@ -98,6 +100,8 @@ tprof_time_manager_free (TprofTimeManager *tm)
 
   if (tm == NULL)
     return;
+  if (tm->spill != NULL)
+    tm->spill_hooks->finish (tm->spill);
   foreach_series_locked (tm, series_free);
   for (buf = tm->threads; buf != NULL; buf = next)
     {
@@ -116,6 +120,9 @@ tprof_time_manager_clear (TprofTimeManager *tm)
 {
   if (tm == NULL)
     return;
+  /* a spill's flush reads the chunks without the lock: it waits here */
+  if (tm->spill != NULL)
+    tm->spill_hooks->hold (tm->spill);
   pthread_mutex_lock (&tm->lock);
   /* Series stay allocated (their owners cache pointers to them) but lose
    * their samples and registration, so the next append re-registers. */
@@ -124,6 +131,30 @@ tprof_time_manager_clear (TprofTimeManager *tm)
     memset (tm->first_order, 0, tm->first_order_len * sizeof *tm->first_order);
   tm->n_recorded = 0;
   pthread_mutex_unlock (&tm->lock);
+  if (tm->spill != NULL)
+    tm->spill_hooks->release (tm->spill);
+}
+
+TprofThreadBuffer *
+_tprof_time_manager_threads (TprofTimeManager *tm)
+{
+  return __atomic_load_n (&tm->threads, __ATOMIC_ACQUIRE);
+}
+
+void *
+_tprof_time_manager_spill (TprofTimeManager *tm)
+{
+  return tm->spill;
+}
+
+void *
+_tprof_time_manager_attach_spill (TprofTimeManager *tm, void *spill, const TprofSpillHooks *hooks)
+{
+  void *before = tm->spill;
+
+  tm->spill_hooks = hooks;
+  tm->spill = spill;
+  return before;
 }
 
 static TprofThreadBuffer *
@@ -140,7 +171,7 @@ find_or_add_thread_buffer_locked (TprofTimeManager *tm)
   buf->tm = tm;
   buf->blocks[0] = buf->first_block;
   buf->thread_serial = this_thread_serial;
-  *tm->threads_tail = buf;
+  __atomic_store_n (tm->threads_tail, buf, __ATOMIC_RELEASE);  /* a spill walks the list unlocked */
   tm->threads_tail = &buf->next;
   return buf;
 }
@@ -413,6 +444,8 @@ series_convert_locked (TprofSeries *series, size_t len)
   if (series->converted >= len)
     return;
   _tprof_clock_lock ();
+  __atomic_store_n (&series->convert_seq, series->convert_seq + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence (__ATOMIC_RELEASE);
   for (int k = 0; series->converted < len; k++)
     {
       size_t capacity = _tprof_series_chunk_capacity (k);
@@ -421,10 +454,11 @@ series_convert_locked (TprofSeries *series, size_t len)
       if (series->converted < end)
         {
           chunk_convert (series, k, series->converted - first, end - first);
-          series->converted = end;
+          __atomic_store_n (&series->converted, end, __ATOMIC_RELAXED);
         }
       first += capacity;
     }
+  __atomic_store_n (&series->convert_seq, series->convert_seq + 1, __ATOMIC_RELEASE);
   _tprof_clock_unlock ();
 }
 

@@ -60,6 +60,16 @@ _tprof_spill_frame (const uint8_t    *data,
   return TPROF_SPILL_FRAME_OK;
 }
 
+void
+_tprof_spill_frame_known (const uint8_t    *data,
+                          TprofSpillRecord *record)
+{
+  record->type = _tprof_spill_get_u16 (data + 4);
+  record->len = _tprof_spill_get_u32 (data + 8);
+  record->payload = data + TPROF_SPILL_HEAD_SIZE;
+  record->size = _tprof_spill_record_size (record->len);
+}
+
 /* Whether the @n bytes at @s are UTF-8 without NUL (a C string holds them whole). */
 static bool
 is_utf8 (const uint8_t *s,

@@ -71,6 +71,11 @@ TprofSpillFrame _tprof_spill_frame (const uint8_t    *data,
                                     char             *problem,
                                     size_t            problem_size);
 
+/* The record at @data, whose framing _tprof_spill_frame() accepted
+ * before: its fields without the checksum computed again. */
+void _tprof_spill_frame_known (const uint8_t    *data,
+                               TprofSpillRecord *record);
+
 /* A `str` at *@pos of @payload (advanced past it), copied into a new
  * string in *@out (may be NULL: not copied). false when it runs past the
  * payload or is not UTF-8. */

@@ -217,9 +217,8 @@ deliver_all (TprofSpillReader        *reader,
   for (size_t pos = 0; pos < sc->stop;)
     {
       TprofSpillRecord record;
-      char problem[8];
 
-      _tprof_spill_frame (data + pos, sc->stop - pos, &record, problem, sizeof problem);
+      _tprof_spill_frame_known (data + pos, &record);
       if ((pos < sc->commit_end || is_standalone (record.type))
           && deliver (reader, &record, reader->offset + pos, visitor, user_data, status, error) < 0)
         {

@@ -11,6 +11,9 @@
 #include "tprof-spill-reader-private.h"
 
 #define HEADER_FIXED 64
+/* More ranks than this is a damaged header, not a job (a merge allocates
+ * per rank). */
+#define MAX_WORLD_SIZE (1 << 24)
 
 /* Reads up to @n bytes at @offset; the count read, or -1 with errno. */
 static ssize_t
@@ -61,7 +64,7 @@ header_fields (TprofSpillReader       *reader,
   h->interval = _tprof_spill_get_f64 (p + 40);
   h->started = _tprof_spill_get_f64 (p + 48);
   h->started_wall = _tprof_spill_get_f64 (p + 56);
-  if (h->world_size < 1 || h->rank < 0 || h->rank >= h->world_size)
+  if (h->world_size < 1 || h->world_size > MAX_WORLD_SIZE || h->rank < 0 || h->rank >= h->world_size)
     return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: byte 20: HEADER of rank %" PRId32 " in a world of %" PRId32 " ranks",
                             reader->path, h->rank, h->world_size);
   if (!isfinite (h->clock_offset) || !isfinite (h->clock_offset_error) || h->clock_offset_error < 0

@@ -190,9 +190,11 @@ with tempfile.TemporaryDirectory() as d:
     empty = os.path.join(d, "empty.spill")
     open(empty, "w").close()
     newer = ms.SpillWriter(d, JOB, 0, 1, name="newer.spill", version=2).path
+    huge = ms.SpillWriter(d, JOB, 0, 1 << 30, name="huge.spill").path
     cut = os.path.join(d, "cut.spill")
     open(cut, "wb").write(open(w.path, "rb").read()[:40])
     for path, code, word in [(text, 2, "not a spill file"), (empty, 2, "empty"), (newer, 3, "spill version 2"),
+                             (huge, 2, "in a world of 1073741824 ranks"),
                              (cut, 2, "incomplete"), (os.path.join(d, "missing.spill"), 1, "No such file")]:
         lines = dump(path)
         check(len(lines) == 1 and lines[0]["error"].startswith(path + ": ") and word in lines[0]["error"]

@@ -55,4 +55,19 @@ TPROF_EXPORT int tprof_time_manager_save_parallel (TprofTimeManager *tm,
                                                    const char       *path,
                                                    TprofError       *error);
 
+/* tprof_time_manager_set_spill() (<tprof/tprof-spill.h>) as this rank of
+ * @comm: collective over @comm (every rank calls it with the same
+ * arguments). Each rank's clock offset to rank 0 of @comm is estimated
+ * once, by the ping-pong tree tprof_time_manager_gather() uses, and rank
+ * 0's new job token is broadcast, so that every rank's file names the
+ * same job and says how to put its times on rank 0's clock. The spill
+ * thread then calls no MPI. Returns 0, or -1 with @error (an MPI failure,
+ * on every rank, or this rank's own refusal, as for
+ * tprof_time_manager_set_spill()). */
+TPROF_EXPORT int tprof_time_manager_set_spill_mpi (TprofTimeManager *tm,
+                                                   MPI_Comm          comm,
+                                                   const char       *directory,
+                                                   double            interval_seconds,
+                                                   TprofError       *error);
+
 TPROF_END_DECLS

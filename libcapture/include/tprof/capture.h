@@ -20,6 +20,7 @@
 #include <tprof/tprof-profile-file.h>
 #include <tprof/tprof-profiled-time.h>
 #include <tprof/tprof-slowest.h>
+#include <tprof/tprof-spill.h>
 #include <tprof/tprof-time-manager.h>
 #include <tprof/tprof-timer.h>
 #include <tprof/tprof-topology.h>

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+# check-merge-killed.py — the demo under `tprof-run --spill`, every rank killed with SIGKILL at about 5 s, 20 times: tprof merge gives a profile with at least (5 - interval) s of samples on every rank, and tprof stragglers names rank 1.
+# SPDX-License-Identifier: MIT
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+import numpy as np
+
+TPROF_RUN, MPIEXEC, DEMO, TPROF = sys.argv[1:5]
+REPEATS = int(os.environ.get("TPROF_KILLED_REPEATS", "20"))
+INTERVAL = 1.0
+RUN_FOR = 5.0
+NP = 4
+
+help_text = subprocess.run([TPROF_RUN, "--help"], capture_output=True, text=True).stdout
+if "--spill" not in help_text:
+    print("tprof-run has no --spill: skipped")
+    sys.exit(77)
+
+
+def descendants(pid):
+    """Every process below @pid, from /proc."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        for c in children.get(p, []):
+            out.append(c)
+            todo.append(c)
+    return out
+
+
+def is_rank(pid):
+    try:
+        with open("/proc/%d/cmdline" % pid, "rb") as f:
+            return os.path.basename(DEMO).encode() in f.read().split(b"\0")[0]
+    except OSError:
+        return False
+
+
+def run_once(work, k):
+    spill = os.path.join(work, "spill%d" % k)
+    os.mkdir(spill)
+    env = dict(os.environ, TPROF_SPILL_INTERVAL=str(INTERVAL))
+    job = subprocess.Popen([TPROF_RUN, "--spill", spill, "-o", os.path.join(work, "never.h5"), "--",
+                            MPIEXEC, "-n", str(NP), DEMO, "--quiet", "--iterations", "1000000",
+                            "-o", os.path.join(work, "never-demo.h5")],
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    # 5 s from when every rank has its file (spilling started)
+    deadline = time.monotonic() + 60
+    while len([f for f in os.listdir(spill) if f.endswith(".spill")]) < NP:
+        assert job.poll() is None and time.monotonic() < deadline, \
+            "run %d: the job ended or never spilled: %r" % (k, job.stderr.read() if job.poll() is not None else "")
+        time.sleep(0.02)
+    time.sleep(RUN_FOR)
+    ranks = [p for p in descendants(job.pid) if is_rank(p)]
+    assert len(ranks) >= NP, "run %d: %d rank processes found" % (k, len(ranks))
+    for p in ranks:
+        os.kill(p, signal.SIGKILL)
+    try:
+        os.killpg(job.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    job.wait(timeout=60)
+
+    out = os.path.join(work, "merged%d.h5" % k)
+    merged = subprocess.run([TPROF, "merge", spill, "-o", out], capture_output=True, text=True, timeout=120)
+    assert merged.returncode == 0, "run %d: merge: %s" % (k, merged.stderr)
+    assert "damaged" not in merged.stderr and "no usable" not in merged.stderr and "not used" not in merged.stderr, \
+        "run %d: unreadable: %s" % (k, merged.stderr)
+    with h5py.File(out, "r") as f:
+        seg_rank, offset = f["segments/rank"][()], f["segments/offset"][()]
+        starts, times = f["samples/starts"][()], f["samples/times"][()]
+        until = f["ranks/data_until"][()]
+        spans = []
+        for r in range(NP):
+            rows = np.concatenate([np.arange(offset[s], offset[s + 1]) for s in np.flatnonzero(seg_rank == r)])
+            span = (starts[rows] + times[rows]).max() - starts[rows].min()
+            spans.append(span)
+            assert span >= RUN_FOR - INTERVAL, "run %d: rank %d has %.2f s of samples" % (k, r, span)
+            assert np.isfinite(until[r]) and until[r] >= (starts[rows] + times[rows]).max() - 1e-9, \
+                "run %d: rank %d data_until %r" % (k, r, until[r])
+    doc = subprocess.run([TPROF, "stragglers", out, "--format", "json"], capture_output=True, text=True)
+    assert doc.returncode == 0, doc.stderr
+    straggler = json.loads(doc.stdout)["straggler"]
+    assert straggler == 1, "run %d: straggler %r" % (k, straggler)
+    print("run %d: spans %s s, straggler rank %d" % (k, " ".join("%.2f" % s for s in spans), straggler))
+    os.remove(out)
+
+
+with tempfile.TemporaryDirectory() as work:
+    for k in range(REPEATS):
+        run_once(work, k)
+print("killed jobs: %d merges, every rank readable, rank 1 named" % REPEATS)

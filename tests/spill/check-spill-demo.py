@@ -1,0 +1,134 @@
+# check-spill-demo.py — the training demo under tprof-run --spill on 4 ranks: kept, removed, killed -9, stopped by SIGTERM.
+# SPDX-License-Identifier: MIT
+"""Usage: check-spill-demo.py TPROF_RUN MPIEXEC DEMO"""
+
+import glob
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import h5py
+import numpy as np
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+sys.path.insert(0, os.path.dirname(here))
+import profile_h5  # noqa: E402
+import spill_journal  # noqa: E402
+
+TPROF_RUN, MPIEXEC, DEMO = (os.path.abspath(a) for a in sys.argv[1:4])
+NP = 4
+
+
+def start(d, spill, iterations, keep, interval="0.3"):
+    env = dict(os.environ, TPROF_SPILL_INTERVAL=interval, OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    cmd = [TPROF_RUN, "--spill", spill] + (["--keep-spill"] if keep else []) + \
+          ["-o", os.path.join(d, "run.h5"), MPIEXEC, "-n", str(NP), DEMO, "--quiet", "-i", str(iterations),
+           "--output", os.path.join(d, "demo.h5")]
+    return subprocess.Popen(cmd, cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def journals(spill):
+    files = sorted(glob.glob(os.path.join(spill, "*.spill")))
+    js = [spill_journal.read(f) for f in files]
+    assert len(js) == NP, "want %d spill files, found %s" % (NP, files)
+    assert len({j.header["token"] for j in js}) == 1, "files of several jobs"
+    assert sorted(j.header["rank"] for j in js) == list(range(NP)), [j.header["rank"] for j in js]
+    for j, f in zip(js, files):
+        h = j.header
+        assert f.endswith("tprof-%016x-%d.spill" % (h["token"], h["rank"])), f
+        assert h["world_size"] == NP and h["host"] and h["interval"] == 0.3, h
+        assert (h["clock_offset_error"] == 0) == (h["rank"] == 0), h
+        assert abs(h["clock_offset"]) < 0.01 and h["clock_offset_error"] < 0.01, h
+    return sorted(js, key=lambda j: j.header["rank"])
+
+
+def wait_for_flushes(spill, seconds):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        files = glob.glob(os.path.join(spill, "*.spill"))
+        if len(files) == NP and all(spill_journal.read(f).commits for f in files):
+            return
+        time.sleep(0.2)
+    raise AssertionError("no flush on every rank within %g s" % seconds)
+
+
+def test_kept_equals_profile():
+    with tempfile.TemporaryDirectory() as d:
+        spill = os.path.join(d, "spill")
+        p = start(d, spill, 60, keep=True)
+        out, err = p.communicate(timeout=240)
+        assert p.returncode == 0, (p.returncode, err)
+        js = journals(spill)
+        with h5py.File(os.path.join(d, "run.h5"), "r") as f:
+            ops = profile_h5.operation_dict(f)
+        for j in js:
+            rank = j.header["rank"]
+            assert j.end is not None and j.tail is None, (rank, j.end, j.tail)
+            want_path = os.path.realpath(os.path.join(d, "run.h5")) if rank == 0 else ""
+            assert j.end[1] == want_path, (rank, j.end)
+            names = {name for name, _ in j.samples}
+            for name, op in ops.items():
+                mine = np.sort(op["times"][()][op["ranks"][()] == rank])
+                spilled = np.sort(np.concatenate([j.samples[k][0] for k in j.samples if k[0] == name])
+                                  if name in names else np.zeros(0))
+                assert len(mine) == len(spilled), (rank, name, len(mine), len(spilled))
+                np.testing.assert_allclose(spilled, mine, rtol=1e-5, atol=1e-9, err_msg="%s rank %d" % (name, rank))
+            assert names <= set(ops), names - set(ops)
+
+
+def test_clean_end_removes():
+    with tempfile.TemporaryDirectory() as d:
+        spill = os.path.join(d, "spill")
+        p = start(d, spill, 20, keep=False)
+        out, err = p.communicate(timeout=240)
+        assert p.returncode == 0, (p.returncode, err)
+        assert os.listdir(spill) == [], os.listdir(spill)
+
+
+def kill_ranks(spill, signo):
+    for j in journals(spill):
+        try:
+            os.kill(j.header["pid"], signo)
+        except ProcessLookupError:
+            pass
+
+
+def test_kill9_every_rank():
+    for attempt in range(3):
+        with tempfile.TemporaryDirectory() as d:
+            spill = os.path.join(d, "spill")
+            p = start(d, spill, 100000, keep=False)
+            wait_for_flushes(spill, 60)
+            time.sleep(1.0)
+            kill_ranks(spill, signal.SIGKILL)
+            p.communicate(timeout=60)
+            for j in journals(spill):
+                assert j.end is None and j.commits and j.total() > 0, (j.header["rank"], j.total())
+                assert j.tail is None or j.tail[1].startswith("incomplete"), j.tail
+                assert any(name == "MPI_Allreduce" for name, _ in j.samples), sorted(j.samples)
+
+
+def test_sigterm_flushes():
+    with tempfile.TemporaryDirectory() as d:
+        spill = os.path.join(d, "spill")
+        p = start(d, spill, 100000, keep=False, interval="0.3")
+        wait_for_flushes(spill, 60)
+        kill_ranks(spill, signal.SIGTERM)
+        p.communicate(timeout=60)
+        assert p.returncode != 0, "the job went on after SIGTERM"
+        for j in journals(spill):
+            assert [s for s, _ in j.signals] == [signal.SIGTERM], (j.header["rank"], j.signals)
+            at = [r[1] for r in j.records if r[0] == spill_journal.SIGNAL][0]
+            assert j.commits[-1]["offset_end"] > at, "rank %d: no flush after SIGTERM" % j.header["rank"]
+            assert j.end is None
+
+
+for name in [n for n in list(globals()) if n.startswith("test_")]:
+    t0 = time.time()
+    globals()[name]()
+    print("ok   %s (%.1f s)" % (name, time.time() - t0))
