@@ -5,6 +5,8 @@
 
 #include <tprof/tprof-arrival.h>
 
+#include "tprof-straggler-private.h"
+
 /* P(X >= k) for X ~ Binomial(n, p): the terms from k up, summed in log
  * space until they no longer count. Above the mean (the only case asked
  * here) the terms only decrease, so this ends after a few hundred terms
@@ -127,6 +129,16 @@ add_expected_ranks (TprofStragglers         *s,
       }
 }
 
+/* The totals over the synchronising operations, @arrival one of them. */
+static void
+count_synchronising (TprofStragglers    *s,
+                     const TprofArrival *arrival)
+{
+  s->n_synchronising++;
+  s->occurrences += arrival->n_occurrences;
+  s->expected_late += (double) arrival->n_occurrences / (double) arrival->n_ranks;
+}
+
 bool
 tprof_stragglers_add (TprofStragglers         *s,
                       const TprofGatheredTime *gt,
@@ -142,11 +154,29 @@ tprof_stragglers_add (TprofStragglers         *s,
   if (arrival->synchronising)
     {
       add_expected_ranks (s, gt, (double) arrival->n_occurrences / (double) arrival->n_ranks);
-      s->n_synchronising++;
-      s->occurrences += arrival->n_occurrences;
-      s->expected_late += (double) arrival->n_occurrences / (double) arrival->n_ranks;
+      count_synchronising (s, arrival);
     }
   return true;
+}
+
+void
+_tprof_stragglers_add_blame (TprofStragglers    *s,
+                             const TprofArrival *arrival,
+                             const double       *wait_caused,
+                             const uint64_t     *late_count,
+                             const bool         *has_samples)
+{
+  s->n_added++;
+  if (!arrival->synchronising)
+    return;
+  for (int r = 0; r < s->world_size; r++)
+    {
+      s->wait_caused[r] += wait_caused[r];
+      s->late_count[r] += late_count[r];
+      if (has_samples[r])
+        s->expected_rank[r] += (double) arrival->n_occurrences / (double) arrival->n_ranks;
+    }
+  count_synchronising (s, arrival);
 }
 
 int

@@ -295,6 +295,35 @@ scenario_time_analysis (const TprofGatheredTime *gt)
   return ok;
 }
 
+/* TprofLive fed @gt's samples one by one on a timeline of 5 ranks. */
+static gboolean
+scenario_live (const TprofGatheredTime *gt)
+{
+  TprofGatheredTime *timed = with_timeline (gt);
+  TprofLive *live = timed != NULL ? tprof_live_new (5) : NULL;
+  TprofStragglers *s = NULL;
+  TprofSummary summary;
+  gboolean ok = live != NULL && tprof_live_operation (live, "op") == 0;
+
+  for (gsize i = 0; ok && i < tprof_gathered_time_count (timed); i++)
+    {
+      ok = tprof_live_add (live, tprof_gathered_time_ranks (timed)[i], 0, 1, tprof_gathered_time_starts (timed) + i,
+                           tprof_gathered_time_times (timed) + i);
+      if (ok && i % 97 == 0)
+        ok = tprof_live_update (live);
+    }
+  ok = ok && tprof_live_update (live) && tprof_live_summary (live, 0, &summary);
+  if (ok)
+    {
+      s = tprof_live_stragglers (live);
+      ok = s != NULL;
+    }
+  tprof_stragglers_free (s);
+  tprof_live_free (live);
+  tprof_gathered_time_free (timed);
+  return ok;
+}
+
 static void
 test_alloc_failure (gconstpointer data)
 {
@@ -360,6 +389,7 @@ main (int   argc,
     { "/capture/alloc-failure/summarize", scenario_summarize, test_alloc_failure },
     { "/capture/alloc-failure/histograms", scenario_histograms, test_alloc_failure },
     { "/capture/alloc-failure/time-analysis", scenario_time_analysis, test_alloc_failure },
+    { "/capture/alloc-failure/live", scenario_live, test_alloc_failure },
     { "/capture/alloc-failure/sampled-quantiles", scenario_quantiles, test_alloc_failure_sampled },
     { "/capture/alloc-failure/sampled-summarize", scenario_summarize, test_alloc_failure_sampled },
     { "/capture/alloc-failure/sampled-histograms", scenario_histograms, test_alloc_failure_sampled },

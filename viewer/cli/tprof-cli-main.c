@@ -28,6 +28,7 @@ static const Command commands[] = {
   { "convert", tprof_cli_convert, N_("a copy of any readable profile in the current file format"), TRUE },
   { "hang", tprof_cli_hang, N_("a stopped job's spill files: who never entered the collective the others wait in") },
   { "merge", tprof_cli_merge, N_("one profile from the spill files of a killed, hung or running job"), TRUE },
+  { "top", tprof_cli_top, N_("a running job live from its spill files: operations, straggler, progress") },
 };
 
 static void

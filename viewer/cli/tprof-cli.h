@@ -36,6 +36,7 @@ int tprof_cli_stragglers (int argc, char **argv);
 int tprof_cli_convert (int argc, char **argv);
 int tprof_cli_hang (int argc, char **argv);
 int tprof_cli_merge (int argc, char **argv);
+int tprof_cli_top (int argc, char **argv);
 
 /* ---- errors (tprof-cli-common.c) ---- */
 

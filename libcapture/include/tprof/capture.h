@@ -12,6 +12,7 @@
 #include <tprof/tprof-hang.h>
 #include <tprof/tprof-heatmap.h>
 #include <tprof/tprof-histogram.h>
+#include <tprof/tprof-live.h>
 #include <tprof/tprof-macros.h>
 #include <tprof/tprof-nesting.h>
 #include <tprof/tprof-occurrences.h>

@@ -1,0 +1,130 @@
+/* tprof-running-median.c — the median of values that keep arriving, numpy's median at every step without re-sorting. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <stdlib.h>
+
+#include "tprof-analysis-internal.h"
+#include "tprof-running-median-private.h"
+#include "tprof-select-private.h"
+
+/* @sign 1: a max-heap; -1: a min-heap (values compared as sign * x). */
+static void
+heap_push (double *heap,
+           size_t *n,
+           double  x,
+           double  sign)
+{
+  size_t i = (*n)++;
+
+  while (i > 0 && sign * heap[(i - 1) / 2] < sign * x)
+    {
+      heap[i] = heap[(i - 1) / 2];
+      i = (i - 1) / 2;
+    }
+  heap[i] = x;
+}
+
+static double
+heap_pop (double *heap,
+          size_t *n,
+          double  sign)
+{
+  double top = heap[0], last = heap[--*n];
+  size_t i = 0;
+
+  for (;;)
+    {
+      size_t c = 2 * i + 1;
+
+      if (c >= *n)
+        break;
+      if (c + 1 < *n && sign * heap[c + 1] > sign * heap[c])
+        c++;
+      if (!(sign * heap[c] > sign * last))
+        break;
+      heap[i] = heap[c];
+      i = c;
+    }
+  if (*n > 0)
+    heap[i] = last;
+  return top;
+}
+
+static bool
+reserve (double **heap,
+         size_t  *cap,
+         size_t   n)
+{
+  double *grown;
+  size_t new_cap;
+
+  if (n <= *cap)
+    return true;
+  new_cap = *cap > 0 ? *cap : 64;
+  while (new_cap < n)
+    new_cap *= 2;
+  grown = realloc (*heap, new_cap * sizeof *grown);
+  if (grown == NULL)
+    return false;
+  *heap = grown;
+  *cap = new_cap;
+  return true;
+}
+
+void
+_tprof_running_median_clear (TprofRunningMedian *m)
+{
+  free (m->lower);
+  free (m->upper);
+  *m = (TprofRunningMedian) { 0 };
+}
+
+/* Either heap may come to hold every value. */
+bool
+_tprof_running_median_reserve (TprofRunningMedian *m,
+                               size_t              more)
+{
+  size_t n = _tprof_running_median_count (m) + more;
+
+  return reserve (&m->lower, &m->cap_lower, n) && reserve (&m->upper, &m->cap_upper, n);
+}
+
+bool
+_tprof_running_median_add (TprofRunningMedian *m,
+                           double              x)
+{
+  if (!_tprof_running_median_reserve (m, 1))
+    return false;
+  if (m->n_lower == 0 || x <= m->lower[0])
+    heap_push (m->lower, &m->n_lower, x, 1.0);
+  else
+    heap_push (m->upper, &m->n_upper, x, -1.0);
+  if (m->n_lower > m->n_upper + 1)
+    heap_push (m->upper, &m->n_upper, heap_pop (m->lower, &m->n_lower, 1.0), -1.0);
+  else if (m->n_upper > m->n_lower)
+    heap_push (m->lower, &m->n_lower, heap_pop (m->upper, &m->n_upper, -1.0), 1.0);
+  return true;
+}
+
+size_t
+_tprof_running_median_count (const TprofRunningMedian *m)
+{
+  return m->n_lower + m->n_upper;
+}
+
+double
+_tprof_running_median_get (const TprofRunningMedian *m)
+{
+  const double half = 0.5;
+  size_t n = _tprof_running_median_count (m), ranks[2], n_ranks;
+  double values[2], median = NAN;
+
+  if (n == 0)
+    return NAN;
+  /* the order statistics asked are (n - 1) / 2 (the lower's top) and n / 2 */
+  n_ranks = _tprof_quantile_ranks (n, &half, 1, ranks);
+  for (size_t i = 0; i < n_ranks; i++)
+    values[i] = ranks[i] < m->n_lower ? m->lower[0] : m->upper[0];
+  _tprof_quantiles_interpolate (n, &half, 1, ranks, values, n_ranks, &median);
+  return median;
+}

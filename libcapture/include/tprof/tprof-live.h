@@ -1,0 +1,78 @@
+/* tprof-live.h — TprofLive: the analysis of a running job, fed samples as they arrive and updated without going over them again. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <tprof/tprof-arrival.h>
+#include <tprof/tprof-gathered-time.h>
+#include <tprof/tprof-macros.h>
+
+TPROF_BEGIN_DECLS
+
+/* Per operation, the statistics of what has arrived (count, sum, mean,
+ * min, max) and the arrival analysis (docs/analysis.md) over its complete
+ * occurrences: occurrence k is complete when every rank has its k-th
+ * sample by start, except the ranks that are done without any sample of
+ * the operation. Each occurrence is analysed once, when it completes; once
+ * every rank is done, the result is that of the whole samples
+ * (tprof_gathered_time_summarize(), tprof_stragglers_add()). */
+typedef struct _TprofLive TprofLive;
+
+/* NULL when @world_size < 1 or memory is exhausted. */
+TPROF_EXPORT TprofLive *tprof_live_new (int world_size);
+TPROF_EXPORT void tprof_live_free (TprofLive *live);
+TPROF_EXPORT int tprof_live_world_size (const TprofLive *live);
+
+/* The index of the operation named @name, added when new (indices 0, 1,
+ * ... in order of appearance); -1 when memory is exhausted. */
+TPROF_EXPORT ssize_t tprof_live_operation (TprofLive  *live,
+                                           const char *name);
+TPROF_EXPORT size_t tprof_live_n_operations (const TprofLive *live);
+TPROF_EXPORT const char *tprof_live_operation_name (const TprofLive *live,
+                                                    size_t           op);
+
+/* @n samples of operation @op on @rank: @starts on rank 0's timeline
+ * (seconds) and @durations. Samples of a rank may come in any order within
+ * what is added before one tprof_live_update(); a sample starting before
+ * one already analysed is counted but placed after it. False when memory
+ * is exhausted or @rank or @op is out of range (nothing added). */
+TPROF_EXPORT bool tprof_live_add (TprofLive    *live,
+                                  int           rank,
+                                  size_t        op,
+                                  size_t        n,
+                                  const double *starts,
+                                  const double *durations);
+
+/* No more samples will come from @rank (it ended, or has no data at all). */
+TPROF_EXPORT void tprof_live_rank_done (TprofLive *live,
+                                        int        rank);
+
+/* Analyses the occurrences that what was added since the last update
+ * completed. False when memory is exhausted. */
+TPROF_EXPORT bool tprof_live_update (TprofLive *live);
+
+/* count, sum, mean, min, max, imbalance and slowest rank of what has
+ * arrived of @op (tprof_rank_totals_summarize()); the quantiles and std
+ * are NaN. False when memory is exhausted. */
+TPROF_EXPORT bool tprof_live_summary (const TprofLive *live,
+                                      size_t           op,
+                                      TprofSummary    *out);
+
+/* The arrival at @op over its complete occurrences, as
+ * tprof_arrival_analyze() finds it. */
+TPROF_EXPORT void tprof_live_arrival (const TprofLive *live,
+                                      size_t           op,
+                                      TprofArrival    *out);
+
+/* A new TprofStragglers (free with tprof_stragglers_free()) holding the
+ * blame of every operation's complete occurrences so far, as
+ * tprof_stragglers_add() of each would: name the straggler with
+ * tprof_stragglers_name() or tprof_stragglers_decide(). NULL when memory
+ * is exhausted. */
+TPROF_EXPORT TprofStragglers *tprof_live_stragglers (const TprofLive *live);
+
+TPROF_END_DECLS

@@ -1,0 +1,68 @@
+/* tprof-spill-live-internal.h — following a running job's spill files: what each refresh appended, fed to TprofLive, and the state of every rank. */
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <tprof/tprof-live.h>
+
+#include "tprof-spill-reader-internal.h"
+
+TPROF_BEGIN_DECLS
+
+/* A rank stopped reporting when it wrote no flush for this many of its
+ * spill intervals (and no END). */
+#define TPROF_SPILL_LIVE_STOPPED_INTERVALS 3
+
+typedef struct
+{
+  bool     has_file;        /* its file is open (it may appear later) */
+  bool     ended;           /* it wrote END */
+  char    *profile_path;    /* END's path, "" when the job could not write it */
+  bool     damaged;         /* its tail is damaged: nothing after is read */
+  uint64_t damaged_offset;
+  char     problem[256];    /* what is wrong there */
+  double   last_flush;      /* wall time (s since the epoch) of its last flush seen, or of its file's start */
+  uint64_t flushes;
+  uint64_t samples;
+} TprofSpillLiveRank;
+
+typedef struct
+{
+  char               *dir;
+  TprofSpillJob      *job;
+  TprofLive          *live;
+  TprofSpillLiveRank *ranks;  /* job->world_size entries */
+  double              interval; /* the longest spill interval of the headers, seconds */
+  /* private */
+  size_t            **op_map;  /* per rank, the file's operation ids to TprofLive's */
+  size_t             *n_map;
+  double             *scratch;
+  size_t              n_scratch;
+} TprofSpillLive;
+
+/* Opens the job @token (NULL: the only one) of @dir as _tprof_spill_job_open()
+ * does, and reads what its files hold. NULL with @error set when it cannot
+ * be opened, when none of its files is usable, or on memory or I/O errors. */
+TPROF_EXPORT TprofSpillLive *_tprof_spill_live_open (const char *dir,
+                                                     const char *token,
+                                                     TprofError *error);
+TPROF_EXPORT void _tprof_spill_live_free (TprofSpillLive *sl);
+
+/* Reads what every file appended since the last refresh (opening files
+ * that appeared since), feeds it to sl->live and updates it. -1 with
+ * @error set on I/O or memory errors. */
+TPROF_EXPORT int _tprof_spill_live_refresh (TprofSpillLive *sl,
+                                            TprofError     *error);
+
+/* Whether rank @r stopped reporting at wall time @now: it has a file, no
+ * END, no damaged tail, and no flush for TPROF_SPILL_LIVE_STOPPED_INTERVALS
+ * intervals. */
+TPROF_EXPORT bool _tprof_spill_live_stopped (const TprofSpillLive *sl,
+                                             int                   r,
+                                             double                now);
+/* Every rank wrote END. */
+TPROF_EXPORT bool _tprof_spill_live_ended (const TprofSpillLive *sl);
+
+TPROF_END_DECLS
