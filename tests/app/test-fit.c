@@ -18,7 +18,7 @@
 static TprofApplication *app;
 static char *fixture_dir;
 
-static const char * const modes[] = { "total", "mean", "time", "trend", "breakdown" };
+static const char * const modes[] = { "total", "mean", "time", "trend", "breakdown", "hosts" };
 
 static void
 close_window (TprofWindow *window)

@@ -11,6 +11,7 @@
 #include "app-test-util.h"
 #include "tprof-heatmap-view.h"
 #include "tprof-host-item.h"
+#include "tprof-hosts-view.h"
 #include "tprof-rank-item.h"
 
 static TprofApplication *app;
@@ -360,6 +361,108 @@ test_hosts_many_ranks (void)
   close_window (window);
 }
 
+/* Per Host on 1024 ranks: 128 hosts, slowest first; node064 (30 % slower)
+ * leads with the total and mean of its 8 ranks (summed here from the rank
+ * chart's CSV, the per-rank totals) and arrived last at every allreduce;
+ * a host unchecked in the list leaves the chart. */
+static void
+test_hosts_per_host (void)
+{
+  g_autofree char *path = make_scenario ("slow-node", 1024);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = open_sized (path, 1000, 700);
+  TprofHostsView *view = _tprof_charts_panel_get_hosts (window->charts);
+  const TprofPlotHosts *plot;
+  double total = 0, count = 0;
+
+  const TprofOperationStats *stats;
+
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-", NULL));
+  g_settings_set_string (settings, "rank-metric", "hosts");
+  settle (window);
+  plot = _tprof_hosts_view_get_plot (view);
+  g_assert_nonnull (plot);
+  g_assert_cmpuint (plot->n_hosts, ==, 128);
+  g_assert_cmpstr (plot->names[0], ==, "node064");
+  for (guint i = 1; i < plot->n_hosts; i++)
+    g_assert_cmpfloat (plot->totals[i], <=, plot->totals[i - 1]);
+  g_assert_cmpuint (plot->ranks[0], ==, 8);
+  /* node064's ranks' cached totals, summed here */
+  stats = _tprof_profile_get_stats (window->profile, (gsize) _tprof_chart_get_op (TPROF_CHART (view)));
+  for (int r = 512; r <= 519; r++)
+    {
+      count += (double) stats->rank_count[r];
+      total += stats->rank_sum[r];
+    }
+  g_assert_cmpfloat (fabs (plot->totals[0] - total), <=, 1e-9 * total);
+  g_assert_cmpfloat ((double) plot->counts[0], ==, count);
+  g_assert_cmpfloat (fabs (plot->means[0] - total / count), <=, 1e-9 * plot->means[0]);
+  g_assert_nonnull (plot->late);
+  g_assert_cmpint (plot->late[0], ==, 40);
+  g_assert_cmpint (plot->late[1], ==, 0);
+  {
+    g_autofree char *csv = _tprof_chart_to_csv (TPROF_CHART (view), NULL);
+
+    g_assert_true (g_str_has_prefix (csv, "host,ranks,count,total,mean,late\nnode064,8,"));
+  }
+  /* node064 unchecked: 127 hosts, another first */
+  g_object_set (row_item (window, 64), "active", FALSE, NULL);
+  settle (window);
+  plot = _tprof_hosts_view_get_plot (view);
+  g_assert_cmpuint (plot->n_hosts, ==, 127);
+  g_assert_cmpstr (plot->names[0], !=, "node064");
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
+/* TPROF_TEST_SHOTS_DIR=DIR shoots the host views into DIR (PROFILE is
+ * TPROF_TEST_SHOTS_PROFILE, or the 1024-rank slow-node): Over Time and
+ * the list with node000 expanded and node001 unchecked, at 1000 x 700 and
+ * 1200 x 800; skipped otherwise. */
+static void
+test_hosts_shots (void)
+{
+  static const int sizes[][2] = { { 1000, 700 }, { 1200, 800 } };
+  static const char *const modes[] = { "time", "total", "hosts" };
+  const char *dir = g_getenv ("TPROF_TEST_SHOTS_DIR");
+  const char *given = g_getenv ("TPROF_TEST_SHOTS_PROFILE");
+  g_autofree char *path = NULL;
+  g_autofree char *base = NULL;
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+
+  if (dir == NULL)
+    {
+      g_test_skip ("TPROF_TEST_SHOTS_DIR not set");
+      return;
+    }
+  path = given != NULL ? g_strdup (given) : make_scenario ("slow-node", 1024);
+  base = g_path_get_basename (path);
+  *strrchr (base, '.') = '\0';
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      TprofWindow *window = open_sized (path, sizes[s][0], sizes[s][1]);
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (list_rows (window), 0);
+
+      gtk_tree_list_row_set_expanded (row, TRUE);
+      g_object_set (row_item (window, 1), "active", FALSE, NULL);
+      g_object_set (row_item (window, 9), "active", FALSE, NULL);
+      for (guint m = 0; m < G_N_ELEMENTS (modes); m++)
+        {
+          g_autofree char *name = g_strdup_printf ("%s-%s-%d-%s.png", base, g_getenv ("LANGUAGE") != NULL
+                                                   && g_getenv ("LANGUAGE")[0] != '\0' ? g_getenv ("LANGUAGE") : "en",
+                                                   sizes[s][0], modes[m]);
+          g_autofree char *png = g_build_filename (dir, name, NULL);
+
+          g_settings_set_string (settings, "rank-metric", modes[m]);
+          settle (window);
+          app_test_gui_render_png (window, png);
+          g_test_message ("%s", png);
+        }
+      g_settings_reset (settings, "rank-metric");
+      close_window (window);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -374,6 +477,8 @@ main (int   argc,
   g_test_add_func ("/app/hosts/heatmap-rows", test_hosts_heatmap_rows);
   g_test_add_func ("/app/hosts/rank-list", test_hosts_rank_list);
   g_test_add_func ("/app/hosts/many-ranks", test_hosts_many_ranks);
+  g_test_add_func ("/app/hosts/per-host", test_hosts_per_host);
+  g_test_add_func ("/app/hosts/shots", test_hosts_shots);
 
   ret = g_test_run ();
 

@@ -1,4 +1,4 @@
-/* test-topology-rows.c — a chart's rows gathered by host, and a heat map's rows merged by their largest value, against hand-computed rows. */
+/* test-topology-rows.c — a chart's rows gathered by host, a heat map's rows merged by their largest value, per-host totals and means, against hand-computed values. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <string.h>
@@ -82,6 +82,39 @@ test_merge_rows (void)
       g_assert_cmpfloat (out[i], ==, expected[i]);
 }
 
+/* Per host: the shown ranks' samples and time, their mean, NaN without
+ * samples (hand-computed: h0 = ranks 0 and 5, h1 = 1 and 6, ...). */
+static void
+test_group_summaries (void)
+{
+  TprofTopology *topo = tprof_topology_new (10, interleaved, NULL);
+  const int64_t count[10] = { 2, 1, 0, 4, 1, 2, 3, 0, 4, 0 };
+  const double sum[10] = { 2.0, 0.5, 0.0, 4.0, 1.0, 6.0, 1.5, 0.0, 2.0, 0.0 };
+  bool selected[10] = { 0 };
+  TprofGroupTotals out[5];
+
+  tprof_topology_group_summaries (topo, TPROF_TOPOLOGY_HOST, count, sum, NULL, out);
+  g_assert_cmpuint (out[0].ranks_shown, ==, 2);
+  g_assert_cmpint (out[0].count, ==, 4);
+  g_assert_cmpfloat (out[0].sum, ==, 8.0);
+  g_assert_cmpfloat (out[0].mean, ==, 2.0);
+  g_assert_cmpint (out[1].count, ==, 4);
+  g_assert_cmpfloat (out[1].mean, ==, 0.5);
+  g_assert_cmpint (out[3].count, ==, 8);
+  g_assert_cmpfloat (out[3].mean, ==, 0.75);
+  g_assert_cmpint (out[4].count, ==, 1);
+  /* ranks 5 (h0) and 7 (h2, no samples) shown */
+  selected[5] = selected[7] = true;
+  tprof_topology_group_summaries (topo, TPROF_TOPOLOGY_HOST, count, sum, selected, out);
+  g_assert_cmpuint (out[0].ranks_shown, ==, 1);
+  g_assert_cmpfloat (out[0].mean, ==, 3.0);
+  g_assert_cmpuint (out[2].ranks_shown, ==, 1);
+  g_assert_cmpint (out[2].count, ==, 0);
+  g_assert_true (isnan (out[2].mean));
+  g_assert_cmpuint (out[1].ranks_shown, ==, 0);
+  tprof_topology_free (topo);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -90,5 +123,6 @@ main (int   argc,
   g_test_add_func ("/stats/topology-rows/one-per-group", test_bin_one_per_group);
   g_test_add_func ("/stats/topology-rows/blocks", test_bin_blocks);
   g_test_add_func ("/stats/topology-rows/merge", test_merge_rows);
+  g_test_add_func ("/stats/topology-rows/summaries", test_group_summaries);
   return g_test_run ();
 }

@@ -22,6 +22,7 @@ struct _TprofChartsPanel
   GtkWidget          *mode_buttons;
   TprofTrendView     *trend;
   TprofBreakdownView *breakdown;
+  TprofHostsView     *hosts;
   GtkWidget          *click_hint;
   GtkStack           *rank_stack;
   GtkSpinButton      *bins_spin;
@@ -43,6 +44,7 @@ static guint signals[N_SIGNALS];
 
 /* The per-rank chart's page; the others are named after their plot kind. */
 #define RANKS_PAGE "ranks"
+#define HOSTS_PAGE "hosts"
 
 G_DEFINE_FINAL_TYPE (TprofChartsPanel, tprof_charts_panel, GTK_TYPE_WIDGET)
 
@@ -60,6 +62,7 @@ _tprof_charts_panel_set_source (TprofChartsPanel      *self,
   _tprof_chart_set_source (TPROF_CHART (self->heatmap), profile, op, samples, mask);
   _tprof_chart_set_source (TPROF_CHART (self->trend), profile, op, samples, mask);
   _tprof_chart_set_source (TPROF_CHART (self->breakdown), profile, op, samples, mask);
+  _tprof_chart_set_source (TPROF_CHART (self->hosts), profile, op, samples, mask);
   if (samples != NULL || op < 0)
     gtk_stack_set_visible_child_name (self->charts_stack, "charts");
 
@@ -244,7 +247,8 @@ double_to_int_mapping (const GValue       *value,
 }
 
 /* rank-metric "time" shows the heat map, "trend" the trend, "breakdown"
- * the breakdown, "total" and "mean" the rank chart. */
+ * the breakdown, "hosts" the per-host chart, "total" and "mean" the rank
+ * chart. */
 static gboolean
 metric_to_page (GValue   *value,
                 GVariant *variant,
@@ -256,6 +260,7 @@ metric_to_page (GValue   *value,
   g_value_set_string (value, g_str_equal (metric, "time")        ? tprof_plot_kind_name (TPROF_PLOT_KIND_HEATMAP)
                              : g_str_equal (metric, "trend")     ? tprof_plot_kind_name (TPROF_PLOT_KIND_TREND)
                              : g_str_equal (metric, "breakdown") ? tprof_plot_kind_name (TPROF_PLOT_KIND_BREAKDOWN)
+                             : g_str_equal (metric, "hosts")     ? HOSTS_PAGE
                                                                  : RANKS_PAGE);
   return TRUE;
 }
@@ -289,6 +294,15 @@ _tprof_charts_panel_tree_changed (TprofChartsPanel *self)
 {
   g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
   _tprof_chart_recompute (TPROF_CHART (self->breakdown));
+  /* the same pass finds the blame: the hosts' late counts */
+  _tprof_chart_recompute (TPROF_CHART (self->hosts));
+}
+
+TprofHostsView *
+_tprof_charts_panel_get_hosts (TprofChartsPanel *self)
+{
+  g_return_val_if_fail (TPROF_IS_CHARTS_PANEL (self), NULL);
+  return self->hosts;
 }
 
 TprofTrendView *
@@ -315,7 +329,7 @@ rank_page_changed_cb (TprofChartsPanel *self)
   TprofPlotKind kind = TPROF_PLOT_N_KINDS;
   gboolean has_kind = tprof_plot_kind_from_name (page, &kind);
 
-  gtk_widget_set_visible (self->click_hint, kind != TPROF_PLOT_KIND_TREND);
+  gtk_widget_set_visible (self->click_hint, kind != TPROF_PLOT_KIND_TREND && g_strcmp0 (page, HOSTS_PAGE) != 0);
   /* the option pages are named after the kind they belong to */
   gtk_stack_set_visible_child_name (self->mode_option,
                                     has_kind && gtk_stack_get_child_by_name (self->mode_option, page) != NULL
@@ -360,6 +374,7 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   g_type_ensure (TPROF_TYPE_HEATMAP_VIEW);
   g_type_ensure (TPROF_TYPE_TREND_VIEW);
   g_type_ensure (TPROF_TYPE_BREAKDOWN_VIEW);
+  g_type_ensure (TPROF_TYPE_HOSTS_VIEW);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tprof/Viewer/tprof-charts-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, operation_label);
@@ -371,6 +386,7 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, mode_buttons);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, trend);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, breakdown);
+  gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, hosts);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, click_hint);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, rank_stack);
   gtk_widget_class_bind_template_child (widget_class, TprofChartsPanel, charts_stack);

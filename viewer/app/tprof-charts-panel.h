@@ -9,6 +9,7 @@
 #include "tprof-profile.h"
 #include "tprof-rank-chart.h"
 #include "tprof-breakdown-view.h"
+#include "tprof-hosts-view.h"
 #include "tprof-trend-view.h"
 
 G_BEGIN_DECLS
@@ -66,6 +67,8 @@ TprofChart         *_tprof_charts_panel_get_right_chart (TprofChartsPanel *self)
 TprofTrendView     *_tprof_charts_panel_get_trend      (TprofChartsPanel *self);
 /* The breakdown that rank-metric "breakdown" shows in place of the rank chart. */
 TprofBreakdownView *_tprof_charts_panel_get_breakdown  (TprofChartsPanel *self);
+/* The per-host chart that rank-metric "hosts" shows. */
+TprofHostsView *_tprof_charts_panel_get_hosts (TprofChartsPanel *self);
 /* The profile's operation tree became known: the breakdown follows. */
 void                _tprof_charts_panel_tree_changed   (TprofChartsPanel *self);
 

@@ -448,6 +448,41 @@ gssize tprof_plot_breakdown_hit (const TprofPlotBreakdown *plot,
                                  double                    x,
                                  double                    y);
 
+/* ---- per host: each host's total time, slowest first ---- */
+
+typedef struct
+{
+  const char *const *names;     /* n_hosts, in the order drawn (top down) */
+  const gsize       *ranks;     /* n_hosts: the ranks shown on each */
+  const gint64      *counts;    /* n_hosts: their samples */
+  const double      *totals;    /* n_hosts: their total time */
+  const double      *means;     /* n_hosts: their mean time per sample (NaN: none) */
+  const gint64      *late;      /* n_hosts: times one of its ranks came last; NULL: not known */
+  guint              n_hosts;
+  guint              hover;     /* the row highlighted, G_MAXUINT: none */
+  const char        *title;     /* NULL: "Time per Host" */
+  const char        *subtitle;
+} TprofPlotHosts;
+
+/* Draws as many hosts of @plot, from the first, as rows of text fit: a
+ * bar of its total, its total, mean and late count written by it. */
+void tprof_plot_hosts_draw (cairo_t              *cr,
+                            double                width,
+                            double                height,
+                            const TprofPlotHosts *plot,
+                            const TprofPlotTheme *theme,
+                            TprofPlotArea        *area);
+/* A TprofPlotDrawFunc for tprof_plot_export(): @user_data is a TprofPlotHosts. */
+void tprof_plot_hosts_draw_default (cairo_t *cr, double width, double height, gpointer user_data);
+/* The row under (@x, @y) in the @area that drew @plot; -1 for none. */
+gssize tprof_plot_hosts_hit (const TprofPlotHosts *plot,
+                             const TprofPlotArea  *area,
+                             double                x,
+                             double                y);
+/* Every host of @plot as CSV: host,ranks,count,total,mean,late (seconds;
+ * late empty when not known). */
+char *tprof_plot_hosts_to_csv (const TprofPlotHosts *plot);
+
 /* @text (an operation or host name, a file name) as a terminal or a
  * label can show it whole: control characters escaped (\n, \t, \x1b,
  * \u0085), bidirectional overrides and isolates too (\u202e: they would

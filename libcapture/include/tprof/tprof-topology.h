@@ -108,4 +108,23 @@ TPROF_EXPORT size_t tprof_topology_bin_groups (const TprofTopology *topo,
                                                size_t              *bin_first,
                                                size_t              *bin_last);
 
+/* An operation's samples on a group's ranks shown. */
+typedef struct
+{
+  size_t  ranks_shown;  /* its ranks @selected */
+  int64_t count;        /* their samples */
+  double  sum;          /* their total time */
+  double  mean;         /* sum / count; NaN without samples */
+} TprofGroupTotals;
+
+/* @out (n_groups entries of @level) from an operation's per-rank sample
+ * counts and totals (@rank_count, @rank_sum: world_size entries) over the
+ * ranks @selected (world_size flags; NULL: every rank). */
+TPROF_EXPORT void tprof_topology_group_summaries (const TprofTopology *topo,
+                                                  size_t               level,
+                                                  const int64_t       *rank_count,
+                                                  const double        *rank_sum,
+                                                  const bool          *selected,
+                                                  TprofGroupTotals    *out);
+
 TPROF_END_DECLS
