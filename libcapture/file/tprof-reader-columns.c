@@ -45,19 +45,6 @@ _tprof_reader_columns_learn (TprofReaderColumns        *cols,
   cols->known = true;
 }
 
-/* A copy of @n values of @size bytes, or NULL. */
-static void *
-columns_copy (const void *values,
-              size_t      n,
-              size_t      size)
-{
-  void *copy = values != NULL ? malloc (n * size) : NULL;
-
-  if (copy != NULL)
-    memcpy (copy, values, n * size);
-  return copy;
-}
-
 /* @op's cache rebuilt from the statistics the helper sent at open, which it
  * made from that very cache: what the read checks the samples against. */
 static bool
@@ -67,7 +54,6 @@ columns_cache_from_stats (TprofProfileFile *file,
   TprofOperationCache *c = &op->cache;
   const TprofOperationStats *st = &op->stats;
   const TprofSummary *s = &st->summary;
-  size_t ws = (size_t) file->world_size;
 
   if (c->rank_count != NULL)
     return true;
@@ -86,17 +72,13 @@ columns_cache_from_stats (TprofProfileFile *file,
   c->floats[TPROF_CACHE_P95] = s->p95;
   c->floats[TPROF_CACHE_P99] = s->p99;
   c->floats_present = (1u << TPROF_CACHE_N_FLOATS) - 1;
-  c->rank_count = columns_copy (st->rank_count, ws, sizeof *c->rank_count);
-  c->rank_sum = columns_copy (st->rank_sum, ws, sizeof *c->rank_sum);
-  c->rank_min = columns_copy (st->rank_min, ws, sizeof *c->rank_min);
-  c->rank_max = columns_copy (st->rank_max, ws, sizeof *c->rank_max);
-  c->rank_recorded = columns_copy (st->rank_recorded, ws, sizeof *c->rank_recorded);
-  if (c->rank_count == NULL || c->rank_sum == NULL || c->rank_min == NULL || c->rank_max == NULL
-      || (st->rank_recorded != NULL && c->rank_recorded == NULL))
-    {
-      _tprof_operation_cache_clear (c);
-      return false;
-    }
+  /* the statistics' arrays, which live as long as the file: borrowed */
+  c->borrowed = true;
+  c->rank_count = (int64_t *) st->rank_count;
+  c->rank_sum = (double *) st->rank_sum;
+  c->rank_min = (double *) st->rank_min;
+  c->rank_max = (double *) st->rank_max;
+  c->rank_recorded = (int64_t *) st->rank_recorded;
   return true;
 }
 

@@ -13,23 +13,31 @@
  * top of raw data: object headers, B-tree nodes, a global heap collection. */
 #define TPROF_H5_METADATA_BOUND ((uint64_t) 256 << 10)
 
+/* created, producer and clock: those a profile loaded from a file was
+ * read with (a copy says when, by what and with which clock its samples
+ * were taken), else this save's. */
 static int
 tprof_profile_writer_root_attrs (TprofProfileWriter      *w,
                                  hid_t                    file,
                                  const TprofProfiledTime *pt)
 {
-  char created[32] = "";
+  char now_text[32] = "";
   time_t now = time (NULL);
   struct tm utc;
+  const char *created = tprof_profiled_time_created (pt);
+  const char *producer = tprof_profiled_time_producer (pt);
+  const char *clock = tprof_profiled_time_clock (pt);
 
-  if (gmtime_r (&now, &utc) != NULL)
-    strftime (created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  if (created == NULL && gmtime_r (&now, &utc) != NULL)
+    strftime (now_text, sizeof now_text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  if (created == NULL)
+    created = now_text;
   if (_tprof_profile_writer_string_attr (w, file, "format", TPROF_H5_FORMAT) < 0 ||
       _tprof_profile_writer_int_attr (w, file, "format_version", TPROF_H5_FORMAT_VERSION) < 0 ||
       _tprof_profile_writer_int_attr (w, file, "world_size", tprof_profiled_time_world_size (pt)) < 0 ||
       (created[0] != '\0' && _tprof_profile_writer_string_attr (w, file, "created", created) < 0) ||
-      _tprof_profile_writer_string_attr (w, file, "producer", TPROF_PRODUCER) < 0 ||
-      _tprof_profile_writer_string_attr (w, file, "clock", TPROF_CLOCK_NAME) < 0)
+      _tprof_profile_writer_string_attr (w, file, "producer", producer != NULL ? producer : TPROF_PRODUCER) < 0 ||
+      _tprof_profile_writer_string_attr (w, file, "clock", clock != NULL ? clock : TPROF_CLOCK_NAME) < 0)
     return -1;
   return 0;
 }

@@ -1,9 +1,10 @@
-# check-convert.py — `tprof convert IN OUT` on profiles of versions 1-3: OUT holds, read with h5py alone, the same samples per operation and rank (starts, threads, sampled counts, host names, clock offsets too) in format 3; bad uses fail clearly and never touch IN.
+# check-convert.py — `tprof convert IN OUT` on profiles of versions 1-3: OUT holds, read with h5py alone, the same samples per operation and rank (starts, threads, sampled counts, host names, clock offsets, IN's created, producer and clock too) in format 3; bad uses fail clearly and never touch IN.
 # Usage: check-convert.py TPROF TESTS_SRCDIR   (prints OK)
 # SPDX-License-Identifier: MIT
 import hashlib
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -74,7 +75,22 @@ def read_profile(path):
                 profile[key] = list(f["ranks/" + key][()])
         if "timeline_origin" in f.attrs:
             profile["timeline_origin"] = text(f.attrs["timeline_origin"])
+        profile["root"] = {key: text(f.attrs[key]) for key in ("created", "producer", "clock") if key in f.attrs}
     return profile
+
+
+def check_root(label, a, b):
+    """The copy keeps the original's created, producer and clock; where
+    the original has none, the copy has this tprof's."""
+    for key in ("created", "producer", "clock"):
+        if key in a["root"] and b["root"].get(key) != a["root"][key]:
+            errors.append("%s: %s is %r in the copy, %r in the original" % (label, key, b["root"].get(key),
+                                                                          a["root"][key]))
+    if "producer" not in a["root"] and not b["root"].get("producer", "").startswith("libtprof-capture "):
+        errors.append("%s: the copy's producer is %r, expected this tprof's" % (label, b["root"].get("producer")))
+    if "created" not in a["root"] and re.fullmatch(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z",
+                                                    b["root"].get("created", "")) is None:
+        errors.append("%s: the copy's created is %r, expected the time of the copy" % (label, b["root"].get("created")))
 
 
 def command_json(command, path):
@@ -111,6 +127,7 @@ def compare(label, src, out):
     a, b = read_profile(src), read_profile(out)
     if b["version"] != 3:
         errors.append("%s: the copy has format_version %d, expected 3" % (label, b["version"]))
+    check_root(label, a, b)
     for key in ("world_size", "hostname", "clock_offset", "clock_offset_error", "timeline_origin"):
         if a.get(key) != b.get(key):
             errors.append("%s: %s is %r in the copy, %r in the original" % (label, key, b.get(key), a.get(key)))
@@ -191,6 +208,10 @@ def main():
         format3.write(v3, 2, ops, hostnames=["h0", "h1"], clock_offsets=([0.0, 1e-3], [0.0, 1e-6]),
                       timeline_origin="2026-12-05T03:00:00Z")
         inputs["v3 by h5py"] = v3
+        # the root attributes are kept from one that has them all
+        with h5py.File(v3, "r") as f:
+            if not all(key in f.attrs for key in ("created", "producer", "clock")):
+                errors.append("the version 3 input lacks created, producer or clock: nothing to keep")
         for k, (label, src) in enumerate(inputs.items()):
             out = os.path.join(tmp, "copy%d.h5" % k)
             done = subprocess.run([TPROF, "convert", src, out], capture_output=True, text=True)

@@ -31,7 +31,9 @@ TPROF_EXPORT int tprof_profiled_time_add (TprofProfiledTime *pt,
  * docs/file-format.md: a few columns whatever the number of operations,
  * the samples grouped by operation then rank, their statistics cached,
  * each column with its CRC-32C), through
- * a temporary file beside @path renamed over it when complete: on failure
+ * a temporary file beside @path renamed over it when complete. A profile
+ * loaded from a file keeps the created, producer and clock it was read
+ * with; any other is stamped with this save's. On failure
  * (returns -1 and fills @error) an earlier file at @path is left untouched. */
 TPROF_EXPORT int tprof_profiled_time_save (const TprofProfiledTime *pt,
                                            const char              *path,
