@@ -9,9 +9,9 @@
 #include "tprof-spill-internal.h"
 
 /* Design. SIGTERM, SIGINT and SIGUSR1 do not flush in the handler: it
- * asks the spill thread (a counter and a write to its eventfd, both safe
- * in a handler) and, for SIGTERM and SIGINT, waits for it at most
- * TERM_WAIT_MS, sleeping. The thread flushes as at any interval,
+ * writes the SIGNAL record, asks the spill thread (a counter and a write
+ * to its eventfd, both safe in a handler) and, for SIGTERM and SIGINT,
+ * waits for it for about TERM_WAIT_MS, sleeping a millisecond at a time. The thread flushes as at any interval,
  * converting to seconds, whatever the interrupted thread held (it takes
  * no lock the recording path takes). A crash (SIGSEGV, SIGBUS, SIGABRT)
  * may come from the memory a flush reads, or from the spill thread itself:

@@ -47,9 +47,11 @@ def journals(spill):
     return sorted(js, key=lambda j: j.header["rank"])
 
 
-def wait_for_flushes(spill, seconds):
+def wait_for_flushes(p, spill, seconds):
     deadline = time.time() + seconds
     while time.time() < deadline:
+        if p.poll() is not None:
+            raise AssertionError("the job ended before every rank flushed: %d, %s" % (p.returncode, p.stderr.read()))
         files = glob.glob(os.path.join(spill, "*.spill"))
         if len(files) == NP and all(spill_journal.read(f).commits for f in files):
             return
@@ -103,7 +105,7 @@ def test_kill9_every_rank():
         with tempfile.TemporaryDirectory() as d:
             spill = os.path.join(d, "spill")
             p = start(d, spill, 100000, keep=False)
-            wait_for_flushes(spill, 60)
+            wait_for_flushes(p, spill, 60)
             time.sleep(1.0)
             kill_ranks(spill, signal.SIGKILL)
             p.communicate(timeout=60)
@@ -117,7 +119,7 @@ def test_sigterm_flushes():
     with tempfile.TemporaryDirectory() as d:
         spill = os.path.join(d, "spill")
         p = start(d, spill, 100000, keep=False, interval="0.3")
-        wait_for_flushes(spill, 60)
+        wait_for_flushes(p, spill, 60)
         kill_ranks(spill, signal.SIGTERM)
         p.communicate(timeout=60)
         assert p.returncode != 0, "the job went on after SIGTERM"
@@ -126,6 +128,29 @@ def test_sigterm_flushes():
             at = [r[1] for r in j.records if r[0] == spill_journal.SIGNAL][0]
             assert j.commits[-1]["offset_end"] > at, "rank %d: no flush after SIGTERM" % j.header["rank"]
             assert j.end is None
+
+
+def test_bad_options():
+    """tprof-run refuses what cannot work, naming it; the preload alone says a bad interval and goes on."""
+    for args, env, words in [(["--keep-spill", "true"], {}, "'--keep-spill' needs '--spill DIR'"),
+                             (["--spill"], {}, "'--spill' needs a directory"),
+                             (["--spill=", "true"], {}, "'--spill' needs a directory"),
+                             (["--spill", "d", "true"], {"TPROF_SPILL_INTERVAL": "abc"},
+                              "TPROF_SPILL_INTERVAL=abc is not a number of seconds > 0"),
+                             (["--spill", "d", "true"], {"TPROF_SPILL_INTERVAL": "-1"},
+                              "TPROF_SPILL_INTERVAL=-1 is not a number of seconds > 0")]:
+        p = subprocess.run([TPROF_RUN] + args, capture_output=True, text=True, env=dict(os.environ, **env))
+        assert p.returncode == 2 and words in p.stderr, (args, p.returncode, p.stderr)
+    with tempfile.TemporaryDirectory() as d:
+        library = os.path.join(os.path.dirname(TPROF_RUN), "libtprof-preload.so")
+        env = dict(os.environ, LD_PRELOAD=library, TPROF_SPILL_DIR=os.path.join(d, "spill"),
+                   TPROF_SPILL_INTERVAL="soon", TPROF_OUTPUT=os.path.join(d, "run.h5"))
+        p = subprocess.run([MPIEXEC, "-n", "1", DEMO, "--quiet", "-i", "5", "--output", os.path.join(d, "demo.h5")],
+                           cwd=d, capture_output=True, text=True, env=env)
+        assert p.returncode == 0, p.stderr
+        assert "tprof: TPROF_SPILL_INTERVAL=soon is not a number of seconds > 0; spilling every 10 s" in p.stderr, \
+            p.stderr
+        assert os.listdir(os.path.join(d, "spill")) == [], "a clean end left its spill file"
 
 
 for name in [n for n in list(globals()) if n.startswith("test_")]:
