@@ -30,7 +30,7 @@ def run(timeout, *options):
     with tempfile.TemporaryDirectory() as d:
         env = dict(os.environ, TPROF_HANG_TIMEOUT=timeout)
         return subprocess.run([TPROF_RUN, "-o", os.path.join(d, "out.h5")] + list(options)
-                              + [MPIEXEC, "--oversubscribe", "-n", "4", PROGRAM],
+                              + [MPIEXEC, "-n", "4", PROGRAM],
                               capture_output=True, text=True, env=env, timeout=120)
 
 

@@ -45,7 +45,7 @@ class Job:
         self.skipped = None
         self.proc = subprocess.Popen(
             [TPROF_RUN, "--spill", spill, "--hang-timeout", str(TIMEOUT), "-o", os.path.join(spill, "out.h5"),
-             MPIEXEC, "--oversubscribe", "-n", "4", program, str(skipper), marker],
+             MPIEXEC, "-n", "4", program, str(skipper), marker],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
         self.reader = threading.Thread(target=self.read, daemon=True)
         self.reader.start()

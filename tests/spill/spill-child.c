@@ -1,6 +1,7 @@
 /* spill-child.c — a process that spills what the spill tests tell it to record, then exits, crashes or waits for a signal. */
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <stdio.h>
@@ -102,6 +103,18 @@ dump (const char *path)
   free (times);
 }
 
+/* A real segmentation fault: a store into a page that allows no access
+ * (not to address 0, which UndefinedBehaviorSanitizer reports itself). */
+static void
+fault (void)
+{
+  volatile int *page = mmap (NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+  if (page == MAP_FAILED)
+    abort ();
+  *page = 1;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -138,7 +151,7 @@ main (int argc, char **argv)
       else if (strcmp (line, "loop") == 0)
         loop ();
       else if (strcmp (line, "segv") == 0)
-        *(volatile int *) (uintptr_t) atoi ("0") = 1;
+        fault ();
       else if (strcmp (line, "abort") == 0)
         abort ();
       else if (strncmp (line, "dump ", 5) == 0)
