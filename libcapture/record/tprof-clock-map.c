@@ -94,6 +94,20 @@ _tprof_clock_secs_per_tick (void)
   return spt;
 }
 
+/* A piece's fit, stored field by field as _tprof_clock_map_copy() reads
+ * it without the lock: atomically, so that a torn read is only ever one
+ * that map_seq makes it retry. */
+static void
+store_fit (MapPiece *piece,
+           int64_t   ref_ticks,
+           double    ref_secs,
+           double    secs_per_tick)
+{
+  __atomic_store_n (&piece->ref_ticks, ref_ticks, __ATOMIC_RELAXED);
+  __atomic_store (&piece->ref_secs, &ref_secs, __ATOMIC_RELAXED);
+  __atomic_store (&piece->secs_per_tick, &secs_per_tick, __ATOMIC_RELAXED);
+}
+
 /* Makes the ticks after every one converted so far convert by the new
  * fit; clock_lock held. */
 void
@@ -112,18 +126,14 @@ _tprof_clock_map_set_locked (int64_t ref_ticks, double ref_secs, double secs_per
           return;  /* the map stays as it is, still consistent */
         }
       last++;
-      last->from = from;
-      last->ref_ticks = ref_ticks;
-      last->ref_secs = ref_secs;
-      last->secs_per_tick = secs_per_tick;
+      __atomic_store_n (&last->from, from, __ATOMIC_RELAXED);
+      store_fit (last, ref_ticks, ref_secs, secs_per_tick);
       __atomic_store_n (&n_pieces, n_pieces + 1, __ATOMIC_RELEASE);
     }
   else
     {
       /* no tick of the last piece is frozen: replace it (from stays) */
-      last->ref_ticks = ref_ticks;
-      last->ref_secs = ref_secs;
-      last->secs_per_tick = secs_per_tick;
+      store_fit (last, ref_ticks, ref_secs, secs_per_tick);
     }
   __atomic_store (&latest_secs_per_tick, &secs_per_tick, __ATOMIC_RELAXED);
   __atomic_store_n (&map_seq, map_seq + 1, __ATOMIC_RELEASE);
