@@ -37,12 +37,38 @@ _tprof_hang_track_start (int rank, int world_size, TprofHangComm world, TprofHan
   __atomic_store_n (&_tprof_hang_tracking, 1, __ATOMIC_RELEASE);
 }
 
+/* A call is copied word by word with atomic accesses, so that a reader
+ * racing a writer reads words that are each whole (and then retries, the
+ * stamp having moved) rather than racing on plain memory. */
+_Static_assert (sizeof (TprofHangLiveCall) % sizeof (uint64_t) == 0, "a call is whole words");
+#define CALL_WORDS (sizeof (TprofHangLiveCall) / sizeof (uint64_t))
+
+static void
+call_store (TprofHangLiveCall *to, const TprofHangLiveCall *from)
+{
+  uint64_t words[CALL_WORDS];
+
+  memcpy (words, from, sizeof words);
+  for (size_t i = 0; i < CALL_WORDS; i++)
+    __atomic_store_n ((uint64_t *) (void *) to + i, words[i], __ATOMIC_RELAXED);
+}
+
+static void
+call_load (TprofHangLiveCall *to, const TprofHangLiveCall *from)
+{
+  uint64_t words[CALL_WORDS];
+
+  for (size_t i = 0; i < CALL_WORDS; i++)
+    words[i] = __atomic_load_n ((const uint64_t *) (const void *) from + i, __ATOMIC_RELAXED);
+  memcpy (to, words, sizeof words);
+}
+
 static void
 slot_write (HangSlot *slot, const TprofHangLiveCall *call)
 {
   __atomic_store_n (&slot->stamp, slot->stamp + 1, __ATOMIC_RELAXED);
   __atomic_thread_fence (__ATOMIC_RELEASE);
-  slot->call = *call;
+  call_store (&slot->call, call);
   __atomic_store_n (&slot->stamp, slot->stamp + 1, __ATOMIC_RELEASE);
 }
 
@@ -56,7 +82,7 @@ slot_read (const HangSlot *slot, TprofHangLiveCall *call)
 
       if (before & 1)
         continue;
-      *call = slot->call;
+      call_load (call, &slot->call);
       __atomic_thread_fence (__ATOMIC_ACQUIRE);
       if (__atomic_load_n (&slot->stamp, __ATOMIC_RELAXED) == before)
         return 1;
@@ -125,7 +151,7 @@ _tprof_hang_call_end_slow (uint64_t token, double duration)
   /* no call in flight: the function alone changes */
   __atomic_store_n (&t->slot.stamp, t->slot.stamp + 1, __ATOMIC_RELAXED);
   __atomic_thread_fence (__ATOMIC_RELEASE);
-  t->slot.call.function = NULL;
+  __atomic_store_n (&t->slot.call.function, NULL, __ATOMIC_RELAXED);
   __atomic_store_n (&t->slot.stamp, t->slot.stamp + 1, __ATOMIC_RELEASE);
 }
 
