@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <tprof/tprof-gathered-time.h>
 
@@ -34,6 +35,18 @@ _tprof_malloc_array (size_t n_items,
   if (bytes >= ((size_t) 4 << 20))
     return _tprof_malloc_large (bytes);
   return malloc (bytes > 0 ? bytes : 1);
+}
+
+/* A copy of @s by malloc (), NULL when out of memory: unlike strdup (),
+ * which sanitizers and malloc-replacing tests may serve from another
+ * allocator than the free () that later releases it. */
+static inline char *
+_tprof_strdup (const char *s)
+{
+  size_t n = strlen (s) + 1;
+  char *copy = malloc (n);
+
+  return copy != NULL ? memcpy (copy, s, n) : NULL;
 }
 
 /* A selection of @n samples whose times and then ranks fill the start of

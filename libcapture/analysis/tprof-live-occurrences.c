@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tprof-analysis-internal.h"
 #include "tprof-live-private.h"
 #include "tprof-straggler-private.h"
 
@@ -16,7 +17,7 @@ _tprof_live_op_new (const char *name,
 
   if (o == NULL)
     return NULL;
-  o->name = strdup (name);
+  o->name = _tprof_strdup (name);
   o->lanes = calloc (n, sizeof *o->lanes);
   o->rank_count = calloc (n, sizeof *o->rank_count);
   o->rank_sum = calloc (n, sizeof *o->rank_sum);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tprof-analysis-internal.h"
 #include "tprof-gathered-time-private.h"
 #include "tprof-string-index-private.h"
 #include "tprof-topology-private.h"
@@ -44,7 +45,7 @@ level_alloc (Level      *lv,
 {
   size_t n = (size_t) world_size;
 
-  lv->name = strdup (name);
+  lv->name = _tprof_strdup (name);
   lv->group_of = _tprof_malloc_array (n, sizeof *lv->group_of);
   lv->first = calloc (n + 1, sizeof *lv->first);
   lv->members = _tprof_malloc_array (n, sizeof *lv->members);
@@ -101,7 +102,7 @@ level_init_named (Level             *lv,
       lv->group_of[r] = group[0] == '\0' ? (uint32_t) lv->n_groups
                         : _tprof_string_index_intern (&index, group, (uint32_t) lv->n_groups, &added);
       if (added)
-        ok = (lv->group_names[lv->n_groups++] = strdup (group)) != NULL;
+        ok = (lv->group_names[lv->n_groups++] = _tprof_strdup (group)) != NULL;
     }
   _tprof_string_index_clear (&index);
   if (ok)
