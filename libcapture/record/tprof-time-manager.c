@@ -425,10 +425,16 @@ chunk_convert (TprofSeries *series, int k, size_t from, size_t to)
       double secs = duration_secs (chunk[i], start_ticks);
       double start = _tprof_clock_secs_locked (start_ticks);
 
+      uint64_t secs_bits, start_bits;
+
       if (start_ticks > latest)
         latest = start_ticks;
-      memcpy (&chunk[i], &secs, sizeof secs);
-      memcpy (&chunk[capacity + i], &start, sizeof start);
+      memcpy (&secs_bits, &secs, sizeof secs);
+      memcpy (&start_bits, &start, sizeof start);
+      /* relaxed atomic stores: the spill thread copies these slots without
+       * the lock (retrying when a conversion ran meanwhile) */
+      __atomic_store_n (&chunk[i], secs_bits, __ATOMIC_RELAXED);
+      __atomic_store_n (&chunk[capacity + i], start_bits, __ATOMIC_RELAXED);
     }
   _tprof_clock_freeze_locked (latest);
 }
