@@ -302,9 +302,25 @@ def test_bad_directory():
         check(os.listdir(d) == ["file"], "a refused spill left %s" % os.listdir(d))
 
 
+# ThreadSanitizer defers an asynchronous signal until the thread makes a
+# call it intercepts, which changes the very timing the signal tests check
+# (a handler that waits for the spill thread's flush then waits forever).
+# They run in the plain and AddressSanitizer builds.
+SIGNAL_TESTS = {"test_sigterm", "test_sigint", "test_sigusr1", "test_sigsegv", "test_sigabrt"}
+
+
+def under_thread_sanitizer():
+    p = subprocess.run(["ldd", CHILD], capture_output=True, text=True)
+    return "libtsan" in p.stdout
+
+
 def main():
     names = sys.argv[2:] or [n for n in globals() if n.startswith("test_")]
+    tsan = under_thread_sanitizer()
     for name in names:
+        if tsan and name in SIGNAL_TESTS:
+            print("skip %s: ThreadSanitizer defers asynchronous signals" % name)
+            continue
         t0 = time.time()
         try:
             globals()[name]()
