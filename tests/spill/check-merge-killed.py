@@ -18,11 +18,6 @@ INTERVAL = 1.0
 RUN_FOR = 5.0
 NP = 4
 
-help_text = subprocess.run([TPROF_RUN, "--help"], capture_output=True, text=True).stdout
-if "--spill" not in help_text:
-    print("tprof-run has no --spill: skipped")
-    sys.exit(77)
-
 
 def descendants(pid):
     """Every process below @pid, from /proc."""
