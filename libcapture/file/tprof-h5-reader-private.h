@@ -69,6 +69,7 @@ typedef struct
   double              *computed_sum;
   double              *computed_min;
   double              *computed_max;
+  bool                 computed_borrowed;  /* the computed arrays lie in the file's cache_block */
 } TprofH5Operation;
 
 /* How a TprofProfileFile reads what its open left: in process, with

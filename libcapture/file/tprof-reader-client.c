@@ -432,7 +432,7 @@ _tprof_reader_client_stats (TprofProfileFile *file,
     client_failed (client, rc, "summarizing", error);
   else if (type == TPROF_READER_MSG_ERROR)
     client_take_error (client, &w, error);
-  else if (type == TPROF_READER_MSG_STATS && _tprof_reader_get_stats (&w, file, op))
+  else if (type == TPROF_READER_MSG_STATS && _tprof_reader_get_stats (&w, file, op, NULL))
     stats = &file->ops[op].stats;
   else
     tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent malformed statistics",
