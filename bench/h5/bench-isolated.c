@@ -1,4 +1,4 @@
-/* bench-isolated.c — reading a profile through the isolated reader (a helper process parses the metadata; the caller preads the samples itself) against reading it in process, in the same run. */
+/* bench-isolated.c — reading a whole profile (tprof_profile_file_read_all) through the isolated reader (a helper process parses the metadata; the caller preads the samples itself) against reading it in process, in the same run. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +46,20 @@ write_profile (const char *path)
   g_rand_free (rand);
 }
 
-/* Opens @path and reads every operation whole (or @n_ranks ranks of each);
+/* tprof_profile_file_read_all()'s callback: counts and lets go. */
+static bool
+count_samples (size_t             op,
+               TprofGatheredTime *gt,
+               void              *user_data,
+               TprofError        *error)
+{
+  *(size_t *) user_data += tprof_gathered_time_count (gt);
+  tprof_gathered_time_free (gt);
+  return true;
+}
+
+/* Opens @path and reads every operation whole (or @n_ranks ranks of each)
+ * as a whole-profile reader does, through tprof_profile_file_read_all();
  * milliseconds. */
 static double
 time_read (OpenFunc open, const char *path, const int32_t *ranks, size_t n_ranks)
@@ -57,14 +70,8 @@ time_read (OpenFunc open, const char *path, const int32_t *ranks, size_t n_ranks
   size_t total = 0;
 
   g_assert_nonnull (pf);
-  for (size_t op = 0; op < tprof_profile_file_n_operations (pf); op++)
-    {
-      TprofGatheredTime *gt = tprof_profile_file_read_operation (pf, op, ranks, n_ranks, NULL, NULL, NULL, &error);
-
-      g_assert_nonnull (gt);
-      total += tprof_gathered_time_count (gt);
-      tprof_gathered_time_free (gt);
-    }
+  if (tprof_profile_file_read_all (pf, ranks, n_ranks, count_samples, &total, &error) != 0)
+    g_error ("%s", error.message);
   tprof_profile_file_close (pf);
   g_assert_cmpuint (total, >, 0);
   return (g_get_monotonic_time () - start) / 1e3;

@@ -10,6 +10,8 @@
 
 #include <tprof/tprof-gathered-time.h>
 
+#include "tprof-stats-parts-internal.h"
+
 /* numpy reduces in buffers of this many values: pairwise within one, in
  * order across them. */
 #define TPROF_NUMPY_BUFFER 8192
@@ -57,6 +59,18 @@ TprofGatheredTime *_tprof_gathered_time_new_mapped (void   *mapping,
                                                     size_t  bytes,
                                                     size_t  n);
 
+/* A selection of @n samples, with a timeline when @timeline, whose arrays
+ * lie in its own allocation (one malloc for a small operation read from a
+ * file, not five): they are returned in *@times, ... (NULL for none, as
+ * the accessors give them), uninitialized, for the caller to fill. NULL
+ * when out of memory. */
+TprofGatheredTime *_tprof_gathered_time_new_inline (size_t     n,
+                                                    bool       timeline,
+                                                    double   **times,
+                                                    int32_t  **ranks,
+                                                    double   **starts,
+                                                    int32_t  **threads);
+
 /* A new selection whose sample i is @gt's sample @order[i] (a permutation
  * of its count() indices), timeline included; NULL when out of memory. */
 TprofGatheredTime *_tprof_gathered_time_permuted (const TprofGatheredTime *gt,
@@ -92,3 +106,37 @@ void _tprof_stats_run_parallel (void               *tasks,
                                 size_t              n_tasks,
                                 size_t              task_size,
                                 TprofStatsTaskFunc  func);
+
+/* What a profile caches of one operation: its count and the summary's
+ * eight figures (NaN where too few samples; sum 0 for none), computed as
+ * tprof_gathered_time_summarize() computes them. */
+typedef struct
+{
+  uint64_t count;
+  double   sum;
+  double   mean;
+  double   std;
+  double   min;
+  double   max;
+  double   median;
+  double   p95;
+  double   p99;
+} TprofBatchSummary;
+
+/* The figures of @n_ops operations laid end to end in @times: operation
+ * k is @times[@rows[k] .. @rows[k + 1]) (finite values). One pass over
+ * them, no allocation for an operation of a few samples (tprof-stats-batch.c):
+ * the writer's caches and the reader's check of many small operations.
+ * False when memory is exhausted. */
+TPROF_EXPORT bool _tprof_batch_summarize (const double      *times,
+                                          const uint64_t    *rows,
+                                          size_t             n_ops,
+                                          TprofBatchSummary *out);
+
+/* Count, sum and extremes of each of @n_parts parts of @times: part s is
+ * @times[@bounds[s] .. @bounds[s + 1]) (finite values), its sum as a
+ * rank's in tprof_gathered_time_rank_summaries(). */
+TPROF_EXPORT void _tprof_batch_part_sums (const double   *times,
+                                          const uint64_t *bounds,
+                                          size_t          n_parts,
+                                          TprofPartSums  *out);

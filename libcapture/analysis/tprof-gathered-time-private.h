@@ -38,6 +38,11 @@ double _tprof_values_squared_deviations (const double *x,
                                          size_t        n,
                                          double        mean);
 
+/* The same on the calling thread, with no allocation: for a few values. */
+double _tprof_values_squared_deviations_serial (const double *x,
+                                                size_t        n,
+                                                double        mean);
+
 /* Fills everything of @out but the rank. */
 void _tprof_values_summarize (const double     *x,
                               size_t            n,

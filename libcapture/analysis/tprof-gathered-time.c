@@ -21,6 +21,10 @@ struct _TprofGatheredTime
    * unmapped instead of freed */
   void    *mapping;
   size_t   mapping_bytes;
+  /* when times and ranks, or starts and threads, lie in the allocation
+   * of the selection itself */
+  bool     inline_arrays;
+  bool     inline_timeline;
   /* min/max, computed once on demand: the samples never change, and the
    * extremes are asked for by min(), max() and every linear histogram. */
   int      extremes_state;  /* EXTREMES_*, accessed atomically */
@@ -124,13 +128,16 @@ tprof_gathered_time_free (TprofGatheredTime *gt)
 
   if (gt->mapping != NULL)
     munmap (gt->mapping, gt->mapping_bytes);
-  else
+  else if (!gt->inline_arrays)
     {
       free (gt->times);
       free (gt->ranks);
     }
-  free (gt->starts);
-  free (gt->threads);
+  if (!gt->inline_timeline)
+    {
+      free (gt->starts);
+      free (gt->threads);
+    }
   free (gt->recorded);
   free (gt);
 }
@@ -232,11 +239,50 @@ tprof_gathered_time_set_timeline_take (TprofGatheredTime *gt,
       return gt != NULL;
     }
 
-  free (gt->starts);
-  free (gt->threads);
+  if (!gt->inline_timeline)
+    {
+      free (gt->starts);
+      free (gt->threads);
+    }
+  gt->inline_timeline = false;
   gt->starts = starts;
   gt->threads = threads;
   return true;
+}
+
+TprofGatheredTime *
+_tprof_gathered_time_new_inline (size_t     n,
+                                 bool       timeline,
+                                 double   **times,
+                                 int32_t  **ranks,
+                                 double   **starts,
+                                 int32_t  **threads)
+{
+  /* the struct, then the 8-byte arrays, then the 4-byte ones */
+  size_t head = (sizeof (TprofGatheredTime) + 7) & ~(size_t) 7;
+  size_t per_sample = sizeof (double) + sizeof (int32_t) + (timeline ? sizeof (double) + sizeof (int32_t) : 0);
+  TprofGatheredTime *gt;
+
+  if (n == 0)
+    gt = tprof_gathered_time_new_take (NULL, NULL, 0);
+  else if (n > (SIZE_MAX - head) / per_sample || (gt = malloc (head + n * per_sample)) == NULL)
+    return NULL;
+  else
+    {
+      *gt = (TprofGatheredTime) { .n = n, .inline_arrays = true, .inline_timeline = timeline };
+      gt->times = (double *) ((char *) gt + head);
+      gt->starts = timeline ? gt->times + n : NULL;
+      gt->ranks = (int32_t *) (gt->times + (timeline ? 2 * n : n));
+      gt->threads = timeline ? gt->ranks + n : NULL;
+    }
+  if (gt != NULL)
+    {
+      *times = gt->times;
+      *ranks = gt->ranks;
+      *starts = gt->starts;
+      *threads = gt->threads;
+    }
+  return gt;
 }
 
 const double *

@@ -243,7 +243,19 @@ _tprof_quantile_ranks (size_t        n,
         }
     }
 
-  qsort (ranks, n_ranks, sizeof *ranks, compare_sizes);
+  /* a few ranks (two per quantile): an insertion sort, no qsort call,
+   * since a summary of many small operations asks for them every time */
+  if (n_ranks <= 16)
+    for (size_t i = 1; i < n_ranks; i++)
+      for (size_t j = i; j > 0 && ranks[j - 1] > ranks[j]; j--)
+        {
+          size_t t = ranks[j];
+
+          ranks[j] = ranks[j - 1];
+          ranks[j - 1] = t;
+        }
+  else
+    qsort (ranks, n_ranks, sizeof *ranks, compare_sizes);
   for (size_t i = 0; i < n_ranks; i++)
     if (n_distinct == 0 || ranks[n_distinct - 1] != ranks[i])
       ranks[n_distinct++] = ranks[i];

@@ -316,6 +316,14 @@ _tprof_values_squared_deviations (const double *x,
 }
 
 double
+_tprof_values_squared_deviations_serial (const double *x,
+                                         size_t        n,
+                                         double        mean)
+{
+  return squares_sum_buffers (x, n, mean, NULL);
+}
+
+double
 _tprof_values_std (const double *x,
                    size_t        n,
                    double        mean)

@@ -41,25 +41,48 @@ batch_array (size_t n,
   return _tprof_malloc_array (n > 0 ? n : 1, size);
 }
 
-TprofGatheredTime *
-_tprof_columns_cut (TprofProfileFile *pf,
-                    size_t            k,
-                    const double     *times,
-                    const double     *starts,
-                    const int32_t    *threads,
-                    bool             *own,
-                    TprofError       *error)
+/* A copy of operation @op's rows, in one allocation: times and ranks,
+ * and starts and threads where the file has both. */
+static TprofGatheredTime *
+columns_copy_inline (const TprofProfileFile *pf,
+                     const TprofH5Operation *op,
+                     const double           *times,
+                     const double           *starts,
+                     const int32_t          *threads)
 {
-  const TprofH5Operation *op = &pf->ops[k];
   size_t n = (size_t) op->n;
-  bool take = *own;
+  double *t, *s;
+  int32_t *r, *th;
+  TprofGatheredTime *gt = _tprof_gathered_time_new_inline (n, starts != NULL, &t, &r, &s, &th);
+
+  if (gt == NULL || n == 0)
+    return gt;
+  memcpy (t, times, n * sizeof *t);
+  if (s != NULL)
+    {
+      memcpy (s, starts, n * sizeof *s);
+      memcpy (th, threads, n * sizeof *th);
+    }
+  _tprof_h5_ranks_from_counts (op->cache.rank_count, pf->world_size, 0, n, r);
+  return gt;
+}
+
+/* Operation @op's rows in arrays of their own, or taken when @take. */
+static TprofGatheredTime *
+columns_copy_arrays (const TprofProfileFile *pf,
+                     const TprofH5Operation *op,
+                     const double           *times,
+                     const double           *starts,
+                     const int32_t          *threads,
+                     bool                    take)
+{
+  size_t n = (size_t) op->n;
   double *t = take ? (double *) times : batch_array (n, sizeof *t);
   double *s = starts == NULL ? NULL : take ? (double *) starts : batch_array (n, sizeof *s);
   int32_t *th = threads == NULL ? NULL : take ? (int32_t *) threads : batch_array (n, sizeof *th);
   int32_t *r = batch_array (n, sizeof *r);
   TprofGatheredTime *gt = NULL;
 
-  *own = false;
   if (t != NULL && r != NULL && (starts == NULL || s != NULL) && (threads == NULL || th != NULL))
     {
       if (!take)
@@ -82,17 +105,43 @@ _tprof_columns_cut (TprofProfileFile *pf,
   free (r);
   free (s);
   free (th);
+  return gt;
+}
+
+TprofGatheredTime *
+_tprof_columns_cut (TprofProfileFile *pf,
+                    size_t            k,
+                    const double     *times,
+                    const double     *starts,
+                    const int32_t    *threads,
+                    bool             *own,
+                    TprofError       *error)
+{
+  const TprofH5Operation *op = &pf->ops[k];
+  bool take = *own;
+  TprofGatheredTime *gt;
+
+  *own = false;
+  if (!take && (starts == NULL) == (threads == NULL))
+    gt = columns_copy_inline (pf, op, times, starts, threads);
+  else
+    gt = columns_copy_arrays (pf, op, times, starts, threads, take);
   if (gt == NULL)
     tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'", pf->path, op->name);
-  else if (_tprof_operation_cache_check (pf, op, gt, NULL, 0, error) < 0
-           || !_tprof_operation_cache_attach_recorded (pf, op, gt, NULL, 0))
+  else if (!_tprof_operation_cache_attach_recorded (pf, op, gt, NULL, 0))
     {
-      if (error == NULL || error->code == 0)
-        tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
+      tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
       tprof_gathered_time_free (gt);
       gt = NULL;
     }
   return gt;
+}
+
+/* The rows a block holds: TPROF_BATCH_ROWS, or fewer for a small file. */
+static uint64_t
+batches_block_rows (const TprofProfileFile *pf)
+{
+  return pf->n_samples < TPROF_BATCH_ROWS ? pf->n_samples : TPROF_BATCH_ROWS;
 }
 
 /* Which columns the file has (times always), and their checksums. */
@@ -113,8 +162,9 @@ batches_init (Batches *b)
 }
 
 /* Rows [@row, @row + @n) read into @arrays (NULL where the file has no
- * such column) for operations [@first, @end), checked, and counted into
- * the running checksums. */
+ * such column) for operations [@first, @end), checked (values, then the
+ * operations' caches, all at once), and counted into the running
+ * checksums. */
 static int
 batches_read (Batches  *b,
               size_t    first,
@@ -129,7 +179,9 @@ batches_read (Batches  *b,
     if (b->check[i])
       b->crc[i] = _tprof_crc32c (b->crc[i], arrays[i], n * _tprof_column_value_size (batch_columns[i]));
   b->summed = row + n;
-  return _tprof_columns_check_rows (b->pf, row, n, arrays[0], arrays[1], arrays[2], b->error);
+  if (_tprof_columns_check_rows (b->pf, row, n, arrays[0], arrays[1], arrays[2], b->error) < 0)
+    return -1;
+  return _tprof_columns_check_block (b->pf, first, end, arrays[0], b->error);
 }
 
 /* The checksums against those stored: 0, or -1 naming the first column
@@ -163,7 +215,7 @@ batches_blame_crc (Batches *b)
     if (i == 0 || b->check[i])
       {
         if (b->block[i] == NULL)
-          b->block[i] = batch_array ((size_t) TPROF_BATCH_ROWS, _tprof_column_value_size (batch_columns[i]));
+          b->block[i] = batch_array ((size_t) batches_block_rows (b->pf), _tprof_column_value_size (batch_columns[i]));
         if ((arrays[i] = b->block[i]) == NULL)
           return;
       }
@@ -237,7 +289,7 @@ batches_block (Batches  *b,
         size_t size = _tprof_column_value_size (batch_columns[i]);
 
         if (!own && b->block[i] == NULL)
-          b->block[i] = batch_array ((size_t) TPROF_BATCH_ROWS, size);
+          b->block[i] = batch_array ((size_t) batches_block_rows (b->pf), size);
         arrays[i] = own ? batch_array ((size_t) n, size) : b->block[i];
         if (arrays[i] == NULL)
           result = tprof_error_set (b->error, TPROF_ERROR_NO_MEMORY, "%s: not enough memory for %s",

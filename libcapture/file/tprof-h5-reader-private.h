@@ -11,6 +11,7 @@
 
 #include "tprof/tprof-error.h"
 #include "tprof/tprof-profile-file.h"
+#include "tprof-analysis-internal.h"
 #include "tprof-h5-internal.h"
 
 /* The newest format_version this reader understands (docs/file-format.md). */
@@ -68,6 +69,7 @@ typedef struct
   double              *computed_sum;
   double              *computed_min;
   double              *computed_max;
+  bool                 computed_borrowed;  /* the computed arrays lie in the file's cache_block */
 } TprofH5Operation;
 
 /* How a TprofProfileFile reads what its open left: in process, with
@@ -229,10 +231,11 @@ int _tprof_columns_stored_crc (TprofProfileFile *pf,
                                uint32_t         *crc,
                                TprofError       *error);
 /* Operation @k's samples from rows of the columns that start at its first
- * row (@starts and @threads NULL where absent): copied into arrays of its
+ * row (@starts and @threads NULL where absent), already checked against
+ * its cache (_tprof_columns_check_block()): copied into arrays of its
  * own, or taken when *@own (which is then cleared, the arrays taken or
- * freed); ranks from its cache's counts; checked against its cache, with
- * what its ranks recorded attached. NULL with @error. */
+ * freed); ranks from its cache's counts; with what its ranks recorded
+ * attached. NULL with @error. */
 TprofGatheredTime *_tprof_columns_cut (TprofProfileFile *pf,
                                        size_t            k,
                                        const double     *times,
@@ -327,6 +330,33 @@ int _tprof_operation_cache_check (const TprofProfileFile  *pf,
                                   const int32_t           *ranks,
                                   size_t                   n_ranks,
                                   TprofError              *error);
+/* Rank @r's samples (@got: count 0 when none) against @op's cache: the
+ * count exactly; sum and extremes where the rank stores all it recorded,
+ * or within the cached extremes where it stores a subset. 0 or -1. */
+int _tprof_operation_cache_check_rank (const TprofProfileFile *pf,
+                                       const TprofH5Operation *op,
+                                       int                     r,
+                                       const TprofPartSums    *got,
+                                       TprofError             *error);
+/* The count and eight statistics of all @op's samples (@got) against its
+ * cache. 0 or -1. */
+int _tprof_operation_cache_check_figures (const TprofProfileFile  *pf,
+                                          const TprofH5Operation  *op,
+                                          const TprofBatchSummary *got,
+                                          TprofError              *error);
+/* Whether some rank of @op stores a subset of what it recorded: its
+ * statistics then cover samples the file lacks. */
+bool _tprof_operation_cache_sampled (const TprofProfileFile *pf,
+                                     const TprofH5Operation *op);
+/* Operations [@first, @end), whose samples are @times end to end, against
+ * their caches in one pass (tprof-columns-check.c): what
+ * _tprof_operation_cache_check() checks of each, every rank. 0 or -1. */
+int _tprof_columns_check_block (const TprofProfileFile *pf,
+                                size_t                  first,
+                                size_t                  end,
+                                const double           *times,
+                                TprofError             *error);
+
 /* Sampled capture: attaches to @gt (@op's samples on @ranks, as above)
  * what each of those ranks recorded, from the cache; nothing when @op was
  * not sampled. false when memory is exhausted. */

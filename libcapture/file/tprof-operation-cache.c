@@ -279,6 +279,8 @@ static bool
 tprof_cache_sampled (const TprofProfileFile    *pf,
                      const TprofOperationCache *c)
 {
+  if (c->rank_recorded == NULL)
+    return false;
   for (int r = 0; r < pf->world_size; r++)
     if (tprof_cache_rank_sampled (c, r))
       return true;
@@ -547,15 +549,12 @@ _tprof_operation_cache_read (TprofProfileFile *pf,
   return _tprof_operation_cache_accept (pf, op, error);
 }
 
-/* Rank @r's samples (@got, NULL when none) against the cache: the count
- * exactly; sum and extremes where the rank stores all it recorded, or
- * within the cached extremes where it stores a subset. */
-static int
-tprof_cache_check_rank (const TprofProfileFile *pf,
-                        const TprofH5Operation *op,
-                        int                     r,
-                        const TprofRankSummary *got,
-                        TprofError             *error)
+int
+_tprof_operation_cache_check_rank (const TprofProfileFile *pf,
+                                   const TprofH5Operation *op,
+                                   int                     r,
+                                   const TprofPartSums    *got,
+                                   TprofError             *error)
 {
   const TprofOperationCache *c = &op->cache;
   size_t count = got != NULL ? got->count : 0;
@@ -607,16 +606,39 @@ tprof_cache_check_ranks_read (const TprofProfileFile  *pf,
   for (size_t i = 0; result == 0 && i < n_check; i++)
     {
       int r = ranks != NULL ? ranks[i] : (int) i;
-      const TprofRankSummary *got = NULL;
+      TprofPartSums got;
 
+      _tprof_part_sums_init (&got);
       while (j < n_found && summaries[j].rank < r)
         j++;
       if (j < n_found && summaries[j].rank == r)
-        got = &summaries[j];
-      result = tprof_cache_check_rank (pf, op, r, got, error);
+        got = (TprofPartSums) { summaries[j].count, summaries[j].sum, summaries[j].min, summaries[j].max };
+      result = _tprof_operation_cache_check_rank (pf, op, r, &got, error);
     }
   free (summaries);
   return result;
+}
+
+int
+_tprof_operation_cache_check_figures (const TprofProfileFile  *pf,
+                                      const TprofH5Operation  *op,
+                                      const TprofBatchSummary *s,
+                                      TprofError              *error)
+{
+  const TprofOperationCache *c = &op->cache;
+  const double got[TPROF_CACHE_N_FLOATS] = {
+    [TPROF_CACHE_SUM] = s->sum, [TPROF_CACHE_MEAN] = s->mean, [TPROF_CACHE_STD] = s->std,
+    [TPROF_CACHE_MIN] = s->min, [TPROF_CACHE_MAX] = s->max, [TPROF_CACHE_MEDIAN] = s->median,
+    [TPROF_CACHE_P95] = s->p95, [TPROF_CACHE_P99] = s->p99,
+  };
+
+  if (c->has_count && (int64_t) s->count != c->count)
+    return CACHE_DIFFERS ("%s is %lld, the samples number %llu", STAT_NAME (-1), (long long) c->count,
+                          (unsigned long long) s->count);
+  for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
+    if ((c->floats_present & (1u << i)) && !tprof_cache_close (c->floats[i], got[i]))
+      return CACHE_DIFFERS ("%s is %.17g, the samples give %.17g", STAT_NAME (i), c->floats[i], got[i]);
+  return 0;
 }
 
 /* Every statistic attribute against the analysis engine's. */
@@ -626,27 +648,21 @@ tprof_cache_check_summary (const TprofProfileFile  *pf,
                            const TprofGatheredTime *gt,
                            TprofError              *error)
 {
-  const TprofOperationCache *c = &op->cache;
   TprofSummary s;
-  double got[TPROF_CACHE_N_FLOATS];
 
   if (!tprof_gathered_time_summarize (gt, &s))
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory checking operation '%s'",
                             pf->path, op->name);
-  if (c->has_count && (int64_t) s.count != c->count)
-    return CACHE_DIFFERS ("%s is %lld, the samples number %zu", STAT_NAME (-1), (long long) c->count, s.count);
-  got[TPROF_CACHE_SUM] = s.sum;
-  got[TPROF_CACHE_MEAN] = s.mean;
-  got[TPROF_CACHE_STD] = s.std;
-  got[TPROF_CACHE_MIN] = s.min;
-  got[TPROF_CACHE_MAX] = s.max;
-  got[TPROF_CACHE_MEDIAN] = s.median;
-  got[TPROF_CACHE_P95] = s.p95;
-  got[TPROF_CACHE_P99] = s.p99;
-  for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
-    if ((c->floats_present & (1u << i)) && !tprof_cache_close (c->floats[i], got[i]))
-      return CACHE_DIFFERS ("%s is %.17g, the samples give %.17g", STAT_NAME (i), c->floats[i], got[i]);
-  return 0;
+  return _tprof_operation_cache_check_figures (pf, op, &(TprofBatchSummary) {
+                                                 s.count, s.sum, s.mean, s.std, s.min, s.max, s.median, s.p95,
+                                                 s.p99 }, error);
+}
+
+bool
+_tprof_operation_cache_sampled (const TprofProfileFile *pf,
+                                const TprofH5Operation *op)
+{
+  return tprof_cache_sampled (pf, &op->cache);
 }
 
 int

@@ -53,11 +53,14 @@ tprof_profile_file_free (TprofProfileFile *pf)
       free (op->name);
       free (op->link_name);
       _tprof_operation_cache_clear (&op->cache);
-      free (op->computed_count);
-      free (op->computed_sum);
-      free (op->computed_min);
-      free (op->computed_max);
-      free (op->computed_recorded);
+      if (!op->computed_borrowed)
+        {
+          free (op->computed_count);
+          free (op->computed_sum);
+          free (op->computed_min);
+          free (op->computed_max);
+          free (op->computed_recorded);
+        }
     }
   free (pf->ops);
   free (pf->cache_block);

@@ -168,10 +168,15 @@ client_spawn (TprofReaderClient *client,
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot start the reader process: %s",
                             client->path, strerror (errno));
-  pid = fork ();
+  /* vfork: the child borrows this process's memory until it execs, so
+   * no page table is copied and no page of the caller turns copy-on-write
+   * (with a large caller, such as the viewer, a fork cost more than the
+   * helper's whole start) */
+  pid = vfork ();
   if (pid == 0)
     {
-      /* only async-signal-safe calls until exec: the caller may have threads */
+      /* only system calls on what is set up above until exec: the memory
+       * is the caller's, which may have threads */
       if (dup2 (sv[1], 3) < 0)
         _exit (127);
       if (!SANITIZED_BUILD)  /* the sanitizers reserve terabytes of shadow */
@@ -432,7 +437,7 @@ _tprof_reader_client_stats (TprofProfileFile *file,
     client_failed (client, rc, "summarizing", error);
   else if (type == TPROF_READER_MSG_ERROR)
     client_take_error (client, &w, error);
-  else if (type == TPROF_READER_MSG_STATS && _tprof_reader_get_stats (&w, file, op))
+  else if (type == TPROF_READER_MSG_STATS && _tprof_reader_get_stats (&w, file, op, NULL))
     stats = &file->ops[op].stats;
   else
     tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent malformed statistics",

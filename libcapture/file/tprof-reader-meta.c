@@ -165,22 +165,38 @@ _tprof_reader_put_stats (TprofWire                 *w,
     _tprof_wire_put (w, stats->rank_recorded, n * sizeof *stats->rank_recorded);
 }
 
+/* Lets go of @o's computed arrays (allocated or borrowed). */
+static void
+tprof_reader_clear_computed (TprofH5Operation *o)
+{
+  if (!o->computed_borrowed)
+    {
+      free (o->computed_count);
+      free (o->computed_sum);
+      free (o->computed_min);
+      free (o->computed_max);
+      free (o->computed_recorded);
+    }
+  o->computed_count = o->computed_recorded = NULL;
+  o->computed_sum = o->computed_min = o->computed_max = NULL;
+  o->computed_borrowed = false;
+}
+
 bool
 _tprof_reader_get_stats (TprofWire        *w,
                          TprofProfileFile *file,
-                         size_t            op)
+                         size_t            op,
+                         int64_t          *storage)
 {
   TprofH5Operation *o = &file->ops[op];
   size_t n = (size_t) file->world_size;
 
-  free (o->computed_count);
-  free (o->computed_sum);
-  free (o->computed_min);
-  free (o->computed_max);
-  o->computed_count = malloc (n * sizeof *o->computed_count);
-  o->computed_sum = malloc (n * sizeof *o->computed_sum);
-  o->computed_min = malloc (n * sizeof *o->computed_min);
-  o->computed_max = malloc (n * sizeof *o->computed_max);
+  tprof_reader_clear_computed (o);
+  o->computed_borrowed = storage != NULL;
+  o->computed_count = storage != NULL ? storage : malloc (n * sizeof *o->computed_count);
+  o->computed_sum = storage != NULL ? (double *) (storage + n) : malloc (n * sizeof *o->computed_sum);
+  o->computed_min = storage != NULL ? (double *) (storage + 2 * n) : malloc (n * sizeof *o->computed_min);
+  o->computed_max = storage != NULL ? (double *) (storage + 3 * n) : malloc (n * sizeof *o->computed_max);
   if (o->computed_count == NULL || o->computed_sum == NULL || o->computed_min == NULL
       || o->computed_max == NULL
       || !_tprof_wire_get (w, &o->stats.summary, sizeof o->stats.summary)
@@ -189,10 +205,9 @@ _tprof_reader_get_stats (TprofWire        *w,
       || !_tprof_wire_get (w, o->computed_min, n * sizeof *o->computed_min)
       || !_tprof_wire_get (w, o->computed_max, n * sizeof *o->computed_max))
     return false;
-  free (o->computed_recorded);
-  o->computed_recorded = NULL;
   if (_tprof_wire_get_u64 (w) != 0
-      && ((o->computed_recorded = malloc (n * sizeof *o->computed_recorded)) == NULL
+      && ((o->computed_recorded = storage != NULL ? storage + 4 * n : malloc (n * sizeof *o->computed_recorded))
+            == NULL
           || !_tprof_wire_get (w, o->computed_recorded, n * sizeof *o->computed_recorded)))
     return false;
   o->stats.rank_recorded = o->computed_recorded;
@@ -288,14 +303,20 @@ _tprof_reader_get_meta (TprofWire  *w,
   if (pf->ops == NULL || pf->by_name == NULL)
     goto failed;
   pf->n_ops = (size_t) n_ops;
+  /* format 3 caches every operation's statistics, which come here (32
+   * bytes a rank each, so the message bounds the block): one block for
+   * their per-rank arrays, not four or five allocations per operation */
+  if (pf->format_version >= 3 && n_ops <= (w->len - w->pos) / 32 / world_size)
+    pf->cache_block = calloc ((size_t) n_ops * world_size * 5 + 1, 8);
   for (size_t i = 0; i < pf->n_ops && ok; i++)
     {
       TprofH5Operation *o = &pf->ops[i];
+      int64_t *storage = pf->cache_block != NULL ? (int64_t *) pf->cache_block + i * world_size * 5 : NULL;
 
       o->name = _tprof_wire_get_string (w, &ok);
       o->n = _tprof_wire_get_u64 (w);
       o->cached = _tprof_wire_get_u64 (w) != 0;
-      if (_tprof_wire_get_u64 (w) != 0 && !_tprof_reader_get_stats (w, pf, i))
+      if (_tprof_wire_get_u64 (w) != 0 && !_tprof_reader_get_stats (w, pf, i, storage))
         ok = false;
       pf->by_name[i] = (size_t) _tprof_wire_get_u64 (w);
       ok = ok && o->name != NULL && pf->by_name[i] < pf->n_ops;

@@ -203,5 +203,7 @@ void _tprof_reader_put_cache (TprofWire *w, const TprofOperationCache *cache, in
 bool _tprof_reader_get_cache (TprofWire *w, TprofOperationCache *cache, int world_size);
 /* One operation's statistics (summary and per-rank arrays). */
 void _tprof_reader_put_stats (TprofWire *w, const TprofOperationStats *stats, int world_size);
-/* Into @file's operation @op (its computed arrays); false when malformed. */
-bool _tprof_reader_get_stats (TprofWire *w, TprofProfileFile *file, size_t op);
+/* Into @file's operation @op (its computed arrays: in @storage, 5 *
+ * world_size values of 8 bytes, if not NULL, else allocated); false when
+ * malformed. */
+bool _tprof_reader_get_stats (TprofWire *w, TprofProfileFile *file, size_t op, int64_t *storage);

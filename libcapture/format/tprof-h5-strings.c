@@ -45,6 +45,31 @@ tprof_h5_copy_string (const char *s,
   return 0;
 }
 
+/* HDF5 converts variable-length strings through a buffer it allocates
+ * and zeroes at every read, 1 MiB by default: pages to fault in for a
+ * column of names that holds a few kilobytes. Strips of at most this many
+ * bytes cost less. */
+#define TPROF_H5_STRING_BUFFER ((size_t) 64 << 10)
+
+/* H5Dread() of the @n variable-length strings of @dset into @ptrs. */
+static herr_t
+tprof_h5_read_vlen_dataset (hid_t   dset,
+                            hid_t   mtype,
+                            size_t  n,
+                            char  **ptrs)
+{
+  hid_t dxpl = H5Pcreate (H5P_DATASET_XFER);
+  /* room for one value in the file (a heap id) or in memory at least */
+  size_t size = n < TPROF_H5_STRING_BUFFER / 16 ? n * 16 + 16 : TPROF_H5_STRING_BUFFER;
+  herr_t status = -1;
+
+  if (dxpl >= 0 && H5Pset_buffer (dxpl, size, NULL, NULL) >= 0)
+    status = H5Dread (dset, mtype, H5S_ALL, H5S_ALL, dxpl, ptrs);
+  if (dxpl >= 0)
+    H5Pclose (dxpl);
+  return status;
+}
+
 /* Reads @n strings of file type @ftype from attribute or dataset @obj into
  * @out (n entries, zeroed by the caller; filled entries are freed by the
  * caller on failure too). The index of a string that is not UTF-8 in
@@ -85,8 +110,7 @@ tprof_h5_read_strings (hid_t    obj,
           free (ptrs);
           goto out;
         }
-      status = is_attr ? H5Aread (obj, mtype, ptrs)
-                       : H5Dread (obj, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs);
+      status = is_attr ? H5Aread (obj, mtype, ptrs) : tprof_h5_read_vlen_dataset (obj, mtype, n, ptrs);
       result = status < 0 ? tprof_h5_problem (problem, problem_size, "cannot be read") : 0;
       for (size_t i = 0; i < n; i++)
         {

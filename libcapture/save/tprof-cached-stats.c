@@ -60,33 +60,101 @@ tprof_cached_stats_set_recorded (TprofCachedStats        *cache,
 }
 
 bool
-_tprof_cached_stats_init (TprofCachedStats        *cache,
-                          const TprofGatheredTime *gt,
-                          int                      world_size,
-                          int64_t                 *storage)
+_tprof_cached_scratch_init (TprofCachedScratch *scratch,
+                            int                 world_size)
 {
   size_t ws = (size_t) world_size;
-  TprofRankSummary *ranks = NULL;
-  size_t n_ranks;
 
-  cache->rank_recorded = NULL;
-  cache->borrowed = storage != NULL;
-  cache->rank_count = storage != NULL ? storage : calloc (ws, sizeof *cache->rank_count);
-  cache->rank_sum = storage != NULL ? (double *) (storage + ws) : calloc (ws, sizeof *cache->rank_sum);
-  cache->rank_min = storage != NULL ? (double *) (storage + 2 * ws) : malloc (ws * sizeof *cache->rank_min);
-  cache->rank_max = storage != NULL ? (double *) (storage + 3 * ws) : malloc (ws * sizeof *cache->rank_max);
-  n_ranks = tprof_gathered_time_rank_summaries (gt, &ranks);
-  if (cache->rank_count == NULL || cache->rank_sum == NULL || cache->rank_min == NULL ||
-      cache->rank_max == NULL || n_ranks == (size_t) -1 ||
-      !tprof_gathered_time_summarize (gt, &cache->summary))
+  scratch->bounds = malloc ((ws + 1) * sizeof *scratch->bounds);
+  scratch->ranks = malloc ((ws + 1) * sizeof *scratch->ranks);
+  scratch->parts = malloc ((ws + 1) * sizeof *scratch->parts);
+  if (scratch->bounds != NULL && scratch->ranks != NULL && scratch->parts != NULL)
+    return true;
+  _tprof_cached_scratch_clear (scratch);
+  return false;
+}
+
+void
+_tprof_cached_scratch_clear (TprofCachedScratch *scratch)
+{
+  free (scratch->bounds);
+  free (scratch->ranks);
+  free (scratch->parts);
+  scratch->bounds = NULL;
+  scratch->ranks = NULL;
+  scratch->parts = NULL;
+}
+
+/* @gt's runs of one rank each into @scratch: their number, or 0 when
+ * its ranks are not grouped ascending within [0, @world_size) (or it has
+ * no sample). */
+static size_t
+tprof_cached_runs (const TprofGatheredTime *gt,
+                   int                      world_size,
+                   TprofCachedScratch      *scratch)
+{
+  const int32_t *ranks = tprof_gathered_time_ranks (gt);
+  size_t n = tprof_gathered_time_count (gt), runs = 0;
+
+  scratch->bounds[0] = 0;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (ranks[i] < 0 || ranks[i] >= world_size || (i > 0 && ranks[i] < ranks[i - 1]))
+        return 0;
+      if (i + 1 < n && ranks[i + 1] == ranks[i])
+        continue;
+      scratch->ranks[runs] = ranks[i];
+      scratch->bounds[++runs] = i + 1;
+    }
+  return runs;
+}
+
+/* The figures of @gt (not sampled), stored rank after rank, by one pass
+ * of the statistics engine over its runs: false when its ranks are not
+ * so stored. */
+static bool
+tprof_cached_stats_batch (TprofCachedStats        *cache,
+                          const TprofGatheredTime *gt,
+                          int                      world_size,
+                          TprofCachedScratch      *scratch)
+{
+  const double *times = tprof_gathered_time_times (gt);
+  uint64_t rows[2] = { 0, tprof_gathered_time_count (gt) };
+  size_t runs = tprof_cached_runs (gt, world_size, scratch);
+  TprofBatchSummary s;
+
+  if (runs == 0 || !_tprof_batch_summarize (times, rows, 1, &s))
+    return false;
+  _tprof_batch_part_sums (times, scratch->bounds, runs, scratch->parts);
+  cache->summary = (TprofSummary) {
+    .count = (size_t) s.count, .sum = s.sum, .mean = s.mean, .std = s.std, .min = s.min, .max = s.max,
+    .median = s.median, .p95 = s.p95, .p99 = s.p99,
+  };
+  for (size_t i = 0; i < runs; i++)
+    {
+      size_t r = (size_t) scratch->ranks[i];
+
+      cache->rank_count[r] = (int64_t) scratch->parts[i].count;
+      cache->rank_sum[r] = scratch->parts[i].sum;
+      cache->rank_min[r] = scratch->parts[i].min;
+      cache->rank_max[r] = scratch->parts[i].max;
+    }
+  return true;
+}
+
+/* The same through the whole-selection summary and rank summaries. */
+static bool
+tprof_cached_stats_whole (TprofCachedStats        *cache,
+                          const TprofGatheredTime *gt)
+{
+  TprofRankSummary *ranks = NULL;
+  size_t n_ranks = tprof_gathered_time_rank_summaries (gt, &ranks);
+
+  if (n_ranks == (size_t) -1 || !tprof_gathered_time_summarize (gt, &cache->summary))
     {
       free (ranks);
-      _tprof_cached_stats_clear (cache);
       return false;
     }
-
-  for (size_t r = 0; r < ws; r++)
-    cache->rank_min[r] = cache->rank_max[r] = NAN;
   /* the ranks were checked against the world size before */
   for (size_t i = 0; i < n_ranks; i++)
     {
@@ -98,5 +166,40 @@ _tprof_cached_stats_init (TprofCachedStats        *cache,
       cache->rank_max[r] = ranks[i].max;
     }
   free (ranks);
+  return true;
+}
+
+bool
+_tprof_cached_stats_init (TprofCachedStats        *cache,
+                          const TprofGatheredTime *gt,
+                          int                      world_size,
+                          int64_t                 *storage,
+                          TprofCachedScratch      *scratch)
+{
+  size_t ws = (size_t) world_size;
+  bool ok;
+
+  cache->rank_recorded = NULL;
+  cache->borrowed = storage != NULL;
+  cache->rank_count = storage != NULL ? storage : calloc (ws, sizeof *cache->rank_count);
+  cache->rank_sum = storage != NULL ? (double *) (storage + ws) : calloc (ws, sizeof *cache->rank_sum);
+  cache->rank_min = storage != NULL ? (double *) (storage + 2 * ws) : malloc (ws * sizeof *cache->rank_min);
+  cache->rank_max = storage != NULL ? (double *) (storage + 3 * ws) : malloc (ws * sizeof *cache->rank_max);
+  if (cache->rank_count == NULL || cache->rank_sum == NULL || cache->rank_min == NULL || cache->rank_max == NULL)
+    {
+      _tprof_cached_stats_clear (cache);
+      return false;
+    }
+  for (size_t r = 0; r < ws; r++)
+    cache->rank_min[r] = cache->rank_max[r] = NAN;
+  /* a sampled operation's summary covers what its ranks recorded */
+  ok = (scratch != NULL && !tprof_gathered_time_is_sampled (gt)
+        && tprof_cached_stats_batch (cache, gt, world_size, scratch))
+       || tprof_cached_stats_whole (cache, gt);
+  if (!ok)
+    {
+      _tprof_cached_stats_clear (cache);
+      return false;
+    }
   return tprof_cached_stats_set_recorded (cache, gt, world_size, storage);
 }

@@ -36,6 +36,28 @@ columns_group (const TprofProfileWriter *w,
   return -1;
 }
 
+/* HDF5 converts variable-length strings through a buffer it allocates
+ * and zeroes at every write, 1 MiB by default: fresh pages to fault in
+ * for a few kilobytes of names. Strips of this many bytes cost less. */
+#define NAMES_CONVERSION_BUFFER ((size_t) 64 << 10)
+
+static herr_t
+columns_write_names (hid_t        dset,
+                     hid_t        type,
+                     const char **names,
+                     size_t       n)
+{
+  hid_t dxpl = H5Pcreate (H5P_DATASET_XFER);
+  /* room for one value in the file (a heap id) or in memory at least */
+  size_t size = n * 16 < NAMES_CONVERSION_BUFFER ? n * 16 + 16 : NAMES_CONVERSION_BUFFER;
+  herr_t status = -1;
+
+  if (dxpl >= 0 && H5Pset_buffer (dxpl, size, NULL, NULL) >= 0)
+    status = H5Dwrite (dset, type, H5S_ALL, H5S_ALL, dxpl, names);
+  _tprof_h5_close (dxpl);
+  return status;
+}
+
 /* The names: variable-length strings, which HDF5 writes itself. */
 static int
 columns_create_names (TprofProfileWriter *w,
@@ -64,7 +86,7 @@ columns_create_names (TprofProfileWriter *w,
   if (space >= 0)
     dset = H5Dcreate2 (columns_group (w, TPROF_COL_OP_NAME), _tprof_columns[TPROF_COL_OP_NAME].name,
                        w->str_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  if (dset >= 0 && (l->n_ops == 0 || H5Dwrite (dset, w->str_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, names) >= 0))
+  if (dset >= 0 && (l->n_ops == 0 || columns_write_names (dset, w->str_type, names, l->n_ops) >= 0))
     result = 0;
   _tprof_h5_close (dset);
   _tprof_h5_close (space);

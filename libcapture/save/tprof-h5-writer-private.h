@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "tprof-analysis-internal.h"
 #include "tprof-h5-internal.h"
 #include "tprof-save-shell-internal.h"
 #include "tprof/tprof-gathered-time.h"
@@ -33,6 +34,20 @@
  *    offsets, the samples straight from the profile's arrays, while the
  *    statistics the tables cache are computed. */
 /* TprofSaveFile, the temporary file: tprof-save-shell-internal.h. */
+
+/* Room for one operation's runs, a run per rank at most: its rows and
+ * what the statistics engine finds of each (tprof-cached-stats.c). */
+struct _TprofCachedScratch
+{
+  uint64_t      *bounds;   /* world_size + 1 */
+  int32_t       *ranks;    /* world_size */
+  TprofPartSums *parts;    /* world_size */
+};
+
+/* false when memory is exhausted (nothing to clear then). */
+bool _tprof_cached_scratch_init (TprofCachedScratch *scratch,
+                                 int                 world_size);
+void _tprof_cached_scratch_clear (TprofCachedScratch *scratch);
 
 /* Creates a new empty temporary file beside the file @path names (after
  * following symbolic links). Refuses a target that exists and is not a

@@ -163,21 +163,28 @@ save_statistics (TprofProfileWriter      *w,
                  TprofError              *error)
 {
   size_t per_op = (size_t) w->world_size * TPROF_CACHED_STATS_ARRAYS;
+  TprofCachedScratch scratch;
+  bool have_scratch = _tprof_cached_scratch_init (&scratch, w->world_size);
+  int result = 0;
 
-  /* one allocation for every operation's per-rank arrays, not five each */
+  /* one allocation for every operation's per-rank arrays, not five each,
+   * and one scratch for their runs */
   if (so->n > 0 && per_op > 0 && so->n <= SIZE_MAX / sizeof (int64_t) / per_op)
     so->rank_block = calloc (so->n * per_op, sizeof (int64_t));
-  for (size_t k = 0; k < so->n; k++)
+  for (size_t k = 0; result == 0 && k < so->n; k++)
     {
       const TprofGatheredTime *gt = so->copies[k] != NULL ? so->copies[k] : tprof_profiled_time_nth (pt, k);
       int64_t *storage = so->rank_block != NULL ? so->rank_block + k * per_op : NULL;
 
-      if (!_tprof_cached_stats_init (&so->caches[k], gt, w->world_size, storage))
-        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
-                                w->path, so->parts[k].name);
-      so->parts[k].cache = &so->caches[k];
+      if (!_tprof_cached_stats_init (&so->caches[k], gt, w->world_size, storage, have_scratch ? &scratch : NULL))
+        result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
+                                  w->path, so->parts[k].name);
+      else
+        so->parts[k].cache = &so->caches[k];
     }
-  return 0;
+  if (have_scratch)
+    _tprof_cached_scratch_clear (&scratch);
+  return result;
 }
 
 /* The sample columns, written by another thread while this one computes

@@ -30,13 +30,18 @@ typedef struct
  * each: counts, sums, minima, maxima, recorded. */
 #define TPROF_CACHED_STATS_ARRAYS 5
 
+/* Room for a run of samples per rank (tprof-h5-writer-private.h). */
+typedef struct _TprofCachedScratch TprofCachedScratch;
+
 /* Fills @cache from @gt; false when memory is exhausted. With @storage
  * (TPROF_CACHED_STATS_ARRAYS * world_size values of 8 bytes, zeroed) the
- * arrays lie there, else they are allocated. */
+ * arrays lie there, else they are allocated. With @scratch (may be NULL),
+ * an operation stored rank after rank takes no allocation of its own. */
 bool _tprof_cached_stats_init (TprofCachedStats        *cache,
                                const TprofGatheredTime *gt,
                                int                      world_size,
-                               int64_t                 *storage);
+                               int64_t                 *storage,
+                               TprofCachedScratch      *scratch);
 TPROF_EXPORT void _tprof_cached_stats_clear (TprofCachedStats *cache);
 
 /* The sample arrays of an operation. */

@@ -1,0 +1,128 @@
+/* tprof-stats-batch.c — the figures a profile caches, for many operations laid end to end in one pass: no allocation for a small operation. */
+/* SPDX-License-Identifier: MIT */
+#include <math.h>
+#include <string.h>
+
+#include "tprof-gathered-time-private.h"
+#include "tprof-select-private.h"
+#include "tprof-stats-parts-internal.h"
+
+/* Up to this many samples an operation is summarized on the stack: a
+ * sorted copy gives its quantiles. Larger ones take the whole-selection
+ * functions (threads, sampled selection), whose set-up they amortize. */
+#define BATCH_SMALL 64
+
+/* numpy's sum: one buffer needs neither threads nor a buffer table. */
+static double
+batch_sum (const double *x,
+           size_t        n)
+{
+  if (n <= TPROF_NUMPY_BUFFER)
+    return _tprof_values_sum_buffers (x, n, NULL, NULL, NULL);
+  return _tprof_values_sum (x, n);
+}
+
+/* Extremes of @n > 0 finite values. */
+static void
+batch_min_max (const double *x,
+               size_t        n,
+               double       *min,
+               double       *max)
+{
+  double lo = x[0], hi = x[0];
+
+  if (n > BATCH_SMALL)
+    {
+      _tprof_values_min_max (x, n, min, max);
+      return;
+    }
+  for (size_t i = 1; i < n; i++)
+    {
+      lo = x[i] < lo ? x[i] : lo;
+      hi = x[i] > hi ? x[i] : hi;
+    }
+  *min = lo;
+  *max = hi;
+}
+
+/* median, p95 and p99 of @n > 0 values into @q. */
+static bool
+batch_quantiles (const double *x,
+                 size_t        n,
+                 double       *q)
+{
+  const double *qs = _tprof_summary_percentiles;
+  double sorted[BATCH_SMALL], values[2 * TPROF_SUMMARY_N_QUANTILES];
+  size_t ranks[2 * TPROF_SUMMARY_N_QUANTILES], n_ranks;
+
+  if (n > BATCH_SMALL)
+    return _tprof_quantiles_of (x, n, qs, TPROF_SUMMARY_N_QUANTILES, q);
+  memcpy (sorted, x, n * sizeof *sorted);
+  _tprof_insertion_sort (sorted, 0, n - 1);
+  n_ranks = _tprof_quantile_ranks (n, qs, TPROF_SUMMARY_N_QUANTILES, ranks);
+  for (size_t i = 0; i < n_ranks; i++)
+    values[i] = sorted[ranks[i]];
+  _tprof_quantiles_interpolate (n, qs, TPROF_SUMMARY_N_QUANTILES, ranks, values, n_ranks, q);
+  return true;
+}
+
+/* The std from the squared deviations, numpy's way. */
+static double
+batch_std (const double *x,
+           size_t        n,
+           double        mean)
+{
+  if (n < 2)
+    return NAN;
+  if (n <= TPROF_NUMPY_BUFFER)
+    return _tprof_std_of_squared_deviations (_tprof_values_squared_deviations_serial (x, n, mean), n);
+  return _tprof_values_std (x, n, mean);
+}
+
+bool
+_tprof_batch_summarize (const double      *times,
+                        const uint64_t    *rows,
+                        size_t             n_ops,
+                        TprofBatchSummary *out)
+{
+  for (size_t k = 0; k < n_ops; k++)
+    {
+      const double *x = times + rows[k];
+      size_t n = (size_t) (rows[k + 1] - rows[k]);
+      TprofBatchSummary *s = &out[k];
+      double q[TPROF_SUMMARY_N_QUANTILES];
+
+      *s = (TprofBatchSummary) { n, 0.0, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+      if (n == 0)
+        continue;
+      s->sum = batch_sum (x, n);
+      s->mean = s->sum / (double) n;
+      s->std = batch_std (x, n, s->mean);
+      batch_min_max (x, n, &s->min, &s->max);
+      if (!batch_quantiles (x, n, q))
+        return false;
+      s->median = q[0];
+      s->p95 = q[1];
+      s->p99 = q[2];
+    }
+  return true;
+}
+
+void
+_tprof_batch_part_sums (const double   *times,
+                        const uint64_t *bounds,
+                        size_t          n_parts,
+                        TprofPartSums  *out)
+{
+  for (size_t s = 0; s < n_parts; s++)
+    {
+      size_t n = (size_t) (bounds[s + 1] - bounds[s]);
+
+      _tprof_part_sums_init (&out[s]);
+      if (n == 0)
+        continue;
+      out[s].count = n;
+      out[s].sum = batch_sum (times + bounds[s], n);
+      batch_min_max (times + bounds[s], n, &out[s].min, &out[s].max);
+    }
+}
