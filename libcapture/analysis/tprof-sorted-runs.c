@@ -417,6 +417,55 @@ lanes_lower_bound (const BinLanes *lanes,
                         : (size_t) (base[l] - lanes->runs[l].values) + (*base[l] < x);
 }
 
+/* The bin of @v: the number of inner edges (edges[1 .. n_bins - 1]) it is
+ * not below, as the lower bounds of the lanes count it (NaN: the last). */
+static size_t
+bin_of (const double *edges,
+        size_t        n_bins,
+        double        v)
+{
+  size_t lo = 1, hi = n_bins;
+
+  /* the first inner edge above v is in [lo, hi] */
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+
+      if (v < edges[mid])
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo - 1;
+}
+
+/* Runs much shorter than the bins (10^5 ranks of 20 samples): each value
+ * finds its bin, rather than each bin's edge being sought in every run. */
+static void
+count_bins_by_value (const TprofSortedRun *runs,
+                     size_t                n_runs,
+                     const double         *edges,
+                     size_t                n_bins,
+                     uint64_t             *counts,
+                     uint64_t             *rank_counts)
+{
+  for (size_t r = 0; r < n_runs; r++)
+    {
+      uint64_t *row = rank_counts != NULL ? rank_counts + r * n_bins : NULL;
+
+      if (row != NULL)
+        memset (row, 0, n_bins * sizeof *row);
+      for (size_t k = 0; k < runs[r].len; k++)
+        {
+          size_t b = bin_of (edges, n_bins, runs[r].values[k]);
+
+          counts[b]++;
+          if (row != NULL)
+            row[b]++;
+        }
+    }
+}
+
 /* The edges span the values, so every value of a run falls in a bin: the
  * first bin starts at the run's start and the last, closed, ends at its end. */
 void
@@ -427,6 +476,15 @@ _tprof_sorted_runs_count_bins (const TprofSortedRun *runs,
                                uint64_t             *counts,
                                uint64_t             *rank_counts)
 {
+  size_t n_values = 0;
+
+  for (size_t r = 0; r < n_runs; r++)
+    n_values += runs[r].len;
+  if (n_values < n_runs * n_bins / 4)
+    {
+      count_bins_by_value (runs, n_runs, edges, n_bins, counts, rank_counts);
+      return;
+    }
   for (size_t first = 0; first < n_runs; first += LANES)
     {
       BinLanes lanes = { .runs = runs + first, .lanes = n_runs - first < LANES ? n_runs - first : LANES };
