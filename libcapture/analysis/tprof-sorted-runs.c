@@ -343,6 +343,30 @@ _tprof_sorted_runs_quantiles (TprofSortedRun *runs,
   if (!_tprof_quantile_plan_init (&plan, total, qs, n_qs))
     return false;
 
+  /* Many short runs (10^5 ranks of 20 samples): each selection would visit
+   * every run many times; one copy of the values and a linear selection
+   * cost less. */
+  if (plan.n_ranks > 0 && n_runs > 64 && total < 64 * n_runs)
+    {
+      double *scratch = _tprof_malloc_array (total, sizeof *scratch);
+      size_t n = 0;
+
+      if (scratch != NULL)
+        {
+          for (size_t r = 0; r < n_runs; r++)
+            {
+              memcpy (scratch + n, runs[r].values, runs[r].len * sizeof *scratch);
+              n += runs[r].len;
+            }
+          _tprof_select_ranks (scratch, n, plan.ranks, plan.n_ranks, plan.values);
+          free (scratch);
+          for (size_t i = 0; map != NULL && i < plan.n_ranks; i++)
+            plan.values[i] = map (plan.values[i]);
+          _tprof_quantile_plan_finish (&plan, out);
+          return true;
+        }
+    }
+
   /* A monotonic @map keeps the order statistics where they are, so only
    * those the interpolation reads need mapping. */
   for (size_t i = 0; i < plan.n_ranks; i++)
