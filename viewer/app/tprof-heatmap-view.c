@@ -456,6 +456,7 @@ _tprof_heatmap_view_get_cells (TprofHeatmapView *self,
                                guint            *n_cols)
 {
   g_return_val_if_fail (TPROF_IS_HEATMAP_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   *n_rows = self->heat != NULL ? self->n_rows : 0;
   *n_cols = self->heat != NULL ? self->heat->n_cols : 0;
   return self->cells;
@@ -466,6 +467,7 @@ _tprof_heatmap_view_get_row_labels (TprofHeatmapView *self,
                                     guint            *n_rows)
 {
   g_return_val_if_fail (TPROF_IS_HEATMAP_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   *n_rows = self->hosts != NULL ? self->hosts->n_rows : 0;
   return self->hosts != NULL ? (const char *const *) self->hosts->labels : NULL;
 }

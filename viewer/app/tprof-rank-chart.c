@@ -429,6 +429,7 @@ _tprof_rank_chart_get_rank_summaries (TprofRankChart *self,
                                       gsize          *n_ranks)
 {
   g_return_val_if_fail (TPROF_IS_RANK_CHART (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   *n_ranks = self->n_ranks;
   return self->ranks;
 }
@@ -437,5 +438,6 @@ const TprofPlotRankGroups *
 _tprof_rank_chart_get_groups (TprofRankChart *self)
 {
   g_return_val_if_fail (TPROF_IS_RANK_CHART (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   return self->groups;
 }
