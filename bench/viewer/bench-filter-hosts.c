@@ -21,7 +21,6 @@
 
 #include "app-test-gui.h"
 #include "app-test-util.h"
-#include "tprof-window-private.h"
 
 #define REPEATS 5
 
