@@ -343,6 +343,30 @@ _tprof_sorted_runs_quantiles (TprofSortedRun *runs,
   if (!_tprof_quantile_plan_init (&plan, total, qs, n_qs))
     return false;
 
+  /* Many short runs (10^5 ranks of 20 samples): each selection would visit
+   * every run many times; one copy of the values and a linear selection
+   * cost less. */
+  if (plan.n_ranks > 0 && n_runs > 64 && total < 64 * n_runs)
+    {
+      double *scratch = _tprof_malloc_array (total, sizeof *scratch);
+      size_t n = 0;
+
+      if (scratch != NULL)
+        {
+          for (size_t r = 0; r < n_runs; r++)
+            {
+              memcpy (scratch + n, runs[r].values, runs[r].len * sizeof *scratch);
+              n += runs[r].len;
+            }
+          _tprof_select_ranks (scratch, n, plan.ranks, plan.n_ranks, plan.values);
+          free (scratch);
+          for (size_t i = 0; map != NULL && i < plan.n_ranks; i++)
+            plan.values[i] = map (plan.values[i]);
+          _tprof_quantile_plan_finish (&plan, out);
+          return true;
+        }
+    }
+
   /* A monotonic @map keeps the order statistics where they are, so only
    * those the interpolation reads need mapping. */
   for (size_t i = 0; i < plan.n_ranks; i++)
@@ -417,6 +441,55 @@ lanes_lower_bound (const BinLanes *lanes,
                         : (size_t) (base[l] - lanes->runs[l].values) + (*base[l] < x);
 }
 
+/* The bin of @v: the number of inner edges (edges[1 .. n_bins - 1]) it is
+ * not below, as the lower bounds of the lanes count it (NaN: the last). */
+static size_t
+bin_of (const double *edges,
+        size_t        n_bins,
+        double        v)
+{
+  size_t lo = 1, hi = n_bins;
+
+  /* the first inner edge above v is in [lo, hi] */
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+
+      if (v < edges[mid])
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo - 1;
+}
+
+/* Runs much shorter than the bins (10^5 ranks of 20 samples): each value
+ * finds its bin, rather than each bin's edge being sought in every run. */
+static void
+count_bins_by_value (const TprofSortedRun *runs,
+                     size_t                n_runs,
+                     const double         *edges,
+                     size_t                n_bins,
+                     uint64_t             *counts,
+                     uint64_t             *rank_counts)
+{
+  for (size_t r = 0; r < n_runs; r++)
+    {
+      uint64_t *row = rank_counts != NULL ? rank_counts + r * n_bins : NULL;
+
+      if (row != NULL)
+        memset (row, 0, n_bins * sizeof *row);
+      for (size_t k = 0; k < runs[r].len; k++)
+        {
+          size_t b = bin_of (edges, n_bins, runs[r].values[k]);
+
+          counts[b]++;
+          if (row != NULL)
+            row[b]++;
+        }
+    }
+}
+
 /* The edges span the values, so every value of a run falls in a bin: the
  * first bin starts at the run's start and the last, closed, ends at its end. */
 void
@@ -427,6 +500,15 @@ _tprof_sorted_runs_count_bins (const TprofSortedRun *runs,
                                uint64_t             *counts,
                                uint64_t             *rank_counts)
 {
+  size_t n_values = 0;
+
+  for (size_t r = 0; r < n_runs; r++)
+    n_values += runs[r].len;
+  if (n_values < n_runs * n_bins / 4)
+    {
+      count_bins_by_value (runs, n_runs, edges, n_bins, counts, rank_counts);
+      return;
+    }
   for (size_t first = 0; first < n_runs; first += LANES)
     {
       BinLanes lanes = { .runs = runs + first, .lanes = n_runs - first < LANES ? n_runs - first : LANES };

@@ -1,4 +1,4 @@
-/* test-hosts.c — tprof-viewer by host under Xvfb: Over Time's rows gathered by host when ranks outnumber pixels, and the rank list grouped under hosts. */
+/* test-hosts.c — tprof-viewer by host under Xvfb: Over Time's rows and Total/Mean's bars gathered by host when ranks outnumber pixels, a host clicked, and the rank list grouped under hosts. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -12,6 +12,7 @@
 #include "tprof-heatmap-view.h"
 #include "tprof-host-item.h"
 #include "tprof-hosts-view.h"
+#include "tprof-rank-chart.h"
 #include "tprof-rank-item.h"
 
 static TprofApplication *app;
@@ -263,6 +264,260 @@ find_check (GtkWidget  *widget,
   return NULL;
 }
 
+/* A click released at (@x, @y) of @chart, as the pointer gives it. */
+static void
+click_chart (gpointer chart,
+             double   x,
+             double   y)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (chart));
+  guint clicked = 0;
+
+  for (guint c = 0; c < g_list_model_get_n_items (controllers); c++)
+    {
+      g_autoptr(GObject) controller = g_list_model_get_item (controllers, c);
+
+      if (GTK_IS_GESTURE_CLICK (controller))
+        {
+          g_signal_emit_by_name (controller, "released", 1, x, y);
+          clicked++;
+        }
+    }
+  g_assert_cmpuint (clicked, ==, 1);
+}
+
+/* The bar of @groups whose value is host @name's, or fails. */
+static guint
+bar_of (const TprofPlotRankGroups *groups,
+        const char                *name)
+{
+  for (guint b = 0; b < groups->n_bars; b++)
+    if (g_str_equal (groups->names[b], name))
+      return b;
+  g_assert_not_reached ();
+}
+
+/* How many pixels wide the highlight colour (the slowest bar's, #D55E00)
+ * is on the window's pixel row @y between @x0 and @x1 (window pixels),
+ * over blue bars (#0072B2), from a picture of the window as it is shown:
+ * an antialiased edge pixel counts for the share of it the bar covers. */
+static double
+highlight_width (TprofWindow *window,
+                 int          y,
+                 int          x0,
+                 int          x1)
+{
+  g_autofree char *png = g_build_filename (fixture_dir, "bars.png", NULL);
+  cairo_surface_t *surface;
+  const guint8 *row;
+  double width = 0;
+
+  app_test_gui_render_png (window, png);
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (y, <, cairo_image_surface_get_height (surface));
+  row = cairo_image_surface_get_data (surface) + (gsize) y * cairo_image_surface_get_stride (surface);
+  for (int x = MAX (x0, 0); x <= x1 && x < cairo_image_surface_get_width (surface); x++)
+    {
+      guint32 px = ((const guint32 *) row)[x];
+      int r = (px >> 16) & 0xff, b = px & 0xff;
+
+      /* between the two colours: its share of orange, from its red */
+      if (b <= 0xB2 + 4 && r <= 0xD5 + 4)
+        width += CLAMP (r / (double) 0xD5, 0, 1);
+    }
+  cairo_surface_destroy (surface);
+  return width;
+}
+
+/* Window pixel coordinates of chart point (@x, @y). */
+static void
+to_window (gpointer     chart,
+           TprofWindow *window,
+           double       x,
+           double       y,
+           int         *wx,
+           int         *wy)
+{
+  graphene_point_t p = GRAPHENE_POINT_INIT ((float) x, (float) y), q;
+
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (chart), GTK_WIDGET (window), &p, &q));
+  *wx = (int) floor (q.x);
+  *wy = (int) floor (q.y);
+}
+
+/* node064's ranks' total and samples, from the profile's cached per-rank
+ * totals. */
+static void
+node064_totals (TprofWindow *window,
+                TprofChart  *chart,
+                double      *total,
+                double      *count)
+{
+  const TprofOperationStats *stats = _tprof_profile_get_stats (window->profile, (gsize) _tprof_chart_get_op (chart));
+
+  *total = *count = 0;
+  for (int r = 512; r <= 519; r++)
+    {
+      *count += (double) stats->rank_count[r];
+      *total += stats->rank_sum[r];
+    }
+}
+
+/* Total and Mean on 1024 ranks (128 hosts of 8) at 1500 x 900: fewer bars
+ * of 3 px fit than ranks, so each bar is a host, 3 px wide at least; the
+ * tallest is node064's, with the total (or mean) of its 8 ranks, drawn
+ * in the highlight colour 3 px wide at least on screen. */
+static void
+test_hosts_rank_bars (void)
+{
+  static const char *const metrics[] = { "total", "mean" };
+  g_autofree char *path = make_scenario ("slow-node", 1024);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = open_sized (path, 1500, 900);
+  TprofRankChart *chart = _tprof_charts_panel_get_rank_chart (window->charts);
+
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-", NULL));
+  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+    {
+      const TprofPlotRankGroups *groups;
+      TprofPlotArea area;
+      double total, count, slot, value;
+      guint b;
+      int x0, x1, y;
+
+      g_settings_set_string (settings, "rank-metric", metrics[m]);
+      settle (window);
+      groups = _tprof_rank_chart_get_groups (chart);
+      g_assert_nonnull (groups);
+      g_assert_true (_tprof_chart_get_area (TPROF_CHART (chart), &area));
+      g_test_message ("%s: %u bars in %.0f px", metrics[m], groups->n_bars, area.width);
+      g_assert_cmpuint (groups->n_bars, ==, 128);
+      slot = area.width / groups->n_bars;
+      g_assert_cmpfloat (slot, >=, TPROF_PLOT_RANKS_MIN_BAR);
+      g_assert_cmpstr (groups->title, ==, _("Host"));
+      g_assert_cmpstr (groups->labels[0], ==, "node000");
+      b = bar_of (groups, "node064");
+      g_assert_cmpuint (b, ==, 64);
+      g_assert_cmpstr (groups->labels[b], ==, "node064");
+      g_assert_cmpuint (groups->bars[b].ranks_shown, ==, 8);
+      node064_totals (window, TPROF_CHART (chart), &total, &count);
+      value = m == 0 ? total : total / count;
+      g_assert_cmpfloat (fabs ((m == 0 ? groups->summaries[b].sum : groups->summaries[b].mean) - value), <=,
+                         1e-9 * value);
+      for (guint i = 0; i < groups->n_bars; i++)
+        if (i != b)
+          g_assert_cmpfloat (m == 0 ? groups->summaries[i].sum : groups->summaries[i].mean, <, value);
+      /* on screen: node064's bar in the highlight colour, 3 px wide at
+       * least, near its foot (the picture may lie a few pixels off the
+       * window's coordinates: its shadow) */
+      to_window (chart, window, area.x + b * slot, area.y + area.height * 0.8, &x0, &y);
+      to_window (chart, window, area.x + (b + 1) * slot, area.y + area.height * 0.8, &x1, &y);
+      g_assert_cmpfloat (highlight_width (window, y, x0 - 8, x1 + 8), >=, 2.9);
+    }
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
+/* The button above the table that shows the straggler or goes back. */
+static const char *
+straggler_label (TprofWindow *window)
+{
+  return gtk_button_get_label (window->straggler_button);
+}
+
+/* From a filter of ranks 0-767: a click on node064's bar shows its 8
+ * ranks; a click on rank 512's bar then shows it alone (filling the plot,
+ * and Over Time's one row), a second click goes back to node064's ranks,
+ * and the straggler button goes back to 0-767. On Over Time, a click on
+ * node064's row of hosts shows its ranks too. */
+static void
+test_hosts_click_host (void)
+{
+  g_autofree char *path = make_scenario ("slow-node", 1024);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = open_sized (path, 1500, 900);
+  TprofRankChart *chart = _tprof_charts_panel_get_rank_chart (window->charts);
+  TprofHeatmapView *view = _tprof_charts_panel_get_heatmap (window->charts);
+  g_autofree char *show_host = g_strdup_printf (_("Show %s"), "node064");
+  const TprofPlotRankGroups *groups;
+  const TprofRankSummary *ranks;
+  const char *const *labels;
+  TprofPlotArea area;
+  gsize n_ranks;
+  guint b, rows, row = G_MAXUINT, cols;
+
+  g_settings_set_string (settings, "rank-metric", "total");
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-767", NULL));
+  settle (window);
+  groups = _tprof_rank_chart_get_groups (chart);
+  g_assert_nonnull (groups);
+  g_assert_cmpuint (groups->n_bars, ==, 96);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (chart), &area));
+  b = bar_of (groups, "node064");
+  click_chart (chart, area.x + (b + 0.5) * area.width / groups->n_bars, area.y + area.height - 2);
+  g_assert_true (selects (window, "512-519"));
+
+  /* 8 ranks: a bar each; rank 512's alone fills the plot */
+  settle (window);
+  g_assert_null (_tprof_rank_chart_get_groups (chart));
+  ranks = _tprof_rank_chart_get_rank_summaries (chart, &n_ranks);
+  g_assert_cmpuint (n_ranks, ==, 8);
+  g_assert_cmpint (ranks[0].rank, ==, 512);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (chart), &area));
+  click_chart (chart, area.x + 0.5 * area.width / 8, area.y + area.height - 2);
+  g_assert_true (selects (window, "512"));
+  g_settings_set_string (settings, "rank-metric", "time");
+  settle (window);
+  g_assert_nonnull (_tprof_heatmap_view_get_cells (view, &rows, &cols));
+  g_assert_cmpuint (rows, ==, 1);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (view), &area));
+  g_assert_cmpfloat (area.height, >=, 200.0);
+  g_settings_set_string (settings, "rank-metric", "total");
+  settle (window);
+  /* one bar, as wide as the plot */
+  g_assert_null (_tprof_rank_chart_get_groups (chart));
+  ranks = _tprof_rank_chart_get_rank_summaries (chart, &n_ranks);
+  g_assert_cmpuint (n_ranks, ==, 1);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (chart), &area));
+  g_assert_cmpfloat (area.width, >=, 300.0);
+  g_assert_cmpint (_tprof_chart_hit (TPROF_CHART (chart), area.x + 1, area.y + area.height - 2), ==, 0);
+  g_assert_cmpint (_tprof_chart_hit (TPROF_CHART (chart), area.x + area.width - 1, area.y + area.height - 2), ==, 0);
+  click_chart (chart, area.x + area.width / 2, area.y + area.height - 2);
+  g_assert_true (selects (window, "512-519"));
+
+  /* the straggler's host is shown alone: the button goes back to 0-767 */
+  g_assert_cmpstr (straggler_label (window), ==, _("Back to Previous Ranks"));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (window->straggler_button)), "0-767"));
+  g_signal_emit_by_name (window->straggler_button, "clicked");
+  g_assert_true (selects (window, "0-767"));
+  g_assert_cmpstr (straggler_label (window), ==, show_host);
+
+  /* Over Time: node064's row of hosts shows its ranks, the button goes back */
+  g_settings_set_string (settings, "rank-metric", "time");
+  settle (window);
+  labels = _tprof_heatmap_view_get_row_labels (view, &rows);
+  g_assert_nonnull (labels);
+  for (guint r = 0; r < rows; r++)
+    if (g_str_equal (labels[r], "node064"))
+      row = r;
+  g_assert_cmpuint (row, !=, G_MAXUINT);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (view), &area));
+  g_assert_cmpfloat (area.height / rows, >=, 3.0);
+  /* rows go bottom up */
+  click_chart (view, area.x + area.width / 2, area.y + (rows - 1 - row + 0.5) * area.height / rows);
+  g_assert_true (selects (window, "512-519"));
+  g_signal_emit_by_name (window->straggler_button, "clicked");
+  g_assert_true (selects (window, "0-767"));
+  /* the user's own change forgets the way back: every rank then */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "node064", NULL));
+  g_assert_cmpstr (straggler_label (window), ==, _("Show All Ranks"));
+  g_signal_emit_by_name (window->straggler_button, "clicked");
+  g_assert_null (window->mask);
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
 /* 1024 ranks on 128 hosts of 8: the list shows 128 host rows (no rank
  * rows made); unchecking node000's box hides its 8 ranks; checking node064
  * alone (after None) shows exactly ranks 512-519, and Over Time then has
@@ -346,10 +601,30 @@ test_hosts_many_ranks (void)
   g_autofree char *path = make_scenario_steps ("slow-node", 100000, 2);
   TprofWindow *window = open_sized (path, 1000, 700);
   g_autofree char *host = g_strdup_printf (_("%s · ranks %s"), "node6250", "50000-50007");
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const TprofPlotRankGroups *groups;
+  TprofPlotArea area;
   GObject *item;
+  guint b;
 
   settle (window);
   g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 12500);
+  /* Total: bars of runs of hosts, none thinner than 3 px, one of them
+   * showing node6250 (the slow one) as the tallest */
+  g_settings_set_string (settings, "rank-metric", "total");
+  settle (window);
+  groups = _tprof_rank_chart_get_groups (_tprof_charts_panel_get_rank_chart (window->charts));
+  g_assert_nonnull (groups);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (_tprof_charts_panel_get_rank_chart (window->charts)), &area));
+  g_test_message ("%u bars in %.0f px", groups->n_bars, area.width);
+  g_assert_cmpfloat (area.width / groups->n_bars, >=, TPROF_PLOT_RANKS_MIN_BAR);
+  g_assert_cmpuint (groups->n_bars, >=, (guint) (area.width / TPROF_PLOT_RANKS_MIN_BAR) - 2);
+  g_assert_cmpstr (groups->title, ==, _("Hosts"));
+  b = bar_of (groups, "node6250");
+  for (guint i = 0; i < groups->n_bars; i++)
+    if (i != b)
+      g_assert_cmpfloat (groups->summaries[i].sum, <, groups->summaries[b].sum);
+  g_settings_reset (settings, "rank-metric");
   item = row_item (window, 6250);
   g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (item)), ==, host);
   _tprof_rank_filter_select_none (window->rank_filter);
@@ -423,7 +698,7 @@ static void
 test_hosts_shots (void)
 {
   static const int sizes[][2] = { { 1000, 700 }, { 1200, 800 } };
-  static const char *const modes[] = { "time", "total", "hosts" };
+  static const char *const modes[] = { "time", "total", "mean", "hosts" };
   const char *dir = g_getenv ("TPROF_TEST_SHOTS_DIR");
   const char *given = g_getenv ("TPROF_TEST_SHOTS_PROFILE");
   g_autofree char *path = NULL;
@@ -476,6 +751,8 @@ main (int   argc,
 
   g_test_add_func ("/app/hosts/heatmap-rows", test_hosts_heatmap_rows);
   g_test_add_func ("/app/hosts/rank-list", test_hosts_rank_list);
+  g_test_add_func ("/app/hosts/rank-bars", test_hosts_rank_bars);
+  g_test_add_func ("/app/hosts/click-host", test_hosts_click_host);
   g_test_add_func ("/app/hosts/many-ranks", test_hosts_many_ranks);
   g_test_add_func ("/app/hosts/per-host", test_hosts_per_host);
   g_test_add_func ("/app/hosts/shots", test_hosts_shots);

@@ -4,6 +4,7 @@
 #        reference.py selections DIR MODE SPECS SELECTION...  (see cmd_selections)
 #        reference.py arrival DIR WORLD_SIZE      (docs/analysis.md: occurrences, arrival, blame)
 #        reference.py nesting DIR N_OPS [UNTIMED_OP...]   (docs/analysis.md: nesting)
+#        reference.py host-summaries DIR PER_HOST [EXCLUDED_RANK...]
 # DIR holds times.bin (float64) and ranks.bin (int32), native byte order;
 # arrival reads starts.bin (float64) when present, nesting also threads.bin
 # and ops.bin (int32: each sample's operation; samples in operation order).
@@ -379,6 +380,16 @@ def cmd_rolling_median(directory, half):
     emit('rolling_median', out)
 
 
+def cmd_host_summaries(directory, per_host, excluded):
+    """Each host's (ranks r // PER_HOST) samples together, but those of
+    the EXCLUDED ranks: count, sum, mean, std (N-1), min, max."""
+    times, ranks = load(directory)
+    keep = ~np.isin(ranks, excluded)
+    times, hosts = times[keep], ranks[keep] // per_host
+    for h in range(int(hosts.max()) + 1):
+        emit('host_%d' % h, summary(times[hosts == h]))
+
+
 def main():
     command, rest = sys.argv[1], sys.argv[2:]
     if command == 'stats':
@@ -391,6 +402,8 @@ def main():
         cmd_arrival(rest[0], int(rest[1]))
     elif command == 'nesting':
         cmd_nesting(rest[0], int(rest[1]), {int(x) for x in rest[2:]})
+    elif command == 'host-summaries':
+        cmd_host_summaries(rest[0], int(rest[1]), [int(x) for x in rest[2:]])
     elif command == 'compare':
         cmd_compare(rest[0])
     elif command == 'heatmap':

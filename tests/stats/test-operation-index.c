@@ -427,6 +427,51 @@ test_histogram_ragged (void)
   g_array_unref (ragged.ranks);
 }
 
+/* 500 ranks of 10 samples: the runs are far fewer values than bins and
+ * than selections would visit, so values are binned one by one and the
+ * quartiles of the automatic bin count selected from one copy. */
+static void
+test_histogram_short_runs (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (11);
+  Operation many = { "many", g_array_new (FALSE, FALSE, sizeof (double)), g_array_new (FALSE, FALSE, sizeof (int32_t)) };
+  g_autoptr(GString) listed = g_string_new (NULL);
+  const char *selection;
+  g_autofree guint8 *mask = NULL;
+  static const char * const bins[] = { "auto", "7", "300" };
+  g_autoptr(StatsReference) all = NULL;
+  g_autoptr(StatsReference) some = NULL;
+  g_autoptr(TprofGatheredTime) gt = NULL;
+  g_autoptr(TprofOperationIndex) index = NULL;
+
+  /* ranks 0-99 and 250-499, listed one by one */
+  for (int32_t r = 0; r < 500; r++)
+    if (r < 100 || r >= 250)
+      g_string_append_printf (listed, "%s%d", listed->len > 0 ? "," : "", r);
+  selection = listed->str;
+  mask = mask_new (selection, 500);
+  for (int32_t r = 0; r < 500; r++)
+    for (int i = 0; i < 10; i++)
+      add_sample (&many, r, exp (g_rand_double_range (rand, -9, -5)) * (r == 123 ? 3 : 1));
+  gt = operation_samples (&many);
+  index = tprof_operation_index_new (gt, NULL, NULL, NULL, NULL);
+  all = operation_reference (&many, "linear", "auto,7,300", "all");
+  some = operation_reference (&many, "linear", "auto,7,300", selection);
+
+  for (guint b = 0; b < G_N_ELEMENTS (bins); b++)
+    for (guint masked = 0; masked < 2; masked++)
+      {
+        gsize n_bins = g_str_equal (bins[b], "auto") ? TPROF_HISTOGRAM_AUTO_BINS : (gsize) atoi (bins[b]);
+        g_autoptr(TprofHistogram) hist = tprof_operation_index_histogram (index, masked ? mask : NULL, n_bins,
+                                                                          TPROF_HISTOGRAM_SEPARATE_RANKS);
+        g_autofree char *what = g_strdup_printf ("short runs, %s bins, %s", bins[b], masked ? "ranks 0-99,250-499" : "all ranks");
+
+        assert_histogram (hist, masked ? some : all, 0, b, what);
+      }
+  g_array_unref (many.times);
+  g_array_unref (many.ranks);
+}
+
 static void
 test_sort (void)
 {
@@ -625,6 +670,7 @@ main (int   argc,
   g_test_add_func ("/stats/operation-index/histogram-log", test_histogram_log);
   g_test_add_func ("/stats/operation-index/histogram-range", test_histogram_range);
   g_test_add_func ("/stats/operation-index/histogram-ragged", test_histogram_ragged);
+  g_test_add_func ("/stats/operation-index/histogram-short-runs", test_histogram_short_runs);
   g_test_add_func ("/stats/operation-index/grouped-input", test_grouped_input);
   g_test_add_func ("/stats/operation-index/refusals", test_refusals);
   g_test_add_func ("/stats/operation-index/sort", test_sort);

@@ -1,4 +1,4 @@
-/* test-topology-rows.c — a chart's rows gathered by host, a heat map's rows merged by their largest value, per-host totals and means, against hand-computed values. */
+/* test-topology-rows.c — a chart's rows gathered by host, a heat map's rows merged by their largest value, per-host totals and means, and a chart's bars of hosts, against hand-computed values and numpy. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <string.h>
@@ -115,6 +115,154 @@ test_group_summaries (void)
   tprof_topology_free (topo);
 }
 
+/* 40 ranks on 10 hosts of 4 ("h0" has ranks 0-3), random samples. */
+static TprofTopology *
+hosts_of_four (void)
+{
+  const char *names[40];
+  char *owned[40];
+  TprofTopology *topo;
+
+  for (int r = 0; r < 40; r++)
+    names[r] = owned[r] = g_strdup_printf ("h%d", r / 4);
+  topo = tprof_topology_new (40, names, NULL);
+  for (int r = 0; r < 40; r++)
+    g_free (owned[r]);
+  return topo;
+}
+
+/* The rank summaries of @times and @ranks but those of rank @excluded. */
+static TprofRankSummary *
+summaries_without (const double  *times,
+                   const int32_t *ranks,
+                   gsize          n,
+                   int32_t        excluded,
+                   gsize         *n_out)
+{
+  g_autoptr(TprofGatheredTime) gt = tprof_gathered_time_new (times, ranks, n);
+  TprofRankSummary *summaries = NULL;
+  gsize kept = 0, n_ranks = tprof_gathered_time_rank_summaries (gt, &summaries);
+
+  for (gsize i = 0; i < n_ranks; i++)
+    if (summaries[i].rank != excluded)
+      summaries[kept++] = summaries[i];
+  *n_out = kept;
+  return summaries;
+}
+
+static void
+assert_summary (const TprofRankSummary *actual,
+                const double           *expected)
+{
+  g_assert_cmpuint (actual->count, ==, (gsize) expected[0]);
+  stats_assert_close (actual->sum, expected[1], 1e-12);
+  stats_assert_close (actual->mean, expected[2], 1e-12);
+  stats_assert_close (actual->std, expected[3], 1e-9);
+  stats_assert_close (actual->min, expected[4], 0);
+  stats_assert_close (actual->max, expected[5], 0);
+}
+
+/* Few hosts: a bar each, summarising its ranks' samples together as numpy
+ * does on the samples themselves (rank 5 left out: h1 has 3 ranks). */
+static void
+test_group_bars_per_host (void)
+{
+  g_autofree double *times = NULL;
+  g_autofree int32_t *ranks = NULL;
+  const char *args[] = { "4", "5", NULL };
+  g_autoptr(StatsReference) ref = NULL;
+  g_autofree TprofRankSummary *summaries = NULL;
+  TprofTopology *topo = hosts_of_four ();
+  TprofGroupBar bars[16];
+  gsize n_summaries;
+
+  stats_random_samples (20000, 40, &times, &ranks);
+  ref = stats_reference_run ("host-summaries", times, ranks, 20000, args);
+  summaries = summaries_without (times, ranks, 20000, 5, &n_summaries);
+  g_assert_cmpuint (n_summaries, ==, 39);
+  g_assert_cmpuint (tprof_topology_group_bars (topo, TPROF_TOPOLOGY_HOST, summaries, n_summaries, false, 16, bars),
+                    ==, 10);
+  for (gsize h = 0; h < 10; h++)
+    {
+      g_autofree char *name = g_strdup_printf ("host_%zu", h);
+      gsize n;
+
+      g_assert_cmpuint (bars[h].first_group, ==, h);
+      g_assert_cmpuint (bars[h].last_group, ==, h);
+      g_assert_cmpuint (bars[h].top_group, ==, h);
+      g_assert_cmpuint (bars[h].ranks_shown, ==, h == 1 ? 3 : 4);
+      g_assert_cmpint (bars[h].summary.rank, ==, (int32_t) h * 4);
+      assert_summary (&bars[h].summary, stats_reference_get (ref, name, &n));
+    }
+  tprof_topology_free (topo);
+}
+
+/* The host of hosts @first..@last (of @ref) with the largest value
+ * (@column 1: sum, 2: mean). */
+static gsize
+largest_host (StatsReference *ref,
+              gsize           first,
+              gsize           last,
+              int             column)
+{
+  gsize top = first;
+
+  for (gsize h = first; h <= last; h++)
+    {
+      g_autofree char *name = g_strdup_printf ("host_%zu", h);
+      g_autofree char *top_name = g_strdup_printf ("host_%zu", top);
+      gsize n;
+
+      if (stats_reference_get (ref, name, &n)[column] > stats_reference_get (ref, top_name, &n)[column])
+        top = h;
+    }
+  return top;
+}
+
+/* 10 hosts into 4 bars: hosts 0-2, 3-4, 5-7, 8-9 (as bin_groups puts
+ * them); each bar shows its host of largest total, or mean. */
+static void
+test_group_bars_runs (void)
+{
+  g_autofree double *times = NULL;
+  g_autofree int32_t *ranks = NULL;
+  const char *args[] = { "4", NULL };
+  g_autoptr(StatsReference) ref = NULL;
+  g_autofree TprofRankSummary *summaries = NULL;
+  TprofTopology *topo = hosts_of_four ();
+  const gsize first[] = { 0, 3, 5, 8 }, last[] = { 2, 4, 7, 9 };
+  TprofGroupBar bars[4];
+  gsize n_summaries;
+
+  stats_random_samples (20000, 40, &times, &ranks);
+  /* host 6 slower: its bar's top */
+  for (gsize i = 0; i < 20000; i++)
+    if (ranks[i] / 4 == 6)
+      times[i] *= 3;
+  ref = stats_reference_run ("host-summaries", times, ranks, 20000, args);
+  summaries = summaries_without (times, ranks, 20000, -1, &n_summaries);
+  for (int by_mean = 0; by_mean < 2; by_mean++)
+    {
+      g_assert_cmpuint (tprof_topology_group_bars (topo, TPROF_TOPOLOGY_HOST, summaries, n_summaries, by_mean, 4,
+                                                   bars), ==, 4);
+      for (gsize b = 0; b < 4; b++)
+        {
+          gsize top = largest_host (ref, first[b], last[b], by_mean ? 2 : 1);
+          g_autofree char *name = g_strdup_printf ("host_%zu", top);
+          gsize n;
+
+          g_assert_cmpuint (bars[b].first_group, ==, first[b]);
+          g_assert_cmpuint (bars[b].last_group, ==, last[b]);
+          g_assert_cmpuint (bars[b].top_group, ==, top);
+          assert_summary (&bars[b].summary, stats_reference_get (ref, name, &n));
+        }
+      g_assert_cmpuint (bars[2].top_group, ==, 6);
+    }
+  /* nothing shown: no bar */
+  g_assert_cmpuint (tprof_topology_group_bars (topo, TPROF_TOPOLOGY_HOST, summaries, 0, false, 4, bars), ==, 0);
+  tprof_topology_free (topo);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -124,5 +272,7 @@ main (int   argc,
   g_test_add_func ("/stats/topology-rows/blocks", test_bin_blocks);
   g_test_add_func ("/stats/topology-rows/merge", test_merge_rows);
   g_test_add_func ("/stats/topology-rows/summaries", test_group_summaries);
+  g_test_add_func ("/stats/topology-rows/bars-per-host", test_group_bars_per_host);
+  g_test_add_func ("/stats/topology-rows/bars-runs", test_group_bars_runs);
   return g_test_run ();
 }

@@ -258,6 +258,7 @@ const TprofPlotBreakdown *
 _tprof_breakdown_view_get_plot (TprofBreakdownView *self)
 {
   g_return_val_if_fail (TPROF_IS_BREAKDOWN_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   return self->drawn ? &self->plot : NULL;
 }
 

@@ -22,6 +22,10 @@ typedef struct
   gssize         hover;
   TprofPlotArea  area;      /* of the last snapshot, for hit-testing */
   gboolean       have_area;
+  /* what is shown changed while the chart was not on screen: recomputed
+   * when it is mapped or read, so that a filter change at 10^5 ranks
+   * computes only the charts in view */
+  gboolean       stale;
 } TprofChartPrivate;
 
 G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (TprofChart, tprof_chart, GTK_TYPE_WIDGET)
@@ -188,6 +192,7 @@ _tprof_chart_to_csv (TprofChart  *self,
                      GError     **error)
 {
   g_return_val_if_fail (TPROF_IS_CHART (self), NULL);
+  _tprof_chart_refresh (self);
   if (TPROF_CHART_GET_CLASS (self)->to_csv == NULL)
     {
       g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_FORMAT,
@@ -217,6 +222,7 @@ _tprof_chart_describe (TprofChart *self,
 
   if (index < 0 || TPROF_CHART_GET_CLASS (self)->describe == NULL)
     return NULL;
+  _tprof_chart_refresh (self);
   return TPROF_CHART_GET_CLASS (self)->describe (self, index);
 }
 
@@ -237,6 +243,7 @@ _tprof_chart_draw (TprofChart           *self,
       tprof_plot_theme_init_default (&export_theme);
       theme = &export_theme;
     }
+  _tprof_chart_refresh (self);
   TPROF_CHART_GET_CLASS (self)->draw (self, cr, width, height, theme, -1, &area);
 }
 
@@ -249,8 +256,30 @@ _tprof_chart_recompute (TprofChart *self)
 
   priv->hover = -1;
   priv->have_area = FALSE;
+  priv->stale = TRUE;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    _tprof_chart_refresh (self);
+}
+
+void
+_tprof_chart_refresh (TprofChart *self)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  g_return_if_fail (TPROF_IS_CHART (self));
+
+  if (!priv->stale)
+    return;
+  priv->stale = FALSE;
   TPROF_CHART_GET_CLASS (self)->recompute (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+static void
+tprof_chart_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (tprof_chart_parent_class)->map (widget);
+  _tprof_chart_refresh (TPROF_CHART (widget));
 }
 
 void
@@ -442,6 +471,7 @@ tprof_chart_class_init (TprofChartClass *klass)
 
   object_class->dispose = tprof_chart_dispose;
   widget_class->snapshot = tprof_chart_snapshot;
+  widget_class->map = tprof_chart_map;
 }
 
 static void

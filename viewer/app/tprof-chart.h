@@ -110,8 +110,12 @@ char                     *_tprof_chart_format_title  (TprofChart *self,
                                                       const char *format);
 /* world_size bytes, non-zero for a shown rank; NULL: every rank. */
 const guint8            *_tprof_chart_get_mask      (TprofChart *self);
-/* Recomputes and redraws after a setting of the subclass changed. */
+/* Recomputes and redraws after a setting of the subclass changed (when
+ * the chart is on screen; else once it is mapped or refreshed). */
 void                     _tprof_chart_recompute     (TprofChart *self);
+/* Recomputes now what changed while the chart was not on screen: for
+ * whatever reads its data. */
+void                     _tprof_chart_refresh       (TprofChart *self);
 /* The item under (@x, @y) in the last drawn picture, or -1. */
 gssize                   _tprof_chart_hit           (TprofChart *self,
                                                      double      x,

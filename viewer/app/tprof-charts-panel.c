@@ -35,6 +35,7 @@ struct _TprofChartsPanel
 
 enum {
   RANK_CLICKED,
+  RANKS_CLICKED,
   CANCEL_READING,
   READ_AGAIN,
   N_SIGNALS
@@ -196,6 +197,16 @@ heatmap_rank_clicked_cb (TprofChartsPanel *self,
                          TprofHeatmapView *view)
 {
   g_signal_emit (self, signals[RANK_CLICKED], 0, rank);
+}
+
+/* A bar or row of hosts clicked, on any chart: @ranks, @n_ranks of them. */
+static void
+ranks_clicked_cb (TprofChartsPanel *self,
+                  gpointer          ranks,
+                  guint             n_ranks,
+                  GtkWidget        *chart)
+{
+  g_signal_emit (self, signals[RANKS_CLICKED], 0, ranks, n_ranks);
 }
 
 static int
@@ -362,6 +373,10 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   signals[RANK_CLICKED] =
     g_signal_new ("rank-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  /* the ranks of a host clicked (const gint32 *, their number) */
+  signals[RANKS_CLICKED] =
+    g_signal_new ("ranks-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_UINT);
   signals[CANCEL_READING] =
     g_signal_new ("cancel-reading", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
@@ -397,6 +412,7 @@ tprof_charts_panel_class_init (TprofChartsPanelClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, rank_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, bins_input_cb);
   gtk_widget_class_bind_template_callback (widget_class, heatmap_rank_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, ranks_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, bins_output_cb);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

@@ -34,6 +34,7 @@ static GParamSpec *properties[N_PROPS];
 
 enum {
   RANK_CLICKED,
+  RANKS_CLICKED,
   N_SIGNALS
 };
 
@@ -283,7 +284,29 @@ tprof_heatmap_view_describe (TprofChart *chart,
                           who, first, last, duration, deviation);
 }
 
-/* A click on a cell shows its rank alone, as on the rank chart. */
+/* The shown ranks of the hosts of row @row of hosts (ascending). */
+static GArray *
+host_row_ranks (TprofHeatmapView *self,
+                guint             row)
+{
+  const TprofTopology *topo = _tprof_profile_get_topology (_tprof_chart_get_profile (TPROF_CHART (self)));
+  const guint8 *mask = _tprof_chart_get_mask (TPROF_CHART (self));
+  GArray *ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  for (gsize g = self->hosts->first_group[row]; g <= self->hosts->last_group[row]; g++)
+    {
+      gsize n;
+      const gint32 *group = tprof_topology_group_ranks (topo, self->hosts->level, g, &n);
+
+      for (gsize i = 0; i < n; i++)
+        if (mask == NULL || mask[group[i]])
+          g_array_append_val (ranks, group[i]);
+    }
+  return ranks;
+}
+
+/* A click on a cell shows its rank alone, as on the rank chart; on a row
+ * of hosts, their ranks. */
 static void
 released_cb (GtkGestureClick  *click,
              int               n_press,
@@ -292,10 +315,17 @@ released_cb (GtkGestureClick  *click,
              TprofHeatmapView *self)
 {
   gssize hit = _tprof_chart_hit (TPROF_CHART (self), x, y);
+  g_autoptr(GArray) ranks = NULL;
 
-  /* a row of hosts is no rank (its hosts are checked in the rank list) */
-  if (hit >= 0 && self->heat != NULL && self->hosts == NULL)
-    g_signal_emit (self, signals[RANK_CLICKED], 0, (int) row_rank (self, (guint) (hit / self->heat->n_cols)));
+  if (hit < 0 || self->heat == NULL)
+    return;
+  if (self->hosts == NULL)
+    {
+      g_signal_emit (self, signals[RANK_CLICKED], 0, (int) row_rank (self, (guint) (hit / self->heat->n_cols)));
+      return;
+    }
+  ranks = host_row_ranks (self, (guint) (hit / self->hosts->n_cols));
+  g_signal_emit (self, signals[RANKS_CLICKED], 0, ranks->data, ranks->len);
 }
 
 static char *
@@ -405,6 +435,10 @@ tprof_heatmap_view_class_init (TprofHeatmapViewClass *klass)
   signals[RANK_CLICKED] =
     g_signal_new ("rank-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  /* a row of hosts clicked: its shown ranks (const gint32 *, their number) */
+  signals[RANKS_CLICKED] =
+    g_signal_new ("ranks-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_UINT);
 }
 
 static void
@@ -422,6 +456,7 @@ _tprof_heatmap_view_get_cells (TprofHeatmapView *self,
                                guint            *n_cols)
 {
   g_return_val_if_fail (TPROF_IS_HEATMAP_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   *n_rows = self->heat != NULL ? self->n_rows : 0;
   *n_cols = self->heat != NULL ? self->heat->n_cols : 0;
   return self->cells;
@@ -432,6 +467,7 @@ _tprof_heatmap_view_get_row_labels (TprofHeatmapView *self,
                                     guint            *n_rows)
 {
   g_return_val_if_fail (TPROF_IS_HEATMAP_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   *n_rows = self->hosts != NULL ? self->hosts->n_rows : 0;
   return self->hosts != NULL ? (const char *const *) self->hosts->labels : NULL;
 }

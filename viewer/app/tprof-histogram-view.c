@@ -358,6 +358,7 @@ const TprofHistogram *
 _tprof_histogram_view_get_histogram (TprofHistogramView *self)
 {
   g_return_val_if_fail (TPROF_IS_HISTOGRAM_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   return self->hist;
 }
 
@@ -365,6 +366,7 @@ const TprofHistogram *
 _tprof_histogram_view_get_baseline (TprofHistogramView *self)
 {
   g_return_val_if_fail (TPROF_IS_HISTOGRAM_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   return self->baseline;
 }
 
@@ -372,5 +374,6 @@ const char *
 _tprof_histogram_view_get_subtitle (TprofHistogramView *self)
 {
   g_return_val_if_fail (TPROF_IS_HISTOGRAM_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   return self->subtitle;
 }

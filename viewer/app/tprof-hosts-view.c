@@ -255,5 +255,6 @@ const TprofPlotHosts *
 _tprof_hosts_view_get_plot (TprofHostsView *self)
 {
   g_return_val_if_fail (TPROF_IS_HOSTS_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   return self->drawn ? &self->plot : NULL;
 }

@@ -1,4 +1,4 @@
-/* tprof-rank-chart.c — TprofRankChart: per-rank totals or means with hover details; a click shows the rank alone. */
+/* tprof-rank-chart.c — TprofRankChart: per-rank totals or means (per host when ranks outnumber pixels) with hover details; a click shows the rank or host alone. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -20,6 +20,12 @@ struct _TprofRankChart
    * where it has no samples); NULL: none */
   double            *baseline_sum;
   double            *baseline_mean;
+
+  /* the ranks gathered by host when they outnumber bars of
+   * TPROF_PLOT_RANKS_MIN_BAR px, or NULL; made for room bars and metric */
+  TprofPlotRankGroups *groups;
+  guint              room;
+  TprofPlotRankMetric groups_metric;
 };
 
 enum {
@@ -30,6 +36,7 @@ enum {
 
 enum {
   RANK_CLICKED,
+  RANKS_CLICKED,
   N_SIGNALS
 };
 
@@ -51,6 +58,8 @@ tprof_rank_chart_recompute (TprofChart *chart)
   g_clear_pointer (&self->ranks, free);
   g_clear_pointer (&self->baseline_sum, g_free);
   g_clear_pointer (&self->baseline_mean, g_free);
+  g_clear_pointer (&self->groups, tprof_plot_rank_groups_free);
+  self->room = 0;
   self->n_ranks = 0;
 
   if (index != NULL)
@@ -73,6 +82,12 @@ tprof_rank_chart_recompute (TprofChart *chart)
     }
 }
 
+static TprofPlotRankMetric
+tprof_rank_chart_metric (TprofRankChart *self)
+{
+  return g_strcmp0 (self->metric, "mean") == 0 ? TPROF_PLOT_RANK_MEAN : TPROF_PLOT_RANK_TOTAL;
+}
+
 static void
 tprof_rank_chart_fill_plot (TprofRankChart *self,
                             TprofPlotRanks *plot)
@@ -80,12 +95,63 @@ tprof_rank_chart_fill_plot (TprofRankChart *self,
   tprof_plot_ranks_init (plot);
   plot->ranks = self->ranks;
   plot->n_ranks = self->n_ranks;
-  plot->metric = g_strcmp0 (self->metric, "mean") == 0 ? TPROF_PLOT_RANK_MEAN : TPROF_PLOT_RANK_TOTAL;
+  plot->metric = tprof_rank_chart_metric (self);
   if (self->baseline_sum != NULL)
     {
       plot->baseline = plot->metric == TPROF_PLOT_RANK_MEAN ? self->baseline_mean : self->baseline_sum;
       plot->label = _tprof_chart_get_label (TPROF_CHART (self));
       plot->baseline_label = _tprof_chart_get_baseline_label (TPROF_CHART (self));
+    }
+  if (self->groups != NULL)
+    tprof_plot_ranks_use_groups (plot, self->groups);
+}
+
+/* Bars of TPROF_PLOT_RANKS_MIN_BAR px that fit @plot's data area. */
+static guint
+bars_room (const TprofPlotRanks *plot,
+           double                width,
+           double                height,
+           const TprofPlotTheme *theme)
+{
+  return (guint) MAX (tprof_plot_ranks_bars_width (width, height, plot, theme) / TPROF_PLOT_RANKS_MIN_BAR, 1);
+}
+
+/* More ranks than bars of TPROF_PLOT_RANKS_MIN_BAR px: a bar per host (or
+ * run of hosts) instead, made again when the room or the metric changes.
+ * The bars' own axis may be wider than the ranks' (sums of hosts are
+ * longer numbers): then they are made again for the room left. */
+static void
+tprof_rank_chart_fit_bars (TprofRankChart       *self,
+                           double                width,
+                           double                height,
+                           const TprofPlotTheme *theme)
+{
+  const TprofTopology *topo = _tprof_profile_get_topology (_tprof_chart_get_profile (TPROF_CHART (self)));
+  TprofPlotRankMetric metric = tprof_rank_chart_metric (self);
+  TprofPlotRanks plot;
+  guint room;
+
+  if (topo == NULL || self->ranks == NULL)
+    return;
+  tprof_plot_ranks_init (&plot);
+  plot.ranks = self->ranks;
+  plot.n_ranks = self->n_ranks;
+  plot.metric = metric;
+  room = bars_room (&plot, width, height, theme);
+  if (room == self->room && metric == self->groups_metric)
+    return;
+  self->room = room;
+  self->groups_metric = metric;
+  g_clear_pointer (&self->groups, tprof_plot_rank_groups_free);
+  self->groups = tprof_plot_rank_groups_new (self->ranks, self->n_ranks, topo, metric, room);
+  if (self->groups == NULL)
+    return;
+  tprof_plot_ranks_use_groups (&plot, self->groups);
+  room = bars_room (&plot, width, height, theme);
+  if (room < self->groups->n_bars)
+    {
+      tprof_plot_rank_groups_free (self->groups);
+      self->groups = tprof_plot_rank_groups_new (self->ranks, self->n_ranks, topo, metric, room);
     }
 }
 
@@ -108,14 +174,23 @@ tprof_rank_chart_draw (TprofChart           *chart,
                        gssize                hover,
                        TprofPlotArea        *area)
 {
+  TprofRankChart *self = TPROF_RANK_CHART (chart);
   TprofPlotRanks plot;
   g_autofree char *title = NULL;
+  gboolean hosts;
 
-  tprof_rank_chart_fill_plot (TPROF_RANK_CHART (chart), &plot);
+  tprof_rank_chart_fit_bars (self, width, height, theme);
+  tprof_rank_chart_fill_plot (self, &plot);
   plot.hover_index = hover;
-  /* TRANSLATORS: chart titles; %s is the operation name */
-  title = _tprof_chart_format_title (chart, plot.metric == TPROF_PLOT_RANK_MEAN ? _("Mean Time per Rank: %s")
-                                                                                : _("Time per Rank: %s"));
+  hosts = self->groups != NULL && self->groups->level != TPROF_TOPOLOGY_RANK;
+  if (hosts)
+    /* TRANSLATORS: chart titles when each bar is a host; %s is the operation name */
+    title = _tprof_chart_format_title (chart, plot.metric == TPROF_PLOT_RANK_MEAN ? _("Mean Time per Host: %s")
+                                                                                  : _("Time per Host: %s"));
+  else
+    /* TRANSLATORS: chart titles; %s is the operation name */
+    title = _tprof_chart_format_title (chart, plot.metric == TPROF_PLOT_RANK_MEAN ? _("Mean Time per Rank: %s")
+                                                                                  : _("Time per Rank: %s"));
   plot.title = title;
   tprof_plot_ranks_draw (cr, width, height, &plot, theme, area);
 }
@@ -132,6 +207,28 @@ tprof_rank_chart_hit (TprofChart          *chart,
   return tprof_plot_ranks_hit (&plot, area, x, y);
 }
 
+/* The shown ranks of the hosts of bar @bar (ascending). */
+static GArray *
+tprof_rank_chart_bar_ranks (TprofRankChart *self,
+                            gsize           bar)
+{
+  const TprofTopology *topo = _tprof_profile_get_topology (_tprof_chart_get_profile (TPROF_CHART (self)));
+  const TprofGroupBar *b = &self->groups->bars[bar];
+  const guint8 *mask = _tprof_chart_get_mask (TPROF_CHART (self));
+  GArray *ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  for (gsize g = b->first_group; g <= b->last_group; g++)
+    {
+      gsize n;
+      const gint32 *group = tprof_topology_group_ranks (topo, self->groups->level, g, &n);
+
+      for (gsize i = 0; i < n; i++)
+        if (mask == NULL || mask[group[i]])
+          g_array_append_val (ranks, group[i]);
+    }
+  return ranks;
+}
+
 static void
 released_cb (GtkGestureClick *click,
              int              n_press,
@@ -140,9 +237,56 @@ released_cb (GtkGestureClick *click,
              TprofRankChart  *self)
 {
   gssize hit = _tprof_chart_hit (TPROF_CHART (self), x, y);
+  g_autoptr(GArray) ranks = NULL;
 
-  if (hit >= 0)
-    g_signal_emit (self, signals[RANK_CLICKED], 0, (int) self->ranks[hit].rank);
+  if (hit < 0)
+    return;
+  if (self->groups == NULL)
+    {
+      g_signal_emit (self, signals[RANK_CLICKED], 0, (int) self->ranks[hit].rank);
+      return;
+    }
+  ranks = tprof_rank_chart_bar_ranks (self, (gsize) hit);
+  g_signal_emit (self, signals[RANKS_CLICKED], 0, ranks->data, ranks->len);
+}
+
+/* A bar of hosts: its hosts, the one it shows and its ranks' statistics. */
+static char *
+describe_bar (TprofRankChart *self,
+              gssize          index)
+{
+  const TprofGroupBar *bar;
+  const TprofRankSummary *rs;
+  g_autofree char *sum = NULL;
+  g_autofree char *mean = NULL;
+  g_autofree char *std = NULL;
+  g_autofree char *min = NULL;
+  g_autofree char *max = NULL;
+  g_autofree char *who = NULL;
+
+  if ((gsize) index >= self->groups->n_bars)
+    return NULL;
+  bar = &self->groups->bars[index];
+  rs = &bar->summary;
+  sum = tprof_format_duration (rs->sum, 4);
+  mean = tprof_format_duration (rs->mean, 4);
+  std = tprof_format_duration (rs->std, 3);
+  min = tprof_format_duration (rs->min, 4);
+  max = tprof_format_duration (rs->max, 4);
+  if (bar->first_group == bar->last_group)
+    /* Translators: hovering a bar of one host: its name and how many of its ranks are shown */
+    who = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %zu rank shown", "%s, %zu ranks shown",
+                                        bar->ranks_shown),
+                           self->groups->labels[index], bar->ranks_shown);
+  else
+    /* Translators: hovering a bar of several hosts (node000–031): the
+     * slowest of them, whose ranks the bar shows, and their number */
+    who = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: the slowest, %s, %zu rank shown",
+                                        "%s: the slowest, %s, %zu ranks shown", bar->ranks_shown),
+                           self->groups->labels[index], self->groups->names[index], bar->ranks_shown);
+  /* Translators: the statistics of a host's ranks together shown when hovering its bar */
+  return g_strdup_printf (_("%s\nSamples: %zu\nTotal: %s\nMean: %s ± %s\nRange: %s – %s\nClick to show these ranks alone (again: the ranks shown before)"),
+                          who, rs->count, sum, mean, std, min, max);
 }
 
 static char *
@@ -162,6 +306,8 @@ tprof_rank_chart_describe (TprofChart *chart,
 
   if (_tprof_chart_get_index (chart) == NULL || (gsize) index >= self->n_ranks)
     return NULL;
+  if (self->groups != NULL)
+    return describe_bar (self, index);
 
   rs = &self->ranks[index];
   host = _tprof_profile_get_hostname (profile, rs->rank);
@@ -177,7 +323,7 @@ tprof_rank_chart_describe (TprofChart *chart,
     title = g_strdup_printf (_("Rank %d"), rs->rank);
 
   /* Translators: the statistics of one rank shown when hovering it */
-  return g_strdup_printf (_("%s\nSamples: %zu\nTotal: %s\nMean: %s ± %s\nRange: %s – %s\nClick to show this rank alone (again: every rank)"),
+  return g_strdup_printf (_("%s\nSamples: %zu\nTotal: %s\nMean: %s ± %s\nRange: %s – %s\nClick to show this rank alone (again: the ranks shown before)"),
                           title, rs->count, sum, mean, std, min, max);
 }
 
@@ -189,6 +335,7 @@ tprof_rank_chart_dispose (GObject *object)
   g_clear_pointer (&self->ranks, free);
   g_clear_pointer (&self->baseline_sum, g_free);
   g_clear_pointer (&self->baseline_mean, g_free);
+  g_clear_pointer (&self->groups, tprof_plot_rank_groups_free);
   g_clear_pointer (&self->metric, g_free);
 
   G_OBJECT_CLASS (tprof_rank_chart_parent_class)->dispose (object);
@@ -258,6 +405,10 @@ tprof_rank_chart_class_init (TprofRankChartClass *klass)
   signals[RANK_CLICKED] =
     g_signal_new ("rank-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  /* a bar of hosts clicked: its shown ranks (const gint32 *, their number) */
+  signals[RANKS_CLICKED] =
+    g_signal_new ("ranks-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_UINT);
 
   gtk_widget_class_set_css_name (widget_class, "rankchart");
 }
@@ -278,6 +429,15 @@ _tprof_rank_chart_get_rank_summaries (TprofRankChart *self,
                                       gsize          *n_ranks)
 {
   g_return_val_if_fail (TPROF_IS_RANK_CHART (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   *n_ranks = self->n_ranks;
   return self->ranks;
+}
+
+const TprofPlotRankGroups *
+_tprof_rank_chart_get_groups (TprofRankChart *self)
+{
+  g_return_val_if_fail (TPROF_IS_RANK_CHART (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
+  return self->groups;
 }

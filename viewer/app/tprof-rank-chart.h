@@ -13,4 +13,7 @@ G_DECLARE_FINAL_TYPE (TprofRankChart, tprof_rank_chart, TPROF, RANK_CHART, Tprof
 const TprofRankSummary *_tprof_rank_chart_get_rank_summaries (TprofRankChart *self,
                                                               gsize          *n_ranks);
 
+/* The bars of hosts drawn last, or NULL when the bars are ranks. */
+const TprofPlotRankGroups *_tprof_rank_chart_get_groups (TprofRankChart *self);
+
 G_END_DECLS

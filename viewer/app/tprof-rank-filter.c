@@ -26,6 +26,10 @@ struct _TprofRankFilter
   GByteArray  *mask;
   guint        n_selected;
   gboolean     syncing;       /* the items are being set from the mask: their changes are not the user's */
+  /* the masks (GBytes) shown before each focus on a rank or host, the
+   * latest last; the user's own change of the filter forgets them */
+  GPtrArray   *previous;
+  gboolean     focusing;      /* the mask changes by a focus or back: previous stays */
 
   /* template widgets */
   GtkEntry    *expr_entry;
@@ -77,6 +81,8 @@ tprof_rank_filter_sync_entry (TprofRankFilter *self)
 static void
 tprof_rank_filter_emit_changed (TprofRankFilter *self)
 {
+  if (!self->focusing)
+    g_ptr_array_set_size (self->previous, 0);
   tprof_rank_filter_update_summary (self);
   tprof_rank_filter_sync_entry (self);
   g_signal_emit (self, signals[CHANGED], 0);
@@ -257,6 +263,7 @@ _tprof_rank_filter_set_profile (TprofRankFilter *self,
       for (int r = 0; r < world; r++)
         self->hostnames[r] = g_strdup (_tprof_profile_get_hostname (profile, r));
     }
+  g_ptr_array_set_size (self->previous, 0);
   g_byte_array_set_size (self->mask, world);
   memset (self->mask->data, 1, world);
   self->n_selected = world;
@@ -362,24 +369,97 @@ _tprof_rank_filter_invert (TprofRankFilter *self)
   tprof_rank_filter_set_each (self, choose_inverse, NULL);
 }
 
+/* At most this many filters are remembered to go back to. */
+#define MAX_PREVIOUS 16
+
+/* Whether exactly the @n_ranks ranks of @ranks are selected. */
 static gboolean
-choose_only (int rank, gboolean active, gpointer data)
+selects_exactly (TprofRankFilter *self,
+                 const gint32    *ranks,
+                 gsize            n_ranks)
 {
-  return rank == GPOINTER_TO_INT (data);
+  gsize n = 0;
+
+  for (gsize i = 0; i < n_ranks; i++)
+    {
+      if (ranks[i] < 0 || (guint) ranks[i] >= self->mask->len || !self->mask->data[ranks[i]])
+        return FALSE;
+      n += i == 0 || ranks[i] != ranks[i - 1];
+    }
+  return n == self->n_selected;
+}
+
+void
+_tprof_rank_filter_focus_ranks (TprofRankFilter *self,
+                                const gint32    *ranks,
+                                gsize            n_ranks)
+{
+  g_return_if_fail (TPROF_IS_RANK_FILTER (self));
+
+  if (n_ranks == 0)
+    return;
+  if (selects_exactly (self, ranks, n_ranks))
+    {
+      _tprof_rank_filter_go_back (self);
+      return;
+    }
+  if (self->previous->len == MAX_PREVIOUS)
+    g_ptr_array_remove_index (self->previous, 0);
+  g_ptr_array_add (self->previous, g_bytes_new (self->mask->data, self->mask->len));
+  self->focusing = TRUE;
+  _tprof_rank_filter_select_ranks (self, ranks, n_ranks);
+  self->focusing = FALSE;
+}
+
+void
+_tprof_rank_filter_go_back (TprofRankFilter *self)
+{
+  g_autoptr(GBytes) previous = NULL;
+
+  g_return_if_fail (TPROF_IS_RANK_FILTER (self));
+
+  if (self->previous->len == 0)
+    {
+      _tprof_rank_filter_select_all (self);
+      return;
+    }
+  previous = g_ptr_array_steal_index (self->previous, self->previous->len - 1);
+  self->focusing = TRUE;
+  tprof_rank_filter_set_each (self, choose_listed, (gpointer) g_bytes_get_data (previous, NULL));
+  self->focusing = FALSE;
+}
+
+char *
+_tprof_rank_filter_dup_previous (TprofRankFilter *self)
+{
+  g_autoptr(GArray) selected = g_array_new (FALSE, FALSE, sizeof (gint32));
+  const guint8 *mask;
+  gsize size;
+
+  g_return_val_if_fail (TPROF_IS_RANK_FILTER (self), NULL);
+
+  if (self->previous->len == 0)
+    return NULL;
+  mask = g_bytes_get_data (g_ptr_array_index (self->previous, self->previous->len - 1), &size);
+  for (guint r = 0; r < size; r++)
+    if (mask[r])
+      g_array_append_val (selected, r);
+  if (selected->len == size)
+    return NULL;
+  return tprof_rank_expr_format ((const gint32 *) selected->data, selected->len);
 }
 
 void
 _tprof_rank_filter_focus_rank (TprofRankFilter *self,
                                int              rank)
 {
+  gint32 one = rank;
+
   g_return_if_fail (TPROF_IS_RANK_FILTER (self));
 
   if (rank < 0 || (guint) rank >= self->mask->len)
     return;
-  if (_tprof_rank_filter_get_n_selected (self) == 1 && self->mask->data[rank])
-    _tprof_rank_filter_select_all (self);
-  else
-    tprof_rank_filter_set_each (self, choose_only, GINT_TO_POINTER (rank));
+  _tprof_rank_filter_focus_ranks (self, &one, 1);
 }
 
 void
@@ -543,6 +623,7 @@ tprof_rank_filter_finalize (GObject *object)
   TprofRankFilter *self = (TprofRankFilter *)object;
 
   g_byte_array_unref (self->mask);
+  g_ptr_array_unref (self->previous);
   g_strfreev (self->hostnames);
 
   G_OBJECT_CLASS (tprof_rank_filter_parent_class)->finalize (object);
@@ -587,6 +668,7 @@ tprof_rank_filter_init (TprofRankFilter *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->mask = g_byte_array_new ();
+  self->previous = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   self->roots = g_list_store_new (G_TYPE_OBJECT);
 
   factory = gtk_signal_list_item_factory_new ();

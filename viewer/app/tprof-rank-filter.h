@@ -17,9 +17,20 @@ void      _tprof_rank_filter_set_profile     (TprofRankFilter         *self,
 /* world_size bytes, non-zero for a selected rank; NULL when every rank is selected. */
 GBytes   *_tprof_rank_filter_dup_mask        (TprofRankFilter         *self);
 guint     _tprof_rank_filter_get_n_selected  (TprofRankFilter         *self);
-/* Shows @rank alone; when it is already shown alone, every rank again. */
+/* Shows the @n_ranks ranks of @ranks alone (a host's), remembering the
+ * filter shown until then; when they are already shown alone, goes back. */
+void      _tprof_rank_filter_focus_ranks     (TprofRankFilter         *self,
+                                              const gint32            *ranks,
+                                              gsize                    n_ranks);
+/* _tprof_rank_filter_focus_ranks() of @rank alone. */
 void      _tprof_rank_filter_focus_rank      (TprofRankFilter         *self,
                                               int                      rank);
+/* Back to the filter shown before the latest focus, or every rank when
+ * none is remembered (the user changed the filter since). */
+void      _tprof_rank_filter_go_back         (TprofRankFilter         *self);
+/* The filter going back shows, as an expression ("0-511"); NULL when it
+ * shows every rank. */
+char     *_tprof_rank_filter_dup_previous    (TprofRankFilter         *self);
 /* Puts the keyboard in the expression entry, its text selected. */
 void      _tprof_rank_filter_focus_entry     (TprofRankFilter         *self);
 void      _tprof_rank_filter_toggle_rank     (TprofRankFilter         *self,

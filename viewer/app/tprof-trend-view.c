@@ -184,6 +184,7 @@ const TprofPlotTrend *
 _tprof_trend_view_get_trend (TprofTrendView *self)
 {
   g_return_val_if_fail (TPROF_IS_TREND_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   return self->model != NULL ? &self->model->plot : NULL;
 }
 

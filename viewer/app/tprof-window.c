@@ -270,8 +270,18 @@ rank_clicked_cb (TprofWindow      *self,
                  int               rank,
                  TprofChartsPanel *charts)
 {
-  /* a click filters to the rank; a second click shows all again */
+  /* a click filters to the rank; a second click goes back */
   _tprof_rank_filter_focus_rank (self->rank_filter, rank);
+}
+
+static void
+ranks_clicked_cb (TprofWindow      *self,
+                  const gint32     *ranks,
+                  guint             n_ranks,
+                  TprofChartsPanel *charts)
+{
+  /* a host's bar or row: its ranks, as the straggler's "Show node064" */
+  _tprof_rank_filter_focus_ranks (self->rank_filter, ranks, n_ranks);
 }
 
 static void
@@ -459,15 +469,24 @@ showing_straggler_alone (TprofWindow *self)
   return _tprof_rank_filter_get_n_selected (self->rank_filter) == self->straggler_host_n_ranks;
 }
 
-/* "Show Rank N" or "Show node064", or the way back once it is shown alone. */
+/* "Show Rank N" or "Show node064", or the way back once it is shown
+ * alone: to every rank, or to the ranks shown before when they were fewer. */
 static void
 tprof_window_update_straggler_button (TprofWindow *self)
 {
   g_autofree char *label = NULL;
+  g_autofree char *previous = NULL;
+  g_autofree char *tooltip = NULL;
 
   if (self->straggler < 0)
     return;
-  if (showing_straggler_alone (self))
+  if (showing_straggler_alone (self) && (previous = _tprof_rank_filter_dup_previous (self->rank_filter)) != NULL)
+    {
+      label = g_strdup (_("Back to Previous Ranks"));
+      /* Translators: the tooltip of "Back to Previous Ranks"; %s lists them ("0-511") */
+      tooltip = g_strdup_printf (_("Shows again the ranks shown before: %s"), previous);
+    }
+  else if (showing_straggler_alone (self))
     label = g_strdup (_("Show All Ranks"));
   else if (self->straggler_host != NULL)
     /* Translators: %s is a host's name: the button shows its ranks alone */
@@ -475,6 +494,7 @@ tprof_window_update_straggler_button (TprofWindow *self)
   else
     label = g_strdup_printf (_("Show Rank %d"), self->straggler);
   gtk_button_set_label (self->straggler_button, label);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->straggler_button), tooltip);
 }
 
 static void
@@ -483,14 +503,14 @@ straggler_button_cb (TprofWindow *self,
 {
   if (self->straggler < 0)
     return;
-  /* the straggler alone, or every rank again when it is shown alone */
+  /* the straggler alone, or the ranks shown before when it is shown alone */
   if (self->straggler_host == NULL)
     _tprof_rank_filter_focus_rank (self->rank_filter, self->straggler);
   else if (showing_straggler_alone (self))
-    _tprof_rank_filter_select_all (self->rank_filter);
+    _tprof_rank_filter_go_back (self->rank_filter);
   else
-    _tprof_rank_filter_select_ranks (self->rank_filter, self->straggler_host_ranks,
-                                     self->straggler_host_n_ranks);
+    _tprof_rank_filter_focus_ranks (self->rank_filter, self->straggler_host_ranks,
+                                    self->straggler_host_n_ranks);
 }
 
 int
@@ -829,6 +849,7 @@ tprof_window_class_init (TprofWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, rank_filter_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, selected_operation_cb);
   gtk_widget_class_bind_template_callback (widget_class, rank_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, ranks_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, straggler_button_cb);
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, straggler_bar);
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, title_label);

@@ -392,6 +392,30 @@ draw_numeric_x (cairo_t              *cr,
     }
 }
 
+/* Names (hosts) under their slots, from the left, each one that does
+ * not crowd the last drawn. */
+static void
+draw_named_x (cairo_t              *cr,
+              const TprofPlotFrame *frame,
+              const TprofPlotAxes  *axes,
+              const TprofPlotArea  *area)
+{
+  TprofPlotFont font = tick_font (frame);
+  double slot = area->width / axes->n_categories, last_right = -G_MAXDOUBLE;
+
+  for (guint i = 0; i < axes->n_categories; i++)
+    {
+      double x = area->x + (i + 0.5) * slot;
+      double w;
+
+      _tprof_plot_text_extents (cr, &font, axes->category_labels[i], &w, NULL);
+      if (x - w / 2 <= last_right + frame->font * 0.8)
+        continue;
+      draw_x_tick (cr, frame, area, x, axes->category_labels[i]);
+      last_right = x + w / 2;
+    }
+}
+
 static void
 draw_category_x (cairo_t              *cr,
                  const TprofPlotFrame *frame,
@@ -470,6 +494,8 @@ _tprof_plot_axes_draw (cairo_t              *cr,
 
   if (axes->x != NULL)
     draw_numeric_x (cr, frame, axes->x, area);
+  else if (axes->category_labels != NULL && axes->n_categories > 0)
+    draw_named_x (cr, frame, axes, area);
   else
     draw_category_x (cr, frame, axes, area);
 

@@ -4,7 +4,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "tprof-plot.h"
+#include "tprof-plot-private.h"
 
 /* A group's name on the axis: a host's own name, a rank's number. */
 static char *
@@ -41,24 +41,28 @@ range_label (const char *first,
   return g_strdup_printf ("%s–%s", first, last + p);
 }
 
+char *
+_tprof_plot_groups_label (const TprofTopology *topo,
+                          gsize                level,
+                          gsize                first,
+                          gsize                last)
+{
+  g_autofree char *first_label = group_label (topo, level, first);
+  g_autofree char *last_label = NULL;
+
+  if (first == last)
+    return g_steal_pointer (&first_label);
+  last_label = group_label (topo, level, last);
+  return range_label (first_label, last_label);
+}
+
 static void
 fill_labels (TprofPlotHeatmapRows *rows,
              const TprofTopology  *topo)
 {
   rows->labels = g_new0 (char *, rows->n_rows + 1);
   for (guint b = 0; b < rows->n_rows; b++)
-    {
-      g_autofree char *first = group_label (topo, rows->level, rows->first_group[b]);
-
-      if (rows->first_group[b] == rows->last_group[b])
-        rows->labels[b] = g_steal_pointer (&first);
-      else
-        {
-          g_autofree char *last = group_label (topo, rows->level, rows->last_group[b]);
-
-          rows->labels[b] = range_label (first, last);
-        }
-    }
+    rows->labels[b] = _tprof_plot_groups_label (topo, rows->level, rows->first_group[b], rows->last_group[b]);
 }
 
 /* Gathers the rows at @level into at most @max_rows; NULL when nothing is

@@ -145,6 +145,8 @@ typedef struct
 {
   const TprofPlotAxis *x;              /* NULL: categories */
   const gint32        *categories;
+  const char *const   *category_labels; /* n_categories names (hosts) instead
+                                           of the integers; NULL: none */
   guint                n_categories;
   const TprofPlotAxis *y;
   const char          *x_title;
@@ -172,6 +174,15 @@ double _tprof_plot_area_y (const TprofPlotArea *area, double v);
 double _tprof_plot_area_x_value (const TprofPlotArea *area, double x);
 /* Whether (@x, @y) falls on the data rectangle, which must not be empty. */
 gboolean _tprof_plot_area_contains (const TprofPlotArea *area, double x, double y);
+
+/* ---- groups of ranks (tprof-plot-heatmap-rows.c) ---- */
+
+/* The axis label of groups @first..@last of @level: "node064",
+ * "node000–031" (a rank's number at the rank level); free it. */
+char *_tprof_plot_groups_label (const TprofTopology *topo,
+                                gsize                level,
+                                gsize                first,
+                                gsize                last);
 
 /* ---- legend ---- */
 

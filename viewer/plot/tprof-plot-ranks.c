@@ -350,9 +350,19 @@ slowest_subtitle (const TprofPlotRanks *plot,
                   gboolean              stands_out)
 {
   char *value = tprof_format_duration (rank_value (plot, slowest), 3);
+  const char *name = plot->bar_names != NULL ? plot->bar_names[slowest] : NULL;
   char *subtitle;
 
-  if (plot->n_ranks < 2)
+  if (name != NULL && plot->n_ranks < 2)
+    /* TRANSLATORS: the only host shown and its time */
+    subtitle = g_strdup_printf (_("%s (%s)"), name, value);
+  else if (name != NULL && stands_out)
+    /* TRANSLATORS: the host with the largest time and that time */
+    subtitle = g_strdup_printf (_("Slowest: %s (%s)"), name, value);
+  else if (name != NULL)
+    /* TRANSLATORS: the hosts' times differ by less than noise; the largest one and its host */
+    subtitle = g_strdup_printf (_("No host stands out (largest: %s, %s)"), name, value);
+  else if (plot->n_ranks < 2)
     /* TRANSLATORS: the only rank shown and its time */
     subtitle = g_strdup_printf (_("Rank %d (%s)"), plot->ranks[slowest].rank, value);
   else if (stands_out)
@@ -418,9 +428,10 @@ tprof_plot_ranks_draw (cairo_t              *cr,
   _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_DURATION, 0, y_max > 0 ? y_max * 1.04 : 1e-3,
                                 5, TRUE);
   axes.categories = categories;
+  axes.category_labels = plot->bar_labels;
   axes.n_categories = (guint) plot->n_ranks;
   axes.y = &y_axis;
-  axes.x_title = _("Rank");
+  axes.x_title = plot->x_title != NULL ? plot->x_title : _("Rank");
   axes.y_title = plot->metric == TPROF_PLOT_RANK_MEAN ? _("Mean time") : _("Total time");
 
   _tprof_plot_axes_layout (cr, &frame, &axes, top, area);
@@ -459,6 +470,34 @@ tprof_plot_ranks_draw_default (cairo_t  *cr,
                                gpointer  user_data)
 {
   tprof_plot_ranks_draw (cr, width, height, user_data, NULL, NULL);
+}
+
+double
+tprof_plot_ranks_bars_width (double                width,
+                             double                height,
+                             const TprofPlotRanks *plot,
+                             const TprofPlotTheme *theme)
+{
+  cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cairo_t *cr = cairo_create (surface);
+  TprofPlotRanks outline = *plot;
+  TprofPlotArea area = { 0 };
+  gsize tallest = 0;
+
+  /* the layout alone: one bar as tall as the tallest keeps the axes */
+  for (gsize i = 1; i < plot->n_ranks; i++)
+    if (rank_top (plot, i) > rank_top (plot, tallest))
+      tallest = i;
+  outline.ranks = plot->n_ranks > 0 ? &plot->ranks[tallest] : NULL;
+  outline.n_ranks = plot->n_ranks > 0 ? 1 : 0;
+  outline.baseline = NULL;
+  outline.bar_labels = NULL;
+  outline.bar_names = NULL;
+  outline.hover_index = -1;
+  tprof_plot_ranks_draw (cr, width, height, &outline, theme, &area);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return area.width;
 }
 
 gssize

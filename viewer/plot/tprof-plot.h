@@ -106,7 +106,52 @@ typedef struct
   const double           *baseline;
   const char             *label;
   const char             *baseline_label;
+  /* bars that are hosts (tprof_plot_ranks_use_groups()): each bar's axis
+   * label ("node064", "node000–031") and the name of the host whose value
+   * it shows, for the subtitle (NULL: bars are ranks) */
+  const char *const      *bar_labels;
+  const char *const      *bar_names;
+  const char             *x_title;     /* NULL: "Rank" */
 } TprofPlotRanks;
+
+/* No bar of a per-rank chart is narrower (px): more ranks than fit make
+ * bars of hosts. */
+#define TPROF_PLOT_RANKS_MIN_BAR 3.0
+
+/* The width of the data area tprof_plot_ranks_draw() would give @plot. */
+double tprof_plot_ranks_bars_width (double                width,
+                                    double                height,
+                                    const TprofPlotRanks *plot,
+                                    const TprofPlotTheme *theme);
+
+/* A per-rank chart's ranks gathered into bars of hosts, or runs of hosts
+ * (of ranks when the file names no hosts shared by ranks), so that each
+ * bar is TPROF_PLOT_RANKS_MIN_BAR wide at least; a bar shows its ranks'
+ * samples together, of its slowest host for a run (the engine's
+ * tprof_topology_group_bars()). */
+typedef struct
+{
+  TprofGroupBar    *bars;      /* n_bars */
+  TprofRankSummary *summaries; /* n_bars: what each bar shows */
+  char            **labels;    /* n_bars + 1: "node064", "node000–031" */
+  char            **names;     /* n_bars + 1: the host each bar shows */
+  guint             n_bars;
+  gsize             level;
+  const char       *title;     /* the axis: "Host", "Hosts", a level's name */
+} TprofPlotRankGroups;
+
+/* @ranks (@n_ranks summaries) gathered into at most @max_bars bars by
+ * host when they are more than that (NULL otherwise, or without hosts
+ * and @max_bars >= @n_ranks); @metric chooses a run's host. */
+TprofPlotRankGroups *tprof_plot_rank_groups_new  (const TprofRankSummary *ranks,
+                                                  gsize                   n_ranks,
+                                                  const TprofTopology    *topo,
+                                                  TprofPlotRankMetric     metric,
+                                                  guint                   max_bars);
+void                 tprof_plot_rank_groups_free (TprofPlotRankGroups *groups);
+/* Makes @plot draw @groups' bars instead of its ranks (no baseline). */
+void                 tprof_plot_ranks_use_groups (TprofPlotRanks            *plot,
+                                                  const TprofPlotRankGroups *groups);
 
 void tprof_plot_ranks_init (TprofPlotRanks *plot);
 void tprof_plot_ranks_draw (cairo_t              *cr,

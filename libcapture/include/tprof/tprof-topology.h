@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include <tprof/tprof-error.h>
+#include <tprof/tprof-gathered-time.h>
 #include <tprof/tprof-macros.h>
 
 TPROF_BEGIN_DECLS
@@ -126,5 +127,35 @@ TPROF_EXPORT void tprof_topology_group_summaries (const TprofTopology *topo,
                                                   const double        *rank_sum,
                                                   const bool          *selected,
                                                   TprofGroupTotals    *out);
+
+
+/* A bar of a per-rank chart whose ranks are gathered by group (host). */
+typedef struct
+{
+  size_t           first_group;  /* its groups, consecutive */
+  size_t           last_group;
+  size_t           top_group;    /* the group whose value it shows */
+  size_t           ranks_shown;  /* that group's ranks with samples */
+  /* that group's samples together: count and sum added, mean = sum /
+   * count, std (N-1) and extremes over all its samples; rank: its lowest
+   * rank shown */
+  TprofRankSummary summary;
+} TprofGroupBar;
+
+/* The ranks of a per-rank chart (@ranks: @n_ranks summaries, as
+ * tprof_operation_index_rank_summaries() gives them) gathered by the
+ * groups of @level into at most @max_bars bars of consecutive groups (as
+ * tprof_topology_bin_groups() bins them): a bar of one group shows the
+ * summary of its ranks together; a bar of several shows that of its group
+ * with the largest sum (@by_mean: mean), so that gathering never hides a
+ * slow host. Writes @out (@max_bars entries); returns the bars written, 0
+ * for none, (size_t) -1 when memory is exhausted. */
+TPROF_EXPORT size_t tprof_topology_group_bars (const TprofTopology    *topo,
+                                               size_t                  level,
+                                               const TprofRankSummary *ranks,
+                                               size_t                  n_ranks,
+                                               bool                    by_mean,
+                                               size_t                  max_bars,
+                                               TprofGroupBar          *out);
 
 TPROF_END_DECLS
