@@ -14,6 +14,7 @@
 #include "tprof-breakdown-view.h"
 #include "tprof-heatmap-view.h"
 #include "tprof-operation.h"
+#include "tprof-rank-chart.h"
 
 static TprofApplication *app;
 static char *fixture_dir;
@@ -147,6 +148,25 @@ assert_host_text (const char *text,
   g_assert_cmpuint (strlen (text), >, strlen (expected) + strlen (cut + 1));
 }
 
+/* The per-rank chart marks ranks @lo .. @hi as slow, and no other, and
+ * the slowest of them is its slowest. */
+static void
+assert_marked_ranks (TprofWindow *window,
+                     int          lo,
+                     int          hi)
+{
+  TprofRankChart *chart = _tprof_charts_panel_get_rank_chart (window->charts);
+  gsize n = 0;
+  int32_t slowest = -1;
+  g_autofree int32_t *marked = _tprof_rank_chart_get_marked_ranks (chart, &n, &slowest);
+
+  g_assert_cmpuint (n, ==, (guint) (hi - lo + 1));
+  for (gsize i = 0; i < n; i++)
+    g_assert_cmpint (marked[i], ==, lo + (int) i);
+  g_assert_cmpint (slowest, >=, lo);
+  g_assert_cmpint (slowest, <=, hi);
+}
+
 /* The slow-node scenario slows the 8 ranks of its middle host (node064 of
  * 128, ranks 512-519), which arrive last at every step's allreduce: the
  * bar names that host, not one of its ranks, and its button shows those
@@ -171,6 +191,9 @@ test_fit_straggler_host (void)
   g_assert_cmpint (named, >=, 512);
   g_assert_cmpint (named, <=, 519);
   assert_host_text (text, "node064", "512-519", 40, 40);
+  /* the chart tells the same story: it marks the host's 8 ranks (the
+   * named one among them), each 30 % slower than the rest, and no other */
+  assert_marked_ranks (window, 512, 519);
   g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, show_host);
   g_signal_emit_by_name (window->straggler_button, "clicked");
   app_test_gui_wait_idle (window);
@@ -188,6 +211,7 @@ test_fit_straggler_host (void)
 
   app_test_gui_open (window, rank);
   g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 1);
+  assert_marked_ranks (window, 1, 1);
   /* named as the rank, not as its host */
   *strstr (host_format, "%s") = '\0';
   g_assert_false (g_str_has_prefix (text, host_format));
