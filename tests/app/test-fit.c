@@ -548,6 +548,19 @@ sort_arrow_shows (GtkWidget *widget)
   return FALSE;
 }
 
+/* The rows under step, the tree's one top row, are in name order. */
+static void
+assert_sorted_by_name (GListModel *model)
+{
+  for (guint i = 2; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TprofOperation) a = g_list_model_get_item (model, i - 1);
+      g_autoptr(TprofOperation) b = g_list_model_get_item (model, i);
+
+      g_assert_cmpint (strcmp (_tprof_operation_get_name (a), _tprof_operation_get_name (b)), <, 0);
+    }
+}
+
 /* Where the Name column's header lies in the window. */
 static graphene_point_t
 name_place (TprofWindow *window)
@@ -607,14 +620,27 @@ test_fit_name_pinned (void)
   settle (window);
   g_assert_true (sort_arrow_shows (_tprof_operation_table_get_view (window->table)));
   g_assert_false (sort_arrow_shows (_tprof_operation_table_get_stats_view (window->table)));
-  for (guint i = 2; i < g_list_model_get_n_items (model); i++)
-    {
-      g_autoptr(TprofOperation) a = g_list_model_get_item (model, i - 1);
-      g_autoptr(TprofOperation) b = g_list_model_get_item (model, i);
-
-      g_assert_cmpint (strcmp (_tprof_operation_get_name (a), _tprof_operation_get_name (b)), <, 0);
-    }
+  assert_sorted_by_name (model);
   assert_rows_side_by_side (window);
+  /* a statistic hidden (here Count) leaves the order by name */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_auto(GStrv) shown = g_settings_get_strv (settings, "table-columns");
+    g_autoptr(GStrvBuilder) fewer = g_strv_builder_new ();
+    g_auto(GStrv) ids = NULL;
+
+    for (guint i = 0; shown[i] != NULL; i++)
+      if (!g_str_equal (shown[i], "count"))
+        g_strv_builder_add (fewer, shown[i]);
+    ids = g_strv_builder_end (fewer);
+    g_settings_set_strv (settings, "table-columns", (const char *const *) ids);
+    settle (window);
+    g_assert_false (_tprof_operation_table_get_column_visible (window->table, "count"));
+    g_assert_true (sort_arrow_shows (_tprof_operation_table_get_view (window->table)));
+    assert_sorted_by_name (model);
+    g_settings_reset (settings, "table-columns");
+    settle (window);
+  }
   g_assert_true (_tprof_operation_table_sort_by (window->table, "sum", GTK_SORT_DESCENDING));
   settle (window);
   g_assert_false (sort_arrow_shows (_tprof_operation_table_get_view (window->table)));

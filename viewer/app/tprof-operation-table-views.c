@@ -6,8 +6,8 @@
  * (with the tree's expanders) in a window that never scrolls sideways,
  * the statistics in one that does. They show the same rows of the same
  * selection model, scroll together (their rows are equally tall:
- * style.css), sort by whichever header was clicked last,
- * and take the same keys. */
+ * style.css), sort by whichever header was clicked last, and take the
+ * same keys. */
 
 #include "config.h"
 
@@ -48,7 +48,7 @@ view_sorter_changed_cb (GtkSorter           *sorter,
 {
   GtkColumnView *other;
 
-  /* (the views clear their sorters as they go) */
+  /* (a table being disposed has lost its views) */
   if (self->syncing_sort || self->name_view == NULL || self->column_view == NULL)
     return;
   other = sorter == gtk_column_view_get_sorter (self->name_view) ? self->column_view : self->name_view;
