@@ -14,6 +14,7 @@
 #include "tprof-breakdown-view.h"
 #include "tprof-heatmap-view.h"
 #include "tprof-operation.h"
+#include "tprof-rank-chart.h"
 
 static TprofApplication *app;
 static char *fixture_dir;
@@ -147,6 +148,25 @@ assert_host_text (const char *text,
   g_assert_cmpuint (strlen (text), >, strlen (expected) + strlen (cut + 1));
 }
 
+/* The per-rank chart marks ranks @lo .. @hi as slow, and no other, and
+ * the slowest of them is its slowest. */
+static void
+assert_marked_ranks (TprofWindow *window,
+                     int          lo,
+                     int          hi)
+{
+  TprofRankChart *chart = _tprof_charts_panel_get_rank_chart (window->charts);
+  gsize n = 0;
+  int32_t slowest = -1;
+  g_autofree int32_t *marked = _tprof_rank_chart_get_marked_ranks (chart, &n, &slowest);
+
+  g_assert_cmpuint (n, ==, (guint) (hi - lo + 1));
+  for (gsize i = 0; i < n; i++)
+    g_assert_cmpint (marked[i], ==, lo + (int) i);
+  g_assert_cmpint (slowest, >=, lo);
+  g_assert_cmpint (slowest, <=, hi);
+}
+
 /* The slow-node scenario slows the 8 ranks of its middle host (node064 of
  * 128, ranks 512-519), which arrive last at every step's allreduce: the
  * bar names that host, not one of its ranks, and its button shows those
@@ -171,6 +191,9 @@ test_fit_straggler_host (void)
   g_assert_cmpint (named, >=, 512);
   g_assert_cmpint (named, <=, 519);
   assert_host_text (text, "node064", "512-519", 40, 40);
+  /* the chart tells the same story: it marks the host's 8 ranks (the
+   * named one among them), each 30 % slower than the rest, and no other */
+  assert_marked_ranks (window, 512, 519);
   g_assert_cmpstr (gtk_button_get_label (window->straggler_button), ==, show_host);
   g_signal_emit_by_name (window->straggler_button, "clicked");
   app_test_gui_wait_idle (window);
@@ -188,6 +211,7 @@ test_fit_straggler_host (void)
 
   app_test_gui_open (window, rank);
   g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 1);
+  assert_marked_ranks (window, 1, 1);
   /* named as the rank, not as its host */
   *strstr (host_format, "%s") = '\0';
   g_assert_false (g_str_has_prefix (text, host_format));
@@ -443,6 +467,227 @@ test_fit_table_csv (void)
   close_window (window);
 }
 
+/* The rows @view shows, top to bottom, as their bounds in @window, and
+ * whether each is selected into @selected. */
+static GArray *
+row_bounds (GtkWidget   *view,
+            TprofWindow *window,
+            GArray      *selected)
+{
+  GArray *bounds = g_array_new (FALSE, FALSE, sizeof (graphene_rect_t));
+
+  for (GtkWidget *list = gtk_widget_get_first_child (view); list != NULL; list = gtk_widget_get_next_sibling (list))
+    {
+      if (!g_str_equal (gtk_widget_get_css_name (list), "listview"))
+        continue;
+      for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL; row = gtk_widget_get_next_sibling (row))
+        {
+          graphene_rect_t rect;
+
+          if (g_str_equal (gtk_widget_get_css_name (row), "row") && gtk_widget_get_child_visible (row)
+              && gtk_widget_compute_bounds (row, GTK_WIDGET (window), &rect))
+            {
+              gboolean is_selected = (gtk_widget_get_state_flags (row) & GTK_STATE_FLAG_SELECTED) != 0;
+
+              g_array_append_val (bounds, rect);
+              g_array_append_val (selected, is_selected);
+            }
+        }
+    }
+  return bounds;
+}
+
+/* The two halves of the table show each row at the same height, side by side. */
+static void
+assert_rows_side_by_side (TprofWindow *window)
+{
+  g_autoptr(GArray) name_selected = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autoptr(GArray) stats_selected = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  g_autoptr(GArray) names = row_bounds (_tprof_operation_table_get_view (window->table), window, name_selected);
+  g_autoptr(GArray) stats = row_bounds (_tprof_operation_table_get_stats_view (window->table), window, stats_selected);
+  guint n_selected = 0;
+
+  g_assert_cmpuint (names->len, >, 0);
+  g_assert_cmpuint (names->len, ==, stats->len);
+  for (guint i = 0; i < names->len; i++)
+    {
+      graphene_rect_t *a = &g_array_index (names, graphene_rect_t, i);
+      graphene_rect_t *b = &g_array_index (stats, graphene_rect_t, i);
+
+      if (i == 0)
+        g_test_message ("rows of %.0f px", a->size.height);
+      g_assert_cmpfloat (a->origin.y, ==, b->origin.y);
+      g_assert_cmpfloat (a->size.height, ==, b->size.height);
+      g_assert_cmpint (g_array_index (name_selected, gboolean, i), ==, g_array_index (stats_selected, gboolean, i));
+      n_selected += g_array_index (name_selected, gboolean, i);
+    }
+  /* the profile's rows all show: the one selected, in both halves */
+  g_assert_cmpuint (n_selected, ==, 1);
+  /* the statistics scroll beside the names, not over them */
+  {
+    graphene_rect_t name_view, stats_window;
+
+    g_assert_true (gtk_widget_compute_bounds (_tprof_operation_table_get_view (window->table), GTK_WIDGET (window),
+                                              &name_view));
+    g_assert_true (gtk_widget_compute_bounds (gtk_widget_get_parent (_tprof_operation_table_get_stats_view (window->table)),
+                                              GTK_WIDGET (window), &stats_window));
+    g_assert_cmpfloat (name_view.origin.x + name_view.size.width, <=, stats_window.origin.x);
+  }
+}
+
+/* Whether a header of @view shows a sort arrow (GTK 4.8 tells no column
+ * view's sort column: its header's indicator does). */
+static gboolean
+sort_arrow_shows (GtkWidget *widget)
+{
+  if (g_str_equal (gtk_widget_get_css_name (widget), "sort-indicator"))
+    return gtk_widget_has_css_class (widget, "ascending") || gtk_widget_has_css_class (widget, "descending");
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    if (!g_str_equal (gtk_widget_get_css_name (child), "listview") && sort_arrow_shows (child))
+      return TRUE;
+  return FALSE;
+}
+
+/* The rows under step, the tree's one top row, are in name order. */
+static void
+assert_sorted_by_name (GListModel *model)
+{
+  for (guint i = 2; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TprofOperation) a = g_list_model_get_item (model, i - 1);
+      g_autoptr(TprofOperation) b = g_list_model_get_item (model, i);
+
+      g_assert_cmpint (strcmp (_tprof_operation_get_name (a), _tprof_operation_get_name (b)), <, 0);
+    }
+}
+
+/* The label @text in @widget or below it, or NULL. */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_str_equal (gtk_label_get_text (GTK_LABEL (widget)), text))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Where the Name column's header title lies in the window; it lies
+ * within the table. */
+static graphene_point_t
+name_place (TprofWindow *window)
+{
+  GtkWidget *title = find_label (GTK_WIDGET (window->table), _("Name"));
+  graphene_point_t place = { 0 }, table = { 0 };
+
+  g_assert_nonnull (title);
+  g_assert_true (gtk_widget_compute_point (title, GTK_WIDGET (window), &GRAPHENE_POINT_INIT (0, 0), &place));
+  g_assert_true (gtk_widget_compute_point (GTK_WIDGET (window->table), GTK_WIDGET (window),
+                                           &GRAPHENE_POINT_INIT (0, 0), &table));
+  g_assert_cmpfloat (place.x, >=, table.x);
+  return place;
+}
+
+/* The statistics half's sideways adjustment. */
+static GtkAdjustment *
+stats_hadjustment (TprofWindow *window)
+{
+  return gtk_scrollable_get_hadjustment (GTK_SCROLLABLE (_tprof_operation_table_get_stats_view (window->table)));
+}
+
+/* At 1000 x 700 (in German too, when run so) the statistics do not fit
+ * beside the names: scrolled sideways to their end, Name stays where it
+ * was, in full, and the rows stay side by side; scrolled down, both
+ * halves follow; a click on either half's header sorts the one order,
+ * and the selection is the same row in both. */
+static void
+test_fit_name_pinned (void)
+{
+  g_autofree char *path = make_scenario ("straggler", 16);
+  TprofWindow *window = _tprof_window_new (app);
+  GtkAdjustment *h = NULL;
+  graphene_point_t before, after;
+  GListModel *model;
+
+  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  gtk_window_present (GTK_WINDOW (window));
+  app_test_gui_open (window, path);
+  settle (window);
+  h = stats_hadjustment (window);
+  g_test_message ("statistics %.0f px wide in %.0f px", gtk_adjustment_get_upper (h), gtk_adjustment_get_page_size (h));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (h), >, gtk_adjustment_get_page_size (h) + 50);
+  before = name_place (window);
+  assert_rows_side_by_side (window);
+
+  gtk_adjustment_set_value (h, gtk_adjustment_get_upper (h) - gtk_adjustment_get_page_size (h));
+  settle (window);
+  g_assert_cmpfloat (gtk_adjustment_get_value (h), >, 50);
+  after = name_place (window);
+  g_assert_cmpfloat (after.x, ==, before.x);
+  g_assert_cmpfloat (after.y, ==, before.y);
+  /* Name shows whole: its half is no narrower than at first */
+  g_assert_cmpint (gtk_widget_get_width (_tprof_operation_table_get_view (window->table)), >=, 100);
+  assert_rows_side_by_side (window);
+
+  /* one order, whichever half's header is clicked: by name, then by sum
+   * (largest first), each under step, the tree's one top row */
+  model = _tprof_operation_table_get_model (window->table);
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "name", GTK_SORT_ASCENDING));
+  settle (window);
+  g_assert_true (sort_arrow_shows (_tprof_operation_table_get_view (window->table)));
+  g_assert_false (sort_arrow_shows (_tprof_operation_table_get_stats_view (window->table)));
+  assert_sorted_by_name (model);
+  assert_rows_side_by_side (window);
+  /* a statistic hidden (here Count) leaves the order by name */
+  {
+    g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+    g_auto(GStrv) shown = g_settings_get_strv (settings, "table-columns");
+    g_autoptr(GStrvBuilder) fewer = g_strv_builder_new ();
+    g_auto(GStrv) ids = NULL;
+
+    for (guint i = 0; shown[i] != NULL; i++)
+      if (!g_str_equal (shown[i], "count"))
+        g_strv_builder_add (fewer, shown[i]);
+    ids = g_strv_builder_end (fewer);
+    g_settings_set_strv (settings, "table-columns", (const char *const *) ids);
+    settle (window);
+    g_assert_false (_tprof_operation_table_get_column_visible (window->table, "count"));
+    g_assert_true (sort_arrow_shows (_tprof_operation_table_get_view (window->table)));
+    assert_sorted_by_name (model);
+    g_settings_reset (settings, "table-columns");
+    settle (window);
+  }
+  g_assert_true (_tprof_operation_table_sort_by (window->table, "sum", GTK_SORT_DESCENDING));
+  settle (window);
+  g_assert_false (sort_arrow_shows (_tprof_operation_table_get_view (window->table)));
+  g_assert_true (sort_arrow_shows (_tprof_operation_table_get_stats_view (window->table)));
+  {
+    g_autoptr(TprofOperation) top = g_list_model_get_item (model, 0);
+    g_autoptr(TprofOperation) first = g_list_model_get_item (model, 1);
+
+    g_assert_cmpstr (_tprof_operation_get_name (top), ==, "step");
+    g_assert_cmpstr (_tprof_operation_get_name (first), ==, "backward");
+  }
+  for (guint i = 2; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TprofOperation) a = g_list_model_get_item (model, i - 1);
+      g_autoptr(TprofOperation) b = g_list_model_get_item (model, i);
+
+      g_assert_cmpfloat (_tprof_operation_get_summary (a)->sum, >=, _tprof_operation_get_summary (b)->sum);
+    }
+  /* the selection is one row, the same in both halves, after each sort */
+  g_assert_true (select_named (window, "forward"));
+  settle (window);
+  assert_rows_side_by_side (window);
+  close_window (window);
+}
+
 /* Shots of @path at 1000x700 and 1200x800 in every mode into
  * $TPROF_TEST_SHOTS_DIR, named PREFIX-WIDTH-MODE.png; for looking at. */
 static void
@@ -477,6 +722,17 @@ shoot_modes (const char *path,
                           minimum_width (GTK_WIDGET (window->rank_filter)), minimum_width (GTK_WIDGET (window->table)),
                           minimum_width (GTK_WIDGET (window->charts)));
         }
+      /* the table scrolled sideways to its end: Name stays */
+      {
+        g_autofree char *name = g_strdup_printf ("%s-%d-scrolled.png", prefix, sizes[s][0]);
+        g_autofree char *png = g_build_filename (dir, name, NULL);
+        GtkAdjustment *h = stats_hadjustment (window);
+
+        g_settings_set_string (settings, "rank-metric", "total");
+        gtk_adjustment_set_value (h, gtk_adjustment_get_upper (h));
+        settle (window);
+        app_test_gui_render_png (window, png);
+      }
       g_settings_reset (settings, "rank-metric");
       close_window (window);
     }
@@ -529,6 +785,7 @@ main (int   argc,
   g_test_add_func ("/app/fit/wrapped-message", test_fit_wrapped_message);
   g_test_add_func ("/app/fit/truncated", test_fit_truncated);
   g_test_add_func ("/app/fit/table-csv", test_fit_table_csv);
+  g_test_add_func ("/app/fit/name-pinned", test_fit_name_pinned);
   g_test_add_func ("/app/fit/shots", test_fit_shots);
 
   ret = g_test_run ();

@@ -215,7 +215,7 @@ test_window_sort (void)
   /* the first click on a numeric header (the column view's "ascending")
    * puts the largest values first */
   {
-    GtkColumnView *view = GTK_COLUMN_VIEW (find_descendant (GTK_WIDGET (window->table), GTK_TYPE_COLUMN_VIEW));
+    GtkColumnView *view = GTK_COLUMN_VIEW (_tprof_operation_table_get_stats_view (window->table));
     GListModel *columns;
 
     g_assert_nonnull (view);
@@ -1943,7 +1943,7 @@ test_window_tree_scroll (void)
 {
   g_autofree char *path = write_long_tree_profile ("long-tree.h5");
   TprofWindow *window = app_test_gui_new_window (app);
-  GtkAdjustment *adjustment;
+  GtkAdjustment *adjustment, *stats_adjustment;
   GListModel *model = _tprof_operation_table_get_model (window->table);
   double scrolled;
 
@@ -1951,6 +1951,7 @@ test_window_tree_scroll (void)
   g_assert_true (_tprof_operation_table_is_tree (window->table));
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 80);
   adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (_tprof_operation_table_get_view (window->table)));
+  stats_adjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (_tprof_operation_table_get_stats_view (window->table)));
   app_test_wait (table_scrolls, adjustment);
 
   g_assert_true (_tprof_operation_table_sort_by (window->table, "name", GTK_SORT_ASCENDING));
@@ -1961,6 +1962,7 @@ test_window_tree_scroll (void)
   app_test_gui_wait_idle (window);
   scrolled = gtk_adjustment_get_value (adjustment);
   g_assert_cmpfloat (scrolled, >, 100);
+  app_test_wait (scrolled_to, &(ScrollWait) { stats_adjustment, scrolled });
 
   g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1", NULL));
   app_test_gui_wait_idle (window);
@@ -1970,6 +1972,8 @@ test_window_tree_scroll (void)
   for (gint64 end = g_get_monotonic_time () + 300 * 1000; g_get_monotonic_time () < end;)
     g_main_context_iteration (NULL, FALSE);
   g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_value (adjustment), scrolled, 0.5);
+  /* the statistics beside the names scrolled with them */
+  g_assert_cmpfloat_with_epsilon (gtk_adjustment_get_value (stats_adjustment), scrolled, 0.5);
   g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 41);
   g_assert_cmpuint (g_list_model_get_n_items (model), ==, 79);
   close_window (window);

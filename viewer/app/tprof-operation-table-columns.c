@@ -382,7 +382,8 @@ _tprof_operation_table_add_columns (TprofOperationTable *self)
         {
           gtk_column_view_column_set_expand (column, TRUE);
         }
-      gtk_column_view_append_column (self->column_view, column);
+      /* Name in the half that stays put, the rest in the one scrolling sideways */
+      gtk_column_view_append_column (spec->kind == COLUMN_NAME ? self->name_view : self->column_view, column);
       self->columns[i] = column;
       g_object_unref (sorter);
       g_object_unref (column);
@@ -396,7 +397,9 @@ static GtkWidget *
 header_title_for (TprofOperationTable *self,
                   const ColumnSpec    *spec)
 {
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view)); child != NULL;
+  GtkColumnView *view = spec->kind == COLUMN_NAME ? self->name_view : self->column_view;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (view)); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     for (GtkWidget *title = gtk_widget_get_first_child (child); title != NULL;
          title = gtk_widget_get_next_sibling (title))
@@ -533,7 +536,8 @@ _tprof_operation_table_sort_by (TprofOperationTable *self,
         /* numeric sorters are reversed (see column_spec_sorter) */
         if (column_specs[i].kind != COLUMN_NAME)
           order = order == GTK_SORT_ASCENDING ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING;
-        gtk_column_view_sort_by_column (self->column_view, self->columns[i], order);
+        gtk_column_view_sort_by_column (column_specs[i].kind == COLUMN_NAME ? self->name_view : self->column_view,
+                                        self->columns[i], order);
         return TRUE;
       }
   return FALSE;

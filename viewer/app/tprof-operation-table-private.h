@@ -1,4 +1,4 @@
-/* tprof-operation-table-private.h — TprofOperationTable's state and column table, shared by its files (columns, CSV, the rest). */
+/* tprof-operation-table-private.h — TprofOperationTable's state and column table, shared by its files (columns, CSV, views, the rest). */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
@@ -43,6 +43,11 @@ struct _TprofOperationTable
   GListStore         *store;        /* every operation, in profile order */
   GtkTreeListModel   *tree_model;   /* the top level (every operation without a tree), expanded */
   GtkSortListModel   *sort_model;   /* sorted within each level */
+  GtkTreeListRowSorter *row_sorter; /* by the header clicked last, in either half */
+  gboolean            syncing_sort;
+  gboolean            syncing_scroll;
+  GtkAdjustment      *scroll_leader;  /* the half scrolled last, until the other follows */
+  GdkFrameClock      *layout_clock;   /* whose layout the other half follows in (not owned) */
   GtkSingleSelection *selection;    /* of GtkTreeListRow */
   GListModel         *operations;   /* the rows shown as TprofOperation, in order */
   GtkFilter          *search_filter;  /* a name matches, or one of an operation's descendants' */
@@ -61,7 +66,11 @@ struct _TprofOperationTable
 
   /* template widgets */
   GtkSearchEntry     *search_entry;
-  GtkColumnView      *column_view;
+  GtkScrolledWindow  *name_window;  /* never scrolls sideways */
+  GtkColumnView      *name_view;    /* Name, with the tree's expanders */
+  GtkScrolledWindow  *stats_window;
+  GtkColumnView      *column_view;  /* the statistics */
+  GtkScrollbar       *stats_scrollbar;  /* under the statistics alone */
   GtkBox             *columns_box;
   GtkWidget          *columns_button;
 };
@@ -76,6 +85,14 @@ void            _tprof_operation_table_set_header_tooltips (TprofOperationTable 
 /* Shows the columns the settings list, and ticks the chooser's boxes. */
 void            _tprof_operation_table_apply_visible_columns (TprofOperationTable *self);
 void            _tprof_operation_table_add_column_checks   (TprofOperationTable *self);
+
+/* tprof-operation-table-views.c */
+/* Makes the two halves one table: they scroll together, the tree's
+ * keys on both; returns the rows' sorter (not owned), which follows the
+ * header clicked last in either half. */
+GtkSorter      *_tprof_operation_table_join_views       (TprofOperationTable *self);
+void            _tprof_operation_table_set_views_model  (TprofOperationTable *self,
+                                                         GtkSelectionModel   *model);
 
 /* tprof-operation-table.c */
 /* The row of operation @index (a new reference), or NULL. */

@@ -1,4 +1,4 @@
-/* tprof-operation-table.c — TprofOperationTable: the column view over searched and sorted TprofOperation rows, the tree's levels, selection and search (columns and CSV in files of their own). */
+/* tprof-operation-table.c — TprofOperationTable: searched and sorted TprofOperation rows, the tree's levels, selection and search (columns, CSV and the two column views in files of their own). */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "tprof-keynav.h"
 #include "tprof-operation-table-private.h"
 
 enum {
@@ -214,7 +213,7 @@ scroll_after_paint_cb (GdkFrameClock       *clock,
     return;
   gtk_adjustment_set_value (adjustment, self->scroll_value);
   /* the list anchors its scroll on a row: a value set while it still
-   * held a stale one must re-anchor it */
+   * held a stale one must re-anchor it (the Name half follows) */
   g_signal_emit_by_name (adjustment, "value-changed");
 }
 
@@ -454,7 +453,7 @@ search_activate_cb (TprofOperationTable *self,
   if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) == 0)
     return;
   gtk_single_selection_set_selected (self->selection, first_match (self));
-  gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+  gtk_widget_grab_focus (GTK_WIDGET (self->name_view));
 }
 
 /* Escape: every operation again. */
@@ -500,6 +499,7 @@ tprof_operation_table_dispose (GObject *object)
   g_clear_object (&self->operations);
   g_clear_object (&self->selection);
   g_clear_object (&self->tree_model);
+  g_clear_object (&self->row_sorter);
   g_clear_object (&self->search_filter);
   g_clear_object (&self->store);
   g_clear_object (&self->settings);
@@ -572,14 +572,18 @@ tprof_operation_table_class_init (TprofOperationTableClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tprof/Viewer/tprof-operation-table.ui");
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, name_window);
+  gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, name_view);
+  gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, stats_window);
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, column_view);
+  gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, stats_scrollbar);
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, columns_box);
   gtk_widget_class_bind_template_child (widget_class, TprofOperationTable, columns_button);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
 
-  /* bound on the column view in the template (the search entry keeps its keys) */
+  /* bound on both column views (the search entry keeps its keys) */
   gtk_widget_class_install_action (widget_class, "table.expand", NULL, expand_action);
   gtk_widget_class_install_action (widget_class, "table.collapse", NULL, collapse_action);
 
@@ -634,8 +638,6 @@ tprof_operation_table_init (TprofOperationTable *self)
 {
   GtkFilterListModel *top_level;
   GtkEveryFilter *top_filter;
-  GtkTreeListRowSorter *row_sorter;
-
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->selected_index = -1;
@@ -655,13 +657,13 @@ tprof_operation_table_init (TprofOperationTable *self)
   _tprof_operation_table_set_header_tooltips (self);
 
   /* the column's order applies among siblings; children stay under their parent */
-  row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->column_view)));
-  self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->tree_model)), GTK_SORTER (row_sorter));
+  self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->tree_model)),
+                                              g_object_ref (_tprof_operation_table_join_views (self)));
   self->selection = gtk_single_selection_new (G_LIST_MODEL (self->sort_model));
   gtk_single_selection_set_autoselect (self->selection, FALSE);
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect_swapped (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self);
-  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  _tprof_operation_table_set_views_model (self, GTK_SELECTION_MODEL (self->selection));
   self->operations = G_LIST_MODEL (gtk_map_list_model_new (g_object_ref (G_LIST_MODEL (self->selection)),
                                                            row_operation, NULL, NULL));
   g_signal_connect_object (self->selection, "items-changed", G_CALLBACK (rows_changed_cb), self, G_CONNECT_SWAPPED);
@@ -670,19 +672,4 @@ tprof_operation_table_init (TprofOperationTable *self)
   self->settings = g_settings_new (APP_ID);
   g_signal_connect_swapped (self->settings, "changed::table-columns", G_CALLBACK (_tprof_operation_table_apply_visible_columns), self);
   _tprof_operation_table_apply_visible_columns (self);
-}
-
-void
-_tprof_operation_table_set_next_focus (TprofOperationTable *self,
-                                       GtkWidget           *next)
-{
-  g_return_if_fail (TPROF_IS_OPERATION_TABLE (self));
-  _tprof_keynav_one_tab_stop (GTK_WIDGET (self->column_view), self->columns_button, next);
-}
-
-GtkWidget *
-_tprof_operation_table_get_view (TprofOperationTable *self)
-{
-  g_return_val_if_fail (TPROF_IS_OPERATION_TABLE (self), NULL);
-  return GTK_WIDGET (self->column_view);
 }

@@ -63,7 +63,9 @@ void     _tprof_operation_table_set_next_focus (TprofOperationTable *self,
 /* The tooltip on column @id's header (what the column means), for tests. */
 const char *_tprof_operation_table_get_header_tooltip (TprofOperationTable *self,
                                                        const char          *id);
-/* The column view, for tests. */
-GtkWidget *_tprof_operation_table_get_view (TprofOperationTable *self);
+/* The column view of Name (the table's tab stop, with the tree's keys),
+ * and that of the statistics beside it, which scrolls sideways; for tests. */
+GtkWidget *_tprof_operation_table_get_view       (TprofOperationTable *self);
+GtkWidget *_tprof_operation_table_get_stats_view (TprofOperationTable *self);
 
 G_END_DECLS

@@ -26,6 +26,10 @@ struct _TprofRankChart
   TprofPlotRankGroups *groups;
   guint              room;
   TprofPlotRankMetric groups_metric;
+  /* the straggler the bar names, when it is a host (NULL: none) */
+  char              *group_name;
+  int32_t           *group_ranks;
+  gsize              n_group_ranks;
 };
 
 enum {
@@ -96,6 +100,9 @@ tprof_rank_chart_fill_plot (TprofRankChart *self,
   plot->ranks = self->ranks;
   plot->n_ranks = self->n_ranks;
   plot->metric = tprof_rank_chart_metric (self);
+  plot->group_name = self->group_name;
+  plot->group_ranks = self->group_ranks;
+  plot->n_group_ranks = self->n_group_ranks;
   if (self->baseline_sum != NULL)
     {
       plot->baseline = plot->metric == TPROF_PLOT_RANK_MEAN ? self->baseline_mean : self->baseline_sum;
@@ -337,6 +344,8 @@ tprof_rank_chart_dispose (GObject *object)
   g_clear_pointer (&self->baseline_mean, g_free);
   g_clear_pointer (&self->groups, tprof_plot_rank_groups_free);
   g_clear_pointer (&self->metric, g_free);
+  g_clear_pointer (&self->group_name, g_free);
+  g_clear_pointer (&self->group_ranks, g_free);
 
   G_OBJECT_CLASS (tprof_rank_chart_parent_class)->dispose (object);
 }
@@ -440,4 +449,46 @@ _tprof_rank_chart_get_groups (TprofRankChart *self)
   g_return_val_if_fail (TPROF_IS_RANK_CHART (self), NULL);
   _tprof_chart_refresh (TPROF_CHART (self));
   return self->groups;
+}
+
+void
+_tprof_rank_chart_set_straggler_group (TprofRankChart *self,
+                                       const char     *name,
+                                       const int32_t  *ranks,
+                                       gsize           n_ranks)
+{
+  g_return_if_fail (TPROF_IS_RANK_CHART (self));
+
+  g_clear_pointer (&self->group_name, g_free);
+  g_clear_pointer (&self->group_ranks, g_free);
+  self->n_group_ranks = 0;
+  if (name != NULL && ranks != NULL && n_ranks > 0)
+    {
+      self->group_name = g_strdup (name);
+      self->group_ranks = g_memdup2 (ranks, n_ranks * sizeof *ranks);
+      self->n_group_ranks = n_ranks;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+int32_t *
+_tprof_rank_chart_get_marked_ranks (TprofRankChart *self,
+                                    gsize          *n_marked,
+                                    int32_t        *slowest)
+{
+  TprofPlotRanks plot;
+  g_autofree gboolean *marked = NULL;
+  int32_t *ranks;
+  gsize top = 0;
+
+  g_return_val_if_fail (TPROF_IS_RANK_CHART (self), NULL);
+  tprof_rank_chart_fill_plot (self, &plot);
+  marked = tprof_plot_ranks_find_marked (&plot, &top);
+  ranks = g_new (int32_t, MAX (self->n_ranks, 1));
+  *n_marked = 0;
+  for (gsize i = 0; i < self->n_ranks; i++)
+    if (marked[i])
+      ranks[(*n_marked)++] = self->ranks[i].rank;
+  *slowest = self->n_ranks > 0 ? self->ranks[top].rank : -1;
+  return ranks;
 }

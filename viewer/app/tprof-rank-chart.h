@@ -15,5 +15,16 @@ const TprofRankSummary *_tprof_rank_chart_get_rank_summaries (TprofRankChart *se
 
 /* The bars of hosts drawn last, or NULL when the bars are ranks. */
 const TprofPlotRankGroups *_tprof_rank_chart_get_groups (TprofRankChart *self);
+/* The straggler the bar names when it is a group of ranks (a host): its
+ * ranks that stand out are marked, and the chart names it; NULL: none. */
+void                    _tprof_rank_chart_set_straggler_group (TprofRankChart *self,
+                                                               const char     *name,
+                                                               const int32_t  *ranks,
+                                                               gsize           n_ranks);
+/* The ranks the chart marks as slow, ascending (g_free() them), and the
+ * slowest rank shown into @slowest (-1: none); for tests. */
+int32_t                *_tprof_rank_chart_get_marked_ranks (TprofRankChart *self,
+                                                            gsize          *n_marked,
+                                                            int32_t        *slowest);
 
 G_END_DECLS

@@ -386,6 +386,7 @@ extra_loaded_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   gboolean current = load->cancellable == self->baseline_cancellable;
 
+  self->extras_loading--;
   if (!_tprof_profile_load_finish (extra, result, &error))
     {
       if (current && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -431,6 +432,8 @@ _tprof_window_compare_with_runs (TprofWindow *self,
 
       load->window = g_object_ref (self);
       load->cancellable = g_object_ref (self->baseline_cancellable);
+      /* the window is busy until every baseline has its say */
+      self->extras_loading++;
       _tprof_profile_load_async (_tprof_profile_new (file), self->baseline_cancellable, extra_loaded_cb, load);
     }
 }

@@ -34,6 +34,7 @@ struct _TprofWindow
   TprofProfile         *baseline;         /* compared with, NULL: none */
   TprofProfile         *baseline_loading;
   GCancellable         *baseline_cancellable;
+  guint                 extras_loading;   /* baselines after the first not yet loaded (cancelled ones too) */
   gssize               *baseline_ops;     /* per operation of profile: the baseline's, -1: none */
   GCancellable         *baseline_read_cancellable;
   gssize                baseline_reading_op;  /* the baseline's operation being read, -1: none */

@@ -70,7 +70,8 @@ _tprof_window_get_page (TprofWindow *self)
 gboolean
 _tprof_window_is_busy (TprofWindow *self)
 {
-  return self->loading != NULL || self->baseline_loading != NULL || self->table_pending > 0 || self->read_pending > 0
+  return self->loading != NULL || self->baseline_loading != NULL || self->extras_loading > 0
+         || self->table_pending > 0 || self->read_pending > 0
          || (self->profile != NULL && (_tprof_profile_is_finding_stragglers (self->profile)
                                        || _tprof_profile_is_building_tree (self->profile)));
 }
@@ -344,11 +345,17 @@ tprof_window_set_straggler_host (TprofWindow                 *self,
   g_clear_pointer (&self->straggler_host, g_free);
   g_clear_pointer (&self->straggler_host_ranks, g_free);
   self->straggler_host_n_ranks = 0;
-  if (verdict == NULL || verdict->kind != TPROF_STRAGGLER_VERDICT_GROUP)
-    return;
-  ranks = tprof_topology_group_ranks (topo, verdict->level, verdict->group, &self->straggler_host_n_ranks);
-  self->straggler_host_ranks = g_memdup2 (ranks, self->straggler_host_n_ranks * sizeof *ranks);
-  self->straggler_host = tprof_escape_text (tprof_topology_group_name (topo, verdict->level, verdict->group));
+  if (verdict != NULL && verdict->kind == TPROF_STRAGGLER_VERDICT_GROUP)
+    {
+      ranks = tprof_topology_group_ranks (topo, verdict->level, verdict->group, &self->straggler_host_n_ranks);
+      self->straggler_host_ranks = g_memdup2 (ranks, self->straggler_host_n_ranks * sizeof *ranks);
+      self->straggler_host = tprof_escape_text (tprof_topology_group_name (topo, verdict->level, verdict->group));
+    }
+  /* the per-rank chart marks the host the bar names (the window being
+   * disposed has no charts) */
+  if (self->charts != NULL)
+    _tprof_rank_chart_set_straggler_group (_tprof_charts_panel_get_rank_chart (self->charts), self->straggler_host,
+                                           self->straggler_host_ranks, self->straggler_host_n_ranks);
 }
 
 /* "Straggler: host node064 (ranks 512-519), …": a host whose ranks were

@@ -87,4 +87,8 @@ tprof_plot_ranks_use_groups (TprofPlotRanks            *plot,
   plot->bar_names = (const char *const *) groups->names;
   plot->x_title = groups->title;
   plot->baseline = NULL;
+  /* the bars are hosts already: the straggler host is a bar of its own */
+  plot->group_name = NULL;
+  plot->group_ranks = NULL;
+  plot->n_group_ranks = 0;
 }

@@ -50,19 +50,37 @@ compare_by_value_desc (gconstpointer a,
   return (va < vb) - (va > vb);
 }
 
+/* Whether @rank is one of the straggler group's. */
+static gboolean
+in_group (const TprofPlotRanks *plot,
+          int32_t               rank)
+{
+  for (gsize g = 0; g < plot->n_group_ranks; g++)
+    if (plot->group_ranks[g] == rank)
+      return TRUE;
+  return FALSE;
+}
+
 /* TRUE for those of the n_highlight ranks with the largest values that
  * stand out from the others beyond noise (the engine's rule, as the
- * table's Slowest column): equal ranks get no mark. */
-static gboolean *
-find_slowest (const TprofPlotRanks *plot,
-              gsize                *slowest)
+ * table's Slowest column): equal ranks get no mark. When the straggler
+ * is a group (a host), its ranks that stand out are marked too: the
+ * chart then shows the host the bar above the table names, not only
+ * whichever of its ranks happened to be slowest. */
+gboolean *
+tprof_plot_ranks_find_marked (const TprofPlotRanks *plot,
+                              gsize                *slowest)
 {
-  gsize n = plot->n_ranks;
-  gsize n_highlight = MIN (plot->n_highlight > 0 ? plot->n_highlight : 1, n);
-  gsize *order = g_new (gsize, n);
-  double *values = g_new (double, n);
-  gboolean *marked = g_new0 (gboolean, n);
+  gsize n, n_highlight, *order;
+  double *values;
+  gboolean *marked;
 
+  g_return_val_if_fail (plot != NULL && slowest != NULL, NULL);
+  n = plot->n_ranks;
+  n_highlight = MIN (plot->n_highlight > 0 ? plot->n_highlight : 1, n);
+  order = g_new (gsize, MAX (n, 1));
+  values = g_new (double, MAX (n, 1));
+  marked = g_new0 (gboolean, MAX (n, 1));
   for (gsize i = 0; i < n; i++)
     {
       order[i] = i;
@@ -72,7 +90,10 @@ find_slowest (const TprofPlotRanks *plot,
   for (gsize k = 0; k < n_highlight; k++)
     if (tprof_slowest_stands_out (values, n, order[k]))
       marked[order[k]] = TRUE;
-  *slowest = order[0];
+  for (gsize i = 0; plot->group_ranks != NULL && i < n; i++)
+    if (in_group (plot, plot->ranks[i].rank) && tprof_slowest_stands_out (values, n, i))
+      marked[i] = TRUE;
+  *slowest = n > 0 ? order[0] : 0;
   g_free (values);
   g_free (order);
   return marked;
@@ -365,6 +386,10 @@ slowest_subtitle (const TprofPlotRanks *plot,
   else if (plot->n_ranks < 2)
     /* TRANSLATORS: the only rank shown and its time */
     subtitle = g_strdup_printf (_("Rank %d (%s)"), plot->ranks[slowest].rank, value);
+  else if (stands_out && plot->group_name != NULL && in_group (plot, plot->ranks[slowest].rank))
+    /* TRANSLATORS: the straggler host (node064), the slowest of its ranks and that rank's time */
+    subtitle = g_strdup_printf (_("Slowest: host %s (rank %d, %s)"), plot->group_name, plot->ranks[slowest].rank,
+                                value);
   else if (stands_out)
     /* TRANSLATORS: the rank with the largest time and that time */
     subtitle = g_strdup_printf (_("Slowest: rank %d (%s)"), plot->ranks[slowest].rank, value);
@@ -408,7 +433,7 @@ tprof_plot_ranks_draw (cairo_t              *cr,
       return;
     }
 
-  slowest = find_slowest (plot, &slowest_index);
+  slowest = tprof_plot_ranks_find_marked (plot, &slowest_index);
   subtitle = slowest_subtitle (plot, slowest_index, slowest[slowest_index]);
   top = _tprof_plot_frame_draw_titles (cr, &frame, title, subtitle);
   g_free (subtitle);

@@ -112,6 +112,13 @@ typedef struct
   const char *const      *bar_labels;
   const char *const      *bar_names;
   const char             *x_title;     /* NULL: "Rank" */
+  /* the straggler named from arrival when it is a group of ranks (a
+   * host): its name and ranks; those of its ranks shown that stand out
+   * are marked too, and the subtitle names the group when the slowest
+   * rank is one of them (NULL: none) */
+  const char             *group_name;
+  const int32_t          *group_ranks;
+  gsize                   n_group_ranks;
 } TprofPlotRanks;
 
 /* No bar of a per-rank chart is narrower (px): more ranks than fit make
@@ -154,6 +161,10 @@ void                 tprof_plot_ranks_use_groups (TprofPlotRanks            *plo
                                                   const TprofPlotRankGroups *groups);
 
 void tprof_plot_ranks_init (TprofPlotRanks *plot);
+/* Which entries of plot->ranks the chart marks as slow (g_free() it), and
+ * the index of the slowest into @slowest. */
+gboolean *tprof_plot_ranks_find_marked (const TprofPlotRanks *plot,
+                                        gsize                *slowest);
 void tprof_plot_ranks_draw (cairo_t              *cr,
                             double                width,
                             double                height,
