@@ -478,17 +478,26 @@ _tprof_rank_chart_get_marked_ranks (TprofRankChart *self,
 {
   TprofPlotRanks plot;
   g_autofree gboolean *marked = NULL;
-  int32_t *ranks;
+  GArray *ranks;
   gsize top = 0;
 
   g_return_val_if_fail (TPROF_IS_RANK_CHART (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
   tprof_rank_chart_fill_plot (self, &plot);
   marked = tprof_plot_ranks_find_marked (&plot, &top);
-  ranks = g_new (int32_t, MAX (self->n_ranks, 1));
-  *n_marked = 0;
-  for (gsize i = 0; i < self->n_ranks; i++)
-    if (marked[i])
-      ranks[(*n_marked)++] = self->ranks[i].rank;
-  *slowest = self->n_ranks > 0 ? self->ranks[top].rank : -1;
-  return ranks;
+  ranks = g_array_new (FALSE, FALSE, sizeof (int32_t));
+  /* a marked bar of hosts marks the ranks it shows */
+  for (gsize i = 0; i < plot.n_ranks; i++)
+    if (marked[i] && self->groups != NULL)
+      {
+        GArray *bar = tprof_rank_chart_bar_ranks (self, i);
+
+        g_array_append_vals (ranks, bar->data, bar->len);
+        g_array_unref (bar);
+      }
+    else if (marked[i])
+      g_array_append_val (ranks, plot.ranks[i].rank);
+  *slowest = plot.n_ranks > 0 ? plot.ranks[top].rank : -1;
+  *n_marked = ranks->len;
+  return (int32_t *) g_array_free (ranks, FALSE);
 }
