@@ -7,6 +7,7 @@
 
 #include "tprof-plot.h"
 
+#include "tprof-profile-live.h"
 #include "tprof-window-private.h"
 
 typedef struct
@@ -90,6 +91,16 @@ tprof_window_read (TprofWindow *self,
   g_autofree char *text = NULL;
 
   _tprof_window_cancel_reading (self);
+  /* a running job's snapshot keeps no samples */
+  if (_tprof_profile_is_live (self->profile))
+    {
+      /* Translators: %s is an operation's name */
+      g_autofree char *live = g_strdup_printf (_("The charts of %s need its samples, which are not kept while "
+                                                 "the job runs: open its profile once it has ended."), name);
+
+      _tprof_charts_panel_show_unread (self->charts, live);
+      return;
+    }
   self->read_cancellable = g_cancellable_new ();
   self->reading_op = (gssize) op;
   self->read_pending++;

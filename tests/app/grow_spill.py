@@ -1,0 +1,85 @@
+# grow_spill.py — a running job's spill folder grown step by step for the viewer's follow tests, written with the independent writer tests/spill/make_spill.py.
+# SPDX-License-Identifier: MIT
+"""grow_spill.py DIR STATE start|grow|damage RANK|end PROFILE
+
+A job of WORLD ranks on two hosts; each step adds BATCH occurrences of
+"compute" (rank r takes 0.01 * (r + 1) s) and "allreduce" (every rank
+leaves at once; rank 2 arrives 0.05 s late, so it waits 0.05 s and the
+others 0.1 s). STATE (outside DIR) keeps what was written between steps.
+"""
+import json
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "spill"))
+import make_spill  # noqa: E402
+
+JOB = 0x00C0FFEE12345678
+WORLD = 4
+BATCH = 10
+LATE_RANK = 2
+
+
+def batch(rank, first):
+    """The starts and durations of compute and allreduce for occurrences first.. first + BATCH."""
+    compute = ([], [])
+    allreduce = ([], [])
+    for g in range(first, first + BATCH):
+        compute[0].append(g * 1.0)
+        compute[1].append(0.01 * (rank + 1))
+        start = g * 1.0 + 0.5 + (0.05 if rank == LATE_RANK else 0.0)
+        allreduce[0].append(start)
+        allreduce[1].append(g * 1.0 + 0.6 - start)
+    return compute, allreduce
+
+
+def writer(directory, rank, state):
+    """A make_spill writer appending to rank's existing file."""
+    w = make_spill.SpillWriter.__new__(make_spill.SpillWriter)
+    w.path = os.path.join(directory, make_spill.spill_name(JOB, rank))
+    w.n_names, w.flush, w.total = state["ranks"][rank]
+    return w
+
+
+def flush_batch(w, rank, first):
+    compute, allreduce = batch(rank, first)
+    w.samples(0, 0, *compute)
+    w.samples(1, 0, *allreduce)
+    w.commit(when=first + BATCH + 1.0)
+
+
+def main():
+    directory, state_path, step = sys.argv[1], sys.argv[2], sys.argv[3]
+    if step == "start":
+        state = {"next": 0, "ranks": []}
+        for r in range(WORLD):
+            # a long interval: a test's pauses never make a rank "stopped"
+            w = make_spill.SpillWriter(directory, JOB, r, WORLD, interval=600.0,
+                                       host="node%d" % (r // 2), label="follow test")
+            w.names(["compute", "allreduce"])
+            flush_batch(w, r, 0)
+            state["ranks"].append([w.n_names, w.flush, w.total])
+        state["next"] = BATCH
+    else:
+        with open(state_path) as f:
+            state = json.load(f)
+        for r in range(WORLD):
+            w = writer(directory, r, state)
+            if step == "grow":
+                flush_batch(w, r, state["next"])
+            elif step == "damage" and r == int(sys.argv[4]):
+                good = make_spill.record(make_spill.COMMIT, struct.pack("<QdQ", w.flush + 1, 0.0, w.total))
+                # the checksum no longer matches the payload
+                w.append(good[:16] + bytes([good[16] ^ 0xFF]) + good[17:])
+            elif step == "end":
+                w.end(when=state["next"] + 2.0, path=sys.argv[4])
+            state["ranks"][r] = [w.n_names, w.flush, w.total]
+        if step == "grow":
+            state["next"] += BATCH
+    with open(state_path, "w") as f:
+        json.dump(state, f)
+
+
+if __name__ == "__main__":
+    main()
