@@ -204,6 +204,12 @@ test_follow_grows (void)
   if (english ())
     g_assert_nonnull (strstr (text, "arrived last 20 of 20 times"));
   shoot (window, "follow-live.png");
+  /* the charts say why they are missing, with nothing to click */
+  g_assert_cmpstr (_tprof_charts_panel_get_page (window->charts), ==, "reading");
+  g_assert_true (starts_as (_tprof_charts_panel_get_reading_text (window->charts),
+                            "The charts of %s need its samples, which are not kept while the job runs: open its "
+                            "profile once it has ended."));
+  g_assert_false (gtk_widget_get_visible (_tprof_charts_panel_get_reading_button (window->charts)));
 
   /* nothing new: no "updated", so nothing is redrawn */
   g_signal_connect_swapped (window->follow, "updated", G_CALLBACK (count_cb), &updates);
@@ -371,6 +377,58 @@ test_follow_empty_folder (void)
   app_test_remove_dir (dir);
 }
 
+typedef struct
+{
+  GApplication *app;
+  TprofWindow  *window;
+  gboolean      following;
+} RunCheck;
+
+static void
+window_added_cb (GtkApplication *application,
+                 GtkWindow      *window,
+                 RunCheck       *check)
+{
+  check->window = TPROF_WINDOW (window);
+}
+
+static gboolean
+check_and_quit (gpointer data)
+{
+  RunCheck *check = data;
+
+  check->following = check->window != NULL && check->window->follow != NULL;
+  g_application_quit (check->app);
+  return G_SOURCE_REMOVE;
+}
+
+/* tprof-viewer --follow DIR follows DIR; a DIR that is no folder exits 2. */
+static void
+test_follow_option (void)
+{
+  Job job = { 0 };
+  g_autofree char *missing = NULL;
+  TprofApplication *second;
+  RunCheck check = { 0 };
+
+  job_start (&job);
+  missing = g_build_filename (job.root, "missing", NULL);
+  second = _tprof_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_cmpint (g_application_run (G_APPLICATION (second), 3,
+                                      (char *[]) { "tprof-viewer", "--follow", missing, NULL }), ==, 2);
+  g_object_unref (second);
+
+  second = _tprof_application_new (G_APPLICATION_NON_UNIQUE);
+  check.app = G_APPLICATION (second);
+  g_signal_connect (second, "window-added", G_CALLBACK (window_added_cb), &check);
+  g_timeout_add (500, check_and_quit, &check);
+  g_assert_cmpint (g_application_run (G_APPLICATION (second), 3,
+                                      (char *[]) { "tprof-viewer", "--follow", job.dir, NULL }), ==, 0);
+  g_assert_true (check.following);
+  g_object_unref (second);
+  job_clear (&job);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -387,5 +445,6 @@ main (int    argc,
   g_test_add_func ("/follow/end", test_follow_end);
   g_test_add_func ("/follow/end-without-profile", test_follow_end_without_profile);
   g_test_add_func ("/follow/empty-folder", test_follow_empty_folder);
+  g_test_add_func ("/follow/option", test_follow_option);
   return g_test_run ();
 }

@@ -299,17 +299,19 @@ _tprof_follow_dup_damage (TprofFollow *self)
     {
       const TprofSpillLiveRank *rank = &self->sl->ranks[r];
       g_autofree char *file = NULL;
+      g_autofree char *offset = NULL;
 
       if (!rank->damaged)
         continue;
       file = g_path_get_basename (_tprof_spill_reader_path (self->sl->job->readers[r]));
+      offset = g_strdup_printf ("%" G_GUINT64_FORMAT, rank->damaged_offset);
       text = text != NULL ? g_string_append_c (text, '\n') : g_string_new (NULL);
       /* Translators: a rank's spill file has a damaged end; the first %d
        * is the rank, then its file, the byte where the damage starts, and
        * what is wrong there. */
-      g_string_append_printf (text, _("Rank %d: %s is damaged at byte %" G_GUINT64_FORMAT " (%s); what came "
-                                      "before is shown, nothing after."),
-                              r, file, rank->damaged_offset, rank->problem);
+      g_string_append_printf (text, _("Rank %d: %s is damaged at byte %s (%s); what came before is shown, "
+                                      "nothing after."),
+                              r, file, offset, rank->problem);
     }
   return text != NULL ? g_string_free (text, FALSE) : NULL;
 }

@@ -98,7 +98,7 @@ tprof_window_read (TprofWindow *self,
       g_autofree char *live = g_strdup_printf (_("The charts of %s need its samples, which are not kept while "
                                                  "the job runs: open its profile once it has ended."), name);
 
-      _tprof_charts_panel_show_unread (self->charts, live);
+      _tprof_charts_panel_show_message (self->charts, live);
       return;
     }
   self->read_cancellable = g_cancellable_new ();
