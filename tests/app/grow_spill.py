@@ -1,11 +1,12 @@
 # grow_spill.py — a running job's spill folder grown step by step for the viewer's follow tests, written with the independent writer tests/spill/make_spill.py.
 # SPDX-License-Identifier: MIT
-"""grow_spill.py DIR STATE start|grow|damage RANK|end PROFILE
+"""grow_spill.py DIR STATE start|grow|newop|damage RANK|end PROFILE
 
 A job of WORLD ranks on two hosts; each step adds BATCH occurrences of
 "compute" (rank r takes 0.01 * (r + 1) s) and "allreduce" (every rank
 leaves at once; rank 2 arrives 0.05 s late, so it waits 0.05 s and the
-others 0.1 s). STATE (outside DIR) keeps what was written between steps.
+others 0.1 s); "newop" adds BATCH samples of a third operation, "io"
+(0.002 s each). STATE (outside DIR) keeps what was written between steps.
 """
 import json
 import os
@@ -68,6 +69,10 @@ def main():
             w = writer(directory, r, state)
             if step == "grow":
                 flush_batch(w, r, state["next"])
+            elif step == "newop":
+                w.names(["io"])
+                w.samples(2, 0, [state["next"] + 0.8 + 0.01 * i for i in range(BATCH)], [0.002] * BATCH)
+                w.commit(when=state["next"] + 1.0)
             elif step == "damage" and r == int(sys.argv[4]):
                 good = make_spill.record(make_spill.COMMIT, struct.pack("<QdQ", w.flush + 1, 0.0, w.total))
                 # the checksum no longer matches the payload

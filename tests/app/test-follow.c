@@ -377,6 +377,46 @@ test_follow_empty_folder (void)
   app_test_remove_dir (dir);
 }
 
+/* Comparing while following: operations that appear later are matched
+ * with the baseline too. */
+static void
+test_follow_compare (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  g_autofree char *baseline = NULL;
+  g_autoptr(GFile) baseline_file = NULL;
+  GListModel *model;
+
+  job_start (&job);
+  baseline = app_test_make_profile (job.root, "base.h5", APP_TEST_PROFILE_BASIC);
+  baseline_file = g_file_new_for_path (baseline);
+  window = follow (&job);
+  _tprof_window_compare_with (window, baseline_file);
+  app_test_gui_wait_idle (window);
+  g_assert_nonnull (_tprof_window_get_baseline (window));
+  grow (&job, "newop", NULL);
+  wait_count (window, "io", WORLD * BATCH);
+  _tprof_operation_table_select_index (window->table, 2);
+  app_test_gui_wait_idle (window);
+  g_assert_nonnull (_tprof_window_get_baseline (window));
+  g_assert_cmpint (_tprof_operation_table_get_selected_index (window->table), ==, 2);
+  /* allreduce is in both runs; io and compute only in the job */
+  model = _tprof_operation_table_get_model (window->table);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(TprofOperation) op = g_list_model_get_item (model, i);
+      gboolean both = g_str_equal (_tprof_operation_get_name (op), "allreduce");
+
+      const TprofComparison *comparison = _tprof_operation_get_comparison (op, NULL);
+
+      g_assert_nonnull (comparison);
+      g_assert_cmpint (comparison->verdict == TPROF_VERDICT_ONLY_NEW, ==, !both);
+    }
+  close_window (window);
+  job_clear (&job);
+}
+
 typedef struct
 {
   GApplication *app;
@@ -446,5 +486,6 @@ main (int    argc,
   g_test_add_func ("/follow/end-without-profile", test_follow_end_without_profile);
   g_test_add_func ("/follow/empty-folder", test_follow_empty_folder);
   g_test_add_func ("/follow/option", test_follow_option);
+  g_test_add_func ("/follow/compare", test_follow_compare);
   return g_test_run ();
 }

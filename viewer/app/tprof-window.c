@@ -619,9 +619,14 @@ _tprof_window_show_live_profile (TprofWindow  *self,
     }
   tprof_window_put_away_profile (self);
   self->profile = g_object_ref (profile);
-  _tprof_window_update_table (self);
+  /* operations may have appeared: matched with a baseline again */
+  if (self->baseline != NULL)
+    _tprof_window_comparison_changed (self);
+  else
+    _tprof_window_update_table (self);
   tprof_window_show_straggler (self, profile);
-  _tprof_window_update_charts (self);
+  if (self->baseline == NULL)
+    _tprof_window_update_charts (self);
 }
 
 /* A window made by another's Open for a file it could not open goes away
