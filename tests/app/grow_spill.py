@@ -1,6 +1,6 @@
 # grow_spill.py — a running job's spill folder grown step by step for the viewer's follow tests, written with the independent writer tests/spill/make_spill.py.
 # SPDX-License-Identifier: MIT
-"""grow_spill.py DIR STATE start|grow|newop|damage RANK|end PROFILE
+"""grow_spill.py DIR STATE start [INTERVAL]|grow|newop|damage RANK|end PROFILE
 
 A job of WORLD ranks on two hosts; each step adds BATCH occurrences of
 "compute" (rank r takes 0.01 * (r + 1) s) and "allreduce" (every rank
@@ -53,10 +53,11 @@ def flush_batch(w, rank, first):
 def main():
     directory, state_path, step = sys.argv[1], sys.argv[2], sys.argv[3]
     if step == "start":
+        # a long interval unless asked: a test's pauses never make a rank "stopped"
+        interval = float(sys.argv[4]) if len(sys.argv) > 4 else 600.0
         state = {"next": 0, "ranks": []}
         for r in range(WORLD):
-            # a long interval: a test's pauses never make a rank "stopped"
-            w = make_spill.SpillWriter(directory, JOB, r, WORLD, interval=600.0,
+            w = make_spill.SpillWriter(directory, JOB, r, WORLD, interval=interval,
                                        host="node%d" % (r // 2), label="follow test")
             w.names(["compute", "allreduce"])
             flush_batch(w, r, 0)

@@ -377,6 +377,41 @@ test_follow_empty_folder (void)
   app_test_remove_dir (dir);
 }
 
+static gboolean
+ranks_stopped (gpointer data)
+{
+  return strstr (_tprof_window_get_live_text (data), "0-3") != NULL;
+}
+
+/* Ranks that wrote no flush for 3 of their spill intervals are named in
+ * the live state. */
+static void
+test_follow_stopped (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  g_autofree char *stopped = NULL;
+  g_autofree char *live = NULL;
+  g_autofree char *expected = NULL;
+
+  job.root = app_test_make_dir ();
+  job.dir = g_build_filename (job.root, "spill", NULL);
+  job.state = g_build_filename (job.root, "writer.json", NULL);
+  g_assert_cmpint (g_mkdir (job.dir, 0700), ==, 0);
+  /* a flush every 0.1 s promised, none kept */
+  grow (&job, "start", "0.1");
+  window = follow (&job);
+  app_test_wait (ranks_stopped, window);
+  stopped = _tprof_follow_dup_stopped (window->follow);
+  g_assert_cmpstr (stopped, ==, "0-3");
+  live = g_strdup_printf (_("Live — updated %s"), "");
+  g_assert_true (g_str_has_prefix (_tprof_window_get_live_text (window), live));
+  expected = g_strdup_printf (_("%s — ranks %s stopped reporting"), "", "0-3");
+  g_assert_true (g_str_has_suffix (_tprof_window_get_live_text (window), expected));
+  close_window (window);
+  job_clear (&job);
+}
+
 /* Comparing while following: operations that appear later are matched
  * with the baseline too. */
 static void
@@ -487,5 +522,6 @@ main (int    argc,
   g_test_add_func ("/follow/empty-folder", test_follow_empty_folder);
   g_test_add_func ("/follow/option", test_follow_option);
   g_test_add_func ("/follow/compare", test_follow_compare);
+  g_test_add_func ("/follow/stopped", test_follow_stopped);
   return g_test_run ();
 }
