@@ -62,6 +62,30 @@ grow (Job        *job,
     g_error ("%s %s failed: %s", GROW_SPILL_SCRIPT, step, err);
 }
 
+/* numpy's count, std, median, P95 and P99 of what grow_spill.py wrote of
+ * @name, in @out. */
+static void
+numpy_stats (Job        *job,
+             const char *name,
+             double      out[5])
+{
+  const char *argv[] = { PYTHON3, GROW_SPILL_SCRIPT, job->dir, job->state, "stats", name, NULL };
+  g_autofree char *text = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) fields = NULL;
+  int status = 0;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &text, &err, &status, &error))
+    g_error ("could not run %s: %s", GROW_SPILL_SCRIPT, error->message);
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("%s stats failed: %s", GROW_SPILL_SCRIPT, err);
+  fields = g_strsplit (g_strstrip (text), " ", -1);
+  g_assert_cmpuint (g_strv_length (fields), ==, 5);
+  for (int i = 0; i < 5; i++)
+    out[i] = g_ascii_strtod (fields[i], NULL);
+}
+
 static void
 job_start (Job *job)
 {
@@ -103,10 +127,11 @@ close_window (TprofWindow *window)
     ;
 }
 
-/* The Count cell of the row @name (-1 when there is none). */
-static gint64
-row_count (TprofWindow *window,
-           const char  *name)
+/* The statistics of the row @name in *@out; FALSE when there is none. */
+static gboolean
+row_summary (TprofWindow  *window,
+             const char   *name,
+             TprofSummary *out)
 {
   GListModel *model = _tprof_operation_table_get_model (window->table);
 
@@ -115,9 +140,61 @@ row_count (TprofWindow *window,
       g_autoptr(TprofOperation) op = g_list_model_get_item (model, i);
 
       if (g_str_equal (_tprof_operation_get_name (op), name))
-        return (gint64) _tprof_operation_get_summary (op)->count;
+        {
+          *out = *_tprof_operation_get_summary (op);
+          return TRUE;
+        }
     }
-  return -1;
+  return FALSE;
+}
+
+/* The Count cell of the row @name (-1 when there is none). */
+static gint64
+row_count (TprofWindow *window,
+           const char  *name)
+{
+  TprofSummary summary;
+
+  return row_summary (window, name, &summary) ? (gint64) summary.count : -1;
+}
+
+/* The std, median, P95 and P99 cells of @name are numpy's over what
+ * grow_spill.py wrote. */
+static void
+assert_quantiles (TprofWindow *window,
+                  Job         *job,
+                  const char  *name)
+{
+  TprofSummary summary;
+  double expected[5];
+
+  numpy_stats (job, name, expected);
+  g_assert_true (row_summary (window, name, &summary));
+  g_assert_cmpuint (summary.count, ==, (guint64) expected[0]);
+  g_assert_cmpfloat_with_epsilon (summary.std, expected[1], 1e-12);
+  g_assert_cmpfloat_with_epsilon (summary.median, expected[2], 1e-12);
+  g_assert_cmpfloat_with_epsilon (summary.p95, expected[3], 1e-12);
+  g_assert_cmpfloat_with_epsilon (summary.p99, expected[4], 1e-12);
+}
+
+/* The selected operation's histogram holds as many samples as its row
+ * counts, @count. */
+static void
+assert_charted (TprofWindow *window,
+                guint64      count)
+{
+  gssize selected = _tprof_operation_table_get_selected_index (window->table);
+  const TprofHistogram *hist;
+  guint64 total = 0;
+
+  g_assert_cmpint (selected, >=, 0);
+  g_assert_cmpint (row_count (window, _tprof_profile_get_name (window->profile, (gsize) selected)), ==, count);
+  g_assert_cmpstr (_tprof_charts_panel_get_page (window->charts), ==, "charts");
+  hist = _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts));
+  g_assert_nonnull (hist);
+  for (gsize i = 0; i < hist->n_bins; i++)
+    total += hist->counts[i];
+  g_assert_cmpuint (total, ==, count);
 }
 
 typedef struct
@@ -192,6 +269,8 @@ test_follow_grows (void)
   g_assert_true (starts_as (_tprof_window_get_live_text (window), "Live — updated %s"));
   g_assert_cmpint (row_count (window, "compute"), ==, WORLD * BATCH);
   g_assert_cmpint (row_count (window, "allreduce"), ==, WORLD * BATCH);
+  assert_quantiles (window, &job, "compute");
+  assert_charted (window, WORLD * BATCH);
   /* rank 2 arrives last at every allreduce (grow_spill.py) */
   g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
   if (english ())
@@ -203,13 +282,16 @@ test_follow_grows (void)
   g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
   if (english ())
     g_assert_nonnull (strstr (text, "arrived last 20 of 20 times"));
+  /* the charts and the quantile columns hold every sample that arrived */
+  assert_quantiles (window, &job, "allreduce");
+  assert_quantiles (window, &job, "compute");
+  assert_charted (window, 2 * WORLD * BATCH);
   shoot (window, "follow-live.png");
-  /* the charts say why they are missing, with nothing to click */
-  g_assert_cmpstr (_tprof_charts_panel_get_page (window->charts), ==, "reading");
-  g_assert_true (starts_as (_tprof_charts_panel_get_reading_text (window->charts),
-                            "The charts of %s need its samples, which are not kept while the job runs: open its "
-                            "profile once it has ended."));
-  g_assert_false (gtk_widget_get_visible (_tprof_charts_panel_get_reading_button (window->charts)));
+
+  grow (&job, "grow", NULL);
+  wait_count (window, "allreduce", 3 * WORLD * BATCH);
+  assert_quantiles (window, &job, "allreduce");
+  assert_charted (window, 3 * WORLD * BATCH);
 
   /* nothing new: no "updated", so nothing is redrawn */
   g_signal_connect_swapped (window->follow, "updated", G_CALLBACK (count_cb), &updates);

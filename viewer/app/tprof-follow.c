@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "tprof-follow.h"
+#include "tprof-follow-samples.h"
 #include "tprof-plot.h"
 #include "tprof-profile-live.h"
 
@@ -14,6 +15,7 @@ struct _TprofFollow
   GObject         parent_instance;
   GFile          *directory;
   TprofSpillLive *sl;
+  TprofFollowSamples *samples;  /* what arrived, for the charts and the quantiles */
   guint           interval_ms;
   guint           source;
   gboolean        started;
@@ -126,6 +128,17 @@ _tprof_follow_poll (TprofFollow *self)
   return changed;
 }
 
+/* TPROF_FOLLOW_DEFAULT_MAX_SAMPLES, or TPROF_VIEWER_FOLLOW_MAX_SAMPLES. */
+static guint64
+follow_max_samples (void)
+{
+  const char *max = g_getenv ("TPROF_VIEWER_FOLLOW_MAX_SAMPLES");
+
+  if (max != NULL && max[0] != '\0')
+    return g_ascii_strtoull (max, NULL, 10);
+  return TPROF_FOLLOW_DEFAULT_MAX_SAMPLES;
+}
+
 TprofFollow *
 _tprof_follow_new (GFile   *directory,
                    GError **error)
@@ -135,6 +148,7 @@ _tprof_follow_new (GFile   *directory,
   TprofError tprof_error = { 0 };
   TprofFollow *self;
   TprofSpillLive *sl;
+  TprofFollowSamples *samples;
 
   if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_DIR))
     {
@@ -142,9 +156,11 @@ _tprof_follow_new (GFile   *directory,
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_DIRECTORY, _("%s is not a folder of spill files"), name);
       return NULL;
     }
-  sl = _tprof_spill_live_open (path, NULL, &tprof_error);
+  samples = _tprof_follow_samples_new (follow_max_samples ());
+  sl = _tprof_spill_live_open_full (path, NULL, _tprof_follow_samples_add, samples, &tprof_error);
   if (sl == NULL)
     {
+      _tprof_follow_samples_free (samples);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s", tprof_error.message);
       tprof_error_clear (&tprof_error);
       return NULL;
@@ -152,6 +168,7 @@ _tprof_follow_new (GFile   *directory,
   self = g_object_new (TPROF_TYPE_FOLLOW, NULL);
   self->directory = g_object_ref (directory);
   self->sl = sl;
+  self->samples = samples;
   self->n_reads = 1;
   self->updated = g_get_real_time ();
   self->fingerprint = follow_fingerprint (sl);
@@ -227,7 +244,22 @@ TprofProfile *
 _tprof_follow_snapshot (TprofFollow *self)
 {
   g_return_val_if_fail (TPROF_IS_FOLLOW (self), NULL);
-  return _tprof_profile_new_live (self->directory, self->sl);
+  return _tprof_profile_new_live (self->directory, self->sl, self->samples);
+}
+
+char *
+_tprof_follow_dup_samples_notice (TprofFollow *self)
+{
+  g_autofree char *max = NULL;
+
+  g_return_val_if_fail (TPROF_IS_FOLLOW (self), NULL);
+  if (!_tprof_follow_samples_is_full (self->samples))
+    return NULL;
+  max = g_strdup_printf ("%'" G_GUINT64_FORMAT, _tprof_follow_samples_get_max (self->samples));
+  /* Translators: %s is a number of samples (TPROF_VIEWER_FOLLOW_MAX_SAMPLES) */
+  return g_strdup_printf (_("Only the first %s samples are kept while following: the charts, std and "
+                            "quantiles leave out the later ones; count, sum, mean and extremes count them all. "
+                            "TPROF_VIEWER_FOLLOW_MAX_SAMPLES sets how many are kept."), max);
 }
 
 gint64
@@ -366,6 +398,7 @@ tprof_follow_finalize (GObject *object)
   TprofFollow *self = TPROF_FOLLOW (object);
 
   g_clear_pointer (&self->sl, _tprof_spill_live_free);
+  g_clear_pointer (&self->samples, _tprof_follow_samples_free);
   g_clear_object (&self->directory);
   g_free (self->stopped);
   G_OBJECT_CLASS (tprof_follow_parent_class)->finalize (object);

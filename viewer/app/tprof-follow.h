@@ -39,6 +39,10 @@ guint64       _tprof_follow_get_n_reads   (TprofFollow  *self);
 
 /* A new profile holding what has arrived (tprof-profile-live.h). */
 TprofProfile *_tprof_follow_snapshot      (TprofFollow  *self);
+/* Once the samples kept for the charts reached their cap
+ * (TPROF_VIEWER_FOLLOW_MAX_SAMPLES, tprof-follow-samples.h): a notice
+ * saying so; NULL before. */
+char         *_tprof_follow_dup_samples_notice (TprofFollow *self);
 /* Wall time (g_get_real_time()) of the last poll that found something new. */
 gint64        _tprof_follow_get_updated   (TprofFollow  *self);
 gboolean      _tprof_follow_has_ended     (TprofFollow  *self);

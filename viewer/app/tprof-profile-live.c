@@ -8,10 +8,27 @@
 #include "tprof-profile-live.h"
 #include "tprof-profile-private.h"
 
+/* std and the quantiles, which TprofLive does not know, from the samples
+ * kept of the operation. */
+static void
+live_summary_take_quantiles (TprofSummary            *summary,
+                             const TprofGatheredTime *gt)
+{
+  TprofSummary kept;
+
+  if (gt == NULL || !tprof_gathered_time_summarize (gt, &kept))
+    return;
+  summary->std = kept.std;
+  summary->median = kept.median;
+  summary->p95 = kept.p95;
+  summary->p99 = kept.p99;
+}
+
 /* One operation's statistics and per-rank totals in one block. */
 static TprofOperationStats *
-live_stats_new (const TprofLive *live,
-                gsize            op)
+live_stats_new (const TprofLive         *live,
+                gsize                    op,
+                const TprofGatheredTime *gt)
 {
   int world = tprof_live_world_size (live);
   TprofOperationStats *stats = g_malloc0 (sizeof *stats + (gsize) world * (sizeof (gint64) + 3 * sizeof (double)));
@@ -27,6 +44,8 @@ live_stats_new (const TprofLive *live,
       .sum = NAN, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
       .median = NAN, .p95 = NAN, .p99 = NAN, .imbalance = NAN, .slowest_rank = -1, .imbalance_time = NAN,
     };
+  else
+    live_summary_take_quantiles (&stats->summary, gt);
   tprof_live_rank_totals (live, op, &live_count, &live_sum, &live_min, &live_max);
   for (int r = 0; r < world; r++)
     {
@@ -85,8 +104,9 @@ live_hostnames (const TprofSpillLive *sl)
 }
 
 TprofProfile *
-_tprof_profile_new_live (GFile                *directory,
-                         const TprofSpillLive *sl)
+_tprof_profile_new_live (GFile                    *directory,
+                         const TprofSpillLive     *sl,
+                         const TprofFollowSamples *samples)
 {
   TprofProfile *self = _tprof_profile_new (directory);
   ProfileContents *contents = g_new0 (ProfileContents, 1);
@@ -99,9 +119,14 @@ _tprof_profile_new_live (GFile                *directory,
   contents->stats = g_new0 (const TprofOperationStats *, MAX (contents->n_ops, 1));
   contents->samples = g_new0 (TprofOperationSamples *, MAX (contents->n_ops, 1));
   contents->last_used = g_new0 (guint64, MAX (contents->n_ops, 1));
+  contents->live_samples = g_new0 (TprofGatheredTime *, MAX (contents->n_ops, 1));
   for (gsize op = 0; op < contents->n_ops; op++)
     {
-      TprofOperationStats *stats = live_stats_new (live, op);
+      TprofOperationStats *stats;
+
+      if (samples != NULL)
+        contents->live_samples[op] = _tprof_follow_samples_dup (samples, op);
+      stats = live_stats_new (live, op, contents->live_samples[op]);
 
       g_ptr_array_add (contents->names, g_strdup (tprof_live_operation_name (live, op)));
       g_ptr_array_add (contents->live_stats, stats);
@@ -118,4 +143,22 @@ _tprof_profile_is_live (TprofProfile *self)
 {
   g_return_val_if_fail (TPROF_IS_PROFILE (self), FALSE);
   return self->contents != NULL && self->contents->live_stats != NULL;
+}
+
+TprofOperationSamples *
+_tprof_profile_live_ref_samples (TprofProfile *self,
+                                 gsize         op)
+{
+  ProfileContents *contents;
+  TprofError error = { 0 };
+
+  g_return_val_if_fail (_tprof_profile_is_live (self), NULL);
+  contents = self->contents;
+  if (op >= contents->n_ops || contents->live_samples[op] == NULL)
+    return NULL;
+  if (contents->samples[op] == NULL)
+    contents->samples[op] = _tprof_operation_samples_new (contents->live_samples[op], contents->world_size,
+                                                          NULL, NULL, NULL, &error);
+  tprof_error_clear (&error);
+  return _tprof_profile_ref_samples (self, op);
 }

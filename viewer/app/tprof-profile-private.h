@@ -34,6 +34,8 @@ typedef struct
   gboolean                    tree_pending; /* the background pass builds the tree */
   GPtrArray                  *live_stats;  /* a running job's snapshot (tprof-profile-live.c): owns
                                             * what stats point at; NULL for a file */
+  TprofGatheredTime         **live_samples; /* n_ops: a snapshot's kept samples of each operation
+                                            * (NULL entries: none); NULL for a file */
 } ProfileContents;
 
 struct _TprofProfile

@@ -37,6 +37,9 @@ _tprof_profile_contents_free (ProfileContents *contents)
   tprof_topology_free (contents->topology);
   _tprof_profile_tree_free (contents->tree);
   g_clear_pointer (&contents->live_stats, g_ptr_array_unref);
+  for (gsize i = 0; contents->live_samples != NULL && i < contents->n_ops; i++)
+    tprof_gathered_time_free (contents->live_samples[i]);
+  g_free (contents->live_samples);
   g_free (contents);
 }
 

@@ -22,6 +22,7 @@ show_live_state (TprofWindow *self)
   g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (_tprof_follow_get_updated (follow) / G_USEC_PER_SEC);
   g_autofree char *time = g_date_time_format (when, "%H:%M:%S");
   g_autofree char *stopped = _tprof_follow_dup_stopped (follow);
+  g_autofree char *capped = _tprof_follow_dup_samples_notice (follow);
   g_autofree char *text = NULL;
 
   if (_tprof_follow_has_ended (follow))
@@ -41,7 +42,17 @@ show_live_state (TprofWindow *self)
       g_free (text);
       text = g_steal_pointer (&more);
     }
+  if (capped != NULL)
+    {
+      /* Translators: appended to the live state once the samples kept for
+       * the charts reached their cap; its tooltip says more */
+      g_autofree char *more = g_strdup_printf (_("%s — charts hold the first samples only"), text);
+
+      g_free (text);
+      text = g_steal_pointer (&more);
+    }
   gtk_label_set_text (GTK_LABEL (child (self, "live_label")), text);
+  gtk_widget_set_tooltip_text (child (self, "live_label"), capped);
   gtk_widget_set_visible (child (self, "pause_button"), !_tprof_follow_has_ended (follow));
   gtk_widget_set_visible (child (self, "live_box"), TRUE);
 }
