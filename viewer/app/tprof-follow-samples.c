@@ -3,17 +3,26 @@
 
 #include "config.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "tprof-follow-samples.h"
 
-/* One operation's samples; GArray doubles its storage as it grows. */
+/* One operation's samples in arrays that never move: a snapshot shares
+ * the first len of them while later ones are appended after; outgrown, they
+ * are copied once into arrays twice as large (amortised growth), the old
+ * ones freed when no snapshot uses them any more. */
 typedef struct
 {
-  GArray *durations;  /* double */
-  GArray *ranks;      /* gint32 */
-  GArray *starts;     /* double */
+  double *durations;
+  gint32 *ranks;
+  double *starts;
+  gsize   capacity;
+} Block;
+
+typedef struct
+{
+  Block *block;  /* atomic reference counted */
+  gsize  len;
 } OperationStore;
 
 struct _TprofFollowSamples
@@ -25,11 +34,47 @@ struct _TprofFollowSamples
 };
 
 static void
+block_clear (Block *block)
+{
+  g_free (block->durations);
+  g_free (block->ranks);
+  g_free (block->starts);
+}
+
+static void
+block_unref (void *block)
+{
+  g_atomic_rc_box_release_full (block, (GDestroyNotify) block_clear);
+}
+
+/* A block of @capacity holding the first @len samples of @old (may be NULL). */
+static Block *
+block_new (const Block *old,
+           gsize        len,
+           gsize        capacity)
+{
+  Block *block = g_atomic_rc_box_new0 (Block);
+
+  block->capacity = capacity;
+  block->durations = g_new (double, capacity);
+  block->ranks = g_new (gint32, capacity);
+  block->starts = g_new (double, capacity);
+  if (old != NULL && len > 0)
+    {
+      memcpy (block->durations, old->durations, len * sizeof (double));
+      memcpy (block->ranks, old->ranks, len * sizeof (gint32));
+      memcpy (block->starts, old->starts, len * sizeof (double));
+    }
+  return block;
+}
+
+static void
 operation_store_free (OperationStore *store)
 {
-  g_array_unref (store->durations);
-  g_array_unref (store->ranks);
-  g_array_unref (store->starts);
+  if (store == NULL)
+    return;
+  if (store->block != NULL)
+    block_unref (store->block);
   g_free (store);
 }
 
@@ -59,14 +104,7 @@ follow_samples_store (TprofFollowSamples *self,
   while (self->ops->len <= op)
     g_ptr_array_add (self->ops, NULL);
   if (self->ops->pdata[op] == NULL)
-    {
-      OperationStore *store = g_new0 (OperationStore, 1);
-
-      store->durations = g_array_new (FALSE, FALSE, sizeof (double));
-      store->ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
-      store->starts = g_array_new (FALSE, FALSE, sizeof (double));
-      self->ops->pdata[op] = store;
-    }
+    self->ops->pdata[op] = g_new0 (OperationStore, 1);
   return self->ops->pdata[op];
 }
 
@@ -82,7 +120,6 @@ _tprof_follow_samples_add (void         *user_data,
   TprofFollowSamples *self = user_data;
   OperationStore *store;
   gsize kept = (gsize) MIN ((guint64) n, self->max - self->total);
-  guint len;
 
   (void) error;
   if (kept < n)
@@ -90,12 +127,20 @@ _tprof_follow_samples_add (void         *user_data,
   if (kept == 0)
     return 0;
   store = follow_samples_store (self, op);
-  len = store->durations->len;
-  g_array_append_vals (store->durations, durations, kept);
-  g_array_append_vals (store->starts, starts, kept);
-  g_array_set_size (store->ranks, len + kept);
+  if (store->block == NULL || store->len + kept > store->block->capacity)
+    {
+      gsize capacity = MAX (MAX (2 * store->len, store->len + kept), 1024);
+      Block *grown = block_new (store->block, store->len, capacity);
+
+      if (store->block != NULL)
+        block_unref (store->block);
+      store->block = grown;
+    }
+  memcpy (store->block->durations + store->len, durations, kept * sizeof (double));
+  memcpy (store->block->starts + store->len, starts, kept * sizeof (double));
   for (gsize i = 0; i < kept; i++)
-    g_array_index (store->ranks, gint32, len + i) = rank;
+    store->block->ranks[store->len + i] = rank;
+  store->len += kept;
   self->total += kept;
   return 0;
 }
@@ -105,24 +150,14 @@ _tprof_follow_samples_dup (const TprofFollowSamples *self,
                            gsize                     op)
 {
   const OperationStore *store = op < self->ops->len ? self->ops->pdata[op] : NULL;
-  TprofGatheredTime *gt;
-  double *starts;
-  gsize n;
+  Block *block;
 
-  if (store == NULL || store->durations->len == 0)
+  if (store == NULL || store->len == 0)
     return NULL;
-  n = store->durations->len;
-  gt = tprof_gathered_time_new ((const double *) store->durations->data, (const int32_t *) store->ranks->data, n);
-  starts = malloc (n * sizeof *starts);
-  if (gt == NULL || starts == NULL)
-    {
-      free (starts);
-      tprof_gathered_time_free (gt);
-      return NULL;
-    }
-  memcpy (starts, store->starts->data, n * sizeof *starts);
-  tprof_gathered_time_set_timeline_take (gt, starts, NULL);
-  return gt;
+  /* the snapshot reads [0, len), which appends never touch */
+  block = g_atomic_rc_box_acquire (store->block);
+  return tprof_gathered_time_new_shared (block->durations, block->ranks, block->starts, store->len,
+                                         block_unref, block);
 }
 
 guint64

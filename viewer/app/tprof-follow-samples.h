@@ -27,8 +27,9 @@ int                 _tprof_follow_samples_add   (void               *self,
                                                  const double       *starts,
                                                  const double       *durations,
                                                  TprofError         *error);
-/* A copy of what is kept of @op (durations, ranks, starts), in order of
- * arrival; NULL when nothing of it is kept or memory is exhausted. */
+/* What is kept of @op now (durations, ranks, starts), in order of arrival,
+ * shared without a copy: later samples do not change it; it may be read
+ * from any thread. NULL when nothing of it is kept. */
 TprofGatheredTime  *_tprof_follow_samples_dup   (const TprofFollowSamples *self,
                                                  gsize                     op);
 guint64             _tprof_follow_samples_get_total (const TprofFollowSamples *self);

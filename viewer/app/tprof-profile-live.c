@@ -14,14 +14,15 @@ static void
 live_summary_take_quantiles (TprofSummary            *summary,
                              const TprofGatheredTime *gt)
 {
-  TprofSummary kept;
+  static const double qs[] = { 0.5, 0.95, 0.99 };
+  double quantiles[G_N_ELEMENTS (qs)];
 
-  if (gt == NULL || !tprof_gathered_time_summarize (gt, &kept))
+  if (gt == NULL || !tprof_gathered_time_quantiles (gt, qs, G_N_ELEMENTS (qs), quantiles))
     return;
-  summary->std = kept.std;
-  summary->median = kept.median;
-  summary->p95 = kept.p95;
-  summary->p99 = kept.p99;
+  summary->std = tprof_gathered_time_std (gt);
+  summary->median = quantiles[0];
+  summary->p95 = quantiles[1];
+  summary->p99 = quantiles[2];
 }
 
 /* One operation's statistics and per-rank totals in one block. */
