@@ -3,7 +3,9 @@
 
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "tprof-follow-samples.h"
 
@@ -33,12 +35,32 @@ struct _TprofFollowSamples
   gboolean   full;
 };
 
+/* Large arrays in huge pages where the system allows: a refresh brings
+ * up to millions of samples, and faulting them in 4 KiB pages costs more
+ * than reading them. */
+#define HUGE_PAGE ((gsize) 2 << 20)
+
+static gpointer
+block_alloc (gsize bytes)
+{
+  void *p = NULL;
+
+  if (bytes < HUGE_PAGE)
+    return g_malloc (bytes);
+  if (posix_memalign (&p, HUGE_PAGE, bytes) != 0)
+    g_error ("out of memory: %" G_GSIZE_FORMAT " bytes", bytes);
+#ifdef MADV_HUGEPAGE
+  madvise (p, bytes, MADV_HUGEPAGE);
+#endif
+  return p;
+}
+
 static void
 block_clear (Block *block)
 {
-  g_free (block->durations);
-  g_free (block->ranks);
-  g_free (block->starts);
+  free (block->durations);
+  free (block->ranks);
+  free (block->starts);
 }
 
 static void
@@ -56,9 +78,9 @@ block_new (const Block *old,
   Block *block = g_atomic_rc_box_new0 (Block);
 
   block->capacity = capacity;
-  block->durations = g_new (double, capacity);
-  block->ranks = g_new (gint32, capacity);
-  block->starts = g_new (double, capacity);
+  block->durations = block_alloc (capacity * sizeof (double));
+  block->ranks = block_alloc (capacity * sizeof (gint32));
+  block->starts = block_alloc (capacity * sizeof (double));
   if (old != NULL && len > 0)
     {
       memcpy (block->durations, old->durations, len * sizeof (double));
