@@ -303,6 +303,41 @@ test_follow_grows (void)
   job_clear (&job);
 }
 
+/* Past TPROF_VIEWER_FOLLOW_MAX_SAMPLES the charts hold the samples kept
+ * (in the order read: rank 0's compute and allreduce, rank 1's, then 10
+ * of rank 2's compute), the counts every sample, and the header bar says so. */
+static void
+test_follow_capped (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+
+  g_setenv ("TPROF_VIEWER_FOLLOW_MAX_SAMPLES", "50", TRUE);
+  job_start (&job);
+  window = follow (&job);
+  g_unsetenv ("TPROF_VIEWER_FOLLOW_MAX_SAMPLES");
+  g_assert_cmpint (row_count (window, "compute"), ==, WORLD * BATCH);
+  g_assert_cmpstr (_tprof_profile_get_name (window->profile,
+                                            (gsize) _tprof_operation_table_get_selected_index (window->table)),
+                   ==, "compute");
+  g_assert_cmpstr (_tprof_charts_panel_get_page (window->charts), ==, "charts");
+  {
+    const TprofHistogram *hist = _tprof_histogram_view_get_histogram (_tprof_charts_panel_get_histogram (window->charts));
+    guint64 total = 0;
+
+    for (gsize i = 0; i < hist->n_bins; i++)
+      total += hist->counts[i];
+    g_assert_cmpuint (total, ==, 3 * BATCH);
+  }
+  /* the header bar's note appears at the next update */
+  grow (&job, "grow", NULL);
+  wait_count (window, "compute", 2 * WORLD * BATCH);
+  if (english ())
+    g_assert_nonnull (strstr (_tprof_window_get_live_text (window), "charts hold the first samples only"));
+  close_window (window);
+  job_clear (&job);
+}
+
 /* Pause stops reading the files; resuming shows what came meanwhile. */
 static void
 test_follow_pause (void)
@@ -597,6 +632,7 @@ main (int    argc,
   app = app_test_gui_start ();
 
   g_test_add_func ("/follow/grows", test_follow_grows);
+  g_test_add_func ("/follow/capped", test_follow_capped);
   g_test_add_func ("/follow/pause", test_follow_pause);
   g_test_add_func ("/follow/damaged", test_follow_damaged);
   g_test_add_func ("/follow/end", test_follow_end);
