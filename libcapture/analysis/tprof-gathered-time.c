@@ -25,6 +25,11 @@ struct _TprofGatheredTime
    * of the selection itself */
   bool     inline_arrays;
   bool     inline_timeline;
+  /* a shared selection's arrays belong to its owner: released, not freed
+   * (tprof_gathered_time_new_shared()) */
+  bool     shared;
+  void   (*release) (void *user_data);
+  void    *release_data;
   /* min/max, computed once on demand: the samples never change, and the
    * extremes are asked for by min(), max() and every linear histogram. */
   int      extremes_state;  /* EXTREMES_*, accessed atomically */
@@ -120,20 +125,54 @@ tprof_gathered_time_new (const double  *times,
   return tprof_gathered_time_new_take (times_copy, ranks_copy, n);
 }
 
+TprofGatheredTime *
+tprof_gathered_time_new_shared (const double  *times,
+                                const int32_t *ranks,
+                                const double  *starts,
+                                size_t         n,
+                                void         (*release) (void *user_data),
+                                void          *user_data)
+{
+  TprofGatheredTime *gt = (n == 0 || (times != NULL && ranks != NULL)) ? calloc (1, sizeof *gt) : NULL;
+
+  if (gt == NULL)
+    {
+      if (release != NULL)
+        release (user_data);
+      return NULL;
+    }
+  if (n > 0)
+    {
+      gt->times = (double *) times;
+      gt->ranks = (int32_t *) ranks;
+      gt->starts = (double *) starts;
+      gt->n = n;
+    }
+  gt->shared = true;
+  gt->release = release;
+  gt->release_data = user_data;
+  return gt;
+}
+
 void
 tprof_gathered_time_free (TprofGatheredTime *gt)
 {
   if (gt == NULL)
     return;
 
-  if (gt->mapping != NULL)
+  if (gt->shared)
+    {
+      if (gt->release != NULL)
+        gt->release (gt->release_data);
+    }
+  else if (gt->mapping != NULL)
     munmap (gt->mapping, gt->mapping_bytes);
   else if (!gt->inline_arrays)
     {
       free (gt->times);
       free (gt->ranks);
     }
-  if (!gt->inline_timeline)
+  if (!gt->shared && !gt->inline_timeline)
     {
       free (gt->starts);
       free (gt->threads);
@@ -232,7 +271,7 @@ tprof_gathered_time_set_timeline_take (TprofGatheredTime *gt,
                                        double            *starts,
                                        int32_t           *threads)
 {
-  if (gt == NULL || gt->n == 0)
+  if (gt == NULL || gt->n == 0 || gt->shared)
     {
       free (starts);
       free (threads);

@@ -177,3 +177,19 @@ tprof_live_summary (const TprofLive *live,
   return tprof_rank_totals_summarize (o->rank_count, o->rank_sum, o->rank_min, o->rank_max, live->world_size,
                                       NULL, out);
 }
+
+void
+tprof_live_rank_totals (const TprofLive *live,
+                        size_t           op,
+                        const int64_t  **count,
+                        const double   **sum,
+                        const double   **min,
+                        const double   **max)
+{
+  const TprofLiveOp *o = live->ops[op];
+
+  *count = o->rank_count;
+  *sum = o->rank_sum;
+  *min = o->rank_min;
+  *max = o->rank_max;
+}

@@ -28,6 +28,17 @@ typedef struct
   uint64_t samples;
 } TprofSpillLiveRank;
 
+/* Handed each batch of samples as a refresh reads it: operation @op (an
+ * index of sl->live), @rank, @n starts on rank 0's timeline and durations,
+ * valid during the call. Non-zero stops the refresh (set @error). */
+typedef int (*TprofSpillLiveSamplesFunc) (void         *user_data,
+                                          size_t        op,
+                                          int           rank,
+                                          size_t        n,
+                                          const double *starts,
+                                          const double *durations,
+                                          TprofError   *error);
+
 typedef struct
 {
   char               *dir;
@@ -40,6 +51,8 @@ typedef struct
   size_t             *n_map;
   double             *scratch;
   size_t              n_scratch;
+  TprofSpillLiveSamplesFunc sink;
+  void               *sink_data;
 } TprofSpillLive;
 
 /* Opens the job @token (NULL: the only one) of @dir as _tprof_spill_job_open()
@@ -48,6 +61,13 @@ typedef struct
 TPROF_EXPORT TprofSpillLive *_tprof_spill_live_open (const char *dir,
                                                      const char *token,
                                                      TprofError *error);
+/* Like _tprof_spill_live_open(), handing every sample read (the first
+ * read's too) to @sink (may be NULL) with @sink_data. */
+TPROF_EXPORT TprofSpillLive *_tprof_spill_live_open_full (const char               *dir,
+                                                          const char               *token,
+                                                          TprofSpillLiveSamplesFunc sink,
+                                                          void                     *sink_data,
+                                                          TprofError               *error);
 TPROF_EXPORT void _tprof_spill_live_free (TprofSpillLive *sl);
 
 /* Reads what every file appended since the last refresh (opening files

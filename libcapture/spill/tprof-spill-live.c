@@ -85,6 +85,8 @@ on_samples (void         *user_data,
     sl->scratch[i] = starts[i] + offset;
   if (!tprof_live_add (sl->live, c->rank, sl->op_map[c->rank][op], n, sl->scratch, durations))
     return tprof_error_set (c->error, TPROF_ERROR_NO_MEMORY, "%s", strerror (ENOMEM));
+  if (sl->sink != NULL)
+    return sl->sink (sl->sink_data, sl->op_map[c->rank][op], c->rank, n, sl->scratch, durations, c->error);
   return 0;
 }
 
@@ -186,6 +188,16 @@ _tprof_spill_live_open (const char *dir,
                         const char *token,
                         TprofError *error)
 {
+  return _tprof_spill_live_open_full (dir, token, NULL, NULL, error);
+}
+
+TprofSpillLive *
+_tprof_spill_live_open_full (const char               *dir,
+                             const char               *token,
+                             TprofSpillLiveSamplesFunc sink,
+                             void                     *sink_data,
+                             TprofError               *error)
+{
   TprofSpillLive *sl = calloc (1, sizeof *sl);
   size_t world;
 
@@ -195,6 +207,8 @@ _tprof_spill_live_open (const char *dir,
       tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s", strerror (ENOMEM));
       return NULL;
     }
+  sl->sink = sink;
+  sl->sink_data = sink_data;
   sl->job = _tprof_spill_job_open (dir, token, error);
   if (sl->job == NULL)
     {

@@ -697,6 +697,44 @@ test_timeline_carried (void)
   g_assert_null (tprof_gathered_time_threads (bare_slice));
 }
 
+static void
+count_release (void *user_data)
+{
+  (*(int *) user_data)++;
+}
+
+/* A shared selection reads its owner's arrays in place, sub-selections
+ * copy them, and freeing it only calls release, once. */
+static void
+test_shared (void)
+{
+  double times[] = { 4.0, 1.0, 3.0, 2.0, 5.0 };
+  int32_t ranks[] = { 0, 1, 0, 1, 1 };
+  double starts[] = { 0.0, 0.5, 1.0, 1.5, 2.0 };
+  int32_t rank1 = 1;
+  int released = 0;
+  TprofGatheredTime *gt = tprof_gathered_time_new_shared (times, ranks, starts, 5, count_release, &released);
+  TprofGatheredTime *sub;
+
+  g_assert_nonnull (gt);
+  g_assert_true (tprof_gathered_time_times (gt) == times);
+  g_assert_true (tprof_gathered_time_starts (gt) == starts);
+  /* numpy.median([4, 1, 3, 2, 5]) */
+  g_assert_cmpfloat (tprof_gathered_time_quantile (gt, 0.5), ==, 3.0);
+  sub = tprof_gathered_time_get_rank (gt, &rank1, 1);
+  g_assert_cmpuint (tprof_gathered_time_count (sub), ==, 3);
+  g_assert_true (tprof_gathered_time_times (sub) != times);
+  tprof_gathered_time_free (sub);
+  /* a new timeline would replace arrays it does not own: refused */
+  tprof_gathered_time_set_timeline_take (gt, g_memdup2 (starts, sizeof starts), NULL);
+  g_assert_true (tprof_gathered_time_starts (gt) == starts);
+  g_assert_cmpint (released, ==, 0);
+  tprof_gathered_time_free (gt);
+  g_assert_cmpint (released, ==, 1);
+  g_assert_cmpfloat (times[0], ==, 4.0);
+  g_assert_cmpfloat (starts[4], ==, 2.0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -711,6 +749,7 @@ main (int   argc,
   g_test_add_func ("/capture/stats/empty", test_empty);
   g_test_add_func ("/capture/stats/get-rank", test_get_rank);
   g_test_add_func ("/capture/stats/slice", test_slice);
+  g_test_add_func ("/capture/stats/shared", test_shared);
   g_test_add_func ("/capture/stats/timeline-carried", test_timeline_carried);
   g_test_add_func ("/capture/stats/rank-summaries", test_rank_summaries);
   g_test_add_func ("/capture/stats/summarize", test_summarize);

@@ -313,6 +313,41 @@ test_live_midway_equals_file_prefix (void)
   g_rand_free (rand);
 }
 
+/* The per-rank totals are what was added, by hand; and under a mask they
+ * summarize as the ranks selected alone do. */
+static void
+test_live_rank_totals (void)
+{
+  TprofLive *live = tprof_live_new (3);
+  const double s0[] = { 0.0, 1.0 }, d0[] = { 0.5, 0.25 };
+  const double s2[] = { 0.0, 1.0, 2.0 }, d2[] = { 0.125, 2.0, 1.0 };
+  const int64_t *count;
+  const double *sum, *min, *max;
+  const uint8_t mask[] = { 0, 0, 1 };
+  TprofSummary masked;
+  ssize_t op = tprof_live_operation (live, "step");
+
+  g_assert_cmpint (op, ==, 0);
+  g_assert_true (tprof_live_add (live, 0, 0, 2, s0, d0));
+  g_assert_true (tprof_live_add (live, 2, 0, 3, s2, d2));
+  g_assert_true (tprof_live_update (live));
+  tprof_live_rank_totals (live, 0, &count, &sum, &min, &max);
+  g_assert_cmpint (count[0], ==, 2);
+  g_assert_cmpint (count[1], ==, 0);
+  g_assert_cmpint (count[2], ==, 3);
+  g_assert_cmpfloat (sum[0], ==, 0.75);
+  g_assert_cmpfloat (sum[2], ==, 3.125);
+  g_assert_cmpfloat (min[0], ==, 0.25);
+  g_assert_cmpfloat (max[0], ==, 0.5);
+  g_assert_cmpfloat (min[2], ==, 0.125);
+  g_assert_cmpfloat (max[2], ==, 2.0);
+  g_assert_true (tprof_rank_totals_summarize (count, sum, min, max, 3, mask, &masked));
+  g_assert_cmpuint (masked.count, ==, 3);
+  g_assert_cmpfloat (masked.sum, ==, 3.125);
+  g_assert_cmpfloat (masked.max, ==, 2.0);
+  tprof_live_free (live);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -321,5 +356,6 @@ main (int    argc,
   g_test_add_func ("/live/equals-file", test_live_equals_file);
   g_test_add_func ("/live/occurrences-wait-for-every-rank", test_live_occurrences_wait_for_every_rank);
   g_test_add_func ("/live/midway-equals-file-prefix", test_live_midway_equals_file_prefix);
+  g_test_add_func ("/live/rank-totals", test_live_rank_totals);
   return g_test_run ();
 }

@@ -70,6 +70,7 @@ tprof_application_startup (GApplication *application)
   gtk_application_set_accels_for_action (app, "win.compare-with", (const char *[]) { "<Control><Shift>o", NULL });
   gtk_application_set_accels_for_action (app, "win.export-chart", (const char *[]) { "<Control>e", NULL });
   gtk_application_set_accels_for_action (app, "win.export-table", (const char *[]) { "<Control><Shift>e", NULL });
+  gtk_application_set_accels_for_action (app, "follow.pause", (const char *[]) { "<Control>p", NULL });
   gtk_application_set_accels_for_action (app, "win.find", (const char *[]) { "<Control>f", NULL });
   gtk_application_set_accels_for_action (app, "win.close", (const char *[]) { "<Control>w", NULL });
   gtk_application_set_accels_for_action (app, "win.filter-ranks", (const char *[]) { "<Control>r", NULL });
@@ -162,12 +163,37 @@ tprof_application_open (GApplication  *application,
     }
 }
 
+/* --follow DIR: a folder is opened as any file is, and followed. */
+static int
+tprof_application_follow (GApplication *application,
+                          const char   *path)
+{
+  g_autoptr(GFile) directory = g_file_new_for_commandline_arg (path);
+  g_autoptr(GError) error = NULL;
+
+  if (g_file_query_file_type (directory, G_FILE_QUERY_INFO_NONE, NULL) != G_FILE_TYPE_DIRECTORY)
+    {
+      /* Translators: %s is the folder given to --follow */
+      g_printerr (_("tprof-viewer: --follow %s: not a folder of spill files\n"), path);
+      return 2;
+    }
+  if (!g_application_register (application, NULL, &error))
+    {
+      g_printerr ("tprof-viewer: %s\n", error->message);
+      return 1;
+    }
+  g_application_open (application, &directory, 1, "");
+  /* a remote instance took it; this one runs on only when it is the primary */
+  return g_application_get_is_remote (application) ? 0 : -1;
+}
+
 static int
 tprof_application_handle_local_options (GApplication *application,
                                         GVariantDict *options)
 {
   TprofApplication *self = TPROF_APPLICATION (application);
   g_autofree char *base = NULL;
+  g_autofree char *follow = NULL;
 
   if (g_variant_dict_contains (options, "version"))
     {
@@ -176,6 +202,8 @@ tprof_application_handle_local_options (GApplication *application,
     }
   if (g_variant_dict_lookup (options, "compare", "^ay", &base))
     self->compare = g_file_new_for_commandline_arg (base);
+  if (g_variant_dict_lookup (options, "follow", "^ay", &follow))
+    return tprof_application_follow (application, follow);
   /* go on as usual */
   return -1;
 }
@@ -218,6 +246,9 @@ _tprof_application_new (GApplicationFlags flags)
   g_application_add_main_option (G_APPLICATION (self), "compare", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
                                  /* Translators: --compare's help in tprof-viewer --help */
                                  _("Compare every FILE with the baseline BASE"), _("BASE"));
+  g_application_add_main_option (G_APPLICATION (self), "follow", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME,
+                                 /* Translators: --follow's help in tprof-viewer --help */
+                                 _("Follow the running job whose spill files are in DIR"), _("DIR"));
   g_application_add_main_option (G_APPLICATION (self), "version", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_NONE,
                                  /* Translators: --version's help in tprof-viewer --help */
                                  _("Show the version and exit"), NULL);

@@ -101,6 +101,7 @@ _tprof_charts_panel_show_reading (TprofChartsPanel *self,
   gtk_progress_bar_set_fraction (self->reading_progress, 0.0);
   gtk_widget_set_visible (GTK_WIDGET (self->reading_progress), TRUE);
   gtk_button_set_label (self->reading_button, _("Cancel"));
+  gtk_widget_set_visible (GTK_WIDGET (self->reading_button), TRUE);
   gtk_widget_remove_css_class (GTK_WIDGET (self->reading_button), "suggested-action");
   gtk_stack_set_visible_child_name (self->charts_stack, "reading");
 }
@@ -124,7 +125,18 @@ _tprof_charts_panel_show_unread (TprofChartsPanel *self,
   gtk_widget_set_visible (GTK_WIDGET (self->reading_progress), FALSE);
   gtk_button_set_label (self->reading_button, _("Read Again"));
   gtk_widget_add_css_class (GTK_WIDGET (self->reading_button), "suggested-action");
+  gtk_widget_set_visible (GTK_WIDGET (self->reading_button), TRUE);
   gtk_stack_set_visible_child_name (self->charts_stack, "reading");
+}
+
+void
+_tprof_charts_panel_show_message (TprofChartsPanel *self,
+                                  const char       *text)
+{
+  g_return_if_fail (TPROF_IS_CHARTS_PANEL (self));
+
+  _tprof_charts_panel_show_unread (self, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->reading_button), FALSE);
 }
 
 const char *

@@ -43,6 +43,9 @@ void                _tprof_charts_panel_set_reading_progress (TprofChartsPanel *
  * failed): @text and Read Again ("read-again"). */
 void                _tprof_charts_panel_show_unread   (TprofChartsPanel *self,
                                                        const char       *text);
+/* The same without a button: charts that cannot be had by reading. */
+void                _tprof_charts_panel_show_message  (TprofChartsPanel *self,
+                                                       const char       *text);
 /* "charts" or "reading" (the latter for reading and unread alike). */
 const char         *_tprof_charts_panel_get_page      (TprofChartsPanel *self);
 /* The reading page's button (Cancel or Read Again), for tests. */

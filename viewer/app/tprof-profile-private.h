@@ -32,6 +32,10 @@ typedef struct
   TprofTopology              *topology;    /* main thread only: the ranks by host, made when asked */
   TprofProfileTree           *tree;        /* NULL: no timeline, too large, or not computed yet */
   gboolean                    tree_pending; /* the background pass builds the tree */
+  GPtrArray                  *live_stats;  /* a running job's snapshot (tprof-profile-live.c): owns
+                                            * what stats point at; NULL for a file */
+  TprofGatheredTime         **live_samples; /* n_ops: a snapshot's kept samples of each operation
+                                            * (NULL entries: none); NULL for a file */
 } ProfileContents;
 
 struct _TprofProfile
@@ -74,6 +78,9 @@ typedef struct
   double  start;
   double  share;
 } ProfileProgress;
+
+/* Frees @contents and what it owns. */
+void     _tprof_profile_contents_free (ProfileContents *contents);
 
 void     _tprof_profile_set_permille (gint   *permille,
                                       double  fraction);

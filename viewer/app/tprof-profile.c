@@ -21,8 +21,8 @@ enum {
 
 static guint signals[N_SIGNALS];
 
-static void
-profile_contents_free (ProfileContents *contents)
+void
+_tprof_profile_contents_free (ProfileContents *contents)
 {
   if (contents == NULL)
     return;
@@ -36,10 +36,14 @@ profile_contents_free (ProfileContents *contents)
   tprof_stragglers_free (contents->stragglers);
   tprof_topology_free (contents->topology);
   _tprof_profile_tree_free (contents->tree);
+  g_clear_pointer (&contents->live_stats, g_ptr_array_unref);
+  for (gsize i = 0; contents->live_samples != NULL && i < contents->n_ops; i++)
+    tprof_gathered_time_free (contents->live_samples[i]);
+  g_free (contents->live_samples);
   g_free (contents);
 }
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProfileContents, profile_contents_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ProfileContents, _tprof_profile_contents_free)
 
 static ProfileContents *
 profile_contents_new (TprofProfileFile *file)
@@ -71,7 +75,7 @@ tprof_profile_finalize (GObject *object)
   TprofProfile *self = (TprofProfile *)object;
 
   g_clear_object (&self->file);
-  g_clear_pointer (&self->contents, profile_contents_free);
+  g_clear_pointer (&self->contents, _tprof_profile_contents_free);
   g_clear_pointer (&self->handle, tprof_profile_file_close);
   g_mutex_clear (&self->handle_lock);
   g_cond_clear (&self->handle_free);
@@ -496,7 +500,7 @@ load_worker (GTask        *task,
   if (contents == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, contents, (GDestroyNotify) profile_contents_free);
+    g_task_return_pointer (task, contents, (GDestroyNotify) _tprof_profile_contents_free);
 }
 
 void
@@ -528,7 +532,7 @@ _tprof_profile_load_finish (TprofProfile  *self,
   if (contents == NULL)
     return FALSE;
 
-  g_clear_pointer (&self->contents, profile_contents_free);
+  g_clear_pointer (&self->contents, _tprof_profile_contents_free);
   self->contents = contents;
   if (!contents->stragglers_known || contents->tree_pending)
     _tprof_profile_find_stragglers (self);

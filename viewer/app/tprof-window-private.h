@@ -3,6 +3,7 @@
 #pragma once
 
 #include "tprof-charts-panel.h"
+#include "tprof-follow.h"
 #include "tprof-operation-table.h"
 #include "tprof-profile.h"
 #include "tprof-rank-filter.h"
@@ -63,6 +64,9 @@ struct _TprofWindow
 
   GWeakRef              opener;           /* the window whose Open made this one, if any */
 
+  /* following a running job (tprof-window-follow.c); NULL: not following */
+  TprofFollow          *follow;
+
   /* the first view (tprof-window-first-view.c) */
   gboolean              first_view;       /* the window still chooses the operation shown */
   gboolean              choosing;         /* it is choosing now */
@@ -110,6 +114,28 @@ void        _tprof_window_reset_first_view (TprofWindow *self);
 void        _tprof_window_note_selection  (TprofWindow  *self);
 /* Selects the straggler's operation while the window still chooses. */
 void        _tprof_window_open_on_straggler (TprofWindow *self);
+
+/* Shows @profile, a snapshot of the job followed: the first one as a
+ * newly opened profile, the later ones in its place keeping the selection,
+ * the rank filter and the sort. */
+void        _tprof_window_show_live_profile (TprofWindow  *self,
+                                             TprofProfile *profile,
+                                             gboolean      first);
+
+/* tprof-window-follow.c: following a running job's spill folder */
+/* Follows the job whose spill files are in @directory, or says why not. */
+void        _tprof_window_follow          (TprofWindow  *self,
+                                           GFile        *directory);
+/* Stops following (nothing when not following). */
+void        _tprof_window_stop_following  (TprofWindow  *self);
+/* The Follow action (a folder chooser), pause and the banner's button. */
+void        _tprof_window_follow_class_init (GtkWidgetClass *widget_class);
+void        _tprof_window_follow_init     (TprofWindow  *self);
+/* The header bar's live state ("" when not following) and the end
+ * banner's text (NULL when hidden), and whether it offers the profile. */
+const char *_tprof_window_get_live_text   (TprofWindow  *self);
+const char *_tprof_window_get_follow_banner (TprofWindow *self,
+                                             gboolean    *offers_profile);
 
 /* tprof-window-compare.c */
 typedef struct _WindowComparison WindowComparison;

@@ -7,6 +7,7 @@
 
 #include "tprof-plot.h"
 
+#include "tprof-profile-live.h"
 #include "tprof-window-private.h"
 
 typedef struct
@@ -90,6 +91,19 @@ tprof_window_read (TprofWindow *self,
   g_autofree char *text = NULL;
 
   _tprof_window_cancel_reading (self);
+  /* a running job's snapshot holds its samples: indexed here, at once */
+  if (_tprof_profile_is_live (self->profile))
+    {
+      g_autoptr(TprofOperationSamples) samples = _tprof_profile_live_ref_samples (self->profile, op);
+      /* Translators: %s is an operation's name */
+      g_autofree char *none = g_strdup_printf (_("No sample of %s has arrived yet."), name);
+
+      if (samples == NULL)
+        _tprof_charts_panel_show_message (self->charts, none);
+      else
+        _tprof_window_update_charts (self);
+      return;
+    }
   self->read_cancellable = g_cancellable_new ();
   self->reading_op = (gssize) op;
   self->read_pending++;

@@ -634,6 +634,28 @@ tprof_window_show_profile (TprofWindow  *self,
   _tprof_window_update_actions (self);
 }
 
+void
+_tprof_window_show_live_profile (TprofWindow  *self,
+                                 TprofProfile *profile,
+                                 gboolean      first)
+{
+  if (first)
+    {
+      tprof_window_show_profile (self, profile);
+      return;
+    }
+  tprof_window_put_away_profile (self);
+  self->profile = g_object_ref (profile);
+  /* operations may have appeared: matched with a baseline again */
+  if (self->baseline != NULL)
+    _tprof_window_comparison_changed (self);
+  else
+    _tprof_window_update_table (self);
+  tprof_window_show_straggler (self, profile);
+  if (self->baseline == NULL)
+    _tprof_window_update_charts (self);
+}
+
 /* A window made by another's Open for a file it could not open goes away
  * again, leaving the reason in that window (rather than an empty one). */
 static gboolean
@@ -688,6 +710,7 @@ load_done_cb (GObject      *object,
 
   g_clear_object (&self->loading);
   _tprof_window_hide_error (self);
+  _tprof_window_stop_following (self);
   tprof_window_show_profile (self, profile);
   /* the straggler search, where it goes on in the background */
   _tprof_window_start_progress (self);
@@ -709,6 +732,12 @@ _tprof_window_open (TprofWindow *self,
 
   g_set_object (&self->file, file);
   g_clear_object (&self->loading);
+  /* a folder: a running job's spill files */
+  if (g_file_query_file_type (file, G_FILE_QUERY_INFO_NONE, NULL) == G_FILE_TYPE_DIRECTORY)
+    {
+      _tprof_window_follow (self, file);
+      return;
+    }
   self->loading = _tprof_profile_new (file);
 
   name = g_file_get_basename (file);
@@ -803,6 +832,7 @@ tprof_window_dispose (GObject *object)
   TprofWindow *self = (TprofWindow *)object;
 
   tprof_window_stop_progress (self);
+  _tprof_window_stop_following (self);
   g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), TPROF_TYPE_WINDOW);
 
@@ -865,6 +895,7 @@ tprof_window_class_init (TprofWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TprofWindow, straggler_button);
 
   _tprof_window_class_add_actions (widget_class);
+  _tprof_window_follow_class_init (widget_class);
 }
 
 static void
@@ -888,6 +919,7 @@ tprof_window_init (TprofWindow *self)
   g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
 
+  _tprof_window_follow_init (self);
   _tprof_window_update_actions (self);
 }
 

@@ -23,6 +23,19 @@ TPROF_EXPORT TprofGatheredTime *tprof_gathered_time_new (const double  *times,
 TPROF_EXPORT TprofGatheredTime *tprof_gathered_time_new_take (double  *times,
                                                               int32_t *ranks,
                                                               size_t   n);
+/* A selection over @n samples its caller keeps: @times, @ranks and
+ * @starts (may be NULL: no timeline) are neither copied nor freed, and
+ * must stay unchanged until @release (may be NULL) is called with
+ * @user_data, when the selection is freed (also when NULL is returned, only
+ * when memory is exhausted). Its timeline cannot be replaced
+ * (tprof_gathered_time_set_timeline_take() frees what it is given). Lets
+ * an append-only store hand out what it holds so far without a copy. */
+TPROF_EXPORT TprofGatheredTime *tprof_gathered_time_new_shared (const double  *times,
+                                                                const int32_t *ranks,
+                                                                const double  *starts,
+                                                                size_t         n,
+                                                                void         (*release) (void *user_data),
+                                                                void          *user_data);
 TPROF_EXPORT void tprof_gathered_time_free (TprofGatheredTime *gt);
 
 /* The samples, in order; valid as long as @gt. NULL when empty. */

@@ -62,6 +62,18 @@ TPROF_EXPORT bool tprof_live_summary (const TprofLive *live,
                                       size_t           op,
                                       TprofSummary    *out);
 
+/* What has arrived of @op on each rank, world_size entries each, valid
+ * until the next tprof_live_add() or tprof_live_free(): counts, total
+ * times and extremes (the extremes mean nothing where the count is 0), as
+ * tprof_live_summary() summarizes them; a reader under a rank filter
+ * passes them to tprof_rank_totals_summarize(). */
+TPROF_EXPORT void tprof_live_rank_totals (const TprofLive *live,
+                                          size_t           op,
+                                          const int64_t  **count,
+                                          const double   **sum,
+                                          const double   **min,
+                                          const double   **max);
+
 /* The arrival at @op over its complete occurrences, as
  * tprof_arrival_analyze() finds it. */
 TPROF_EXPORT void tprof_live_arrival (const TprofLive *live,
