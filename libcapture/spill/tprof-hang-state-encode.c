@@ -98,6 +98,7 @@ _tprof_hang_state_encode (int stalled, double now, double timeout, size_t *len)
   size_t n_in_flight = _tprof_hang_in_flight (in_flight, TPROF_HANG_THREADS);
   size_t n_recent = _tprof_hang_recent (recent, TPROF_HANG_RING);
   Buffer b = { NULL, 0, 0, 0 };
+  TprofHangLiveCall region;
 
   put_u32 (&b, STATE_VERSION);
   put_u32 (&b, stalled ? 1 : 0);
@@ -109,10 +110,16 @@ _tprof_hang_state_encode (int stalled, double now, double timeout, size_t *len)
     put_call (&b, &in_flight[i], 1);
   for (size_t i = 0; i < n_recent; i++)
     put_call (&b, &recent[i], 0);
-  /* The open regions of the application are not tracked as open: a region
-   * is only seen when it ends. */
-  put_str (&b, "");
-  put_f64 (&b, NAN);
+  if (_tprof_hang_open_region (&region))
+    {
+      put_str (&b, region.function);
+      put_f64 (&b, ticks_secs (region.begin));
+    }
+  else
+    {
+      put_str (&b, "");
+      put_f64 (&b, NAN);
+    }
   if (b.failed)
     {
       free (b.data);

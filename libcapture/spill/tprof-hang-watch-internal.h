@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tprof/tprof-clock.h"
 #include "tprof/tprof-macros.h"
 #include "tprof/tprof-time-manager.h"
 
@@ -87,6 +88,26 @@ TPROF_EXPORT void _tprof_hang_comm_name (TprofHangComm comm, const char *name, c
 /* The label of @comm, or NULL when it has none; for tests. */
 TPROF_EXPORT const char *_tprof_hang_comm_label (TprofHangComm comm);
 
+/* A region of the application (a timer or a TPROF_SCOPE of name @name_id,
+ * begun at @start_ticks) opened or closed on this thread: the innermost
+ * open one is published as the call in flight is. */
+TPROF_EXPORT void _tprof_hang_region_open_slow (int name_id, int64_t start_ticks);
+TPROF_EXPORT void _tprof_hang_region_close_slow (int name_id, int64_t start_ticks);
+
+static inline void
+_tprof_hang_region_open (int name_id, int64_t start_ticks)
+{
+  if (TPROF_UNLIKELY (__atomic_load_n (&_tprof_record_state.regions_tracked, __ATOMIC_RELAXED) != 0))
+    _tprof_hang_region_open_slow (name_id, start_ticks);
+}
+
+static inline void
+_tprof_hang_region_close (int name_id, int64_t start_ticks)
+{
+  if (TPROF_UNLIKELY (__atomic_load_n (&_tprof_record_state.regions_tracked, __ATOMIC_RELAXED) != 0))
+    _tprof_hang_region_close_slow (name_id, start_ticks);
+}
+
 /* One call as the watchdog sees it. */
 typedef struct
 {
@@ -103,7 +124,12 @@ typedef struct
 TPROF_EXPORT size_t _tprof_hang_in_flight (TprofHangLiveCall *calls, size_t max);
 /* Copies the last calls that ended, oldest first; returns their number. */
 TPROF_EXPORT size_t _tprof_hang_recent (TprofHangLiveCall *calls, size_t max);
-/* How many calls began or ended so far: changes whenever the state does. */
+/* The innermost open region of the thread that opened its own last (as
+ * a call: function its name, begin its start, comm -1); 0 when no thread
+ * has one open. */
+TPROF_EXPORT int _tprof_hang_open_region (TprofHangLiveCall *region);
+/* How many calls began or ended so far: changes whenever the state does
+ * (regions do not count: a rank that computes through many is quiet). */
 TPROF_EXPORT uint64_t _tprof_hang_progress (void);
 /* Label and members of the communicator at table index @index. */
 TPROF_EXPORT const char *_tprof_hang_comm_at (int32_t index, const int32_t **members, size_t *n_members);
