@@ -18,7 +18,7 @@
                                                                                    \
     if (tm == NULL)                                                                \
       return P##fn args;                                                           \
-    timer = _tprof_timer_start_site (tm, &site);                                   \
+    timer = _tprof_timer_start_call (tm, &site);                                   \
     hang = _tprof_hang_call_begin (#fn, TPROF_HANG_##kind, (TprofHangComm) (comm),  \
                                    timer.start_ticks);                             \
     rc = P##fn args;                                                               \

@@ -21,8 +21,10 @@ TprofTimer
   return timer;
 }
 
-TprofTimer
-_tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
+/* A timer of @site's name; @region: noted as an open region for the hang
+ * watchdog. */
+static TprofTimer
+timer_start_site (TprofTimeManager *tm, TprofSite *site, bool region)
 {
   TprofTimer timer = { tm, NULL, 0, false, 0 };
   int id = __atomic_load_n (&site->id, __ATOMIC_RELAXED);
@@ -35,9 +37,21 @@ _tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
   timer.name_id = TPROF_LIKELY (id != 0) ? id : _tprof_site_resolve (site);
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
   timer.start_ticks = tprof_clock_ticks ();
-  if (timer.name_id != 0)
+  if (region && timer.name_id != 0)
     _tprof_hang_region_open (timer.name_id, timer.start_ticks);
   return timer;
+}
+
+TprofTimer
+_tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
+{
+  return timer_start_site (tm, site, true);
+}
+
+TprofTimer
+_tprof_timer_start_call (TprofTimeManager *tm, TprofSite *site)
+{
+  return timer_start_site (tm, site, false);
 }
 
 TprofTimer

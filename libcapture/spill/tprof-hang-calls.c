@@ -278,11 +278,11 @@ _tprof_hang_region_open_slow (int name_id, int64_t start_ticks)
 void
 _tprof_hang_region_close_slow (int name_id, int64_t start_ticks)
 {
-  int32_t index = thread_index ();
+  int32_t index;
   int i = n_open_regions - 1;
 
-  if (index == 0)
-    return;
+  if (i < 0 || (index = thread_index ()) == 0)
+    return;  /* an MPI call's timer, or opened before the tracking began */
   if (regions_too_deep > 0)
     {
       regions_too_deep--;
@@ -291,7 +291,7 @@ _tprof_hang_region_close_slow (int name_id, int64_t start_ticks)
   while (i >= 0 && (open_regions[i].name_id != name_id || open_regions[i].begin != start_ticks))
     i--;
   if (i < 0)
-    return;  /* opened before the tracking began */
+    return;
   memmove (&open_regions[i], &open_regions[i + 1], (size_t) (n_open_regions - i - 1) * sizeof *open_regions);
   n_open_regions--;
   region_publish (&threads[index - 1], index);

@@ -8,6 +8,7 @@
 #include "tprof/tprof-clock.h"
 #include "tprof/tprof-macros.h"
 #include "tprof/tprof-time-manager.h"
+#include "tprof/tprof-timer.h"
 
 TPROF_BEGIN_DECLS
 
@@ -93,6 +94,10 @@ TPROF_EXPORT const char *_tprof_hang_comm_label (TprofHangComm comm);
  * open one is published as the call in flight is. */
 TPROF_EXPORT void _tprof_hang_region_open_slow (int name_id, int64_t start_ticks);
 TPROF_EXPORT void _tprof_hang_region_close_slow (int name_id, int64_t start_ticks);
+
+/* The timer of an MPI call (the preload's): _tprof_timer_start_site()
+ * without noting a region, as the call is followed as a call. */
+TPROF_EXPORT TprofTimer _tprof_timer_start_call (TprofTimeManager *tm, TprofSite *site);
 
 static inline void
 _tprof_hang_region_open (int name_id, int64_t start_ticks)

@@ -339,6 +339,15 @@ test_open_region (void)
   }
   encoded_region (name, sizeof name, &since);
   CHECK (strcmp (name, "") == 0);
+  /* an MPI call's timer (the preload's) is a call, not a region */
+  {
+    static TprofSite site = { "MPI_Send", 0 };
+    TprofTimer call = _tprof_timer_start_call (tm, &site);
+
+    encoded_region (name, sizeof name, &since);
+    CHECK (strcmp (name, "") == 0);
+    tprof_timer_stop (&call);
+  }
   tprof_time_manager_free (tm);
 }
 
