@@ -36,6 +36,16 @@
 #define TPROF_PRELOAD_CREATE(fn, parent, newcomm, params, args) \
   int fn params TPROF_PRELOAD_BODY (fn, COLLECTIVE, parent, args, _tprof_preload_comm_created (parent, *(newcomm)))
 
+/* MPI_Comm_idup: named at the call, after its parent's groups (the child
+ * is not usable before its request completes). */
+#define TPROF_PRELOAD_CREATE_PENDING(fn, parent, newcomm, params, args) \
+  int fn params TPROF_PRELOAD_BODY (fn, COLLECTIVE, parent, args, _tprof_preload_comm_duplicated (parent, *(newcomm)))
+
+/* MPI_Comm_create_group: a collective of the group, not of the parent,
+ * so it takes no sequence number there. */
+#define TPROF_PRELOAD_CREATE_GROUP(fn, parent, tag, newcomm, params, args) \
+  int fn params TPROF_PRELOAD_BODY (fn, POINT, parent, args, _tprof_preload_comm_created_group (parent, tag, *(newcomm)))
+
 #define TPROF_PRELOAD_FREE(fn, comm, params, args)                                           \
   int fn params                                                                              \
   {                                                                                          \

@@ -80,6 +80,20 @@ TPROF_EXPORT void _tprof_hang_call_end_now (uint64_t token);
  * lowest world rank) added when it has fewer members than its parent. */
 TPROF_EXPORT void _tprof_hang_comm_created (TprofHangComm parent, TprofHangComm child, int child_valid,
                                             const int32_t *members, size_t n_members);
+/* MPI_Comm_create_group over @parent made @child (this rank's members
+ * @members, in its rank order) with @tag: a collective of the group
+ * only, so the parent's count of creations is left alone and the child
+ * is named "PARENT.gTAG:k#LOWEST", the k-th such with these members. */
+TPROF_EXPORT void _tprof_hang_comm_created_group (TprofHangComm parent, TprofHangComm child, int tag,
+                                                  const int32_t *members, size_t n_members);
+/* An intercommunicator @child was made (over @parent, 0 when none: a
+ * creation counted there): its groups @local and @remote as world ranks.
+ * The sides' parents differ, so it is named by its groups: "INTER:k#A+B",
+ * A and B the groups' lowest world ranks (A < B), k its number among the
+ * intercommunicators between these groups; its members are both groups,
+ * the one of A first. */
+TPROF_EXPORT void _tprof_hang_intercomm_created (TprofHangComm parent, TprofHangComm child, const int32_t *local,
+                                                 size_t n_local, const int32_t *remote, size_t n_remote);
 /* @comm was freed: its handle may come back for another communicator. */
 TPROF_EXPORT void _tprof_hang_comm_freed (TprofHangComm comm);
 /* Names @comm "name" when it was never seen (a communicator made by a call
