@@ -1,10 +1,8 @@
 /* tprof-spill-merge.c — _tprof_spill_merge(): every rank's committed flushes gathered per operation, then put on one timeline as a profile. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "tprof-profiled-time-internal.h"
 #include "tprof-spill-merge-internal.h"
@@ -256,22 +254,6 @@ read_rank (Merge            *m,
   return _tprof_spill_reader_deliver (reader, &visitor, m, &m->out->status, m->error);
 }
 
-/* ISO 8601 UTC, with microseconds, of @epoch seconds. */
-static char *
-iso_utc (double epoch)
-{
-  time_t secs = (time_t) floor (epoch);
-  struct tm utc;
-  char text[64];
-  size_t len;
-
-  if (!isfinite (epoch) || gmtime_r (&secs, &utc) == NULL)
-    return NULL;
-  len = strftime (text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-  snprintf (text + len, sizeof text - len, ".%06dZ", (int) ((epoch - floor (epoch)) * 1e6));
-  return strdup (text);
-}
-
 /* The headers' hosts, offsets, error bounds and the wall time of @origin
  * (rank 0's clock), from rank 0's header or else the one of smallest
  * error; data_until moved by @origin. */
@@ -310,7 +292,7 @@ set_ranks (TprofProfiledTime     *pt,
       for (int r = 0; r < ws; r++)
         report->ranks[r].data_until = until[r];
       tprof_profiled_time_set_timeline_take (pt, offsets, errors,
-                                             wall != NULL ? iso_utc (wall->started_wall + origin
+                                             wall != NULL ? _tprof_wall_time_text (wall->started_wall + origin
                                                                      - (wall->started + wall->clock_offset))
                                                           : NULL);
       _tprof_profiled_time_set_data_until_take (pt, until);
