@@ -203,4 +203,12 @@ TPROF_EXPORT TprofSpillJob *_tprof_spill_job_open (const char *dir,
                                                    TprofError *error);
 TPROF_EXPORT void _tprof_spill_job_free (TprofSpillJob *job);
 
+/* The profile named by the note a job's clean end left in @dir
+ * (tprof-JOB.ended, docs/spill-format.md), in a new string, its job in
+ * @found_token; NULL when there is none, it cannot be read, or @token is
+ * NULL and several jobs left one. */
+TPROF_EXPORT char *_tprof_spill_dir_ended (const char *dir,
+                                           const char *token,
+                                           char        found_token[17]);
+
 TPROF_END_DECLS

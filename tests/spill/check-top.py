@@ -219,6 +219,25 @@ def test_once_and_bad(directory):
     check(out.returncode == 2 and "--interval" in out.stderr, "--interval 0 refused: %r" % (out,))
 
 
+def test_clean_end(directory):
+    """A job that ended cleanly removed its spill files and left the note
+    naming its profile: top says so instead of "no spill file"."""
+    with open(os.path.join(directory, "tprof-%016x.ended" % JOB), "w") as f:
+        f.write("/scratch/clean.h5\n")
+    out = subprocess.run([TPROF, "top", directory, "--once"], capture_output=True, text=True, timeout=20)
+    check(out.returncode == 0 and out.stderr == ""
+          and out.stdout == "The job %016x ended cleanly and removed its spill files; its profile is "
+                            "/scratch/clean.h5\n" % JOB, "clean end: %r" % (out,))
+    out = subprocess.run([TPROF, "top", directory, "--format", "json"], capture_output=True, text=True, timeout=20)
+    v = json.loads(out.stdout) if out.returncode == 0 else {}
+    check(v.get("job") == "%016x" % JOB and v.get("ended") is True and v.get("profile") == "/scratch/clean.h5",
+          "clean end as json: %r" % (out,))
+    # another job's note is not this one's
+    out = subprocess.run([TPROF, "top", directory, "--once", "--job", "%016x" % (JOB + 1)], capture_output=True,
+                         text=True, timeout=20)
+    check(out.returncode == 1 and "no spill file" in out.stderr, "another job's note: %r" % (out,))
+
+
 def test_against_merge(directory):
     """After all data, top's figures are those of tprof stragglers and
     tprof summary on the profile tprof merge makes of the same files."""
@@ -246,7 +265,7 @@ def test_against_merge(directory):
 
 with tempfile.TemporaryDirectory() as tmp:
     for name, test in (("live", test_live), ("end", test_end), ("once", test_once_and_bad),
-                       ("merge", test_against_merge)):
+                       ("clean", test_clean_end), ("merge", test_against_merge)):
         d = os.path.join(tmp, name)
         os.mkdir(d)
         test(d)

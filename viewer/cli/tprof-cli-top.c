@@ -141,6 +141,37 @@ parse_interval (const char *text,
   return TRUE;
 }
 
+/* A job that ended cleanly and removed its spill files left a note
+ * naming its profile: said instead of "no spill file". Its exit status,
+ * or -1 when there is no such note. */
+static int
+print_ended (const char *dir,
+             const char *token,
+             gboolean    json)
+{
+  char found[17];
+  g_autofree char *profile = _tprof_spill_dir_ended (dir, token, found);
+  g_autofree char *shown = NULL;
+
+  if (profile == NULL)
+    return -1;
+  if (json)
+    {
+      g_autoptr (GString) out = g_string_new ("{\"time\": ");
+
+      tprof_cli_json_append_double (out, wall_now ());
+      g_string_append (out, ", \"job\": ");
+      tprof_cli_json_append_string (out, found);
+      g_string_append (out, ", \"ended\": true, \"profile\": ");
+      tprof_cli_json_append_string (out, profile);
+      g_string_append (out, "}\n");
+      return tprof_cli_print (out->str);
+    }
+  shown = tprof_cli_escape (profile);
+  g_print (_("The job %s ended cleanly and removed its spill files; its profile is %s\n"), found, shown);
+  return TPROF_CLI_EXIT_OK;
+}
+
 static int
 run (const char *dir,
      const char *token,
@@ -155,6 +186,11 @@ run (const char *dir,
   if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
     return tprof_cli_file_error (dir, "%s", _("not a directory of spill files"));
   sl = _tprof_spill_live_open (dir, token, &error);
+  if (sl == NULL && (status = print_ended (dir, token, json)) >= 0)
+    {
+      tprof_error_clear (&error);
+      return status;
+    }
   if (sl == NULL)
     {
       status = tprof_cli_library_error (dir, &error);
