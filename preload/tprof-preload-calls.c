@@ -18,7 +18,7 @@
                                                                                    \
     if (tm == NULL)                                                                \
       return P##fn args;                                                           \
-    timer = _tprof_timer_start_site (tm, &site);                                   \
+    timer = _tprof_timer_start_call (tm, &site);                                   \
     hang = _tprof_hang_call_begin (#fn, TPROF_HANG_##kind, (TprofHangComm) (comm),  \
                                    timer.start_ticks);                             \
     rc = P##fn args;                                                               \
@@ -35,6 +35,16 @@
  * named after it. */
 #define TPROF_PRELOAD_CREATE(fn, parent, newcomm, params, args) \
   int fn params TPROF_PRELOAD_BODY (fn, COLLECTIVE, parent, args, _tprof_preload_comm_created (parent, *(newcomm)))
+
+/* MPI_Comm_idup: named at the call, after its parent's groups (the child
+ * is not usable before its request completes). */
+#define TPROF_PRELOAD_CREATE_PENDING(fn, parent, newcomm, params, args) \
+  int fn params TPROF_PRELOAD_BODY (fn, COLLECTIVE, parent, args, _tprof_preload_comm_duplicated (parent, *(newcomm)))
+
+/* MPI_Comm_create_group: a collective of the group, not of the parent,
+ * so it takes no sequence number there. */
+#define TPROF_PRELOAD_CREATE_GROUP(fn, parent, tag, newcomm, params, args) \
+  int fn params TPROF_PRELOAD_BODY (fn, POINT, parent, args, _tprof_preload_comm_created_group (parent, tag, *(newcomm)))
 
 #define TPROF_PRELOAD_FREE(fn, comm, params, args)                                           \
   int fn params                                                                              \

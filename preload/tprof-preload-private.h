@@ -27,5 +27,10 @@ void _tprof_preload_spill_end (TprofTimeManager *tm, const char *path);
  * started once MPI is up and @tm spills, if it does. */
 void _tprof_preload_hang_start (TprofTimeManager *tm);
 /* Names @child (MPI_COMM_NULL on a rank the creation left out) after its
- * parent. */
+ * parent; an intercommunicator after its two groups. */
 void _tprof_preload_comm_created (MPI_Comm parent, MPI_Comm child);
+/* The same for MPI_Comm_idup's @child, not usable before its request
+ * completes: its groups are @parent's. */
+void _tprof_preload_comm_duplicated (MPI_Comm parent, MPI_Comm child);
+/* Names @child, made by MPI_Comm_create_group over @parent with @tag. */
+void _tprof_preload_comm_created_group (MPI_Comm parent, int tag, MPI_Comm child);

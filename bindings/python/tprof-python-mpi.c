@@ -1,4 +1,4 @@
-/* tprof-python-mpi.c — tprof._mpi: libtprof-capture-mpi's gather and parallel save on an mpi4py communicator. */
+/* tprof-python-mpi.c — tprof._mpi: libtprof-capture-mpi's gather, parallel save and spill on an mpi4py communicator. */
 /* SPDX-License-Identifier: MIT */
 #include "tprof-python-api.h"
 
@@ -62,7 +62,40 @@ save_parallel (PyObject *module, PyObject *args)
   Py_RETURN_NONE;
 }
 
+static PyObject *
+set_spill (PyObject *module, PyObject *args)
+{
+  PyObject *manager, *comm_obj, *directory = NULL;
+  TprofTimeManager *tm;
+  TprofError error;
+  MPI_Comm *comm;
+  double interval;
+  int status;
+
+  if (!PyArg_ParseTuple (args, "OOO&d:set_spill", &manager, &comm_obj, PyUnicode_FSConverter, &directory,
+                         &interval))
+    return NULL;
+  tm = api->time_manager_get (manager);
+  if (tm == NULL || (comm = PyMPIComm_Get (comm_obj)) == NULL)
+    {
+      Py_DECREF (directory);
+      return NULL;
+    }
+  tprof_error_clear (&error);
+  /* collective: other Python threads run meanwhile */
+  Py_BEGIN_ALLOW_THREADS
+  status = tprof_time_manager_set_spill_mpi (tm, *comm, PyBytes_AS_STRING (directory), interval, &error);
+  Py_END_ALLOW_THREADS
+  Py_DECREF (directory);
+  if (status != 0)
+    return api->raise (&error);
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
+  { "set_spill", set_spill, METH_VARARGS,
+    "set_spill(manager, comm, directory, interval): tprof_time_manager_set_spill_mpi on comm's\n"
+    "handle; each rank spills to its own file of the one job, with its clock offset to rank 0." },
   { "save_parallel", save_parallel, METH_VARARGS,
     "save_parallel(manager, comm, path): tprof_time_manager_save_parallel on comm's handle;\n"
     "every rank writes its own samples into the one file path." },
@@ -75,7 +108,7 @@ static PyMethodDef module_methods[] = {
 static struct PyModuleDef module_def = {
   PyModuleDef_HEAD_INIT,
   .m_name = "tprof._mpi",
-  .m_doc = "The gather and the parallel save of libtprof-capture-mpi over mpi4py communicators.",
+  .m_doc = "The gather, the parallel save and the spill of libtprof-capture-mpi over mpi4py communicators.",
   .m_size = -1,
   .m_methods = module_methods,
 };

@@ -135,6 +135,7 @@ struct _TprofProfileFile
   char            **hostnames;       /* world_size entries, or NULL */
   double           *clock_offsets;        /* world_size entries, or NULL */
   double           *clock_offset_errors;  /* world_size entries, or NULL */
+  double           *data_until;           /* world_size entries (NaN: no data), or NULL */
   TprofH5Operation *ops;
   size_t            n_ops;
   size_t           *by_name;         /* operation indices sorted by name */

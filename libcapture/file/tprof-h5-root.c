@@ -57,16 +57,25 @@ out:
   return result;
 }
 
-/* /ranks/@name, world_size finite values (>= 0 with @non_negative), into
- * a new array in *@out; absent: NULL. 0, or -1 with the error set. */
+/* What tprof_h5_read_rank_doubles() accepts besides finite values. */
+enum
+{
+  RANK_DOUBLES_FINITE = 0,
+  RANK_DOUBLES_NON_NEGATIVE = 1,  /* only values >= 0 */
+  RANK_DOUBLES_NAN = 2,           /* NaN too (a rank without a value) */
+};
+
+/* /ranks/@name, world_size finite values (as @rules say), into a new
+ * array in *@out; absent: NULL. 0, or -1 with the error set. */
 static int
 tprof_h5_read_rank_doubles (TprofProfileFile *pf,
                             hid_t             ranks_group,
                             const char       *name,
-                            bool              non_negative,
+                            unsigned          rules,
                             double          **out,
                             TprofError       *error)
 {
+  bool non_negative = (rules & RANK_DOUBLES_NON_NEGATIVE) != 0, nan = (rules & RANK_DOUBLES_NAN) != 0;
   size_t n = (size_t) pf->world_size;
   double *values;
   int found;
@@ -79,10 +88,11 @@ tprof_h5_read_rank_doubles (TprofProfileFile *pf,
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
   found = _tprof_h5_read_member (pf, ranks_group, "/ranks", name, H5T_FLOAT, H5T_NATIVE_DOUBLE, n, values, error);
   for (size_t r = 0; found > 0 && r < n; r++)
-    if (!isfinite (values[r]) || (non_negative && values[r] < 0))
+    if ((!isfinite (values[r]) && !(nan && isnan (values[r]))) || (non_negative && values[r] < 0))
       {
-        tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: /ranks/%s[%zu] is %g, expected a finite %s",
-                         pf->path, name, r, values[r], non_negative ? "value >= 0" : "value");
+        tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: /ranks/%s[%zu] is %g, expected a finite %s%s",
+                         pf->path, name, r, values[r], non_negative ? "value >= 0" : "value",
+                         nan ? " or NaN" : "");
         found = -1;
       }
   if (found <= 0)
@@ -106,10 +116,13 @@ _tprof_h5_read_clock_offsets (TprofProfileFile *pf,
   ranks_group = H5Gopen2 (pf->file, "ranks", H5P_DEFAULT);
   if (ranks_group < 0)
     return _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "/ranks is not a group");
-  result = tprof_h5_read_rank_doubles (pf, ranks_group, "clock_offset", false, &pf->clock_offsets, error);
+  result = tprof_h5_read_rank_doubles (pf, ranks_group, "clock_offset", RANK_DOUBLES_FINITE, &pf->clock_offsets,
+                                       error);
   if (result == 0)
-    result = tprof_h5_read_rank_doubles (pf, ranks_group, "clock_offset_error", true,
+    result = tprof_h5_read_rank_doubles (pf, ranks_group, "clock_offset_error", RANK_DOUBLES_NON_NEGATIVE,
                                          &pf->clock_offset_errors, error);
+  if (result == 0)
+    result = tprof_h5_read_rank_doubles (pf, ranks_group, "data_until", RANK_DOUBLES_NAN, &pf->data_until, error);
   _tprof_h5_close (ranks_group);
   return result;
 }

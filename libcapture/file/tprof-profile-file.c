@@ -74,6 +74,7 @@ tprof_profile_file_free (TprofProfileFile *pf)
   free (pf->timeline_origin);
   free (pf->clock_offsets);
   free (pf->clock_offset_errors);
+  free (pf->data_until);
   free (pf->path);
   free (pf);
 }

@@ -25,6 +25,8 @@ tprof_profiled_time_take_metadata (TprofProfiledTime *pt,
       pf->clock_offsets = pf->clock_offset_errors = NULL;
       pf->timeline_origin = NULL;
     }
+  _tprof_profiled_time_set_data_until_take (pt, pf->data_until);
+  pf->data_until = NULL;
   return 0;
 }
 

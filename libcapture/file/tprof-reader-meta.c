@@ -238,6 +238,9 @@ _tprof_reader_put_meta (TprofWire              *w,
       _tprof_wire_put (w, file->clock_offsets, (size_t) file->world_size * sizeof (double));
       _tprof_wire_put (w, file->clock_offset_errors, (size_t) file->world_size * sizeof (double));
     }
+  _tprof_wire_put_u64 (w, file->data_until != NULL);
+  if (file->data_until != NULL)
+    _tprof_wire_put (w, file->data_until, (size_t) file->world_size * sizeof (double));
   _tprof_wire_put_u64 (w, file->n_ops);
   for (size_t i = 0; i < file->n_ops; i++)
     {
@@ -294,6 +297,10 @@ _tprof_reader_get_meta (TprofWire  *w,
           || !_tprof_wire_get (w, pf->clock_offset_errors, world_size * sizeof (double)))
         goto failed;
     }
+  if (_tprof_wire_get_u64 (w) != 0
+      && ((pf->data_until = malloc (world_size * sizeof (double))) == NULL
+          || !_tprof_wire_get (w, pf->data_until, world_size * sizeof (double))))
+    goto failed;
   n_ops = _tprof_wire_get_u64 (w);
   /* every operation takes at least 40 bytes of the message */
   if (!ok || w->failed || n_ops > (w->len - w->pos) / 40)

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "tprof-gather-mpi-private.h"
+#include "tprof-profiled-time-internal.h"
 
 #define TAG_PING   0x7470
 #define TAG_OFFSET 0x7471
@@ -260,26 +261,10 @@ _tprof_gather_timeline_clear (TprofGather *g)
   memset (tl, 0, sizeof *tl);
 }
 
-/* ISO 8601 UTC of @wall seconds since the epoch. */
-static char *
-iso_time (double wall)
-{
-  time_t secs = (time_t) floor (wall);
-  struct tm utc;
-  char text[64];
-  size_t len;
-
-  if (gmtime_r (&secs, &utc) == NULL)
-    return NULL;
-  len = strftime (text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-  snprintf (text + len, sizeof text - len, ".%06dZ", (int) ((wall - floor (wall)) * 1e6));
-  return strdup (text);
-}
-
 char *
 _tprof_gather_origin_text (const TprofGather *g, double origin)
 {
-  return isfinite (origin) ? iso_time (origin + g->timeline.wall_minus_mono) : NULL;
+  return isfinite (origin) ? _tprof_wall_time_text (origin + g->timeline.wall_minus_mono) : NULL;
 }
 
 int

@@ -37,3 +37,9 @@ TPROF_EXPORT void _tprof_profiled_time_set_data_until_take (TprofProfiledTime *p
                                                             double            *data_until);
 /* NULL when the profile does not say. */
 TPROF_EXPORT const double *_tprof_profiled_time_data_until (const TprofProfiledTime *pt);
+
+/* @epoch seconds since the Unix epoch as ISO 8601 UTC with microseconds
+ * ("2026-12-05T03:00:00.250000Z"), the timeline_origin of a profile, in
+ * a new string; NULL when not finite, out of range or out of memory. For
+ * the gathers (local and MPI) and the merge of spill files alike. */
+TPROF_EXPORT char *_tprof_wall_time_text (double epoch);

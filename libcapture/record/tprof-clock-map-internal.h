@@ -45,3 +45,10 @@ _tprof_clock_piece_secs (const TprofClockPiece *piece, int64_t ticks)
 {
   return piece->ref_secs + (double) (ticks - piece->ref_ticks) * piece->secs_per_tick;
 }
+
+/* Seconds of CLOCK_MONOTONIC at @ticks, by the copy @map. */
+static inline double
+_tprof_clock_map_secs (const TprofClockMapCopy *map, int64_t ticks)
+{
+  return _tprof_clock_piece_secs (_tprof_clock_piece_of (map->pieces, map->n, ticks), ticks);
+}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "tprof-clock-private.h"
+#include "tprof-hang-watch-internal.h"
 #include "tprof-time-manager-internal.h"
 #include "tprof/tprof-error.h"
 #include "tprof/tprof-timer.h"
@@ -157,8 +158,15 @@ scope_record_monotonic (int name_id, int64_t start_ticks)
 }
 
 void
+_tprof_scope_opened (int name_id, int64_t start_ticks)
+{
+  _tprof_hang_region_open_slow (name_id, start_ticks);
+}
+
+void
 _tprof_scope_record (int name_id, int64_t start_ticks)
 {
+  _tprof_hang_region_close (name_id, start_ticks);
 #if TPROF_CLOCK_HAVE_TSC
   if (TPROF_LIKELY (_tprof_ticks_are_tsc))
     {

@@ -120,22 +120,11 @@ static char *
 wall_time_of (double monotonic_s)
 {
   struct timespec wall, mono;
-  double at;
-  time_t secs;
-  struct tm utc;
-  char text[64];
-  int len;
 
   clock_gettime (CLOCK_REALTIME, &wall);
   clock_gettime (CLOCK_MONOTONIC, &mono);
-  at = (double) wall.tv_sec + 1e-9 * (double) wall.tv_nsec
-       - ((double) mono.tv_sec + 1e-9 * (double) mono.tv_nsec - monotonic_s);
-  secs = (time_t) floor (at);
-  if (gmtime_r (&secs, &utc) == NULL)
-    return NULL;
-  len = (int) strftime (text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-  snprintf (text + len, sizeof text - (size_t) len, ".%06dZ", (int) ((at - floor (at)) * 1e6));
-  return strdup (text);
+  return _tprof_wall_time_text ((double) wall.tv_sec + 1e-9 * (double) wall.tv_nsec
+                                - ((double) mono.tv_sec + 1e-9 * (double) mono.tv_nsec - monotonic_s));
 }
 
 /* Shifts every start of @pt so that the earliest is 0, and records how. */

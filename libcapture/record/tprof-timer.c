@@ -1,6 +1,7 @@
 /* tprof-timer.c — explicit timers: tprof_timer_start/stop and the TPROF_TIMER block. */
 /* SPDX-License-Identifier: MIT */
 #include "tprof-clock-private.h"
+#include "tprof-hang-watch-internal.h"
 #include "tprof-time-manager-internal.h"
 #include "tprof/tprof-timer.h"
 
@@ -15,11 +16,15 @@ TprofTimer
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
   timer.running = timer.name_id != 0;
   timer.start_ticks = tprof_clock_ticks ();
+  if (timer.running)
+    _tprof_hang_region_open (timer.name_id, timer.start_ticks);
   return timer;
 }
 
-TprofTimer
-_tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
+/* A timer of @site's name; @region: noted as an open region for the hang
+ * watchdog. */
+static TprofTimer
+timer_start_site (TprofTimeManager *tm, TprofSite *site, bool region)
 {
   TprofTimer timer = { tm, NULL, 0, false, 0 };
   int id = __atomic_load_n (&site->id, __ATOMIC_RELAXED);
@@ -32,7 +37,21 @@ _tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
   timer.name_id = TPROF_LIKELY (id != 0) ? id : _tprof_site_resolve (site);
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
   timer.start_ticks = tprof_clock_ticks ();
+  if (region && timer.name_id != 0)
+    _tprof_hang_region_open (timer.name_id, timer.start_ticks);
   return timer;
+}
+
+TprofTimer
+_tprof_timer_start_site (TprofTimeManager *tm, TprofSite *site)
+{
+  return timer_start_site (tm, site, true);
+}
+
+TprofTimer
+_tprof_timer_start_call (TprofTimeManager *tm, TprofSite *site)
+{
+  return timer_start_site (tm, site, false);
 }
 
 TprofTimer
@@ -52,6 +71,8 @@ _tprof_timer_start_literal (TprofTimeManager *tm, TprofSite *site, const char *n
   timer.buffer = _tprof_time_manager_thread_buffer (tm);
   timer.running = id != 0;
   timer.start_ticks = tprof_clock_ticks ();
+  if (timer.running)
+    _tprof_hang_region_open (timer.name_id, timer.start_ticks);
   return timer;
 }
 
@@ -70,8 +91,11 @@ tprof_timer_stop (TprofTimer *timer)
   secs = end > timer->start_ticks ? _tprof_clock_duration_frozen (timer->start_ticks, end - timer->start_ticks)
                                   : 0.0;
   if (timer->name_id != 0)
-    _tprof_thread_buffer_append (timer->buffer, timer->name_id, timer->start_ticks,
-                                 _tprof_slot_ticks (end - timer->start_ticks));
+    {
+      _tprof_hang_region_close (timer->name_id, timer->start_ticks);
+      _tprof_thread_buffer_append (timer->buffer, timer->name_id, timer->start_ticks,
+                                   _tprof_slot_ticks (end - timer->start_ticks));
+    }
   return secs;
 }
 

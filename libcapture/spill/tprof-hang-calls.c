@@ -1,10 +1,11 @@
-/* tprof-hang-calls.c — the in-flight MPI call of each thread and the ring of the last calls: two stores and a clock read per call. */
+/* tprof-hang-calls.c — the in-flight MPI call and the innermost open region of each thread, and the ring of the last calls: two stores and a clock read per call. */
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tprof-clock-private.h"
 #include "tprof-hang-comms-private.h"
+#include "tprof/tprof-timer.h"
 
 int _tprof_hang_tracking;
 
@@ -21,6 +22,7 @@ typedef struct
 typedef struct
 {
   HangSlot slot;     /* call.function NULL when no call is in flight */
+  HangSlot region;   /* the innermost open region; function NULL when none */
   int      depth;    /* nested tracked calls (tprof's own inside a wrapper) */
   uint64_t ring_next;
   HangSlot ring[TPROF_HANG_RING];
@@ -30,11 +32,24 @@ static HangThread threads[TPROF_HANG_THREADS];
 static int32_t threads_used;
 static __thread int32_t this_thread __attribute__((tls_model ("initial-exec")));
 
+/* This thread's open regions, innermost last; past the deepest ones only
+ * counted. */
+#define REGION_DEPTH 64
+typedef struct
+{
+  int     name_id;
+  int64_t begin;
+} OpenRegion;
+static __thread OpenRegion open_regions[REGION_DEPTH] __attribute__((tls_model ("initial-exec")));
+static __thread int n_open_regions __attribute__((tls_model ("initial-exec")));
+static __thread int regions_too_deep __attribute__((tls_model ("initial-exec")));
+
 void
 _tprof_hang_track_start (int rank, int world_size, TprofHangComm world, TprofHangComm self)
 {
   _tprof_hang_comms_start (world_size, world, self, rank);
   __atomic_store_n (&_tprof_hang_tracking, 1, __ATOMIC_RELEASE);
+  __atomic_store_n (&_tprof_record_state.regions_tracked, 1, __ATOMIC_RELEASE);
 }
 
 /* A call is copied word by word with atomic accesses, so that a reader
@@ -226,4 +241,77 @@ _tprof_hang_progress (void)
   for (int32_t i = 0; i < used && i < TPROF_HANG_THREADS; i++)
     sum += __atomic_load_n (&threads[i].slot.stamp, __ATOMIC_RELAXED);
   return sum;
+}
+
+/* Publishes this thread's innermost open region (none: function NULL). */
+static void
+region_publish (HangThread *t, int32_t index)
+{
+  TprofHangLiveCall region = { NULL, -1, index - 1, 0, 0, -1 };
+
+  if (n_open_regions > 0)
+    {
+      region.function = _tprof_name_lookup (open_regions[n_open_regions - 1].name_id);
+      region.begin = open_regions[n_open_regions - 1].begin;
+    }
+  slot_write (&t->region, &region);
+}
+
+void
+_tprof_hang_region_open_slow (int name_id, int64_t start_ticks)
+{
+  int32_t index = thread_index ();
+
+  if (index == 0)
+    return;
+  if (n_open_regions == REGION_DEPTH)
+    {
+      regions_too_deep++;
+      return;
+    }
+  open_regions[n_open_regions++] = (OpenRegion) { name_id, start_ticks };
+  region_publish (&threads[index - 1], index);
+}
+
+/* Regions usually close innermost first; a timer stopped out of that
+ * order is found below the top. */
+void
+_tprof_hang_region_close_slow (int name_id, int64_t start_ticks)
+{
+  int32_t index;
+  int i = n_open_regions - 1;
+
+  if (i < 0 || (index = thread_index ()) == 0)
+    return;  /* an MPI call's timer, or opened before the tracking began */
+  if (regions_too_deep > 0)
+    {
+      regions_too_deep--;
+      return;
+    }
+  while (i >= 0 && (open_regions[i].name_id != name_id || open_regions[i].begin != start_ticks))
+    i--;
+  if (i < 0)
+    return;
+  memmove (&open_regions[i], &open_regions[i + 1], (size_t) (n_open_regions - i - 1) * sizeof *open_regions);
+  n_open_regions--;
+  region_publish (&threads[index - 1], index);
+}
+
+int
+_tprof_hang_open_region (TprofHangLiveCall *region)
+{
+  int32_t used = __atomic_load_n (&threads_used, __ATOMIC_ACQUIRE);
+  int found = 0;
+
+  for (int32_t i = 0; i < used && i < TPROF_HANG_THREADS; i++)
+    {
+      TprofHangLiveCall r;
+
+      if (slot_read (&threads[i].region, &r) && r.function != NULL && (!found || r.begin > region->begin))
+        {
+          *region = r;
+          found = 1;
+        }
+    }
+  return found;
 }

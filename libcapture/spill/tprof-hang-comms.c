@@ -1,4 +1,4 @@
-/* tprof-hang-comms.c — names of communicators that every member agrees on: WORLD, SELF, and PARENT.n for the n-th creation on a parent. */
+/* tprof-hang-comms.c — names of communicators that every member agrees on: WORLD, SELF, PARENT.n for the n-th creation on a parent, and the names of group-made and inter-communicators. */
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
 #include <stdio.h>
@@ -124,6 +124,100 @@ _tprof_hang_comm_created (TprofHangComm parent, TprofHangComm child, int child_v
         comm_insert_locked (child, label, members, n_members);
     }
   pthread_mutex_unlock (&comms_lock);
+}
+
+/* How many communicators named so far, freed or not, have a label that
+ * begins with @prefix and ends with @suffix, and the members @members:
+ * the k-th of a kind is numbered k on every member. The lock held. */
+static uint32_t
+count_named_locked (const char *prefix, const char *suffix, const int32_t *members, size_t n_members)
+{
+  size_t lp = strlen (prefix), ls = strlen (suffix);
+  uint32_t n = 0;
+
+  for (unsigned i = 0; i < TPROF_HANG_COMMS; i++)
+    {
+      const HangCommEntry *e = &_tprof_hang_comms[i];
+      size_t len = strlen (e->label);
+
+      if (e->state != HANG_COMM_EMPTY && len >= lp + ls && strncmp (e->label, prefix, lp) == 0
+          && strcmp (e->label + len - ls, suffix) == 0 && e->n_members == n_members && e->members != NULL
+          && memcmp (e->members, members, n_members * sizeof *members) == 0)
+        n++;
+    }
+  return n;
+}
+
+static int32_t
+lowest_of (const int32_t *members, size_t n_members)
+{
+  int32_t lowest = n_members > 0 ? members[0] : -1;
+
+  for (size_t m = 1; m < n_members; m++)
+    lowest = members[m] < lowest ? members[m] : lowest;
+  return lowest;
+}
+
+void
+_tprof_hang_comm_created_group (TprofHangComm parent, TprofHangComm child, int tag, const int32_t *members,
+                                size_t n_members)
+{
+  int32_t p;
+
+  if (!__atomic_load_n (&_tprof_hang_tracking, __ATOMIC_RELAXED) || members == NULL || n_members == 0)
+    return;
+  p = _tprof_hang_comm_find_or_add (parent);
+  pthread_mutex_lock (&comms_lock);
+  if (p >= 0 && _tprof_hang_comm_find (child) < 0)
+    {
+      char prefix[TPROF_HANG_LABEL], suffix[24], label[2 * TPROF_HANG_LABEL];
+
+      snprintf (prefix, sizeof prefix, "%s.g%d:", _tprof_hang_comms[p].label, tag);
+      snprintf (suffix, sizeof suffix, "#%d", (int) lowest_of (members, n_members));
+      snprintf (label, sizeof label, "%s%u%s", prefix, count_named_locked (prefix, suffix, members, n_members) + 1,
+                suffix);
+      comm_insert_locked (child, label, members, n_members);
+    }
+  pthread_mutex_unlock (&comms_lock);
+}
+
+void
+_tprof_hang_intercomm_created (TprofHangComm parent, TprofHangComm child, const int32_t *local, size_t n_local,
+                               const int32_t *remote, size_t n_remote)
+{
+  int32_t *members;
+  int32_t low_local = lowest_of (local, n_local), low_remote = lowest_of (remote, n_remote);
+  int first_local = low_local < low_remote;
+
+  if (!__atomic_load_n (&_tprof_hang_tracking, __ATOMIC_RELAXED) || n_local == 0 || n_remote == 0
+      || (members = malloc ((n_local + n_remote) * sizeof *members)) == NULL)
+    return;
+  /* the group of the lowest rank first: both sides list them alike */
+  memcpy (members, first_local ? local : remote, (first_local ? n_local : n_remote) * sizeof *members);
+  memcpy (members + (first_local ? n_local : n_remote), first_local ? remote : local,
+          (first_local ? n_remote : n_local) * sizeof *members);
+  if (parent != 0)
+    {
+      int32_t p = _tprof_hang_comm_find_or_add (parent);
+
+      pthread_mutex_lock (&comms_lock);
+      if (p >= 0)
+        _tprof_hang_comms[p].children++;  /* a creation over it, as any other */
+      pthread_mutex_unlock (&comms_lock);
+    }
+  pthread_mutex_lock (&comms_lock);
+  if (_tprof_hang_comm_find (child) < 0)
+    {
+      char suffix[32], label[TPROF_HANG_LABEL];
+
+      snprintf (suffix, sizeof suffix, "#%d+%d", (int) (first_local ? low_local : low_remote),
+                (int) (first_local ? low_remote : low_local));
+      snprintf (label, sizeof label, "INTER:%u%s",
+                count_named_locked ("INTER:", suffix, members, n_local + n_remote) + 1, suffix);
+      comm_insert_locked (child, label, members, n_local + n_remote);
+    }
+  pthread_mutex_unlock (&comms_lock);
+  free (members);
 }
 
 void

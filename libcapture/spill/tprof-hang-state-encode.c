@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tprof-clock-private.h"
+#include "tprof-clock-map-internal.h"
 #include "tprof-hang-comms-private.h"
 
 #define STATE_VERSION 1
@@ -58,25 +58,14 @@ put_str (Buffer *b, const char *s)
   put (b, s, n);
 }
 
-static double
-ticks_secs (int64_t ticks)
-{
-  double secs;
-
-  _tprof_clock_lock ();
-  secs = _tprof_clock_secs_locked (ticks);
-  _tprof_clock_unlock ();
-  return secs;
-}
-
 /* One call; its communicator's members only for a call in flight. */
 static void
-put_call (Buffer *b, const TprofHangLiveCall *call, int with_members)
+put_call (Buffer *b, const TprofClockMapCopy *map, const TprofHangLiveCall *call, int with_members)
 {
   const int32_t *members = NULL;
   size_t n_members = 0;
   const char *label = call->comm >= 0 ? _tprof_hang_comm_at (call->comm, &members, &n_members) : "";
-  double begin = ticks_secs (call->begin);
+  double begin = _tprof_clock_map_secs (map, call->begin);
 
   if (!with_members)
     n_members = 0;
@@ -98,7 +87,11 @@ _tprof_hang_state_encode (int stalled, double now, double timeout, size_t *len)
   size_t n_in_flight = _tprof_hang_in_flight (in_flight, TPROF_HANG_THREADS);
   size_t n_recent = _tprof_hang_recent (recent, TPROF_HANG_RING);
   Buffer b = { NULL, 0, 0, 0 };
+  TprofHangLiveCall region;
+  /* the clock's lock is the recording path's: the map is copied without it */
+  TprofClockMapCopy map;
 
+  _tprof_clock_map_copy (&map);
   put_u32 (&b, STATE_VERSION);
   put_u32 (&b, stalled ? 1 : 0);
   put_f64 (&b, now);
@@ -106,13 +99,19 @@ _tprof_hang_state_encode (int stalled, double now, double timeout, size_t *len)
   put_u32 (&b, (uint32_t) n_in_flight);
   put_u32 (&b, (uint32_t) n_recent);
   for (size_t i = 0; i < n_in_flight; i++)
-    put_call (&b, &in_flight[i], 1);
+    put_call (&b, &map, &in_flight[i], 1);
   for (size_t i = 0; i < n_recent; i++)
-    put_call (&b, &recent[i], 0);
-  /* The open regions of the application are not tracked as open: a region
-   * is only seen when it ends. */
-  put_str (&b, "");
-  put_f64 (&b, NAN);
+    put_call (&b, &map, &recent[i], 0);
+  if (_tprof_hang_open_region (&region))
+    {
+      put_str (&b, region.function);
+      put_f64 (&b, _tprof_clock_map_secs (&map, region.begin));
+    }
+  else
+    {
+      put_str (&b, "");
+      put_f64 (&b, NAN);
+    }
   if (b.failed)
     {
       free (b.data);

@@ -5,8 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tprof/tprof-clock.h"
 #include "tprof/tprof-macros.h"
 #include "tprof/tprof-time-manager.h"
+#include "tprof/tprof-timer.h"
 
 TPROF_BEGIN_DECLS
 
@@ -78,6 +80,20 @@ TPROF_EXPORT void _tprof_hang_call_end_now (uint64_t token);
  * lowest world rank) added when it has fewer members than its parent. */
 TPROF_EXPORT void _tprof_hang_comm_created (TprofHangComm parent, TprofHangComm child, int child_valid,
                                             const int32_t *members, size_t n_members);
+/* MPI_Comm_create_group over @parent made @child (this rank's members
+ * @members, in its rank order) with @tag: a collective of the group
+ * only, so the parent's count of creations is left alone and the child
+ * is named "PARENT.gTAG:k#LOWEST", the k-th such with these members. */
+TPROF_EXPORT void _tprof_hang_comm_created_group (TprofHangComm parent, TprofHangComm child, int tag,
+                                                  const int32_t *members, size_t n_members);
+/* An intercommunicator @child was made (over @parent, 0 when none: a
+ * creation counted there): its groups @local and @remote as world ranks.
+ * The sides' parents differ, so it is named by its groups: "INTER:k#A+B",
+ * A and B the groups' lowest world ranks (A < B), k its number among the
+ * intercommunicators between these groups; its members are both groups,
+ * the one of A first. */
+TPROF_EXPORT void _tprof_hang_intercomm_created (TprofHangComm parent, TprofHangComm child, const int32_t *local,
+                                                 size_t n_local, const int32_t *remote, size_t n_remote);
 /* @comm was freed: its handle may come back for another communicator. */
 TPROF_EXPORT void _tprof_hang_comm_freed (TprofHangComm comm);
 /* Names @comm "name" when it was never seen (a communicator made by a call
@@ -86,6 +102,30 @@ TPROF_EXPORT void _tprof_hang_comm_name (TprofHangComm comm, const char *name, c
                                          size_t n_members);
 /* The label of @comm, or NULL when it has none; for tests. */
 TPROF_EXPORT const char *_tprof_hang_comm_label (TprofHangComm comm);
+
+/* A region of the application (a timer or a TPROF_SCOPE of name @name_id,
+ * begun at @start_ticks) opened or closed on this thread: the innermost
+ * open one is published as the call in flight is. */
+TPROF_EXPORT void _tprof_hang_region_open_slow (int name_id, int64_t start_ticks);
+TPROF_EXPORT void _tprof_hang_region_close_slow (int name_id, int64_t start_ticks);
+
+/* The timer of an MPI call (the preload's): _tprof_timer_start_site()
+ * without noting a region, as the call is followed as a call. */
+TPROF_EXPORT TprofTimer _tprof_timer_start_call (TprofTimeManager *tm, TprofSite *site);
+
+static inline void
+_tprof_hang_region_open (int name_id, int64_t start_ticks)
+{
+  if (TPROF_UNLIKELY (__atomic_load_n (&_tprof_record_state.regions_tracked, __ATOMIC_RELAXED) != 0))
+    _tprof_hang_region_open_slow (name_id, start_ticks);
+}
+
+static inline void
+_tprof_hang_region_close (int name_id, int64_t start_ticks)
+{
+  if (TPROF_UNLIKELY (__atomic_load_n (&_tprof_record_state.regions_tracked, __ATOMIC_RELAXED) != 0))
+    _tprof_hang_region_close_slow (name_id, start_ticks);
+}
 
 /* One call as the watchdog sees it. */
 typedef struct
@@ -103,7 +143,12 @@ typedef struct
 TPROF_EXPORT size_t _tprof_hang_in_flight (TprofHangLiveCall *calls, size_t max);
 /* Copies the last calls that ended, oldest first; returns their number. */
 TPROF_EXPORT size_t _tprof_hang_recent (TprofHangLiveCall *calls, size_t max);
-/* How many calls began or ended so far: changes whenever the state does. */
+/* The innermost open region of the thread that opened its own last (as
+ * a call: function its name, begin its start, comm -1); 0 when no thread
+ * has one open. */
+TPROF_EXPORT int _tprof_hang_open_region (TprofHangLiveCall *region);
+/* How many calls began or ended so far: changes whenever the state does
+ * (regions do not count: a rank that computes through many is quiet). */
 TPROF_EXPORT uint64_t _tprof_hang_progress (void);
 /* Label and members of the communicator at table index @index. */
 TPROF_EXPORT const char *_tprof_hang_comm_at (int32_t index, const int32_t **members, size_t *n_members);

@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "tprof/tprof-spill.h"
-#include "tprof-clock-private.h"
+#include "tprof-clock-map-internal.h"
 #include "tprof-hang-watch-internal.h"
 #include "tprof-spill-record-internal.h"
 
@@ -72,15 +72,15 @@ monotonic_now (void)
   return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Seconds at @ticks by a copy of the clock's map: the clock's lock is the
+ * recording path's, which a watchdog must not hold up. */
 static double
 ticks_secs (int64_t ticks)
 {
-  double secs;
+  static TprofClockMapCopy map;  /* the watchdog thread's only */
 
-  _tprof_clock_lock ();
-  secs = _tprof_clock_secs_locked (ticks);
-  _tprof_clock_unlock ();
-  return secs;
+  _tprof_clock_map_copy (&map);
+  return _tprof_clock_map_secs (&map, ticks);
 }
 
 /* The oldest call in flight; 0 when none. */

@@ -96,6 +96,12 @@ TPROF_EXPORT int _tprof_time_manager_set_spill_as (TprofTimeManager         *tm,
                                                    const TprofSpillIdentity *id,
                                                    TprofError               *error);
 
+/* Leaves, where a clean end removed @spill_path, DIR/tprof-JOB.ended:
+ * one line naming @profile_path, the profile the job wrote, so that a
+ * reader coming later can say where the job's samples went. */
+void _tprof_spill_note_ended (const char *spill_path,
+                              const char *profile_path);
+
 /* A new random job token (never 0). */
 TPROF_EXPORT uint64_t _tprof_spill_new_token (void);
 

@@ -1,26 +1,24 @@
 /* tprof-spill-merge.c — _tprof_spill_merge(): every rank's committed flushes gathered per operation, then put on one timeline as a profile. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "tprof-profiled-time-internal.h"
 #include "tprof-spill-merge-internal.h"
 
-/* One operation's samples so far, starts on rank 0's clock. */
+/* One operation's samples so far, starts on rank 0's clock: its arrays
+ * grown by what each rank's load announces, before its delivery. */
 typedef struct
 {
   double  *times;
   double  *starts;
   int32_t *ranks;
-  int32_t *threads;
+  int32_t *threads;    /* NULL while every sample is of thread 0 */
   size_t   n;
   size_t   capacity;
-  size_t   populated;  /* samples whose pages are known to be mapped */
+  size_t   coming;          /* the samples the rank being read brings */
+  bool     coming_threads;  /* ... whether one has a thread other than 0 */
 } MergeOp;
 
 typedef struct
@@ -31,11 +29,11 @@ typedef struct
   /* the rank being read */
   TprofSpillReader    *reader;
   int32_t              rank;
-  double               offset;
+  double               offset;     /* its clock to rank 0's */
   size_t              *local;      /* the reader's name ids -> operations */
   size_t               local_capacity;
-  TprofSpillMergeRank *out;
-  double               earliest;   /* smallest start on rank 0's clock */
+  TprofSpillMergeRank *out;        /* its part of the report */
+  TprofSpillMergeRank *ranks;      /* the report's, every rank */
   TprofError          *error;
 } Merge;
 
@@ -45,94 +43,24 @@ no_memory (Merge *m)
   return tprof_error_set (m->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", _tprof_spill_reader_path (m->reader));
 }
 
-static bool
-op_reserve (MergeOp *op,
-            size_t   more)
-{
-  size_t capacity = op->capacity;
-
-  if (op->n + more <= capacity)
-    return true;
-  while (capacity < op->n + more)
-    capacity = capacity != 0 ? capacity + capacity / 2 : 1024;
-  double *times = realloc (op->times, capacity * sizeof *times);
-  if (times != NULL)
-    op->times = times;
-  double *starts = realloc (op->starts, capacity * sizeof *starts);
-  if (starts != NULL)
-    op->starts = starts;
-  int32_t *ranks = realloc (op->ranks, capacity * sizeof *ranks);
-  if (ranks != NULL)
-    op->ranks = ranks;
-  int32_t *threads = realloc (op->threads, capacity * sizeof *threads);
-  if (threads != NULL)
-    op->threads = threads;
-  if (times == NULL || starts == NULL || ranks == NULL || threads == NULL)
-    return false;
-  op->capacity = capacity;
-  return true;
-}
-
-/* Maps the pages of @bytes at @p in one call where the kernel can
- * (MADV_POPULATE_WRITE, Linux 5.14): a first touch page by page costs a
- * trap each, which in a virtual machine is most of a merge's time. */
-static void
-populate (void  *p,
-          size_t bytes)
-{
-#ifdef MADV_POPULATE_WRITE
-  uintptr_t page = (uintptr_t) sysconf (_SC_PAGESIZE);
-  uintptr_t start = (uintptr_t) p & ~(page - 1);
-  uintptr_t end = ((uintptr_t) p + bytes + page - 1) & ~(page - 1);
-
-  madvise ((void *) start, end - start, MADV_POPULATE_WRITE);
-#else
-  (void) p;
-  (void) bytes;
-#endif
-}
-
-/* Makes room for @more samples in @op, their pages mapped a few MB at a time. */
-static bool
-op_make_room (MergeOp *op,
-              size_t   more)
-{
-  const size_t step = 1 << 20;
-  size_t from = op->populated, to;
-
-  if (!op_reserve (op, more))
-    return false;
-  if (op->n + more <= op->populated)
-    return true;
-  to = op->n + more + step < op->capacity ? op->n + more + step : op->capacity;
-  populate (op->times + from, (to - from) * sizeof *op->times);
-  populate (op->starts + from, (to - from) * sizeof *op->starts);
-  populate (op->ranks + from, (to - from) * sizeof *op->ranks);
-  populate (op->threads + from, (to - from) * sizeof *op->threads);
-  op->populated = to;
-  return true;
-}
-
+/* The operation of each of the reader's @n names in m->local, new ones
+ * added in order of appearance. */
 static int
-on_names (void    *user_data,
-          uint32_t first,
-          uint32_t n)
+map_names (Merge   *m,
+           uint32_t n)
 {
-  Merge *m = user_data;
-
-  if (first + (size_t) n > m->local_capacity)
+  if (n > m->local_capacity)
     {
-      size_t capacity = 2 * (first + (size_t) n);
-      size_t *local = realloc (m->local, capacity * sizeof *local);
+      size_t *local = realloc (m->local, n * sizeof *local);
 
       if (local == NULL)
         return no_memory (m);
       m->local = local;
-      m->local_capacity = capacity;
+      m->local_capacity = n;
     }
   for (uint32_t k = 0; k < n; k++)
     {
-      const char *name = _tprof_spill_reader_name (m->reader, first + k);
+      const char *name = _tprof_spill_reader_name (m->reader, k);
       size_t op = _tprof_profiled_time_find (m->index, name);
 
       if (op == TPROF_PROFILED_TIME_NOT_FOUND)
@@ -152,9 +80,55 @@ on_names (void    *user_data,
           if (!_tprof_profiled_time_append (m->index, name, tprof_gathered_time_new (NULL, NULL, 0)))
             return no_memory (m);
         }
-      m->local[first + k] = op;
+      m->local[k] = op;
     }
   return 0;
+}
+
+/* *@p grown to @capacity values of @size bytes, the @n first kept and the
+ * pages of the others mapped; false when out of memory (*@p unchanged). */
+static bool
+grow (void  **p,
+      size_t  n,
+      size_t  capacity,
+      size_t  size)
+{
+  char *grown = realloc (*p, capacity * size);
+
+  if (grown == NULL)
+    return false;
+  _tprof_spill_populate (grown + n * size, (capacity - n) * size);
+  *p = grown;
+  return true;
+}
+
+/* Room in @op for @more samples, a thread column once @threaded (the
+ * samples before it of thread 0). Large blocks grow by remapping, without
+ * a copy; a little is kept ahead for the next ranks. */
+static bool
+op_reserve (MergeOp *op,
+            size_t   more,
+            bool     threaded)
+{
+  size_t capacity = op->capacity;
+
+  if (op->n + more > capacity)
+    {
+      capacity = op->n + more + (op->n + more) / 8;
+      if (!grow ((void **) &op->times, op->n, capacity, sizeof *op->times)
+          || !grow ((void **) &op->starts, op->n, capacity, sizeof *op->starts)
+          || !grow ((void **) &op->ranks, op->n, capacity, sizeof *op->ranks)
+          || (op->threads != NULL && !grow ((void **) &op->threads, op->n, capacity, sizeof *op->threads)))
+        return false;
+      op->capacity = capacity;
+    }
+  if (threaded && op->threads == NULL)
+    {
+      if ((op->threads = malloc (op->capacity * sizeof *op->threads)) == NULL)
+        return false;
+      memset (op->threads, 0, op->n * sizeof *op->threads);
+    }
+  return true;
 }
 
 static int
@@ -168,27 +142,27 @@ on_samples (void         *user_data,
   Merge *m = user_data;
   MergeOp *op = &m->ops[m->local[local]];
 
-  if (!op_make_room (op, n))
-    return no_memory (m);
-  /* locals, so that the stores cannot alias what the loop reads */
+  if (n > op->capacity - op->n)
+    return tprof_error_set (m->error, TPROF_ERROR_INVALID, "%s: more samples delivered than loaded",
+                            _tprof_spill_reader_path (m->reader));
+  /* locals, so that the stores cannot alias what the loops read */
   double *restrict to_starts = op->starts + op->n;
   int32_t *restrict to_ranks = op->ranks + op->n;
-  int32_t *restrict to_threads = op->threads + op->n;
   const double offset = m->offset;
   const int32_t rank = m->rank;
-  double earliest = m->earliest;
 
   memcpy (op->times + op->n, durations, n * sizeof *durations);
   for (size_t i = 0; i < n; i++)
+    to_starts[i] = starts[i] + offset;
+  for (size_t i = 0; i < n; i++)
+    to_ranks[i] = rank;
+  if (op->threads != NULL)
     {
-      double start = starts[i] + offset;
+      int32_t *restrict to_threads = op->threads + op->n;
 
-      to_starts[i] = start;
-      to_ranks[i] = rank;
-      to_threads[i] = thread;
-      earliest = start < earliest ? start : earliest;
+      for (size_t i = 0; i < n; i++)
+        to_threads[i] = thread;
     }
-  m->earliest = earliest;
   op->n += n;
   m->out->samples += n;
   return 0;
@@ -227,36 +201,57 @@ on_end (void       *user_data,
   return 0;
 }
 
+static void
+select_rank (Merge            *m,
+             TprofSpillReader *reader,
+             int               rank)
+{
+  m->reader = reader;
+  m->rank = rank;
+  m->out = &m->ranks[rank];
+}
+
+/* Reads rank @rank's file: loaded, its operations' arrays grown by what
+ * it holds, then delivered while its bytes are still in the cache; the
+ * earliest start on rank 0's clock lowered to its own. */
 static int
 read_rank (Merge            *m,
            TprofSpillReader *reader,
-           int               rank)
+           int               rank,
+           double           *earliest)
 {
   static const TprofSpillVisitor visitor = {
-    .samples = on_samples, .names = on_names, .commit = on_commit, .signal = on_signal, .end = on_end,
+    .samples = on_samples, .commit = on_commit, .signal = on_signal, .end = on_end,
   };
+  const TprofSpillLoaded *load;
 
-  m->reader = reader;
-  m->rank = rank;
-  m->offset = _tprof_spill_reader_header (reader)->clock_offset;
+  select_rank (m, reader, rank);
   m->out->has_file = true;
-  return _tprof_spill_reader_read (reader, &visitor, m, &m->out->status, m->error);
-}
+  m->offset = _tprof_spill_reader_header (reader)->clock_offset;
+  if ((load = _tprof_spill_reader_load (reader, &m->out->status, m->error)) == NULL
+      || map_names (m, load->n_names) < 0)
+    return -1;
+  for (uint32_t id = 0; id < load->n_names; id++)
+    {
+      m->ops[m->local[id]].coming += load->op_samples[id];
+      m->ops[m->local[id]].coming_threads |= load->op_threads[id];
+    }
+  for (uint32_t id = 0; id < load->n_names; id++)
+    {
+      MergeOp *op = &m->ops[m->local[id]];
+      bool room = op_reserve (op, op->coming, op->coming_threads);
 
-/* ISO 8601 UTC, with microseconds, of @epoch seconds. */
-static char *
-iso_utc (double epoch)
-{
-  time_t secs = (time_t) floor (epoch);
-  struct tm utc;
-  char text[64];
-  size_t len;
-
-  if (!isfinite (epoch) || gmtime_r (&secs, &utc) == NULL)
-    return NULL;
-  len = strftime (text, sizeof text, "%Y-%m-%dT%H:%M:%S", &utc);
-  snprintf (text + len, sizeof text - len, ".%06dZ", (int) ((epoch - floor (epoch)) * 1e6));
-  return strdup (text);
+      op->coming = 0;
+      op->coming_threads = false;
+      if (!room)
+        {
+          _tprof_spill_reader_deliver (reader, NULL, NULL, &m->out->status, NULL);
+          return no_memory (m);
+        }
+    }
+  if (load->samples > 0)
+    *earliest = fmin (*earliest, load->earliest + m->offset);
+  return _tprof_spill_reader_deliver (reader, &visitor, m, &m->out->status, m->error);
 }
 
 /* The headers' hosts, offsets, error bounds and the wall time of @origin
@@ -297,7 +292,7 @@ set_ranks (TprofProfiledTime     *pt,
       for (int r = 0; r < ws; r++)
         report->ranks[r].data_until = until[r];
       tprof_profiled_time_set_timeline_take (pt, offsets, errors,
-                                             wall != NULL ? iso_utc (wall->started_wall + origin
+                                             wall != NULL ? _tprof_wall_time_text (wall->started_wall + origin
                                                                      - (wall->started + wall->clock_offset))
                                                           : NULL);
       _tprof_profiled_time_set_data_until_take (pt, until);
@@ -320,12 +315,13 @@ move_operations (Merge             *m,
   for (size_t k = 0; k < tprof_profiled_time_len (m->index); k++)
     {
       MergeOp *op = &m->ops[k];
+      double *restrict starts = op->starts;
       TprofGatheredTime *gt;
 
       if (op->n == 0)
         continue;
       for (size_t i = 0; i < op->n; i++)
-        op->starts[i] -= origin;
+        starts[i] -= origin;
       gt = tprof_gathered_time_new_take (op->times, op->ranks, op->n);
       op->times = NULL;
       op->ranks = NULL;
@@ -354,46 +350,63 @@ merge_clear (Merge *m)
   tprof_profiled_time_free (m->index);
 }
 
-TprofProfiledTime *
-_tprof_spill_merge (TprofSpillJob         *job,
-                    TprofSpillMergeReport *report,
-                    TprofError            *error)
+/* Where the timeline starts: the earliest sample (@earliest, rank 0's
+ * clock) or, without any, where the earliest rank started spilling. */
+static double
+timeline_origin (const TprofSpillJob *job,
+                 double               earliest)
 {
-  int ws = job->world_size > 0 ? job->world_size : 1;
-  Merge m = { .index = tprof_profiled_time_new (ws), .earliest = INFINITY, .error = error };
-  TprofProfiledTime *pt = tprof_profiled_time_new (ws);
-  double origin = INFINITY;
-  int result = 0;
+  double origin = earliest;
 
-  *report = (TprofSpillMergeReport) { .world_size = job->world_size };
-  report->ranks = calloc ((size_t) ws, sizeof *report->ranks);
-  if (m.index == NULL || pt == NULL || report->ranks == NULL)
-    result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "out of memory");
-  for (int r = 0; r < job->world_size; r++)
-    {
-      if (result == 0)
-        {
-          m.out = &report->ranks[r];
-          m.out->data_until = NAN;
-          if (job->readers[r] != NULL)
-            result = read_rank (&m, job->readers[r], r);
-        }
-      if (result == 0 && m.out->flushes > 0)
-        report->ranks_with_data++;
-      if (result == 0)
-        report->samples += m.out->samples;
-    }
-  /* no sample at all: the timeline starts where the earliest rank started spilling */
-  origin = m.earliest;
-  for (int r = 0; !isfinite (m.earliest) && r < job->world_size; r++)
+  for (int r = 0; !isfinite (earliest) && r < job->world_size; r++)
     if (job->readers[r] != NULL)
       {
         const TprofSpillHeader *h = _tprof_spill_reader_header (job->readers[r]);
 
         origin = fmin (origin, h->started + h->clock_offset);
       }
-  if (!isfinite (origin))
-    origin = 0;
+  return isfinite (origin) ? origin : 0;
+}
+
+static int
+read_ranks (Merge         *m,
+            TprofSpillJob *job,
+            double        *origin)
+{
+  double earliest = INFINITY;
+
+  for (int r = 0; r < job->world_size; r++)
+    {
+      m->ranks[r].data_until = NAN;
+      if (job->readers[r] != NULL && read_rank (m, job->readers[r], r, &earliest) < 0)
+        return -1;
+    }
+  *origin = timeline_origin (job, earliest);
+  return 0;
+}
+
+TprofProfiledTime *
+_tprof_spill_merge (TprofSpillJob         *job,
+                    TprofSpillMergeReport *report,
+                    TprofError            *error)
+{
+  int ws = job->world_size > 0 ? job->world_size : 1;
+  Merge m = { .index = tprof_profiled_time_new (ws), .error = error };
+  TprofProfiledTime *pt = tprof_profiled_time_new (ws);
+  double origin = 0;
+  int result = 0;
+
+  *report = (TprofSpillMergeReport) { .world_size = job->world_size };
+  report->ranks = m.ranks = calloc ((size_t) ws, sizeof *report->ranks);
+  if (m.index == NULL || pt == NULL || report->ranks == NULL)
+    result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "out of memory");
+  if (result == 0)
+    result = read_ranks (&m, job, &origin);
+  for (int r = 0; result == 0 && r < job->world_size; r++)
+    {
+      report->ranks_with_data += report->ranks[r].flushes > 0;
+      report->samples += report->ranks[r].samples;
+    }
   if (result == 0 && job->world_size > 0)
     result = set_ranks (pt, job, report, origin, error);
   if (result == 0)

@@ -165,10 +165,48 @@ check_names (const TprofSpillRecord *record,
   return true;
 }
 
+/* Whether the @n samples of @record have finite starts and finite
+ * durations >= 0, in one pass without branches that also lowers
+ * *@earliest to their smallest start; the caller finds the bad one. */
+static bool
+samples_valid (const TprofSpillRecord *record,
+               const TprofSpillClock  *clock,
+               uint32_t                n,
+               double                 *earliest)
+{
+  const uint8_t *starts = record->payload + SAMPLES_FIELDS, *durations = starts + (size_t) n * 8;
+  double lo = *earliest;
+  bool ok = true;
+
+  if (_tprof_spill_get_u32 (record->payload + 12) != 0)
+    {
+      for (uint32_t i = 0; i < n; i++)
+        {
+          double start, duration;
+
+          _tprof_spill_sample (record, clock, i, &start, &duration);
+          ok &= isfinite (start) & isfinite (duration) & (duration >= 0);
+          lo = start < lo ? start : lo;
+        }
+    }
+  else
+    for (uint32_t i = 0; i < n; i++)
+      {
+        double start = _tprof_spill_get_f64 (starts + i * 8), duration = _tprof_spill_get_f64 (durations + i * 8);
+
+        ok &= isfinite (start) & isfinite (duration) & (duration >= 0);
+        lo = start < lo ? start : lo;
+      }
+  if (ok)
+    *earliest = lo;
+  return ok;
+}
+
 static bool
 check_samples (const TprofSpillRecord *record,
                uint32_t                n_names,
                const TprofSpillClock  *clock,
+               double                 *earliest,
                char                   *problem,
                size_t                  problem_size)
 {
@@ -191,6 +229,8 @@ check_samples (const TprofSpillRecord *record,
     return snprintf (problem, problem_size, "SAMPLES record of unknown encoding %" PRIu32, encoding), false;
   if (encoding == 1 && !clock->set)
     return snprintf (problem, problem_size, "raw SAMPLES record without a CLOCK record before it"), false;
+  if (samples_valid (record, clock, n, earliest))
+    return true;
   for (uint32_t i = 0; i < n; i++)
     {
       double start, duration;
@@ -200,13 +240,14 @@ check_samples (const TprofSpillRecord *record,
         return snprintf (problem, problem_size, "SAMPLES record: sample %" PRIu32 " has start %g and duration %g",
                          i, start, duration), false;
     }
-  return true;
+  return false;
 }
 
 bool
 _tprof_spill_record_check (const TprofSpillRecord *record,
                            uint32_t               *n_names,
                            TprofSpillClock        *clock,
+                           double                 *earliest,
                            char                   *problem,
                            size_t                  problem_size)
 {
@@ -222,7 +263,7 @@ _tprof_spill_record_check (const TprofSpillRecord *record,
     case TPROF_SPILL_NAMES:
       return check_names (record, n_names, problem, problem_size);
     case TPROF_SPILL_SAMPLES:
-      return check_samples (record, *n_names, clock, problem, problem_size);
+      return check_samples (record, *n_names, clock, earliest, problem, problem_size);
     case TPROF_SPILL_CLOCK:
     case TPROF_SPILL_COMMIT:
     case TPROF_SPILL_SIGNAL:

@@ -116,7 +116,41 @@ TPROF_EXPORT int _tprof_spill_reader_read (TprofSpillReader        *reader,
                                            TprofSpillReadStatus    *status,
                                            TprofError              *error);
 
-/* The operation names delivered so far. */
+/* A read in two steps, for a caller that must know what is coming before
+ * it takes it (the merge grows its arrays once per rank): load()
+ * reads and checks what was appended, as read() does, and tells what its
+ * committed flushes hold; deliver() then delivers them (read() is load()
+ * then deliver()). Each load() is followed by one deliver(); the loaded
+ * bytes are held in between. @status is filled by load() and completed by
+ * deliver(). */
+typedef struct
+{
+  const uint64_t *op_samples;  /* samples per name id, n_names entries */
+  const bool     *op_threads;  /* whether one of them has a thread other than 0 */
+  uint32_t        n_names;     /* the names defined once delivered */
+  uint64_t        samples;
+  double          earliest;    /* the smallest start (rank clock); INFINITY without samples */
+} TprofSpillLoaded;
+
+/* NULL with @error set (I/O, memory, a load not delivered yet); what it
+ * points to is valid until the deliver(). */
+TPROF_EXPORT const TprofSpillLoaded *_tprof_spill_reader_load (TprofSpillReader     *reader,
+                                                               TprofSpillReadStatus *status,
+                                                               TprofError           *error);
+TPROF_EXPORT int _tprof_spill_reader_deliver (TprofSpillReader        *reader,
+                                              const TprofSpillVisitor *visitor,
+                                              void                    *user_data,
+                                              TprofSpillReadStatus    *status,
+                                              TprofError              *error);
+
+/* Maps the pages of the fresh memory of @bytes at @p in one call where the
+ * kernel can (MADV_POPULATE_WRITE, Linux 5.14): a first touch page by page
+ * costs a trap each, which in a virtual machine is most of a merge's time. */
+void _tprof_spill_populate (void  *p,
+                            size_t bytes);
+
+/* The operation names loaded so far (a load defines them before its
+ * delivery does). */
 TPROF_EXPORT uint32_t _tprof_spill_reader_n_names (const TprofSpillReader *reader);
 /* NULL when @op is not defined (yet). */
 TPROF_EXPORT const char *_tprof_spill_reader_name (const TprofSpillReader *reader,
@@ -168,5 +202,13 @@ TPROF_EXPORT TprofSpillJob *_tprof_spill_job_open (const char *dir,
                                                    const char *token,
                                                    TprofError *error);
 TPROF_EXPORT void _tprof_spill_job_free (TprofSpillJob *job);
+
+/* The profile named by the note a job's clean end left in @dir
+ * (tprof-JOB.ended, docs/spill-format.md), in a new string, its job in
+ * @found_token; NULL when there is none, it cannot be read, or @token is
+ * NULL and several jobs left one. */
+TPROF_EXPORT char *_tprof_spill_dir_ended (const char *dir,
+                                           const char *token,
+                                           char        found_token[17]);
 
 TPROF_END_DECLS

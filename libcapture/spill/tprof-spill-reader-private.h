@@ -31,6 +31,16 @@ typedef struct
   size_t         size;       /* header + padded payload */
 } TprofSpillRecord;
 
+/* What the checking pass found in the bytes read. */
+typedef struct
+{
+  size_t commit_end;   /* end of the last COMMIT */
+  size_t stop;         /* end of the last whole, valid record */
+  bool   pending;      /* a flush's records, or an incomplete record, after commit_end */
+  bool   damaged;
+  double earliest;     /* smallest sample start before commit_end */
+} TprofSpillScan;
+
 struct _TprofSpillReader
 {
   char            *path;
@@ -54,6 +64,14 @@ struct _TprofSpillReader
 
   double          *scratch;          /* raw samples converted */
   size_t           scratch_len;
+
+  TprofSpillScan   scan;             /* the load not delivered yet */
+  uint8_t         *data;             /* its bytes, from offset; NULL when none */
+  bool             loaded;
+  uint64_t        *op_samples;       /* its committed samples per name id */
+  bool            *op_threads;       /* ... whether one has a thread other than 0 */
+  uint32_t         op_capacity;
+  TprofSpillLoaded load;
 };
 
 typedef enum
@@ -85,10 +103,12 @@ bool _tprof_spill_str (const TprofSpillRecord *record,
 
 /* Checks @record's contents (type-specific lengths and values) against
  * the state of the file before it: @n_names names defined, @clock the
- * latest CLOCK. Updates both as the record would. false fills @problem. */
+ * latest CLOCK. Updates both as the record would, and *@earliest to the
+ * smallest of it and a SAMPLES record's starts. false fills @problem. */
 bool _tprof_spill_record_check (const TprofSpillRecord *record,
                                 uint32_t               *n_names,
                                 TprofSpillClock        *clock,
+                                double                 *earliest,
                                 char                   *problem,
                                 size_t                  problem_size);
 

@@ -2,21 +2,13 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "tprof-spill-reader-private.h"
-
-/* What the checking pass found in the bytes read. */
-typedef struct
-{
-  size_t commit_end;   /* end of the last COMMIT */
-  size_t stop;         /* end of the last whole, valid record */
-  bool   pending;      /* a flush's records, or an incomplete record, after commit_end */
-  bool   damaged;
-} SpillScan;
 
 static bool
 is_standalone (uint16_t type)
@@ -30,21 +22,22 @@ static void
 scan (TprofSpillReader     *reader,
       const uint8_t        *data,
       size_t                n,
-      SpillScan            *out,
+      TprofSpillScan            *out,
       TprofSpillReadStatus *status)
 {
   uint32_t n_names = reader->n_names;
   TprofSpillClock clock = reader->clock;
+  double pending = INFINITY;  /* the earliest start of the flush not committed yet */
   size_t pos = 0;
 
-  *out = (SpillScan) { 0 };
+  *out = (TprofSpillScan) { .earliest = INFINITY };
   while (pos < n)
     {
       TprofSpillRecord record;
       TprofSpillFrame frame = _tprof_spill_frame (data + pos, n - pos, &record, status->problem, sizeof status->problem);
 
       if (frame == TPROF_SPILL_FRAME_OK
-          && !_tprof_spill_record_check (&record, &n_names, &clock, status->problem, sizeof status->problem))
+          && !_tprof_spill_record_check (&record, &n_names, &clock, &pending, status->problem, sizeof status->problem))
         frame = TPROF_SPILL_FRAME_DAMAGED;
       if (frame != TPROF_SPILL_FRAME_OK)
         {
@@ -54,7 +47,12 @@ scan (TprofSpillReader     *reader,
         }
       pos += record.size;
       if (record.type == TPROF_SPILL_COMMIT)
-        out->commit_end = pos, out->pending = false;
+        {
+          out->commit_end = pos;
+          out->pending = false;
+          out->earliest = pending < out->earliest ? pending : out->earliest;
+          pending = INFINITY;
+        }
       else if (!is_standalone (record.type))
         out->pending = true;
     }
@@ -174,15 +172,12 @@ deliver (TprofSpillReader        *reader,
          TprofError              *error)
 {
   const uint8_t *p = record->payload;
-  uint32_t first;
 
   switch (record->type)
     {
     case TPROF_SPILL_NAMES:
-      first = reader->n_names;
-      if (add_names (reader, record, error) < 0)
-        return -1;
-      return visitor->names != NULL ? visitor->names (user_data, first, reader->n_names - first) : 0;
+      /* defined by the load */
+      return visitor->names != NULL ? visitor->names (user_data, _tprof_spill_get_u32 (p), _tprof_spill_get_u32 (p + 4)) : 0;
     case TPROF_SPILL_CLOCK:
       reader->clock = (TprofSpillClock) { true, (int64_t) _tprof_spill_get_u64 (p), _tprof_spill_get_f64 (p + 8),
                                           _tprof_spill_get_f64 (p + 16) };
@@ -208,7 +203,7 @@ deliver (TprofSpillReader        *reader,
 static int
 deliver_all (TprofSpillReader        *reader,
              const uint8_t           *data,
-             const SpillScan         *sc,
+             const TprofSpillScan         *sc,
              const TprofSpillVisitor *visitor,
              void                    *user_data,
              TprofSpillReadStatus    *status,
@@ -241,69 +236,135 @@ fill_damaged (const TprofSpillReader *reader,
   snprintf (status->problem, sizeof status->problem, "%s", reader->damaged_problem);
 }
 
-int
-_tprof_spill_reader_read (TprofSpillReader        *reader,
-                          const TprofSpillVisitor *visitor,
-                          void                    *user_data,
-                          TprofSpillReadStatus    *status,
-                          TprofError              *error)
+/* The committed flushes of the load: their names defined, their samples
+ * counted per name id. */
+static int
+prepare (TprofSpillReader *reader,
+         TprofError       *error)
 {
-  static const TprofSpillVisitor none = { 0 };
-  struct stat st;
-  uint8_t *data = NULL;
-  size_t n;
-  SpillScan sc = { 0 };
-  int result = 0;
+  TprofSpillLoaded *load = &reader->load;
 
-  *status = (TprofSpillReadStatus) { .offset = reader->offset };
-  if (visitor == NULL)
-    visitor = &none;
-  if (fstat (reader->fd, &st) < 0)
-    return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", reader->path, strerror (errno));
-  status->size = (uint64_t) st.st_size;
-  if (reader->damaged)
+  for (size_t pos = 0; pos < reader->scan.commit_end;)
     {
-      fill_damaged (reader, status);
-      return 0;
+      TprofSpillRecord record;
+
+      _tprof_spill_frame_known (reader->data + pos, &record);
+      if (record.type == TPROF_SPILL_NAMES && add_names (reader, &record, error) < 0)
+        return -1;
+      pos += record.size;
     }
-  if ((uint64_t) st.st_size < reader->offset)
+  if (reader->n_names > reader->op_capacity)
+    {
+      uint64_t *op_samples = realloc (reader->op_samples, reader->n_names * sizeof *op_samples);
+      bool *op_threads = op_samples != NULL ? realloc (reader->op_threads, reader->n_names * sizeof *op_threads) : NULL;
+
+      if (op_samples != NULL)
+        reader->op_samples = op_samples;
+      if (op_threads == NULL)
+        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", reader->path);
+      reader->op_threads = op_threads;
+      reader->op_capacity = reader->n_names;
+    }
+  memset (reader->op_samples, 0, reader->n_names * sizeof *reader->op_samples);
+  memset (reader->op_threads, 0, reader->n_names * sizeof *reader->op_threads);
+  *load = (TprofSpillLoaded) { reader->op_samples, reader->op_threads, reader->n_names, 0, reader->scan.earliest };
+  for (size_t pos = 0; pos < reader->scan.commit_end;)
+    {
+      TprofSpillRecord record;
+
+      _tprof_spill_frame_known (reader->data + pos, &record);
+      if (record.type == TPROF_SPILL_SAMPLES)
+        {
+          uint32_t op = _tprof_spill_get_u32 (record.payload), n = _tprof_spill_get_u32 (record.payload + 8);
+
+          reader->op_samples[op] += n;
+          reader->op_threads[op] |= _tprof_spill_get_u32 (record.payload + 4) != 0;
+          load->samples += n;
+        }
+      pos += record.size;
+    }
+  return 0;
+}
+
+/* The bytes appended since the last read into reader->data (NULL when
+ * none); false with @error set. */
+static bool
+read_appended (TprofSpillReader *reader,
+               size_t           *n,
+               TprofError       *error)
+{
+  if (*n > 0 && (reader->data = malloc (*n)) == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory for %zu bytes", reader->path, *n), false;
+  _tprof_spill_populate (reader->data, *n);
+  for (size_t done = 0; done < *n;)
+    {
+      ssize_t got = pread (reader->fd, reader->data + done, *n - done, (off_t) (reader->offset + done));
+
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got < 0)
+        return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", reader->path, strerror (errno)), false;
+      if (got == 0)
+        {
+          *n = done;  /* truncated meanwhile: what was read is checked */
+          break;
+        }
+      done += (size_t) got;
+    }
+  return true;
+}
+
+static void
+unload (TprofSpillReader *reader)
+{
+  free (reader->data);
+  reader->data = NULL;
+  reader->loaded = false;
+  reader->scan = (TprofSpillScan) { 0 };
+}
+
+const TprofSpillLoaded *
+_tprof_spill_reader_load (TprofSpillReader     *reader,
+                          TprofSpillReadStatus *status,
+                          TprofError           *error)
+{
+  struct stat st;
+  size_t n;
+
+  if (reader->loaded)
+    return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: loaded twice without a delivery", reader->path), NULL;
+  *status = (TprofSpillReadStatus) { .offset = reader->offset };
+  reader->scan = (TprofSpillScan) { .earliest = INFINITY };
+  reader->load = (TprofSpillLoaded) { reader->op_samples, reader->op_threads, 0, 0, INFINITY };
+  if (fstat (reader->fd, &st) < 0)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", reader->path, strerror (errno)), NULL;
+  status->size = (uint64_t) st.st_size;
+  if (!reader->damaged && (uint64_t) st.st_size < reader->offset)
     {
       reader->damaged = true;
       reader->damaged_offset = (uint64_t) st.st_size;
       snprintf (reader->damaged_problem, sizeof reader->damaged_problem,
                 "the file shrank below the %" PRIu64 " bytes already read", reader->offset);
+    }
+  if (reader->damaged)
+    {
       fill_damaged (reader, status);
-      return 0;
+      reader->loaded = true;
+      return &reader->load;
     }
   n = (size_t) ((uint64_t) st.st_size - reader->offset);
-  if (n > 0 && (data = malloc (n)) == NULL)
-    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory for %zu bytes", reader->path, n);
-  for (size_t done = 0; done < n;)
+  if (!read_appended (reader, &n, error))
     {
-      ssize_t got = pread (reader->fd, data + done, n - done, (off_t) (reader->offset + done));
-
-      if (got < 0 && errno == EINTR)
-        continue;
-      if (got <= 0)
-        {
-          if (got < 0)
-            result = tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", reader->path, strerror (errno));
-          n = done;  /* truncated meanwhile: what was read is checked */
-          break;
-        }
-      done += (size_t) got;
+      unload (reader);
+      return NULL;
     }
-  if (result == 0)
+  scan (reader, reader->data, n, &reader->scan, status);
+  if (prepare (reader, error) < 0)
     {
-      scan (reader, data, n, &sc, status);
-      result = deliver_all (reader, data, &sc, visitor, user_data, status, error);
+      unload (reader);
+      return NULL;
     }
-  free (data);
-  if (result < 0)
-    return -1;
-  reader->offset += sc.commit_end;
-  status->offset = reader->offset;
-  if (sc.damaged)
+  if (reader->scan.damaged)
     {
       reader->damaged = true;
       reader->damaged_offset = status->tail_offset;
@@ -311,6 +372,41 @@ _tprof_spill_reader_read (TprofSpillReader        *reader,
       status->tail = TPROF_SPILL_TAIL_DAMAGED;
     }
   else
-    status->tail = sc.pending ? TPROF_SPILL_TAIL_UNFINISHED : TPROF_SPILL_TAIL_NONE;
-  return 0;
+    status->tail = reader->scan.pending ? TPROF_SPILL_TAIL_UNFINISHED : TPROF_SPILL_TAIL_NONE;
+  reader->loaded = true;
+  return &reader->load;
+}
+
+int
+_tprof_spill_reader_deliver (TprofSpillReader        *reader,
+                             const TprofSpillVisitor *visitor,
+                             void                    *user_data,
+                             TprofSpillReadStatus    *status,
+                             TprofError              *error)
+{
+  static const TprofSpillVisitor none = { 0 };
+  int result = 0;
+
+  if (!reader->loaded)
+    return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: delivered without a load", reader->path);
+  if (reader->data != NULL)
+    result = deliver_all (reader, reader->data, &reader->scan, visitor != NULL ? visitor : &none, user_data,
+                          status, error);
+  if (result == 0)
+    reader->offset += reader->scan.commit_end;
+  status->offset = reader->offset;
+  unload (reader);
+  return result;
+}
+
+int
+_tprof_spill_reader_read (TprofSpillReader        *reader,
+                          const TprofSpillVisitor *visitor,
+                          void                    *user_data,
+                          TprofSpillReadStatus    *status,
+                          TprofError              *error)
+{
+  if (_tprof_spill_reader_load (reader, status, error) == NULL)
+    return -1;
+  return _tprof_spill_reader_deliver (reader, visitor, user_data, status, error);
 }

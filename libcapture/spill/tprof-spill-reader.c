@@ -169,6 +169,9 @@ _tprof_spill_reader_close (TprofSpillReader *reader)
     free (reader->names[i]);
   free (reader->names);
   free (reader->scratch);
+  free (reader->data);
+  free (reader->op_samples);
+  free (reader->op_threads);
   free (reader->host);
   free (reader->label);
   free (reader->path);

@@ -256,6 +256,8 @@ spill_end (TprofSpill *spill, const char *profile_path)
   spill->closed = true;
   if (!spill->keep && unlink (spill->path) != 0)
     fprintf (stderr, "tprof: spill file %s: cannot remove it: %s\n", spill->path, strerror (errno));
+  else if (!spill->keep && !spill->failed && path[0] != '\0')
+    _tprof_spill_note_ended (spill->path, path);
   _tprof_spill_disown (spill);
   spill_free (spill);
 }

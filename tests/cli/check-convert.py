@@ -1,4 +1,4 @@
-# check-convert.py — `tprof convert IN OUT` on profiles of versions 1-3: OUT holds, read with h5py alone, the same samples per operation and rank (starts, threads, sampled counts, host names, clock offsets, IN's created, producer and clock too) in format 3; bad uses fail clearly and never touch IN.
+# check-convert.py — `tprof convert IN OUT` on profiles of versions 1-3: OUT holds, read with h5py alone, the same samples per operation and rank (starts, threads, sampled counts, host names, clock offsets, a merged profile's data_until, IN's created, producer and clock too) in format 3; bad uses fail clearly and never touch IN.
 # Usage: check-convert.py TPROF TESTS_SRCDIR   (prints OK)
 # SPDX-License-Identifier: MIT
 import hashlib
@@ -70,9 +70,9 @@ def read_profile(path):
                    "ops": read_layout_3(f) if version >= 3 else read_layout_2(f)}
         if "ranks/hostname" in f:
             profile["hostname"] = [text(h) for h in f["ranks/hostname"][()]]
-        for key in ("clock_offset", "clock_offset_error"):
+        for key in ("clock_offset", "clock_offset_error", "data_until"):
             if "ranks/" + key in f:
-                profile[key] = list(f["ranks/" + key][()])
+                profile[key] = [float(v) for v in f["ranks/" + key][()]]
         if "timeline_origin" in f.attrs:
             profile["timeline_origin"] = text(f.attrs["timeline_origin"])
         profile["root"] = {key: text(f.attrs[key]) for key in ("created", "producer", "clock") if key in f.attrs}
@@ -131,6 +131,11 @@ def compare(label, src, out):
     for key in ("world_size", "hostname", "clock_offset", "clock_offset_error", "timeline_origin"):
         if a.get(key) != b.get(key):
             errors.append("%s: %s is %r in the copy, %r in the original" % (label, key, b.get(key), a.get(key)))
+    # NaN (a rank without data) equals NaN here
+    if ("data_until" in a) != ("data_until" in b) or (
+            "data_until" in a and not np.array_equal(a["data_until"], b["data_until"], equal_nan=True)):
+        errors.append("%s: data_until is %r in the copy, %r in the original" % (label, b.get("data_until"),
+                                                                               a.get("data_until")))
     check_commands(label, src, out, any("starts" in w for op in a["ops"].values() for w in op["world"].values()))
     if set(a["ops"]) != set(b["ops"]):
         errors.append("%s: operations %r, expected %r" % (label, sorted(b["ops"]), sorted(a["ops"])))
@@ -189,6 +194,20 @@ def check_bad_uses(tmp, good):
         errors.append("the input profile changed")
 
 
+def check_bad_data_until(tmp, merged):
+    """A data_until that is infinite is named, and nothing is written."""
+    bad = os.path.join(tmp, "bad-until.h5")
+    with open(merged, "rb") as f, open(bad, "wb") as g:
+        g.write(f.read())
+    with h5py.File(bad, "a") as f:
+        f["ranks/data_until"][1] = np.inf
+    out = os.path.join(tmp, "bad-until-copy.h5")
+    done = subprocess.run([TPROF, "convert", bad, out], capture_output=True, text=True)
+    if done.returncode != 1 or "/ranks/data_until[1] is inf" not in done.stderr or os.path.exists(out):
+        errors.append("convert of an infinite data_until: exit %d, stderr %r, copy written: %s"
+                      % (done.returncode, done.stderr, os.path.exists(out)))
+
+
 def main():
     rng = np.random.default_rng(11)
     with tempfile.TemporaryDirectory(prefix="tprof-convert-") as tmp:
@@ -208,6 +227,13 @@ def main():
         format3.write(v3, 2, ops, hostnames=["h0", "h1"], clock_offsets=([0.0, 1e-3], [0.0, 1e-6]),
                       timeline_origin="2026-12-05T03:00:00Z")
         inputs["v3 by h5py"] = v3
+        # a profile merged from spill files: until when each rank has data
+        merged = os.path.join(tmp, "merged.h5")
+        format3.write(merged, 2, ops, hostnames=["h0", "h1"], clock_offsets=([0.0, 1e-3], [0.0, 1e-6]),
+                      timeline_origin="2026-12-05T03:00:00Z")
+        with h5py.File(merged, "a") as f:
+            f["ranks/data_until"] = np.array([0.75, np.nan])
+        inputs["v3 merged from spill files, by h5py"] = merged
         # the root attributes are kept from one that has them all
         with h5py.File(v3, "r") as f:
             if not all(key in f.attrs for key in ("created", "producer", "clock")):
@@ -220,6 +246,7 @@ def main():
                 continue
             compare(label, src, out)
         check_bad_uses(tmp, v2)
+        check_bad_data_until(tmp, merged)
     if errors:
         print("FAIL:\n" + "\n".join(errors))
         sys.exit(1)

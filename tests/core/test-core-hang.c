@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <tprof/tprof-hang.h>
+#include <tprof/tprof-timer.h>
 
 #include "core-check.h"
 #include "tprof-hang-watch-internal.h"
@@ -277,6 +278,79 @@ test_state_round_trip (void)
   _tprof_hang_call_end_now (token);
 }
 
+/* The open region a STATE payload taken now records: its name into
+ * @name, its start into *@since. */
+static void
+encoded_region (char *name, size_t size, double *since)
+{
+  TprofHangState state;
+  TprofError error = { 0 };
+  size_t len = 0;
+  uint8_t *payload = _tprof_hang_state_encode (0, 1.0, 5.0, &len);
+
+  CHECK (payload != NULL);
+  CHECK_INT_EQ (0, tprof_hang_state_decode (payload, len, &state, &error));
+  snprintf (name, size, "%s", state.region);
+  *since = state.region_since;
+  tprof_hang_state_clear (&state);
+  free (payload);
+}
+
+/* Tracking on: the innermost open region (a timer, a scope, or noted
+ * directly) is in the state with its start converted as the clock
+ * converts it; a region closed out of order leaves the innermost; none
+ * open, the field is empty. */
+static void
+test_open_region (void)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  int outer = _tprof_name_intern ("outer"), inner = _tprof_name_intern ("inner");
+  int64_t t0 = tprof_clock_ticks (), t1 = t0 + 1000;
+  char name[64];
+  double since;
+
+  tprof_time_manager_enable (tm);
+  encoded_region (name, sizeof name, &since);
+  CHECK (strcmp (name, "") == 0 && isnan (since));
+  _tprof_hang_region_open (outer, t0);
+  _tprof_hang_region_open (inner, t1);
+  encoded_region (name, sizeof name, &since);
+  CHECK (strcmp (name, "inner") == 0);
+  CHECK (fabs (since - tprof_clock_ticks_to_secs (t1)) < 1e-9);
+  /* the outer closed first: the inner stays the innermost */
+  _tprof_hang_region_close (outer, t0);
+  encoded_region (name, sizeof name, &since);
+  CHECK (strcmp (name, "inner") == 0);
+  _tprof_hang_region_close (inner, t1);
+  encoded_region (name, sizeof name, &since);
+  CHECK (strcmp (name, "") == 0);
+  {
+    TprofTimer solve = tprof_timer_start (tm, "solve");
+
+    {
+      TPROF_SCOPE ("assemble");
+      encoded_region (name, sizeof name, &since);
+      CHECK (strcmp (name, "assemble") == 0);
+    }
+    encoded_region (name, sizeof name, &since);
+    CHECK (strcmp (name, "solve") == 0);
+    CHECK (fabs (since - tprof_clock_ticks_to_secs (solve.start_ticks)) < 1e-9);
+    tprof_timer_stop (&solve);
+  }
+  encoded_region (name, sizeof name, &since);
+  CHECK (strcmp (name, "") == 0);
+  /* an MPI call's timer (the preload's) is a call, not a region */
+  {
+    static TprofSite site = { "MPI_Send", 0 };
+    TprofTimer call = _tprof_timer_start_call (tm, &site);
+
+    encoded_region (name, sizeof name, &since);
+    CHECK (strcmp (name, "") == 0);
+    tprof_timer_stop (&call);
+  }
+  tprof_time_manager_free (tm);
+}
+
 /* The STATE records in @fd's file, in order: their flags (bit 0:
  * stalled) into @flags; their number. */
 static int
@@ -335,6 +409,7 @@ main (void)
   test_missing_on_other_communicator ();
   test_left_and_no_file ();
   test_state_round_trip ();
+  test_open_region ();
   test_watchdog_once_per_hang ();
   reset ();
   for (int r = 0; r < N; r++)

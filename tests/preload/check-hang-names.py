@@ -22,6 +22,18 @@ EXPECTED = {
     "cart_sub": ["WORLD.4.1#0", "WORLD.4.1#1", "WORLD.4.1#0", "WORLD.4.1#1"],
     "dup_of_split": ["WORLD.2#0.1", "WORLD.2#1.1", "WORLD.2#0.1", "WORLD.2#1.1"],
     "dup_again": ["WORLD.5"] * 4,
+    # MPI_Comm_idup is WORLD's creation 6; MPI_Comm_create_group, a
+    # collective of {1, 3} alone, is numbered among those of its tag and
+    # members (two here), leaving WORLD's count to the creations of all.
+    "idup": ["WORLD.6"] * 4,
+    "create_group": ["null", "WORLD.g7:1#1", "null", "WORLD.g7:1#1"],
+    "create_group_again": ["null", "WORLD.g7:2#1", "null", "WORLD.g7:2#1"],
+    # the intercommunicator of {0, 2} and {1, 3}, named alike on both
+    # sides by their lowest ranks; its merge is its creation 1, its dup
+    # the second intercommunicator between these groups
+    "intercomm": ["INTER:1#0+1"] * 4,
+    "merged": ["INTER:1#0+1.1"] * 4,
+    "intercomm_dup": ["INTER:2#0+1"] * 4,
 }
 
 

@@ -1,6 +1,6 @@
 # check-hang.py — real jobs that hang under tprof-run --spill DIR --hang-timeout 5: `tprof hang DIR` names the rank that never came, then the job is killed, every process of it.
 # SPDX-License-Identifier: MIT
-"""Usage: check-hang.py TPROF_RUN MPIEXEC TPROF PRELOAD_HANG PRELOAD_HANG_GATHER"""
+"""Usage: check-hang.py TPROF_RUN MPIEXEC TPROF PRELOAD_HANG PRELOAD_HANG_GATHER PRELOAD_HANG_REGION"""
 import json
 import os
 import signal
@@ -10,7 +10,7 @@ import tempfile
 import threading
 import time
 
-TPROF_RUN, MPIEXEC, TPROF, PRELOAD_HANG, PRELOAD_HANG_GATHER = sys.argv[1:6]
+TPROF_RUN, MPIEXEC, TPROF, PRELOAD_HANG, PRELOAD_HANG_GATHER, PRELOAD_HANG_REGION = sys.argv[1:7]
 TIMEOUT = 5
 DEADLINE = 15
 
@@ -146,6 +146,26 @@ def check_gather(v, job):
     return None
 
 
+def check_region(v, job):
+    """preload-hang-region: WORLD's collective 1 is the first barrier, 2
+    the one rank 3 never enters: it sleeps in "assemble", opened inside
+    "solve" a second after the others entered the barrier."""
+    expect = {"hang": True, "function": "MPI_Barrier", "communicator": "WORLD", "sequence": 2,
+              "waiting_ranks": [0, 1, 2], "missing_ranks": [3]}
+    for key, value in expect.items():
+        if v[key] != value:
+            return "%s: expected %r, got %r in %s" % (key, value, v[key], v)
+    ranks = {r["rank"]: r for r in v["ranks"]}
+    if ranks[3]["doing"] != "in region assemble":
+        return "rank 3 does %r" % ranks[3]["doing"]
+    waited_since = max(ranks[r]["since"] for r in (0, 1, 2))
+    if not 0.5 < ranks[3]["since"] - waited_since < 3:
+        return "rank 3 in its region since %r, the others in the barrier since %r: not about 1 s later" % (
+            ranks[3]["since"], waited_since)
+    return None
+
+
 run(PRELOAD_HANG, 2, check_allreduce)
 run(PRELOAD_HANG_GATHER, 1, check_gather)
+run(PRELOAD_HANG_REGION, 3, check_region)
 print("check-hang: ok")

@@ -22,9 +22,11 @@ say (int rank, const char *what, MPI_Comm comm)
 int
 main (int argc, char **argv)
 {
-  MPI_Comm dup, split, created, cart, sub, dup_of_split, again;
-  MPI_Group world_group, pair;
-  int rank, dims[2] = { 2, 2 }, periods[2] = { 0, 0 }, remain[2] = { 1, 0 }, first_two[2] = { 0, 1 };
+  MPI_Comm dup, split, created, cart, sub, dup_of_split, again, idup, odd = MPI_COMM_NULL, inter, merged, inter_dup;
+  MPI_Group world_group, pair, odds;
+  MPI_Request request;
+  int rank, dims[2] = { 2, 2 }, periods[2] = { 0, 0 }, remain[2] = { 1, 0 }, first_two[2] = { 0, 1 },
+      odd_ranks[2] = { 1, 3 };
 
   MPI_Init (&argc, &argv);
   label_of = (LabelFunc) dlsym (RTLD_DEFAULT, "_tprof_hang_comm_label");
@@ -54,6 +56,37 @@ main (int argc, char **argv)
   MPI_Comm_free (&dup);
   MPI_Comm_dup (MPI_COMM_WORLD, &again);
   say (rank, "dup_again", again);
+  MPI_Comm_idup (MPI_COMM_WORLD, &idup, &request);
+  say (rank, "idup", idup);
+  MPI_Wait (&request, MPI_STATUS_IGNORE);
+  /* a collective of the odd ranks only, twice with one tag */
+  MPI_Group_incl (world_group, 2, odd_ranks, &odds);
+  if (rank % 2 == 1)
+    {
+      MPI_Comm second;
+
+      MPI_Comm_create_group (MPI_COMM_WORLD, odds, 7, &odd);
+      MPI_Comm_create_group (MPI_COMM_WORLD, odds, 7, &second);
+      say (rank, "create_group_again", second);
+      MPI_Comm_free (&second);
+    }
+  else
+    say (rank, "create_group_again", MPI_COMM_NULL);
+  say (rank, "create_group", odd);
+  /* the parity halves joined: each side's local communicator differs */
+  MPI_Intercomm_create (split, 0, MPI_COMM_WORLD, rank % 2 == 0 ? 1 : 0, 9, &inter);
+  say (rank, "intercomm", inter);
+  MPI_Intercomm_merge (inter, rank % 2, &merged);
+  say (rank, "merged", merged);
+  MPI_Comm_dup (inter, &inter_dup);
+  say (rank, "intercomm_dup", inter_dup);
+  MPI_Comm_free (&inter_dup);
+  MPI_Comm_free (&merged);
+  MPI_Comm_free (&inter);
+  if (odd != MPI_COMM_NULL)
+    MPI_Comm_free (&odd);
+  MPI_Group_free (&odds);
+  MPI_Comm_free (&idup);
   MPI_Comm_free (&again);
   MPI_Comm_free (&dup_of_split);
   MPI_Comm_free (&sub);

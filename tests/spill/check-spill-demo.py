@@ -4,6 +4,7 @@
 
 import glob
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -30,6 +31,16 @@ def start(d, spill, iterations, keep, interval="0.3"):
           ["-o", os.path.join(d, "run.h5"), MPIEXEC, "-n", str(NP), DEMO, "--quiet", "-i", str(iterations),
            "--output", os.path.join(d, "demo.h5")]
     return subprocess.Popen(cmd, cwd=d, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def check_ended_note(spill, profile):
+    """A clean end removes the spill files and leaves only the note naming
+    the profile it wrote."""
+    left = os.listdir(spill)
+    assert len(left) == 1 and re.fullmatch(r"tprof-[0-9a-f]{16}\.ended", left[0]), left
+    with open(os.path.join(spill, left[0])) as f:
+        note = f.read()
+    assert note == profile + "\n", (note, profile)
 
 
 def journals(spill):
@@ -89,7 +100,7 @@ def test_clean_end_removes():
         p = start(d, spill, 20, keep=False)
         out, err = p.communicate(timeout=240)
         assert p.returncode == 0, (p.returncode, err)
-        assert os.listdir(spill) == [], os.listdir(spill)
+        check_ended_note(spill, os.path.join(d, "run.h5"))
 
 
 def kill_ranks(spill, signo):
@@ -150,7 +161,7 @@ def test_bad_options():
         assert p.returncode == 0, p.stderr
         assert "tprof: TPROF_SPILL_INTERVAL=soon is not a number of seconds > 0; spilling every 10 s" in p.stderr, \
             p.stderr
-        assert os.listdir(os.path.join(d, "spill")) == [], "a clean end left its spill file"
+        check_ended_note(os.path.join(d, "spill"), os.path.join(d, "run.h5"))
 
 
 for name in [n for n in list(globals()) if n.startswith("test_")]:

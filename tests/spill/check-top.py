@@ -166,6 +166,17 @@ def test_end(directory):
     check(proc.returncode == 0 and err == "", "ended job: status %d, %r" % (proc.returncode, err))
     check(counts(out) == {op: 20 for op in OPS}, "the ended job's counts:\n" + out)
     check("The job ended; its profile is /scratch/run.h5" in out, "names the profile:\n" + out)
+    # as JSON: one object, the same counts, ended, the profile named
+    done = subprocess.run([TPROF, "top", directory, "--format", "json"], capture_output=True, text=True, timeout=20)
+    lines = done.stdout.splitlines()
+    check(done.returncode == 0 and done.stderr == "" and len(lines) == 1, "json of an ended job: %r" % (done,))
+    if lines:
+        v = json.loads(lines[0])
+        check(v["job"] == "%016x" % JOB and v["world_size"] == WORLD and v["label"] == "check-top"
+              and {o["name"]: o["count"] for o in v["operations"]} == {op: 20 for op in OPS}
+              and v["ended"] is True and v["profile"] == "/scratch/run.h5"
+              and v["missing_ranks"] == [] and v["stopped_ranks"] == [] and v["damaged"] == [],
+              "json of an ended job: %r" % v)
 
 
 def test_once_and_bad(directory):
@@ -177,9 +188,28 @@ def test_once_and_bad(directory):
     # 3 occurrences are not evidence: even 3 lates of 3 happen by chance (p = 4 / 64 after correction)
     check("Straggler so far: none clear yet. Rank 1 caused the most wait" in out.stdout,
           "no straggler named on 3 occurrences:\n" + out.stdout)
+    # the same refresh as JSON: the sums equal the samples' (hand-made:
+    # every backward is 0.3 s), no straggler on 3 occurrences
+    out = subprocess.run([TPROF, "top", directory, "--once", "--format", "json"], capture_output=True, text=True,
+                         timeout=20)
+    v = json.loads(out.stdout) if out.returncode == 0 and out.stdout.count("\n") == 1 else None
+    check(v is not None, "--once --format json: %r" % (out,))
+    if v is not None:
+        ops = {o["name"]: o for o in v["operations"]}
+        check(set(ops) == set(OPS) and all(o["count"] == 12 for o in ops.values())
+              and abs(ops["backward"]["total"] - 12 * 0.3) < 1e-12 and abs(ops["backward"]["mean"] - 0.3) < 1e-12,
+              "json operations: %r" % v["operations"])
+        check(v["straggler"]["verdict"] == "none" and v["straggler"]["occurrences"] == 3
+              and v["ended"] is False and v["profile"] is None, "json straggler and end: %r" % v)
+    out = subprocess.run([TPROF, "top", directory, "--once", "--format", "csv"], capture_output=True, text=True,
+                         timeout=20)
+    check(out.returncode == 2 and "--format" in out.stderr, "--format csv refused: %r" % (out,))
     os.remove(job.writers[3].path)
     out = subprocess.run([TPROF, "top", directory, "--once"], capture_output=True, text=True, timeout=20)
     check("Missing: rank 3 has no spill file." in out.stdout, "a missing file is named:\n" + out.stdout)
+    out = subprocess.run([TPROF, "top", directory, "--once", "--format", "json"], capture_output=True, text=True,
+                         timeout=20)
+    check(out.returncode == 0 and json.loads(out.stdout)["missing_ranks"] == [3], "json missing rank: %r" % (out,))
     for bad, why in ((os.path.join(directory, "nowhere"), "not a directory of spill files"),
                      (tempfile.mkdtemp(dir=directory), "no spill file")):
         out = subprocess.run([TPROF, "top", bad, "--once"], capture_output=True, text=True, timeout=20)
@@ -187,6 +217,25 @@ def test_once_and_bad(directory):
               and len(out.stderr.splitlines()) == 1, "bad DIR %s: %r" % (bad, out))
     out = subprocess.run([TPROF, "top", directory, "--interval", "0"], capture_output=True, text=True, timeout=20)
     check(out.returncode == 2 and "--interval" in out.stderr, "--interval 0 refused: %r" % (out,))
+
+
+def test_clean_end(directory):
+    """A job that ended cleanly removed its spill files and left the note
+    naming its profile: top says so instead of "no spill file"."""
+    with open(os.path.join(directory, "tprof-%016x.ended" % JOB), "w") as f:
+        f.write("/scratch/clean.h5\n")
+    out = subprocess.run([TPROF, "top", directory, "--once"], capture_output=True, text=True, timeout=20)
+    check(out.returncode == 0 and out.stderr == ""
+          and out.stdout == "The job %016x ended cleanly and removed its spill files; its profile is "
+                            "/scratch/clean.h5\n" % JOB, "clean end: %r" % (out,))
+    out = subprocess.run([TPROF, "top", directory, "--format", "json"], capture_output=True, text=True, timeout=20)
+    v = json.loads(out.stdout) if out.returncode == 0 else {}
+    check(v.get("job") == "%016x" % JOB and v.get("ended") is True and v.get("profile") == "/scratch/clean.h5",
+          "clean end as json: %r" % (out,))
+    # another job's note is not this one's
+    out = subprocess.run([TPROF, "top", directory, "--once", "--job", "%016x" % (JOB + 1)], capture_output=True,
+                         text=True, timeout=20)
+    check(out.returncode == 1 and "no spill file" in out.stderr, "another job's note: %r" % (out,))
 
 
 def test_against_merge(directory):
@@ -216,7 +265,7 @@ def test_against_merge(directory):
 
 with tempfile.TemporaryDirectory() as tmp:
     for name, test in (("live", test_live), ("end", test_end), ("once", test_once_and_bad),
-                       ("merge", test_against_merge)):
+                       ("clean", test_clean_end), ("merge", test_against_merge)):
         d = os.path.join(tmp, name)
         os.mkdir(d)
         test(d)

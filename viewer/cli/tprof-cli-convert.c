@@ -31,8 +31,9 @@ run (const char *in,
 {
   TprofError error = { 0 };
   /* every operation with its samples' ranks, starts, threads and what
-   * sampled capture recorded, the host names, the timeline and the root
-   * attributes created, producer and clock, which the save keeps; read
+   * sampled capture recorded, the host names, the timeline, a merged
+   * profile's data_until and the root attributes created, producer and
+   * clock, which the save keeps; read
    * through the isolated reader (the file may come from anywhere) */
   TprofProfiledTime *pt = tprof_profiled_time_load_isolated (in, &error);
   int status = TPROF_CLI_EXIT_OK;
@@ -60,8 +61,9 @@ tprof_cli_convert (int    argc,
                                    _("Writes a copy of the profile IN, of any version this program reads, "
                                      "to OUT in the format this version of tprof writes."),
                                    _("Every operation keeps its samples, ranks, starts and threads, what "
-                                     "each rank recorded under a sample limit, the host names and the "
-                                     "timeline's clock offsets and origin, and the root attributes created, "
+                                     "each rank recorded under a sample limit, the host names, the "
+                                     "timeline's clock offsets and origin, until when each rank has data "
+                                     "(a profile merged from spill files), and the root attributes created, "
                                      "producer and clock of IN. OUT is written through "
                                      "a temporary file and replaced only when complete; it may not be IN "
                                      "itself (or a link to it). The whole profile is held in memory."),

@@ -169,16 +169,28 @@ append_verdict (GString                     *out,
                             worst, late[worst], v->occurrences, tprof_stragglers_expected_late (s));
 }
 
+gboolean
+tprof_cli_top_verdict (const TprofSpillLive  *sl,
+                       TprofTopology        **topo,
+                       TprofStragglers      **s,
+                       TprofStragglerVerdict *v)
+{
+  g_autofree const char **hosts = host_names (sl);
+
+  *topo = tprof_topology_new (sl->job->world_size, hosts, NULL);
+  *s = tprof_live_stragglers (sl->live);
+  return *topo != NULL && *s != NULL && tprof_stragglers_decide (*s, *topo, tprof_topology_default_level (*topo), v);
+}
+
 static void
 append_straggler (GString              *out,
                   const TprofSpillLive *sl)
 {
-  g_autofree const char **hosts = host_names (sl);
-  TprofTopology *topo = tprof_topology_new (sl->job->world_size, hosts, NULL);
-  TprofStragglers *s = tprof_live_stragglers (sl->live);
+  TprofTopology *topo;
+  TprofStragglers *s;
   TprofStragglerVerdict v;
 
-  if (topo != NULL && s != NULL && tprof_stragglers_decide (s, topo, tprof_topology_default_level (topo), &v))
+  if (tprof_cli_top_verdict (sl, &topo, &s, &v))
     append_verdict (out, s, topo, &v);
   tprof_stragglers_free (s);
   tprof_topology_free (topo);

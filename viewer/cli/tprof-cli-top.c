@@ -48,15 +48,22 @@ wall_now (void)
   return (double) g_get_real_time () * 1e-6;
 }
 
+const char *
+tprof_cli_top_profile (const TprofSpillLive *sl)
+{
+  for (int r = 0; r < sl->job->world_size; r++)
+    if (sl->ranks[r].profile_path != NULL && *sl->ranks[r].profile_path != '\0')
+      return sl->ranks[r].profile_path;
+  return NULL;
+}
+
 /* The line printed when every rank wrote END. */
 static void
 print_end (const TprofSpillLive *sl)
 {
-  const char *path = sl->ranks[0].profile_path;
+  const char *path = tprof_cli_top_profile (sl);
 
-  for (int r = 1; (path == NULL || *path == '\0') && r < sl->job->world_size; r++)
-    path = sl->ranks[r].profile_path;
-  if (path != NULL && *path != '\0')
+  if (path != NULL)
     {
       g_autofree char *shown = tprof_cli_escape (path);
 
@@ -70,10 +77,11 @@ static int
 follow (TprofSpillLive *sl,
         const char     *dir,
         double          interval,
-        gboolean        once)
+        gboolean        once,
+        gboolean        json)
 {
   TprofCliTopProgress progress = { .rate = NAN, .op = -1 };
-  gboolean tty = isatty (STDOUT_FILENO);
+  gboolean tty = !json && isatty (STDOUT_FILENO);
   int status = TPROF_CLI_EXIT_OK;
 
   catch_signals ();
@@ -89,17 +97,18 @@ follow (TprofSpillLive *sl,
           break;
         }
       tprof_cli_top_progress_update (&progress, sl->live, g_get_monotonic_time ());
-      text = tprof_cli_top_render (sl, &progress, wall_now ());
+      text = json ? tprof_cli_top_render_json (sl, &progress, wall_now ()) : tprof_cli_top_render (sl, &progress, wall_now ());
       if (tty)
         g_print ("\033[H\033[2J");
       status = tprof_cli_print (text);
-      if (!tty && status == TPROF_CLI_EXIT_OK)
+      if (!tty && !json && status == TPROF_CLI_EXIT_OK)
         status = tprof_cli_print ("\n");
       if (status != TPROF_CLI_EXIT_OK)
         break;
       if (_tprof_spill_live_ended (sl))
         {
-          print_end (sl);
+          if (!json)
+            print_end (sl);
           break;
         }
       if (once)
@@ -132,11 +141,43 @@ parse_interval (const char *text,
   return TRUE;
 }
 
+/* A job that ended cleanly and removed its spill files left a note
+ * naming its profile: said instead of "no spill file". Its exit status,
+ * or -1 when there is no such note. */
+static int
+print_ended (const char *dir,
+             const char *token,
+             gboolean    json)
+{
+  char found[17];
+  g_autofree char *profile = _tprof_spill_dir_ended (dir, token, found);
+  g_autofree char *shown = NULL;
+
+  if (profile == NULL)
+    return -1;
+  if (json)
+    {
+      g_autoptr (GString) out = g_string_new ("{\"time\": ");
+
+      tprof_cli_json_append_double (out, wall_now ());
+      g_string_append (out, ", \"job\": ");
+      tprof_cli_json_append_string (out, found);
+      g_string_append (out, ", \"ended\": true, \"profile\": ");
+      tprof_cli_json_append_string (out, profile);
+      g_string_append (out, "}\n");
+      return tprof_cli_print (out->str);
+    }
+  shown = tprof_cli_escape (profile);
+  g_print (_("The job %s ended cleanly and removed its spill files; its profile is %s\n"), found, shown);
+  return TPROF_CLI_EXIT_OK;
+}
+
 static int
 run (const char *dir,
      const char *token,
      double      interval,
-     gboolean    once)
+     gboolean    once,
+     gboolean    json)
 {
   TprofError error = { 0 };
   TprofSpillLive *sl;
@@ -145,13 +186,18 @@ run (const char *dir,
   if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
     return tprof_cli_file_error (dir, "%s", _("not a directory of spill files"));
   sl = _tprof_spill_live_open (dir, token, &error);
+  if (sl == NULL && (status = print_ended (dir, token, json)) >= 0)
+    {
+      tprof_error_clear (&error);
+      return status;
+    }
   if (sl == NULL)
     {
       status = tprof_cli_library_error (dir, &error);
       tprof_error_clear (&error);
       return status;
     }
-  status = follow (sl, dir, interval, once);
+  status = follow (sl, dir, interval, once, json);
   _tprof_spill_live_free (sl);
   return status;
 }
@@ -160,12 +206,15 @@ int
 tprof_cli_top (int    argc,
                char **argv)
 {
-  char *interval_text = NULL, *token = NULL;
+  char *interval_text = NULL, *token = NULL, *format_text = NULL;
   gboolean once = FALSE;
+  TprofCliFormat format = TPROF_CLI_FORMAT_TABLE;
   const GOptionEntry entries[] = {
     { "interval", 'n', 0, G_OPTION_ARG_STRING, &interval_text,
       N_("Seconds between refreshes (default 2)"), N_("SECS") },
     { "once", 0, 0, G_OPTION_ARG_NONE, &once, N_("Print one refresh and exit"), NULL },
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format_text,
+      N_("Output format: table (default) or json (one object per refresh, on its own line)"), N_("FORMAT") },
     { "job", 0, 0, G_OPTION_ARG_STRING, &token,
       N_("The job to follow when the directory holds several (its 16-digit token)"), N_("TOKEN") },
     { NULL }
@@ -191,9 +240,16 @@ tprof_cli_top (int    argc,
                                      "profile the job wrote."),
                                    entries);
   if (tprof_cli_parse (context, "top", &argc, &argv, 1, (const char *[]) { "DIR" }, &dir, &status)
-      && parse_interval (interval_text, &interval, &status))
-    status = run (dir, token, interval, once);
+      && parse_interval (interval_text, &interval, &status)
+      && tprof_cli_parse_format ("top", format_text, &format, &status))
+    {
+      if (format == TPROF_CLI_FORMAT_CSV)
+        status = tprof_cli_usage_error ("top", _("invalid --format \"csv\": expected table or json"));
+      else
+        status = run (dir, token, interval, once, format == TPROF_CLI_FORMAT_JSON);
+    }
   g_option_context_free (context);
+  g_free (format_text);
   g_free (interval_text);
   g_free (token);
   return status;

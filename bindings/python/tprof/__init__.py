@@ -77,6 +77,23 @@ class TimeManager(_capture.TimeManager):
         from . import _gather
         _gather.save(self, path, comm, parallel)
 
+    def set_spill(self, directory, interval=10.0, comm=None):
+        """Every ``interval`` seconds a thread appends the samples recorded
+        since to ``directory/tprof-JOB-RANK.spill``, so that a killed or
+        crashed process leaves them (SIGTERM, SIGINT and SIGUSR1 flush too);
+        ``tprof merge directory`` makes a profile of a job's files.
+
+        Over ``comm`` (an mpi4py communicator) when given, else over mpi4py's
+        ``MPI.COMM_WORLD`` when mpi4py is in use or an MPI launcher started
+        this process: collective, each rank writes its own file of the one
+        job, with its rank, the world's size and its clock's offset to rank
+        0 (needs tprof._mpi, built for the MPI mpi4py runs). Else this
+        process alone, as rank 0 of 1. Ends at ``end_spill()`` or when the
+        manager is freed, which removes the file unless TPROF_KEEP_SPILL=1.
+        """
+        from . import _gather
+        _gather.set_spill(self, directory, interval, comm)
+
     def __repr__(self):
         return "TimeManager(records={!r})".format(self.records)
 

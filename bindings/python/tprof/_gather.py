@@ -1,4 +1,4 @@
-# _gather.py — TimeManager.gather and .save: over libtprof-capture-mpi, mpi4py or torch.distributed.
+# _gather.py — TimeManager.gather, .save and .set_spill: over libtprof-capture-mpi, mpi4py or torch.distributed.
 # SPDX-License-Identifier: MIT
 """Choosing the transport of TimeManager.gather.
 
@@ -15,6 +15,8 @@ operations and samples, host names, no timeline.
 import os
 import socket
 import sys
+
+from . import _capture
 
 # environment variables that MPI launchers set in the processes they start
 _LAUNCHER_VARIABLES = ("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK", "MPI_LOCALNRANKS")
@@ -99,6 +101,31 @@ def save(tm, path, comm, parallel):
         raise error
     if message is not None:
         raise OSError("save: rank 0 could not write {}: {}".format(os.fspath(path), message))
+
+
+def set_spill(tm, directory, interval, comm):
+    """Spills as a rank of @comm (or of mpi4py's world, when in use), else
+    as this process alone."""
+    if _torch_group(comm) is not None:
+        raise TypeError("set_spill: comm must be an mpi4py communicator, not a torch.distributed group")
+    implicit = comm is None
+    if implicit and _torch_distributed() is None:
+        mpi = _mpi4py()
+        comm = mpi.COMM_WORLD if mpi is not None else None
+    if comm is not None and not all(hasattr(comm, a) for a in ("Get_rank", "Get_size", "allgather")):
+        raise TypeError("set_spill: comm must be an mpi4py communicator, not {}".format(type(comm).__name__))
+    native = _native_mpi() if comm is not None else None
+    if comm is not None and native is None:
+        message = "set_spill: spilling over MPI needs tprof._mpi built for the MPI that mpi4py runs"
+        if not implicit:
+            raise RuntimeError(message)
+        import warnings
+        warnings.warn(message + "; this rank spills as rank 0 of 1", RuntimeWarning, stacklevel=3)
+        comm = None
+    if comm is None:
+        _capture.TimeManager.set_spill(tm, directory, interval)
+        return
+    native.set_spill(tm, comm, os.fspath(directory), float(interval))
 
 
 def _share_from_rank0(value, comm):

@@ -45,6 +45,7 @@ typedef struct
 {
   int  enabled_anywhere;  /* (manager, thread) enables in force in the process */
   bool ticks_are_tsc;     /* ticks are the TSC; else nanoseconds of CLOCK_MONOTONIC */
+  int  regions_tracked;   /* the hang watchdog follows the open regions */
 } _TprofRecordState;
 
 TPROF_EXPORT _TprofRecordState _tprof_record_state;

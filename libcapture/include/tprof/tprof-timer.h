@@ -78,6 +78,9 @@ TPROF_EXPORT void _tprof_timer_cleanup (TprofTimer *timer);
 __attribute__((noplt))
 #endif
 TPROF_EXPORT void _tprof_scope_record (int name_id, int64_t start_ticks);
+/* Notes that the TPROF_SCOPE of @name_id begun at @start_ticks is open,
+ * for the hang watchdog (only while it follows the open regions). */
+TPROF_EXPORT void _tprof_scope_opened (int name_id, int64_t start_ticks);
 
 static inline TprofScope
 _tprof_scope_begin (TprofSite *site)
@@ -92,6 +95,8 @@ _tprof_scope_begin (TprofSite *site)
   if (TPROF_UNLIKELY (scope.name_id == 0))
     scope.name_id = _tprof_site_resolve (site);
   scope.start_ticks = tprof_clock_ticks ();
+  if (TPROF_UNLIKELY (__atomic_load_n (&_tprof_record_state.regions_tracked, __ATOMIC_RELAXED) != 0))
+    _tprof_scope_opened (scope.name_id, scope.start_ticks);
   return scope;
 }
 
