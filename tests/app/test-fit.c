@@ -244,6 +244,15 @@ test_fit_first_view (void)
   g_assert_cmpint (_tprof_operation_get_summary (selected_operation (window))->slowest_rank, ==, 1);
   g_assert_true (_tprof_operation_get_summary (selected_operation (window))->slowest_stands_out);
 
+  /* a rank filter, even one without rank 1, leaves the first view on
+   * backward: where rank 1 stands out is a matter of every rank */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "2-7", NULL));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (selected_name (window), ==, "backward");
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-", NULL));
+  app_test_gui_wait_idle (window);
+  g_assert_cmpstr (selected_name (window), ==, "backward");
+
   /* the user's choice stays when the table is recomputed */
   _tprof_operation_table_select_index (window->table, 0);
   g_assert_cmpstr (selected_name (window), ==, "step");

@@ -54,6 +54,7 @@ _tprof_window_reset_first_view (TprofWindow *self)
 {
   self->first_view = TRUE;
   self->shown_index = -1;
+  self->straggler_op_rank = -1;
 }
 
 void
@@ -74,7 +75,14 @@ _tprof_window_open_on_straggler (TprofWindow *self)
 
   if (!self->first_view || self->profile == NULL || self->straggler < 0)
     return;
-  op = straggler_operation (self->profile, self->straggler);
+  /* the profile's statistics over every rank: a rank filter leaves the
+   * answer as it is, so each table update reuses it */
+  if (self->straggler_op_rank != self->straggler)
+    {
+      self->straggler_op = straggler_operation (self->profile, self->straggler);
+      self->straggler_op_rank = self->straggler;
+    }
+  op = self->straggler_op;
   if (op < 0 || op == _tprof_operation_table_get_selected_index (self->table))
     return;
   self->choosing = TRUE;

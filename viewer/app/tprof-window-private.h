@@ -71,6 +71,8 @@ struct _TprofWindow
   gboolean              first_view;       /* the window still chooses the operation shown */
   gboolean              choosing;         /* it is choosing now */
   int                   shown_index;      /* the operation selected, -1: none */
+  int                   straggler_op_rank; /* the rank straggler_op is for, -1: not found yet */
+  gssize                straggler_op;     /* where that rank stands out most, -1: nowhere */
 };
 
 /* tprof-window.c */

@@ -905,6 +905,7 @@ tprof_window_init (TprofWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->straggler = -1;
+  self->straggler_op_rank = -1;
   self->reading_op = -1;
   self->baseline_reading_op = -1;
   _tprof_window_connect_reading (self);
