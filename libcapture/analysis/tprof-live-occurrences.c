@@ -151,25 +151,19 @@ complete_one (TprofLiveOp *o,
 bool
 _tprof_live_op_complete (TprofLiveOp *o,
                          int          world_size,
-                         const bool  *done)
+                         const bool  *done,
+                         int         *part)
 {
-  int *part = malloc ((size_t) world_size * sizeof *part);
   size_t n, n_part;
 
-  if (part == NULL)
-    return false;
   while ((n = completable (o, world_size, done, part, &n_part)) > 0)
     {
       if (!_tprof_running_median_reserve (&o->start_spread, n)
           || !_tprof_running_median_reserve (&o->end_spread, n))
-        {
-          free (part);
-          return false;
-        }
+        return false;
       for (size_t k = 0; k < n; k++)
         complete_one (o, part, n_part);
     }
-  free (part);
   o->dirty = false;
   return true;
 }
