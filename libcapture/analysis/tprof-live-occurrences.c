@@ -64,26 +64,30 @@ pair_compare (const void *a,
   return (x > y) - (x < y);
 }
 
-/* Whether rank @r takes part in @o's occurrences: it has samples, or may
- * still send some. */
+/* Whether rank @r takes part in @o's next occurrence: it has a pending
+ * sample of it, or may still send one. A finished rank (done) with nothing
+ * pending no longer holds the later occurrences back. */
 static bool
 takes_part (const TprofLiveOp *o,
             int                r,
             const bool        *done)
 {
-  return o->rank_count[r] > 0 || !done[r];
+  return o->lanes[r].len > o->lanes[r].head || !done[r];
 }
 
-/* How many occurrences every rank taking part has pending, after sorting
- * the lanes that need it; 0 when no rank with samples takes part. */
+/* The ranks @part (@n_part of them, ascending) taking part in @o's next
+ * occurrences, and how many occurrences all of them have pending, after
+ * sorting the lanes that need it; 0 when none has any. */
 static size_t
 completable (TprofLiveOp *o,
              int          world_size,
-             const bool  *done)
+             const bool  *done,
+             int         *part,
+             size_t      *n_part)
 {
   size_t n = SIZE_MAX;
-  bool any = false;
 
+  *n_part = 0;
   for (int r = 0; r < world_size; r++)
     {
       TprofLiveLane *lane = &o->lanes[r];
@@ -95,11 +99,11 @@ completable (TprofLiveOp *o,
           qsort (lane->pairs + lane->head, lane->len - lane->head, sizeof *lane->pairs, pair_compare);
           lane->unsorted = false;
         }
-      any = any || o->rank_count[r] > 0;
+      part[(*n_part)++] = r;
       if (lane->len - lane->head < n)
         n = lane->len - lane->head;
     }
-  return any ? n : 0;
+  return *n_part > 0 ? n : 0;
 }
 
 /* The next occurrence of @o among the @n_part ranks @part (ascending)
@@ -142,32 +146,24 @@ complete_one (TprofLiveOp *o,
   o->occurrences++;
 }
 
+/* Completes the occurrences of @o every rank taking part has, again
+ * while a finished rank runs out of pending samples and leaves. */
 bool
 _tprof_live_op_complete (TprofLiveOp *o,
                          int          world_size,
-                         const bool  *done)
+                         const bool  *done,
+                         int         *part)
 {
-  size_t n = completable (o, world_size, done), n_part = 0;
-  int *part;
+  size_t n, n_part;
 
-  if (n == 0)
+  while ((n = completable (o, world_size, done, part, &n_part)) > 0)
     {
-      o->dirty = false;
-      return true;
+      if (!_tprof_running_median_reserve (&o->start_spread, n)
+          || !_tprof_running_median_reserve (&o->end_spread, n))
+        return false;
+      for (size_t k = 0; k < n; k++)
+        complete_one (o, part, n_part);
     }
-  part = malloc ((size_t) world_size * sizeof *part);
-  if (part == NULL || !_tprof_running_median_reserve (&o->start_spread, n)
-      || !_tprof_running_median_reserve (&o->end_spread, n))
-    {
-      free (part);
-      return false;
-    }
-  for (int r = 0; r < world_size; r++)
-    if (takes_part (o, r, done))
-      part[n_part++] = r;
-  for (size_t k = 0; k < n; k++)
-    complete_one (o, part, n_part);
-  free (part);
   o->dirty = false;
   return true;
 }

@@ -46,6 +46,7 @@ struct _TprofLive
 {
   int           world_size;
   bool         *done;   /* per rank: no more samples will come */
+  int          *part;   /* room for the ranks taking part in an occurrence */
   TprofLiveOp **ops;
   size_t        n_ops;
 };
@@ -54,8 +55,9 @@ TprofLiveOp *_tprof_live_op_new (const char *name,
                                  int         world_size);
 void _tprof_live_op_free (TprofLiveOp *o,
                           int          world_size);
-/* Analyses every occurrence of @o that is now complete. False when memory
- * is exhausted. */
+/* Analyses every occurrence of @o that is now complete, with @part room
+ * for @world_size ranks. False when memory is exhausted. */
 bool _tprof_live_op_complete (TprofLiveOp *o,
                               int          world_size,
-                              const bool  *done);
+                              const bool  *done,
+                              int         *part);

@@ -22,8 +22,11 @@ tprof_live_new (int world_size)
     return NULL;
   live->world_size = world_size;
   live->done = calloc ((size_t) world_size, sizeof *live->done);
-  if (live->done == NULL)
+  live->part = calloc ((size_t) world_size, sizeof *live->part);
+  if (live->done == NULL || live->part == NULL)
     {
+      free (live->done);
+      free (live->part);
       free (live);
       return NULL;
     }
@@ -39,6 +42,7 @@ tprof_live_free (TprofLive *live)
     _tprof_live_op_free (live->ops[op], live->world_size);
   free (live->ops);
   free (live->done);
+  free (live->part);
   free (live);
 }
 
@@ -162,7 +166,7 @@ bool
 tprof_live_update (TprofLive *live)
 {
   for (size_t op = 0; op < live->n_ops; op++)
-    if (live->ops[op]->dirty && !_tprof_live_op_complete (live->ops[op], live->world_size, live->done))
+    if (live->ops[op]->dirty && !_tprof_live_op_complete (live->ops[op], live->world_size, live->done, live->part))
       return false;
   return true;
 }

@@ -375,13 +375,15 @@ error_shown (gpointer data)
 }
 
 /* A rank's damaged tail: a banner names the rank and its file; what came
- * before, and the other ranks, stay shown and go on. */
+ * before, and the other ranks, stay shown and go on, the occurrences
+ * after the damage completing without it (the straggler does not freeze
+ * at the first batch). */
 static void
 test_follow_damaged (void)
 {
   Job job = { 0 };
   TprofWindow *window;
-  const char *error;
+  const char *error, *text = NULL;
   g_autofree char *file = g_strdup_printf (SPILL_NAME, 1);
 
   job_start (&job);
@@ -397,6 +399,10 @@ test_follow_damaged (void)
   /* rank 1's first batch, and the others' two */
   wait_count (window, "compute", WORLD * BATCH + (WORLD - 1) * BATCH);
   g_assert_cmpint (row_count (window, "allreduce"), ==, WORLD * BATCH + (WORLD - 1) * BATCH);
+  /* rank 2 still arrives last at every allreduce, rank 1's included or not */
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
+  if (english ())
+    g_assert_nonnull (strstr (text, "arrived last 20 of 20 times"));
   g_assert_cmpstr (_tprof_window_get_page (window), ==, "profile");
   g_assert_true (starts_as (_tprof_window_get_live_text (window), "Live — updated %s"));
   shoot (window, "follow-damaged.png");

@@ -233,7 +233,8 @@ tprof_cli_top (int    argc,
                                      "block of plain text per refresh."),
                                    _("Each refresh reads only what the files gained since the last one. "
                                      "Occurrence k of an operation counts once every rank has its k-th "
-                                     "sample; the straggler is named by the rule of \"tprof stragglers\" "
+                                     "sample, except the ranks that ended or whose file is damaged before "
+                                     "it; the straggler is named by the rule of \"tprof stragglers\" "
                                      "over the occurrences complete so far. A rank stopped reporting "
                                      "when it wrote no flush for 3 of its spill intervals. Exits on "
                                      "Ctrl+C, and by itself when every rank has ended, naming the "

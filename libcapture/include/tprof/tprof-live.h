@@ -15,11 +15,21 @@ TPROF_BEGIN_DECLS
 
 /* Per operation, the statistics of what has arrived (count, sum, mean,
  * min, max) and the arrival analysis (docs/analysis.md) over its complete
- * occurrences: occurrence k is complete when every rank has its k-th
- * sample by start, except the ranks that are done without any sample of
- * the operation. Each occurrence is analysed once, when it completes; once
- * every rank is done, the result is that of the whole samples
- * (tprof_gathered_time_summarize(), tprof_stragglers_add()). */
+ * occurrences: occurrence k is complete when every rank taking part in it
+ * has its k-th sample by start. A rank takes part while it may still send
+ * samples, and once done (tprof_live_rank_done()) only in the occurrences
+ * it has samples of: a rank that is done with nothing pending no longer
+ * holds back the later occurrences, which complete over the other ranks.
+ * Each occurrence is analysed once, when it completes.
+ *
+ * Once every rank is done, the result is that of the whole samples
+ * (tprof_gathered_time_summarize(), tprof_stragglers_add()) for each
+ * operation whose ranks with samples all have the same number of them.
+ * Otherwise the live analysis also counts the occurrences beyond the
+ * fewest, over the ranks that have them, where the file analysis keeps
+ * only the occurrences every rank with samples has: its occurrence count,
+ * spreads, late counts and waits then differ (the statistics of what has
+ * arrived do not). */
 typedef struct _TprofLive TprofLive;
 
 /* NULL when @world_size < 1 or memory is exhausted. */
@@ -47,7 +57,10 @@ TPROF_EXPORT bool tprof_live_add (TprofLive    *live,
                                   const double *starts,
                                   const double *durations);
 
-/* No more samples will come from @rank (it ended, or has no data at all). */
+/* No more samples will come from @rank (it ended, its data is damaged
+ * from some point on, or it has no data at all): from the next
+ * tprof_live_update(), the occurrences it has no sample of complete
+ * without it. */
 TPROF_EXPORT void tprof_live_rank_done (TprofLive *live,
                                         int        rank);
 
