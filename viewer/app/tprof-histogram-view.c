@@ -175,6 +175,10 @@ tprof_histogram_view_recompute (TprofChart *chart)
   TprofHistogramKey key = { NULL, NULL, -1, 0, 0 };
 
   tprof_histogram_view_keep_shown (self);
+  /* the kept result holds its samples: never those of an operation no
+   * longer shown, which the profile's memory budget may have let go */
+  if (self->kept_key.samples != _tprof_chart_get_samples (chart))
+    tprof_histogram_view_clear_kept (self);
 
   if (index == NULL)
     return;
@@ -183,7 +187,7 @@ tprof_histogram_view_recompute (TprofChart *chart)
     flags |= TPROF_HISTOGRAM_SEPARATE_RANKS;
   if (self->log_x)
     flags |= TPROF_HISTOGRAM_LOG;
-  if (mask == NULL && base_index == NULL)
+  if (mask == NULL && base_index == NULL && _tprof_chart_get_profile (chart) != NULL)
     {
       key.samples = _tprof_chart_get_samples (chart);
       key.profile = _tprof_chart_get_profile (chart);
