@@ -8,22 +8,16 @@
 
 #include "tprof-select-private.h"
 
-static int
-compare_doubles (const void *a,
-                 const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* numpy's median of @n values, sorting them in place. */
+/* numpy's median of @n values, reordering them (a selection, not a
+ * sort); NaN when memory is exhausted, which calls nothing slowest. */
 static double
-sort_median (double *values,
-             size_t  n)
+select_median (double *values,
+               size_t  n)
 {
-  qsort (values, n, sizeof *values, compare_doubles);
-  return _tprof_sorted_median (values, n);
+  const double half = 0.5;
+  double median;
+
+  return _tprof_select_quantiles (values, n, &half, 1, &median) ? median : NAN;
 }
 
 bool
@@ -48,10 +42,10 @@ tprof_slowest_stands_out (const double *values,
       free (others);
       return false;
     }
-  median = sort_median (others, n_others);
+  median = select_median (others, n_others);
   for (size_t i = 0; i < n_others; i++)
     others[i] = fabs (others[i] - median);
-  mad = sort_median (others, n_others);
+  mad = select_median (others, n_others);
   free (others);
 
   excess = values[index] - median;

@@ -372,6 +372,78 @@ test_window_histogram (void)
   close_window (window);
 }
 
+/* Back to every rank after a filter, the histogram is the one shown before
+ * it (kept, not recomputed), and a bin setting changed meanwhile is not
+ * answered with the kept one. */
+static void
+test_window_histogram_back_to_all (void)
+{
+  TprofWindow *window = open_fixture ();
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofHistogramView *view;
+  const TprofHistogram *hist;
+  g_autofree guint64 *counts = NULL;
+  g_autofree double *edges = NULL;
+  gsize n_bins;
+  guint64 total = 0;
+
+  view = _tprof_charts_panel_get_histogram (window->charts);
+  select_operation (window, "forward");
+  assert_histogram_matches_numpy (window, "forward", "all", "auto");
+  hist = _tprof_histogram_view_get_histogram (view);
+  n_bins = hist->n_bins;
+  counts = g_memdup2 (hist->counts, n_bins * sizeof *counts);
+  edges = g_memdup2 (hist->edges, (n_bins + 1) * sizeof *edges);
+
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-2,5", NULL));
+  assert_histogram_matches_numpy (window, "forward", "0,1,2,5", "auto");
+  _tprof_rank_filter_select_all (window->rank_filter);
+  hist = _tprof_histogram_view_get_histogram (view);
+  g_assert_cmpuint (hist->n_bins, ==, n_bins);
+  g_assert_cmpmem (hist->counts, n_bins * sizeof *counts, counts, n_bins * sizeof *counts);
+  g_assert_cmpmem (hist->edges, (n_bins + 1) * sizeof *edges, edges, (n_bins + 1) * sizeof *edges);
+  assert_histogram_matches_numpy (window, "forward", "all", "auto");
+  g_assert_true (g_str_has_prefix (_tprof_histogram_view_get_subtitle (view), "All 8 Ranks, n=2400, "));
+
+  /* the bin count changed under the filter */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-2,5", NULL));
+  g_settings_set_int (settings, "bins", 10);
+  assert_histogram_matches_numpy (window, "forward", "0,1,2,5", "10");
+  _tprof_rank_filter_select_all (window->rank_filter);
+  assert_histogram_matches_numpy (window, "forward", "all", "10");
+  g_settings_set_int (settings, "bins", 0);
+  assert_histogram_matches_numpy (window, "forward", "all", "auto");
+
+  /* a logarithmic time axis chosen under the filter */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-2,5", NULL));
+  g_settings_set_boolean (settings, "log-x", TRUE);
+  _tprof_rank_filter_select_all (window->rank_filter);
+  hist = _tprof_histogram_view_get_histogram (view);
+  app_test_assert_close (hist->edges[2] / hist->edges[1], hist->edges[1] / hist->edges[0], 1e-9, "log edges");
+  g_assert_cmpfloat (hist->edges[2] - hist->edges[1], >, hist->edges[1] - hist->edges[0]);
+  for (gsize i = 0; i < hist->n_bins; i++)
+    total += hist->counts[i];
+  g_assert_cmpuint (total, ==, 8 * 300);
+  g_settings_reset (settings, "log-x");
+
+  /* separate ranks chosen under the filter: every rank's own counts */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-2,5", NULL));
+  g_settings_set_boolean (settings, "separate-ranks", TRUE);
+  g_assert_cmpuint (_tprof_histogram_view_get_histogram (view)->n_ranks, ==, 4);
+  _tprof_rank_filter_select_all (window->rank_filter);
+  g_assert_cmpuint (_tprof_histogram_view_get_histogram (view)->n_ranks, ==, APP_TEST_BASIC_WORLD);
+  g_settings_reset (settings, "separate-ranks");
+  assert_histogram_matches_numpy (window, "forward", "all", "auto");
+
+  /* another operation chosen under the filter */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-2,5", NULL));
+  select_operation (window, "allreduce");
+  _tprof_rank_filter_select_all (window->rank_filter);
+  assert_histogram_matches_numpy (window, "allreduce", "all", "auto");
+
+  close_window (window);
+}
+
 static void
 test_window_rank_filter (void)
 {
@@ -2725,6 +2797,7 @@ main (int   argc,
   g_test_add_func ("/app/window/sort", test_window_sort);
   g_test_add_func ("/app/window/search", test_window_search);
   g_test_add_func ("/app/window/histogram", test_window_histogram);
+  g_test_add_func ("/app/window/histogram-back-to-all", test_window_histogram_back_to_all);
   g_test_add_func ("/app/window/rank-filter", test_window_rank_filter);
   g_test_add_func ("/app/window/rank-filter-entry", test_window_rank_filter_entry);
   g_test_add_func ("/app/window/export", test_window_export);

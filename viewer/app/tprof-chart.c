@@ -409,6 +409,14 @@ _tprof_chart_get_index (TprofChart *self)
   return priv->samples != NULL ? _tprof_operation_samples_get_index (priv->samples) : NULL;
 }
 
+TprofOperationSamples *
+_tprof_chart_get_samples (TprofChart *self)
+{
+  TprofChartPrivate *priv = tprof_chart_get_instance_private (self);
+
+  return priv->samples;
+}
+
 const TprofProfileHeat *
 _tprof_chart_get_heat (TprofChart *self)
 {

@@ -89,6 +89,9 @@ TprofProfile              *_tprof_chart_get_profile (TprofChart *self);
 /* The index of the operation shown, or NULL when none is (or its samples
  * are not read yet). */
 const TprofOperationIndex *_tprof_chart_get_index   (TprofChart *self);
+/* The operation's samples (NULL: none): immutable, so a chart that holds
+ * a reference knows its results of them stay true. */
+TprofOperationSamples     *_tprof_chart_get_samples (TprofChart *self);
 /* Its heat map, or NULL (none shown, not read, or no timeline). */
 const TprofProfileHeat    *_tprof_chart_get_heat    (TprofChart *self);
 /* A copy of the heat map's cells (durations, or with @deviation their

@@ -1,4 +1,4 @@
-/* tprof-histogram-view.c — TprofHistogramView: recomputes the histogram from the profile index and draws it. */
+/* tprof-histogram-view.c — TprofHistogramView: computes the histogram from the profile index (keeping the every-rank one across a filter) and draws it. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -6,11 +6,39 @@
 #include <inttypes.h>
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "tprof-histogram-view.h"
 
 /* Overlays list at most this many ranks in the tooltip. */
 #define TOOLTIP_MAX_RANKS 8
+
+/* What an every-rank result is of. The samples and the profile are held,
+ * so their addresses cannot be reused by others while the key lives; the
+ * samples are immutable, so the same samples give the same histogram. */
+typedef struct
+{
+  TprofOperationSamples *samples;  /* NULL: the key is unset */
+  TprofProfile          *profile;
+  gssize                 op;
+  guint                  bins;
+  TprofHistogramFlags    flags;
+} TprofHistogramKey;
+
+static void
+tprof_histogram_key_clear (TprofHistogramKey *key)
+{
+  g_clear_pointer (&key->samples, _tprof_operation_samples_unref);
+  g_clear_object (&key->profile);
+}
+
+static gboolean
+tprof_histogram_key_equal (const TprofHistogramKey *a,
+                           const TprofHistogramKey *b)
+{
+  return a->samples != NULL && a->samples == b->samples && a->profile == b->profile
+         && a->op == b->op && a->bins == b->bins && a->flags == b->flags;
+}
 
 struct _TprofHistogramView
 {
@@ -27,6 +55,18 @@ struct _TprofHistogramView
   TprofRankSummary  *rank_summaries;
   gsize              n_rank_summaries;
   char              *subtitle;
+
+  /* what the result above is of, when it is of every rank (else unset) */
+  TprofHistogramKey  shown_key;
+  /* the last every-rank result while a rank filter is shown, so that
+   * going back to every rank at 10^5 ranks does not bin 10^6 samples
+   * again (unset when none) */
+  TprofHistogramKey  kept_key;
+  TprofHistogram    *kept_hist;
+  TprofSummary       kept_summary;
+  TprofRankSummary  *kept_rank_summaries;
+  gsize              kept_n_rank_summaries;
+  char              *kept_subtitle;
 };
 
 enum {
@@ -72,6 +112,57 @@ tprof_histogram_view_format_subtitle (TprofHistogramView *self,
 }
 
 static void
+tprof_histogram_view_clear_kept (TprofHistogramView *self)
+{
+  tprof_histogram_key_clear (&self->kept_key);
+  g_clear_pointer (&self->kept_hist, tprof_histogram_free);
+  g_clear_pointer (&self->kept_rank_summaries, free);
+  g_clear_pointer (&self->kept_subtitle, g_free);
+  self->kept_n_rank_summaries = 0;
+}
+
+/* Clears the result shown; an every-rank one is kept rather than freed. */
+static void
+tprof_histogram_view_keep_shown (TprofHistogramView *self)
+{
+  g_clear_pointer (&self->baseline, tprof_histogram_free);
+  if (self->shown_key.samples != NULL && self->hist != NULL)
+    {
+      tprof_histogram_view_clear_kept (self);
+      self->kept_key = self->shown_key;
+      self->kept_hist = g_steal_pointer (&self->hist);
+      self->kept_summary = self->summary;
+      self->kept_rank_summaries = g_steal_pointer (&self->rank_summaries);
+      self->kept_n_rank_summaries = self->n_rank_summaries;
+      self->kept_subtitle = g_steal_pointer (&self->subtitle);
+      memset (&self->shown_key, 0, sizeof self->shown_key);
+    }
+  tprof_histogram_key_clear (&self->shown_key);
+  g_clear_pointer (&self->hist, tprof_histogram_free);
+  g_clear_pointer (&self->rank_summaries, free);
+  g_clear_pointer (&self->subtitle, g_free);
+  self->n_rank_summaries = 0;
+}
+
+/* Shows the kept every-rank result again if it is of @key. */
+static gboolean
+tprof_histogram_view_take_kept (TprofHistogramView      *self,
+                                const TprofHistogramKey *key)
+{
+  if (!tprof_histogram_key_equal (&self->kept_key, key))
+    return FALSE;
+  self->shown_key = self->kept_key;
+  memset (&self->kept_key, 0, sizeof self->kept_key);
+  self->hist = g_steal_pointer (&self->kept_hist);
+  self->summary = self->kept_summary;
+  self->rank_summaries = g_steal_pointer (&self->kept_rank_summaries);
+  self->n_rank_summaries = self->kept_n_rank_summaries;
+  self->subtitle = g_steal_pointer (&self->kept_subtitle);
+  self->kept_n_rank_summaries = 0;
+  return TRUE;
+}
+
+static void
 tprof_histogram_view_recompute (TprofChart *chart)
 {
   TprofHistogramView *self = TPROF_HISTOGRAM_VIEW (chart);
@@ -81,11 +172,13 @@ tprof_histogram_view_recompute (TprofChart *chart)
   const guint8 *base_mask = _tprof_chart_get_baseline_mask (chart);
   TprofHistogramFlags flags = TPROF_HISTOGRAM_DEFAULT;
 
-  g_clear_pointer (&self->hist, tprof_histogram_free);
-  g_clear_pointer (&self->baseline, tprof_histogram_free);
-  g_clear_pointer (&self->rank_summaries, free);
-  g_clear_pointer (&self->subtitle, g_free);
-  self->n_rank_summaries = 0;
+  TprofHistogramKey key = { NULL, NULL, -1, 0, 0 };
+
+  tprof_histogram_view_keep_shown (self);
+  /* the kept result holds its samples: never those of an operation no
+   * longer shown, which the profile's memory budget may have let go */
+  if (self->kept_key.samples != _tprof_chart_get_samples (chart))
+    tprof_histogram_view_clear_kept (self);
 
   if (index == NULL)
     return;
@@ -94,6 +187,16 @@ tprof_histogram_view_recompute (TprofChart *chart)
     flags |= TPROF_HISTOGRAM_SEPARATE_RANKS;
   if (self->log_x)
     flags |= TPROF_HISTOGRAM_LOG;
+  if (mask == NULL && base_index == NULL && _tprof_chart_get_profile (chart) != NULL)
+    {
+      key.samples = _tprof_chart_get_samples (chart);
+      key.profile = _tprof_chart_get_profile (chart);
+      key.op = _tprof_chart_get_op (chart);
+      key.bins = self->bins;
+      key.flags = flags;
+      if (tprof_histogram_view_take_kept (self, &key))
+        return;
+    }
 
   /* out of memory: the chart shows nothing rather than stale numbers */
   if (base_index != NULL && !self->separate_ranks)
@@ -123,6 +226,12 @@ tprof_histogram_view_recompute (TprofChart *chart)
   if (self->separate_ranks)
     self->rank_summaries = tprof_operation_index_rank_summaries (index, mask, &self->n_rank_summaries);
   self->subtitle = tprof_histogram_view_format_subtitle (self, _tprof_chart_get_profile (chart), mask);
+  if (key.samples != NULL)
+    {
+      self->shown_key = key;
+      self->shown_key.samples = _tprof_operation_samples_ref (key.samples);
+      self->shown_key.profile = g_object_ref (key.profile);
+    }
 }
 
 static void
@@ -238,6 +347,8 @@ tprof_histogram_view_dispose (GObject *object)
   g_clear_pointer (&self->baseline, tprof_histogram_free);
   g_clear_pointer (&self->rank_summaries, free);
   g_clear_pointer (&self->subtitle, g_free);
+  tprof_histogram_key_clear (&self->shown_key);
+  tprof_histogram_view_clear_kept (self);
 
   G_OBJECT_CLASS (tprof_histogram_view_parent_class)->dispose (object);
 }
