@@ -265,8 +265,11 @@ prepare (TprofSpillReader *reader,
       reader->op_threads = op_threads;
       reader->op_capacity = reader->n_names;
     }
-  memset (reader->op_samples, 0, reader->n_names * sizeof *reader->op_samples);
-  memset (reader->op_threads, 0, reader->n_names * sizeof *reader->op_threads);
+  if (reader->n_names > 0)  /* before any name the arrays are NULL */
+    {
+      memset (reader->op_samples, 0, reader->n_names * sizeof *reader->op_samples);
+      memset (reader->op_threads, 0, reader->n_names * sizeof *reader->op_threads);
+    }
   *load = (TprofSpillLoaded) { reader->op_samples, reader->op_threads, reader->n_names, 0, reader->scan.earliest };
   for (size_t pos = 0; pos < reader->scan.commit_end;)
     {
