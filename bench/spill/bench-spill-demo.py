@@ -4,7 +4,9 @@
 
 Prints the median wall time of the 4-rank demo (300 iterations) under
 tprof-run, without spilling and with --spill (TPROF_SPILL_INTERVAL=1, ten
-times the default's flushes), rounds alternating, and their ratio."""
+times the default's flushes), rounds alternating, and the median of the
+rounds' ratios (each pair run moments apart) with their quartiles, so
+that a machine whose load drifts still gives a fair figure."""
 
 import os
 import statistics
@@ -34,4 +36,8 @@ with tempfile.TemporaryDirectory() as d:
         for spill, out in (order if r % 2 == 0 else order[::-1]):
             out.append(run(spill, d))
 a, b = statistics.median(plain), statistics.median(spilled)
-print("demo, 4 ranks, 300 iterations: %.3f s with a spill every 1 s, %.3f s without: ratio %.3f" % (b, a, b / a))
+ratios = sorted(x / y for x, y in zip(spilled, plain))
+q = statistics.quantiles(ratios, n=4) if len(ratios) > 1 else ratios * 3
+print("demo, 4 ranks, 300 iterations: %.3f s with a spill every 1 s, %.3f s without; "
+      "paired ratio: median %.3f (target 1.01), quartiles %.3f-%.3f of %d pairs"
+      % (b, a, statistics.median(ratios), q[0], q[-1], len(ratios)))

@@ -1,4 +1,4 @@
-/* bench-timer.c — cost of the timing macros, against clock_gettime and the rdtsc floor measured in the same run. */
+/* bench-timer.c — cost of the timing macros, against clock_gettime and the rdtsc floor measured in the same run; a spill thread's cost paired round by round. */
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
 #include <stdbool.h>
@@ -6,10 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
+#include <math.h>
+#include <unistd.h>
 #include <tprof/capture.h>
 
 #define ITERATIONS 1000000
-#define ROUNDS     15
+/* many short rounds: the paired ratios' median and quartiles stay fair
+ * when other processes take the cores for part of the run */
+#define ROUNDS     41
+/* a flush every second: ten times the default's flushes */
+#define SPILL_INTERVAL 1.0
 
 /* Per thread: one shared by the two threads' cases would bounce between
  * their caches and slow both by more than what is measured. */
@@ -100,6 +107,38 @@ static void
 scope_one_enabled_sampling_small (TprofTimeManager *tm)
 {
   scope_one_enabled (small_bounded_tm);
+}
+
+/* TPROF_SCOPE's begin as it was before the hang watchdog followed open
+ * regions: without the load and test of regions_tracked, the baseline
+ * of what that test costs. */
+static inline TprofScope
+scope_begin_untracked (TprofSite *site)
+{
+  TprofScope scope = { 0, 0 };
+
+  if (__builtin_expect (__atomic_load_n (&_tprof_record_state.enabled_anywhere, __ATOMIC_RELAXED) == 0, 1))
+    return scope;
+  scope.name_id = __atomic_load_n (&site->id, __ATOMIC_RELAXED);
+  if (__builtin_expect (scope.name_id == 0, 0))
+    scope.name_id = _tprof_site_resolve (site);
+  scope.start_ticks = tprof_clock_ticks ();
+  return scope;
+}
+
+static void
+scope_one_enabled_untracked (TprofTimeManager *tm)
+{
+  static TprofSite site = { "bench/scope", 0 };
+
+  tprof_time_manager_enable (tm);
+  for (int i = 0; i < ITERATIONS; i++)
+    {
+      __attribute__((cleanup (_tprof_scope_end), unused)) TprofScope scope = scope_begin_untracked (&site);
+
+      sink++;
+    }
+  tprof_time_manager_disable (tm);
 }
 
 static void
@@ -199,6 +238,21 @@ scope_two_threads (TprofTimeManager *tm)
   on_threads (scope_one_enabled, tm, 2);
 }
 
+/* The same manager's scopes with a spill thread beside them. */
+static TprofTimeManager *spill_tm;
+
+static void
+scope_spilled_one_thread (TprofTimeManager *tm)
+{
+  on_threads (scope_one_enabled, spill_tm, 1);
+}
+
+static void
+scope_spilled_two_threads (TprofTimeManager *tm)
+{
+  on_threads (scope_one_enabled, spill_tm, 2);
+}
+
 #if TPROF_CLOCK_HAVE_TSC
 /* What two threads of this machine can do at once, whatever tprof does. */
 static void
@@ -215,8 +269,8 @@ typedef struct
   double      samples[ROUNDS];
 } Case;
 
-enum { CLOCK_GETTIME, RDTSC, RDTSC_STORE, SCOPE, SCOPE_SAMPLING, SCOPE_SAMPLING_SMALL, SCOPE_OFF, START_STOP, BLOCK, ONE_THREAD, TWO_THREADS,
-       FLOOR_TWO_THREADS, N_CASES };
+enum { CLOCK_GETTIME, RDTSC, RDTSC_STORE, SCOPE, SCOPE_UNTRACKED, SCOPE_SAMPLING, SCOPE_SAMPLING_SMALL, SCOPE_OFF,
+       START_STOP, BLOCK, ONE_THREAD, TWO_THREADS, SPILLED_ONE_THREAD, SPILLED_TWO_THREADS, FLOOR_TWO_THREADS, N_CASES };
 
 static int
 compare_double (const void *a, const void *b)
@@ -231,6 +285,29 @@ median (double *values, int n)
 {
   qsort (values, n, sizeof *values, compare_double);
   return values[n / 2];
+}
+
+/* Case @a's time over case @b's, round by round (each pair measured
+ * moments apart): the median of the ratios, their quartiles, and the
+ * 95 % interval of the median (order statistics n/2 -+ 0.98 sqrt(n)).
+ * The target is met when the whole interval is below @limit, missed
+ * when all of it is above, and not resolved by this run otherwise. */
+static void
+print_paired (const char *what,
+              const Case *a,
+              const Case *b,
+              double      limit)
+{
+  double ratio[ROUNDS], med;
+  int half = (int) (0.98 * sqrt ((double) ROUNDS) + 0.5);
+  int lo = ROUNDS / 2 - half < 0 ? 0 : ROUNDS / 2 - half, hi = ROUNDS / 2 + half >= ROUNDS ? ROUNDS - 1 : ROUNDS / 2 + half;
+
+  for (int r = 0; r < ROUNDS; r++)
+    ratio[r] = a->samples[r] / b->samples[r];
+  med = median (ratio, ROUNDS);
+  printf ("  %-50s %6.3f <= %-5.3g %-12s (median's 95%% interval %.3f-%.3f; quartiles %.3f-%.3f; %d rounds)\n",
+          what, med, limit, ratio[hi] <= limit ? "met" : ratio[lo] > limit ? "NOT MET" : "not resolved",
+          ratio[lo], ratio[hi], ratio[ROUNDS / 4], ratio[(3 * ROUNDS) / 4], ROUNDS);
 }
 
 static void
@@ -253,6 +330,26 @@ print_calibration (void)
           cal.rate_error * 1e6);
 }
 
+/* @path and the spill files in it. */
+static void
+remove_dir (const char *path)
+{
+  DIR *d = opendir (path);
+  struct dirent *e;
+
+  while (d != NULL && (e = readdir (d)) != NULL)
+    if (e->d_name[0] != '.')
+      {
+        char file[4096];
+
+        snprintf (file, sizeof file, "%s/%s", path, e->d_name);
+        unlink (file);
+      }
+  if (d != NULL)
+    closedir (d);
+  rmdir (path);
+}
+
 int
 main (void)
 {
@@ -271,6 +368,9 @@ main (void)
     [BLOCK] = { "TPROF_TIMER block", timer_block, { 0 } },
     [ONE_THREAD] = { "TPROF_SCOPE, 1 new thread", scope_one_thread, { 0 } },
     [TWO_THREADS] = { "TPROF_SCOPE, 2 new threads, each", scope_two_threads, { 0 } },
+    [SCOPE_UNTRACKED] = { "TPROF_SCOPE without the regions test", scope_one_enabled_untracked, { 0 } },
+    [SPILLED_ONE_THREAD] = { "TPROF_SCOPE, 1 new thread, spilling", scope_spilled_one_thread, { 0 } },
+    [SPILLED_TWO_THREADS] = { "TPROF_SCOPE, 2 new threads, spilling", scope_spilled_two_threads, { 0 } },
 #if TPROF_CLOCK_HAVE_TSC
     [FLOOR_TWO_THREADS] = { "floor, 2 new threads, each", floor_two_threads, { 0 } },
 #endif
@@ -278,6 +378,15 @@ main (void)
   TprofTimeManager *tm = tprof_time_manager_new ();
   double med[N_CASES] = { 0 }, base, floor;
 
+  char spill_dir[] = "/tmp/bench-timer-spill-XXXXXX";
+  TprofError error = { 0 };
+
+  spill_tm = tprof_time_manager_new ();
+  if (mkdtemp (spill_dir) == NULL || tprof_time_manager_set_spill (spill_tm, spill_dir, SPILL_INTERVAL, &error) != 0)
+    {
+      fprintf (stderr, "bench-timer: cannot spill into %s: %s\n", spill_dir, error.message);
+      return 1;
+    }
   bounded_tm = tprof_time_manager_new ();
   tprof_time_manager_set_sample_limit (bounded_tm, 100000);
   small_bounded_tm = tprof_time_manager_new ();
@@ -303,14 +412,20 @@ main (void)
         tprof_time_manager_clear (tm);
         tprof_time_manager_clear (bounded_tm);
         tprof_time_manager_clear (small_bounded_tm);
+        tprof_time_manager_clear (spill_tm);
         start = now_ns ();
         cases[c].run (tm);
-        if (c == ONE_THREAD || c == TWO_THREADS || c == FLOOR_TWO_THREADS)
+        if (c == ONE_THREAD || c == TWO_THREADS || c == SPILLED_ONE_THREAD || c == SPILLED_TWO_THREADS
+            || c == FLOOR_TWO_THREADS)
           cases[c].samples[r] = threads_slowest_ns / ITERATIONS;
         else
           cases[c].samples[r] = (now_ns () - start) / ITERATIONS;
       }
 
+  printf ("paired, round by round (spill every %g s into %s):\n", SPILL_INTERVAL, spill_dir);
+  print_paired ("spilling / not, 1 thread", &cases[SPILLED_ONE_THREAD], &cases[ONE_THREAD], 1.02);
+  print_paired ("spilling / not, 2 threads", &cases[SPILLED_TWO_THREADS], &cases[TWO_THREADS], 1.02);
+  print_paired ("TPROF_SCOPE / the same without the regions test", &cases[SCOPE], &cases[SCOPE_UNTRACKED], 1.02);
   for (int c = 0; c < N_CASES; c++)
     if (cases[c].run != NULL)
       med[c] = median (cases[c].samples, ROUNDS);
@@ -344,5 +459,7 @@ main (void)
   tprof_time_manager_free (tm);
   tprof_time_manager_free (bounded_tm);
   tprof_time_manager_free (small_bounded_tm);
+  tprof_time_manager_free (spill_tm);
+  remove_dir (spill_dir);
   return 0;
 }

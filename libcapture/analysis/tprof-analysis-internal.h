@@ -71,6 +71,12 @@ TprofGatheredTime *_tprof_gathered_time_new_inline (size_t     n,
                                                     double   **starts,
                                                     int32_t  **threads);
 
+/* Marks @gt's times as known to be finite and >= 0 (checked by whoever
+ * built them: the spill reader checks every sample it delivers), so that
+ * a save spares its pass over them; and whether they are so known. */
+void _tprof_gathered_time_set_times_valid (TprofGatheredTime *gt);
+bool _tprof_gathered_time_times_valid (const TprofGatheredTime *gt);
+
 /* A new selection whose sample i is @gt's sample @order[i] (a permutation
  * of its count() indices), timeline included; NULL when out of memory. */
 TprofGatheredTime *_tprof_gathered_time_permuted (const TprofGatheredTime *gt,

@@ -36,6 +36,8 @@ struct _TprofGatheredTime
   bool     extremes_finite;
   double   min;
   double   max;
+  /* every time known finite and >= 0 without a pass (set by its builder) */
+  bool     times_valid;
   /* sampled capture: what each rank recorded, or NULL */
   TprofRankRecorded *recorded;
   size_t             n_recorded;
@@ -62,6 +64,18 @@ _tprof_gathered_time_extremes (const TprofGatheredTime *gt, double *min, double 
   __atomic_load (&gt->min, min, __ATOMIC_RELAXED);
   __atomic_load (&gt->max, max, __ATOMIC_RELAXED);
   return __atomic_load_n (&gt->extremes_finite, __ATOMIC_RELAXED);
+}
+
+void
+_tprof_gathered_time_set_times_valid (TprofGatheredTime *gt)
+{
+  gt->times_valid = true;
+}
+
+bool
+_tprof_gathered_time_times_valid (const TprofGatheredTime *gt)
+{
+  return gt->times_valid;
 }
 
 TprofGatheredTime *

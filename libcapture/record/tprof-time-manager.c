@@ -19,7 +19,6 @@ struct _TprofTimeManager
   uint64_t           serial;        /* never reused: keys per-thread caches */
   pthread_mutex_t    lock;          /* guards the fields below, never the hot path */
   TprofThreadBuffer *threads;
-  TprofThreadBuffer **threads_tail;
   int               *first_order;   /* by name id: 1 + rank in first-recorded order, 0 if absent */
   size_t             first_order_len;
   int                n_recorded;
@@ -56,7 +55,6 @@ tprof_time_manager_new (void)
   tm->serial = __atomic_fetch_add (&next_manager_serial, 1, __ATOMIC_RELAXED);
   tm->sample_seed = (uint64_t) tprof_clock_ticks () ^ (tm->serial * 0x9e3779b97f4a7c15ull);
   pthread_mutex_init (&tm->lock, NULL);
-  tm->threads_tail = &tm->threads;
   return tm;
 }
 
@@ -157,10 +155,16 @@ _tprof_time_manager_attach_spill (TprofTimeManager *tm, void *spill, const Tprof
   return before;
 }
 
+/* The list stays in the order of thread numbers (serials), the numbers
+ * the profile's threads column and the spill files give, so that
+ * get_time() and every walk agree with them: a fresh thread takes its
+ * number before this lock, and another may take the lock first (or have
+ * recorded into this manager first while numbered later, through another
+ * manager). */
 static TprofThreadBuffer *
 find_or_add_thread_buffer_locked (TprofTimeManager *tm)
 {
-  TprofThreadBuffer *buf;
+  TprofThreadBuffer *buf, **at = &tm->threads;
 
   for (buf = tm->threads; buf != NULL; buf = buf->next)
     if (buf->thread_serial == this_thread_serial)
@@ -171,8 +175,10 @@ find_or_add_thread_buffer_locked (TprofTimeManager *tm)
   buf->tm = tm;
   buf->blocks[0] = buf->first_block;
   buf->thread_serial = this_thread_serial;
-  __atomic_store_n (tm->threads_tail, buf, __ATOMIC_RELEASE);  /* a spill walks the list unlocked */
-  tm->threads_tail = &buf->next;
+  while (*at != NULL && (*at)->thread_serial < this_thread_serial)
+    at = &(*at)->next;
+  buf->next = *at;
+  __atomic_store_n (at, buf, __ATOMIC_RELEASE);  /* a spill walks the list unlocked */
   return buf;
 }
 

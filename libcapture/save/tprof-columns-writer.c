@@ -166,24 +166,45 @@ stream_flush (ColumnStream *cs)
   return 0;
 }
 
+/* A piece of a large array written in place: small enough that the
+ * checksum leaves it in the L2 cache for the kernel's copy, so that the
+ * array is read from memory once, not once per pass. */
+#define COLUMN_STREAM_PIECE ((size_t) 128 << 10)
+
+/* @bytes at @data written in place, piece by piece, each checksummed
+ * just before it is written. */
+static int
+stream_put_in_place (ColumnStream *cs,
+                     const char   *data,
+                     size_t        bytes)
+{
+  while (bytes > 0)
+    {
+      size_t take = bytes < COLUMN_STREAM_PIECE ? bytes : COLUMN_STREAM_PIECE;
+
+      cs->crc = _tprof_crc32c (cs->crc, data, take);
+      if (_tprof_save_file_pwrite (cs->w->out, data, take, (off_t) cs->at, cs->error) < 0)
+        return -1;
+      cs->at += take;
+      data += take;
+      bytes -= take;
+    }
+  return 0;
+}
+
 static int
 stream_put (ColumnStream *cs,
             const void   *data,
             size_t        bytes)
 {
-  cs->crc = _tprof_crc32c (cs->crc, data, bytes);
   if (cs->used + bytes > COLUMN_STREAM_BUFFER)
     {
       if (stream_flush (cs) < 0)
         return -1;
       if (bytes >= COLUMN_STREAM_BUFFER / 4)
-        {
-          if (_tprof_save_file_pwrite (cs->w->out, data, bytes, (off_t) cs->at, cs->error) < 0)
-            return -1;
-          cs->at += bytes;
-          return 0;
-        }
+        return stream_put_in_place (cs, data, bytes);
     }
+  cs->crc = _tprof_crc32c (cs->crc, data, bytes);
   memcpy (cs->buffer + cs->used, data, bytes);
   cs->used += bytes;
   return 0;

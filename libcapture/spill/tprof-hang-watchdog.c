@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -132,47 +133,84 @@ say_stalled (const TprofHangLiveCall *call, double waited)
              watch.fd >= 0 ? "; state written to the spill file" : "");
 }
 
+/* The innermost open region as a state shows it: its name and start. */
+typedef struct
+{
+  const char *function;  /* NULL: none open */
+  int64_t     begin;
+} WatchRegion;
+
+static WatchRegion
+current_region (void)
+{
+  TprofHangLiveCall r;
+
+  if (!_tprof_hang_open_region (&r))
+    return (WatchRegion) { NULL, 0 };
+  return (WatchRegion) { r.function, r.begin };
+}
+
+static bool
+same_region (WatchRegion a,
+             WatchRegion b)
+{
+  /* names are interned: one pointer per name */
+  return a.function == b.function && a.begin == b.begin;
+}
+
 /* What the watchdog saw last. */
 typedef struct
 {
-  uint64_t written;        /* progress when a state was last written */
-  int      stalled;        /* whether that state was a stalled call */
-  uint64_t seen;           /* progress at the last look */
-  double   quiet_since;    /* when progress last moved */
+  uint64_t    written;         /* progress when a state was last written */
+  int         stalled;         /* whether that state was a stalled call */
+  WatchRegion region_written;  /* the innermost region when it was written */
+  uint64_t    seen;            /* progress at the last look */
+  WatchRegion region_seen;     /* the innermost region at the last look */
+  double      quiet_since;     /* when progress last moved */
 } WatchSeen;
 
 /* One look: a call in flight longer than the timeout, or no call begun or
  * ended for that long (the rank computes, or waits outside MPI), is a
  * state worth writing, once until something changes; so is the end of a
- * stall, so that the latest state stays true. Only a stalled call is said
- * on stderr. */
+ * stall, so that the latest state stays true. A change of the innermost
+ * open region alone (no call begun or ended) is such a change once it
+ * has lasted from one look to the next: the state written last then
+ * names the region the rank is in, not one it left during a quiet
+ * period, and a loop of short regions does not write at every look.
+ * Only a stalled call is said on stderr, once per stall. */
 static void
 look (WatchSeen *seen)
 {
   double now = monotonic_now ();
   uint64_t progress = _tprof_hang_progress ();
+  WatchRegion region = current_region ();
+  bool region_moved = same_region (region, seen->region_seen) && !same_region (region, seen->region_written);
   TprofHangLiveCall oldest;
   int in_flight = oldest_in_flight (&oldest);
   double waited = in_flight ? now - ticks_secs (oldest.begin) : 0;
+  bool stalled = in_flight && waited > watch.timeout;
 
+  seen->region_seen = region;
   if (progress != seen->seen)
     {
       seen->seen = progress;
       seen->quiet_since = now;
     }
-  if (progress == seen->written)
+  if (progress == seen->written && !region_moved)
     return;
-  if (in_flight && waited > watch.timeout)
+  if (stalled)
     {
       write_state (1, now);
-      say_stalled (&oldest, waited);
+      if (progress != seen->written || !seen->stalled)
+        say_stalled (&oldest, waited);
     }
   else if ((!in_flight && now - seen->quiet_since > watch.timeout) || seen->stalled)
     write_state (0, now);
   else
     return;
   seen->written = progress;
-  seen->stalled = in_flight && waited > watch.timeout;
+  seen->region_written = region;
+  seen->stalled = stalled;
 }
 
 static void *
@@ -180,7 +218,7 @@ watch_main (void *data)
 {
   /* Looks four times per timeout, at least once a second. */
   double period = fmin (watch.timeout / 4, 1.0);
-  WatchSeen seen = { UINT64_MAX, 0, UINT64_MAX, monotonic_now () };
+  WatchSeen seen = { UINT64_MAX, 0, { NULL, 0 }, UINT64_MAX, { NULL, 0 }, monotonic_now () };
 
   (void) data;
   pthread_mutex_lock (&watch.lock);

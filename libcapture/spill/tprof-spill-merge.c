@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tprof-analysis-internal.h"
 #include "tprof-profiled-time-internal.h"
 #include "tprof-spill-merge-internal.h"
 
@@ -327,6 +328,9 @@ move_operations (Merge             *m,
       op->ranks = NULL;
       if (gt == NULL || !tprof_gathered_time_set_timeline_take (gt, op->starts, op->threads))
         return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "out of memory");
+      /* the reader refused every sample whose duration is not finite and
+       * >= 0: a save need not look again */
+      _tprof_gathered_time_set_times_valid (gt);
       op->starts = NULL;
       op->threads = NULL;
       if (!_tprof_profiled_time_append (pt, tprof_profiled_time_name (m->index, k), gt))

@@ -400,6 +400,81 @@ test_watchdog_once_per_hang (void)
   close (fd);
 }
 
+/* The regions of the STATE records in @fd's file, in order, into
+ * @regions (@max of @size bytes each); their number. */
+static int
+state_regions (int fd, char (*regions)[64], int max)
+{
+  static uint8_t buffer[65536];
+  ssize_t len = pread (fd, buffer, sizeof buffer, 0);
+  int n = 0;
+
+  for (ssize_t at = 0; at + 16 <= len && n < max;)
+    {
+      uint16_t type;
+      uint32_t payload;
+
+      memcpy (&type, buffer + at + 4, 2);
+      memcpy (&payload, buffer + at + 8, 4);
+      if (type == 6)
+        {
+          TprofHangState state;
+          TprofError error = { 0 };
+
+          CHECK_INT_EQ (0, tprof_hang_state_decode (buffer + at + 16, payload, &state, &error));
+          snprintf (regions[n++], 64, "%s", state.region);
+          tprof_hang_state_clear (&state);
+        }
+      at += 16 + ((payload + 7) & ~7u);
+    }
+  return n;
+}
+
+/* A rank outside MPI that only moves from one region to another, no call
+ * begun or ended: the state written last names the region it is in now,
+ * not the one it was in when it went quiet; a rank then still writes
+ * nothing more. */
+static void
+test_watchdog_region_change (void)
+{
+  TprofTimeManager *tm = tprof_time_manager_new ();
+  char path[] = "/tmp/test-core-hang-XXXXXX";
+  int fd = mkstemp (path);
+  char regions[8][64];
+  int n;
+
+  CHECK (fd >= 0);
+  unlink (path);
+  tprof_time_manager_enable (tm);
+  CHECK_INT_EQ (0, _tprof_hang_watch_start (0.2, fd, 1));
+  {
+    TprofTimer first = tprof_timer_start (tm, "phase-one");
+
+    usleep (1200 * 1000);
+    CHECK_INT_EQ (1, state_regions (fd, regions, 8));
+    CHECK_STR_EQ ("phase-one", regions[0]);
+    tprof_timer_stop (&first);
+  }
+  {
+    TprofTimer second = tprof_timer_start (tm, "phase-two");
+
+    usleep (1200 * 1000);
+    n = state_regions (fd, regions, 8);
+    CHECK_INT_EQ (2, n);
+    CHECK_STR_EQ ("phase-two", regions[n - 1]);
+    usleep (800 * 1000);
+    CHECK_INT_EQ (2, state_regions (fd, regions, 8));
+    tprof_timer_stop (&second);
+  }
+  usleep (1200 * 1000);
+  _tprof_hang_watch_stop ();
+  n = state_regions (fd, regions, 8);
+  CHECK_INT_EQ (3, n);
+  CHECK_STR_EQ ("", regions[n - 1]);
+  tprof_time_manager_free (tm);
+  close (fd);
+}
+
 int
 main (void)
 {
@@ -411,6 +486,7 @@ main (void)
   test_state_round_trip ();
   test_open_region ();
   test_watchdog_once_per_hang ();
+  test_watchdog_region_change ();
   reset ();
   for (int r = 0; r < N; r++)
     tprof_hang_state_clear (&states[r]);

@@ -1,5 +1,7 @@
 /* test-core-record.c — recording with TPROF_SCOPE, TPROF_TIMER and tprof_timer_start/stop, checked without GLib. */
 /* SPDX-License-Identifier: MIT */
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -166,10 +168,79 @@ test_scope_nested_managers (void)
   tprof_time_manager_free (outer);
 }
 
+/* Two threads whose first recording anywhere in the process (thread A,
+ * into another manager) came in one order and whose first recording into
+ * @tm in the other (B first). */
+static TprofTimeManager *order_tm, *order_other;
+static sem_t a_numbered, b_recorded;
+
+static void *
+order_thread_a (void *data)
+{
+  (void) data;
+  tprof_time_manager_append_time (order_other, "elsewhere", 1.0);
+  sem_post (&a_numbered);
+  sem_wait (&b_recorded);
+  tprof_time_manager_append_time (order_tm, "x", 1.0);
+  return NULL;
+}
+
+static void *
+order_thread_b (void *data)
+{
+  (void) data;
+  sem_wait (&a_numbered);
+  tprof_time_manager_append_time (order_other, "elsewhere", 2.0);
+  tprof_time_manager_append_time (order_tm, "x", 2.0);
+  sem_post (&b_recorded);
+  return NULL;
+}
+
+/* get_time() puts the threads in the order of their thread numbers, the
+ * ones the profile's threads column and the spill files give: A, the
+ * thread that recorded first in the process, comes first even though B
+ * recorded into this manager before it. (Fresh threads take their number
+ * before the manager's lock, so under load they can also reach the lock
+ * in the other order; this pins that order down.) */
+static void
+test_get_time_thread_order (void)
+{
+  pthread_t a, b;
+  double *times = NULL;
+  TprofProfiledTime *pt;
+  const TprofGatheredTime *gt;
+  const int32_t *threads;
+
+  order_tm = tprof_time_manager_new ();
+  order_other = tprof_time_manager_new ();
+  sem_init (&a_numbered, 0, 0);
+  sem_init (&b_recorded, 0, 0);
+  pthread_create (&a, NULL, order_thread_a, NULL);
+  pthread_create (&b, NULL, order_thread_b, NULL);
+  pthread_join (a, NULL);
+  pthread_join (b, NULL);
+  CHECK_INT_EQ (2, (long long) tprof_time_manager_get_time (order_tm, "x", &times));
+  CHECK (times[0] == 1.0 && times[1] == 2.0);
+  pt = tprof_time_manager_gather_local (order_tm);
+  CHECK (pt != NULL && tprof_profiled_time_len (pt) == 1);
+  gt = tprof_profiled_time_nth (pt, 0);
+  threads = tprof_gathered_time_threads (gt);
+  CHECK (threads != NULL && tprof_gathered_time_count (gt) == 2);
+  /* the sample of 1.0 (thread A) has the smaller thread number */
+  CHECK ((tprof_gathered_time_times (gt)[0] == 1.0) == (threads[0] < threads[1]));
+  tprof_profiled_time_free (pt);
+  free (times);
+  sem_destroy (&a_numbered);
+  sem_destroy (&b_recorded);
+  tprof_time_manager_free (order_tm);
+  tprof_time_manager_free (order_other);
+}
+
 int
 main (void)
 {
   test_scope_timer_start_stop ();
+  test_get_time_thread_order ();
   test_scope_nested_managers ();
   printf ("test-core-record: OK\n");
   return 0;

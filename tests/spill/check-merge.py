@@ -220,6 +220,26 @@ with tempfile.TemporaryDirectory() as d:
     check(out.returncode == 0 and out.stderr == "", "truncated: %d %r" % (out.returncode, out.stderr))
     check_profile(out_path, tjob, "truncated")
 
+    # A committed flush holding a duration that is not a finite time >= 0:
+    # the reader refuses it (the save trusts the merge's samples, checked
+    # there), the flushes before it are merged.
+    for bad_value in (-1.0, float("nan"), float("inf")):
+        vdir = os.path.join(d, "invalid-%s" % bad_value)
+        os.mkdir(vdir)
+        vjob = Job(vdir, 1)
+        vjob.flush(0, ["forward"])
+        w = vjob.writers[0]
+        w.samples(w.ids["forward"], 0, [w.clock_now, w.clock_now + 0.5], [0.25, bad_value])
+        w.commit(w.clock_now + 1.0)
+        out = merge(vdir, "-o", out_path)
+        check(out.returncode == 0 and "sample 1 has start" in out.stderr,
+              "duration %r: %d %r" % (bad_value, out.returncode, out.stderr))
+        check_profile(out_path, vjob, "duration %r" % bad_value)
+        with h5py.File(out_path, "r") as f:
+            times = f["samples/times"][...]
+        check(times.size > 0 and np.all(np.isfinite(times)) and np.all(times >= 0),
+              "duration %r: the merged times are all finite and >= 0" % bad_value)
+
     # Nothing readable: exit 1, one message, OUT untouched.
     empty = os.path.join(d, "empty")
     os.mkdir(empty)

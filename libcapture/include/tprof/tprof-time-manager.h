@@ -27,8 +27,10 @@ TPROF_EXPORT void tprof_time_manager_append_time (TprofTimeManager *tm,
 
 /* Stores in *@times a malloc'd copy of every sample of @name (the caller
  * frees it) and returns their number. Samples of one thread keep their
- * recording order; threads follow each other in the order they first
- * recorded into @tm. Unknown @name: returns 0 and stores NULL. */
+ * recording order; threads follow each other in the order of their thread
+ * numbers (the order they first recorded in the process, as a profile's
+ * threads column and a spill file number them). Unknown @name: returns 0
+ * and stores NULL. */
 TPROF_EXPORT size_t tprof_time_manager_get_time (TprofTimeManager *tm,
                                                  const char       *name,
                                                  double          **times);
