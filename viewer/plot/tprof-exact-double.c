@@ -348,28 +348,40 @@ shortest_digits (double    value,
 
 /* ---- the text ---- */
 
-/* "%.*g" with @precision of @digits × 10^@exponent, trailing zeros
- * dropped as %g drops them; returns the length written. */
+/* "%.*g" of @digits × 10^@exponent, with the precision "%.15g", "%.16g"
+ * or "%.17g" would need (15, or more digits where @digits has them),
+ * trailing zeros dropped as %g drops them; returns the length written. */
 static size_t
 write_g (char     *out,
          int       negative,
          uint64_t  digits,
-         int       exponent,
-         int       precision)
+         int       exponent)
 {
+  static const char pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
   char text[24];
-  int count = 0, lead;
+  char *t = text + sizeof text;
+  int count, lead, precision;
   char *p = out;
 
-  for (uint64_t d = digits; d != 0; d /= 10)
-    text[count++] = (char) ('0' + d % 10);
-  for (int a = 0, b = count - 1; a < b; a++, b--)
+  /* the digits, right to left, two at a time */
+  while (digits >= 100)
     {
-      char t = text[a];
-
-      text[a] = text[b];
-      text[b] = t;
+      t -= 2;
+      memcpy (t, pairs + 2 * (digits % 100), 2);
+      digits /= 100;
     }
+  if (digits >= 10)
+    {
+      t -= 2;
+      memcpy (t, pairs + 2 * digits, 2);
+    }
+  else
+    *--t = (char) ('0' + digits);
+  count = (int) (text + sizeof text - t);
+  precision = count > 15 ? count : 15;
   /* the decimal exponent of the first digit */
   lead = exponent + count - 1;
   if (negative)
@@ -378,42 +390,42 @@ write_g (char     *out,
     {
       int e = lead < 0 ? -lead : lead;
 
-      *p++ = text[0];
+      *p++ = t[0];
       if (count > 1)
         {
           *p++ = '.';
-          memcpy (p, text + 1, count - 1);
+          memcpy (p, t + 1, count - 1);
           p += count - 1;
         }
       *p++ = 'e';
       *p++ = lead < 0 ? '-' : '+';
       if (e >= 100)
         *p++ = (char) ('0' + e / 100);
-      *p++ = (char) ('0' + e / 10 % 10);
-      *p++ = (char) ('0' + e % 10);
+      memcpy (p, pairs + 2 * (e % 100), 2);
+      p += 2;
     }
   else if (lead < 0)
     {
       *p++ = '0';
       *p++ = '.';
-      for (int z = 0; z < -lead - 1; z++)
-        *p++ = '0';
-      memcpy (p, text, count);
+      memset (p, '0', -lead - 1);
+      p += -lead - 1;
+      memcpy (p, t, count);
       p += count;
     }
   else if (count <= lead + 1)
     {
-      memcpy (p, text, count);
+      memcpy (p, t, count);
       p += count;
-      for (int z = 0; z < lead + 1 - count; z++)
-        *p++ = '0';
+      memset (p, '0', lead + 1 - count);
+      p += lead + 1 - count;
     }
   else
     {
-      memcpy (p, text, lead + 1);
+      memcpy (p, t, lead + 1);
       p += lead + 1;
       *p++ = '.';
-      memcpy (p, text + lead + 1, count - lead - 1);
+      memcpy (p, t + lead + 1, count - lead - 1);
       p += count - lead - 1;
     }
   return (size_t) (p - out);
@@ -425,7 +437,7 @@ tprof_append_exact_double (GString *out,
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
   uint64_t digits;
-  int exponent, count = 0;
+  int exponent;
 
   if (!isfinite (value))
     {
@@ -438,8 +450,5 @@ tprof_append_exact_double (GString *out,
       return;
     }
   shortest_digits (value, &digits, &exponent);
-  for (uint64_t d = digits; d != 0; d /= 10)
-    count++;
-  /* the form "%.15g" gives where 15 digits read back, else 16, else 17 */
-  g_string_append_len (out, buf, (gssize) write_g (buf, signbit (value) != 0, digits, exponent, MAX (count, 15)));
+  g_string_append_len (out, buf, (gssize) write_g (buf, signbit (value) != 0, digits, exponent));
 }
