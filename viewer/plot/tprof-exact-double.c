@@ -88,9 +88,20 @@ entry_publish (Pow5Entry *entry,
   __atomic_store_n (&entry->ready, 1, __ATOMIC_RELEASE);
 }
 
+/* Both words of @entry into @word; every access to them is atomic, as
+ * two threads may make the same entry at once (writing the same values). */
+static void
+entry_read (Pow5Entry *entry,
+            uint64_t  *word)
+{
+  word[0] = __atomic_load_n (&entry->word[0], __ATOMIC_RELAXED);
+  word[1] = __atomic_load_n (&entry->word[1], __ATOMIC_RELAXED);
+}
+
 /* 5^i's top POW5_BITS bits (5^i itself shifted left if shorter) */
-static const uint64_t *
-pow5_split (int i)
+static void
+pow5_split (int       i,
+            uint64_t *mul)
 {
   Pow5Entry *entry = &pow5_table[i];
 
@@ -106,13 +117,14 @@ pow5_split (int i)
           word[b / 64] |= (uint64_t) 1 << (b % 64);
       entry_publish (entry, word[0], word[1]);
     }
-  return entry->word;
+  entry_read (entry, mul);
 }
 
 /* floor (2^(bits(5^q) - 1 + POW5_BITS) / 5^q) + 1: the quotient's bits by
  * long division, the remainder kept below 5^q */
-static const uint64_t *
-pow5_inv_split (int q)
+static void
+pow5_inv_split (int       q,
+                uint64_t *mul)
 {
   Pow5Entry *entry = &pow5_inv_table[q];
 
@@ -170,7 +182,7 @@ pow5_inv_split (int q)
       word[1] += word[0] == 0;
       entry_publish (entry, word[0], word[1]);
     }
-  return entry->word;
+  entry_read (entry, mul);
 }
 
 /* ---- the shortest digits ---- */
@@ -255,8 +267,9 @@ shortest_digits (double    value,
     {
       int q = log10_pow2 (e2) - (e2 > 3);
       int j = -e2 + q + POW5_BITS + pow5_bits (q) - 1;
-      const uint64_t *mul = pow5_inv_split (q);
+      uint64_t mul[2];
 
+      pow5_inv_split (q, mul);
       e10 = q;
       vr = mul_shift (mv, mul, j);
       vp = mul_shift (mv + 2, mul, j);
@@ -277,8 +290,9 @@ shortest_digits (double    value,
       int q = log10_pow5 (-e2) - (-e2 > 1);
       int i = -e2 - q;
       int j = q - (pow5_bits (i) - POW5_BITS);
-      const uint64_t *mul = pow5_split (i);
+      uint64_t mul[2];
 
+      pow5_split (i, mul);
       e10 = q + e2;
       vr = mul_shift (mv, mul, j);
       vp = mul_shift (mv + 2, mul, j);
