@@ -106,24 +106,40 @@ _tprof_columns_crc_error (const TprofProfileFile *pf,
                           pf->path, path, stored, computed);
 }
 
-/* The values of numeric @dset (@n of them) as stored, for its checksum. */
+/* The memory type a numeric column is read as. */
+static hid_t
+columns_mem_type (TprofColumn c)
+{
+  TprofColumnType t = _tprof_columns[c].type;
+
+  return t == TPROF_COLTYPE_INT32 ? H5T_NATIVE_INT32 : t == TPROF_COLTYPE_INT64 ? H5T_NATIVE_INT64
+         : H5T_NATIVE_DOUBLE;
+}
+
+/* The values of numeric @dset (@n of them) as stored, for its checksum:
+ * those read as @native (@c's memory type) when it is the type stored,
+ * as it is in every file this library writes on this machine; else read
+ * again as stored. */
 static int
 columns_check_stored (ColumnsRead *cr,
                       hid_t        dset,
                       TprofColumn  c,
-                      uint64_t     n)
+                      uint64_t     n,
+                      const void  *native)
 {
   hid_t type;
   size_t size;
-  void *raw;
+  void *raw = NULL;
   int result;
 
   if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
     return 0;
   type = H5Dget_type (dset);
   size = type >= 0 ? H5Tget_size (type) : 0;
-  raw = malloc (n * size + 1);
-  if (raw == NULL || size == 0 || (n > 0 && H5Dread (dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0))
+  if (size != 0 && H5Tequal (type, columns_mem_type (c)) > 0)
+    result = _tprof_columns_check_crc (cr->pf, dset, _tprof_columns[c].path, native, n * size, cr->error);
+  else if (size == 0 || (raw = malloc (n * size + 1)) == NULL
+           || (n > 0 && H5Dread (dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0))
     result = _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: cannot read",
                               _tprof_columns[c].path);
   else
@@ -159,16 +175,6 @@ columns_check_names_crc (ColumnsRead *cr,
   result = _tprof_columns_check_crc (cr->pf, dset, _tprof_columns[TPROF_COL_OP_NAME].path, all, total, cr->error);
   free (all);
   return result;
-}
-
-/* The memory type a numeric column is read as. */
-static hid_t
-columns_mem_type (TprofColumn c)
-{
-  TprofColumnType t = _tprof_columns[c].type;
-
-  return t == TPROF_COLTYPE_INT32 ? H5T_NATIVE_INT32 : t == TPROF_COLTYPE_INT64 ? H5T_NATIVE_INT64
-         : H5T_NATIVE_DOUBLE;
 }
 
 /* The length column @c must have; the first column of each kind sets it. */
@@ -232,7 +238,7 @@ columns_read_one (ColumnsRead *cr,
         result = _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: cannot read",
                                   _tprof_columns[c].path);
       else
-        result = columns_check_stored (cr, dset, c, len);
+        result = columns_check_stored (cr, dset, c, len, cr->values[c]);
     }
   else if (result == 0 && c == TPROF_COL_STARTS)
     cr->pf->has_starts = true;

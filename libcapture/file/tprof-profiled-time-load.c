@@ -36,7 +36,9 @@ typedef struct
   TprofProfileFile  *pf;
 } LoadInto;
 
-/* tprof_profile_file_read_all()'s callback: each operation appended. */
+/* tprof_profile_file_read_all()'s callback: each operation appended,
+ * its name moved from the file (closed after the load; nothing reads an
+ * operation's name once it is handed over) into the profile. */
 static bool
 tprof_profiled_time_take_operation (size_t             op,
                                     TprofGatheredTime *gt,
@@ -44,11 +46,12 @@ tprof_profiled_time_take_operation (size_t             op,
                                     TprofError        *error)
 {
   LoadInto *into = user_data;
+  char *name = into->pf->ops[op].name;
 
-  if (_tprof_profiled_time_append (into->pt, into->pf->ops[op].name, gt))
+  into->pf->ops[op].name = NULL;
+  if (_tprof_profiled_time_append_take (into->pt, name, gt))
     return true;
-  tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'", into->pf->path,
-                   into->pf->ops[op].name);
+  tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation %zu", into->pf->path, op);
   return false;
 }
 
@@ -75,6 +78,11 @@ tprof_profiled_time_load_with (const char        *path,
     return NULL;
   into.pf = pf;
   into.pt = tprof_profiled_time_new (pf->world_size);
+  if (into.pt != NULL && !_tprof_profiled_time_reserve (into.pt, pf->n_ops))
+    {
+      tprof_profiled_time_free (into.pt);
+      into.pt = NULL;
+    }
   if (into.pt == NULL)
     tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
   if (into.pt != NULL

@@ -51,7 +51,22 @@ tprof_h5_copy_string (const char *s,
  * bytes cost less. */
 #define TPROF_H5_STRING_BUFFER ((size_t) 64 << 10)
 
-/* H5Dread() of the @n variable-length strings of @dset into @ptrs. */
+static void *
+tprof_h5_vlen_alloc (size_t  size,
+                     void   *info)
+{
+  return malloc (size);
+}
+
+static void
+tprof_h5_vlen_free (void *mem,
+                    void *info)
+{
+  free (mem);
+}
+
+/* H5Dread() of the @n variable-length strings of @dset into @ptrs, each
+ * allocated with malloc(): the caller keeps them, without a copy. */
 static herr_t
 tprof_h5_read_vlen_dataset (hid_t   dset,
                             hid_t   mtype,
@@ -63,7 +78,8 @@ tprof_h5_read_vlen_dataset (hid_t   dset,
   size_t size = n < TPROF_H5_STRING_BUFFER / 16 ? n * 16 + 16 : TPROF_H5_STRING_BUFFER;
   herr_t status = -1;
 
-  if (dxpl >= 0 && H5Pset_buffer (dxpl, size, NULL, NULL) >= 0)
+  if (dxpl >= 0 && H5Pset_buffer (dxpl, size, NULL, NULL) >= 0
+      && H5Pset_vlen_mem_manager (dxpl, tprof_h5_vlen_alloc, NULL, tprof_h5_vlen_free, NULL) >= 0)
     status = H5Dread (dset, mtype, H5S_ALL, H5S_ALL, dxpl, ptrs);
   if (dxpl >= 0)
     H5Pclose (dxpl);
@@ -116,9 +132,23 @@ tprof_h5_read_strings (hid_t    obj,
         {
           const char *s = ptrs[i] != NULL ? ptrs[i] : "";
 
-          if (result == 0 && (result = tprof_h5_copy_string (s, strlen (s), &out[i], problem, problem_size)) < 0)
+          if (result == 0 && !is_attr && ptrs[i] != NULL)
+            {
+              /* a dataset's strings are malloc'd: kept as they are */
+              if (_tprof_h5_utf8_valid (s, strlen (s)))
+                {
+                  out[i] = ptrs[i];
+                  continue;
+                }
+              result = tprof_h5_problem (problem, problem_size, "is not valid UTF-8");
+              *bad = i;
+            }
+          else if (result == 0 && (result = tprof_h5_copy_string (s, strlen (s), &out[i], problem, problem_size)) < 0)
             *bad = i;
-          H5free_memory (ptrs[i]);
+          if (is_attr)
+            H5free_memory (ptrs[i]);
+          else
+            free (ptrs[i]);
         }
       free (ptrs);
     }

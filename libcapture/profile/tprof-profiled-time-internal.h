@@ -22,6 +22,17 @@ TPROF_EXPORT bool _tprof_profiled_time_append (TprofProfiledTime *pt,
                                                const char        *name,
                                                TprofGatheredTime *gt);
 
+/* As _tprof_profiled_time_append(), @name (malloc'd) taken in every case. */
+bool _tprof_profiled_time_append_take (TprofProfiledTime *pt,
+                                       char              *name,
+                                       TprofGatheredTime *gt);
+
+/* Room for @n_ops more operations made at once, in the arrays and the
+ * index, rather than as they come. Returns false when memory is
+ * exhausted (the profile unchanged). */
+bool _tprof_profiled_time_reserve (TprofProfiledTime *pt,
+                                   size_t             n_ops);
+
 /* Takes ownership of the malloc'd strings (any may be NULL), replacing
  * earlier ones. */
 void _tprof_profiled_time_take_info (TprofProfiledTime *pt,

@@ -129,17 +129,20 @@ tprof_profiled_time_index_insert (size_t     *slots,
   slots[s] = op + 1;
 }
 
-/* Makes room for one more operation in the arrays and the index. */
+/* Makes room for @count operations in all in the arrays and the index. */
 static bool
-tprof_profiled_time_reserve (TprofProfiledTime *pt)
+tprof_profiled_time_reserve_for (TprofProfiledTime *pt,
+                                 size_t             count)
 {
-  if (pt->n_ops == pt->ops_capacity)
+  if (count > pt->ops_capacity)
     {
-      size_t capacity = pt->ops_capacity != 0 ? pt->ops_capacity * 2 : 16;
+      size_t capacity = pt->ops_capacity != 0 ? pt->ops_capacity : 16;
       char **names;
       TprofGatheredTime **gts;
 
-      if (capacity > SIZE_MAX / 4 / sizeof *gts)
+      while (capacity < count && capacity <= SIZE_MAX / 8 / sizeof *gts)
+        capacity *= 2;
+      if (capacity < count)
         return false;
       names = realloc (pt->names, capacity * sizeof *names);
       if (names == NULL)
@@ -152,11 +155,14 @@ tprof_profiled_time_reserve (TprofProfiledTime *pt)
       pt->ops_capacity = capacity;
     }
 
-  if ((pt->n_ops + 1) * 2 > pt->n_slots)
+  if (count * 2 > pt->n_slots)
     {
-      size_t n_slots = pt->n_slots != 0 ? pt->n_slots * 2 : 32;
-      size_t *slots = calloc (n_slots, sizeof *slots);
+      size_t n_slots = pt->n_slots != 0 ? pt->n_slots : 32;
+      size_t *slots;
 
+      while (n_slots < count * 2)
+        n_slots *= 2;
+      slots = calloc (n_slots, sizeof *slots);
       if (slots == NULL)
         return false;
       for (size_t i = 0; i < pt->n_ops; i++)
@@ -169,22 +175,43 @@ tprof_profiled_time_reserve (TprofProfiledTime *pt)
 }
 
 bool
+_tprof_profiled_time_reserve (TprofProfiledTime *pt,
+                              size_t             n_ops)
+{
+  return n_ops <= SIZE_MAX / 8 - pt->n_ops && tprof_profiled_time_reserve_for (pt, pt->n_ops + n_ops);
+}
+
+bool
+_tprof_profiled_time_append_take (TprofProfiledTime *pt,
+                                  char              *name,
+                                  TprofGatheredTime *gt)
+{
+  if (!tprof_profiled_time_reserve_for (pt, pt->n_ops + 1))
+    {
+      free (name);
+      tprof_gathered_time_free (gt);
+      return false;
+    }
+  pt->names[pt->n_ops] = name;
+  pt->gts[pt->n_ops] = gt;
+  tprof_profiled_time_index_insert (pt->slots, pt->n_slots, name, pt->n_ops);
+  pt->n_ops++;
+  return true;
+}
+
+bool
 _tprof_profiled_time_append (TprofProfiledTime *pt,
                              const char        *name,
                              TprofGatheredTime *gt)
 {
-  char *copy;
+  char *copy = strdup (name);
 
-  if (!tprof_profiled_time_reserve (pt) || (copy = strdup (name)) == NULL)
+  if (copy == NULL)
     {
       tprof_gathered_time_free (gt);
       return false;
     }
-  pt->names[pt->n_ops] = copy;
-  pt->gts[pt->n_ops] = gt;
-  tprof_profiled_time_index_insert (pt->slots, pt->n_slots, copy, pt->n_ops);
-  pt->n_ops++;
-  return true;
+  return _tprof_profiled_time_append_take (pt, copy, gt);
 }
 
 int

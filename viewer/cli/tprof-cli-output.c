@@ -225,3 +225,19 @@ tprof_cli_json_append_double (GString *out,
   else
     g_string_append (out, "null");
 }
+
+void
+tprof_cli_json_append_int (GString *out,
+                           gint64   value)
+{
+  char buf[24];
+  char *p = buf + sizeof buf;
+  guint64 magnitude = value < 0 ? 0 - (guint64) value : (guint64) value;
+
+  do
+    *--p = (char) ('0' + magnitude % 10);
+  while ((magnitude /= 10) != 0);
+  if (value < 0)
+    *--p = '-';
+  g_string_append_len (out, p, buf + sizeof buf - p);
+}

@@ -235,17 +235,22 @@ render_json (const char *file,
     {
       g_string_append (out, i > 0 ? ", {\"name\": " : "{\"name\": ");
       tprof_cli_json_append_string (out, rows[i].name);
-      g_string_append_printf (out, ", \"count\": %zu, \"rank_count\": %zu",
-                              rows[i].s.count, rows[i].s.rank_count);
+      g_string_append (out, ", \"count\": ");
+      tprof_cli_json_append_int (out, (gint64) rows[i].s.count);
+      g_string_append (out, ", \"rank_count\": ");
+      tprof_cli_json_append_int (out, (gint64) rows[i].s.rank_count);
       for (int c = COLUMN_SUM; c <= COLUMN_IMBALANCE; c++)
         {
-          g_string_append_printf (out, ", \"%s\": ", column_keys[c]);
+          g_string_append (out, ", \"");
+          g_string_append (out, column_keys[c]);
+          g_string_append (out, "\": ");
           tprof_cli_json_append_double (out, row_number (&rows[i], (Column) c));
         }
+      g_string_append (out, ", \"slowest_rank\": ");
       if (rows[i].s.slowest_rank >= 0)
-        g_string_append_printf (out, ", \"slowest_rank\": %d", rows[i].s.slowest_rank);
+        tprof_cli_json_append_int (out, rows[i].s.slowest_rank);
       else
-        g_string_append (out, ", \"slowest_rank\": null");
+        g_string_append (out, "null");
       g_string_append (out, ", \"parent\": ");
       if (rows[i].parent != NULL)
         tprof_cli_json_append_string (out, rows[i].parent);
@@ -253,10 +258,15 @@ render_json (const char *file,
         g_string_append (out, "null");
       g_string_append (out, ", \"self_sum\": ");
       tprof_cli_json_append_double (out, rows[i].self_sum);
-      g_string_append_printf (out, ", \"sampled\": %s, \"stored\": %" PRIu64 ", \"estimates\": [",
-                              rows[i].sampled ? "true" : "false", rows[i].stored);
+      g_string_append (out, rows[i].sampled ? ", \"sampled\": true, \"stored\": " : ", \"sampled\": false, \"stored\": ");
+      tprof_cli_json_append_int (out, (gint64) rows[i].stored);
+      g_string_append (out, ", \"estimates\": [");
       for (gsize k = 0; rows[i].sampled && k < G_N_ELEMENTS (estimated_keys); k++)
-        g_string_append_printf (out, k > 0 ? ", \"%s\"" : "\"%s\"", estimated_keys[k]);
+        {
+          g_string_append (out, k > 0 ? ", \"" : "\"");
+          g_string_append (out, estimated_keys[k]);
+          g_string_append_c (out, '"');
+        }
       g_string_append (out, "]}");
     }
   g_string_append (out, "]}\n");

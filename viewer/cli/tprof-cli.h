@@ -154,12 +154,15 @@ char *tprof_cli_cell_duration (double secs);
 char *tprof_cli_cell_ratio (double value);
 
 void tprof_cli_csv_append_string (GString *out, const char *text);
-/* %.17g in seconds; NaN as an empty field. */
+/* In seconds, the shortest digits that read back exactly; NaN as an empty field. */
 void tprof_cli_csv_append_double (GString *out, double value);
 
 void tprof_cli_json_append_string (GString *out, const char *text);
-/* %.17g; NaN and infinities as null. */
+/* The shortest digits that read back exactly; NaN and infinities as null. */
 void tprof_cli_json_append_double (GString *out, double value);
+/* An integer in decimal, as %lld would write it, without printf's cost
+ * (a summary of many operations writes several per operation). */
+void tprof_cli_json_append_int (GString *out, gint64 value);
 
 /* The operation tree of `tprof summary` (tprof-cli-summary-tree.c). */
 typedef struct

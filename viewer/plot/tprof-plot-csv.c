@@ -7,35 +7,6 @@
 
 #include "tprof-plot-private.h"
 
-void
-tprof_append_exact_double (GString *out,
-                           double   value)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE], shorter[G_ASCII_DTOSTR_BUF_SIZE];
-  int exponent;
-  /* below a power of two the doubles lie twice as close as above it */
-  gboolean power_of_two = frexp (value, &exponent) == 0.5 || frexp (value, &exponent) == -0.5;
-  gboolean exact16;
-
-  /* the fewest of 15, 16 or 17 significant digits that read back
-   * exactly (17 always do). Where 15 do, 16 do too, but at a power of
-   * two: asking 16 first settles most values (which need 16 or 17) in
-   * one round trip. */
-  g_ascii_formatd (buf, sizeof buf, "%.16g", value);
-  exact16 = g_ascii_strtod (buf, NULL) == value;
-  if (exact16 || power_of_two)
-    {
-      g_ascii_formatd (shorter, sizeof shorter, "%.15g", value);
-      if (g_ascii_strtod (shorter, NULL) == value)
-        memcpy (buf, shorter, sizeof buf);
-      else if (!exact16)
-        g_ascii_formatd (buf, sizeof buf, "%.17g", value);
-    }
-  else
-    g_ascii_formatd (buf, sizeof buf, "%.17g", value);
-  g_string_append (out, buf);
-}
-
 char *
 tprof_plot_histogram_to_csv (const TprofHistogram *hist)
 {
