@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include "tprof-follow-quantiles.h"
 #include "tprof-follow-samples.h"
 #include "tprof-operation-samples.h"
 #include "tprof-profile.h"
@@ -13,12 +14,15 @@ G_BEGIN_DECLS
  * knows now: each operation's statistics (count, sum, mean, extremes,
  * balance) and per-rank totals, the blame from arrival over the complete
  * occurrences, and the hosts of the files' headers; with @samples (may be
- * NULL), a copy of what it keeps of each operation, which gives std and
- * the quantiles (of the samples kept) and the charts. It does not change
- * as @sl goes on. */
-TprofProfile *_tprof_profile_new_live (GFile                    *directory,
-                                       const TprofSpillLive     *sl,
-                                       const TprofFollowSamples *samples);
+ * NULL), what it keeps of each operation (shared), for the charts and the
+ * statistics of a rank filter; the std and quantiles of @quantiles[op]
+ * (@n_quantiles of them, computed off the main thread; NaN where none).
+ * It does not change as @sl goes on. */
+TprofProfile *_tprof_profile_new_live (GFile                      *directory,
+                                       const TprofSpillLive       *sl,
+                                       const TprofFollowSamples   *samples,
+                                       const TprofFollowQuantiles *quantiles,
+                                       gsize                       n_quantiles);
 /* TRUE for such a snapshot: its samples are not read from a file. */
 gboolean      _tprof_profile_is_live  (TprofProfile         *self);
 /* A snapshot's samples of @op, indexed for the charts on first use; NULL
