@@ -1,6 +1,6 @@
 # grow_spill.py — a running job's spill folder grown step by step for the viewer's follow tests, written with the independent writer tests/spill/make_spill.py.
 # SPDX-License-Identifier: MIT
-"""grow_spill.py DIR STATE start [INTERVAL]|grow|newop|damage RANK|end PROFILE|stats OP
+"""grow_spill.py DIR STATE start [INTERVAL]|grow|newop|damage RANK|end PROFILE|stats OP [RANKS]
 
 A job of WORLD ranks on two hosts; each step adds BATCH occurrences of
 "compute" (rank r takes 0.01 * (r + 1) s) and "allreduce" (every rank
@@ -8,7 +8,8 @@ leaves at once; rank 2 arrives 0.05 s late, so it waits 0.05 s and the
 others 0.1 s); "newop" adds BATCH samples of a third operation, "io"
 (0.002 s each). STATE (outside DIR) keeps what was written between steps.
 "stats" prints numpy's std (ddof=1), median, 95th and 99th percentiles of
-the durations of OP (compute or allreduce) written by start and grow.
+the durations of OP (compute or allreduce) written by start and grow, of
+the ranks RANKS ("1,2") when given.
 """
 import json
 import os
@@ -52,12 +53,12 @@ def flush_batch(w, rank, first):
     w.commit(when=first + BATCH + 1.0)
 
 
-def stats(state, name):
-    """numpy's statistics of every duration of name written so far."""
+def stats(state, name, ranks=None):
+    """numpy's statistics of every duration of name written so far (by ranks)."""
     import numpy
     which = 0 if name == "compute" else 1
     durations = []
-    for r in range(WORLD):
+    for r in ranks if ranks is not None else range(WORLD):
         for first in range(0, state["next"], BATCH):
             durations += batch(r, first)[which][1]
     d = numpy.array(durations)
@@ -69,7 +70,8 @@ def main():
     directory, state_path, step = sys.argv[1], sys.argv[2], sys.argv[3]
     if step == "stats":
         with open(state_path) as f:
-            stats(json.load(f), sys.argv[4])
+            ranks = [int(r) for r in sys.argv[5].split(",")] if len(sys.argv) > 5 else None
+            stats(json.load(f), sys.argv[4], ranks)
         return
     if step == "start":
         # a long interval unless asked: a test's pauses never make a rank "stopped"

@@ -63,13 +63,14 @@ grow (Job        *job,
 }
 
 /* numpy's count, std, median, P95 and P99 of what grow_spill.py wrote of
- * @name, in @out. */
+ * @name on the ranks @ranks ("1,2"; NULL: all), in @out. */
 static void
 numpy_stats (Job        *job,
              const char *name,
+             const char *ranks,
              double      out[5])
 {
-  const char *argv[] = { PYTHON3, GROW_SPILL_SCRIPT, job->dir, job->state, "stats", name, NULL };
+  const char *argv[] = { PYTHON3, GROW_SPILL_SCRIPT, job->dir, job->state, "stats", name, ranks, NULL };
   g_autofree char *text = NULL;
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
@@ -158,23 +159,32 @@ row_count (TprofWindow *window,
   return row_summary (window, name, &summary) ? (gint64) summary.count : -1;
 }
 
-/* The std, median, P95 and P99 cells of @name are numpy's over what
- * grow_spill.py wrote. */
+/* The count, std, median, P95 and P99 cells of @name are numpy's over
+ * what grow_spill.py wrote on the ranks @ranks (NULL: all). */
 static void
-assert_quantiles (TprofWindow *window,
-                  Job         *job,
-                  const char  *name)
+assert_ranks_quantiles (TprofWindow *window,
+                        Job         *job,
+                        const char  *name,
+                        const char  *ranks)
 {
   TprofSummary summary;
   double expected[5];
 
-  numpy_stats (job, name, expected);
+  numpy_stats (job, name, ranks, expected);
   g_assert_true (row_summary (window, name, &summary));
   g_assert_cmpuint (summary.count, ==, (guint64) expected[0]);
   g_assert_cmpfloat_with_epsilon (summary.std, expected[1], 1e-12);
   g_assert_cmpfloat_with_epsilon (summary.median, expected[2], 1e-12);
   g_assert_cmpfloat_with_epsilon (summary.p95, expected[3], 1e-12);
   g_assert_cmpfloat_with_epsilon (summary.p99, expected[4], 1e-12);
+}
+
+static void
+assert_quantiles (TprofWindow *window,
+                  Job         *job,
+                  const char  *name)
+{
+  assert_ranks_quantiles (window, job, name, NULL);
 }
 
 /* The selected operation's histogram holds as many samples as its row
@@ -299,6 +309,33 @@ test_follow_grows (void)
     g_assert_false (_tprof_follow_poll (window->follow));
   g_assert_cmpuint (updates, ==, 0);
   g_assert_null (_tprof_window_get_error (window));
+  close_window (window);
+  job_clear (&job);
+}
+
+/* Under a rank filter, the quantile columns of every operation (not only
+ * the one charted) are numpy's over the filtered ranks, after each
+ * refresh too. */
+static void
+test_follow_filtered (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  g_autoptr(GError) error = NULL;
+
+  job_start (&job);
+  window = follow (&job);
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1,2", &error));
+  g_assert_no_error (error);
+  app_test_gui_wait_idle (window);
+  assert_ranks_quantiles (window, &job, "compute", "1,2");
+  assert_ranks_quantiles (window, &job, "allreduce", "1,2");
+
+  grow (&job, "grow", NULL);
+  wait_count (window, "allreduce", 2 * 2 * BATCH);
+  assert_ranks_quantiles (window, &job, "compute", "1,2");
+  assert_ranks_quantiles (window, &job, "allreduce", "1,2");
+  shoot (window, "follow-filtered.png");
   close_window (window);
   job_clear (&job);
 }
@@ -639,6 +676,7 @@ main (int    argc,
 
   g_test_add_func ("/follow/grows", test_follow_grows);
   g_test_add_func ("/follow/capped", test_follow_capped);
+  g_test_add_func ("/follow/filtered", test_follow_filtered);
   g_test_add_func ("/follow/pause", test_follow_pause);
   g_test_add_func ("/follow/damaged", test_follow_damaged);
   g_test_add_func ("/follow/end", test_follow_end);

@@ -139,6 +139,56 @@ _tprof_profile_new_live (GFile                      *directory,
   return self;
 }
 
+/* The samples kept of @op on the ranks of @mask: a new selection. */
+static TprofGatheredTime *
+live_masked_samples (const ProfileContents *contents,
+                     gsize                  op,
+                     const guint8          *mask)
+{
+  g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  if (contents->live_samples[op] == NULL)
+    return NULL;
+  for (gint32 r = 0; r < contents->world_size; r++)
+    if (mask[r])
+      g_array_append_val (ranks, r);
+  return tprof_gathered_time_get_rank (contents->live_samples[op], (const gint32 *) ranks->data, ranks->len);
+}
+
+void
+_tprof_profile_live_summarize (TprofProfile                *self,
+                               gsize                        op,
+                               const TprofOperationSamples *samples,
+                               const guint8                *mask,
+                               TprofSummary                *out)
+{
+  const ProfileContents *contents = self->contents;
+  const TprofOperationStats *stats = contents->stats[op];
+  TprofFollowQuantiles quantiles = { 0 };
+  TprofSummary kept;
+
+  if (!tprof_rank_totals_summarize (stats->rank_count, stats->rank_sum, stats->rank_min, stats->rank_max,
+                                    contents->world_size, mask, out))
+    {
+      *out = (TprofSummary) {
+        .sum = NAN, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
+        .median = NAN, .p95 = NAN, .p99 = NAN, .imbalance = NAN, .slowest_rank = -1, .imbalance_time = NAN,
+      };
+      return;
+    }
+  /* indexed for the charts: at once; otherwise a pass over the kept samples */
+  if (samples != NULL && tprof_operation_index_summarize (_tprof_operation_samples_get_index (samples), mask, &kept))
+    quantiles = (TprofFollowQuantiles) { kept.count, kept.std, kept.median, kept.p95, kept.p99 };
+  else
+    {
+      TprofGatheredTime *selected = live_masked_samples (contents, op, mask);
+
+      _tprof_follow_quantiles_of (selected, &quantiles);
+      tprof_gathered_time_free (selected);
+    }
+  live_summary_take_quantiles (out, &quantiles);
+}
+
 gboolean
 _tprof_profile_is_live (TprofProfile *self)
 {

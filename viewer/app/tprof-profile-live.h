@@ -25,6 +25,15 @@ TprofProfile *_tprof_profile_new_live (GFile                      *directory,
                                        gsize                       n_quantiles);
 /* TRUE for such a snapshot: its samples are not read from a file. */
 gboolean      _tprof_profile_is_live  (TprofProfile         *self);
+/* The statistics of @op on the ranks of @mask (non-NULL): count, sum,
+ * mean, extremes and balance of every sample received (the per-rank
+ * totals), std and quantiles of those kept, from @samples' index when the
+ * charts made one (may be NULL), else from the kept samples. Any thread. */
+void          _tprof_profile_live_summarize (TprofProfile                *self,
+                                             gsize                        op,
+                                             const TprofOperationSamples *samples,
+                                             const guint8                *mask,
+                                             TprofSummary                *out);
 /* A snapshot's samples of @op, indexed for the charts on first use; NULL
  * when it kept none of @op (or memory is exhausted). Main thread. */
 TprofOperationSamples *_tprof_profile_live_ref_samples (TprofProfile *self,
