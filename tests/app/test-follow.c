@@ -9,6 +9,7 @@
 
 #include "app-test-gui.h"
 #include "app-test-util.h"
+#include "tprof-host-item.h"
 #include "tprof-operation.h"
 
 /* grow_spill.py's job: WORLD ranks, BATCH occurrences of each operation a step */
@@ -45,13 +46,14 @@ typedef struct
   char *root;
 } Job;
 
-/* Runs one step of tests/app/grow_spill.py on @job. */
+/* Runs one step of tests/app/grow_spill.py on @job, with up to two arguments. */
 static void
-grow (Job        *job,
-      const char *step,
-      const char *arg)
+grow_with (Job        *job,
+           const char *step,
+           const char *arg,
+           const char *arg2)
 {
-  const char *argv[] = { PYTHON3, GROW_SPILL_SCRIPT, job->dir, job->state, step, arg, NULL };
+  const char *argv[] = { PYTHON3, GROW_SPILL_SCRIPT, job->dir, job->state, step, arg, arg2, NULL };
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
   int status = 0;
@@ -60,6 +62,14 @@ grow (Job        *job,
     g_error ("could not run %s: %s", GROW_SPILL_SCRIPT, error->message);
   if (!g_spawn_check_wait_status (status, NULL))
     g_error ("%s %s failed: %s", GROW_SPILL_SCRIPT, step, err);
+}
+
+static void
+grow (Job        *job,
+      const char *step,
+      const char *arg)
+{
+  grow_with (job, step, arg, NULL);
 }
 
 /* numpy's count, std, median, P95 and P99 of what grow_spill.py wrote of
@@ -87,13 +97,20 @@ numpy_stats (Job        *job,
     out[i] = g_ascii_strtod (fields[i], NULL);
 }
 
+/* A job's folder; its first step not yet written. */
 static void
-job_start (Job *job)
+job_make (Job *job)
 {
   job->root = app_test_make_dir ();
   job->dir = g_build_filename (job->root, "spill", NULL);
   job->state = g_build_filename (job->root, "writer.json", NULL);
   g_assert_cmpint (g_mkdir (job->dir, 0700), ==, 0);
+}
+
+static void
+job_start (Job *job)
+{
+  job_make (job);
   grow (job, "start", NULL);
 }
 
@@ -336,6 +353,69 @@ test_follow_filtered (void)
   assert_ranks_quantiles (window, &job, "compute", "1,2");
   assert_ranks_quantiles (window, &job, "allreduce", "1,2");
   shoot (window, "follow-filtered.png");
+  close_window (window);
+  job_clear (&job);
+}
+
+/* The rank list's top rows (hosts, ranks under them). */
+static GListModel *
+list_rows (TprofWindow *window)
+{
+  GtkListView *list = GTK_LIST_VIEW (_tprof_rank_filter_get_list (window->rank_filter));
+
+  return gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_list_view_get_model (list)));
+}
+
+/* The labels of the rank list's rows, joined by "|". */
+static char *
+host_rows (TprofWindow *window)
+{
+  GListModel *rows = list_rows (window);
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+
+      g_assert_true (TPROF_IS_HOST_ITEM (item));
+      g_string_append_printf (text, "%s%s", i > 0 ? "|" : "", _tprof_host_item_get_label (TPROF_HOST_ITEM (item)));
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* A rank whose file appears after the first refresh gets its host in the
+ * rank list, the filter kept; its samples join the table. */
+static void
+test_follow_late_host (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  job_make (&job);
+  grow_with (&job, "start-without", "3", NULL);
+  window = follow (&job);
+  g_assert_cmpstr (_tprof_profile_get_hostname (window->profile, 3), ==, "?");
+  before = host_rows (window);
+  g_assert_nonnull (strstr (before, "?"));
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1-3", &error));
+  g_assert_no_error (error);
+  app_test_gui_wait_idle (window);
+
+  grow (&job, "appear", "3");
+  wait_count (window, "compute", 3 * BATCH);
+  g_assert_cmpstr (_tprof_profile_get_hostname (window->profile, 3), ==, "node1");
+  after = host_rows (window);
+  g_assert_null (strstr (after, "?"));
+  g_assert_nonnull (strstr (after, "node1"));
+  g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 2);
+  /* the filter stayed: ranks 1-3 */
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 3);
+  assert_ranks_quantiles (window, &job, "compute", "1,2,3");
+  shoot (window, "follow-late-host.png");
   close_window (window);
   job_clear (&job);
 }
@@ -677,6 +757,7 @@ main (int    argc,
   g_test_add_func ("/follow/grows", test_follow_grows);
   g_test_add_func ("/follow/capped", test_follow_capped);
   g_test_add_func ("/follow/filtered", test_follow_filtered);
+  g_test_add_func ("/follow/late-host", test_follow_late_host);
   g_test_add_func ("/follow/pause", test_follow_pause);
   g_test_add_func ("/follow/damaged", test_follow_damaged);
   g_test_add_func ("/follow/end", test_follow_end);

@@ -77,6 +77,8 @@ updated_cb (TprofWindow *self,
   g_autoptr(TprofProfile) profile = _tprof_follow_snapshot (follow);
 
   _tprof_window_show_live_profile (self, profile, FALSE);
+  /* the hosts of ranks whose files appeared since */
+  _tprof_rank_filter_update_hosts (self->rank_filter, profile);
   show_live_state (self);
   show_damage (self);
 }
