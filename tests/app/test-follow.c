@@ -420,6 +420,55 @@ test_follow_late_host (void)
   job_clear (&job);
 }
 
+static gboolean
+rank_3_not_reporting (gpointer data)
+{
+  TprofWindow *window = data;
+  g_autofree char *absent = _tprof_follow_dup_not_reporting (window->follow);
+
+  return g_strcmp0 (absent, "3") == 0 && !_tprof_window_is_busy (window);
+}
+
+/* A rank whose spill file has not appeared 3 spill intervals after the
+ * job started is named "not reporting" and holds no occurrence back: the
+ * others' occurrences complete and blame rank 2. Once its file appears it
+ * takes part again from the next occurrence on. */
+static void
+test_follow_not_reporting (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  const char *text = NULL;
+  g_autofree char *expected = NULL;
+
+  job_make (&job);
+  /* a flush every 0.2 s promised */
+  grow_with (&job, "start-without", "3", "0.2");
+  window = follow (&job);
+  _tprof_follow_set_interval (window->follow, 100);
+  app_test_wait (rank_3_not_reporting, window);
+  expected = g_strdup_printf (_("%s — ranks %s not reporting (no spill file)"), "", "3");
+  g_assert_nonnull (strstr (_tprof_window_get_live_text (window), expected));
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
+  if (english ())
+    g_assert_nonnull (strstr (text, "arrived last 10 of 10 times"));
+  shoot (window, "follow-not-reporting.png");
+
+  /* its file appears with every step so far; the job goes on */
+  grow (&job, "appear", "3");
+  grow (&job, "grow", NULL);
+  wait_count (window, "allreduce", 2 * WORLD * BATCH);
+  g_assert_null (_tprof_follow_dup_not_reporting (window->follow));
+  g_assert_null (strstr (_tprof_window_get_live_text (window), expected));
+  /* its first 10 samples fall in occurrences complete without it; the next 10 are all four ranks' */
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
+  if (english ())
+    g_assert_nonnull (strstr (text, "arrived last 20 of 20 times"));
+  assert_quantiles (window, &job, "allreduce");
+  close_window (window);
+  job_clear (&job);
+}
+
 /* Past TPROF_VIEWER_FOLLOW_MAX_SAMPLES the charts hold the samples kept
  * (in the order read: rank 0's compute and allreduce, rank 1's, then 10
  * of rank 2's compute), the counts every sample, and the header bar says so. */
@@ -758,6 +807,7 @@ main (int    argc,
   g_test_add_func ("/follow/capped", test_follow_capped);
   g_test_add_func ("/follow/filtered", test_follow_filtered);
   g_test_add_func ("/follow/late-host", test_follow_late_host);
+  g_test_add_func ("/follow/not-reporting", test_follow_not_reporting);
   g_test_add_func ("/follow/pause", test_follow_pause);
   g_test_add_func ("/follow/damaged", test_follow_damaged);
   g_test_add_func ("/follow/end", test_follow_end);

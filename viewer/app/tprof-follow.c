@@ -54,7 +54,8 @@ follow_fingerprint (const TprofSpillLive *sl)
 
       h = h * 1000003u + rank->samples;
       h = h * 1000003u + rank->flushes;
-      h = h * 1000003u + ((guint64) rank->has_file | (guint64) rank->ended << 1 | (guint64) rank->damaged << 2);
+      h = h * 1000003u + ((guint64) rank->has_file | (guint64) rank->ended << 1 | (guint64) rank->damaged << 2
+                           | (guint64) rank->not_reporting << 3);
     }
   return h;
 }
@@ -464,6 +465,18 @@ _tprof_follow_dup_damage (TprofFollow *self)
                               r, file, offset, rank->problem);
     }
   return text != NULL ? g_string_free (text, FALSE) : NULL;
+}
+
+char *
+_tprof_follow_dup_not_reporting (TprofFollow *self)
+{
+  g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  g_return_val_if_fail (TPROF_IS_FOLLOW (self), NULL);
+  for (gint32 r = 0; r < self->sl->job->world_size; r++)
+    if (_tprof_spill_live_not_reporting (self->sl, r))
+      g_array_append_val (ranks, r);
+  return ranks->len > 0 ? tprof_rank_expr_format ((const gint32 *) ranks->data, ranks->len) : NULL;
 }
 
 char *

@@ -61,6 +61,10 @@ char         *_tprof_follow_dup_profile   (TprofFollow  *self,
 /* One line per rank whose journal has a damaged tail (its file, where and
  * what), NULL when none. */
 char         *_tprof_follow_dup_damage    (TprofFollow  *self);
+/* The ranks whose spill file has not appeared long after the job started
+ * (_tprof_spill_live_not_reporting()): left out of the arrival until it
+ * does. A rank expression, NULL when none. */
+char         *_tprof_follow_dup_not_reporting (TprofFollow *self);
 /* The ranks that stopped reporting, as a rank expression ("3,5-7"), NULL
  * when none. */
 char         *_tprof_follow_dup_stopped   (TprofFollow  *self);

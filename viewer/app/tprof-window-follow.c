@@ -22,6 +22,7 @@ show_live_state (TprofWindow *self)
   g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (_tprof_follow_get_updated (follow) / G_USEC_PER_SEC);
   g_autofree char *time = g_date_time_format (when, "%H:%M:%S");
   g_autofree char *stopped = _tprof_follow_dup_stopped (follow);
+  g_autofree char *absent = _tprof_follow_dup_not_reporting (follow);
   g_autofree char *capped = _tprof_follow_dup_samples_notice (follow);
   g_autofree char *text = NULL;
 
@@ -38,6 +39,16 @@ show_live_state (TprofWindow *self)
     {
       /* Translators: appended to the live state; %s is a rank expression (3,5-7) */
       g_autofree char *more = g_strdup_printf (_("%s — ranks %s stopped reporting"), text, stopped);
+
+      g_free (text);
+      text = g_steal_pointer (&more);
+    }
+  if (absent != NULL && !_tprof_follow_has_ended (follow))
+    {
+      /* Translators: appended to the live state; %s is a rank expression
+       * (3,5-7) of ranks whose spill file has not appeared, left out of
+       * the arrival until it does */
+      g_autofree char *more = g_strdup_printf (_("%s — ranks %s not reporting (no spill file)"), text, absent);
 
       g_free (text);
       text = g_steal_pointer (&more);
