@@ -469,6 +469,45 @@ test_follow_not_reporting (void)
   job_clear (&job);
 }
 
+static gboolean
+one_window (gpointer data)
+{
+  return g_list_length (gtk_application_get_windows (data)) == 1;
+}
+
+/* Open of a folder that cannot be followed, from a window showing a job:
+ * the window made for it goes, the reason is told in the opener. */
+static void
+test_follow_error_goes_to_opener (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  g_autofree char *empty = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *prefix = NULL;
+  const char *error;
+
+  job_start (&job);
+  window = follow (&job);
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
+  empty = g_build_filename (job.root, "empty", NULL);
+  g_assert_cmpint (g_mkdir (empty, 0700), ==, 0);
+  file = g_file_new_for_path (empty);
+  _tprof_window_open_files (window, &file, 1);
+  app_test_wait (one_window, app);
+  g_assert_true (gtk_application_get_windows (GTK_APPLICATION (app))->data == window);
+  error = _tprof_window_get_error (window);
+  prefix = g_strdup_printf (_("Could not follow %s: %s"), "empty", "");
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error, prefix));
+  /* the job is still followed there */
+  g_assert_nonnull (window->follow);
+  g_assert_cmpint (row_count (window, "compute"), ==, WORLD * BATCH);
+  shoot (window, "follow-error-opener.png");
+  close_window (window);
+  job_clear (&job);
+}
+
 /* Past TPROF_VIEWER_FOLLOW_MAX_SAMPLES the charts hold the samples kept
  * (in the order read: rank 0's compute and allreduce, rank 1's, then 10
  * of rank 2's compute), the counts every sample, and the header bar says so. */
@@ -808,6 +847,7 @@ main (int    argc,
   g_test_add_func ("/follow/filtered", test_follow_filtered);
   g_test_add_func ("/follow/late-host", test_follow_late_host);
   g_test_add_func ("/follow/not-reporting", test_follow_not_reporting);
+  g_test_add_func ("/follow/error-goes-to-opener", test_follow_error_goes_to_opener);
   g_test_add_func ("/follow/pause", test_follow_pause);
   g_test_add_func ("/follow/damaged", test_follow_damaged);
   g_test_add_func ("/follow/end", test_follow_end);

@@ -148,6 +148,27 @@ _tprof_window_stop_following (TprofWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (pause), FALSE);
 }
 
+/* A window another's Open made learns its opener once Open returns: the
+ * reason it could not follow goes back there then. */
+static gboolean
+hand_back_cb (gpointer user_data)
+{
+  g_autoptr(TprofWindow) self = user_data;
+  const char *message;
+
+  /* closed meanwhile */
+  if (gtk_window_get_application (GTK_WINDOW (self)) == NULL)
+    return G_SOURCE_REMOVE;
+  message = _tprof_window_get_error (self);
+  if (message != NULL && self->follow == NULL)
+    {
+      g_autofree char *text = g_strdup (message);
+
+      _tprof_window_hand_back_error (self, text);
+    }
+  return G_SOURCE_REMOVE;
+}
+
 void
 _tprof_window_follow (TprofWindow *self,
                       GFile       *directory)
@@ -169,6 +190,7 @@ _tprof_window_follow (TprofWindow *self,
       g_set_object (&self->file, shown);
       _tprof_window_show_error (self, message);
       _tprof_window_update_actions (self);
+      g_idle_add (hand_back_cb, g_object_ref (self));
       return;
     }
   _tprof_window_stop_following (self);
