@@ -65,14 +65,41 @@ pair_compare (const void *a,
 }
 
 /* Whether rank @r takes part in @o's next occurrence: it has a pending
- * sample of it, or may still send one. A finished rank (done) with nothing
- * pending no longer holds the later occurrences back. */
+ * sample of it, or may still send one. A finished rank (done) or one not
+ * reporting (absent) with nothing pending does not hold the later
+ * occurrences back. */
 static bool
 takes_part (const TprofLiveOp *o,
             int                r,
-            const bool        *done)
+            const bool        *done,
+            const bool        *absent)
 {
-  return o->lanes[r].len > o->lanes[r].head || !done[r];
+  return o->lanes[r].len > o->lanes[r].head || !(done[r] || absent[r]);
+}
+
+static void
+lane_sort (TprofLiveLane *lane)
+{
+  if (!lane->unsorted)
+    return;
+  qsort (lane->pairs + lane->head, lane->len - lane->head, sizeof *lane->pairs, pair_compare);
+  lane->unsorted = false;
+}
+
+/* Leaves out what @lane has of the occurrences completed without it. */
+static void
+lane_skip (TprofLiveLane *lane)
+{
+  size_t n = lane->len - lane->head;
+
+  if (lane->skip == 0 || n == 0)
+    return;
+  lane_sort (lane);
+  if (n > lane->skip)
+    n = (size_t) lane->skip;
+  lane->head += n;
+  lane->used += n;
+  lane->skip -= n;
 }
 
 /* The ranks @part (@n_part of them, ascending) taking part in @o's next
@@ -82,6 +109,7 @@ static size_t
 completable (TprofLiveOp *o,
              int          world_size,
              const bool  *done,
+             const bool  *absent,
              int         *part,
              size_t      *n_part)
 {
@@ -92,13 +120,10 @@ completable (TprofLiveOp *o,
     {
       TprofLiveLane *lane = &o->lanes[r];
 
-      if (!takes_part (o, r, done))
+      lane_skip (lane);
+      if (!takes_part (o, r, done, absent))
         continue;
-      if (lane->unsorted)
-        {
-          qsort (lane->pairs + lane->head, lane->len - lane->head, sizeof *lane->pairs, pair_compare);
-          lane->unsorted = false;
-        }
+      lane_sort (lane);
       part[(*n_part)++] = r;
       if (lane->len - lane->head < n)
         n = lane->len - lane->head;
@@ -134,7 +159,12 @@ complete_one (TprofLiveOp *o,
       last_end = end > last_end ? end : last_end;
     }
   for (size_t j = 0; j < n_part; j++)
-    wait += last_start - o->lanes[part[j]].pairs[o->lanes[part[j]].head++].start;
+    {
+      TprofLiveLane *lane = &o->lanes[part[j]];
+
+      wait += last_start - lane->pairs[lane->head++].start;
+      lane->used++;
+    }
   /* room was reserved: these cannot fail */
   _tprof_running_median_add (&o->start_spread, last_start - first_start);
   _tprof_running_median_add (&o->end_spread, last_end - first_end);
@@ -152,11 +182,12 @@ bool
 _tprof_live_op_complete (TprofLiveOp *o,
                          int          world_size,
                          const bool  *done,
+                         const bool  *absent,
                          int         *part)
 {
   size_t n, n_part;
 
-  while ((n = completable (o, world_size, done, part, &n_part)) > 0)
+  while ((n = completable (o, world_size, done, absent, part, &n_part)) > 0)
     {
       if (!_tprof_running_median_reserve (&o->start_spread, n)
           || !_tprof_running_median_reserve (&o->end_spread, n))

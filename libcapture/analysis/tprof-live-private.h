@@ -24,6 +24,8 @@ typedef struct
   size_t         len;
   size_t         cap;
   bool           unsorted;
+  uint64_t       used;   /* its samples taken by complete occurrences, or skipped */
+  uint64_t       skip;   /* its next samples belong to occurrences completed without it */
 } TprofLiveLane;
 
 typedef struct
@@ -46,6 +48,7 @@ struct _TprofLive
 {
   int           world_size;
   bool         *done;   /* per rank: no more samples will come */
+  bool         *absent; /* per rank: not reporting for now (tprof_live_rank_absent()) */
   int          *part;   /* room for the ranks taking part in an occurrence */
   TprofLiveOp **ops;
   size_t        n_ops;
@@ -60,4 +63,5 @@ void _tprof_live_op_free (TprofLiveOp *o,
 bool _tprof_live_op_complete (TprofLiveOp *o,
                               int          world_size,
                               const bool  *done,
+                              const bool  *absent,
                               int         *part);

@@ -22,10 +22,12 @@ tprof_live_new (int world_size)
     return NULL;
   live->world_size = world_size;
   live->done = calloc ((size_t) world_size, sizeof *live->done);
+  live->absent = calloc ((size_t) world_size, sizeof *live->absent);
   live->part = calloc ((size_t) world_size, sizeof *live->part);
-  if (live->done == NULL || live->part == NULL)
+  if (live->done == NULL || live->absent == NULL || live->part == NULL)
     {
       free (live->done);
+      free (live->absent);
       free (live->part);
       free (live);
       return NULL;
@@ -42,6 +44,7 @@ tprof_live_free (TprofLive *live)
     _tprof_live_op_free (live->ops[op], live->world_size);
   free (live->ops);
   free (live->done);
+  free (live->absent);
   free (live->part);
   free (live);
 }
@@ -162,11 +165,32 @@ tprof_live_rank_done (TprofLive *live,
     live->ops[op]->dirty = true;
 }
 
+void
+tprof_live_rank_absent (TprofLive *live,
+                        int        rank,
+                        bool       absent)
+{
+  if (rank < 0 || rank >= live->world_size || live->absent[rank] == absent)
+    return;
+  live->absent[rank] = absent;
+  for (size_t op = 0; op < live->n_ops; op++)
+    {
+      TprofLiveOp *o = live->ops[op];
+      TprofLiveLane *lane = &o->lanes[rank];
+
+      /* back: its samples of the occurrences completed without it are left out */
+      if (!absent && o->occurrences > lane->used + lane->skip)
+        lane->skip = o->occurrences - lane->used;
+      o->dirty = true;
+    }
+}
+
 bool
 tprof_live_update (TprofLive *live)
 {
   for (size_t op = 0; op < live->n_ops; op++)
-    if (live->ops[op]->dirty && !_tprof_live_op_complete (live->ops[op], live->world_size, live->done, live->part))
+    if (live->ops[op]->dirty
+        && !_tprof_live_op_complete (live->ops[op], live->world_size, live->done, live->absent, live->part))
       return false;
   return true;
 }

@@ -18,6 +18,7 @@ TPROF_BEGIN_DECLS
 typedef struct
 {
   bool     has_file;        /* its file is open (it may appear later) */
+  bool     not_reporting;   /* no file yet, long after the job started: left out of the arrival */
   bool     ended;           /* it wrote END */
   char    *profile_path;    /* END's path, "" when the job could not write it */
   bool     damaged;         /* its tail is damaged: nothing after is read */
@@ -46,6 +47,8 @@ typedef struct
   TprofLive          *live;
   TprofSpillLiveRank *ranks;  /* job->world_size entries */
   double              interval; /* the longest spill interval of the headers, seconds */
+  double              started;  /* wall time the job started: its files' earliest start, at latest
+                                   when this follower opened them */
   /* private */
   size_t            **op_map;  /* per rank, the file's operation ids to TprofLive's */
   size_t             *n_map;
@@ -82,6 +85,14 @@ TPROF_EXPORT int _tprof_spill_live_refresh (TprofSpillLive *sl,
 TPROF_EXPORT bool _tprof_spill_live_stopped (const TprofSpillLive *sl,
                                              int                   r,
                                              double                now);
+/* A rank whose file has not appeared is not reporting once another rank
+ * has a file and TPROF_SPILL_LIVE_STOPPED_INTERVALS spill intervals (the
+ * longest of the headers) passed since the job started: from then on, until
+ * its file appears, it holds no occurrence back (tprof_live_rank_absent());
+ * once it appears, its samples of the occurrences completed meanwhile are
+ * left out of their arrival. Set at each refresh. */
+TPROF_EXPORT bool _tprof_spill_live_not_reporting (const TprofSpillLive *sl,
+                                                   int                   r);
 /* Every rank wrote END. */
 TPROF_EXPORT bool _tprof_spill_live_ended (const TprofSpillLive *sl);
 

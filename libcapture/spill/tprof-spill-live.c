@@ -130,6 +130,8 @@ try_open (TprofSpillLive *sl,
       sl->ranks[r].last_flush = file_mtime (path);
       if (h->interval > sl->interval)
         sl->interval = h->interval;
+      if (h->started_wall < sl->started)
+        sl->started = h->started_wall;
     }
   else
     _tprof_spill_reader_close (reader);
@@ -165,14 +167,42 @@ read_rank (TprofSpillLive *sl,
   return 0;
 }
 
+static double
+wall_now (void)
+{
+  struct timespec now;
+
+  clock_gettime (CLOCK_REALTIME, &now);
+  return (double) now.tv_sec + (double) now.tv_nsec * 1e-9;
+}
+
+/* Which ranks without a file are not reporting now (see the header). */
+static void
+mark_not_reporting (TprofSpillLive *sl)
+{
+  bool any = false, late;
+
+  for (int r = 0; r < sl->job->world_size; r++)
+    any |= sl->ranks[r].has_file;
+  late = any && sl->interval > 0 && wall_now () - sl->started > TPROF_SPILL_LIVE_STOPPED_INTERVALS * sl->interval;
+  for (int r = 0; r < sl->job->world_size; r++)
+    {
+      sl->ranks[r].not_reporting = !sl->ranks[r].has_file && late;
+      tprof_live_rank_absent (sl->live, r, sl->ranks[r].not_reporting);
+    }
+}
+
 int
 _tprof_spill_live_refresh (TprofSpillLive *sl,
                            TprofError     *error)
 {
   for (int r = 0; r < sl->job->world_size; r++)
+    if (sl->job->readers[r] == NULL)
+      try_open (sl, r);
+  /* before reading: a rank back takes part from the occurrences not yet complete */
+  mark_not_reporting (sl);
+  for (int r = 0; r < sl->job->world_size; r++)
     {
-      if (sl->job->readers[r] == NULL)
-        try_open (sl, r);
       if (sl->job->readers[r] == NULL || sl->ranks[r].damaged || sl->ranks[r].ended)
         continue;
       if (read_rank (sl, r, error) < 0)
@@ -222,6 +252,7 @@ _tprof_spill_live_open_full (const char               *dir,
       return NULL;
     }
   world = (size_t) sl->job->world_size;
+  sl->started = wall_now ();
   sl->live = tprof_live_new (sl->job->world_size);
   sl->ranks = calloc (world, sizeof *sl->ranks);
   sl->op_map = calloc (world, sizeof *sl->op_map);
@@ -241,6 +272,8 @@ _tprof_spill_live_open_full (const char               *dir,
         sl->ranks[r].last_flush = file_mtime (_tprof_spill_reader_path (sl->job->readers[r]));
         if (h->interval > sl->interval)
           sl->interval = h->interval;
+        if (h->started_wall < sl->started)
+          sl->started = h->started_wall;
       }
   if (_tprof_spill_live_refresh (sl, error) < 0)
     {
@@ -283,6 +316,13 @@ _tprof_spill_live_stopped (const TprofSpillLive *sl,
     return false;
   return now - rank->last_flush
          > TPROF_SPILL_LIVE_STOPPED_INTERVALS * _tprof_spill_reader_header (sl->job->readers[r])->interval;
+}
+
+bool
+_tprof_spill_live_not_reporting (const TprofSpillLive *sl,
+                                 int                   r)
+{
+  return sl->ranks[r].not_reporting;
 }
 
 bool

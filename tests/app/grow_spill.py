@@ -1,14 +1,17 @@
 # grow_spill.py — a running job's spill folder grown step by step for the viewer's follow tests, written with the independent writer tests/spill/make_spill.py.
 # SPDX-License-Identifier: MIT
-"""grow_spill.py DIR STATE start [INTERVAL]|grow|newop|damage RANK|end PROFILE|stats OP
+"""grow_spill.py DIR STATE start [INTERVAL]|start-without RANK [INTERVAL]|appear RANK|grow|newop|damage RANK|end PROFILE|stats OP [RANKS]
 
 A job of WORLD ranks on two hosts; each step adds BATCH occurrences of
 "compute" (rank r takes 0.01 * (r + 1) s) and "allreduce" (every rank
 leaves at once; rank 2 arrives 0.05 s late, so it waits 0.05 s and the
 others 0.1 s); "newop" adds BATCH samples of a third operation, "io"
-(0.002 s each). STATE (outside DIR) keeps what was written between steps.
+(0.002 s each). "start-without" starts every rank but RANK, whose file
+"appear" writes later with every step so far. STATE (outside DIR) keeps
+what was written between steps.
 "stats" prints numpy's std (ddof=1), median, 95th and 99th percentiles of
-the durations of OP (compute or allreduce) written by start and grow.
+the durations of OP (compute or allreduce) written by start and grow, of
+the ranks RANKS ("1,2") when given.
 """
 import json
 import os
@@ -52,12 +55,24 @@ def flush_batch(w, rank, first):
     w.commit(when=first + BATCH + 1.0)
 
 
-def stats(state, name):
-    """numpy's statistics of every duration of name written so far."""
+def new_rank(directory, rank, state):
+    """Rank's new file holding every step so far: its writer's state."""
+    w = make_spill.SpillWriter(directory, JOB, rank, WORLD, interval=state["interval"],
+                               host="node%d" % (rank // 2), label="follow test")
+    w.names(["compute", "allreduce"])
+    for first in range(0, state["next"], BATCH):
+        flush_batch(w, rank, first)
+    return [w.n_names, w.flush, w.total]
+
+
+def stats(state, name, ranks=None):
+    """numpy's statistics of every duration of name written so far (by ranks)."""
     import numpy
     which = 0 if name == "compute" else 1
     durations = []
-    for r in range(WORLD):
+    if ranks is None:
+        ranks = [r for r in range(WORLD) if state["ranks"][r] is not None]
+    for r in ranks:
         for first in range(0, state["next"], BATCH):
             durations += batch(r, first)[which][1]
     d = numpy.array(durations)
@@ -69,23 +84,28 @@ def main():
     directory, state_path, step = sys.argv[1], sys.argv[2], sys.argv[3]
     if step == "stats":
         with open(state_path) as f:
-            stats(json.load(f), sys.argv[4])
+            ranks = [int(r) for r in sys.argv[5].split(",")] if len(sys.argv) > 5 else None
+            stats(json.load(f), sys.argv[4], ranks)
         return
-    if step == "start":
+    if step in ("start", "start-without"):
+        missing = int(sys.argv[4]) if step == "start-without" else -1
+        arg = 5 if step == "start-without" else 4
         # a long interval unless asked: a test's pauses never make a rank "stopped"
-        interval = float(sys.argv[4]) if len(sys.argv) > 4 else 600.0
-        state = {"next": 0, "ranks": []}
+        interval = float(sys.argv[arg]) if len(sys.argv) > arg else 600.0
+        state = {"next": BATCH, "ranks": [], "interval": interval}
         for r in range(WORLD):
-            w = make_spill.SpillWriter(directory, JOB, r, WORLD, interval=interval,
-                                       host="node%d" % (r // 2), label="follow test")
-            w.names(["compute", "allreduce"])
-            flush_batch(w, r, 0)
-            state["ranks"].append([w.n_names, w.flush, w.total])
-        state["next"] = BATCH
+            state["ranks"].append(None if r == missing else new_rank(directory, r, state))
+    elif step == "appear":
+        with open(state_path) as f:
+            state = json.load(f)
+        rank = int(sys.argv[4])
+        state["ranks"][rank] = new_rank(directory, rank, state)
     else:
         with open(state_path) as f:
             state = json.load(f)
         for r in range(WORLD):
+            if state["ranks"][r] is None:
+                continue
             w = writer(directory, r, state)
             if step == "grow":
                 flush_batch(w, r, state["next"])

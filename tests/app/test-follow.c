@@ -9,6 +9,7 @@
 
 #include "app-test-gui.h"
 #include "app-test-util.h"
+#include "tprof-host-item.h"
 #include "tprof-operation.h"
 
 /* grow_spill.py's job: WORLD ranks, BATCH occurrences of each operation a step */
@@ -45,13 +46,14 @@ typedef struct
   char *root;
 } Job;
 
-/* Runs one step of tests/app/grow_spill.py on @job. */
+/* Runs one step of tests/app/grow_spill.py on @job, with up to two arguments. */
 static void
-grow (Job        *job,
-      const char *step,
-      const char *arg)
+grow_with (Job        *job,
+           const char *step,
+           const char *arg,
+           const char *arg2)
 {
-  const char *argv[] = { PYTHON3, GROW_SPILL_SCRIPT, job->dir, job->state, step, arg, NULL };
+  const char *argv[] = { PYTHON3, GROW_SPILL_SCRIPT, job->dir, job->state, step, arg, arg2, NULL };
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
   int status = 0;
@@ -62,14 +64,23 @@ grow (Job        *job,
     g_error ("%s %s failed: %s", GROW_SPILL_SCRIPT, step, err);
 }
 
+static void
+grow (Job        *job,
+      const char *step,
+      const char *arg)
+{
+  grow_with (job, step, arg, NULL);
+}
+
 /* numpy's count, std, median, P95 and P99 of what grow_spill.py wrote of
- * @name, in @out. */
+ * @name on the ranks @ranks ("1,2"; NULL: all), in @out. */
 static void
 numpy_stats (Job        *job,
              const char *name,
+             const char *ranks,
              double      out[5])
 {
-  const char *argv[] = { PYTHON3, GROW_SPILL_SCRIPT, job->dir, job->state, "stats", name, NULL };
+  const char *argv[] = { PYTHON3, GROW_SPILL_SCRIPT, job->dir, job->state, "stats", name, ranks, NULL };
   g_autofree char *text = NULL;
   g_autofree char *err = NULL;
   g_autoptr(GError) error = NULL;
@@ -86,13 +97,20 @@ numpy_stats (Job        *job,
     out[i] = g_ascii_strtod (fields[i], NULL);
 }
 
+/* A job's folder; its first step not yet written. */
 static void
-job_start (Job *job)
+job_make (Job *job)
 {
   job->root = app_test_make_dir ();
   job->dir = g_build_filename (job->root, "spill", NULL);
   job->state = g_build_filename (job->root, "writer.json", NULL);
   g_assert_cmpint (g_mkdir (job->dir, 0700), ==, 0);
+}
+
+static void
+job_start (Job *job)
+{
+  job_make (job);
   grow (job, "start", NULL);
 }
 
@@ -158,23 +176,32 @@ row_count (TprofWindow *window,
   return row_summary (window, name, &summary) ? (gint64) summary.count : -1;
 }
 
-/* The std, median, P95 and P99 cells of @name are numpy's over what
- * grow_spill.py wrote. */
+/* The count, std, median, P95 and P99 cells of @name are numpy's over
+ * what grow_spill.py wrote on the ranks @ranks (NULL: all). */
 static void
-assert_quantiles (TprofWindow *window,
-                  Job         *job,
-                  const char  *name)
+assert_ranks_quantiles (TprofWindow *window,
+                        Job         *job,
+                        const char  *name,
+                        const char  *ranks)
 {
   TprofSummary summary;
   double expected[5];
 
-  numpy_stats (job, name, expected);
+  numpy_stats (job, name, ranks, expected);
   g_assert_true (row_summary (window, name, &summary));
   g_assert_cmpuint (summary.count, ==, (guint64) expected[0]);
   g_assert_cmpfloat_with_epsilon (summary.std, expected[1], 1e-12);
   g_assert_cmpfloat_with_epsilon (summary.median, expected[2], 1e-12);
   g_assert_cmpfloat_with_epsilon (summary.p95, expected[3], 1e-12);
   g_assert_cmpfloat_with_epsilon (summary.p99, expected[4], 1e-12);
+}
+
+static void
+assert_quantiles (TprofWindow *window,
+                  Job         *job,
+                  const char  *name)
+{
+  assert_ranks_quantiles (window, job, name, NULL);
 }
 
 /* The selected operation's histogram holds as many samples as its row
@@ -299,6 +326,184 @@ test_follow_grows (void)
     g_assert_false (_tprof_follow_poll (window->follow));
   g_assert_cmpuint (updates, ==, 0);
   g_assert_null (_tprof_window_get_error (window));
+  close_window (window);
+  job_clear (&job);
+}
+
+/* Under a rank filter, the quantile columns of every operation (not only
+ * the one charted) are numpy's over the filtered ranks, after each
+ * refresh too. */
+static void
+test_follow_filtered (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  g_autoptr(GError) error = NULL;
+
+  job_start (&job);
+  window = follow (&job);
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1,2", &error));
+  g_assert_no_error (error);
+  app_test_gui_wait_idle (window);
+  assert_ranks_quantiles (window, &job, "compute", "1,2");
+  assert_ranks_quantiles (window, &job, "allreduce", "1,2");
+
+  grow (&job, "grow", NULL);
+  wait_count (window, "allreduce", 2 * 2 * BATCH);
+  assert_ranks_quantiles (window, &job, "compute", "1,2");
+  assert_ranks_quantiles (window, &job, "allreduce", "1,2");
+  shoot (window, "follow-filtered.png");
+  close_window (window);
+  job_clear (&job);
+}
+
+/* The rank list's top rows (hosts, ranks under them). */
+static GListModel *
+list_rows (TprofWindow *window)
+{
+  GtkListView *list = GTK_LIST_VIEW (_tprof_rank_filter_get_list (window->rank_filter));
+
+  return gtk_no_selection_get_model (GTK_NO_SELECTION (gtk_list_view_get_model (list)));
+}
+
+/* The labels of the rank list's rows, joined by "|". */
+static char *
+host_rows (TprofWindow *window)
+{
+  GListModel *rows = list_rows (window);
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i);
+      g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
+
+      g_assert_true (TPROF_IS_HOST_ITEM (item));
+      g_string_append_printf (text, "%s%s", i > 0 ? "|" : "", _tprof_host_item_get_label (TPROF_HOST_ITEM (item)));
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* A rank whose file appears after the first refresh gets its host in the
+ * rank list, the filter kept; its samples join the table. */
+static void
+test_follow_late_host (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  job_make (&job);
+  grow_with (&job, "start-without", "3", NULL);
+  window = follow (&job);
+  g_assert_cmpstr (_tprof_profile_get_hostname (window->profile, 3), ==, "?");
+  before = host_rows (window);
+  g_assert_nonnull (strstr (before, "?"));
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1-3", &error));
+  g_assert_no_error (error);
+  app_test_gui_wait_idle (window);
+
+  grow (&job, "appear", "3");
+  wait_count (window, "compute", 3 * BATCH);
+  g_assert_cmpstr (_tprof_profile_get_hostname (window->profile, 3), ==, "node1");
+  after = host_rows (window);
+  g_assert_null (strstr (after, "?"));
+  g_assert_nonnull (strstr (after, "node1"));
+  g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 2);
+  /* the filter stayed: ranks 1-3 */
+  g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 3);
+  assert_ranks_quantiles (window, &job, "compute", "1,2,3");
+  shoot (window, "follow-late-host.png");
+  close_window (window);
+  job_clear (&job);
+}
+
+static gboolean
+rank_3_not_reporting (gpointer data)
+{
+  TprofWindow *window = data;
+  g_autofree char *absent = _tprof_follow_dup_not_reporting (window->follow);
+
+  return g_strcmp0 (absent, "3") == 0 && !_tprof_window_is_busy (window);
+}
+
+/* A rank whose spill file has not appeared 3 spill intervals after the
+ * job started is named "not reporting" and holds no occurrence back: the
+ * others' occurrences complete and blame rank 2. Once its file appears it
+ * takes part again from the next occurrence on. */
+static void
+test_follow_not_reporting (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  const char *text = NULL;
+  g_autofree char *expected = NULL;
+
+  job_make (&job);
+  /* a flush every 0.2 s promised */
+  grow_with (&job, "start-without", "3", "0.2");
+  window = follow (&job);
+  _tprof_follow_set_interval (window->follow, 100);
+  app_test_wait (rank_3_not_reporting, window);
+  expected = g_strdup_printf (_("%s — ranks %s not reporting (no spill file)"), "", "3");
+  g_assert_nonnull (strstr (_tprof_window_get_live_text (window), expected));
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
+  if (english ())
+    g_assert_nonnull (strstr (text, "arrived last 10 of 10 times"));
+  shoot (window, "follow-not-reporting.png");
+
+  /* its file appears with every step so far; the job goes on */
+  grow (&job, "appear", "3");
+  grow (&job, "grow", NULL);
+  wait_count (window, "allreduce", 2 * WORLD * BATCH);
+  g_assert_null (_tprof_follow_dup_not_reporting (window->follow));
+  g_assert_null (strstr (_tprof_window_get_live_text (window), expected));
+  /* its first 10 samples fall in occurrences complete without it; the next 10 are all four ranks' */
+  g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
+  if (english ())
+    g_assert_nonnull (strstr (text, "arrived last 20 of 20 times"));
+  assert_quantiles (window, &job, "allreduce");
+  close_window (window);
+  job_clear (&job);
+}
+
+static gboolean
+one_window (gpointer data)
+{
+  return g_list_length (gtk_application_get_windows (data)) == 1;
+}
+
+/* Open of a folder that cannot be followed, from a window showing a job:
+ * the window made for it goes, the reason is told in the opener. */
+static void
+test_follow_error_goes_to_opener (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  g_autofree char *empty = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *prefix = NULL;
+  const char *error;
+
+  job_start (&job);
+  window = follow (&job);
+  g_assert_cmpuint (g_list_length (gtk_application_get_windows (GTK_APPLICATION (app))), ==, 1);
+  empty = g_build_filename (job.root, "empty", NULL);
+  g_assert_cmpint (g_mkdir (empty, 0700), ==, 0);
+  file = g_file_new_for_path (empty);
+  _tprof_window_open_files (window, &file, 1);
+  app_test_wait (one_window, app);
+  g_assert_true (gtk_application_get_windows (GTK_APPLICATION (app))->data == window);
+  error = _tprof_window_get_error (window);
+  prefix = g_strdup_printf (_("Could not follow %s: %s"), "empty", "");
+  g_assert_nonnull (error);
+  g_assert_true (g_str_has_prefix (error, prefix));
+  /* the job is still followed there */
+  g_assert_nonnull (window->follow);
+  g_assert_cmpint (row_count (window, "compute"), ==, WORLD * BATCH);
+  shoot (window, "follow-error-opener.png");
   close_window (window);
   job_clear (&job);
 }
@@ -639,6 +844,10 @@ main (int    argc,
 
   g_test_add_func ("/follow/grows", test_follow_grows);
   g_test_add_func ("/follow/capped", test_follow_capped);
+  g_test_add_func ("/follow/filtered", test_follow_filtered);
+  g_test_add_func ("/follow/late-host", test_follow_late_host);
+  g_test_add_func ("/follow/not-reporting", test_follow_not_reporting);
+  g_test_add_func ("/follow/error-goes-to-opener", test_follow_error_goes_to_opener);
   g_test_add_func ("/follow/pause", test_follow_pause);
   g_test_add_func ("/follow/damaged", test_follow_damaged);
   g_test_add_func ("/follow/end", test_follow_end);

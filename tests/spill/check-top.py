@@ -120,9 +120,12 @@ def test_live(directory):
     proc, blocks = start(directory)
     wait_for(blocks, lambda b: counts(b) == {op: 60 for op in OPS} and "Missing: rank 3 has no spill file." in b,
              "rank 3 missing at first")
+    # three spill intervals after top first read the files: rank 3 holds nothing back
+    wait_for(blocks, lambda b: "Not reporting: rank 3 holds no occurrence back until its file appears." in b,
+             "rank 3 not reporting after 3 intervals")
     os.rename(hidden, job.writers[3].path)
-    first = wait_for(blocks, lambda b: counts(b) == {op: 80 for op in OPS} and "Missing" not in b,
-                     "rank 3's file read once it appears: 80 each")
+    first = wait_for(blocks, lambda b: counts(b) == {op: 80 for op in OPS} and "Missing" not in b
+                     and "Not reporting" not in b, "rank 3's file read once it appears: 80 each")
     check(re.search(r"^tprof top — \d{4}-\d\d-\d\d \d\d:\d\d:\d\d — job 0123456789abcdef, 4 ranks", first, re.M),
           "a timestamp line starts each block:\n" + first)
     job.steps(40)

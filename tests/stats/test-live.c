@@ -425,6 +425,74 @@ test_live_finished_rank_releases (void)
   tprof_live_free (live);
 }
 
+/* Occurrence k of rank @r: starts at k + 0.25 r, ends at k + 1. */
+static void
+absent_add (TprofLive *live,
+            int        r,
+            size_t     from,
+            size_t     n)
+{
+  double starts[8], times[8];
+
+  for (size_t k = from; k < from + n; k++)
+    {
+      starts[k - from] = (double) k + 0.25 * r;
+      times[k - from] = (double) k + 1.0 - starts[k - from];
+    }
+  g_assert_true (tprof_live_add (live, r, 0, n, starts, times));
+  g_assert_true (tprof_live_update (live));
+}
+
+/* A rank not reporting (absent) holds nothing back; back, it takes part
+ * from the next occurrence on, its samples of the occurrences completed
+ * meanwhile left out of the arrival but not of its statistics. By hand:
+ * occurrences 0-2 over ranks 0,1 (rank 1 late by 0.25), 3-4 over all
+ * three (rank 2 late, keeping 0.5 + 0.25 waiting each time). */
+static void
+test_live_absent_rank (void)
+{
+  TprofLive *live = tprof_live_new (3);
+  const uint64_t late[3] = { 0, 3, 2 };
+  const double wait[3] = { 0.0, 0.75, 1.5 };
+  TprofStragglers *got;
+  TprofArrival a;
+  TprofSummary summary;
+
+  g_assert_cmpint (tprof_live_operation (live, "allreduce"), ==, 0);
+  absent_add (live, 0, 0, 3);
+  absent_add (live, 1, 0, 3);
+  tprof_live_arrival (live, 0, &a);
+  g_assert_cmpuint (a.n_occurrences, ==, 0);
+  tprof_live_rank_absent (live, 2, true);
+  g_assert_true (tprof_live_update (live));
+  tprof_live_arrival (live, 0, &a);
+  g_assert_cmpuint (a.n_occurrences, ==, 3);
+
+  /* back: it holds the next occurrences until its samples come */
+  tprof_live_rank_absent (live, 2, false);
+  absent_add (live, 0, 3, 2);
+  absent_add (live, 1, 3, 2);
+  tprof_live_arrival (live, 0, &a);
+  g_assert_cmpuint (a.n_occurrences, ==, 3);
+  absent_add (live, 2, 0, 5);
+  tprof_live_arrival (live, 0, &a);
+  g_assert_cmpuint (a.n_occurrences, ==, 5);
+  g_assert_cmpuint (a.n_ranks, ==, 3);
+  g_assert_cmpfloat (a.start_spread, ==, 0.25);
+  got = tprof_live_stragglers (live);
+  g_assert_nonnull (got);
+  for (int r = 0; r < 3; r++)
+    {
+      g_assert_cmpuint (tprof_stragglers_late_count (got)[r], ==, late[r]);
+      g_assert_cmpfloat (tprof_stragglers_wait_caused (got)[r], ==, wait[r]);
+    }
+  tprof_stragglers_free (got);
+  /* its five samples count all the same */
+  g_assert_true (tprof_live_summary (live, 0, &summary));
+  g_assert_cmpuint (summary.count, ==, 15);
+  tprof_live_free (live);
+}
+
 /* The per-rank totals are what was added, by hand; and under a mask they
  * summarize as the ranks selected alone do. */
 static void
@@ -470,5 +538,6 @@ main (int    argc,
   g_test_add_func ("/live/midway-equals-file-prefix", test_live_midway_equals_file_prefix);
   g_test_add_func ("/live/finished-rank-releases", test_live_finished_rank_releases);
   g_test_add_func ("/live/rank-totals", test_live_rank_totals);
+  g_test_add_func ("/live/absent-rank", test_live_absent_rank);
   return g_test_run ();
 }

@@ -6,6 +6,7 @@
 #include <glib/gi18n.h>
 
 #include "tprof-follow.h"
+#include "tprof-follow-quantiles.h"
 #include "tprof-follow-samples.h"
 #include "tprof-plot.h"
 #include "tprof-profile-live.h"
@@ -26,6 +27,11 @@ struct _TprofFollow
   gint64          updated;
   guint64         fingerprint;   /* of what the last poll found */
   char           *stopped;       /* the ranks that stopped reporting at the last poll */
+  guint           compute_source;  /* the worker starts once the refresh is shown */
+  GCancellable   *computing;     /* while a worker computes the quantiles, NULL otherwise */
+  gboolean        recompute;     /* a poll found more meanwhile: its result is stale */
+  TprofFollowQuantiles *quantiles;  /* the last ones computed, by operation */
+  gsize           n_quantiles;
 };
 
 G_DEFINE_FINAL_TYPE (TprofFollow, tprof_follow, G_TYPE_OBJECT)
@@ -48,7 +54,8 @@ follow_fingerprint (const TprofSpillLive *sl)
 
       h = h * 1000003u + rank->samples;
       h = h * 1000003u + rank->flushes;
-      h = h * 1000003u + ((guint64) rank->has_file | (guint64) rank->ended << 1 | (guint64) rank->damaged << 2);
+      h = h * 1000003u + ((guint64) rank->has_file | (guint64) rank->ended << 1 | (guint64) rank->damaged << 2
+                           | (guint64) rank->not_reporting << 3);
     }
   return h;
 }
@@ -63,6 +70,109 @@ follow_stopped_now (const TprofSpillLive *sl)
     if (_tprof_spill_live_stopped (sl, r, now))
       g_array_append_val (ranks, r);
   return ranks->len > 0 ? tprof_rank_expr_format ((const gint32 *) ranks->data, ranks->len) : NULL;
+}
+
+/* What a quantile worker reads: the samples kept at the poll that started it. */
+typedef struct
+{
+  TprofGatheredTime   **samples;
+  gsize                 n_ops;
+  TprofFollowQuantiles *previous;
+  gsize                 n_previous;
+} QuantilesJob;
+
+static void
+quantiles_job_free (QuantilesJob *job)
+{
+  for (gsize op = 0; op < job->n_ops; op++)
+    tprof_gathered_time_free (job->samples[op]);
+  g_free (job->samples);
+  g_free (job->previous);
+  g_free (job);
+}
+
+static void
+quantiles_worker (GTask        *task,
+                  gpointer      source_object,
+                  gpointer      task_data,
+                  GCancellable *cancellable)
+{
+  QuantilesJob *job = task_data;
+  TprofFollowQuantiles *quantiles = _tprof_follow_quantiles_compute ((TprofGatheredTime * const *) job->samples,
+                                                                     job->n_ops, job->previous, job->n_previous,
+                                                                     cancellable);
+
+  if (quantiles == NULL)
+    g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED, "cancelled");
+  else
+    g_task_return_pointer (task, quantiles, g_free);
+}
+
+static void follow_compute_quantiles (TprofFollow *self);
+
+/* A worker finished: its figures are shown ("updated") unless a later
+ * poll found more meanwhile, which starts another instead. */
+static void
+quantiles_done (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  GWeakRef *ref = user_data;
+  g_autoptr(TprofFollow) self = g_weak_ref_get (ref);
+  QuantilesJob *job = g_task_get_task_data (G_TASK (result));
+  g_autofree TprofFollowQuantiles *quantiles = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  g_weak_ref_clear (ref);
+  g_free (ref);
+  if (self == NULL || quantiles == NULL)
+    return;
+  g_clear_object (&self->computing);
+  if (self->recompute)
+    {
+      self->recompute = FALSE;
+      follow_compute_quantiles (self);
+      return;
+    }
+  g_free (self->quantiles);
+  self->quantiles = g_steal_pointer (&quantiles);
+  self->n_quantiles = job->n_ops;
+  g_signal_emit (self, signals[UPDATED], 0);
+}
+
+static gboolean
+compute_cb (gpointer user_data)
+{
+  TprofFollow *self = user_data;
+  g_autoptr(GTask) task = NULL;
+  QuantilesJob *job = g_new0 (QuantilesJob, 1);
+  GWeakRef *ref = g_new0 (GWeakRef, 1);
+
+  self->compute_source = 0;
+  job->n_ops = tprof_live_n_operations (self->sl->live);
+  job->samples = g_new0 (TprofGatheredTime *, MAX (job->n_ops, 1));
+  for (gsize op = 0; op < job->n_ops; op++)
+    job->samples[op] = _tprof_follow_samples_dup (self->samples, op);
+  job->previous = g_memdup2 (self->quantiles, self->n_quantiles * sizeof (TprofFollowQuantiles));
+  job->n_previous = self->n_quantiles;
+  g_weak_ref_init (ref, self);
+  self->computing = g_cancellable_new ();
+  task = g_task_new (NULL, self->computing, quantiles_done, ref);
+  g_task_set_task_data (task, job, (GDestroyNotify) quantiles_job_free);
+  g_task_run_in_thread (task, quantiles_worker);
+  return G_SOURCE_REMOVE;
+}
+
+/* The std and quantiles of every sample kept, in a worker: the refresh
+ * itself stays independent of how much has arrived. The worker starts
+ * once the main loop is idle, after the refresh is drawn, not competing
+ * with it. */
+static void
+follow_compute_quantiles (TprofFollow *self)
+{
+  if (self->computing != NULL)
+    self->recompute = TRUE;
+  else if (self->compute_source == 0)
+    self->compute_source = g_idle_add (compute_cb, self);
 }
 
 static void
@@ -117,6 +227,7 @@ _tprof_follow_poll (TprofFollow *self)
   if (changed)
     {
       self->updated = g_get_real_time ();
+      follow_compute_quantiles (self);
       g_signal_emit (self, signals[UPDATED], 0);
     }
   if (_tprof_spill_live_ended (self->sl))
@@ -174,6 +285,7 @@ _tprof_follow_new (GFile   *directory,
   self->fingerprint = follow_fingerprint (sl);
   self->stopped = follow_stopped_now (sl);
   self->ended = _tprof_spill_live_ended (sl);
+  follow_compute_quantiles (self);
   return self;
 }
 
@@ -244,7 +356,14 @@ TprofProfile *
 _tprof_follow_snapshot (TprofFollow *self)
 {
   g_return_val_if_fail (TPROF_IS_FOLLOW (self), NULL);
-  return _tprof_profile_new_live (self->directory, self->sl, self->samples);
+  return _tprof_profile_new_live (self->directory, self->sl, self->samples, self->quantiles, self->n_quantiles);
+}
+
+gboolean
+_tprof_follow_is_computing (TprofFollow *self)
+{
+  g_return_val_if_fail (TPROF_IS_FOLLOW (self), FALSE);
+  return self->computing != NULL || self->compute_source != 0;
 }
 
 char *
@@ -349,6 +468,18 @@ _tprof_follow_dup_damage (TprofFollow *self)
 }
 
 char *
+_tprof_follow_dup_not_reporting (TprofFollow *self)
+{
+  g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  g_return_val_if_fail (TPROF_IS_FOLLOW (self), NULL);
+  for (gint32 r = 0; r < self->sl->job->world_size; r++)
+    if (_tprof_spill_live_not_reporting (self->sl, r))
+      g_array_append_val (ranks, r);
+  return ranks->len > 0 ? tprof_rank_expr_format ((const gint32 *) ranks->data, ranks->len) : NULL;
+}
+
+char *
 _tprof_follow_dup_stopped (TprofFollow *self)
 {
   g_return_val_if_fail (TPROF_IS_FOLLOW (self), NULL);
@@ -389,6 +520,10 @@ tprof_follow_dispose (GObject *object)
   TprofFollow *self = TPROF_FOLLOW (object);
 
   follow_stop_timer (self);
+  g_clear_handle_id (&self->compute_source, g_source_remove);
+  if (self->computing != NULL)
+    g_cancellable_cancel (self->computing);
+  g_clear_object (&self->computing);
   G_OBJECT_CLASS (tprof_follow_parent_class)->dispose (object);
 }
 
@@ -401,6 +536,7 @@ tprof_follow_finalize (GObject *object)
   g_clear_pointer (&self->samples, _tprof_follow_samples_free);
   g_clear_object (&self->directory);
   g_free (self->stopped);
+  g_free (self->quantiles);
   G_OBJECT_CLASS (tprof_follow_parent_class)->finalize (object);
 }
 

@@ -18,7 +18,10 @@ G_DECLARE_FINAL_TYPE (TprofFollow, tprof_follow, TPROF, FOLLOW, GObject)
 /* Opens the job whose spill files are in @directory and reads what they
  * hold: NULL with @error naming the directory and what is wrong. It polls
  * once started. Signals: "updated" after a poll that found something new
- * (samples, a rank's file, end, damage, a rank that stopped reporting);
+ * (samples, a rank's file, end, damage, a rank that stopped reporting),
+ * and again once a worker computed the std and quantiles of the samples
+ * it kept (a poll finding more meanwhile drops that result and starts
+ * another);
  * "ended" once every rank wrote its end (polling stops); "error" (a
  * message) when the files cannot be read any more (polling stops). */
 TprofFollow  *_tprof_follow_new           (GFile        *directory,
@@ -37,8 +40,12 @@ gboolean      _tprof_follow_poll          (TprofFollow  *self);
 /* How many polls read the files so far. */
 guint64       _tprof_follow_get_n_reads   (TprofFollow  *self);
 
-/* A new profile holding what has arrived (tprof-profile-live.h). */
+/* A new profile holding what has arrived (tprof-profile-live.h), with
+ * the std and quantiles computed last. */
 TprofProfile *_tprof_follow_snapshot      (TprofFollow  *self);
+/* A worker computes the std and quantiles of what arrived: until it is
+ * done, a snapshot shows those of an earlier poll. */
+gboolean      _tprof_follow_is_computing  (TprofFollow  *self);
 /* Once the samples kept for the charts reached their cap
  * (TPROF_VIEWER_FOLLOW_MAX_SAMPLES, tprof-follow-samples.h): a notice
  * saying so; NULL before. */
@@ -54,6 +61,10 @@ char         *_tprof_follow_dup_profile   (TprofFollow  *self,
 /* One line per rank whose journal has a damaged tail (its file, where and
  * what), NULL when none. */
 char         *_tprof_follow_dup_damage    (TprofFollow  *self);
+/* The ranks whose spill file has not appeared long after the job started
+ * (_tprof_spill_live_not_reporting()): left out of the arrival until it
+ * does. A rank expression, NULL when none. */
+char         *_tprof_follow_dup_not_reporting (TprofFollow *self);
 /* The ranks that stopped reporting, as a rank expression ("3,5-7"), NULL
  * when none. */
 char         *_tprof_follow_dup_stopped   (TprofFollow  *self);

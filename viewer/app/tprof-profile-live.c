@@ -8,28 +8,26 @@
 #include "tprof-profile-live.h"
 #include "tprof-profile-private.h"
 
-/* std and the quantiles, which TprofLive does not know, from the samples
- * kept of the operation. */
+/* std and the quantiles, which TprofLive does not know: those a worker
+ * computed of the samples kept (tprof-follow-quantiles.h), of an earlier
+ * poll until it computed those of this one. */
 static void
-live_summary_take_quantiles (TprofSummary            *summary,
-                             const TprofGatheredTime *gt)
+live_summary_take_quantiles (TprofSummary               *summary,
+                             const TprofFollowQuantiles *quantiles)
 {
-  static const double qs[] = { 0.5, 0.95, 0.99 };
-  double quantiles[G_N_ELEMENTS (qs)];
-
-  if (gt == NULL || !tprof_gathered_time_quantiles (gt, qs, G_N_ELEMENTS (qs), quantiles))
+  if (quantiles == NULL || quantiles->n_kept == 0)
     return;
-  summary->std = tprof_gathered_time_std (gt);
-  summary->median = quantiles[0];
-  summary->p95 = quantiles[1];
-  summary->p99 = quantiles[2];
+  summary->std = quantiles->std;
+  summary->median = quantiles->median;
+  summary->p95 = quantiles->p95;
+  summary->p99 = quantiles->p99;
 }
 
 /* One operation's statistics and per-rank totals in one block. */
 static TprofOperationStats *
-live_stats_new (const TprofLive         *live,
-                gsize                    op,
-                const TprofGatheredTime *gt)
+live_stats_new (const TprofLive            *live,
+                gsize                       op,
+                const TprofFollowQuantiles *quantiles)
 {
   int world = tprof_live_world_size (live);
   TprofOperationStats *stats = g_malloc0 (sizeof *stats + (gsize) world * (sizeof (gint64) + 3 * sizeof (double)));
@@ -46,7 +44,7 @@ live_stats_new (const TprofLive         *live,
       .median = NAN, .p95 = NAN, .p99 = NAN, .imbalance = NAN, .slowest_rank = -1, .imbalance_time = NAN,
     };
   else
-    live_summary_take_quantiles (&stats->summary, gt);
+    live_summary_take_quantiles (&stats->summary, quantiles);
   tprof_live_rank_totals (live, op, &live_count, &live_sum, &live_min, &live_max);
   for (int r = 0; r < world; r++)
     {
@@ -105,9 +103,11 @@ live_hostnames (const TprofSpillLive *sl)
 }
 
 TprofProfile *
-_tprof_profile_new_live (GFile                    *directory,
-                         const TprofSpillLive     *sl,
-                         const TprofFollowSamples *samples)
+_tprof_profile_new_live (GFile                      *directory,
+                         const TprofSpillLive       *sl,
+                         const TprofFollowSamples   *samples,
+                         const TprofFollowQuantiles *quantiles,
+                         gsize                       n_quantiles)
 {
   TprofProfile *self = _tprof_profile_new (directory);
   ProfileContents *contents = g_new0 (ProfileContents, 1);
@@ -127,7 +127,7 @@ _tprof_profile_new_live (GFile                    *directory,
 
       if (samples != NULL)
         contents->live_samples[op] = _tprof_follow_samples_dup (samples, op);
-      stats = live_stats_new (live, op, contents->live_samples[op]);
+      stats = live_stats_new (live, op, op < n_quantiles ? &quantiles[op] : NULL);
 
       g_ptr_array_add (contents->names, g_strdup (tprof_live_operation_name (live, op)));
       g_ptr_array_add (contents->live_stats, stats);
@@ -137,6 +137,56 @@ _tprof_profile_new_live (GFile                    *directory,
   live_stragglers (contents, live);
   self->contents = contents;
   return self;
+}
+
+/* The samples kept of @op on the ranks of @mask: a new selection. */
+static TprofGatheredTime *
+live_masked_samples (const ProfileContents *contents,
+                     gsize                  op,
+                     const guint8          *mask)
+{
+  g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  if (contents->live_samples[op] == NULL)
+    return NULL;
+  for (gint32 r = 0; r < contents->world_size; r++)
+    if (mask[r])
+      g_array_append_val (ranks, r);
+  return tprof_gathered_time_get_rank (contents->live_samples[op], (const gint32 *) ranks->data, ranks->len);
+}
+
+void
+_tprof_profile_live_summarize (TprofProfile                *self,
+                               gsize                        op,
+                               const TprofOperationSamples *samples,
+                               const guint8                *mask,
+                               TprofSummary                *out)
+{
+  const ProfileContents *contents = self->contents;
+  const TprofOperationStats *stats = contents->stats[op];
+  TprofFollowQuantiles quantiles = { 0 };
+  TprofSummary kept;
+
+  if (!tprof_rank_totals_summarize (stats->rank_count, stats->rank_sum, stats->rank_min, stats->rank_max,
+                                    contents->world_size, mask, out))
+    {
+      *out = (TprofSummary) {
+        .sum = NAN, .mean = NAN, .std = NAN, .min = NAN, .max = NAN,
+        .median = NAN, .p95 = NAN, .p99 = NAN, .imbalance = NAN, .slowest_rank = -1, .imbalance_time = NAN,
+      };
+      return;
+    }
+  /* indexed for the charts: at once; otherwise a pass over the kept samples */
+  if (samples != NULL && tprof_operation_index_summarize (_tprof_operation_samples_get_index (samples), mask, &kept))
+    quantiles = (TprofFollowQuantiles) { kept.count, kept.std, kept.median, kept.p95, kept.p99 };
+  else
+    {
+      TprofGatheredTime *selected = live_masked_samples (contents, op, mask);
+
+      _tprof_follow_quantiles_of (selected, &quantiles);
+      tprof_gathered_time_free (selected);
+    }
+  live_summary_take_quantiles (out, &quantiles);
 }
 
 gboolean

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tprof-profile-live.h"
 #include "tprof-profile-private.h"
 
 G_DEFINE_FINAL_TYPE (TprofProfile, tprof_profile, G_TYPE_OBJECT)
@@ -229,6 +230,11 @@ _tprof_profile_summarize (TprofProfile                *self,
   if (mask == NULL)
     {
       *out = stats->summary;
+      return;
+    }
+  if (self->contents->live_stats != NULL)
+    {
+      _tprof_profile_live_summarize (self, op, samples, mask, out);
       return;
     }
   if (samples != NULL && tprof_operation_index_summarize (_tprof_operation_samples_get_index (samples), mask, out))

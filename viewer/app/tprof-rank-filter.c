@@ -276,6 +276,41 @@ _tprof_rank_filter_set_profile (TprofRankFilter *self,
   tprof_rank_filter_emit_changed (self);
 }
 
+/* Whether @profile names the hosts of the ranks as the list does. */
+static gboolean
+tprof_rank_filter_same_hosts (TprofRankFilter *self,
+                              TprofProfile    *profile)
+{
+  for (guint r = 0; r < self->mask->len; r++)
+    if (g_strcmp0 (self->hostnames != NULL ? self->hostnames[r] : NULL, _tprof_profile_get_hostname (profile, r)) != 0)
+      return FALSE;
+  return TRUE;
+}
+
+void
+_tprof_rank_filter_update_hosts (TprofRankFilter *self,
+                                 TprofProfile    *profile)
+{
+  guint world = self->mask->len;
+
+  g_return_if_fail (TPROF_IS_RANK_FILTER (self));
+  g_return_if_fail (TPROF_IS_PROFILE (profile));
+  if ((guint) _tprof_profile_get_world_size (profile) != world || tprof_rank_filter_same_hosts (self, profile))
+    return;
+  g_clear_pointer (&self->hostnames, g_strfreev);
+  if (world > 0 && _tprof_profile_get_hostname (profile, 0) != NULL)
+    {
+      self->hostnames = g_new0 (char *, world + 1);
+      for (guint r = 0; r < world; r++)
+        self->hostnames[r] = g_strdup (_tprof_profile_get_hostname (profile, r));
+    }
+  /* the old items point into the old profile's topology: gone first */
+  g_list_store_remove_all (self->roots);
+  g_set_object (&self->profile, profile);
+  fill_roots (self, (int) world);
+  tprof_rank_filter_sync_items (self);
+}
+
 GBytes *
 _tprof_rank_filter_dup_mask (TprofRankFilter *self)
 {

@@ -14,6 +14,12 @@ G_DECLARE_FINAL_TYPE (TprofRankFilter, tprof_rank_filter, TPROF, RANK_FILTER, Gt
 /* Lists the ranks of @profile (NULL: none), all selected. */
 void      _tprof_rank_filter_set_profile     (TprofRankFilter         *self,
                                               TprofProfile            *profile);
+/* @profile, a later snapshot of the same ranks (a followed job's), may
+ * know hosts the list did not (files that appeared since): the list is
+ * grouped again by them, the selection kept. Nothing when the hosts are
+ * the same or the rank count differs. */
+void      _tprof_rank_filter_update_hosts    (TprofRankFilter         *self,
+                                              TprofProfile            *profile);
 /* world_size bytes, non-zero for a selected rank; NULL when every rank is selected. */
 GBytes   *_tprof_rank_filter_dup_mask        (TprofRankFilter         *self);
 guint     _tprof_rank_filter_get_n_selected  (TprofRankFilter         *self);

@@ -22,6 +22,7 @@ show_live_state (TprofWindow *self)
   g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (_tprof_follow_get_updated (follow) / G_USEC_PER_SEC);
   g_autofree char *time = g_date_time_format (when, "%H:%M:%S");
   g_autofree char *stopped = _tprof_follow_dup_stopped (follow);
+  g_autofree char *absent = _tprof_follow_dup_not_reporting (follow);
   g_autofree char *capped = _tprof_follow_dup_samples_notice (follow);
   g_autofree char *text = NULL;
 
@@ -38,6 +39,16 @@ show_live_state (TprofWindow *self)
     {
       /* Translators: appended to the live state; %s is a rank expression (3,5-7) */
       g_autofree char *more = g_strdup_printf (_("%s — ranks %s stopped reporting"), text, stopped);
+
+      g_free (text);
+      text = g_steal_pointer (&more);
+    }
+  if (absent != NULL && !_tprof_follow_has_ended (follow))
+    {
+      /* Translators: appended to the live state; %s is a rank expression
+       * (3,5-7) of ranks whose spill file has not appeared, left out of
+       * the arrival until it does */
+      g_autofree char *more = g_strdup_printf (_("%s — ranks %s not reporting (no spill file)"), text, absent);
 
       g_free (text);
       text = g_steal_pointer (&more);
@@ -77,6 +88,8 @@ updated_cb (TprofWindow *self,
   g_autoptr(TprofProfile) profile = _tprof_follow_snapshot (follow);
 
   _tprof_window_show_live_profile (self, profile, FALSE);
+  /* the hosts of ranks whose files appeared since */
+  _tprof_rank_filter_update_hosts (self->rank_filter, profile);
   show_live_state (self);
   show_damage (self);
 }
@@ -135,6 +148,27 @@ _tprof_window_stop_following (TprofWindow *self)
   g_simple_action_set_enabled (G_SIMPLE_ACTION (pause), FALSE);
 }
 
+/* A window another's Open made learns its opener once Open returns: the
+ * reason it could not follow goes back there then. */
+static gboolean
+hand_back_cb (gpointer user_data)
+{
+  g_autoptr(TprofWindow) self = user_data;
+  const char *message;
+
+  /* closed meanwhile */
+  if (gtk_window_get_application (GTK_WINDOW (self)) == NULL)
+    return G_SOURCE_REMOVE;
+  message = _tprof_window_get_error (self);
+  if (message != NULL && self->follow == NULL)
+    {
+      g_autofree char *text = g_strdup (message);
+
+      _tprof_window_hand_back_error (self, text);
+    }
+  return G_SOURCE_REMOVE;
+}
+
 void
 _tprof_window_follow (TprofWindow *self,
                       GFile       *directory)
@@ -156,6 +190,7 @@ _tprof_window_follow (TprofWindow *self,
       g_set_object (&self->file, shown);
       _tprof_window_show_error (self, message);
       _tprof_window_update_actions (self);
+      g_idle_add (hand_back_cb, g_object_ref (self));
       return;
     }
   _tprof_window_stop_following (self);

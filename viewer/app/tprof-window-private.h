@@ -76,6 +76,10 @@ struct _TprofWindow
 };
 
 /* tprof-window.c */
+/* A window made by another's Open that could show nothing: @message goes
+ * to that window, this one goes away (TRUE); FALSE otherwise. */
+gboolean    _tprof_window_hand_back_error (TprofWindow  *self,
+                                           const char   *message);
 void        _tprof_window_show_error      (TprofWindow  *self,
                                            const char   *message);
 void        _tprof_window_hide_error      (TprofWindow  *self);

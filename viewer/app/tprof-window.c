@@ -72,6 +72,7 @@ _tprof_window_is_busy (TprofWindow *self)
 {
   return self->loading != NULL || self->baseline_loading != NULL || self->extras_loading > 0
          || self->table_pending > 0 || self->read_pending > 0
+         || (self->follow != NULL && _tprof_follow_is_computing (self->follow))
          || (self->profile != NULL && (_tprof_profile_is_finding_stragglers (self->profile)
                                        || _tprof_profile_is_building_tree (self->profile)));
 }
@@ -658,9 +659,9 @@ _tprof_window_show_live_profile (TprofWindow  *self,
 
 /* A window made by another's Open for a file it could not open goes away
  * again, leaving the reason in that window (rather than an empty one). */
-static gboolean
-tprof_window_hand_back_error (TprofWindow *self,
-                              const char  *message)
+gboolean
+_tprof_window_hand_back_error (TprofWindow *self,
+                               const char  *message)
 {
   g_autoptr(TprofWindow) opener = g_weak_ref_get (&self->opener);
 
@@ -692,7 +693,7 @@ load_done_cb (GObject      *object,
       name = g_file_get_basename (_tprof_profile_get_file (profile));
       /* Translators: the first %s is a file name, the second says what is wrong with it */
       message = g_strdup_printf (_("Could not open %s: %s"), name, error->message);
-      if (tprof_window_hand_back_error (self, message))
+      if (_tprof_window_hand_back_error (self, message))
         return;
       _tprof_window_show_error (self, message);
 

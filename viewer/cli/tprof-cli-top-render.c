@@ -253,6 +253,10 @@ append_files (GString              *out,
 
       if (!rank->has_file)
         g_string_append_printf (out, _("Missing: rank %d has no spill file.\n"), r);
+      if (rank->not_reporting)
+        /* TRANSLATORS: a rank whose spill file has not appeared three spill intervals after the job started */
+        g_string_append_printf (out, _("Not reporting: rank %d holds no occurrence back until its file appears.\n"),
+                                r);
       else if (rank->damaged)
         {
           g_autofree char *path = tprof_cli_escape (_tprof_spill_reader_path (sl->job->readers[r]));

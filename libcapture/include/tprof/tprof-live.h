@@ -29,7 +29,9 @@ TPROF_BEGIN_DECLS
  * fewest, over the ranks that have them, where the file analysis keeps
  * only the occurrences every rank with samples has: its occurrence count,
  * spreads, late counts and waits then differ (the statistics of what has
- * arrived do not). */
+ * arrived do not). They differ too once a rank was absent
+ * (tprof_live_rank_absent()) while occurrences completed without it: its
+ * samples of those occurrences are left out of their arrival. */
 typedef struct _TprofLive TprofLive;
 
 /* NULL when @world_size < 1 or memory is exhausted. */
@@ -63,6 +65,16 @@ TPROF_EXPORT bool tprof_live_add (TprofLive    *live,
  * without it. */
 TPROF_EXPORT void tprof_live_rank_done (TprofLive *live,
                                         int        rank);
+
+/* @rank is not reporting for now (@absent true), e.g. its spill file has
+ * not appeared while the others' have for a while: with nothing pending,
+ * it holds no occurrence back, as a done rank. Back (@absent false), it
+ * takes part again from the next occurrence on; its first samples, of the
+ * occurrences completed meanwhile, count in its statistics but are left
+ * out of the arrival. Takes effect at the next tprof_live_update(). */
+TPROF_EXPORT void tprof_live_rank_absent (TprofLive *live,
+                                          int        rank,
+                                          bool       absent);
 
 /* Analyses the occurrences that what was added since the last update
  * completed. False when memory is exhausted. */
