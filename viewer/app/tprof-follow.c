@@ -29,7 +29,7 @@ struct _TprofFollow
   char           *stopped;       /* the ranks that stopped reporting at the last poll */
   guint           compute_source;  /* the worker starts once the refresh is shown */
   GCancellable   *computing;     /* while a worker computes the quantiles, NULL otherwise */
-  gboolean        recompute;     /* a poll found more meanwhile: its result is stale */
+  gboolean        recompute;     /* a poll found more meanwhile: start again */
   TprofFollowQuantiles *quantiles;  /* the last ones computed, by operation */
   gsize           n_quantiles;
 };
@@ -110,8 +110,10 @@ quantiles_worker (GTask        *task,
 
 static void follow_compute_quantiles (TprofFollow *self);
 
-/* A worker finished: its figures are shown ("updated") unless a later
- * poll found more meanwhile, which starts another instead. */
+/* A worker finished: its figures are shown ("updated"). They are newer
+ * than the ones shown even when a later poll found more meanwhile, so
+ * they replace them, and another worker starts for what came since: on a
+ * machine too slow to finish between two polls the columns still move. */
 static void
 quantiles_done (GObject      *object,
                 GAsyncResult *result,
@@ -127,15 +129,14 @@ quantiles_done (GObject      *object,
   if (self == NULL || quantiles == NULL)
     return;
   g_clear_object (&self->computing);
+  g_free (self->quantiles);
+  self->quantiles = g_steal_pointer (&quantiles);
+  self->n_quantiles = job->n_ops;
   if (self->recompute)
     {
       self->recompute = FALSE;
       follow_compute_quantiles (self);
-      return;
     }
-  g_free (self->quantiles);
-  self->quantiles = g_steal_pointer (&quantiles);
-  self->n_quantiles = job->n_ops;
   g_signal_emit (self, signals[UPDATED], 0);
 }
 
