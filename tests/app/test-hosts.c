@@ -690,6 +690,94 @@ test_hosts_per_host (void)
   close_window (window);
 }
 
+/* What a large profile's background pass found, as its signals told. */
+typedef struct
+{
+  GAsyncResult *loaded;
+  gboolean      verdict;          /* stragglers-found emitted */
+  gboolean      tree_at_verdict;  /* the tree was there then */
+  gboolean      building_at_verdict;
+  gboolean      host_at_verdict;  /* a host was named then */
+  gboolean      tree;             /* tree-found emitted */
+} Found;
+
+static void
+found_loaded_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      data)
+{
+  ((Found *) data)->loaded = g_object_ref (result);
+}
+
+static void
+found_verdict_cb (TprofProfile *profile,
+                  Found        *found)
+{
+  TprofStragglerVerdict verdict = { 0 };
+  const TprofTopology *topology = NULL;
+
+  found->verdict = TRUE;
+  found->tree_at_verdict = _tprof_profile_has_tree (profile);
+  found->building_at_verdict = _tprof_profile_is_building_tree (profile);
+  found->host_at_verdict = _tprof_profile_decide_straggler (profile, &verdict, &topology)
+                           && verdict.kind == TPROF_STRAGGLER_VERDICT_GROUP;
+}
+
+static void
+found_tree_cb (TprofProfile *profile,
+               Found        *found)
+{
+  found->tree = TRUE;
+}
+
+static gboolean
+found_loaded (gpointer data)
+{
+  return ((Found *) data)->loaded != NULL;
+}
+
+static gboolean
+found_all (gpointer data)
+{
+  Found *found = data;
+
+  return found->verdict && found->tree;
+}
+
+/* A profile opened on its cache (TPROF_VIEWER_EAGER_SAMPLES=0, as every
+ * large one) reads each operation once in the background for the blame
+ * from arrival and for the tree: the host verdict is told as soon as the
+ * reading is done, before the tree (at 10^5 ranks many times longer to
+ * build) is there, and the tree follows. */
+static void
+test_hosts_verdict_before_tree (void)
+{
+  g_autofree char *path = make_scenario ("slow-node", 64);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TprofProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  Found found = { 0 };
+
+  g_setenv ("TPROF_VIEWER_EAGER_SAMPLES", "0", TRUE);
+  profile = _tprof_profile_new (file);
+  g_unsetenv ("TPROF_VIEWER_EAGER_SAMPLES");
+  g_signal_connect (profile, "stragglers-found", G_CALLBACK (found_verdict_cb), &found);
+  g_signal_connect (profile, "tree-found", G_CALLBACK (found_tree_cb), &found);
+  _tprof_profile_load_async (profile, NULL, found_loaded_cb, &found);
+  app_test_wait (found_loaded, &found);
+  /* the background pass starts here */
+  g_assert_true (_tprof_profile_load_finish (profile, found.loaded, &error));
+  g_assert_no_error (error);
+  g_object_unref (found.loaded);
+  app_test_wait (found_all, &found);
+  g_assert_true (found.host_at_verdict);
+  g_assert_false (found.tree_at_verdict);
+  g_assert_true (found.building_at_verdict);
+  g_assert_true (_tprof_profile_has_tree (profile));
+  g_assert_false (_tprof_profile_is_building_tree (profile));
+  _tprof_profile_close (profile);
+}
+
 /* TPROF_TEST_SHOTS_DIR=DIR shoots the host views into DIR (PROFILE is
  * TPROF_TEST_SHOTS_PROFILE, or the 1024-rank slow-node): Over Time and
  * the list with node000 expanded and node001 unchecked, at 1000 x 700 and
@@ -755,6 +843,7 @@ main (int   argc,
   g_test_add_func ("/app/hosts/click-host", test_hosts_click_host);
   g_test_add_func ("/app/hosts/many-ranks", test_hosts_many_ranks);
   g_test_add_func ("/app/hosts/per-host", test_hosts_per_host);
+  g_test_add_func ("/app/hosts/verdict-before-tree", test_hosts_verdict_before_tree);
   g_test_add_func ("/app/hosts/shots", test_hosts_shots);
 
   ret = g_test_run ();
