@@ -214,28 +214,6 @@ tprof_rank_chart_hit (TprofChart          *chart,
   return tprof_plot_ranks_hit (&plot, area, x, y);
 }
 
-/* The shown ranks of the hosts of bar @bar (ascending). */
-static GArray *
-tprof_rank_chart_bar_ranks (TprofRankChart *self,
-                            gsize           bar)
-{
-  const TprofTopology *topo = _tprof_profile_get_topology (_tprof_chart_get_profile (TPROF_CHART (self)));
-  const TprofGroupBar *b = &self->groups->bars[bar];
-  const guint8 *mask = _tprof_chart_get_mask (TPROF_CHART (self));
-  GArray *ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
-
-  for (gsize g = b->first_group; g <= b->last_group; g++)
-    {
-      gsize n;
-      const gint32 *group = tprof_topology_group_ranks (topo, self->groups->level, g, &n);
-
-      for (gsize i = 0; i < n; i++)
-        if (mask == NULL || mask[group[i]])
-          g_array_append_val (ranks, group[i]);
-    }
-  return ranks;
-}
-
 static void
 released_cb (GtkGestureClick *click,
              int              n_press,
@@ -253,7 +231,7 @@ released_cb (GtkGestureClick *click,
       g_signal_emit (self, signals[RANK_CLICKED], 0, (int) self->ranks[hit].rank);
       return;
     }
-  ranks = tprof_rank_chart_bar_ranks (self, (gsize) hit);
+  ranks = _tprof_chart_bar_ranks (TPROF_CHART (self), self->groups->level, &self->groups->bars[hit]);
   g_signal_emit (self, signals[RANKS_CLICKED], 0, ranks->data, ranks->len);
 }
 
@@ -487,7 +465,7 @@ _tprof_rank_chart_get_marked_ranks (TprofRankChart *self,
   for (gsize i = 0; i < plot.n_ranks; i++)
     if (marked[i] && self->groups != NULL)
       {
-        GArray *bar = tprof_rank_chart_bar_ranks (self, i);
+        GArray *bar = _tprof_chart_bar_ranks (TPROF_CHART (self), self->groups->level, &self->groups->bars[i]);
 
         g_array_append_vals (ranks, bar->data, bar->len);
         g_array_unref (bar);
