@@ -83,6 +83,19 @@ after_paint_cb (GdkFrameClock *clock,
 }
 
 void
+app_test_gui_wait_frame (TprofWindow *window)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (window));
+  gpointer drawn = GINT_TO_POINTER (FALSE);
+  gulong handler;
+
+  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &drawn);
+  gtk_widget_queue_draw (GTK_WIDGET (window));
+  app_test_wait (frame_drawn, &drawn);
+  g_signal_handler_disconnect (clock, handler);
+}
+
+void
 app_test_gui_render_png (TprofWindow *window,
                          const char  *path)
 {
@@ -91,17 +104,11 @@ app_test_gui_render_png (TprofWindow *window,
   g_autoptr(GdkTexture) texture = NULL;
   GskRenderNode *node;
   GtkSnapshot *snapshot;
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
-  gpointer drawn = GINT_TO_POINTER (FALSE);
-  gulong handler;
   int width;
   int height;
 
   /* let layout settle: wait for a painted frame */
-  handler = g_signal_connect (clock, "after-paint", G_CALLBACK (after_paint_cb), &drawn);
-  gtk_widget_queue_draw (widget);
-  app_test_wait (frame_drawn, &drawn);
-  g_signal_handler_disconnect (clock, handler);
+  app_test_gui_wait_frame (window);
 
   width = gtk_widget_get_width (widget);
   height = gtk_widget_get_height (widget);

@@ -19,6 +19,8 @@ void              app_test_gui_open         (TprofWindow      *window,
                                              const char       *path);
 /* Waits until @window no longer loads or recomputes. */
 void              app_test_gui_wait_idle    (TprofWindow      *window);
+/* Queues a redraw of @window and waits until its next frame is painted. */
+void              app_test_gui_wait_frame   (TprofWindow      *window);
 /* Renders @window as it would appear on screen into the PNG @path. */
 void              app_test_gui_render_png   (TprofWindow      *window,
                                              const char       *path);

@@ -690,6 +690,185 @@ test_hosts_per_host (void)
   close_window (window);
 }
 
+/* Breakdown of step on 1024 ranks (128 hosts of 8) at 1000 x 700: fewer
+ * bars of 3 px fit than ranks, so the bars are hosts, named on the axis;
+ * beside the legend they are runs of hosts, each showing every part of
+ * its host of largest total, summed over its 8 ranks (here from the
+ * per-rank breakdown the chart also keeps); a click on the bar of
+ * node064 shows the ranks of its hosts. */
+static void
+test_hosts_breakdown (void)
+{
+  g_autofree char *path = make_scenario ("slow-node", 1024);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = open_sized (path, 1000, 700);
+  TprofBreakdownView *view = _tprof_charts_panel_get_breakdown (window->charts);
+  const TprofPlotBreakdownGroups *groups;
+  const TprofPlotBreakdown *plot;
+  TprofPlotArea area;
+  guint slow = G_MAXUINT;
+
+  /* step: forward, backward and allreduce run inside it */
+  for (gsize i = 0; i < _tprof_profile_get_n_operations (window->profile); i++)
+    if (g_str_equal (_tprof_profile_get_name (window->profile, i), "step"))
+      _tprof_operation_table_select_index (window->table, (int) i);
+  g_settings_set_string (settings, "rank-metric", "breakdown");
+  settle (window);
+  if (g_getenv ("TPROF_TEST_SHOTS_DIR") != NULL)
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TPROF_TEST_SHOTS_DIR"), "breakdown-hosts.png", NULL);
+
+      app_test_gui_render_png (window, png);
+    }
+  plot = _tprof_breakdown_view_get_plot (view);
+  groups = _tprof_breakdown_view_get_groups (view);
+  g_assert_nonnull (plot);
+  g_assert_nonnull (groups);
+  g_assert_cmpuint (plot->n_ranks, ==, 1024);
+  g_assert_true (_tprof_chart_get_area (TPROF_CHART (view), &area));
+  g_test_message ("%u bars of hosts in %.0f px, %u parts", groups->n_bars, area.width, plot->n_parts);
+  g_assert_cmpfloat (area.width / groups->n_bars, >=, TPROF_PLOT_RANKS_MIN_BAR);
+  g_assert_cmpuint (groups->n_bars, <, 128);
+  g_assert_cmpuint (groups->bars[groups->n_bars - 1].last_group, ==, 127);
+  for (guint j = 0; j < groups->n_bars; j++)
+    {
+      const TprofGroupBar *bar = &groups->bars[j];
+      g_autofree char *first = g_strdup_printf ("node%03zu", bar->first_group);
+      guint top = G_MAXUINT;
+      double top_total = -1;
+
+      g_assert_true (g_str_has_prefix (groups->labels[j], first));
+      /* the host of the run with the largest total, its parts summed */
+      for (gsize h = bar->first_group; h <= bar->last_group; h++)
+        {
+          double total = 0;
+
+          for (guint k = 0; k < plot->n_ranks; k++)
+            for (guint p = 0; p < plot->n_parts; p++)
+              if (plot->ranks[k] / 8 == (gint32) h && isfinite (plot->values[p * plot->n_ranks + k]))
+                total += plot->values[p * plot->n_ranks + k];
+          if (total > top_total)
+            {
+              top_total = total;
+              top = (guint) h;
+            }
+        }
+      g_assert_cmpuint (bar->top_group, ==, top);
+      for (guint p = 0; p < plot->n_parts; p++)
+        {
+          double want = 0;
+
+          for (guint k = 0; k < plot->n_ranks; k++)
+            if (plot->ranks[k] / 8 == (gint32) top)
+              want += plot->values[p * plot->n_ranks + k];
+          g_assert_cmpfloat (fabs (groups->matrix->values[p * groups->n_bars + j] - want), <=, 1e-9 * fabs (want));
+        }
+      if (bar->first_group <= 64 && 64 <= bar->last_group)
+        slow = j;
+    }
+  {
+    /* the click recomputes the chart: its bars are gone after it */
+    g_autofree char *shown = g_strdup_printf ("%zu-%zu", groups->bars[slow].first_group * 8,
+                                              groups->bars[slow].last_group * 8 + 7);
+
+    click_chart (view, area.x + (slow + 0.5) * area.width / groups->n_bars, area.y + area.height - 2);
+    g_assert_true (selects (window, shown));
+  }
+  /* 8 ranks: a bar each again */
+  settle (window);
+  g_assert_null (_tprof_breakdown_view_get_groups (view));
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
+/* What a large profile's background pass found, as its signals told. */
+typedef struct
+{
+  GAsyncResult *loaded;
+  gboolean      verdict;          /* stragglers-found emitted */
+  gboolean      tree_at_verdict;  /* the tree was there then */
+  gboolean      building_at_verdict;
+  gboolean      host_at_verdict;  /* a host was named then */
+  gboolean      tree;             /* tree-found emitted */
+} Found;
+
+static void
+found_loaded_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      data)
+{
+  ((Found *) data)->loaded = g_object_ref (result);
+}
+
+static void
+found_verdict_cb (TprofProfile *profile,
+                  Found        *found)
+{
+  TprofStragglerVerdict verdict = { 0 };
+  const TprofTopology *topology = NULL;
+
+  found->verdict = TRUE;
+  found->tree_at_verdict = _tprof_profile_has_tree (profile);
+  found->building_at_verdict = _tprof_profile_is_building_tree (profile);
+  found->host_at_verdict = _tprof_profile_decide_straggler (profile, &verdict, &topology)
+                           && verdict.kind == TPROF_STRAGGLER_VERDICT_GROUP;
+}
+
+static void
+found_tree_cb (TprofProfile *profile,
+               Found        *found)
+{
+  found->tree = TRUE;
+}
+
+static gboolean
+found_loaded (gpointer data)
+{
+  return ((Found *) data)->loaded != NULL;
+}
+
+static gboolean
+found_all (gpointer data)
+{
+  Found *found = data;
+
+  return found->verdict && found->tree;
+}
+
+/* A profile opened on its cache (TPROF_VIEWER_EAGER_SAMPLES=0, as every
+ * large one) reads each operation once in the background for the blame
+ * from arrival and for the tree: the host verdict is told as soon as the
+ * reading is done, before the tree (at 10^5 ranks many times longer to
+ * build) is there, and the tree follows. */
+static void
+test_hosts_verdict_before_tree (void)
+{
+  g_autofree char *path = make_scenario ("slow-node", 64);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(TprofProfile) profile = NULL;
+  g_autoptr(GError) error = NULL;
+  Found found = { 0 };
+
+  g_setenv ("TPROF_VIEWER_EAGER_SAMPLES", "0", TRUE);
+  profile = _tprof_profile_new (file);
+  g_unsetenv ("TPROF_VIEWER_EAGER_SAMPLES");
+  g_signal_connect (profile, "stragglers-found", G_CALLBACK (found_verdict_cb), &found);
+  g_signal_connect (profile, "tree-found", G_CALLBACK (found_tree_cb), &found);
+  _tprof_profile_load_async (profile, NULL, found_loaded_cb, &found);
+  app_test_wait (found_loaded, &found);
+  /* the background pass starts here */
+  g_assert_true (_tprof_profile_load_finish (profile, found.loaded, &error));
+  g_assert_no_error (error);
+  g_object_unref (found.loaded);
+  app_test_wait (found_all, &found);
+  g_assert_true (found.host_at_verdict);
+  g_assert_false (found.tree_at_verdict);
+  g_assert_true (found.building_at_verdict);
+  g_assert_true (_tprof_profile_has_tree (profile));
+  g_assert_false (_tprof_profile_is_building_tree (profile));
+  _tprof_profile_close (profile);
+}
+
 /* TPROF_TEST_SHOTS_DIR=DIR shoots the host views into DIR (PROFILE is
  * TPROF_TEST_SHOTS_PROFILE, or the 1024-rank slow-node): Over Time and
  * the list with node000 expanded and node001 unchecked, at 1000 x 700 and
@@ -755,6 +934,8 @@ main (int   argc,
   g_test_add_func ("/app/hosts/click-host", test_hosts_click_host);
   g_test_add_func ("/app/hosts/many-ranks", test_hosts_many_ranks);
   g_test_add_func ("/app/hosts/per-host", test_hosts_per_host);
+  g_test_add_func ("/app/hosts/verdict-before-tree", test_hosts_verdict_before_tree);
+  g_test_add_func ("/app/hosts/breakdown", test_hosts_breakdown);
   g_test_add_func ("/app/hosts/shots", test_hosts_shots);
 
   ret = g_test_run ();

@@ -145,6 +145,68 @@ test_thousands_of_ranks (void)
   g_free (ranks);
 }
 
+/* Bars of hosts at 10^5 ranks: about 100 bars each a run of hosts,
+ * named "node12375–12499" and so on. Whatever the number of bars (and so
+ * whichever slot the last name falls on), names are drawn under the plot
+ * only: the strip right of the plot, where the last slot's name would run
+ * to the picture's edge, stays blank, and names are still drawn. */
+static int
+host_names_ink (int  n,
+                int *under)
+{
+  TprofRankSummary *ranks = make_ranks ((gsize) n, (gsize) n / 2, 2);
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  Drawing d;
+  cairo_surface_t *surface;
+  int width, right = 0;
+  double bottom;
+
+  for (int i = 0; i < n; i++)
+    g_ptr_array_add (labels, g_strdup_printf ("node%05d\u2013%05d", i * 125, i * 125 + 124));
+  g_ptr_array_add (labels, NULL);
+  tprof_plot_ranks_init (&d.plot);
+  d.plot.ranks = ranks;
+  d.plot.n_ranks = (gsize) n;
+  d.plot.bar_labels = (const char *const *) labels->pdata;
+  d.plot.x_title = "Hosts";
+  surface = plot_test_render (800, 500, draw_ranks, &d);
+  if (n == 85 && g_getenv ("TPROF_PLOT_SHOTS") != NULL)
+    cairo_surface_write_to_png (surface, g_getenv ("TPROF_PLOT_SHOTS"));
+  width = cairo_image_surface_get_width (surface);
+  bottom = d.area.y + d.area.height;
+  *under = 0;
+  for (int y = (int) ceil (bottom) + 2; y < (int) bottom + 30; y++)
+    for (int x = (int) d.area.x; x < width; x++)
+      {
+        int rgb[3];
+        gboolean ink;
+
+        plot_test_pixel (surface, x, y, rgb);
+        ink = rgb[0] < 200 || rgb[1] < 200 || rgb[2] < 200;
+        if (x >= (int) ceil (d.area.x + d.area.width) + 2)
+          right += ink;
+        else
+          *under += ink;
+      }
+  cairo_surface_destroy (surface);
+  g_free (ranks);
+  return right;
+}
+
+static void
+test_host_names_stay_under_plot (void)
+{
+  for (int n = 80; n <= 120; n++)
+    {
+      int under, right = host_names_ink (n, &under);
+
+      if (right != 0)
+        g_test_message ("%d bars: %d inked pixels right of the plot", n, right);
+      g_assert_cmpint (right, ==, 0);
+      g_assert_cmpint (under, >, 50);
+    }
+}
+
 static void
 test_hit (void)
 {
@@ -185,6 +247,7 @@ main (int argc, char **argv)
   g_test_add_func ("/plot/ranks/bars-and-highlight", test_bars_and_highlight);
   g_test_add_func ("/plot/ranks/mean-whiskers", test_mean_whiskers);
   g_test_add_func ("/plot/ranks/thousands-of-ranks", test_thousands_of_ranks);
+  g_test_add_func ("/plot/ranks/host-names-stay-under-plot", test_host_names_stay_under_plot);
   g_test_add_func ("/plot/ranks/hit", test_hit);
   g_test_add_func ("/plot/ranks/empty", test_empty);
   return g_test_run ();

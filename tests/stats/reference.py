@@ -5,6 +5,7 @@
 #        reference.py arrival DIR WORLD_SIZE      (docs/analysis.md: occurrences, arrival, blame)
 #        reference.py nesting DIR N_OPS [UNTIMED_OP...]   (docs/analysis.md: nesting)
 #        reference.py host-summaries DIR PER_HOST [EXCLUDED_RANK...]
+#        reference.py breakdown-hosts DIR N_PARTS PER_HOST
 # DIR holds times.bin (float64) and ranks.bin (int32), native byte order;
 # arrival reads starts.bin (float64) when present, nesting also threads.bin
 # and ops.bin (int32: each sample's operation; samples in operation order).
@@ -390,6 +391,19 @@ def cmd_host_summaries(directory, per_host, excluded):
         emit('host_%d' % h, summary(times[hosts == h]))
 
 
+def cmd_breakdown_hosts(directory, n_parts, per_host):
+    """A breakdown's columns by host (rank r on host r // PER_HOST):
+    times.bin holds each column's N_PARTS values in turn, ranks.bin the
+    column's rank for each. Per host: each part summed over its columns
+    (NaN where one is), then its total (NaN counted as 0)."""
+    times, ranks = load(directory)
+    values = times.reshape(-1, n_parts)
+    hosts = ranks.reshape(-1, n_parts)[:, 0] // per_host
+    for h in np.unique(hosts):
+        cols = values[hosts == h]
+        emit('host_%d' % h, list(cols.sum(axis=0)) + [np.nansum(cols)])
+
+
 def main():
     command, rest = sys.argv[1], sys.argv[2:]
     if command == 'stats':
@@ -404,6 +418,8 @@ def main():
         cmd_nesting(rest[0], int(rest[1]), {int(x) for x in rest[2:]})
     elif command == 'host-summaries':
         cmd_host_summaries(rest[0], int(rest[1]), [int(x) for x in rest[2:]])
+    elif command == 'breakdown-hosts':
+        cmd_breakdown_hosts(rest[0], int(rest[1]), int(rest[2]))
     elif command == 'compare':
         cmd_compare(rest[0])
     elif command == 'heatmap':

@@ -263,6 +263,104 @@ test_group_bars_runs (void)
   tprof_topology_free (topo);
 }
 
+/* A breakdown of 3 parts (2 children, then self time) on 40 ranks (10
+ * hosts of 4, rank 5 without the operation, rank 13's self time unknown)
+ * as bars of hosts: one per host, each part summed over the host's ranks
+ * as numpy sums them; then 4 bars of runs of hosts (as bin_groups puts
+ * them), each the host of largest total, host 6 made the slowest. */
+static void
+test_group_breakdown (void)
+{
+  enum { PARTS = 3, WORLD = 40 };
+  TprofTopology *topo = hosts_of_four ();
+  TprofBreakdown b = { .n_parts = PARTS };
+  size_t children[] = { 4, 7 };
+  int32_t ranks[WORLD];
+  double values[PARTS * WORLD];
+  double times[PARTS * WORLD];
+  int32_t column_ranks[PARTS * WORLD];
+  const char *args[] = { "3", "4", NULL };
+  g_autoptr(StatsReference) ref = NULL;
+  g_autoptr(GRand) rand = g_rand_new_with_seed (29);
+  TprofGroupBar bars[16];
+  TprofBreakdown *hosts;
+  size_t n = 0;
+
+  for (int32_t r = 0; r < WORLD; r++)
+    if (r != 5)
+      ranks[n++] = r;
+  b.n_ranks = n;
+  b.children = children;
+  b.ranks = ranks;
+  b.values = values;
+  for (size_t k = 0; k < n; k++)
+    for (size_t p = 0; p < PARTS; p++)
+      {
+        double v = g_rand_double_range (rand, 0.5, 2.0) * (ranks[k] / 4 == 6 ? 3 : 1);
+
+        if (p == PARTS - 1 && ranks[k] == 13)
+          v = NAN;
+        values[p * n + k] = v;
+        times[k * PARTS + p] = v;
+        column_ranks[k * PARTS + p] = ranks[k];
+      }
+  ref = stats_reference_run ("breakdown-hosts", times, column_ranks, n * PARTS, args);
+
+  hosts = tprof_topology_group_breakdown (topo, TPROF_TOPOLOGY_HOST, &b, 16, bars);
+  g_assert_nonnull (hosts);
+  g_assert_cmpuint (hosts->n_ranks, ==, 10);
+  g_assert_cmpuint (hosts->n_parts, ==, PARTS);
+  g_assert_cmpuint (hosts->children[1], ==, 7);
+  for (gsize h = 0; h < 10; h++)
+    {
+      g_autofree char *name = g_strdup_printf ("host_%zu", h);
+      gsize got;
+      const double *want = stats_reference_get (ref, name, &got);
+
+      g_assert_cmpuint (got, ==, PARTS + 1);
+      g_assert_cmpuint (bars[h].first_group, ==, h);
+      g_assert_cmpuint (bars[h].top_group, ==, h);
+      g_assert_cmpuint (bars[h].ranks_shown, ==, h == 1 ? 3 : 4);
+      g_assert_cmpint (hosts->ranks[h], ==, (int32_t) h * 4);
+      for (gsize p = 0; p < PARTS; p++)
+        stats_assert_close (hosts->values[p * 10 + h], want[p], 1e-12);
+      stats_assert_close (bars[h].summary.sum, want[PARTS], 1e-12);
+    }
+  g_assert_true (isnan (hosts->values[2 * 10 + 3]));
+  tprof_breakdown_free (hosts);
+
+  hosts = tprof_topology_group_breakdown (topo, TPROF_TOPOLOGY_HOST, &b, 4, bars);
+  g_assert_nonnull (hosts);
+  g_assert_cmpuint (hosts->n_ranks, ==, 4);
+  for (gsize j = 0; j < 4; j++)
+    {
+      gsize top = bars[j].first_group;
+
+      for (gsize h = bars[j].first_group; h <= bars[j].last_group; h++)
+        {
+          g_autofree char *name = g_strdup_printf ("host_%zu", h);
+          g_autofree char *top_name = g_strdup_printf ("host_%zu", top);
+          gsize got;
+
+          if (stats_reference_get (ref, name, &got)[PARTS] > stats_reference_get (ref, top_name, &got)[PARTS])
+            top = h;
+        }
+      g_assert_cmpuint (bars[j].top_group, ==, top);
+      {
+        g_autofree char *name = g_strdup_printf ("host_%zu", top);
+        gsize got;
+        const double *want = stats_reference_get (ref, name, &got);
+
+        for (gsize p = 0; p < PARTS; p++)
+          stats_assert_close (hosts->values[p * 4 + j], want[p], 1e-12);
+      }
+    }
+  g_assert_cmpuint (bars[2].top_group, ==, 6);
+  g_assert_cmpuint (bars[3].last_group, ==, 9);
+  tprof_breakdown_free (hosts);
+  tprof_topology_free (topo);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -274,5 +372,6 @@ main (int   argc,
   g_test_add_func ("/stats/topology-rows/summaries", test_group_summaries);
   g_test_add_func ("/stats/topology-rows/bars-per-host", test_group_bars_per_host);
   g_test_add_func ("/stats/topology-rows/bars-runs", test_group_bars_runs);
+  g_test_add_func ("/stats/topology-rows/breakdown", test_group_breakdown);
   return g_test_run ();
 }

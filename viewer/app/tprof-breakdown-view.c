@@ -20,10 +20,15 @@ struct _TprofBreakdownView
   GPtrArray          *part_names;   /* char * */
   char               *subtitle;
   char               *message;      /* why nothing is drawn, or NULL */
+  /* more ranks than bars of TPROF_PLOT_RANKS_MIN_BAR px: bars of hosts,
+   * made for @room bars */
+  TprofPlotBreakdownGroups *groups;
+  guint               room;
 };
 
 enum {
   RANK_CLICKED,
+  RANKS_CLICKED,
   N_SIGNALS
 };
 
@@ -36,6 +41,8 @@ breakdown_clear (TprofBreakdownView *self)
 {
   self->drawn = FALSE;
   self->plot = (TprofPlotBreakdown) { 0 };
+  g_clear_pointer (&self->groups, tprof_plot_breakdown_groups_free);
+  self->room = 0;
   g_clear_pointer (&self->matrix, tprof_breakdown_free);
   g_ptr_array_set_size (self->part_names, 0);
   g_clear_pointer (&self->subtitle, g_free);
@@ -131,6 +138,39 @@ tprof_breakdown_view_empty_message (TprofChart *chart)
   return TPROF_BREAKDOWN_VIEW (chart)->message;
 }
 
+/* The plot as drawn: bars of hosts when there are. */
+static TprofPlotBreakdown
+shown_plot (TprofBreakdownView *self)
+{
+  TprofPlotBreakdown plot = self->plot;
+
+  if (self->groups != NULL)
+    tprof_plot_breakdown_use_groups (&plot, self->groups);
+  return plot;
+}
+
+/* More ranks than bars of TPROF_PLOT_RANKS_MIN_BAR px: a bar per host (or
+ * run of hosts), as on the rank chart, made again when the room changes. */
+static void
+fit_bars (TprofBreakdownView   *self,
+          double                width,
+          double                height,
+          const TprofPlotTheme *theme)
+{
+  const TprofTopology *topo = _tprof_profile_get_topology (_tprof_chart_get_profile (TPROF_CHART (self)));
+  guint room;
+
+  if (topo == NULL)
+    return;
+  room = (guint) MAX (tprof_plot_breakdown_bars_width (width, height, &self->plot, theme)
+                      / TPROF_PLOT_RANKS_MIN_BAR, 1);
+  if (room == self->room)
+    return;
+  self->room = room;
+  g_clear_pointer (&self->groups, tprof_plot_breakdown_groups_free);
+  self->groups = tprof_plot_breakdown_groups_new (self->matrix, topo, room);
+}
+
 static void
 tprof_breakdown_view_draw (TprofChart           *chart,
                            cairo_t              *cr,
@@ -141,12 +181,18 @@ tprof_breakdown_view_draw (TprofChart           *chart,
                            TprofPlotArea        *area)
 {
   TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (chart);
-  TprofPlotBreakdown plot = self->plot;
-  /* TRANSLATORS: the chart title; %s is the operation name */
-  g_autofree char *title = _tprof_chart_format_title (chart, _("Breakdown per Rank: %s"));
+  TprofPlotBreakdown plot;
+  g_autofree char *title = NULL;
 
   if (!self->drawn)
     return;
+  fit_bars (self, width, height, theme);
+  plot = shown_plot (self);
+  title = self->groups != NULL
+          /* TRANSLATORS: the chart title when its bars are hosts; %s is the operation name */
+          ? _tprof_chart_format_title (chart, _("Breakdown per Host: %s"))
+          /* TRANSLATORS: the chart title; %s is the operation name */
+          : _tprof_chart_format_title (chart, _("Breakdown per Rank: %s"));
   plot.title = title;
   tprof_plot_breakdown_draw (cr, width, height, &plot, theme, area);
 }
@@ -158,8 +204,26 @@ tprof_breakdown_view_hit (TprofChart          *chart,
                           double               y)
 {
   TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (chart);
+  TprofPlotBreakdown plot = shown_plot (self);
 
-  return self->drawn ? tprof_plot_breakdown_hit (&self->plot, area, x, y) : -1;
+  return self->drawn ? tprof_plot_breakdown_hit (&plot, area, x, y) : -1;
+}
+
+/* Who bar @j of hosts is: its host, or its hosts and the one shown, and
+ * the ranks shown (the rank chart's words). */
+static char *
+describe_bar (const TprofPlotBreakdownGroups *groups,
+              gsize                           j)
+{
+  const TprofGroupBar *bar = &groups->bars[j];
+
+  if (bar->first_group == bar->last_group)
+    return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %zu rank shown", "%s, %zu ranks shown",
+                                         bar->ranks_shown),
+                            groups->labels[j], bar->ranks_shown);
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: the slowest, %s, %zu rank shown",
+                                       "%s: the slowest, %s, %zu ranks shown", bar->ranks_shown),
+                          groups->labels[j], groups->names[j], bar->ranks_shown);
 }
 
 /* Hovering a part: the rank (and its host), the part and its time. */
@@ -168,24 +232,29 @@ tprof_breakdown_view_describe (TprofChart *chart,
                                gssize      index)
 {
   TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (chart);
+  TprofPlotBreakdown plot = shown_plot (self);
   g_autofree char *who = NULL;
   g_autofree char *part = NULL;
   g_autofree char *time = NULL;
   const char *host;
   gint32 rank;
 
-  if (!self->drawn || index < 0 || (gsize) index >= (gsize) self->plot.n_parts * self->plot.n_ranks)
+  if (!self->drawn || index < 0 || (gsize) index >= (gsize) plot.n_parts * plot.n_ranks)
     return NULL;
-  rank = self->plot.ranks[index % self->plot.n_ranks];
+  rank = plot.ranks[index % plot.n_ranks];
   host = _tprof_profile_get_hostname (_tprof_chart_get_profile (chart), rank);
-  who = host != NULL ? g_strdup_printf (_("Rank %d on %s"), rank, host) : g_strdup_printf (_("Rank %d"), rank);
-  part = tprof_escape_text (self->plot.part_names[index / self->plot.n_ranks]);
-  time = tprof_format_duration (self->plot.values[index], 4);
+  if (self->groups != NULL)
+    who = describe_bar (self->groups, (gsize) (index % plot.n_ranks));
+  else
+    who = host != NULL ? g_strdup_printf (_("Rank %d on %s"), rank, host) : g_strdup_printf (_("Rank %d"), rank);
+  part = tprof_escape_text (plot.part_names[index / plot.n_ranks]);
+  time = tprof_format_duration (plot.values[index], 4);
   /* Translators: hovering a part of a rank's bar in the breakdown: the rank, the part, its time */
   return g_strdup_printf (_("%s\n%s: %s"), who, part, time);
 }
 
-/* A click on a bar shows its rank alone, as on the rank chart. */
+/* A click on a bar shows its rank alone, or a bar of hosts their ranks,
+ * as on the rank chart. */
 static void
 released_cb (GtkGestureClick    *click,
              int                 n_press,
@@ -195,8 +264,17 @@ released_cb (GtkGestureClick    *click,
 {
   gssize hit = _tprof_chart_hit (TPROF_CHART (self), x, y);
 
-  if (hit >= 0 && self->drawn)
-    g_signal_emit (self, signals[RANK_CLICKED], 0, (int) self->plot.ranks[hit % self->plot.n_ranks]);
+  if (hit < 0 || !self->drawn)
+    return;
+  if (self->groups != NULL)
+    {
+      g_autoptr(GArray) ranks = _tprof_chart_bar_ranks (TPROF_CHART (self), self->groups->level,
+                                                        &self->groups->bars[hit % self->groups->n_bars]);
+
+      g_signal_emit (self, signals[RANKS_CLICKED], 0, ranks->data, ranks->len);
+      return;
+    }
+  g_signal_emit (self, signals[RANK_CLICKED], 0, (int) self->plot.ranks[hit % self->plot.n_ranks]);
 }
 
 static void
@@ -241,6 +319,10 @@ tprof_breakdown_view_class_init (TprofBreakdownViewClass *klass)
   signals[RANK_CLICKED] =
     g_signal_new ("rank-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+  /* the ranks of a bar of hosts (const gint32 *, their number) */
+  signals[RANKS_CLICKED] =
+    g_signal_new ("ranks-clicked", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_UINT);
 }
 
 static void
@@ -262,3 +344,11 @@ _tprof_breakdown_view_get_plot (TprofBreakdownView *self)
   return self->drawn ? &self->plot : NULL;
 }
 
+
+const TprofPlotBreakdownGroups *
+_tprof_breakdown_view_get_groups (TprofBreakdownView *self)
+{
+  g_return_val_if_fail (TPROF_IS_BREAKDOWN_VIEW (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
+  return self->drawn ? self->groups : NULL;
+}

@@ -13,4 +13,7 @@ G_DECLARE_FINAL_TYPE (TprofBreakdownView, tprof_breakdown_view, TPROF, BREAKDOWN
  * no operation inside the selected one). The title is not set. */
 const TprofPlotBreakdown *_tprof_breakdown_view_get_plot (TprofBreakdownView *self);
 
+/* The bars of hosts drawn when ranks outnumber pixels, or NULL. */
+const TprofPlotBreakdownGroups *_tprof_breakdown_view_get_groups (TprofBreakdownView *self);
+
 G_END_DECLS

@@ -454,6 +454,27 @@ _tprof_chart_get_mask (TprofChart *self)
   return priv->mask != NULL ? g_bytes_get_data (priv->mask, NULL) : NULL;
 }
 
+GArray *
+_tprof_chart_bar_ranks (TprofChart          *self,
+                        gsize                level,
+                        const TprofGroupBar *bar)
+{
+  const TprofTopology *topo = _tprof_profile_get_topology (_tprof_chart_get_profile (self));
+  const guint8 *mask = _tprof_chart_get_mask (self);
+  GArray *ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  for (gsize g = bar->first_group; topo != NULL && g <= bar->last_group; g++)
+    {
+      gsize n;
+      const gint32 *group = tprof_topology_group_ranks (topo, level, g, &n);
+
+      for (gsize i = 0; i < n; i++)
+        if (mask == NULL || mask[group[i]])
+          g_array_append_val (ranks, group[i]);
+    }
+  return ranks;
+}
+
 static void
 tprof_chart_dispose (GObject *object)
 {

@@ -113,6 +113,10 @@ char                     *_tprof_chart_format_title  (TprofChart *self,
                                                       const char *format);
 /* world_size bytes, non-zero for a shown rank; NULL: every rank. */
 const guint8            *_tprof_chart_get_mask      (TprofChart *self);
+/* The ranks shown of the groups of @level that @bar covers, ascending. */
+GArray                  *_tprof_chart_bar_ranks     (TprofChart          *self,
+                                                     gsize                level,
+                                                     const TprofGroupBar *bar);
 /* Recomputes and redraws after a setting of the subclass changed (when
  * the chart is on screen; else once it is mapped or refreshed). */
 void                     _tprof_chart_recompute     (TprofChart *self);

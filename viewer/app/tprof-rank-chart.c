@@ -214,28 +214,6 @@ tprof_rank_chart_hit (TprofChart          *chart,
   return tprof_plot_ranks_hit (&plot, area, x, y);
 }
 
-/* The shown ranks of the hosts of bar @bar (ascending). */
-static GArray *
-tprof_rank_chart_bar_ranks (TprofRankChart *self,
-                            gsize           bar)
-{
-  const TprofTopology *topo = _tprof_profile_get_topology (_tprof_chart_get_profile (TPROF_CHART (self)));
-  const TprofGroupBar *b = &self->groups->bars[bar];
-  const guint8 *mask = _tprof_chart_get_mask (TPROF_CHART (self));
-  GArray *ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
-
-  for (gsize g = b->first_group; g <= b->last_group; g++)
-    {
-      gsize n;
-      const gint32 *group = tprof_topology_group_ranks (topo, self->groups->level, g, &n);
-
-      for (gsize i = 0; i < n; i++)
-        if (mask == NULL || mask[group[i]])
-          g_array_append_val (ranks, group[i]);
-    }
-  return ranks;
-}
-
 static void
 released_cb (GtkGestureClick *click,
              int              n_press,
@@ -253,8 +231,27 @@ released_cb (GtkGestureClick *click,
       g_signal_emit (self, signals[RANK_CLICKED], 0, (int) self->ranks[hit].rank);
       return;
     }
-  ranks = tprof_rank_chart_bar_ranks (self, (gsize) hit);
+  ranks = _tprof_chart_bar_ranks (TPROF_CHART (self), self->groups->level, &self->groups->bars[hit]);
   g_signal_emit (self, signals[RANKS_CLICKED], 0, ranks->data, ranks->len);
+}
+
+/* A tooltip of a bar's statistics: @format takes, in this order, who the
+ * bar is, the sample count, total, mean, std, min and max. */
+static char *
+describe_summary (const char             *format,
+                  const char             *who,
+                  const TprofRankSummary *rs)
+{
+  g_autofree char *sum = tprof_format_duration (rs->sum, 4);
+  g_autofree char *mean = tprof_format_duration (rs->mean, 4);
+  g_autofree char *std = tprof_format_duration (rs->std, 3);
+  g_autofree char *min = tprof_format_duration (rs->min, 4);
+  g_autofree char *max = tprof_format_duration (rs->max, 4);
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  return g_strdup_printf (format, who, rs->count, sum, mean, std, min, max);
+#pragma GCC diagnostic pop
 }
 
 /* A bar of hosts: its hosts, the one it shows and its ranks' statistics. */
@@ -263,23 +260,11 @@ describe_bar (TprofRankChart *self,
               gssize          index)
 {
   const TprofGroupBar *bar;
-  const TprofRankSummary *rs;
-  g_autofree char *sum = NULL;
-  g_autofree char *mean = NULL;
-  g_autofree char *std = NULL;
-  g_autofree char *min = NULL;
-  g_autofree char *max = NULL;
   g_autofree char *who = NULL;
 
   if ((gsize) index >= self->groups->n_bars)
     return NULL;
   bar = &self->groups->bars[index];
-  rs = &bar->summary;
-  sum = tprof_format_duration (rs->sum, 4);
-  mean = tprof_format_duration (rs->mean, 4);
-  std = tprof_format_duration (rs->std, 3);
-  min = tprof_format_duration (rs->min, 4);
-  max = tprof_format_duration (rs->max, 4);
   if (bar->first_group == bar->last_group)
     /* Translators: hovering a bar of one host: its name and how many of its ranks are shown */
     who = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s, %zu rank shown", "%s, %zu ranks shown",
@@ -292,8 +277,8 @@ describe_bar (TprofRankChart *self,
                                         "%s: the slowest, %s, %zu ranks shown", bar->ranks_shown),
                            self->groups->labels[index], self->groups->names[index], bar->ranks_shown);
   /* Translators: the statistics of a host's ranks together shown when hovering its bar */
-  return g_strdup_printf (_("%s\nSamples: %zu\nTotal: %s\nMean: %s ± %s\nRange: %s – %s\nClick to show these ranks alone (again: the ranks shown before)"),
-                          who, rs->count, sum, mean, std, min, max);
+  return describe_summary (_("%s\nSamples: %zu\nTotal: %s\nMean: %s ± %s\nRange: %s – %s\nClick to show these ranks alone (again: the ranks shown before)"),
+                           who, &bar->summary);
 }
 
 static char *
@@ -304,11 +289,6 @@ tprof_rank_chart_describe (TprofChart *chart,
   TprofProfile *profile = _tprof_chart_get_profile (chart);
   const TprofRankSummary *rs;
   const char *host;
-  g_autofree char *sum = NULL;
-  g_autofree char *mean = NULL;
-  g_autofree char *std = NULL;
-  g_autofree char *min = NULL;
-  g_autofree char *max = NULL;
   g_autofree char *title = NULL;
 
   if (_tprof_chart_get_index (chart) == NULL || (gsize) index >= self->n_ranks)
@@ -318,11 +298,6 @@ tprof_rank_chart_describe (TprofChart *chart,
 
   rs = &self->ranks[index];
   host = _tprof_profile_get_hostname (profile, rs->rank);
-  sum = tprof_format_duration (rs->sum, 4);
-  mean = tprof_format_duration (rs->mean, 4);
-  std = tprof_format_duration (rs->std, 3);
-  min = tprof_format_duration (rs->min, 4);
-  max = tprof_format_duration (rs->max, 4);
 
   if (host != NULL)
     title = g_strdup_printf (_("Rank %d on %s"), rs->rank, host);
@@ -330,8 +305,8 @@ tprof_rank_chart_describe (TprofChart *chart,
     title = g_strdup_printf (_("Rank %d"), rs->rank);
 
   /* Translators: the statistics of one rank shown when hovering it */
-  return g_strdup_printf (_("%s\nSamples: %zu\nTotal: %s\nMean: %s ± %s\nRange: %s – %s\nClick to show this rank alone (again: the ranks shown before)"),
-                          title, rs->count, sum, mean, std, min, max);
+  return describe_summary (_("%s\nSamples: %zu\nTotal: %s\nMean: %s ± %s\nRange: %s – %s\nClick to show this rank alone (again: the ranks shown before)"),
+                           title, rs);
 }
 
 static void
@@ -490,7 +465,7 @@ _tprof_rank_chart_get_marked_ranks (TprofRankChart *self,
   for (gsize i = 0; i < plot.n_ranks; i++)
     if (marked[i] && self->groups != NULL)
       {
-        GArray *bar = tprof_rank_chart_bar_ranks (self, i);
+        GArray *bar = _tprof_chart_bar_ranks (TPROF_CHART (self), self->groups->level, &self->groups->bars[i]);
 
         g_array_append_vals (ranks, bar->data, bar->len);
         g_array_unref (bar);

@@ -30,6 +30,10 @@ struct _TprofRankFilter
    * latest last; the user's own change of the filter forgets them */
   GPtrArray   *previous;
   gboolean     focusing;      /* the mask changes by a focus or back: previous stays */
+  /* the list's rows are made after the new profile's first frame */
+  GdkFrameClock *fill_clock;
+  gulong       fill_handler;
+  guint        fill_source;
 
   /* template widgets */
   GtkEntry    *expr_entry;
@@ -248,6 +252,62 @@ fill_roots (TprofRankFilter *self,
                        items->pdata, items->len);
 }
 
+static void
+tprof_rank_filter_stop_filling (TprofRankFilter *self)
+{
+  if (self->fill_clock != NULL)
+    g_clear_signal_handler (&self->fill_handler, self->fill_clock);
+  g_clear_object (&self->fill_clock);
+  g_clear_handle_id (&self->fill_source, g_source_remove);
+}
+
+static gboolean
+fill_idle_cb (gpointer data)
+{
+  TprofRankFilter *self = data;
+
+  self->fill_source = 0;
+  fill_roots (self, (int) self->mask->len);
+  /* the mask may have changed meanwhile */
+  tprof_rank_filter_sync_items (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+fill_after_paint_cb (GdkFrameClock   *clock,
+                     TprofRankFilter *self)
+{
+  tprof_rank_filter_stop_filling (self);
+  self->fill_source = g_idle_add (fill_idle_cb, self);
+}
+
+/* At 10^5 ranks the list's 12 500 host rows (and the grouping of ranks
+ * by host they need) cost more than the rest of the window's first
+ * frame: they are made once that frame, the table's, is painted. */
+static void
+tprof_rank_filter_fill_later (TprofRankFilter *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_mapped (GTK_WIDGET (self))
+                         ? gtk_widget_get_frame_clock (GTK_WIDGET (self)) : NULL;
+
+  tprof_rank_filter_stop_filling (self);
+  if (clock == NULL)
+    {
+      self->fill_source = g_idle_add (fill_idle_cb, self);
+      return;
+    }
+  self->fill_clock = g_object_ref (clock);
+  self->fill_handler = g_signal_connect (clock, "after-paint", G_CALLBACK (fill_after_paint_cb), self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+_tprof_rank_filter_is_filling (TprofRankFilter *self)
+{
+  g_return_val_if_fail (TPROF_IS_RANK_FILTER (self), FALSE);
+  return self->fill_clock != NULL || self->fill_source != 0;
+}
+
 void
 _tprof_rank_filter_set_profile (TprofRankFilter *self,
                                 TprofProfile    *profile)
@@ -270,7 +330,7 @@ _tprof_rank_filter_set_profile (TprofRankFilter *self,
   /* the old items point into the old profile's topology: gone first */
   g_list_store_remove_all (self->roots);
   g_set_object (&self->profile, profile);
-  fill_roots (self, world);
+  tprof_rank_filter_fill_later (self);
   gtk_editable_set_text (GTK_EDITABLE (self->expr_entry), "");
   tprof_rank_filter_clear_error (self);
   tprof_rank_filter_emit_changed (self);
@@ -646,6 +706,7 @@ tprof_rank_filter_dispose (GObject *object)
   /* the template's top box has no id, so unparent it ourselves */
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL)
     gtk_widget_unparent (child);
+  tprof_rank_filter_stop_filling (self);
   g_clear_object (&self->roots);
   g_clear_object (&self->profile);
 

@@ -23,6 +23,8 @@ void      _tprof_rank_filter_update_hosts    (TprofRankFilter         *self,
 /* world_size bytes, non-zero for a selected rank; NULL when every rank is selected. */
 GBytes   *_tprof_rank_filter_dup_mask        (TprofRankFilter         *self);
 guint     _tprof_rank_filter_get_n_selected  (TprofRankFilter         *self);
+/* The list's rows of a new profile are still to be made (after its first frame). */
+gboolean  _tprof_rank_filter_is_filling      (TprofRankFilter         *self);
 /* Shows the @n_ranks ranks of @ranks alone (a host's), remembering the
  * filter shown until then; when they are already shown alone, goes back. */
 void      _tprof_rank_filter_focus_ranks     (TprofRankFilter         *self,

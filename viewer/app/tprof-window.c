@@ -71,7 +71,7 @@ gboolean
 _tprof_window_is_busy (TprofWindow *self)
 {
   return self->loading != NULL || self->baseline_loading != NULL || self->extras_loading > 0
-         || self->table_pending > 0 || self->read_pending > 0
+         || self->table_pending > 0 || self->read_pending > 0 || _tprof_rank_filter_is_filling (self->rank_filter)
          || (self->follow != NULL && _tprof_follow_is_computing (self->follow))
          || (self->profile != NULL && (_tprof_profile_is_finding_stragglers (self->profile)
                                        || _tprof_profile_is_building_tree (self->profile)));

@@ -393,7 +393,9 @@ draw_numeric_x (cairo_t              *cr,
 }
 
 /* Names (hosts) under their slots, from the left, each one that does
- * not crowd the last drawn. */
+ * not crowd the last drawn and ends under the plot (a run's name such as
+ * "node12480–12499" centred on the last slot would run past the right
+ * edge of the chart). */
 static void
 draw_named_x (cairo_t              *cr,
               const TprofPlotFrame *frame,
@@ -402,6 +404,7 @@ draw_named_x (cairo_t              *cr,
 {
   TprofPlotFont font = tick_font (frame);
   double slot = area->width / axes->n_categories, last_right = -G_MAXDOUBLE;
+  double right = area->x + area->width;
 
   for (guint i = 0; i < axes->n_categories; i++)
     {
@@ -409,7 +412,7 @@ draw_named_x (cairo_t              *cr,
       double w;
 
       _tprof_plot_text_extents (cr, &font, axes->category_labels[i], &w, NULL);
-      if (x - w / 2 <= last_right + frame->font * 0.8)
+      if (x - w / 2 <= last_right + frame->font * 0.8 || x + w / 2 > right)
         continue;
       draw_x_tick (cr, frame, area, x, axes->category_labels[i]);
       last_right = x + w / 2;

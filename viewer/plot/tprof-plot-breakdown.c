@@ -69,8 +69,9 @@ tprof_plot_breakdown_draw (cairo_t                  *cr,
   _tprof_plot_axis_init_linear (&y_axis, TPROF_PLOT_AXIS_DURATION, 0, y_max * 1.04, 5, TRUE);
   axes.categories = plot->ranks;
   axes.n_categories = plot->n_ranks;
+  axes.category_labels = plot->bar_labels;
   axes.y = &y_axis;
-  axes.x_title = _("Rank");
+  axes.x_title = plot->x_title != NULL ? plot->x_title : _("Rank");
   axes.y_title = _("Total time");
   /* the legend beside the bars where there is room, so that it hides none
    * of them (the tallest bars reach the top) */
@@ -148,4 +149,20 @@ tprof_plot_breakdown_hit (const TprofPlotBreakdown *plot,
       base += v;
     }
   return -1;
+}
+
+double
+tprof_plot_breakdown_bars_width (double                    width,
+                                 double                    height,
+                                 const TprofPlotBreakdown *plot,
+                                 const TprofPlotTheme     *theme)
+{
+  cairo_surface_t *surface = cairo_recording_surface_create (CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  cairo_t *cr = cairo_create (surface);
+  TprofPlotArea area = { 0 };
+
+  tprof_plot_breakdown_draw (cr, width, height, plot, theme, &area);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return area.width;
 }

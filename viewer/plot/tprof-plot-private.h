@@ -179,6 +179,12 @@ gboolean _tprof_plot_area_contains (const TprofPlotArea *area, double x, double 
 
 /* The axis label of groups @first..@last of @level: "node064",
  * "node000–031" (a rank's number at the rank level); free it. */
+/* The axis' title for bars of @level, the first of which covers groups
+ * @first..@last: "Ranks", "Host", "Hosts" or a level's name. */
+const char *_tprof_plot_groups_title (const TprofTopology *topo,
+                                      gsize                level,
+                                      gsize                first,
+                                      gsize                last);
 char *_tprof_plot_groups_label (const TprofTopology *topo,
                                 gsize                level,
                                 gsize                first,

@@ -8,11 +8,11 @@
 
 /* The axis' title for bars of @level, the first of which covers groups
  * @first..@last. */
-static const char *
-groups_title (const TprofTopology *topo,
-              gsize                level,
-              gsize                first,
-              gsize                last)
+const char *
+_tprof_plot_groups_title (const TprofTopology *topo,
+                          gsize                level,
+                          gsize                first,
+                          gsize                last)
 {
   if (level == TPROF_TOPOLOGY_RANK)
     /* Translators: the rank chart's x axis when each bar is several ranks */
@@ -61,7 +61,7 @@ tprof_plot_rank_groups_new (const TprofRankSummary *ranks,
       groups->labels[b] = _tprof_plot_groups_label (topo, level, bar->first_group, bar->last_group);
       groups->names[b] = _tprof_plot_groups_label (topo, level, bar->top_group, bar->top_group);
     }
-  groups->title = groups_title (topo, level, groups->bars[0].first_group, groups->bars[0].last_group);
+  groups->title = _tprof_plot_groups_title (topo, level, groups->bars[0].first_group, groups->bars[0].last_group);
   return groups;
 }
 

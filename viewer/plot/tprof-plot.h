@@ -487,6 +487,10 @@ typedef struct
   const double     *values;       /* n_parts x n_ranks, seconds */
   const char       *title;        /* NULL: "Breakdown per Rank" */
   const char       *subtitle;
+  /* bars that are hosts (tprof_plot_breakdown_use_groups()): each bar's
+   * axis label and the axis' title (NULL: bars are ranks, "Rank") */
+  const char *const *bar_labels;
+  const char       *x_title;
 } TprofPlotBreakdown;
 
 void tprof_plot_breakdown_draw (cairo_t                  *cr,
@@ -503,6 +507,36 @@ gssize tprof_plot_breakdown_hit (const TprofPlotBreakdown *plot,
                                  const TprofPlotArea      *area,
                                  double                    x,
                                  double                    y);
+
+/* The width of the bars' area @plot would get in @width x @height. */
+double tprof_plot_breakdown_bars_width (double                    width,
+                                        double                    height,
+                                        const TprofPlotBreakdown *plot,
+                                        const TprofPlotTheme     *theme);
+
+/* A breakdown's ranks gathered into bars of hosts (or runs of them), as
+ * the per-rank chart's are (the engine's tprof_topology_group_breakdown()):
+ * a bar holds its host's parts, of its slowest host for a run. */
+typedef struct
+{
+  TprofBreakdown *matrix;     /* columns: the bars */
+  TprofGroupBar  *bars;       /* n_bars */
+  char          **labels;     /* n_bars + 1: "node064", "node000–031" */
+  char          **names;      /* n_bars + 1: the host each bar shows */
+  guint           n_bars;
+  gsize           level;
+  const char     *title;      /* the axis: "Host", "Hosts", a level's name */
+} TprofPlotBreakdownGroups;
+
+/* @b's ranks gathered into at most @max_bars bars by host when they are
+ * more than that (NULL otherwise, or when memory is exhausted). */
+TprofPlotBreakdownGroups *tprof_plot_breakdown_groups_new  (const TprofBreakdown *b,
+                                                            const TprofTopology  *topo,
+                                                            guint                 max_bars);
+void                      tprof_plot_breakdown_groups_free (TprofPlotBreakdownGroups *groups);
+/* Makes @plot draw @groups' bars instead of its ranks. */
+void                      tprof_plot_breakdown_use_groups  (TprofPlotBreakdown             *plot,
+                                                            const TprofPlotBreakdownGroups *groups);
 
 /* ---- per host: each host's total time, slowest first ---- */
 

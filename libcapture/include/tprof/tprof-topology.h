@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <tprof/tprof-breakdown.h>
 #include <tprof/tprof-error.h>
 #include <tprof/tprof-gathered-time.h>
 #include <tprof/tprof-macros.h>
@@ -157,5 +158,22 @@ TPROF_EXPORT size_t tprof_topology_group_bars (const TprofTopology    *topo,
                                                bool                    by_mean,
                                                size_t                  max_bars,
                                                TprofGroupBar          *out);
+
+/* The columns of breakdown @b (its ranks) gathered by the groups of
+ * @level into at most @max_bars bars of consecutive groups, as
+ * tprof_topology_group_bars() gathers a per-rank chart's: a bar of one
+ * group holds each part summed over the group's ranks; a bar of several,
+ * those of its group with the largest total (all parts; an unknown self
+ * time counts 0), as the Total chart's bar of a run shows. Returns a
+ * breakdown whose columns are the bars (n_ranks of them; ranks[j]: the
+ * lowest rank of the group shown; a self time NaN where a rank's was) and
+ * writes @bars (@max_bars entries: groups, group shown, its ranks shown;
+ * summary.sum its total, summary.rank its lowest rank, no count); NULL
+ * when memory is exhausted. Free with tprof_breakdown_free(). */
+TPROF_EXPORT TprofBreakdown *tprof_topology_group_breakdown (const TprofTopology  *topo,
+                                                             size_t                level,
+                                                             const TprofBreakdown *b,
+                                                             size_t                max_bars,
+                                                             TprofGroupBar        *bars);
 
 TPROF_END_DECLS
