@@ -20,8 +20,9 @@ tm = tprof.TimeManager()
 tm.set_spill(sys.argv[1], interval=float(sys.argv[2]))
 for k in range(2000):
     tm._append_time("py.step", (k + 1) * 1e-6)
-print("ready", flush=True)
 try:
+    # "ready" inside the try: SIGINT may come as soon as it is read
+    print("ready", flush=True)
     cmd = sys.stdin.readline().strip()
 except KeyboardInterrupt:
     print("interrupted", flush=True)
