@@ -135,7 +135,13 @@ def test_sigterm_flushes():
         p.communicate(timeout=60)
         assert p.returncode != 0, "the job went on after SIGTERM"
         for j in journals(spill):
-            assert [s for s, _ in j.signals] == [signal.SIGTERM], (j.header["rank"], j.signals)
+            # Once a rank has died of a signal, the launcher (Open MPI's
+            # mpirun) stops the others with a SIGTERM of its own; when it
+            # comes while a rank's handler still waits for the flush of
+            # ours (or ours comes after it), that rank records two. Both
+            # are SIGTERMs; the flush must follow the first.
+            got = [s for s, _ in j.signals]
+            assert got and set(got) == {signal.SIGTERM}, (j.header["rank"], j.signals)
             at = [r[1] for r in j.records if r[0] == spill_journal.SIGNAL][0]
             assert j.commits[-1]["offset_end"] > at, "rank %d: no flush after SIGTERM" % j.header["rank"]
             assert j.end is None
