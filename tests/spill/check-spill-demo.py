@@ -54,7 +54,10 @@ def journals(spill):
         assert f.endswith("tprof-%016x-%d.spill" % (h["token"], h["rank"])), f
         assert h["world_size"] == NP and h["host"] and h["interval"] == 0.3, h
         assert (h["clock_offset_error"] == 0) == (h["rank"] == 0), h
-        assert abs(h["clock_offset"]) < 0.01 and h["clock_offset_error"] < 0.01, h
+        # one host, one clock: the true offset is 0, and it lies within the
+        # error bound (half the best round trip), however busy the machine
+        # made that round trip (11 ms seen under MPICH at load 8)
+        assert abs(h["clock_offset"]) <= h["clock_offset_error"] + 1e-6 and h["clock_offset_error"] < 1.0, h
     return sorted(js, key=lambda j: j.header["rank"])
 
 
