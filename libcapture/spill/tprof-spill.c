@@ -164,15 +164,7 @@ spill_thread (void *data)
 {
   TprofSpill *spill = data;
   double next = _tprof_spill_now () + spill->interval;
-  sigset_t mask;
 
-  /* process-directed signals go to the other threads, whose handlers
-   * wake this one */
-  sigemptyset (&mask);
-  sigaddset (&mask, SIGTERM);
-  sigaddset (&mask, SIGINT);
-  sigaddset (&mask, SIGUSR1);
-  pthread_sigmask (SIG_BLOCK, &mask, NULL);
   while (!__atomic_load_n (&spill->stop, __ATOMIC_ACQUIRE))
     {
       double now = _tprof_spill_now ();
@@ -282,6 +274,27 @@ hook_release (void *spill)
 
 static const TprofSpillHooks spill_hooks = { hook_finish, hook_hold, hook_release };
 
+/* Starts @spill's thread with SIGTERM, SIGINT and SIGUSR1 blocked, so
+ * that process-directed ones go to the other threads, whose handlers wake
+ * this one. The mask is set around pthread_create, not by the thread
+ * itself: a signal that came before the new thread first ran could
+ * otherwise reach it, and its handler would wait for its own flush. */
+static int
+spill_start_thread (TprofSpill *spill)
+{
+  sigset_t mask, old;
+  int rc;
+
+  sigemptyset (&mask);
+  sigaddset (&mask, SIGTERM);
+  sigaddset (&mask, SIGINT);
+  sigaddset (&mask, SIGUSR1);
+  pthread_sigmask (SIG_BLOCK, &mask, &old);
+  rc = pthread_create (&spill->thread, NULL, spill_thread, spill);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  return rc;
+}
+
 /* Everything a flush needs, allocated now: a handler's flush allocates
  * nothing. */
 static TprofSpill *
@@ -372,7 +385,7 @@ _tprof_time_manager_set_spill_as (TprofTimeManager         *tm,
       spill_free (spill);
       return -1;
     }
-  if (pthread_create (&spill->thread, NULL, spill_thread, spill) != 0)
+  if (spill_start_thread (spill) != 0)
     {
       unlink (spill->path);
       spill_free (spill);

@@ -1,6 +1,14 @@
 #!/usr/bin/env python3
 # check-merge-killed.py — the demo under `tprof-run --spill`, every rank killed with SIGKILL at about 5 s, 20 times: tprof merge gives a profile with at least (5 - interval) s of samples on every rank, and tprof stragglers names rank 1.
 # SPDX-License-Identifier: MIT
+"""The 20 jobs are independent (each its own spill folder, merge and
+profile), so TPROF_KILLED_PARALLEL of them (4 by default) run at a time.
+The demo's ranks wait for a simulated
+accelerator instead of computing (--compute accelerator, what its auto
+picks wherever ranks outnumber cores), so a job is mostly 5 s of waiting:
+run one after another, the 20 took 2 minutes in which the machine was
+nearly idle. TPROF_KILLED_REPEATS changes the count."""
+import concurrent.futures
 import json
 import os
 import signal
@@ -14,6 +22,7 @@ import numpy as np
 
 TPROF_RUN, MPIEXEC, DEMO, TPROF = sys.argv[1:5]
 REPEATS = int(os.environ.get("TPROF_KILLED_REPEATS", "20"))
+PARALLEL = max(1, int(os.environ.get("TPROF_KILLED_PARALLEL", "4")))
 INTERVAL = 1.0
 RUN_FOR = 5.0
 NP = 4
@@ -53,27 +62,31 @@ def run_once(work, k):
     env = dict(os.environ, TPROF_SPILL_INTERVAL=str(INTERVAL))
     job = subprocess.Popen([TPROF_RUN, "--spill", spill, "-o", os.path.join(work, "never.h5"), "--",
                             MPIEXEC, "-n", str(NP), DEMO, "--quiet", "--iterations", "1000000",
+                            "--compute", "accelerator",
                             # rank 1 three times slower: it stays the last to
                             # arrive even on a machine busy with other work
                             "--straggler", "1", "--straggler-factor", "3",
                             "-o", os.path.join(work, "never-demo.h5")],
                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
-    # 5 s from when every rank has its file (spilling started)
-    deadline = time.monotonic() + 60
-    while len([f for f in os.listdir(spill) if f.endswith(".spill")]) < NP:
-        assert job.poll() is None and time.monotonic() < deadline, \
-            "run %d: the job ended or never spilled: %r" % (k, job.stderr.read() if job.poll() is not None else "")
-        time.sleep(0.02)
-    time.sleep(RUN_FOR)
-    ranks = [p for p in descendants(job.pid) if is_rank(p)]
-    assert len(ranks) >= NP, "run %d: %d rank processes found" % (k, len(ranks))
-    for p in ranks:
-        os.kill(p, signal.SIGKILL)
     try:
-        os.killpg(job.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    job.wait(timeout=60)
+        # 5 s from when every rank has its file (spilling started)
+        deadline = time.monotonic() + 60
+        while len([f for f in os.listdir(spill) if f.endswith(".spill")]) < NP:
+            assert job.poll() is None and time.monotonic() < deadline, \
+                "run %d: the job ended or never spilled: %r" % (k, job.stderr.read() if job.poll() is not None else "")
+            time.sleep(0.02)
+        time.sleep(RUN_FOR)
+        ranks = [p for p in descendants(job.pid) if is_rank(p)]
+        assert len(ranks) >= NP, "run %d: %d rank processes found" % (k, len(ranks))
+        for p in ranks:
+            os.kill(p, signal.SIGKILL)
+    finally:
+        # a failed run leaves no job behind to slow the others
+        try:
+            os.killpg(job.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        job.wait(timeout=60)
 
     out = os.path.join(work, "merged%d.h5" % k)
     merged = subprocess.run([TPROF, "merge", spill, "-o", out], capture_output=True, text=True, timeout=120)
@@ -101,11 +114,13 @@ def run_once(work, k):
         table = subprocess.run([TPROF, "stragglers", out], capture_output=True, text=True).stdout
         summary = subprocess.run([TPROF, "summary", out], capture_output=True, text=True).stdout
         raise AssertionError("run %d: straggler %r\n%s\n%s\n%s" % (k, straggler, merged.stdout, table, summary))
-    print("run %d: spans %s s, straggler rank %d" % (k, " ".join("%.2f" % s for s in spans), straggler))
+    # one write: the runs print from several threads
+    sys.stdout.write("run %d: spans %s s, straggler rank %d\n" % (k, " ".join("%.2f" % s for s in spans), straggler))
     os.remove(out)
 
 
 with tempfile.TemporaryDirectory() as work:
-    for k in range(REPEATS):
-        run_once(work, k)
+    with concurrent.futures.ThreadPoolExecutor(PARALLEL) as pool:
+        # list() raises the first failed run's assertion
+        list(pool.map(lambda k: run_once(work, k), range(REPEATS)))
 print("killed jobs: %d merges, every rank readable, rank 1 named" % REPEATS)

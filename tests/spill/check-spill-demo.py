@@ -54,7 +54,10 @@ def journals(spill):
         assert f.endswith("tprof-%016x-%d.spill" % (h["token"], h["rank"])), f
         assert h["world_size"] == NP and h["host"] and h["interval"] == 0.3, h
         assert (h["clock_offset_error"] == 0) == (h["rank"] == 0), h
-        assert abs(h["clock_offset"]) < 0.01 and h["clock_offset_error"] < 0.01, h
+        # one host, one clock: the true offset is 0, and it lies within the
+        # error bound (half the best round trip), however busy the machine
+        # made that round trip (11 ms seen under MPICH at load 8)
+        assert abs(h["clock_offset"]) <= h["clock_offset_error"] + 1e-6 and h["clock_offset_error"] < 1.0, h
     return sorted(js, key=lambda j: j.header["rank"])
 
 
@@ -135,7 +138,13 @@ def test_sigterm_flushes():
         p.communicate(timeout=60)
         assert p.returncode != 0, "the job went on after SIGTERM"
         for j in journals(spill):
-            assert [s for s, _ in j.signals] == [signal.SIGTERM], (j.header["rank"], j.signals)
+            # Once a rank has died of a signal, the launcher (Open MPI's
+            # mpirun) stops the others with a SIGTERM of its own; when it
+            # comes while a rank's handler still waits for the flush of
+            # ours (or ours comes after it), that rank records two. Both
+            # are SIGTERMs; the flush must follow the first.
+            got = [s for s, _ in j.signals]
+            assert got and set(got) == {signal.SIGTERM}, (j.header["rank"], j.signals)
             at = [r[1] for r in j.records if r[0] == spill_journal.SIGNAL][0]
             assert j.commits[-1]["offset_end"] > at, "rank %d: no flush after SIGTERM" % j.header["rank"]
             assert j.end is None
