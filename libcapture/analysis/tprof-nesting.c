@@ -8,19 +8,12 @@
 #include <tprof/tprof-nesting.h>
 
 #include "tprof-gathered-time-private.h"
+#include "tprof-span-sort-private.h"
 
 #define NONE SIZE_MAX
 
-/* A sample, by its id: the samples of operation op are the ids
- * offset[op] .. offset[op + 1]. */
-typedef struct
-{
-  double  start;
-  double  end;
-  int32_t rank;
-  int32_t thread;
-  size_t  id;
-} Span;
+/* The samples of operation op are the ids offset[op] .. offset[op + 1]. */
+typedef TprofSpan Span;
 
 struct _TprofNesting
 {
@@ -32,24 +25,6 @@ struct _TprofNesting
   double *self_sum;    /* per operation */
   size_t *parent_op;   /* per operation, NONE for none */
 };
-
-/* Rank, thread, start, end descending, id: a total order. */
-static int
-compare_spans (const void *a,
-               const void *b)
-{
-  const Span *x = a, *y = b;
-
-  if (x->rank != y->rank)
-    return x->rank < y->rank ? -1 : 1;
-  if (x->thread != y->thread)
-    return x->thread < y->thread ? -1 : 1;
-  if (x->start != y->start)
-    return x->start < y->start ? -1 : 1;
-  if (x->end != y->end)
-    return x->end > y->end ? -1 : 1;
-  return (x->id > y->id) - (x->id < y->id);
-}
 
 static size_t
 operation_of (const TprofNesting *nesting,
@@ -70,13 +45,55 @@ operation_of (const TprofNesting *nesting,
   return lo;
 }
 
-static size_t
-fill_spans (TprofNesting                   *nesting,
-            const TprofGatheredTime *const *ops,
-            Span                           *spans)
+/* Calls @visit for the rank of each sample with starts. */
+static void
+each_rank (const TprofNesting             *nesting,
+           const TprofGatheredTime *const *ops,
+           void (*visit) (void *data, int32_t rank),
+           void                           *data)
 {
-  size_t m = 0;
+  for (size_t op = 0; op < nesting->n_ops; op++)
+    {
+      const int32_t *ranks = tprof_gathered_time_ranks (ops[op]);
 
+      for (size_t i = 0; nesting->timed[op] && i < nesting->offset[op + 1] - nesting->offset[op]; i++)
+        visit (data, ranks[i]);
+    }
+}
+
+typedef struct
+{
+  int32_t lo;
+  int32_t hi;
+  size_t  n;
+} RankRange;
+
+static void
+widen_range (void   *data,
+             int32_t rank)
+{
+  RankRange *range = data;
+
+  range->lo = range->n == 0 || rank < range->lo ? rank : range->lo;
+  range->hi = range->n == 0 || rank > range->hi ? rank : range->hi;
+  range->n++;
+}
+
+static void
+count_rank (void   *data,
+            int32_t rank)
+{
+  _tprof_span_buckets_count (data, rank);
+}
+
+/* Writes each sample with starts into its rank's bucket, in order, so
+ * that one operation's samples of a rank stay an ascending run. */
+static void
+place_spans (TprofNesting                   *nesting,
+             const TprofGatheredTime *const *ops,
+             TprofSpanBuckets               *buckets,
+             Span                           *spans)
+{
   for (size_t op = 0; op < nesting->n_ops; op++)
     {
       const double *starts = nesting->timed[op] ? tprof_gathered_time_starts (ops[op]) : NULL;
@@ -85,7 +102,7 @@ fill_spans (TprofNesting                   *nesting,
       const int32_t *threads = tprof_gathered_time_threads (ops[op]);
 
       for (size_t i = 0; starts != NULL && i < nesting->offset[op + 1] - nesting->offset[op]; i++)
-        spans[m++] = (Span) {
+        spans[_tprof_span_buckets_place (buckets, ranks[i])] = (Span) {
           .start = starts[i],
           .end = starts[i] + times[i],
           .rank = ranks[i],
@@ -93,7 +110,28 @@ fill_spans (TprofNesting                   *nesting,
           .id = nesting->offset[op] + i,
         };
     }
-  return m;
+}
+
+/* The spans of the samples with starts, sorted (_tprof_span_compare);
+ * returns how many, or SIZE_MAX when out of memory. */
+static size_t
+sorted_spans (TprofNesting                   *nesting,
+              const TprofGatheredTime *const *ops,
+              Span                           *spans)
+{
+  RankRange range = { 0 };
+  TprofSpanBuckets buckets;
+  bool ok;
+
+  each_rank (nesting, ops, widen_range, &range);
+  if (!_tprof_span_buckets_init (&buckets, range.lo, range.hi, range.n))
+    return SIZE_MAX;
+  each_rank (nesting, ops, count_rank, &buckets);
+  _tprof_span_buckets_start (&buckets);
+  place_spans (nesting, ops, &buckets, spans);
+  ok = _tprof_span_buckets_sort (&buckets, spans);
+  _tprof_span_buckets_clear (&buckets);
+  return ok ? range.n : SIZE_MAX;
 }
 
 /* One pass over the sorted spans with a stack of the open ones: the last
@@ -124,7 +162,7 @@ link_parents (TprofNesting *nesting,
 /* Each sample's self time: its time minus the part of it its children
  * cover. Children that overlap one another (times handed in rather than
  * measured, whose starts are guessed) cover their overlap once, so a self
- * time is never negative. @spans are sorted (compare_spans), so a parent's
+ * time is never negative. @spans are sorted (_tprof_span_compare), so a parent's
  * children come in start order and one cursor per parent, @covered_to,
  * tells what they have covered so far; @where maps ids to span indices. */
 static void
@@ -303,7 +341,8 @@ tprof_nesting_new (const TprofGatheredTime *const *ops,
   size_t *scratch = _tprof_malloc_array (n > n_ops ? n : n_ops, sizeof *scratch);
   double *covered_to = _tprof_malloc_array (n, sizeof *covered_to);
 
-  if (nesting == NULL || spans == NULL || scratch == NULL || covered_to == NULL)
+  if (nesting == NULL || spans == NULL || scratch == NULL || covered_to == NULL
+      || (m = sorted_spans (nesting, ops, spans)) == SIZE_MAX)
     {
       free (spans);
       free (scratch);
@@ -312,8 +351,6 @@ tprof_nesting_new (const TprofGatheredTime *const *ops,
       tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "out of memory nesting %zu samples", n);
       return NULL;
     }
-  m = fill_spans (nesting, ops, spans);
-  qsort (spans, m, sizeof *spans, compare_spans);
   link_parents (nesting, spans, m, scratch);
   init_self_times (nesting, ops);
   subtract_children (nesting, spans, m, scratch, covered_to);
