@@ -28,16 +28,8 @@ tprof_plot_breakdown_groups_new (const TprofBreakdown *b,
       return NULL;
     }
   groups->n_bars = (guint) groups->matrix->n_ranks;
-  groups->labels = g_new0 (char *, groups->n_bars + 1);
-  groups->names = g_new0 (char *, groups->n_bars + 1);
-  for (guint j = 0; j < groups->n_bars; j++)
-    {
-      const TprofGroupBar *bar = &groups->bars[j];
-
-      groups->labels[j] = _tprof_plot_groups_label (topo, level, bar->first_group, bar->last_group);
-      groups->names[j] = _tprof_plot_groups_label (topo, level, bar->top_group, bar->top_group);
-    }
-  groups->title = _tprof_plot_groups_title (topo, level, groups->bars[0].first_group, groups->bars[0].last_group);
+  groups->title = _tprof_plot_groups_name_bars (topo, level, groups->bars, groups->n_bars, &groups->labels,
+                                                &groups->names);
   return groups;
 }
 

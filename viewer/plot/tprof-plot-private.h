@@ -177,18 +177,27 @@ gboolean _tprof_plot_area_contains (const TprofPlotArea *area, double x, double 
 
 /* ---- groups of ranks (tprof-plot-heatmap-rows.c) ---- */
 
-/* The axis label of groups @first..@last of @level: "node064",
- * "node000–031" (a rank's number at the rank level); free it. */
 /* The axis' title for bars of @level, the first of which covers groups
  * @first..@last: "Ranks", "Host", "Hosts" or a level's name. */
 const char *_tprof_plot_groups_title (const TprofTopology *topo,
                                       gsize                level,
                                       gsize                first,
                                       gsize                last);
+/* The axis label of groups @first..@last of @level: "node064",
+ * "node000–031" (a rank's number at the rank level); free it. */
 char *_tprof_plot_groups_label (const TprofTopology *topo,
                                 gsize                level,
                                 gsize                first,
                                 gsize                last);
+/* Names @n_bars bars of @level: each one's axis label into *@labels and
+ * the name of the group it shows (its top group) into *@names, both
+ * NULL-terminated for g_strfreev; returns the axis' title. */
+const char *_tprof_plot_groups_name_bars (const TprofTopology  *topo,
+                                          gsize                 level,
+                                          const TprofGroupBar  *bars,
+                                          gsize                 n_bars,
+                                          char               ***labels,
+                                          char               ***names);
 
 /* ---- legend ---- */
 

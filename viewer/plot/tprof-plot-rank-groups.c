@@ -23,6 +23,24 @@ _tprof_plot_groups_title (const TprofTopology *topo,
   return first == last ? _("Host") : _("Hosts");
 }
 
+const char *
+_tprof_plot_groups_name_bars (const TprofTopology  *topo,
+                              gsize                 level,
+                              const TprofGroupBar  *bars,
+                              gsize                 n_bars,
+                              char               ***labels,
+                              char               ***names)
+{
+  *labels = g_new0 (char *, n_bars + 1);
+  *names = g_new0 (char *, n_bars + 1);
+  for (gsize b = 0; b < n_bars; b++)
+    {
+      (*labels)[b] = _tprof_plot_groups_label (topo, level, bars[b].first_group, bars[b].last_group);
+      (*names)[b] = _tprof_plot_groups_label (topo, level, bars[b].top_group, bars[b].top_group);
+    }
+  return _tprof_plot_groups_title (topo, level, bars[0].first_group, bars[0].last_group);
+}
+
 TprofPlotRankGroups *
 tprof_plot_rank_groups_new (const TprofRankSummary *ranks,
                             gsize                   n_ranks,
@@ -51,17 +69,9 @@ tprof_plot_rank_groups_new (const TprofRankSummary *ranks,
     }
   groups->n_bars = (guint) n_bars;
   groups->summaries = g_new (TprofRankSummary, n_bars);
-  groups->labels = g_new0 (char *, n_bars + 1);
-  groups->names = g_new0 (char *, n_bars + 1);
   for (gsize b = 0; b < n_bars; b++)
-    {
-      const TprofGroupBar *bar = &groups->bars[b];
-
-      groups->summaries[b] = bar->summary;
-      groups->labels[b] = _tprof_plot_groups_label (topo, level, bar->first_group, bar->last_group);
-      groups->names[b] = _tprof_plot_groups_label (topo, level, bar->top_group, bar->top_group);
-    }
-  groups->title = _tprof_plot_groups_title (topo, level, groups->bars[0].first_group, groups->bars[0].last_group);
+    groups->summaries[b] = groups->bars[b].summary;
+  groups->title = _tprof_plot_groups_name_bars (topo, level, groups->bars, n_bars, &groups->labels, &groups->names);
   return groups;
 }
 
