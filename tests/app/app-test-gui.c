@@ -107,15 +107,21 @@ app_test_gui_render_png (TprofWindow *window,
   int width;
   int height;
 
-  /* let layout settle: wait for a painted frame */
-  app_test_gui_wait_frame (window);
-
-  width = gtk_widget_get_width (widget);
-  height = gtk_widget_get_height (widget);
+  /* Let layout settle: wait for a painted frame. Something the main loop
+   * ran after that frame (a deferred row, a worker's result) may have
+   * invalidated what was painted, which leaves the paintable empty until
+   * the next frame: then wait for that one. */
   paintable = gtk_widget_paintable_new (widget);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
+  node = NULL;
+  for (int frames = 0; node == NULL && frames < 50; frames++)
+    {
+      app_test_gui_wait_frame (window);
+      width = gtk_widget_get_width (widget);
+      height = gtk_widget_get_height (widget);
+      snapshot = gtk_snapshot_new ();
+      gdk_paintable_snapshot (paintable, snapshot, width, height);
+      node = gtk_snapshot_free_to_node (snapshot);
+    }
   g_assert_nonnull (node);
   texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
                                          &GRAPHENE_RECT_INIT (0, 0, width, height));
