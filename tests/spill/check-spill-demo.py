@@ -129,20 +129,73 @@ def test_kill9_every_rank():
                 assert any(name == "MPI_Allreduce" for name, _ in j.samples), sorted(j.samples)
 
 
+def process_tree():
+    """{pid: (parent pid, state letter)} of every process now."""
+    procs = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open("/proc/%s/stat" % name) as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            procs[int(name)] = (int(fields[1]), fields[0])
+    return procs
+
+
+def launcher_processes(root, ranks):
+    """The processes below @root (itself included) that are not ranks:
+    the launcher and its helpers."""
+    procs, found, todo = process_tree(), [], [root]
+    while todo:
+        pid = todo.pop()
+        if pid not in ranks:
+            found.append(pid)
+        todo.extend(child for child, (parent, _) in procs.items() if parent == pid)
+    return found
+
+
+def wait_ranks_gone(ranks, seconds):
+    """Waits until every rank has ended (gone, or a zombie of a stopped parent)."""
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        procs = process_tree()
+        if all(pid not in procs or procs[pid][1] == "Z" for pid in ranks):
+            return
+        time.sleep(0.1)
+    raise AssertionError("ranks still running %g s after SIGTERM" % seconds)
+
+
 def test_sigterm_flushes():
     with tempfile.TemporaryDirectory() as d:
         spill = os.path.join(d, "spill")
         p = start(d, spill, 100000, keep=False, interval="0.3")
         wait_for_flushes(p, spill, 60)
-        kill_ranks(spill, signal.SIGTERM)
+        # Once a rank has died of a signal, the launcher stops the others:
+        # Open MPI's mpirun with a SIGTERM of its own, MPICH's with SIGKILL,
+        # which can land before a rank busy in a collective has run its
+        # handler on a loaded machine. What is tested is each rank's answer
+        # to our SIGTERM, so the launcher is held stopped until every rank
+        # has ended, as a batch system's SIGTERM to every task would leave
+        # them time to.
+        ranks = {j.header["pid"] for j in journals(spill)}
+        launcher = launcher_processes(p.pid, ranks)
+        for pid in launcher:
+            os.kill(pid, signal.SIGSTOP)
+        try:
+            kill_ranks(spill, signal.SIGTERM)
+            wait_ranks_gone(ranks, 60)
+        finally:
+            for pid in launcher:
+                try:
+                    os.kill(pid, signal.SIGCONT)
+                except ProcessLookupError:
+                    pass
         p.communicate(timeout=60)
         assert p.returncode != 0, "the job went on after SIGTERM"
         for j in journals(spill):
-            # Once a rank has died of a signal, the launcher (Open MPI's
-            # mpirun) stops the others with a SIGTERM of its own; when it
-            # comes while a rank's handler still waits for the flush of
-            # ours (or ours comes after it), that rank records two. Both
-            # are SIGTERMs; the flush must follow the first.
+            # a launcher's own SIGTERM, should one still come, is a second
+            # SIGTERM; the flush must follow the first
             got = [s for s, _ in j.signals]
             assert got and set(got) == {signal.SIGTERM}, (j.header["rank"], j.signals)
             at = [r[1] for r in j.records if r[0] == spill_journal.SIGNAL][0]
