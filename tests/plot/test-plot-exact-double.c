@@ -140,7 +140,8 @@ test_extremes (void)
     }
   for (int e = -323; e <= 308; e++)
     {
-      double p = strtod (g_strdup_printf ("1e%d", e), NULL);
+      g_autofree char *text = g_strdup_printf ("1e%d", e);
+      double p = strtod (text, NULL);
 
       check_value (p);
       check_value (nextafter (p, 0));
