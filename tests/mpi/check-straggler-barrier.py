@@ -9,9 +9,11 @@ import tempfile
 
 MPIEXEC, NP, PROGRAM, TPROF = os.path.abspath(sys.argv[1]), int(sys.argv[2]), os.path.abspath(sys.argv[3]), \
     os.path.abspath(sys.argv[4])
-# The late rank sleeps 25 ms longer: far beyond what sharing 2 cores among
-# 8 ranks spinning in the barrier adds to anyone's end (a few ms).
-LATE_MS, ITERATIONS = '25', '30'
+# The late rank sleeps 60 ms longer: far beyond what sharing 2 cores among
+# 8 ranks spinning in the barrier adds to anyone's end (a few ms). With
+# 25 ms, a CI machine under load once kept another rank off its core
+# longer than that at 3 of 30 barriers.
+LATE_MS, ITERATIONS = '60', '30'
 
 
 def stragglers(work, straggler):
