@@ -95,6 +95,22 @@ TprofGatheredTime *_tprof_gathered_time_new_inline (size_t     n,
                                                     double   **starts,
                                                     int32_t  **threads);
 
+/* A selection of @n samples that lie in arrays its caller keeps (@starts
+ * and @threads may be NULL), as tprof_gathered_time_new_shared() makes
+ * one, with the thread of each sample too, and whose times its caller
+ * has checked (finite, >= 0). Unlike a shared selection its timeline
+ * may be replaced (the new one is then the selection's own). @release
+ * (may be NULL) is called with @user_data when the selection is freed
+ * (also when NULL is returned). A reader hands out each operation of a
+ * block of rows so, without a copy. */
+TprofGatheredTime *_tprof_gathered_time_new_view (const double  *times,
+                                                  const int32_t *ranks,
+                                                  const double  *starts,
+                                                  const int32_t *threads,
+                                                  size_t         n,
+                                                  void         (*release) (void *user_data),
+                                                  void          *user_data);
+
 /* Marks @gt's times as known to be finite and >= 0 (checked by whoever
  * built them: the spill reader checks every sample it delivers), so that
  * a save spares its pass over them; and whether they are so known. */

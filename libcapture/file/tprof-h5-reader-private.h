@@ -231,19 +231,6 @@ int _tprof_columns_stored_crc (TprofProfileFile *pf,
                                int               c,
                                uint32_t         *crc,
                                TprofError       *error);
-/* Operation @k's samples from rows of the columns that start at its first
- * row (@starts and @threads NULL where absent), already checked against
- * its cache (_tprof_columns_check_block()): copied into arrays of its
- * own, or taken when *@own (which is then cleared, the arrays taken or
- * freed); ranks from its cache's counts; with what its ranks recorded
- * attached. NULL with @error. */
-TprofGatheredTime *_tprof_columns_cut (TprofProfileFile *pf,
-                                       size_t            k,
-                                       const double     *times,
-                                       const double     *starts,
-                                       const int32_t    *threads,
-                                       bool             *own,
-                                       TprofError       *error);
 /* The segment of rank @r in operation @op, or -1. */
 int64_t _tprof_columns_segment_of (const TprofProfileFile *pf,
                                    const TprofH5Operation *op,
