@@ -36,6 +36,7 @@ typedef struct
 {
   TprofProfileFile         *pf;
   TprofProfileFileReadFunc  func;
+  TprofProfileFileViewFunc  view_func;  /* NULL: every operation to func */
   void                     *user_data;
   TprofError               *error;
   /* per batch column: whether its checksum is checked, the stored one,
@@ -106,9 +107,31 @@ batches_block_for (Batches  *b,
   return b->block;
 }
 
-/* Operation @k, whose rows start at row @at of @block (read and checked
- * against its cache), as a view of them with the ranks its cached counts
- * give, and with what its ranks recorded attached. NULL with @error. */
+/* Operation @k's rows, from row @at of @block (read and checked against
+ * its cache), with the ranks its cached counts give: a view holding a
+ * reference on @block. */
+static TprofProfiledView
+batches_rows (TprofProfileFile *pf,
+              size_t            k,
+              RowsBlock        *block,
+              uint64_t          at)
+{
+  const TprofH5Operation *op = &pf->ops[k];
+  size_t n = (size_t) op->n;
+
+  if (n > 0)
+    _tprof_h5_ranks_from_counts (op->cache.rank_count, pf->world_size, 0, n, block->ranks + at);
+  __atomic_add_fetch (&block->refs, 1, __ATOMIC_RELAXED);
+  return (TprofProfiledView) {
+    .times = block->times + at, .ranks = block->ranks + at,
+    .starts = block->starts != NULL ? block->starts + at : NULL,
+    .threads = block->threads != NULL ? block->threads + at : NULL,
+    .n = n, .release = rows_block_unref, .release_data = block,
+  };
+}
+
+/* Operation @k, as batches_rows() gives it, as a selection, with what
+ * its ranks recorded attached. NULL with @error. */
 static TprofGatheredTime *
 batches_view (TprofProfileFile *pf,
               size_t            k,
@@ -117,16 +140,10 @@ batches_view (TprofProfileFile *pf,
               TprofError       *error)
 {
   const TprofH5Operation *op = &pf->ops[k];
-  size_t n = (size_t) op->n;
-  TprofGatheredTime *gt;
+  TprofProfiledView rows = batches_rows (pf, k, block, at);
+  TprofGatheredTime *gt = _tprof_gathered_time_new_view (rows.times, rows.ranks, rows.starts, rows.threads, rows.n,
+                                                         rows.release, rows.release_data);
 
-  if (n > 0)
-    _tprof_h5_ranks_from_counts (op->cache.rank_count, pf->world_size, 0, n, block->ranks + at);
-  __atomic_add_fetch (&block->refs, 1, __ATOMIC_RELAXED);
-  gt = _tprof_gathered_time_new_view (block->times + at, block->ranks + at,
-                                      block->starts != NULL ? block->starts + at : NULL,
-                                      block->threads != NULL ? block->threads + at : NULL,
-                                      n, rows_block_unref, block);
   if (gt == NULL)
     tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'", pf->path, op->name);
   else if (!_tprof_operation_cache_attach_recorded (pf, op, gt, NULL, 0))
@@ -260,11 +277,20 @@ batches_hand_over (Batches   *b,
 
   for (size_t k = first; k < end; at += b->pf->ops[k].n, k++)
     {
-      TprofGatheredTime *gt = batches_view (b->pf, k, block, at, b->error);
+      TprofGatheredTime *gt = NULL;
+      TprofProfiledView rows;
+      bool go_on;
 
-      if (gt == NULL)
+      if (b->view_func != NULL && !_tprof_operation_cache_sampled (b->pf, &b->pf->ops[k]))
+        {
+          rows = batches_rows (b->pf, k, block, at);
+          go_on = b->view_func (k, &rows, b->user_data, b->error);
+        }
+      else if ((gt = batches_view (b->pf, k, block, at, b->error)) == NULL)
         return -1;
-      if (!b->func (k, gt, b->user_data, b->error))
+      else
+        go_on = b->func (k, gt, b->user_data, b->error);
+      if (!go_on)
         {
           if (b->error != NULL && b->error->code == 0)
             tprof_error_set (b->error, TPROF_ERROR_CANCELLED, "%s: cancelled", b->pf->path);
@@ -325,10 +351,11 @@ batches_run (Batches *b)
 static int
 tprof_profile_file_read_columns (TprofProfileFile         *pf,
                                  TprofProfileFileReadFunc  func,
+                                 TprofProfileFileViewFunc  view_func,
                                  void                     *user_data,
                                  TprofError               *error)
 {
-  Batches b = { .pf = pf, .func = func, .user_data = user_data, .error = error };
+  Batches b = { .pf = pf, .func = func, .view_func = view_func, .user_data = user_data, .error = error };
   int result;
 
   if (pf->format_version < 3 || pf->source->read_rows == NULL)
@@ -357,7 +384,7 @@ tprof_profile_file_read_all (TprofProfileFile         *file,
     return tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profile_file_read_all: %s is NULL",
                             file == NULL ? "the file" : "the callback");
   if (ranks == NULL)
-    result = tprof_profile_file_read_columns (file, func, user_data, error);
+    result = tprof_profile_file_read_columns (file, func, NULL, user_data, error);
   for (size_t op = 0; result > 0 && op < file->n_ops; op++)
     {
       TprofGatheredTime *gt = tprof_profile_file_read_operation (file, op, ranks, n_ranks, NULL, NULL, NULL, error);
@@ -371,5 +398,21 @@ tprof_profile_file_read_all (TprofProfileFile         *file,
           return -1;
         }
     }
+  return result < 0 ? -1 : 0;
+}
+
+int
+_tprof_profile_file_read_views (TprofProfileFile         *pf,
+                                TprofProfileFileReadFunc  func,
+                                TprofProfileFileViewFunc  view_func,
+                                void                     *user_data,
+                                TprofError               *error)
+{
+  int result;
+
+  tprof_error_clear (error);
+  result = tprof_profile_file_read_columns (pf, func, view_func, user_data, error);
+  if (result > 0)
+    return tprof_profile_file_read_all (pf, NULL, 0, func, user_data, error);
   return result < 0 ? -1 : 0;
 }
