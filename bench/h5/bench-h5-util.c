@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <glib.h>
@@ -109,6 +110,16 @@ bench_profile_new (const BenchColumns *c)
     tprof_profiled_time_set_timeline_take (pt, g_new0 (double, c->world_size), g_new0 (double, c->world_size),
                                            g_strdup ("2026-01-01T00:00:00Z"));
   return pt;
+}
+
+double
+bench_cpu (void)
+{
+  struct rusage usage;
+
+  g_assert_cmpint (getrusage (RUSAGE_SELF, &usage), ==, 0);
+  return (double) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+         + (double) (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
 double

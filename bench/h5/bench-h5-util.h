@@ -40,6 +40,10 @@ TprofProfiledTime *bench_profile_new (const BenchColumns *columns);
 
 /* Seconds on the monotonic clock. */
 double bench_now (void);
+/* Seconds of processor time (user and system) this process has used:
+ * on a crowded machine steadier than wall time, which counts the waits
+ * for a processor. */
+double bench_cpu (void);
 /* sync(), so that one run's dirty pages are not written during the next. */
 void   bench_sync (void);
 /* The median of @v[0..@n) (reorders @v). */

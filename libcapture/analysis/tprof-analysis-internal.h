@@ -17,9 +17,9 @@
 #define TPROF_NUMPY_BUFFER 8192
 #define TPROF_STATS_MAX_CHUNKS 4
 
-/* @bytes (at least 4 MiB) for free(), aligned to and advised onto 2 MiB
+/* @bytes (at least 1 MiB) for free(), aligned to and advised onto 2 MiB
  * transparent huge pages (tprof-alloc.c). */
-void *_tprof_malloc_large (size_t bytes);
+TPROF_EXPORT void *_tprof_malloc_large (size_t bytes);
 
 /* malloc (@n_items * @item_size), or NULL when that product overflows.
  * A 4 KiB page fault costs about as much as copying the page (more in a
@@ -37,6 +37,30 @@ _tprof_malloc_array (size_t n_items,
   if (bytes >= ((size_t) 4 << 20))
     return _tprof_malloc_large (bytes);
   return malloc (bytes > 0 ? bytes : 1);
+}
+
+/* Arrays of 1 MiB or more that a reader fills (or walks, zeroed, when
+ * @zero) at once, and frees soon: onto 2 MiB pages as
+ * _tprof_malloc_array() puts larger ones, since a fresh 4 KiB page's
+ * fault costs more than the memory a partly used 2 MiB page wastes for
+ * that while; smaller ones from malloc() or calloc(). For free(); NULL
+ * when @n_items * @item_size overflows or memory is exhausted. */
+static inline void *
+_tprof_malloc_array_paged (size_t n_items,
+                           size_t item_size,
+                           bool   zero)
+{
+  size_t bytes;
+  void *data;
+
+  if (__builtin_mul_overflow (n_items, item_size, &bytes))
+    return NULL;
+  if (bytes < ((size_t) 1 << 20))
+    return zero ? calloc (bytes > 0 ? bytes : 1, 1) : malloc (bytes > 0 ? bytes : 1);
+  data = _tprof_malloc_large (bytes);
+  if (data != NULL && zero)
+    memset (data, 0, bytes);
+  return data;
 }
 
 /* A copy of @s by malloc (), NULL when out of memory: unlike strdup (),
@@ -70,6 +94,22 @@ TprofGatheredTime *_tprof_gathered_time_new_inline (size_t     n,
                                                     int32_t  **ranks,
                                                     double   **starts,
                                                     int32_t  **threads);
+
+/* A selection of @n samples that lie in arrays its caller keeps (@starts
+ * and @threads may be NULL), as tprof_gathered_time_new_shared() makes
+ * one, with the thread of each sample too, and whose times its caller
+ * has checked (finite, >= 0). Unlike a shared selection its timeline
+ * may be replaced (the new one is then the selection's own). @release
+ * (may be NULL) is called with @user_data when the selection is freed
+ * (also when NULL is returned). A reader hands out each operation of a
+ * block of rows so, without a copy. */
+TprofGatheredTime *_tprof_gathered_time_new_view (const double  *times,
+                                                  const int32_t *ranks,
+                                                  const double  *starts,
+                                                  const int32_t *threads,
+                                                  size_t         n,
+                                                  void         (*release) (void *user_data),
+                                                  void          *user_data);
 
 /* Marks @gt's times as known to be finite and >= 0 (checked by whoever
  * built them: the spill reader checks every sample it delivers), so that

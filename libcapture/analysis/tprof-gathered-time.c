@@ -28,6 +28,9 @@ struct _TprofGatheredTime
   /* a shared selection's arrays belong to its owner: released, not freed
    * (tprof_gathered_time_new_shared()) */
   bool     shared;
+  /* a view's timeline is its owner's too, until replaced: one of the
+   * shared selections whose timeline may be replaced */
+  bool     view;
   void   (*release) (void *user_data);
   void    *release_data;
   /* min/max, computed once on demand: the samples never change, and the
@@ -168,6 +171,27 @@ tprof_gathered_time_new_shared (const double  *times,
   return gt;
 }
 
+TprofGatheredTime *
+_tprof_gathered_time_new_view (const double  *times,
+                               const int32_t *ranks,
+                               const double  *starts,
+                               const int32_t *threads,
+                               size_t         n,
+                               void         (*release) (void *user_data),
+                               void          *user_data)
+{
+  TprofGatheredTime *gt = tprof_gathered_time_new_shared (times, ranks, starts, n, release, user_data);
+
+  if (gt != NULL && n > 0)
+    {
+      gt->threads = (int32_t *) threads;
+      gt->view = true;
+      gt->inline_timeline = true;  /* not freed: the owner's */
+      gt->times_valid = true;
+    }
+  return gt;
+}
+
 void
 tprof_gathered_time_free (TprofGatheredTime *gt)
 {
@@ -186,7 +210,7 @@ tprof_gathered_time_free (TprofGatheredTime *gt)
       free (gt->times);
       free (gt->ranks);
     }
-  if (!gt->shared && !gt->inline_timeline)
+  if ((!gt->shared || gt->view) && !gt->inline_timeline)
     {
       free (gt->starts);
       free (gt->threads);
@@ -285,7 +309,7 @@ tprof_gathered_time_set_timeline_take (TprofGatheredTime *gt,
                                        double            *starts,
                                        int32_t           *threads)
 {
-  if (gt == NULL || gt->n == 0 || gt->shared)
+  if (gt == NULL || gt->n == 0 || (gt->shared && !gt->view))
     {
       free (starts);
       free (threads);

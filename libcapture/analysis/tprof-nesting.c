@@ -337,7 +337,7 @@ tprof_nesting_new (const TprofGatheredTime *const *ops,
 {
   TprofNesting *nesting = nesting_alloc (ops, n_ops);
   size_t n = nesting != NULL ? nesting->offset[n_ops] : 0, m;
-  Span *spans = _tprof_malloc_array (n, sizeof *spans);
+  Span *spans = _tprof_malloc_array_paged (n, sizeof *spans, false);
   size_t *scratch = _tprof_malloc_array (n > n_ops ? n : n_ops, sizeof *scratch);
   double *covered_to = _tprof_malloc_array (n, sizeof *covered_to);
 

@@ -115,7 +115,7 @@ _tprof_span_buckets_sort (const TprofSpanBuckets *buckets,
   for (size_t b = 0; b < buckets->n_buckets; b++)
     if (buckets->bounds[b + 1] - buckets->bounds[b] > largest)
       largest = buckets->bounds[b + 1] - buckets->bounds[b];
-  tmp = _tprof_malloc_array (largest / 2 + 1, sizeof *tmp);
+  tmp = _tprof_malloc_array_paged (largest / 2 + 1, sizeof *tmp, false);
   if (tmp == NULL)
     return false;
   for (size_t b = 0; b < buckets->n_buckets; b++)

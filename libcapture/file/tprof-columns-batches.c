@@ -1,4 +1,4 @@
-/* tprof-columns-batches.c — tprof_profile_file_read_all(): every operation of a file, format 3's columns read in blocks of many operations and checked once against their checksums. */
+/* tprof-columns-batches.c — tprof_profile_file_read_all(): every operation of a file, format 3's columns read in blocks of many operations, handed over as views of them, checked once against their checksums. */
 /* SPDX-License-Identifier: MIT */
 #include <stdlib.h>
 #include <string.h>
@@ -8,20 +8,35 @@
 #include "tprof-crc32c.h"
 #include "tprof-h5-reader-private.h"
 
-/* Rows a block holds (20 bytes each with a timeline: 5 MiB): enough that
- * a read costs little beside its bytes, few enough to stay in the cache
- * while the operations are cut out of it. An operation with more rows is
- * read alone, straight into its own arrays. */
+/* Rows a block holds (24 bytes each with a timeline and the ranks: 6 MiB):
+ * enough that a read costs little beside its bytes, few enough to stay in
+ * the cache while its ranks are filled. An operation with more rows is
+ * read alone, into a block of its size. */
 #define TPROF_BATCH_ROWS ((uint64_t) 1 << 18)
 
 /* The sample columns, in the order the blocks hold them. */
 static const TprofColumn batch_columns[] = { TPROF_COL_TIMES, TPROF_COL_STARTS, TPROF_COL_THREADS };
 #define N_BATCH_COLUMNS (sizeof batch_columns / sizeof batch_columns[0])
 
+/* Rows read from the sample columns, with the ranks their operations'
+ * cached counts give them, in one allocation: the operations cut from it
+ * are views of it (no copy), and it is freed when the reader and the
+ * last of those operations have let go of it. */
+typedef struct
+{
+  int      refs;      /* accessed atomically: views are freed on any thread */
+  uint64_t capacity;  /* rows */
+  double  *times;
+  double  *starts;    /* NULL where the file has no such column */
+  int32_t *threads;
+  int32_t *ranks;
+} RowsBlock;
+
 typedef struct
 {
   TprofProfileFile         *pf;
   TprofProfileFileReadFunc  func;
+  TprofProfileFileViewFunc  view_func;  /* NULL: every operation to func */
   void                     *user_data;
   TprofError               *error;
   /* per batch column: whether its checksum is checked, the stored one,
@@ -29,103 +44,106 @@ typedef struct
   bool                      check[N_BATCH_COLUMNS];
   uint32_t                  stored[N_BATCH_COLUMNS];
   uint32_t                  crc[N_BATCH_COLUMNS];
-  /* the block, allocated once, at most TPROF_BATCH_ROWS */
-  void                     *block[N_BATCH_COLUMNS];
+  /* the block read into: used again while no operation holds it */
+  RowsBlock                *block;
   uint64_t                  summed;  /* rows in the running checksums */
 } Batches;
 
-static void *
-batch_array (size_t n,
-             size_t size)
+static void
+rows_block_unref (void *data)
 {
-  return _tprof_malloc_array (n > 0 ? n : 1, size);
+  RowsBlock *block = data;
+
+  if (block != NULL && __atomic_sub_fetch (&block->refs, 1, __ATOMIC_ACQ_REL) == 0)
+    free (block);
 }
 
-/* A copy of operation @op's rows, in one allocation: times and ranks,
- * and starts and threads where the file has both. */
-static TprofGatheredTime *
-columns_copy_inline (const TprofProfileFile *pf,
-                     const TprofH5Operation *op,
-                     const double           *times,
-                     const double           *starts,
-                     const int32_t          *threads)
+/* A block of @rows rows of the columns @pf has, or NULL. */
+static RowsBlock *
+rows_block_new (const TprofProfileFile *pf,
+                uint64_t                rows)
 {
-  size_t n = (size_t) op->n;
-  double *t, *s;
-  int32_t *r, *th;
-  TprofGatheredTime *gt = _tprof_gathered_time_new_inline (n, starts != NULL, &t, &r, &s, &th);
+  size_t head = (sizeof (RowsBlock) + 63) & ~(size_t) 63;
+  size_t per_row = sizeof (double) + sizeof (int32_t) + (pf->has_starts ? sizeof (double) : 0)
+                   + (pf->has_threads ? sizeof (int32_t) : 0);
+  RowsBlock *block;
+  char *at;
 
-  if (gt == NULL || n == 0)
-    return gt;
-  memcpy (t, times, n * sizeof *t);
-  if (s != NULL)
+  if (rows > (SIZE_MAX - head) / per_row
+      || (block = _tprof_malloc_array_paged (1, head + (size_t) rows * per_row, false)) == NULL)
+    return NULL;
+  at = (char *) block + head;
+  *block = (RowsBlock) { .refs = 1, .capacity = rows };
+  block->times = (double *) at;
+  at += rows * sizeof (double);
+  if (pf->has_starts)
     {
-      memcpy (s, starts, n * sizeof *s);
-      memcpy (th, threads, n * sizeof *th);
+      block->starts = (double *) at;
+      at += rows * sizeof (double);
     }
-  _tprof_h5_ranks_from_counts (op->cache.rank_count, pf->world_size, 0, n, r);
-  return gt;
+  block->ranks = (int32_t *) at;
+  at += rows * sizeof (int32_t);
+  if (pf->has_threads)
+    block->threads = (int32_t *) at;
+  return block;
 }
 
-/* Operation @op's rows in arrays of their own, or taken when @take. */
-static TprofGatheredTime *
-columns_copy_arrays (const TprofProfileFile *pf,
-                     const TprofH5Operation *op,
-                     const double           *times,
-                     const double           *starts,
-                     const int32_t          *threads,
-                     bool                    take)
+/* The reader's block, of at least @rows rows: the one it has when no
+ * operation holds it and it is large enough, else a new one. NULL with
+ * the error set. */
+static RowsBlock *
+batches_block_for (Batches  *b,
+                   uint64_t  rows)
 {
-  size_t n = (size_t) op->n;
-  double *t = take ? (double *) times : batch_array (n, sizeof *t);
-  double *s = starts == NULL ? NULL : take ? (double *) starts : batch_array (n, sizeof *s);
-  int32_t *th = threads == NULL ? NULL : take ? (int32_t *) threads : batch_array (n, sizeof *th);
-  int32_t *r = batch_array (n, sizeof *r);
-  TprofGatheredTime *gt = NULL;
-
-  if (t != NULL && r != NULL && (starts == NULL || s != NULL) && (threads == NULL || th != NULL))
+  if (b->block != NULL
+      && (b->block->capacity < rows || __atomic_load_n (&b->block->refs, __ATOMIC_ACQUIRE) > 1))
     {
-      if (!take)
-        {
-          memcpy (t, times, n * sizeof *t);
-          if (s != NULL)
-            memcpy (s, starts, n * sizeof *s);
-          if (th != NULL)
-            memcpy (th, threads, n * sizeof *th);
-        }
-      if (n > 0)
-        _tprof_h5_ranks_from_counts (op->cache.rank_count, pf->world_size, 0, n, r);
-      gt = tprof_gathered_time_new_take (t, r, n);
-      t = NULL;
-      r = NULL;
+      rows_block_unref (b->block);
+      b->block = NULL;
     }
-  if (gt != NULL && (s != NULL || th != NULL) && tprof_gathered_time_set_timeline_take (gt, s, th))
-    s = NULL, th = NULL;
-  free (t);
-  free (r);
-  free (s);
-  free (th);
-  return gt;
+  if (b->block == NULL && (b->block = rows_block_new (b->pf, rows)) == NULL)
+    tprof_error_set (b->error, TPROF_ERROR_NO_MEMORY, "%s: not enough memory for %llu rows of %s", b->pf->path,
+                     (unsigned long long) rows, _tprof_columns[TPROF_COL_TIMES].path);
+  return b->block;
 }
 
-TprofGatheredTime *
-_tprof_columns_cut (TprofProfileFile *pf,
-                    size_t            k,
-                    const double     *times,
-                    const double     *starts,
-                    const int32_t    *threads,
-                    bool             *own,
-                    TprofError       *error)
+/* Operation @k's rows, from row @at of @block (read and checked against
+ * its cache), with the ranks its cached counts give: a view holding a
+ * reference on @block. */
+static TprofProfiledView
+batches_rows (TprofProfileFile *pf,
+              size_t            k,
+              RowsBlock        *block,
+              uint64_t          at)
 {
   const TprofH5Operation *op = &pf->ops[k];
-  bool take = *own;
-  TprofGatheredTime *gt;
+  size_t n = (size_t) op->n;
 
-  *own = false;
-  if (!take && (starts == NULL) == (threads == NULL))
-    gt = columns_copy_inline (pf, op, times, starts, threads);
-  else
-    gt = columns_copy_arrays (pf, op, times, starts, threads, take);
+  if (n > 0)
+    _tprof_h5_ranks_from_counts (op->cache.rank_count, pf->world_size, 0, n, block->ranks + at);
+  __atomic_add_fetch (&block->refs, 1, __ATOMIC_RELAXED);
+  return (TprofProfiledView) {
+    .times = block->times + at, .ranks = block->ranks + at,
+    .starts = block->starts != NULL ? block->starts + at : NULL,
+    .threads = block->threads != NULL ? block->threads + at : NULL,
+    .n = n, .release = rows_block_unref, .release_data = block,
+  };
+}
+
+/* Operation @k, as batches_rows() gives it, as a selection, with what
+ * its ranks recorded attached. NULL with @error. */
+static TprofGatheredTime *
+batches_view (TprofProfileFile *pf,
+              size_t            k,
+              RowsBlock        *block,
+              uint64_t          at,
+              TprofError       *error)
+{
+  const TprofH5Operation *op = &pf->ops[k];
+  TprofProfiledView rows = batches_rows (pf, k, block, at);
+  TprofGatheredTime *gt = _tprof_gathered_time_new_view (rows.times, rows.ranks, rows.starts, rows.threads, rows.n,
+                                                         rows.release, rows.release_data);
+
   if (gt == NULL)
     tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation '%s'", pf->path, op->name);
   else if (!_tprof_operation_cache_attach_recorded (pf, op, gt, NULL, 0))
@@ -196,6 +214,17 @@ batches_check_crc (Batches *b)
   return 0;
 }
 
+/* The batch columns of @block, in batch_columns' order (NULL where the
+ * file has none). */
+static void
+rows_block_arrays (RowsBlock *block,
+                   void     **arrays)
+{
+  arrays[0] = block->times;
+  arrays[1] = block->starts;
+  arrays[2] = block->threads;
+}
+
 /* A value or a cache refused: when the rows not read yet make a checksum
  * differ, the damage is the column's, and the error says so. */
 static void
@@ -205,20 +234,18 @@ batches_blame_crc (Batches *b)
   TprofError ignored = { 0 };
   void *arrays[N_BATCH_COLUMNS] = { NULL };
   bool any = false;
+  RowsBlock *block;
 
   for (size_t i = 0; i < N_BATCH_COLUMNS; i++)
     any |= b->check[i];
   if (!any || b->error == NULL || b->error->code != TPROF_ERROR_FORMAT)
     return;
-  /* times is always read; the other columns where checked */
-  for (size_t i = 0; i < N_BATCH_COLUMNS; i++)
-    if (i == 0 || b->check[i])
-      {
-        if (b->block[i] == NULL)
-          b->block[i] = batch_array ((size_t) batches_block_rows (b->pf), _tprof_column_value_size (batch_columns[i]));
-        if ((arrays[i] = b->block[i]) == NULL)
-          return;
-      }
+  if (b->summed < n_rows)
+    {
+      if ((block = batches_block_for (b, batches_block_rows (b->pf))) == NULL)
+        return;
+      rows_block_arrays (block, arrays);
+    }
   for (uint64_t row = b->summed; row < n_rows; row += TPROF_BATCH_ROWS)
     {
       uint64_t n = n_rows - row < TPROF_BATCH_ROWS ? n_rows - row : TPROF_BATCH_ROWS;
@@ -239,27 +266,31 @@ batches_blame_crc (Batches *b)
       }
 }
 
-/* Operations [@first, @end) cut out of @arrays (taken with @own: one
- * operation read alone) and handed over. */
+/* Operations [@first, @end), read into @block, handed over as views. */
 static int
-batches_hand_over (Batches  *b,
-                   size_t    first,
-                   size_t    end,
-                   void    **arrays,
-                   bool      own)
+batches_hand_over (Batches   *b,
+                   size_t     first,
+                   size_t     end,
+                   RowsBlock *block)
 {
   uint64_t at = 0;
 
   for (size_t k = first; k < end; at += b->pf->ops[k].n, k++)
     {
-      const double *s = arrays[1] != NULL ? (const double *) arrays[1] + at : NULL;
-      const int32_t *th = arrays[2] != NULL ? (const int32_t *) arrays[2] + at : NULL;
-      TprofGatheredTime *gt = _tprof_columns_cut (b->pf, k, (const double *) arrays[0] + at, s, th, &own,
-                                                  b->error);
+      TprofGatheredTime *gt = NULL;
+      TprofProfiledView rows;
+      bool go_on;
 
-      if (gt == NULL)
+      if (b->view_func != NULL && !_tprof_operation_cache_sampled (b->pf, &b->pf->ops[k]))
+        {
+          rows = batches_rows (b->pf, k, block, at);
+          go_on = b->view_func (k, &rows, b->user_data, b->error);
+        }
+      else if ((gt = batches_view (b->pf, k, block, at, b->error)) == NULL)
         return -1;
-      if (!b->func (k, gt, b->user_data, b->error))
+      else
+        go_on = b->func (k, gt, b->user_data, b->error);
+      if (!go_on)
         {
           if (b->error != NULL && b->error->code == 0)
             tprof_error_set (b->error, TPROF_ERROR_CANCELLED, "%s: cancelled", b->pf->path);
@@ -269,8 +300,8 @@ batches_hand_over (Batches  *b,
   return 0;
 }
 
-/* One block: operations [@first, @end), @n rows from @row; an operation
- * of more rows than a block holds is read into arrays of its own. */
+/* One block: operations [@first, @end), @n rows from @row (an operation
+ * of more rows than a block holds alone, in a block of its size). */
 static int
 batches_block (Batches  *b,
                size_t    first,
@@ -278,33 +309,15 @@ batches_block (Batches  *b,
                uint64_t  row,
                uint64_t  n)
 {
-  const bool present[N_BATCH_COLUMNS] = { true, b->pf->has_starts, b->pf->has_threads };
-  bool own = n > TPROF_BATCH_ROWS;
-  void *arrays[N_BATCH_COLUMNS] = { NULL };
-  int result = 0;
+  RowsBlock *block = batches_block_for (b, n > TPROF_BATCH_ROWS ? n : batches_block_rows (b->pf));
+  void *arrays[N_BATCH_COLUMNS];
 
-  for (size_t i = 0; i < N_BATCH_COLUMNS; i++)
-    if (present[i])
-      {
-        size_t size = _tprof_column_value_size (batch_columns[i]);
-
-        if (!own && b->block[i] == NULL)
-          b->block[i] = batch_array ((size_t) batches_block_rows (b->pf), size);
-        arrays[i] = own ? batch_array ((size_t) n, size) : b->block[i];
-        if (arrays[i] == NULL)
-          result = tprof_error_set (b->error, TPROF_ERROR_NO_MEMORY, "%s: not enough memory for %s",
-                                    b->pf->path, _tprof_columns[batch_columns[i]].path);
-      }
-  if (result == 0)
-    result = batches_read (b, first, end, row, n, arrays);
-  if (result == 0)
-    {
-      result = batches_hand_over (b, first, end, arrays, own);
-      own = false;  /* taken, or freed on failure */
-    }
-  for (size_t i = 0; own && i < N_BATCH_COLUMNS; i++)
-    free (arrays[i]);
-  return result;
+  if (block == NULL)
+    return -1;
+  rows_block_arrays (block, arrays);
+  if (batches_read (b, first, end, row, n, arrays) < 0)
+    return -1;
+  return batches_hand_over (b, first, end, block);
 }
 
 /* Every operation, block by block, then the checksums. */
@@ -338,10 +351,11 @@ batches_run (Batches *b)
 static int
 tprof_profile_file_read_columns (TprofProfileFile         *pf,
                                  TprofProfileFileReadFunc  func,
+                                 TprofProfileFileViewFunc  view_func,
                                  void                     *user_data,
                                  TprofError               *error)
 {
-  Batches b = { .pf = pf, .func = func, .user_data = user_data, .error = error };
+  Batches b = { .pf = pf, .func = func, .view_func = view_func, .user_data = user_data, .error = error };
   int result;
 
   if (pf->format_version < 3 || pf->source->read_rows == NULL)
@@ -351,8 +365,7 @@ tprof_profile_file_read_columns (TprofProfileFile         *pf,
     result = batches_init (&b);
   if (result == 0)
     result = batches_run (&b);
-  for (size_t i = 0; i < N_BATCH_COLUMNS; i++)
-    free (b.block[i]);
+  rows_block_unref (b.block);
   return result;
 }
 
@@ -371,7 +384,7 @@ tprof_profile_file_read_all (TprofProfileFile         *file,
     return tprof_error_set (error, TPROF_ERROR_INVALID, "tprof_profile_file_read_all: %s is NULL",
                             file == NULL ? "the file" : "the callback");
   if (ranks == NULL)
-    result = tprof_profile_file_read_columns (file, func, user_data, error);
+    result = tprof_profile_file_read_columns (file, func, NULL, user_data, error);
   for (size_t op = 0; result > 0 && op < file->n_ops; op++)
     {
       TprofGatheredTime *gt = tprof_profile_file_read_operation (file, op, ranks, n_ranks, NULL, NULL, NULL, error);
@@ -385,5 +398,21 @@ tprof_profile_file_read_all (TprofProfileFile         *file,
           return -1;
         }
     }
+  return result < 0 ? -1 : 0;
+}
+
+int
+_tprof_profile_file_read_views (TprofProfileFile         *pf,
+                                TprofProfileFileReadFunc  func,
+                                TprofProfileFileViewFunc  view_func,
+                                void                     *user_data,
+                                TprofError               *error)
+{
+  int result;
+
+  tprof_error_clear (error);
+  result = tprof_profile_file_read_columns (pf, func, view_func, user_data, error);
+  if (result > 0)
+    return tprof_profile_file_read_all (pf, NULL, 0, func, user_data, error);
   return result < 0 ? -1 : 0;
 }

@@ -382,7 +382,7 @@ columns_make_operations (ColumnsRead *cr)
 
   size_t per_op = (size_t) pf->world_size * (cr->values[TPROF_COL_SEG_RECORDED] != NULL ? 5 : 4);
 
-  pf->ops = calloc (cr->k > 0 ? cr->k : 1, sizeof *pf->ops);
+  pf->ops = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->ops, true);
   /* one block for every operation's per-rank arrays (8 bytes a value):
    * one allocation, not four or five per operation */
   pf->cache_block = cr->k <= SIZE_MAX / 8 / (per_op + 1) ? calloc ((size_t) cr->k * per_op + 1, 8) : NULL;

@@ -13,6 +13,7 @@
 #include "tprof/tprof-profile-file.h"
 #include "tprof-analysis-internal.h"
 #include "tprof-h5-internal.h"
+#include "tprof-profiled-time-internal.h"
 
 /* The newest format_version this reader understands (docs/file-format.md). */
 #define TPROF_H5_READER_MAX_VERSION TPROF_FORMAT_VERSION
@@ -231,19 +232,23 @@ int _tprof_columns_stored_crc (TprofProfileFile *pf,
                                int               c,
                                uint32_t         *crc,
                                TprofError       *error);
-/* Operation @k's samples from rows of the columns that start at its first
- * row (@starts and @threads NULL where absent), already checked against
- * its cache (_tprof_columns_check_block()): copied into arrays of its
- * own, or taken when *@own (which is then cleared, the arrays taken or
- * freed); ranks from its cache's counts; with what its ranks recorded
- * attached. NULL with @error. */
-TprofGatheredTime *_tprof_columns_cut (TprofProfileFile *pf,
-                                       size_t            k,
-                                       const double     *times,
-                                       const double     *starts,
-                                       const int32_t    *threads,
-                                       bool             *own,
-                                       TprofError       *error);
+/* Called by _tprof_profile_file_read_views() with operation @op's rows,
+ * checked, as a view the callback takes (releases, also when it returns
+ * false, which stops the read). */
+typedef bool (*TprofProfileFileViewFunc) (size_t                   op,
+                                          const TprofProfiledView *rows,
+                                          void                    *user_data,
+                                          TprofError              *error);
+/* As tprof_profile_file_read_all() of every rank, but an operation whose
+ * rows a file of format 3 gives as they are (all it recorded) goes to
+ * @view_func as a view of the block read, with no selection made: a
+ * whole-profile load makes none it is not asked for. The others, and
+ * every operation of older files, go to @func. 0, or -1 with @error. */
+int _tprof_profile_file_read_views (TprofProfileFile         *pf,
+                                    TprofProfileFileReadFunc  func,
+                                    TprofProfileFileViewFunc  view_func,
+                                    void                     *user_data,
+                                    TprofError               *error);
 /* The segment of rank @r in operation @op, or -1. */
 int64_t _tprof_columns_segment_of (const TprofProfileFile *pf,
                                    const TprofH5Operation *op,

@@ -55,6 +55,24 @@ tprof_profiled_time_take_operation (size_t             op,
   return false;
 }
 
+/* _tprof_profile_file_read_views()'s callback: an operation taken as
+ * the view of its rows, its selection made only when asked for. */
+static bool
+tprof_profiled_time_take_view (size_t                   op,
+                               const TprofProfiledView *rows,
+                               void                    *user_data,
+                               TprofError              *error)
+{
+  LoadInto *into = user_data;
+  char *name = into->pf->ops[op].name;
+
+  into->pf->ops[op].name = NULL;
+  if (_tprof_profiled_time_append_view_take (into->pt, name, rows))
+    return true;
+  tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation %zu", into->pf->path, op);
+  return false;
+}
+
 /* Every operation of the file at @path, opened by @open, read by
  * tprof_profile_file_read_all(): format 3's columns in blocks of many
  * operations, older files an operation at a time. */
@@ -86,7 +104,8 @@ tprof_profiled_time_load_with (const char        *path,
   if (into.pt == NULL)
     tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
   if (into.pt != NULL
-      && (tprof_profile_file_read_all (pf, NULL, 0, tprof_profiled_time_take_operation, &into, error) < 0
+      && (_tprof_profile_file_read_views (pf, tprof_profiled_time_take_operation, tprof_profiled_time_take_view,
+                                          &into, error) < 0
           || tprof_profiled_time_take_metadata (into.pt, pf, error) < 0))
     {
       tprof_profiled_time_free (into.pt);

@@ -305,7 +305,7 @@ _tprof_reader_get_meta (TprofWire  *w,
   /* every operation takes at least 40 bytes of the message */
   if (!ok || w->failed || n_ops > (w->len - w->pos) / 40)
     goto failed;
-  pf->ops = calloc (n_ops != 0 ? n_ops : 1, sizeof *pf->ops);
+  pf->ops = _tprof_malloc_array_paged (n_ops != 0 ? n_ops : 1, sizeof *pf->ops, true);
   pf->by_name = calloc (n_ops != 0 ? n_ops : 1, sizeof *pf->by_name);
   if (pf->ops == NULL || pf->by_name == NULL)
     goto failed;

@@ -27,6 +27,31 @@ bool _tprof_profiled_time_append_take (TprofProfiledTime *pt,
                                        char              *name,
                                        TprofGatheredTime *gt);
 
+/* An operation's samples that lie in arrays another object owns (a
+ * reader's block of rows): @times and @ranks, and @starts and @threads
+ * (NULL where absent), @n each, checked; kept until @release (may be
+ * NULL) is called with @release_data. */
+typedef struct
+{
+  const double  *times;
+  const int32_t *ranks;
+  const double  *starts;
+  const int32_t *threads;
+  size_t         n;
+  void         (*release) (void *data);
+  void          *release_data;
+} TprofProfiledView;
+
+/* Appends @name (malloc'd, taken in every case) as an operation whose
+ * samples @view (taken in every case: released with the profile) gives:
+ * its TprofGatheredTime is made only when first asked for
+ * (tprof_profiled_time_nth() or _get()), as a view of those arrays, so
+ * that a load of many operations makes none it is not asked for. Returns
+ * false when memory is exhausted. */
+bool _tprof_profiled_time_append_view_take (TprofProfiledTime       *pt,
+                                            char                    *name,
+                                            const TprofProfiledView *view);
+
 /* Room for @n_ops more operations made at once, in the arrays and the
  * index, rather than as they come. Returns false when memory is
  * exhausted (the profile unchanged). */

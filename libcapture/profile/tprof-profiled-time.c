@@ -1,10 +1,11 @@
-/* tprof-profiled-time.c — TprofProfiledTime: operations in recording order, found by name through a hash index. */
+/* tprof-profiled-time.c — TprofProfiledTime: operations in recording order, found by name through a hash index; a loaded one's made when first asked for. */
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tprof/tprof-profiled-time.h"
+#include "tprof-analysis-internal.h"
 #include "tprof-h5-internal.h"
 #include "tprof-profiled-time-internal.h"
 
@@ -15,7 +16,10 @@ struct _TprofProfiledTime
   size_t              n_ops;
   size_t              ops_capacity;
   char              **names;
+  /* NULL for an operation of views not asked for yet; set atomically,
+   * since accessors of a const profile make it */
   TprofGatheredTime **gts;
+  TprofProfiledView  *views;  /* ops_capacity entries once one is appended, else NULL */
 
   /* Open addressing, linear probing; a slot holds an op index + 1, 0 when
    * free. Kept at most half full so probes stay short. */
@@ -80,9 +84,12 @@ tprof_profiled_time_free (TprofProfiledTime *pt)
     {
       free (pt->names[i]);
       tprof_gathered_time_free (pt->gts[i]);
+      if (pt->views != NULL && pt->views[i].release != NULL)
+        pt->views[i].release (pt->views[i].release_data);
     }
   free (pt->names);
   free (pt->gts);
+  free (pt->views);
   free (pt->slots);
   tprof_profiled_time_free_hostnames (pt);
   free (pt->clock_offsets);
@@ -152,6 +159,14 @@ tprof_profiled_time_reserve_for (TprofProfiledTime *pt,
       if (gts == NULL)
         return false;
       pt->gts = gts;
+      if (pt->views != NULL)
+        {
+          TprofProfiledView *views = realloc (pt->views, capacity * sizeof *views);
+
+          if (views == NULL)
+            return false;
+          pt->views = views;
+        }
       pt->ops_capacity = capacity;
     }
 
@@ -194,9 +209,59 @@ _tprof_profiled_time_append_take (TprofProfiledTime *pt,
     }
   pt->names[pt->n_ops] = name;
   pt->gts[pt->n_ops] = gt;
+  if (pt->views != NULL)
+    pt->views[pt->n_ops] = (TprofProfiledView) { 0 };
   tprof_profiled_time_index_insert (pt->slots, pt->n_slots, name, pt->n_ops);
   pt->n_ops++;
   return true;
+}
+
+bool
+_tprof_profiled_time_append_view_take (TprofProfiledTime       *pt,
+                                       char                    *name,
+                                       const TprofProfiledView *view)
+{
+  bool room = tprof_profiled_time_reserve_for (pt, pt->n_ops + 1);
+
+  /* zeroed: the operations appended before have none */
+  if (room && pt->views == NULL)
+    pt->views = calloc (pt->ops_capacity, sizeof *pt->views);
+  if (!room || pt->views == NULL)
+    {
+      free (name);
+      if (view->release != NULL)
+        view->release (view->release_data);
+      return false;
+    }
+  pt->names[pt->n_ops] = name;
+  pt->gts[pt->n_ops] = NULL;
+  pt->views[pt->n_ops] = *view;
+  tprof_profiled_time_index_insert (pt->slots, pt->n_slots, name, pt->n_ops);
+  pt->n_ops++;
+  return true;
+}
+
+/* Operation @i's selection, made from its view when first asked for; NULL
+ * only when memory is exhausted. */
+static const TprofGatheredTime *
+tprof_profiled_time_op (const TprofProfiledTime *pt,
+                        size_t                   i)
+{
+  TprofGatheredTime *gt = __atomic_load_n (&pt->gts[i], __ATOMIC_ACQUIRE), *expected = NULL;
+  const TprofProfiledView *v;
+
+  if (gt != NULL || pt->views == NULL)
+    return gt;
+  v = &pt->views[i];
+  gt = _tprof_gathered_time_new_view (v->times, v->ranks, v->starts, v->threads, v->n, NULL, NULL);
+  /* threads asking at once: the first one's is kept */
+  if (gt != NULL && !__atomic_compare_exchange_n (&pt->gts[i], &expected, gt, false, __ATOMIC_ACQ_REL,
+                                                  __ATOMIC_ACQUIRE))
+    {
+      tprof_gathered_time_free (gt);
+      gt = expected;
+    }
+  return gt;
 }
 
 bool
@@ -287,7 +352,7 @@ tprof_profiled_time_nth (const TprofProfiledTime *pt,
 {
   if (pt == NULL || i >= pt->n_ops)
     return NULL;
-  return pt->gts[i];
+  return tprof_profiled_time_op (pt, i);
 }
 
 const TprofGatheredTime *
@@ -299,7 +364,7 @@ tprof_profiled_time_get (const TprofProfiledTime *pt,
   if (pt == NULL)
     return NULL;
   i = _tprof_profiled_time_find (pt, name);
-  return i != TPROF_PROFILED_TIME_NOT_FOUND ? pt->gts[i] : NULL;
+  return i != TPROF_PROFILED_TIME_NOT_FOUND ? tprof_profiled_time_op (pt, i) : NULL;
 }
 
 int

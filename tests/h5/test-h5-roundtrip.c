@@ -541,6 +541,91 @@ test_threads (void)
   g_free (dir);
 }
 
+#define ON_DEMAND_OPS 300
+#define ON_DEMAND_THREADS 4
+
+/* Every thread asks for every operation of one loaded profile. */
+static void *
+ask_every_operation (void *data)
+{
+  const TprofProfiledTime *pt = ((void **) data)[0];
+  const TprofGatheredTime **seen = ((void **) data)[1];
+
+  for (size_t k = 0; k < ON_DEMAND_OPS; k++)
+    seen[k] = tprof_profiled_time_nth (pt, (k * 7) % ON_DEMAND_OPS) ;
+  return NULL;
+}
+
+/* A loaded profile makes an operation's selection when first asked for:
+ * threads asking at once all get the same one, by index and by name,
+ * holding what was saved, with its statistics, however asked and in any
+ * order; a profile freed with operations never asked for frees all. */
+static void
+test_loaded_on_demand (void)
+{
+  TprofProfiledTime *pt = tprof_profiled_time_new (2), *loaded;
+  char *path = temp_file ("on-demand.h5");
+  const TprofGatheredTime *seen[ON_DEMAND_THREADS][ON_DEMAND_OPS];
+  pthread_t threads[ON_DEMAND_THREADS];
+  void *args[ON_DEMAND_THREADS][2];
+  TprofError error = { 0 };
+
+  for (size_t k = 0; k < ON_DEMAND_OPS; k++)
+    {
+      double times[4] = { 1e-3 * (double) k, 0.5, 2e-3 * (double) k, 0.25 };
+      int32_t ranks[4] = { 0, 0, 1, 1 };
+      char name[32];
+
+      g_snprintf (name, sizeof name, "op-%03zu", k);
+      add_op (pt, name, times, ranks, k % 5 == 0 ? 0 : 4);
+    }
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+
+  /* never asked for: freed all the same (ASan and the leak check say) */
+  loaded = tprof_profiled_time_load (path, &error);
+  g_assert_nonnull (loaded);
+  tprof_profiled_time_free (loaded);
+
+  loaded = tprof_profiled_time_load (path, &error);
+  g_assert_nonnull (loaded);
+  for (int t = 0; t < ON_DEMAND_THREADS; t++)
+    {
+      args[t][0] = loaded;
+      args[t][1] = seen[t];
+      g_assert_cmpint (pthread_create (&threads[t], NULL, ask_every_operation, args[t]), ==, 0);
+    }
+  for (int t = 0; t < ON_DEMAND_THREADS; t++)
+    pthread_join (threads[t], NULL);
+  for (size_t k = 0; k < ON_DEMAND_OPS; k++)
+    {
+      size_t op = (k * 7) % ON_DEMAND_OPS;
+      const TprofGatheredTime *gt = seen[0][k];
+      const TprofGatheredTime *saved = tprof_profiled_time_nth (pt, op);
+
+      for (int t = 1; t < ON_DEMAND_THREADS; t++)
+        g_assert_true (seen[t][k] == gt);
+      g_assert_true (tprof_profiled_time_get (loaded, tprof_profiled_time_name (loaded, op)) == gt);
+      g_assert_cmpuint (tprof_gathered_time_count (gt), ==, tprof_gathered_time_count (saved));
+      for (size_t i = 0; i < tprof_gathered_time_count (gt); i++)
+        {
+          g_assert_cmpfloat (tprof_gathered_time_times (gt)[i], ==, tprof_gathered_time_times (saved)[i]);
+          g_assert_cmpint (tprof_gathered_time_ranks (gt)[i], ==, tprof_gathered_time_ranks (saved)[i]);
+        }
+      if (tprof_gathered_time_count (gt) > 0)
+        {
+          /* 1e-3 k + 0.5 + 2e-3 k + 0.25, added in that order */
+          double sum = ((1e-3 * (double) op + 0.5) + 2e-3 * (double) op) + 0.25;
+
+          g_assert_cmpfloat (tprof_gathered_time_sum (gt), ==, sum);
+          g_assert_cmpfloat (tprof_gathered_time_max (gt), ==, 0.5 > 2e-3 * (double) op ? 0.5 : 2e-3 * (double) op);
+        }
+    }
+  tprof_profiled_time_free (loaded);
+  tprof_profiled_time_free (pt);
+  h5_test_assert_no_open_objects ();
+  g_free (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -559,6 +644,7 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/roundtrip/overwrite", test_overwrite);
   g_test_add_func ("/h5/roundtrip/gather-local", test_gather_local);
   g_test_add_func ("/h5/roundtrip/threads", test_threads);
+  g_test_add_func ("/h5/roundtrip/loaded-on-demand", test_loaded_on_demand);
   g_test_add_func ("/h5/profile/add-errors", test_add_errors);
   g_test_add_func ("/h5/profile/lookup-20000", test_lookup_many);
   status = g_test_run ();

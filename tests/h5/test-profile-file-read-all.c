@@ -1,4 +1,4 @@
-/* test-profile-file-read-all.c — tprof_profile_file_read_all(): every operation, in order, equal to what was saved, in process and isolated; a stop, damage caught by the checksums. */
+/* test-profile-file-read-all.c — tprof_profile_file_read_all(): every operation, in order, equal to what was saved, in process and isolated, also kept past the read; a stop, damage caught by the checksums. */
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 
@@ -81,14 +81,12 @@ selected (const Seen *seen,
   return seen->ranks == NULL;
 }
 
-/* Each operation as saved (of the selected ranks), in file order. */
-static bool
-check_operation (size_t             op,
-                 TprofGatheredTime *gt,
-                 void              *user_data,
-                 TprofError        *error)
+/* Operation @op's samples @gt as saved (of the selected ranks). */
+static void
+assert_as_saved (const Seen              *seen,
+                 size_t                   op,
+                 const TprofGatheredTime *gt)
 {
-  Seen *seen = user_data;
   const Expected *e = &expected[op];
   const double *times = tprof_gathered_time_times (gt);
   const int32_t *ranks = tprof_gathered_time_ranks (gt);
@@ -96,8 +94,6 @@ check_operation (size_t             op,
   const int32_t *threads = tprof_gathered_time_threads (gt);
   size_t j = 0;
 
-  g_assert_cmpuint (op, ==, seen->calls);
-  seen->calls++;
   for (size_t i = 0; i < e->n; i++)
     if (selected (seen, e->ranks[i]))
       {
@@ -110,12 +106,39 @@ check_operation (size_t             op,
         j++;
       }
   g_assert_cmpuint (j, ==, tprof_gathered_time_count (gt));
+}
+
+/* Each operation as saved (of the selected ranks), in file order. */
+static bool
+check_operation (size_t             op,
+                 TprofGatheredTime *gt,
+                 void              *user_data,
+                 TprofError        *error)
+{
+  Seen *seen = user_data;
+
+  g_assert_cmpuint (op, ==, seen->calls);
+  seen->calls++;
+  assert_as_saved (seen, op, gt);
   tprof_gathered_time_free (gt);
   if (op == seen->stop_at)
     {
       tprof_error_set (error, TPROF_ERROR_INVALID, "stopped at %zu", op);
       return false;
     }
+  return true;
+}
+
+/* Keeps every operation, in kept[op]. */
+static bool
+keep_operation (size_t             op,
+                TprofGatheredTime *gt,
+                void              *user_data,
+                TprofError        *error)
+{
+  TprofGatheredTime **kept = user_data;
+
+  kept[op] = gt;
   return true;
 }
 
@@ -168,6 +191,50 @@ check_stop (gconstpointer data)
   g_assert_cmpint (tprof_profile_file_read_all (pf, NULL, 0, NULL, &seen, &error), ==, -1);
   g_assert_cmpint (error.code, ==, TPROF_ERROR_INVALID);
   tprof_profile_file_close (pf);
+}
+
+/* Operations kept past the read and the file's close, and freed in any
+ * order, keep their samples: those the reader hands over lie in the
+ * blocks it read (no copy), which must outlive the reader while an
+ * operation holds them and never be read into again meanwhile. A kept
+ * operation's timeline can still be replaced. */
+static void
+check_kept (gconstpointer data)
+{
+  gboolean isolated = GPOINTER_TO_INT (data);
+  TprofProfileFile *pf = open_file (good_path, isolated);
+  TprofGatheredTime **kept = g_new0 (TprofGatheredTime *, N_OPS);
+  Seen all = { 0, (size_t) -1, NULL, 0 };
+  TprofError error = { 0 };
+  const Expected *e = &expected[3];
+  double *starts = g_new (double, e->n);
+  int32_t *threads = g_new (int32_t, e->n);
+
+  g_assert_cmpint (tprof_profile_file_read_all (pf, NULL, 0, keep_operation, kept, &error), ==, 0);
+  tprof_profile_file_close (pf);
+  /* the even ones first, then the big one, then the rest checked */
+  for (size_t k = 0; k < N_OPS; k += 2)
+    {
+      assert_as_saved (&all, k, kept[k]);
+      tprof_gathered_time_free (kept[k]);
+    }
+  assert_as_saved (&all, 1, kept[1]);
+  tprof_gathered_time_free (kept[1]);
+  g_assert_cmpuint (e->n, >, 0);
+  for (size_t i = 0; i < e->n; i++)
+    {
+      starts[i] = -1.0 - (double) i;
+      threads[i] = 7;
+    }
+  g_assert_true (tprof_gathered_time_set_timeline_take (kept[3], starts, threads));
+  g_assert_cmpfloat (tprof_gathered_time_starts (kept[3])[e->n - 1], ==, -(double) e->n);
+  g_assert_cmpint (tprof_gathered_time_threads (kept[3])[0], ==, 7);
+  g_assert_cmpfloat (tprof_gathered_time_times (kept[3])[e->n - 1], ==, e->times[e->n - 1]);
+  for (size_t k = 5; k < N_OPS; k += 2)
+    assert_as_saved (&all, k, kept[k]);
+  for (size_t k = 3; k < N_OPS; k += 2)
+    tprof_gathered_time_free (kept[k]);
+  g_free (kept);
 }
 
 /* Overwrites value @row of sample column @column with @value, keeping
@@ -254,6 +321,8 @@ main (int argc, char **argv)
   write_good (good_path);
   g_test_add_data_func ("/read-all/in-process", GINT_TO_POINTER (FALSE), check_all);
   g_test_add_data_func ("/read-all/isolated", GINT_TO_POINTER (TRUE), check_all);
+  g_test_add_data_func ("/read-all/kept/in-process", GINT_TO_POINTER (FALSE), check_kept);
+  g_test_add_data_func ("/read-all/kept/isolated", GINT_TO_POINTER (TRUE), check_kept);
   g_test_add_data_func ("/read-all/stop/in-process", GINT_TO_POINTER (FALSE), check_stop);
   g_test_add_data_func ("/read-all/stop/isolated", GINT_TO_POINTER (TRUE), check_stop);
   g_test_add_data_func ("/read-all/damage/in-process", GINT_TO_POINTER (FALSE), check_damage);

@@ -1,4 +1,4 @@
-/* test-plot-units.c — durations in human units and the nice ticks of linear and log axes. */
+/* test-plot-units.c — durations in human units, the nice ticks of linear and log axes, and text shown escaped. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 
@@ -138,6 +138,35 @@ test_nice_step (void)
   g_assert_cmpfloat_with_epsilon (_tprof_plot_nice_step (100), 100, 1e-12);
 }
 
+/* A text shows as it is exactly when escaping leaves it unchanged, with
+ * each kind of text the escape knows written out by hand. */
+static void
+test_shows_as_is (void)
+{
+  static const struct { const char *text; gboolean as_is; const char *escaped; } cases[] = {
+    { "", TRUE, "" },
+    { "forward 1.23 ms", TRUE, "forward 1.23 ms" },
+    { "12.3 \u00b5s", TRUE, "12.3 \u00b5s" },
+    { "\u6f14\u7b97", TRUE, "\u6f14\u7b97" },
+    { "a\nb", FALSE, "a\\nb" },
+    { "tab\t", FALSE, "tab\\t" },
+    { "\x1b[31m", FALSE, "\\x1b[31m" },
+    { "del\x7f", FALSE, "del\\x7f" },
+    { "nel\xc2\x85", FALSE, "nel\\u0085" },
+    { "\u00b5\u202eevil", FALSE, "\u00b5\\u202eevil" },
+    { "bad\xff", FALSE, "bad\xef\xbf\xbd" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      char *escaped = tprof_escape_text (cases[i].text);
+
+      g_assert_cmpint (tprof_text_shows_as_is (cases[i].text), ==, cases[i].as_is);
+      g_assert_cmpstr (escaped, ==, cases[i].escaped);
+      g_free (escaped);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -147,5 +176,6 @@ main (int argc, char **argv)
   g_test_add_func ("/plot/axis/linear-ticks", test_linear_ticks);
   g_test_add_func ("/plot/axis/log-ticks", test_log_ticks);
   g_test_add_func ("/plot/axis/nice-step", test_nice_step);
+  g_test_add_func ("/plot/units/shows-as-is", test_shows_as_is);
   return g_test_run ();
 }

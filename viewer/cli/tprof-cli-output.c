@@ -98,12 +98,17 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
   for (guint i = 0; i < table->cells->len; i++)
     {
       char **cell = (char **) &g_ptr_array_index (table->cells, i);
-      char *escaped = tprof_cli_escape (*cell);
       guint c = i % table->n_columns;
 
-      g_free (*cell);
-      *cell = escaped;
-      widths[c] = MAX (widths[c], tprof_cli_display_width (escaped));
+      /* most cells show as they are: no copy */
+      if (!tprof_text_shows_as_is (*cell))
+        {
+          char *escaped = tprof_cli_escape (*cell);
+
+          g_free (*cell);
+          *cell = escaped;
+        }
+      widths[c] = MAX (widths[c], tprof_cli_display_width (*cell));
     }
 
   for (guint r = 0; r < n_rows; r++)

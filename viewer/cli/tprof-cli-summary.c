@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -205,15 +206,35 @@ render_table (const Row *rows,
   return note;
 }
 
+/* Past this many bytes, CSV and JSON go to standard output as they are
+ * made: a summary of 10^4 operations is 4 MB of JSON, which one string
+ * would grow by copies into freshly faulted pages. */
+#define STREAM_BYTES (64 * 1024)
+
+/* Writes @out to standard output and empties it once it holds
+ * STREAM_BYTES; a failed write shows in the final tprof_cli_print(),
+ * whose flush fails as well. */
+static void
+stream_out (GString *out)
+{
+  if (out->len < STREAM_BYTES)
+    return;
+  (void) !fwrite (out->str, 1, out->len, stdout);
+  g_string_truncate (out, 0);
+}
+
+/* The rest of the CSV once the rows before are written (stream_out()). */
 static char *
 render_csv (const Row *rows,
             gsize      n_rows)
 {
   /* the viewer's Export Table writes the same columns */
-  GString *out = g_string_new (TPROF_SUMMARY_CSV_HEADER "\n");
+  GString *out = g_string_sized_new (2 * STREAM_BYTES);
 
+  g_string_append (out, TPROF_SUMMARY_CSV_HEADER "\n");
   for (gsize i = 0; i < n_rows; i++)
     {
+      stream_out (out);
       tprof_summary_csv_append_row (out, rows[i].name, &rows[i].s, rows[i].parent, rows[i].self_sum,
                                     rows[i].sampled, rows[i].stored);
       g_string_append_c (out, '\n');
@@ -221,18 +242,30 @@ render_csv (const Row *rows,
   return g_string_free (out, FALSE);
 }
 
+/* The rest of the JSON once the operations before are written
+ * (stream_out()). */
 static char *
 render_json (const char *file,
              int         world_size,
              const Row  *rows,
              gsize       n_rows)
 {
-  GString *out = g_string_new ("{\"file\": ");
+  GString *out = g_string_sized_new (2 * STREAM_BYTES);
+  /* ", \"key\": " of each figure, made once: one append each, not three */
+  char *prefixes[N_COLUMNS] = { NULL };
+  gsize prefix_lengths[N_COLUMNS] = { 0 };
 
+  for (int c = COLUMN_SUM; c <= COLUMN_IMBALANCE; c++)
+    {
+      prefixes[c] = g_strconcat (", \"", column_keys[c], "\": ", NULL);
+      prefix_lengths[c] = strlen (prefixes[c]);
+    }
+  g_string_append (out, "{\"file\": ");
   tprof_cli_json_append_string (out, file);
   g_string_append_printf (out, ", \"world_size\": %d, \"operations\": [", world_size);
   for (gsize i = 0; i < n_rows; i++)
     {
+      stream_out (out);
       g_string_append (out, i > 0 ? ", {\"name\": " : "{\"name\": ");
       tprof_cli_json_append_string (out, rows[i].name);
       g_string_append (out, ", \"count\": ");
@@ -241,9 +274,7 @@ render_json (const char *file,
       tprof_cli_json_append_int (out, (gint64) rows[i].s.rank_count);
       for (int c = COLUMN_SUM; c <= COLUMN_IMBALANCE; c++)
         {
-          g_string_append (out, ", \"");
-          g_string_append (out, column_keys[c]);
-          g_string_append (out, "\": ");
+          g_string_append_len (out, prefixes[c], (gssize) prefix_lengths[c]);
           tprof_cli_json_append_double (out, row_number (&rows[i], (Column) c));
         }
       g_string_append (out, ", \"slowest_rank\": ");
@@ -270,6 +301,8 @@ render_json (const char *file,
       g_string_append (out, "]}");
     }
   g_string_append (out, "]}\n");
+  for (int c = COLUMN_SUM; c <= COLUMN_IMBALANCE; c++)
+    g_free (prefixes[c]);
   return g_string_free (out, FALSE);
 }
 

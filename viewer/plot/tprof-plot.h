@@ -578,6 +578,8 @@ char *tprof_plot_hosts_to_csv (const TprofPlotHosts *plot);
  * \u0085), bidirectional overrides and isolates too (\u202e: they would
  * reorder what follows), invalid UTF-8 replaced. Free with g_free(). */
 char *tprof_escape_text (const char *text);
+/* TRUE when tprof_escape_text() would give @text unchanged. */
+gboolean tprof_text_shows_as_is (const char *text);
 /* TRUE for the characters above written \uXXXX: C1 controls and the
  * bidirectional embeddings, overrides and isolates. */
 gboolean tprof_unichar_is_hidden_control (gunichar c);

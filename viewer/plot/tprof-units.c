@@ -206,11 +206,41 @@ tprof_unichar_is_hidden_control (gunichar c)
          || (c >= 0x2066 && c <= 0x2069);   /* bidi isolates */
 }
 
+/* Whether character @c of a valid text is written escaped. */
+static gboolean
+escaped_char (gunichar c)
+{
+  return c < 0x20 || c == 0x7f || tprof_unichar_is_hidden_control (c);
+}
+
+gboolean
+tprof_text_shows_as_is (const char *text)
+{
+  const char *p = text;
+
+  /* printable ASCII, the common case, without decoding */
+  while (*p >= 0x20 && *p < 0x7f)
+    p++;
+  if (*p == '\0')
+    return TRUE;
+  if (!g_utf8_validate (p, -1, NULL))
+    return FALSE;
+  for (; *p != '\0'; p = g_utf8_next_char (p))
+    if (escaped_char (g_utf8_get_char (p)))
+      return FALSE;
+  return TRUE;
+}
+
 char *
 tprof_escape_text (const char *text)
 {
-  g_autofree char *valid = g_utf8_validate (text, -1, NULL) ? NULL : g_utf8_make_valid (text, -1);
-  GString *out = g_string_sized_new (strlen (text));
+  g_autofree char *valid = NULL;
+  GString *out;
+
+  if (tprof_text_shows_as_is (text))
+    return g_strdup (text);
+  valid = g_utf8_validate (text, -1, NULL) ? NULL : g_utf8_make_valid (text, -1);
+  out = g_string_sized_new (strlen (text));
 
   if (valid != NULL)  /* a file name from the command line is bytes */
     text = valid;
