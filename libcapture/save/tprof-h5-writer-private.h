@@ -116,9 +116,12 @@ int  _tprof_save_temp_link (int         fd,
  * than a minute. Failures are ignored: a sweep only tidies. */
 void _tprof_save_temp_sweep (const char *dir);
 
-/* Roughly the bytes an operation of @n samples takes in a file: its
- * arrays, its cached per-rank arrays and ~8 kB of metadata (measured:
- * about 4 kB, 5 with a timeline). */
+/* Roughly the bytes an operation of @n samples adds to a file: its rows
+ * of every column (the format's table says their sizes; a segment per
+ * rank, at most one per sample) and a short name. Only the first
+ * reservation uses it: every later one is grown to what HDF5 is about
+ * to allocate, so an estimate that falls short costs a second
+ * posix_fallocate(), and one too large costs freeing the excess. */
 uint64_t _tprof_save_operation_estimate (size_t n,
                                          bool   timeline,
                                          int    world_size);
