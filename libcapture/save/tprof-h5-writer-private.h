@@ -113,7 +113,10 @@ int  _tprof_save_temp_link (int         fd,
                             char       *path);
 /* Removes from @dir the temporary files that saves of this user on this
  * host left when they were killed: those whose process is gone, older
- * than a minute. Failures are ignored: a sweep only tidies. */
+ * than a minute. A small directory is swept at every save; a crowded one
+ * (a listing over 32 KiB, such as /tmp) at a process's first save there
+ * only, as reading it costs more than the save's own work. Failures are
+ * ignored: a sweep only tidies. */
 void _tprof_save_temp_sweep (const char *dir);
 
 /* Roughly the bytes an operation of @n samples adds to a file: its rows
