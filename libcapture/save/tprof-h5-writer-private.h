@@ -184,9 +184,9 @@ int _tprof_profile_writer_reserve (TprofProfileWriter *w,
                                    uint64_t            upcoming,
                                    TprofError         *error);
 
-/* Writes /ranks: hostname when @pt knows the hosts, clock_offset and
- * clock_offset_error when it has a timeline; and the root attribute
- * timeline_origin when known. */
+/* Writes /ranks, the members of the format's table that @pt has
+ * (hostname when it knows the hosts, clock_offset and clock_offset_error
+ * on a timeline, data_until when merged from spill files). */
 int _tprof_profile_writer_add_ranks (TprofProfileWriter      *w,
                                      const TprofProfiledTime *pt,
                                      TprofError              *error);
