@@ -156,6 +156,17 @@ typedef struct
   uint64_t       deferred_bound;
 } TprofProfileWriter;
 
+/* The margins of the writer's reservations (_tprof_profile_writer_reserve()):
+ * what one more object, or the host names, may make HDF5 allocate on top
+ * of raw data (object headers, B-tree nodes, a global heap collection);
+ * what it gives file space only when it flushes; and an object header
+ * per column. The first reservation (_tprof_save_start()) takes them all,
+ * so that the writer's later ones seldom grow it. */
+#define TPROF_H5_METADATA_BOUND ((uint64_t) 256 << 10)
+#define TPROF_H5_DEFERRED_BOUND ((uint64_t) 64 << 10)
+#define TPROF_H5_COLUMN_HEADERS ((uint64_t) 4096 * TPROF_N_COLUMNS)
+#define TPROF_H5_WRITER_MARGIN  (TPROF_H5_METADATA_BOUND + TPROF_H5_DEFERRED_BOUND + TPROF_H5_COLUMN_HEADERS)
+
 /* Datasets up to this size live in their object header. */
 #define TPROF_H5_COMPACT_MAX 4096
 

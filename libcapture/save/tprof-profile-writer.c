@@ -9,10 +9,6 @@
 #include "tprof-h5-writer-private.h"
 #include "tprof-profiled-time-internal.h"
 
-/* What one more operation, or the host names, may make HDF5 allocate on
- * top of raw data: object headers, B-tree nodes, a global heap collection. */
-#define TPROF_H5_METADATA_BOUND ((uint64_t) 256 << 10)
-
 /* Root attribute @a of @pt's file: its text in *@text or its number in
  * *@number; false when the file has none. created, producer and clock
  * are those a profile loaded from a file was read with (a copy says
@@ -136,7 +132,7 @@ tprof_profile_writer_init (TprofProfileWriter *w,
                            TprofSaveFile      *out,
                            int                 world_size)
 {
-  *w = (TprofProfileWriter) { path, out, world_size, -1, { -1, -1, -1 }, -1, -1, -1, -1, -1, 64 << 10 };
+  *w = (TprofProfileWriter) { path, out, world_size, -1, { -1, -1, -1 }, -1, -1, -1, -1, -1, TPROF_H5_DEFERRED_BOUND };
 }
 
 int

@@ -62,8 +62,8 @@ _tprof_save_start (const TprofProfiledTime *pt,
   TprofH5Guard guard;
   void *skeleton = NULL;
   size_t size = 0;
-  /* the skeleton, the operations and the margin the writer keeps
-   * (tprof-profile-writer.c) */
+  /* the skeleton, the operations and the margins the writer keeps, so
+   * that its reservations fall within this one */
   uint64_t estimate;
   int result;
 
@@ -72,7 +72,7 @@ _tprof_save_start (const TprofProfiledTime *pt,
   _tprof_h5_leave (&guard);
   if (result < 0)
     return -1;
-  if (__builtin_add_overflow ((uint64_t) size + (320 << 10), operations, &estimate)
+  if (__builtin_add_overflow ((uint64_t) size + TPROF_H5_WRITER_MARGIN, operations, &estimate)
       || estimate > (uint64_t) INT64_MAX)
     result = tprof_error_set (error, TPROF_ERROR_IO, "%s: the file would be too large", out->path);
   else if (_tprof_save_file_reserve (out, (off_t) estimate, error) < 0 ||
