@@ -1,4 +1,4 @@
-/* tprof-format.h — the profile file's columns (format 3) in one table: path, type, length, rules; docs/file-format.md says what each means. */
+/* tprof-format.h — the profile file's members in tables: the root attributes, /ranks, the columns of format 3 (path, type, length, rules); docs/file-format.md says what each means. */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
@@ -71,6 +71,11 @@ typedef enum
   TPROF_RULE_TIME,      /* finite and >= 0 */
   TPROF_RULE_FINITE,    /* finite */
   TPROF_RULE_NONNEG,    /* >= 0 */
+  TPROF_RULE_FINITE_OR_NAN,  /* finite, or NaN for "none" */
+  TPROF_RULE_TEXT,      /* any string */
+  TPROF_RULE_FORMAT,    /* exactly TPROF_FORMAT_NAME: else not a profile */
+  TPROF_RULE_VERSION,   /* in [1, TPROF_FORMAT_VERSION]: larger is a newer file */
+  TPROF_RULE_WORLD,     /* in [1, INT_MAX] */
 } TprofColumnRule;
 
 typedef struct
@@ -98,3 +103,50 @@ uint64_t _tprof_column_length (TprofColumn c,
                                uint64_t    s,
                                uint64_t    n);
 size_t   _tprof_column_value_size (TprofColumn c);
+
+/* The root attributes, in the order writers write them. */
+typedef enum
+{
+  TPROF_ROOT_FORMAT,
+  TPROF_ROOT_FORMAT_VERSION,
+  TPROF_ROOT_WORLD_SIZE,
+  TPROF_ROOT_CREATED,
+  TPROF_ROOT_PRODUCER,
+  TPROF_ROOT_CLOCK,
+  TPROF_ROOT_TIMELINE_ORIGIN,
+  TPROF_N_ROOT_ATTRS
+} TprofRootAttr;
+
+/* A scalar attribute of the file's root. */
+typedef struct
+{
+  const char      *name;
+  TprofColumnType  type;      /* STRING or INT64 */
+  bool             required;
+  TprofColumnRule  rule;
+} TprofRootAttrInfo;
+
+extern const TprofRootAttrInfo _tprof_root_attrs[TPROF_N_ROOT_ATTRS];
+
+/* The members of the optional group /ranks: world_size values each,
+ * rank r's at index r; each optional. */
+typedef enum
+{
+  TPROF_RANKS_HOSTNAME,
+  TPROF_RANKS_CLOCK_OFFSET,
+  TPROF_RANKS_CLOCK_OFFSET_ERROR,
+  TPROF_RANKS_DATA_UNTIL,
+  TPROF_N_RANKS_MEMBERS
+} TprofRanksMember;
+
+#define TPROF_RANKS_GROUP "ranks"
+
+typedef struct
+{
+  const char      *name;      /* "clock_offset" */
+  const char      *path;      /* "/ranks/clock_offset": how messages name it */
+  TprofColumnType  type;      /* STRING or FLOAT64 */
+  TprofColumnRule  rule;
+} TprofRanksMemberInfo;
+
+extern const TprofRanksMemberInfo _tprof_ranks_members[TPROF_N_RANKS_MEMBERS];

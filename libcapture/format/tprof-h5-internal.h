@@ -14,10 +14,6 @@
 
 #include "tprof-format.h"
 
-#define TPROF_H5_FORMAT         TPROF_FORMAT_NAME
-/* The version writers write; readers read 1 up to it (docs/file-format.md). */
-#define TPROF_H5_FORMAT_VERSION TPROF_FORMAT_VERSION
-
 /* Every HDF5 call of the library runs between _tprof_h5_enter() and
  * _tprof_h5_leave(): they hold the process-wide HDF5 lock and keep HDF5 from
  * printing its error stack while held. */

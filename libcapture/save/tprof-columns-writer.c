@@ -120,7 +120,7 @@ _tprof_columns_writer_create (TprofProfileWriter *w,
                               TprofColumnsLayout *l,
                               TprofError         *error)
 {
-  if (_tprof_profile_writer_reserve (w, _tprof_columns_layout_bytes (l) + 4096 * TPROF_N_COLUMNS, error) < 0)
+  if (_tprof_profile_writer_reserve (w, _tprof_columns_layout_bytes (l) + TPROF_H5_COLUMN_HEADERS, error) < 0)
     return -1;
   for (int c = 0; c < TPROF_N_COLUMNS; c++)
     {

@@ -113,12 +113,18 @@ int  _tprof_save_temp_link (int         fd,
                             char       *path);
 /* Removes from @dir the temporary files that saves of this user on this
  * host left when they were killed: those whose process is gone, older
- * than a minute. Failures are ignored: a sweep only tidies. */
+ * than a minute. A small directory is swept at every save; a crowded one
+ * (a listing over 32 KiB, such as /tmp) at a process's first save there
+ * only, as reading it costs more than the save's own work. Failures are
+ * ignored: a sweep only tidies. */
 void _tprof_save_temp_sweep (const char *dir);
 
-/* Roughly the bytes an operation of @n samples takes in a file: its
- * arrays, its cached per-rank arrays and ~8 kB of metadata (measured:
- * about 4 kB, 5 with a timeline). */
+/* Roughly the bytes an operation of @n samples adds to a file: its rows
+ * of every column (the format's table says their sizes; a segment per
+ * rank, at most one per sample) and a short name. Only the first
+ * reservation uses it: every later one is grown to what HDF5 is about
+ * to allocate, so an estimate that falls short costs a second
+ * posix_fallocate(), and one too large costs freeing the excess. */
 uint64_t _tprof_save_operation_estimate (size_t n,
                                          bool   timeline,
                                          int    world_size);
@@ -150,6 +156,17 @@ typedef struct
   uint64_t       deferred_bound;
 } TprofProfileWriter;
 
+/* The margins of the writer's reservations (_tprof_profile_writer_reserve()):
+ * what one more object, or the host names, may make HDF5 allocate on top
+ * of raw data (object headers, B-tree nodes, a global heap collection);
+ * what it gives file space only when it flushes; and an object header
+ * per column. The first reservation (_tprof_save_start()) takes them all,
+ * so that the writer's later ones seldom grow it. */
+#define TPROF_H5_METADATA_BOUND ((uint64_t) 256 << 10)
+#define TPROF_H5_DEFERRED_BOUND ((uint64_t) 64 << 10)
+#define TPROF_H5_COLUMN_HEADERS ((uint64_t) 4096 * TPROF_N_COLUMNS)
+#define TPROF_H5_WRITER_MARGIN  (TPROF_H5_METADATA_BOUND + TPROF_H5_DEFERRED_BOUND + TPROF_H5_COLUMN_HEADERS)
+
 /* Datasets up to this size live in their object header. */
 #define TPROF_H5_COMPACT_MAX 4096
 
@@ -178,9 +195,9 @@ int _tprof_profile_writer_reserve (TprofProfileWriter *w,
                                    uint64_t            upcoming,
                                    TprofError         *error);
 
-/* Writes /ranks: hostname when @pt knows the hosts, clock_offset and
- * clock_offset_error when it has a timeline; and the root attribute
- * timeline_origin when known. */
+/* Writes /ranks, the members of the format's table that @pt has
+ * (hostname when it knows the hosts, clock_offset and clock_offset_error
+ * on a timeline, data_until when merged from spill files). */
 int _tprof_profile_writer_add_ranks (TprofProfileWriter      *w,
                                      const TprofProfiledTime *pt,
                                      TprofError              *error);

@@ -9,36 +9,73 @@
 #include "tprof-h5-writer-private.h"
 #include "tprof-profiled-time-internal.h"
 
-/* What one more operation, or the host names, may make HDF5 allocate on
- * top of raw data: object headers, B-tree nodes, a global heap collection. */
-#define TPROF_H5_METADATA_BOUND ((uint64_t) 256 << 10)
+/* Root attribute @a of @pt's file: its text in *@text or its number in
+ * *@number; false when the file has none. created, producer and clock
+ * are those a profile loaded from a file was read with (a copy says
+ * when, by what and with which clock its samples were taken), else this
+ * save's (@now: the time, or "" when unknown). */
+static bool
+tprof_profile_writer_root_value (TprofRootAttr            a,
+                                 const TprofProfiledTime *pt,
+                                 const char              *now,
+                                 const char             **text,
+                                 long long               *number)
+{
+  *text = NULL;
+  switch (a)
+    {
+    case TPROF_ROOT_FORMAT:
+      *text = TPROF_FORMAT_NAME;
+      break;
+    case TPROF_ROOT_FORMAT_VERSION:
+      *number = TPROF_FORMAT_VERSION;
+      return true;
+    case TPROF_ROOT_WORLD_SIZE:
+      *number = tprof_profiled_time_world_size (pt);
+      return true;
+    case TPROF_ROOT_CREATED:
+      *text = tprof_profiled_time_created (pt) != NULL ? tprof_profiled_time_created (pt)
+              : now[0] != '\0' ? now : NULL;
+      break;
+    case TPROF_ROOT_PRODUCER:
+      *text = tprof_profiled_time_producer (pt) != NULL ? tprof_profiled_time_producer (pt) : TPROF_PRODUCER;
+      break;
+    case TPROF_ROOT_CLOCK:
+      *text = tprof_profiled_time_clock (pt) != NULL ? tprof_profiled_time_clock (pt) : TPROF_CLOCK_NAME;
+      break;
+    case TPROF_ROOT_TIMELINE_ORIGIN:
+      *text = tprof_profiled_time_timeline_origin (pt);
+      break;
+    case TPROF_N_ROOT_ATTRS:
+      break;
+    }
+  return *text != NULL;
+}
 
-/* created, producer and clock: those a profile loaded from a file was
- * read with (a copy says when, by what and with which clock its samples
- * were taken), else this save's. */
+/* Every root attribute of the format's table that @pt has. */
 static int
 tprof_profile_writer_root_attrs (TprofProfileWriter      *w,
                                  hid_t                    file,
                                  const TprofProfiledTime *pt)
 {
-  char now_text[32] = "";
-  time_t now = time (NULL);
+  char now[32] = "";
+  time_t t = time (NULL);
   struct tm utc;
-  const char *created = tprof_profiled_time_created (pt);
-  const char *producer = tprof_profiled_time_producer (pt);
-  const char *clock = tprof_profiled_time_clock (pt);
 
-  if (created == NULL && gmtime_r (&now, &utc) != NULL)
-    strftime (now_text, sizeof now_text, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  if (created == NULL)
-    created = now_text;
-  if (_tprof_profile_writer_string_attr (w, file, "format", TPROF_H5_FORMAT) < 0 ||
-      _tprof_profile_writer_int_attr (w, file, "format_version", TPROF_H5_FORMAT_VERSION) < 0 ||
-      _tprof_profile_writer_int_attr (w, file, "world_size", tprof_profiled_time_world_size (pt)) < 0 ||
-      (created[0] != '\0' && _tprof_profile_writer_string_attr (w, file, "created", created) < 0) ||
-      _tprof_profile_writer_string_attr (w, file, "producer", producer != NULL ? producer : TPROF_PRODUCER) < 0 ||
-      _tprof_profile_writer_string_attr (w, file, "clock", clock != NULL ? clock : TPROF_CLOCK_NAME) < 0)
-    return -1;
+  if (gmtime_r (&t, &utc) != NULL)
+    strftime (now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  for (int a = 0; a < TPROF_N_ROOT_ATTRS; a++)
+    {
+      const char *text;
+      long long number = 0;
+
+      if (!tprof_profile_writer_root_value (a, pt, now, &text, &number))
+        continue;
+      if (_tprof_root_attrs[a].type == TPROF_COLTYPE_STRING
+          ? _tprof_profile_writer_string_attr (w, file, _tprof_root_attrs[a].name, text) < 0
+          : _tprof_profile_writer_int_attr (w, file, _tprof_root_attrs[a].name, number) < 0)
+        return -1;
+    }
   return 0;
 }
 
@@ -95,7 +132,7 @@ tprof_profile_writer_init (TprofProfileWriter *w,
                            TprofSaveFile      *out,
                            int                 world_size)
 {
-  *w = (TprofProfileWriter) { path, out, world_size, -1, { -1, -1, -1 }, -1, -1, -1, -1, -1, 64 << 10 };
+  *w = (TprofProfileWriter) { path, out, world_size, -1, { -1, -1, -1 }, -1, -1, -1, -1, -1, TPROF_H5_DEFERRED_BOUND };
 }
 
 int
@@ -183,80 +220,98 @@ _tprof_profile_writer_reserve (TprofProfileWriter *w,
   return _tprof_save_file_reserve (w->out, (off_t) need, error);
 }
 
-/* Host names are variable-length strings in a global heap: HDF5 writes
- * them (inside the reservation, grown for them first). */
+/* Member @m of /ranks for @pt: its world_size numbers, or for a string
+ * member @pt itself (the texts come from tprof_profile_writer_ranks_text());
+ * NULL when @pt has none. */
+static const void *
+tprof_profile_writer_ranks_values (TprofRanksMember         m,
+                                   const TprofProfiledTime *pt)
+{
+  /* the offsets and their errors go together */
+  bool offsets = tprof_profiled_time_clock_offsets (pt) != NULL
+                 && tprof_profiled_time_clock_offset_errors (pt) != NULL;
+
+  switch (m)
+    {
+    case TPROF_RANKS_HOSTNAME:
+      return tprof_profiled_time_hostname (pt, 0) != NULL ? pt : NULL;
+    case TPROF_RANKS_CLOCK_OFFSET:
+      return offsets ? tprof_profiled_time_clock_offsets (pt) : NULL;
+    case TPROF_RANKS_CLOCK_OFFSET_ERROR:
+      return offsets ? tprof_profiled_time_clock_offset_errors (pt) : NULL;
+    case TPROF_RANKS_DATA_UNTIL:
+      return _tprof_profiled_time_data_until (pt);
+    case TPROF_N_RANKS_MEMBERS:
+      break;
+    }
+  return NULL;
+}
+
+/* Rank @r's text of string member @m. */
+static const char *
+tprof_profile_writer_ranks_text (TprofRanksMember         m,
+                                 const TprofProfiledTime *pt,
+                                 int                      r)
+{
+  return m == TPROF_RANKS_HOSTNAME ? tprof_profiled_time_hostname (pt, r) : "";
+}
+
+/* A string member: variable-length strings in a global heap, which HDF5
+ * writes itself (inside the reservation, grown for them first). */
 static int
-tprof_profile_writer_hostnames (TprofProfileWriter      *w,
-                                const TprofProfiledTime *pt,
-                                hid_t                    group,
-                                TprofError              *error)
+tprof_profile_writer_ranks_strings (TprofProfileWriter      *w,
+                                    const TprofProfiledTime *pt,
+                                    hid_t                    group,
+                                    TprofRanksMember         m,
+                                    TprofError              *error)
 {
   hsize_t dims[1] = { (hsize_t) w->world_size };
-  const char **hostnames;
+  const char **texts = calloc ((size_t) w->world_size, sizeof *texts);
   uint64_t bytes = 0;
   hid_t space = -1, dset = -1;
   int result = -1;
 
-  hostnames = calloc ((size_t) w->world_size, sizeof *hostnames);
-  if (hostnames == NULL)
-    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing host names", w->path);
+  if (texts == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing %s", w->path,
+                            _tprof_ranks_members[m].path);
   for (int r = 0; r < w->world_size; r++)
     {
-      hostnames[r] = tprof_profiled_time_hostname (pt, r);
-      bytes += strlen (hostnames[r]) + 32;
+      texts[r] = tprof_profile_writer_ranks_text (m, pt, r);
+      bytes += strlen (texts[r]) + 32;
     }
-
   if (_tprof_profile_writer_reserve (w, bytes, error) < 0)
     goto out;
   space = H5Screate_simple (1, dims, NULL);
   if (space >= 0)
-    dset = H5Dcreate2 (group, "hostname", w->str_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  if (dset >= 0 && H5Dwrite (dset, w->str_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, hostnames) >= 0)
+    dset = H5Dcreate2 (group, _tprof_ranks_members[m].name, w->str_type, space, H5P_DEFAULT, H5P_DEFAULT,
+                       H5P_DEFAULT);
+  if (dset >= 0 && H5Dwrite (dset, w->str_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, texts) >= 0)
     result = 0;
   else
-    _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write /ranks/hostname");
+    _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write %s", _tprof_ranks_members[m].path);
 
 out:
   _tprof_h5_close (dset);
   _tprof_h5_close (space);
-  free (hostnames);
+  free (texts);
   return result;
 }
 
-/* The timeline's clock offsets and their error bounds (docs/file-format.md). */
+/* A float member: world_size values, reserved then written. */
 static int
-tprof_profile_writer_clock_offsets (TprofProfileWriter      *w,
-                                    const TprofProfiledTime *pt,
-                                    hid_t                    group,
-                                    TprofError              *error)
-{
-  size_t n = (size_t) w->world_size;
-
-  if (_tprof_profile_writer_reserve (w, 2 * n * sizeof (double), error) < 0
-      || _tprof_profile_writer_add_array (w, group, "clock_offset", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                                          tprof_profiled_time_clock_offsets (pt), n, error) < 0
-      || _tprof_profile_writer_add_array (w, group, "clock_offset_error", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                                          tprof_profiled_time_clock_offset_errors (pt), n, error) < 0)
-    return error != NULL && error->code != 0 ? -1
-           : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write /ranks/clock_offset");
-  return 0;
-}
-
-/* Until when each rank has samples, on the timeline (a profile merged
- * from spill files). */
-static int
-tprof_profile_writer_data_until (TprofProfileWriter *w,
-                                 const double       *data_until,
-                                 hid_t               group,
-                                 TprofError         *error)
+tprof_profile_writer_ranks_doubles (TprofProfileWriter *w,
+                                    hid_t               group,
+                                    TprofRanksMember    m,
+                                    const double       *values,
+                                    TprofError         *error)
 {
   size_t n = (size_t) w->world_size;
 
   if (_tprof_profile_writer_reserve (w, n * sizeof (double), error) < 0
-      || _tprof_profile_writer_add_array (w, group, "data_until", H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE,
-                                          data_until, n, error) < 0)
+      || _tprof_profile_writer_add_array (w, group, _tprof_ranks_members[m].name, H5T_IEEE_F64LE,
+                                          H5T_NATIVE_DOUBLE, values, n, error) < 0)
     return error != NULL && error->code != 0 ? -1
-           : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write /ranks/data_until");
+           : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write %s", _tprof_ranks_members[m].path);
   return 0;
 }
 
@@ -265,27 +320,27 @@ _tprof_profile_writer_add_ranks (TprofProfileWriter      *w,
                                  const TprofProfiledTime *pt,
                                  TprofError              *error)
 {
-  bool hosts = tprof_profiled_time_hostname (pt, 0) != NULL;
-  bool offsets = tprof_profiled_time_clock_offsets (pt) != NULL
-                 && tprof_profiled_time_clock_offset_errors (pt) != NULL;
-  const char *origin = tprof_profiled_time_timeline_origin (pt);
-  const double *data_until = _tprof_profiled_time_data_until (pt);
+  bool any = false;
   hid_t group = -1;
   int result = 0;
 
-  if (origin != NULL && _tprof_profile_writer_string_attr (w, w->file, "timeline_origin", origin) < 0)
-    return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write the attribute timeline_origin");
-  if (!hosts && !offsets && data_until == NULL)
+  for (int m = 0; m < TPROF_N_RANKS_MEMBERS; m++)
+    any = any || tprof_profile_writer_ranks_values (m, pt) != NULL;
+  if (!any)
     return 0;
-  group = H5Gcreate2 (w->file, "ranks", w->lcpl, H5P_DEFAULT, H5P_DEFAULT);
+  group = H5Gcreate2 (w->file, TPROF_RANKS_GROUP, w->lcpl, H5P_DEFAULT, H5P_DEFAULT);
   if (group < 0)
-    return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write the group /ranks");
-  if (hosts)
-    result = tprof_profile_writer_hostnames (w, pt, group, error);
-  if (result == 0 && offsets)
-    result = tprof_profile_writer_clock_offsets (w, pt, group, error);
-  if (result == 0 && data_until != NULL)
-    result = tprof_profile_writer_data_until (w, data_until, group, error);
+    return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write the group /" TPROF_RANKS_GROUP);
+  for (int m = 0; result == 0 && m < TPROF_N_RANKS_MEMBERS; m++)
+    {
+      const void *values = tprof_profile_writer_ranks_values (m, pt);
+
+      if (values == NULL)
+        continue;
+      result = _tprof_ranks_members[m].type == TPROF_COLTYPE_STRING
+               ? tprof_profile_writer_ranks_strings (w, pt, group, m, error)
+               : tprof_profile_writer_ranks_doubles (w, group, m, values, error);
+    }
   _tprof_h5_close (group);
   return result;
 }

@@ -8,16 +8,32 @@
 #include "tprof/tprof-profiled-time.h"
 #include "tprof-h5-writer-private.h"
 
+/* A name in the file: its heap id in the column (16 bytes), its global
+ * heap object's header (16) and a short name; the names' exact room is
+ * reserved before they are written (_tprof_columns_layout_bytes()). */
+#define SAVE_NAME_ESTIMATE 48
+
 uint64_t
 _tprof_save_operation_estimate (size_t n,
                                 bool   timeline,
                                 int    world_size)
 {
-  /* times, and starts and threads on a timeline; a segment per rank at
-   * most; its row of the operations' table and its name */
-  uint64_t per_sample = sizeof (double) + (timeline ? sizeof (double) + sizeof (int32_t) : 0);
+  /* a segment per rank at most, and no more than samples (an empty
+   * operation still has its row) */
+  uint64_t segments = n < (size_t) world_size ? (n > 0 ? n : 1) : (uint64_t) world_size;
+  uint64_t bytes = SAVE_NAME_ESTIMATE;
 
-  return (uint64_t) n * per_sample + (uint64_t) world_size * 6 * sizeof (double) + 512;
+  /* what the operation adds to each column, from the format's table */
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      const TprofColumnInfo *info = &_tprof_columns[c];
+      uint64_t size = _tprof_column_value_size (c);
+
+      if (info->type == TPROF_COLTYPE_STRING || (info->per_sample && !timeline && !info->required))
+        continue;
+      bytes += (_tprof_column_length (c, 1, segments, n) - _tprof_column_length (c, 0, 0, 0)) * size;
+    }
+  return bytes;
 }
 
 /* Roughly the size of @pt's operations (see _tprof_save_start()). */
@@ -46,8 +62,8 @@ _tprof_save_start (const TprofProfiledTime *pt,
   TprofH5Guard guard;
   void *skeleton = NULL;
   size_t size = 0;
-  /* the skeleton, the operations and the margin the writer keeps
-   * (tprof-profile-writer.c) */
+  /* the skeleton, the operations and the margins the writer keeps, so
+   * that its reservations fall within this one */
   uint64_t estimate;
   int result;
 
@@ -56,7 +72,7 @@ _tprof_save_start (const TprofProfiledTime *pt,
   _tprof_h5_leave (&guard);
   if (result < 0)
     return -1;
-  if (__builtin_add_overflow ((uint64_t) size + (320 << 10), operations, &estimate)
+  if (__builtin_add_overflow ((uint64_t) size + TPROF_H5_WRITER_MARGIN, operations, &estimate)
       || estimate > (uint64_t) INT64_MAX)
     result = tprof_error_set (error, TPROF_ERROR_IO, "%s: the file would be too large", out->path);
   else if (_tprof_save_file_reserve (out, (off_t) estimate, error) < 0 ||

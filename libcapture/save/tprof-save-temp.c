@@ -3,7 +3,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +145,40 @@ temp_owner (const char *name,
   return (pid_t) pid;
 }
 
+/* A directory whose listing takes more than this (bytes of st_size: on
+ * ext4 about a thousand names) is a crowded one, such as /tmp: reading it
+ * costs a millisecond or more. */
+#define SWEEP_SMALL_DIR ((off_t) 32 << 10)
+/* How many crowded directories a process remembers having swept. */
+#define SWEPT_MAX 16
+
+/* Whether to sweep directory @st now: always when it is small; a crowded
+ * one once per process (the first save there), since a leftover is rare
+ * (an unnamed temporary file leaves none) and waits harmlessly for the
+ * next process that saves there. */
+static bool
+sweep_due (const struct stat *st)
+{
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  static struct { dev_t dev; ino_t ino; } swept[SWEPT_MAX];
+  static unsigned n_swept;
+  bool due = true;
+
+  if (st->st_size <= SWEEP_SMALL_DIR)
+    return true;
+  pthread_mutex_lock (&lock);
+  for (unsigned i = 0; due && i < n_swept && i < SWEPT_MAX; i++)
+    due = swept[i].dev != st->st_dev || swept[i].ino != st->st_ino;
+  if (due)
+    {
+      swept[n_swept % SWEPT_MAX].dev = st->st_dev;
+      swept[n_swept % SWEPT_MAX].ino = st->st_ino;
+      n_swept++;
+    }
+  pthread_mutex_unlock (&lock);
+  return due;
+}
+
 void
 _tprof_save_temp_sweep (const char *dir)
 {
@@ -150,10 +186,16 @@ _tprof_save_temp_sweep (const char *dir)
   DIR *d = opendir (dir);
   int dir_fd = d != NULL ? dirfd (d) : -1;
   struct dirent *entry;
+  struct stat dir_st;
   time_t now = time (NULL);
 
   if (d == NULL)
     return;
+  if (fstat (dir_fd, &dir_st) != 0 || !sweep_due (&dir_st))
+    {
+      closedir (d);
+      return;
+    }
   while ((entry = readdir (d)) != NULL)
     {
       pid_t owner = temp_owner (entry->d_name, host);

@@ -1,4 +1,4 @@
-/* test-h5-save-killed.c — saves killed at random moments: the target is always a whole profile, an unnamed temporary file leaves nothing, and the next save sweeps what named ones left. */
+/* test-h5-save-killed.c — saves killed at random moments: the target is always a whole profile, an unnamed temporary file leaves nothing, and later saves sweep what named ones left (a crowded folder once per process). */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fcntl.h>
@@ -289,6 +289,154 @@ test_killed_saves_leave_nothing (void)
   tprof_profiled_time_free (big);
 }
 
+/* The name a save killed on this host in process @pid left: the host's
+ * tag is the FNV-1a hash of its name, as the library's. */
+static char *
+stale_name (pid_t       pid,
+            const char *suffix)
+{
+  char host[256] = "";
+  guint32 h = 2166136261u;
+
+  gethostname (host, sizeof host - 1);
+  for (const unsigned char *p = (const unsigned char *) host; *p != '\0'; p++)
+    h = (h ^ *p) * 16777619u;
+  return g_strdup_printf (".tprof-%08x-%ld-%s", h, (long) pid, suffix);
+}
+
+/* A process that has exited (and been waited for). */
+static pid_t
+dead_pid (void)
+{
+  pid_t child = fork ();
+  int status;
+
+  g_assert_cmpint (child, >=, 0);
+  if (child == 0)
+    _exit (0);
+  g_assert_cmpint (waitpid (child, &status, 0), ==, child);
+  return child;
+}
+
+/* Leaves in @dir an old leftover of a dead process; its name. */
+static char *
+leave_stale (const char *dir,
+             const char *suffix)
+{
+  char *name = stale_name (dead_pid (), suffix);
+
+  touch (dir, name);
+  make_old (dir, name);
+  return name;
+}
+
+static gboolean
+exists_in (const char *dir,
+           const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+/* Saves the small profile into @dir (where TPROF_TEST_SWEEP_DIR says). */
+static void
+save_into (const char *dir)
+{
+  g_autofree char *path = g_build_filename (dir, "run.h5", NULL);
+  TprofProfiledTime *pt = profile_of (10, 1.0);
+  TprofError error = { 0 };
+
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+}
+
+/* Two saves into @dir, each after leaving an old leftover ("@tag1",
+ * "@tag2"): the first is swept, the second as @second_swept says. */
+static void
+sweep_two_saves (const char *dir,
+                 const char *tag,
+                 gboolean    second_swept)
+{
+  g_autofree char *suffix1 = g_strconcat (tag, "1", NULL), *suffix2 = g_strconcat (tag, "2", NULL);
+  g_autofree char *first = leave_stale (dir, suffix1);
+  g_autofree char *second = NULL;
+
+  save_into (dir);
+  g_assert_false (exists_in (dir, first));
+  second = leave_stale (dir, suffix2);
+  save_into (dir);
+  g_assert_true (exists_in (dir, second) == !second_swept);
+}
+
+/* In a small folder every save sweeps. */
+static void
+test_sweep_small (void)
+{
+  g_autofree char *dir = h5_test_make_dir ();
+
+  sweep_two_saves (dir, "small", TRUE);
+}
+
+/* A process's saves into the crowded folder: the first sweeps, the
+ * second leaves what came after. */
+static void
+sweep_crowded_first_process (void)
+{
+  sweep_two_saves (g_getenv ("TPROF_TEST_SWEEP_DIR"), "crowd", FALSE);
+}
+
+/* Another process's first save there sweeps it. */
+static void
+sweep_crowded_next_process (void)
+{
+  const char *dir = g_getenv ("TPROF_TEST_SWEEP_DIR");
+
+  save_into (dir);
+  g_assert_false (exists_in (dir, g_getenv ("TPROF_TEST_SWEEP_LEFT")));
+}
+
+/* A folder with a listing over 32 KiB (/tmp, say) is swept by a
+ * process's first save there only: each fresh process pays one read of
+ * it, and a leftover waits for the next process. */
+static void
+test_sweep_crowded (void)
+{
+  g_autofree char *dir = h5_test_make_dir ();
+  g_autofree char *left = NULL;
+  struct stat st;
+  GDir *d;
+  const char *name;
+
+  for (int i = 0; i < 2500; i++)
+    {
+      g_autofree char *filler = g_strdup_printf ("filler-%04d-abcdefghijklmnopqrstuvwxyz", i);
+
+      touch (dir, filler);
+    }
+  g_assert_cmpint (stat (dir, &st), ==, 0);
+  g_assert_cmpint (st.st_size, >, 32 << 10);  /* else the folder is not crowded */
+  g_setenv ("TPROF_TEST_SWEEP_DIR", dir, TRUE);
+  g_test_trap_subprocess ("/h5/save/sweep-crowded/subprocess/first", 60 * G_USEC_PER_SEC, 0);
+  g_test_trap_assert_passed ();
+  /* the leftover the first process saw and kept */
+  d = g_dir_open (dir, 0, NULL);
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    if (g_str_has_prefix (name, ".tprof-"))
+      {
+        g_assert_null (left);
+        left = g_strdup (name);
+      }
+  g_dir_close (d);
+  g_assert_nonnull (left);
+  g_assert_true (g_str_has_suffix (left, "-crowd2"));
+  g_setenv ("TPROF_TEST_SWEEP_LEFT", left, TRUE);
+  g_test_trap_subprocess ("/h5/save/sweep-crowded/subprocess/next", 60 * G_USEC_PER_SEC, 0);
+  g_test_trap_assert_passed ();
+  g_assert_false (exists_in (dir, left));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -297,6 +445,10 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/h5/save/killed-saves", test_killed_saves);
   g_test_add_func ("/h5/save/killed-saves-leave-nothing", test_killed_saves_leave_nothing);
+  g_test_add_func ("/h5/save/sweep-small", test_sweep_small);
+  g_test_add_func ("/h5/save/sweep-crowded", test_sweep_crowded);
+  g_test_add_func ("/h5/save/sweep-crowded/subprocess/first", sweep_crowded_first_process);
+  g_test_add_func ("/h5/save/sweep-crowded/subprocess/next", sweep_crowded_next_process);
   status = g_test_run ();
   h5_test_cleanup ();
   return status;
