@@ -331,6 +331,8 @@ move_operations (Merge             *m,
       /* the reader refused every sample whose duration is not finite and
        * >= 0: a save need not look again */
       _tprof_gathered_time_set_times_valid (gt);
+      /* read rank after rank */
+      _tprof_gathered_time_set_ranks_grouped (gt);
       op->starts = NULL;
       op->threads = NULL;
       if (!_tprof_profiled_time_append (pt, tprof_profiled_time_name (m->index, k), gt))
