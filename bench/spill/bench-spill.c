@@ -33,6 +33,16 @@ thread_cpu (void)
   return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
 }
 
+/* CPU seconds of the whole process, threads that have ended included. */
+static double
+process_cpu (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec + 1e-9 * (double) ts.tv_nsec;
+}
+
 static double
 now (void)
 {
@@ -83,6 +93,9 @@ record (void *data)
   return NULL;
 }
 
+/* the last round's recording threads' CPU seconds, summed */
+static double recorders_cpu;
+
 /* ns per scope, the slowest of @threads threads recording at once. */
 static double
 record_round (TprofTimeManager *tm, int threads)
@@ -91,6 +104,7 @@ record_round (TprofTimeManager *tm, int threads)
   Recorder rec[2];
   double slowest = 0;
 
+  recorders_cpu = 0;
   for (int t = 0; t < threads; t++)
     {
       rec[t] = (Recorder) { tm, 0 };
@@ -100,14 +114,29 @@ record_round (TprofTimeManager *tm, int threads)
     {
       pthread_join (tids[t], NULL);
       slowest = rec[t].ns > slowest ? rec[t].ns : slowest;
+      recorders_cpu += rec[t].ns * 1e-9 * SCOPES_PER_THREAD;
     }
+  return slowest;
+}
+
+/* A round of @tm: its recording threads' slowest ns per scope; in
+ * *@rest the CPU time of the rest of the process until its spill, if
+ * any, has ended (the spill thread, its last flush, the file's removal;
+ * the threads' start and end either way) over the recording threads'. */
+static double
+record_measured (TprofTimeManager *tm, int threads, double *rest)
+{
+  double cpu = process_cpu (), slowest = record_round (tm, threads);
+
+  tprof_time_manager_end_spill (tm, NULL);
+  *rest = (process_cpu () - cpu - recorders_cpu) / recorders_cpu;
   return slowest;
 }
 
 static void
 bench_recording (int threads, double interval)
 {
-  double plain[ROUNDS], spilled[ROUNDS];
+  double plain[ROUNDS], spilled[ROUNDS], share[ROUNDS], plain_share[ROUNDS];
   char sub[4096];
 
   snprintf (sub, sizeof sub, "%s/bench-spill-rec", dir);
@@ -124,13 +153,13 @@ bench_recording (int threads, double interval)
       /* alternate which goes first: the machine's drift falls on both */
       if (r % 2 == 0)
         {
-          plain[r] = record_round (a, threads);
-          spilled[r] = record_round (b, threads);
+          plain[r] = record_measured (a, threads, &plain_share[r]);
+          spilled[r] = record_measured (b, threads, &share[r]);
         }
       else
         {
-          spilled[r] = record_round (b, threads);
-          plain[r] = record_round (a, threads);
+          spilled[r] = record_measured (b, threads, &share[r]);
+          plain[r] = record_measured (a, threads, &plain_share[r]);
         }
       tprof_time_manager_free (a);
       tprof_time_manager_free (b);
@@ -139,6 +168,8 @@ bench_recording (int threads, double interval)
           "recording thread): ratio %.3f\n", threads,
           threads == 1 ? "" : "s", interval, median (spilled, ROUNDS), median (plain, ROUNDS),
           median (spilled, ROUNDS) / median (plain, ROUNDS));
+  printf ("  the rest of the process's CPU time over the recording threads': %.2f %% spilling (its thread, "
+          "its last flush), %.2f %% not\n", 100 * median (share, ROUNDS), 100 * median (plain_share, ROUNDS));
 }
 
 /* ---- one flush of 10^6 samples against write()+fsync() of their bytes ---- */

@@ -1,4 +1,4 @@
-/* bench-timer.c — cost of the timing macros, against clock_gettime and the rdtsc floor measured in the same run; a spill thread's cost paired round by round. */
+/* bench-timer.c — cost of the timing macros, against clock_gettime and the rdtsc floor measured in the same run; a spill thread's cost paired round by round, in instructions and in CPU time. */
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
 #include <stdbool.h>
@@ -11,10 +11,17 @@
 #include <unistd.h>
 #include <tprof/capture.h>
 
-#define ITERATIONS 1000000
+#include "bench-thread-cost.h"
+
+/* regions a case records per round, at most 10^6
+ * (TPROF_BENCH_ITERATIONS: fewer under valgrind) */
+#define MAX_ITERATIONS 1000000
+static int iterations = MAX_ITERATIONS;
 /* many short rounds: the paired ratios' median and quartiles stay fair
- * when other processes take the cores for part of the run */
-#define ROUNDS     41
+ * when other processes take the cores for part of the run
+ * (TPROF_BENCH_ROUNDS: fewer) */
+#define MAX_ROUNDS 41
+static int rounds = MAX_ROUNDS;
 /* a flush every second: ten times the default's flushes */
 #define SPILL_INTERVAL 1.0
 
@@ -34,7 +41,7 @@ now_ns (void)
 static void
 baseline_two_clock_reads (TprofTimeManager *tm)
 {
-  for (int i = 0; i < ITERATIONS; i++)
+  for (int i = 0; i < iterations; i++)
     {
       struct timespec a, b;
 
@@ -49,7 +56,7 @@ baseline_two_clock_reads (TprofTimeManager *tm)
 static void
 baseline_two_rdtsc (TprofTimeManager *tm)
 {
-  for (int i = 0; i < ITERATIONS; i++)
+  for (int i = 0; i < iterations; i++)
     {
       uint64_t a = __builtin_ia32_rdtsc ();
 
@@ -66,7 +73,7 @@ static __thread uint64_t (*prefaulted)[2];
 static void
 baseline_two_rdtsc_store (TprofTimeManager *tm)
 {
-  for (int i = 0; i < ITERATIONS; i++)
+  for (int i = 0; i < iterations; i++)
     {
       uint64_t a = __builtin_ia32_rdtsc ();
 
@@ -81,7 +88,7 @@ static void
 scope_one_enabled (TprofTimeManager *tm)
 {
   tprof_time_manager_enable (tm);
-  for (int i = 0; i < ITERATIONS; i++)
+  for (int i = 0; i < iterations; i++)
     {
       TPROF_SCOPE ("bench/scope");
       sink++;
@@ -132,7 +139,7 @@ scope_one_enabled_untracked (TprofTimeManager *tm)
   static TprofSite site = { "bench/scope", 0 };
 
   tprof_time_manager_enable (tm);
-  for (int i = 0; i < ITERATIONS; i++)
+  for (int i = 0; i < iterations; i++)
     {
       __attribute__((cleanup (_tprof_scope_end), unused)) TprofScope scope = scope_begin_untracked (&site);
 
@@ -144,7 +151,7 @@ scope_one_enabled_untracked (TprofTimeManager *tm)
 static void
 scope_none_enabled (TprofTimeManager *tm)
 {
-  for (int i = 0; i < ITERATIONS; i++)
+  for (int i = 0; i < iterations; i++)
     {
       TPROF_SCOPE ("bench/scope-off");
       sink++;
@@ -154,7 +161,7 @@ scope_none_enabled (TprofTimeManager *tm)
 static void
 timer_start_stop (TprofTimeManager *tm)
 {
-  for (int i = 0; i < ITERATIONS; i++)
+  for (int i = 0; i < iterations; i++)
     {
       TprofTimer t = tprof_timer_start (tm, "bench/start-stop");
 
@@ -166,7 +173,7 @@ timer_start_stop (TprofTimeManager *tm)
 static void
 timer_block (TprofTimeManager *tm)
 {
-  for (int i = 0; i < ITERATIONS; i++)
+  for (int i = 0; i < iterations; i++)
     TPROF_TIMER (tm, "bench/block")
       sink++;
 }
@@ -183,6 +190,8 @@ typedef struct
   pthread_barrier_t *ready;
   int                index;
   double             ns;
+  double             cpu_ns;        /* its CPU time */
+  uint64_t           instructions;  /* 0: not counted */
 } ThreadRun;
 
 static void *
@@ -194,14 +203,23 @@ thread_main (void *data)
 #if TPROF_CLOCK_HAVE_TSC
   prefaulted = prefaulted_buffers[run->index];
 #endif
+  int counter;
+
   pthread_barrier_wait (run->ready);
+  counter = bench_instructions_open ();
+  run->cpu_ns = bench_thread_cpu_ns ();
   start = now_ns ();
   run->run (run->tm);
   run->ns = now_ns () - start;
+  run->cpu_ns = bench_thread_cpu_ns () - run->cpu_ns;
+  run->instructions = bench_instructions_close (counter);
   return NULL;
 }
 
 static double threads_slowest_ns;
+/* the threads' sums: CPU time, instructions (0 when one was not counted) */
+static double threads_cpu_ns;
+static uint64_t threads_instructions;
 
 static void
 on_threads (void (*func) (TprofTimeManager *tm), TprofTimeManager *tm, int n)
@@ -216,26 +234,45 @@ on_threads (void (*func) (TprofTimeManager *tm), TprofTimeManager *tm, int n)
       runs[t] = (ThreadRun) { func, tm, &ready, t, 0 };
       pthread_create (&threads[t], NULL, thread_main, &runs[t]);
     }
-  threads_slowest_ns = 0;
+  threads_slowest_ns = threads_cpu_ns = 0;
+  threads_instructions = 0;
   for (int t = 0; t < n; t++)
     {
       pthread_join (threads[t], NULL);
       if (runs[t].ns > threads_slowest_ns)
         threads_slowest_ns = runs[t].ns;
+      threads_cpu_ns += runs[t].cpu_ns;
+      threads_instructions = t == 0 || (threads_instructions > 0 && runs[t].instructions > 0)
+                             ? threads_instructions + runs[t].instructions : 0;
     }
   pthread_barrier_destroy (&ready);
+}
+
+/* TPROF_SCOPE on a new thread, without and with a spill thread beside
+ * it: two functions, so that valgrind --tool=callgrind counts each one's
+ * instructions apart where the machine has no hardware counters. */
+static __attribute__((noinline)) void
+scope_new_thread (TprofTimeManager *tm)
+{
+  scope_one_enabled (tm);
+}
+
+static __attribute__((noinline)) void
+scope_new_thread_spilled (TprofTimeManager *tm)
+{
+  scope_one_enabled (tm);
 }
 
 static void
 scope_one_thread (TprofTimeManager *tm)
 {
-  on_threads (scope_one_enabled, tm, 1);
+  on_threads (scope_new_thread, tm, 1);
 }
 
 static void
 scope_two_threads (TprofTimeManager *tm)
 {
-  on_threads (scope_one_enabled, tm, 2);
+  on_threads (scope_new_thread, tm, 2);
 }
 
 /* The same manager's scopes with a spill thread beside them. */
@@ -244,13 +281,13 @@ static TprofTimeManager *spill_tm;
 static void
 scope_spilled_one_thread (TprofTimeManager *tm)
 {
-  on_threads (scope_one_enabled, spill_tm, 1);
+  on_threads (scope_new_thread_spilled, spill_tm, 1);
 }
 
 static void
 scope_spilled_two_threads (TprofTimeManager *tm)
 {
-  on_threads (scope_one_enabled, spill_tm, 2);
+  on_threads (scope_new_thread_spilled, spill_tm, 2);
 }
 
 #if TPROF_CLOCK_HAVE_TSC
@@ -266,7 +303,11 @@ typedef struct
 {
   const char *label;
   void      (*run) (TprofTimeManager *tm);
-  double      samples[ROUNDS];
+  double      samples[MAX_ROUNDS];
+  /* cases on new threads: their threads' sums over the rounds */
+  double      cpu_ns;
+  uint64_t    instructions;   /* 0: not counted */
+  uint64_t    regions;
 } Case;
 
 enum { CLOCK_GETTIME, RDTSC, RDTSC_STORE, SCOPE, SCOPE_UNTRACKED, SCOPE_SAMPLING, SCOPE_SAMPLING_SMALL, SCOPE_OFF,
@@ -298,16 +339,34 @@ print_paired (const char *what,
               const Case *b,
               double      limit)
 {
-  double ratio[ROUNDS], med;
-  int half = (int) (0.98 * sqrt ((double) ROUNDS) + 0.5);
-  int lo = ROUNDS / 2 - half < 0 ? 0 : ROUNDS / 2 - half, hi = ROUNDS / 2 + half >= ROUNDS ? ROUNDS - 1 : ROUNDS / 2 + half;
+  double ratio[MAX_ROUNDS], med;
+  int half = (int) (0.98 * sqrt ((double) rounds) + 0.5);
+  int lo = rounds / 2 - half < 0 ? 0 : rounds / 2 - half, hi = rounds / 2 + half >= rounds ? rounds - 1 : rounds / 2 + half;
 
-  for (int r = 0; r < ROUNDS; r++)
+  for (int r = 0; r < rounds; r++)
     ratio[r] = a->samples[r] / b->samples[r];
-  med = median (ratio, ROUNDS);
+  med = median (ratio, rounds);
   printf ("  %-50s %6.3f <= %-5.3g %-12s (median's 95%% interval %.3f-%.3f; quartiles %.3f-%.3f; %d rounds)\n",
           what, med, limit, ratio[hi] <= limit ? "met" : ratio[lo] > limit ? "NOT MET" : "not resolved",
-          ratio[lo], ratio[hi], ratio[ROUNDS / 4], ratio[(3 * ROUNDS) / 4], ROUNDS);
+          ratio[lo], ratio[hi], ratio[rounds / 4], ratio[(3 * rounds) / 4], rounds);
+}
+
+/* The recording threads of case @a against those of case @b, per region:
+ * their instructions (where counted) and CPU time, sums over every round,
+ * which a core taken by another process does not change. */
+static void
+print_per_region (const char *what,
+                  const Case *a,
+                  const Case *b)
+{
+  double ia = (double) a->instructions / a->regions, ib = (double) b->instructions / b->regions;
+  double ca = a->cpu_ns / a->regions, cb = b->cpu_ns / b->regions;
+
+  if (a->instructions > 0 && b->instructions > 0)
+    printf ("  %-50s instructions %.2f / %.2f = %.4f;", what, ia, ib, ia / ib);
+  else
+    printf ("  %-50s instructions not counted (no hardware counters);", what);
+  printf (" CPU %.2f / %.2f ns = %.3f\n", ca, cb, ca / cb);
 }
 
 static void
@@ -376,11 +435,16 @@ main (void)
 #endif
   };
   TprofTimeManager *tm = tprof_time_manager_new ();
-  double med[N_CASES] = { 0 }, base, floor;
+  double med[N_CASES] = { 0 }, base, floor, spill_cpu, process_cpu;
+  const char *setting;
 
   char spill_dir[] = "/tmp/bench-timer-spill-XXXXXX";
   TprofError error = { 0 };
 
+  if ((setting = getenv ("TPROF_BENCH_ITERATIONS")) != NULL)
+    iterations = atoi (setting) < 1 ? 1 : atoi (setting) > MAX_ITERATIONS ? MAX_ITERATIONS : atoi (setting);
+  if ((setting = getenv ("TPROF_BENCH_ROUNDS")) != NULL)
+    rounds = atoi (setting) < 1 ? 1 : atoi (setting) > MAX_ROUNDS ? MAX_ROUNDS : atoi (setting);
   spill_tm = tprof_time_manager_new ();
   if (mkdtemp (spill_dir) == NULL || tprof_time_manager_set_spill (spill_tm, spill_dir, SPILL_INTERVAL, &error) != 0)
     {
@@ -395,13 +459,17 @@ main (void)
 #if TPROF_CLOCK_HAVE_TSC
   for (int t = 0; t < 2; t++)
     {
-      prefaulted_buffers[t] = malloc (ITERATIONS * sizeof *prefaulted);
-      memset (prefaulted_buffers[t], 0, ITERATIONS * sizeof *prefaulted);
+      prefaulted_buffers[t] = malloc (MAX_ITERATIONS * sizeof *prefaulted);
+      memset (prefaulted_buffers[t], 0, MAX_ITERATIONS * sizeof *prefaulted);
     }
   prefaulted = prefaulted_buffers[0];
 #endif
   /* Rounds interleave the cases so that machine noise hits them alike. */
-  for (int r = 0; r < ROUNDS; r++)
+  /* the spill thread names itself once it runs */
+  for (int wait = 0; (spill_cpu = bench_named_thread_cpu_ns ("tprof-spill")) < 0 && wait < 1000; wait++)
+    usleep (1000);
+  process_cpu = bench_process_cpu_ns ();
+  for (int r = 0; r < rounds; r++)
     for (int c = 0; c < N_CASES; c++)
       {
         double start;
@@ -417,18 +485,36 @@ main (void)
         cases[c].run (tm);
         if (c == ONE_THREAD || c == TWO_THREADS || c == SPILLED_ONE_THREAD || c == SPILLED_TWO_THREADS
             || c == FLOOR_TWO_THREADS)
-          cases[c].samples[r] = threads_slowest_ns / ITERATIONS;
+          {
+            int n = c == ONE_THREAD || c == SPILLED_ONE_THREAD ? 1 : 2;
+
+            cases[c].samples[r] = threads_slowest_ns / iterations;
+            cases[c].cpu_ns += threads_cpu_ns;
+            cases[c].instructions = r == 0 || (cases[c].instructions > 0 && threads_instructions > 0)
+                                    ? cases[c].instructions + threads_instructions : 0;
+            cases[c].regions += (uint64_t) n * (uint64_t) iterations;
+          }
         else
-          cases[c].samples[r] = (now_ns () - start) / ITERATIONS;
+          cases[c].samples[r] = (now_ns () - start) / iterations;
       }
+  process_cpu = bench_process_cpu_ns () - process_cpu;
+  spill_cpu = spill_cpu >= 0 ? bench_named_thread_cpu_ns ("tprof-spill") - spill_cpu : -1;
 
   printf ("paired, round by round (spill every %g s into %s):\n", SPILL_INTERVAL, spill_dir);
   print_paired ("spilling / not, 1 thread", &cases[SPILLED_ONE_THREAD], &cases[ONE_THREAD], 1.02);
   print_paired ("spilling / not, 2 threads", &cases[SPILLED_TWO_THREADS], &cases[TWO_THREADS], 1.02);
   print_paired ("TPROF_SCOPE / the same without the regions test", &cases[SCOPE], &cases[SCOPE_UNTRACKED], 1.02);
+  printf ("recording threads per region, spilling / not (sums over the rounds):\n");
+  print_per_region ("1 thread", &cases[SPILLED_ONE_THREAD], &cases[ONE_THREAD]);
+  print_per_region ("2 threads", &cases[SPILLED_TWO_THREADS], &cases[TWO_THREADS]);
+  if (spill_cpu >= 0)
+    printf ("  the spill thread's CPU time: %.2f ms = %.3f %% of the run's (%.0f ms; every case, %d rounds)\n",
+            1e-6 * spill_cpu, 100 * spill_cpu / process_cpu, 1e-6 * process_cpu, rounds);
+  else
+    printf ("  the spill thread's CPU time: not found (no thread named tprof-spill)\n");
   for (int c = 0; c < N_CASES; c++)
     if (cases[c].run != NULL)
-      med[c] = median (cases[c].samples, ROUNDS);
+      med[c] = median (cases[c].samples, rounds);
   base = med[CLOCK_GETTIME];
   floor = cases[RDTSC_STORE].run != NULL ? med[RDTSC_STORE] : base;
   print_calibration ();

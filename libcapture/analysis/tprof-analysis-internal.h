@@ -114,8 +114,14 @@ TprofGatheredTime *_tprof_gathered_time_new_view (const double  *times,
 /* Marks @gt's times as known to be finite and >= 0 (checked by whoever
  * built them: the spill reader checks every sample it delivers), so that
  * a save spares its pass over them; and whether they are so known. */
-void _tprof_gathered_time_set_times_valid (TprofGatheredTime *gt);
+TPROF_EXPORT void _tprof_gathered_time_set_times_valid (TprofGatheredTime *gt);
 bool _tprof_gathered_time_times_valid (const TprofGatheredTime *gt);
+/* Marks @gt's ranks as known to be in ascending order (its builder
+ * appended them rank after rank: a merge of spill files), so that a save
+ * checks only the first and the last instead of a pass over them; and
+ * whether they are so known. */
+TPROF_EXPORT void _tprof_gathered_time_set_ranks_grouped (TprofGatheredTime *gt);
+bool _tprof_gathered_time_ranks_grouped (const TprofGatheredTime *gt);
 
 /* A new selection whose sample i is @gt's sample @order[i] (a permutation
  * of its count() indices), timeline included; NULL when out of memory. */

@@ -41,6 +41,8 @@ struct _TprofGatheredTime
   double   max;
   /* every time known finite and >= 0 without a pass (set by its builder) */
   bool     times_valid;
+  /* ranks known grouped by ascending rank without a pass (set by its builder) */
+  bool     ranks_grouped;
   /* sampled capture: what each rank recorded, or NULL */
   TprofRankRecorded *recorded;
   size_t             n_recorded;
@@ -79,6 +81,18 @@ bool
 _tprof_gathered_time_times_valid (const TprofGatheredTime *gt)
 {
   return gt->times_valid;
+}
+
+void
+_tprof_gathered_time_set_ranks_grouped (TprofGatheredTime *gt)
+{
+  gt->ranks_grouped = true;
+}
+
+bool
+_tprof_gathered_time_ranks_grouped (const TprofGatheredTime *gt)
+{
+  return gt->ranks_grouped;
 }
 
 TprofGatheredTime *

@@ -160,6 +160,10 @@ _tprof_operation_writer_grouped (TprofProfileWriter      *w,
   int32_t *grouped_ranks;
 
   *copy = NULL;
+  /* ascending by its builder (a merge of spill files): its extremes say
+   * whether every rank is in range */
+  if (_tprof_gathered_time_ranks_grouped (gt) && (n == 0 || (ranks[0] >= 0 && ranks[n - 1] < w->world_size)))
+    return gt;
   switch (_tprof_h5_rank_order (ranks, n, w->world_size))
     {
     case TPROF_H5_GROUPED:

@@ -8,8 +8,9 @@
 #include "tprof-profiled-time-internal.h"
 #include "tprof-spill-merge-internal.h"
 
-/* One operation's samples so far, starts on rank 0's clock: its arrays
- * grown by what each rank's load announces, before its delivery. */
+/* One operation's samples so far, starts on the timeline of the ranks
+ * read so far (Merge.origin): its arrays grown by what each rank's load
+ * announces, before its delivery. */
 typedef struct
 {
   double  *times;
@@ -31,6 +32,9 @@ typedef struct
   TprofSpillReader    *reader;
   int32_t              rank;
   double               offset;     /* its clock to rank 0's */
+  double               origin;     /* the earliest start so far, rank 0's clock: the
+                                      timeline's origin unless a later rank has an earlier one */
+  double              *origins;    /* the origin each rank's starts were moved by */
   size_t              *local;      /* the reader's name ids -> operations */
   size_t               local_capacity;
   TprofSpillMergeRank *out;        /* its part of the report */
@@ -149,12 +153,14 @@ on_samples (void         *user_data,
   /* locals, so that the stores cannot alias what the loops read */
   double *restrict to_starts = op->starts + op->n;
   int32_t *restrict to_ranks = op->ranks + op->n;
-  const double offset = m->offset;
+  const double offset = m->offset, origin = m->origin;
   const int32_t rank = m->rank;
 
   memcpy (op->times + op->n, durations, n * sizeof *durations);
+  /* onto the timeline in the copy: a pass over the columns once every
+   * rank is read would find them out of the cache */
   for (size_t i = 0; i < n; i++)
-    to_starts[i] = starts[i] + offset;
+    to_starts[i] = (starts[i] + offset) - origin;
   for (size_t i = 0; i < n; i++)
     to_ranks[i] = rank;
   if (op->threads != NULL)
@@ -229,6 +235,7 @@ read_rank (Merge            *m,
   select_rank (m, reader, rank);
   m->out->has_file = true;
   m->offset = _tprof_spill_reader_header (reader)->clock_offset;
+  m->origins[rank] = m->origin;
   if ((load = _tprof_spill_reader_load (reader, &m->out->status, m->error)) == NULL
       || map_names (m, load->n_names) < 0)
     return -1;
@@ -251,7 +258,10 @@ read_rank (Merge            *m,
         }
     }
   if (load->samples > 0)
-    *earliest = fmin (*earliest, load->earliest + m->offset);
+    {
+      *earliest = fmin (*earliest, load->earliest + m->offset);
+      m->origin = m->origins[rank] = *earliest;
+    }
   return _tprof_spill_reader_deliver (reader, &visitor, m, &m->out->status, m->error);
 }
 
@@ -306,6 +316,22 @@ set_ranks (TprofProfiledTime     *pt,
   return result;
 }
 
+/* The starts of the ranks read before the one of the earliest start
+ * moved onto the timeline of @origin: the first samples of each
+ * operation (grouped by rank), none when rank 0 holds it. */
+static void
+move_first_ranks (const Merge   *m,
+                  const MergeOp *op,
+                  double         origin)
+{
+  double *restrict starts = op->starts;
+  const int32_t *restrict ranks = op->ranks;
+  const double *origins = m->origins;
+
+  for (size_t i = 0; i < op->n && origins[ranks[i]] != origin; i++)
+    starts[i] += origins[ranks[i]] - origin;
+}
+
 /* The operations, their starts moved by @origin, into @pt (taking them). */
 static int
 move_operations (Merge             *m,
@@ -316,13 +342,11 @@ move_operations (Merge             *m,
   for (size_t k = 0; k < tprof_profiled_time_len (m->index); k++)
     {
       MergeOp *op = &m->ops[k];
-      double *restrict starts = op->starts;
       TprofGatheredTime *gt;
 
       if (op->n == 0)
         continue;
-      for (size_t i = 0; i < op->n; i++)
-        starts[i] -= origin;
+      move_first_ranks (m, op, origin);
       gt = tprof_gathered_time_new_take (op->times, op->ranks, op->n);
       op->times = NULL;
       op->ranks = NULL;
@@ -331,6 +355,8 @@ move_operations (Merge             *m,
       /* the reader refused every sample whose duration is not finite and
        * >= 0: a save need not look again */
       _tprof_gathered_time_set_times_valid (gt);
+      /* read rank after rank */
+      _tprof_gathered_time_set_ranks_grouped (gt);
       op->starts = NULL;
       op->threads = NULL;
       if (!_tprof_profiled_time_append (pt, tprof_profiled_time_name (m->index, k), gt))
@@ -351,6 +377,7 @@ merge_clear (Merge *m)
     }
   free (m->ops);
   free (m->local);
+  free (m->origins);
   tprof_profiled_time_free (m->index);
 }
 
@@ -402,7 +429,8 @@ _tprof_spill_merge (TprofSpillJob         *job,
 
   *report = (TprofSpillMergeReport) { .world_size = job->world_size };
   report->ranks = m.ranks = calloc ((size_t) ws, sizeof *report->ranks);
-  if (m.index == NULL || pt == NULL || report->ranks == NULL)
+  m.origins = calloc ((size_t) ws, sizeof *m.origins);
+  if (m.index == NULL || pt == NULL || report->ranks == NULL || m.origins == NULL)
     result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "out of memory");
   if (result == 0)
     result = read_ranks (&m, job, &origin);

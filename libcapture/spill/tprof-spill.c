@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -165,6 +166,8 @@ spill_thread (void *data)
   TprofSpill *spill = data;
   double next = _tprof_spill_now () + spill->interval;
 
+  /* named, so that top, perf and a benchmark can tell its CPU time apart */
+  pthread_setname_np (pthread_self (), "tprof-spill");
   while (!__atomic_load_n (&spill->stop, __ATOMIC_ACQUIRE))
     {
       double now = _tprof_spill_now ();

@@ -6,6 +6,7 @@
 #include <glib/gstdio.h>
 
 #include "h5-test-util.h"
+#include "tprof-analysis-internal.h"
 
 /* Exported for libtprof-capture-mpi, outside the installed headers: adds
  * without the checks of tprof_profiled_time_add(). */
@@ -179,6 +180,53 @@ test_save_checks_again (void)
   g_free (dir);
 }
 
+/* A selection whose builder marked its ranks grouped (and its times
+ * valid, as a merge of spill files does) is saved as it is; a rank out of
+ * range under that mark is still refused, at either end. */
+static void
+test_save_grouped_mark (void)
+{
+  double times[] = { 0.5, 0.25, 1.0, 2.0, 0.125 };
+  int32_t ranks[] = { 0, 0, 1, 3, 3 };
+  int32_t below[] = { -1, 0, 1, 3, 3 }, above[] = { 0, 0, 1, 3, 4 };
+  const int32_t *bad[] = { below, above };
+  char *dir = h5_test_make_dir ();
+  char *path = g_build_filename (dir, "run.h5", NULL);
+  TprofProfiledTime *pt = tprof_profiled_time_new (4), *loaded;
+  TprofGatheredTime *gt = h5_test_gathered (times, ranks, 5);
+  const TprofGatheredTime *got;
+  TprofError error = { 0 };
+
+  _tprof_gathered_time_set_times_valid (gt);
+  _tprof_gathered_time_set_ranks_grouped (gt);
+  g_assert_true (_tprof_profiled_time_append (pt, "step", gt));
+  loaded = h5_test_round_trip (pt, path);
+  got = tprof_profiled_time_get (loaded, "step");
+  g_assert_nonnull (got);
+  g_assert_cmpuint (tprof_gathered_time_count (got), ==, 5);
+  g_assert_cmpmem (tprof_gathered_time_times (got), sizeof times, times, sizeof times);
+  g_assert_cmpmem (tprof_gathered_time_ranks (got), sizeof ranks, ranks, sizeof ranks);
+  tprof_profiled_time_free (loaded);
+  tprof_profiled_time_free (pt);
+  g_unlink (path);
+  for (int k = 0; k < 2; k++)
+    {
+      pt = tprof_profiled_time_new (4);
+      gt = h5_test_gathered (times, bad[k], 5);
+      _tprof_gathered_time_set_times_valid (gt);
+      _tprof_gathered_time_set_ranks_grouped (gt);
+      g_assert_true (_tprof_profiled_time_append (pt, "step", gt));
+      error = (TprofError) { 0 };
+      g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, -1);
+      g_assert_cmpint (error.code, ==, TPROF_ERROR_INVALID);
+      g_assert_nonnull (strstr (error.message, "operation 'step' has a rank outside [0, 4)"));
+      h5_test_assert_dir_entries (dir, NULL, 0);
+      tprof_profiled_time_free (pt);
+    }
+  g_free (path);
+  g_free (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -189,6 +237,7 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/save-values/add-refuses-bad-names", test_add_refuses_bad_names);
   g_test_add_func ("/h5/save-values/append-time-refuses", test_append_time_refuses);
   g_test_add_func ("/h5/save-values/save-checks-again", test_save_checks_again);
+  g_test_add_func ("/h5/save-values/save-grouped-mark", test_save_grouped_mark);
   g_test_add_func ("/h5/save-values/append-time-refuses-bad-names", test_append_time_refuses_bad_names);
   g_test_add_func ("/h5/save-values/set-hostnames-refuses-bad-names", test_set_hostnames_refuses_bad_names);
   status = g_test_run ();

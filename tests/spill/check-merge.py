@@ -174,6 +174,21 @@ with tempfile.TemporaryDirectory() as d:
     summary = subprocess.run([TPROF, "summary", out_path, "--format", "csv"], capture_output=True, text=True)
     check(summary.returncode == 0 and "forward" in summary.stdout, "tprof summary opens the merged profile")
 
+    # Each rank's samples earlier than those of the ranks before it: the
+    # merge moves every rank's starts by the earliest start read so far,
+    # then the ranks read before the last one by what it lowered.
+    edir = os.path.join(d, "earlier-each-rank")
+    os.mkdir(edir)
+    ejob = Job(edir, 4, seed=3)
+    for r in range(4):
+        ew = ejob.writers[r]
+        ew.ids, ew.clock_now = {}, 1000.0 - ejob.offsets[r] - 10.0 * r
+        ejob.flush(r, ["forward", "allreduce"])
+        ejob.flush(r, ["forward"])
+    out = merge(edir, "-o", os.path.join(d, "earlier.h5"))
+    check(out.returncode == 0 and out.stderr == "", "earlier each rank: %d %r" % (out.returncode, out.stderr))
+    check_profile(os.path.join(d, "earlier.h5"), ejob, "earlier each rank")
+
     # A missing rank: named, not fatal; its data_until is NaN.
     os.remove(job.writers[3].path)
     del job.writers[3]

@@ -100,6 +100,30 @@ def test_clean_exit_removes():
         check(glob.glob(os.path.join(d, "a/b/*")) == [], "a clean exit left %s" % glob.glob(os.path.join(d, "a/b/*")))
 
 
+def thread_names(pid):
+    names = []
+    for comm in glob.glob("/proc/%d/task/*/comm" % pid):
+        try:
+            names.append(open(comm).read().strip())
+        except OSError:
+            pass  # a thread that ended meanwhile
+    return names
+
+
+def test_spill_thread_named():
+    # one thread per spilling manager, named so that its CPU time can be
+    # told apart (top -H, perf, bench-timer); it names itself once it runs
+    with tempfile.TemporaryDirectory() as d:
+        c = Child(d, 0.05, 1, 100)
+        deadline = time.time() + 10
+        while thread_names(c.p.pid).count("tprof-spill") != 1 and time.time() < deadline:
+            time.sleep(0.01)
+        names = thread_names(c.p.pid)
+        c.send("exit")
+        check(c.wait() == 0, "child failed")
+        check(names.count("tprof-spill") == 1, "threads %r: not one named tprof-spill" % names)
+
+
 def keep_and_compare(clock):
     with tempfile.TemporaryDirectory() as d:
         env = {"TPROF_KEEP_SPILL": "1"}
