@@ -398,9 +398,12 @@ test_follow_late_host (void)
   job_make (&job);
   grow_with (&job, "start-without", "3", NULL);
   window = follow (&job);
-  g_assert_cmpstr (_tprof_profile_get_hostname (window->profile, 3), ==, "?");
+  /* its host is not known: said so, in words */
+  g_assert_cmpstr (_tprof_profile_get_hostname (window->profile, 3), ==, _("no spill file"));
   before = host_rows (window);
-  g_assert_nonnull (strstr (before, "?"));
+  g_assert_nonnull (strstr (before, _("no spill file")));
+  g_assert_null (strstr (before, "?"));
+  shoot (window, "follow-no-file-host.png");
   g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1-3", &error));
   g_assert_no_error (error);
   app_test_gui_wait_idle (window);
@@ -409,7 +412,7 @@ test_follow_late_host (void)
   wait_count (window, "compute", 3 * BATCH);
   g_assert_cmpstr (_tprof_profile_get_hostname (window->profile, 3), ==, "node1");
   after = host_rows (window);
-  g_assert_null (strstr (after, "?"));
+  g_assert_null (strstr (after, _("no spill file")));
   g_assert_nonnull (strstr (after, "node1"));
   g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 2);
   /* the filter stayed: ranks 1-3 */
