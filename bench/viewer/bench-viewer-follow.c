@@ -10,6 +10,13 @@
  *              every sample kept so far are timed apart (from the refresh's
  *              start until the result is in), since their cost grows with
  *              all that arrived, round after round;
+ *   per round  each refresh's wall and CPU time and the page faults it
+ *              took (a fresh page is zeroed by the kernel, which no
+ *              instruction count shows), so that a cost growing with what
+ *              was kept shows round after round; under
+ *              `valgrind --tool=callgrind --separate-threads=yes` each
+ *              refresh is also dumped apart ("round N viewer"), its
+ *              instructions the stable measure on a busy machine;
  *   idle       with a display, a window following the folder while nothing
  *              is appended: the process's CPU ticks (/proc/self/stat) over
  *              TPROF_BENCH_IDLE_SECONDS (default 10) at the default poll
@@ -22,8 +29,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
+
+#if defined(__has_include)
+#if __has_include(<valgrind/callgrind.h>)
+#include <valgrind/callgrind.h>
+#endif
+#endif
+#ifndef CALLGRIND_DUMP_STATS_AT
+#define CALLGRIND_ZERO_STATS
+#define CALLGRIND_DUMP_STATS_AT(name) ((void) (name))
+#endif
 
 #include "bench-spill-writer.h"
 #include "tprof-application.h"
@@ -46,6 +64,16 @@ cpu_s (void)
 
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double) ts.tv_sec + (double) ts.tv_nsec * 1e-9;
+}
+
+/* The minor page faults this thread took so far. */
+static long
+faults (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_THREAD, &usage);
+  return usage.ru_minflt;
 }
 
 /* utime + stime of this process, in clock ticks. */
@@ -106,6 +134,7 @@ bench_refresh (const char *dir,
   for (int round = 0; round < ROUNDS; round++)
     {
       double t, c, ready = 0;
+      long f;
 
       for (int r = 0; r < BENCH_WORLD; r++)
         bench_rank_flush (&ranks[r], r, steps);
@@ -115,6 +144,8 @@ bench_refresh (const char *dir,
           gboolean viewer_first = round % 2 == 0;
           gboolean viewer = which == 0 ? viewer_first : !viewer_first;
 
+          CALLGRIND_ZERO_STATS;
+          f = faults ();
           c = cpu_s ();
           t = bench_now_s ();
           if (viewer)
@@ -122,6 +153,15 @@ bench_refresh (const char *dir,
           else if (_tprof_spill_live_refresh (plain, &tprof_error) < 0)
             g_error ("%s", tprof_error.message);
           c = cpu_s () - c;
+          f = faults () - f;
+          {
+            char name[64];
+
+            snprintf (name, sizeof name, "round %d %s", round + 1, viewer ? "viewer" : "follower");
+            CALLGRIND_DUMP_STATS_AT (name);
+          }
+          printf ("  round %d, %d x 10^6 kept: %-8s %7.2f ms wall, %7.2f ms CPU, %6ld page faults\n", round + 1,
+                  round + 1, viewer ? "viewer" : "follower", (bench_now_s () - t) * 1e3, c * 1e3, f);
           if (viewer)
             {
               double start = t;

@@ -2,6 +2,8 @@
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "tprof-analysis-internal.h"
 #include "tprof-running-median-private.h"
@@ -50,6 +52,62 @@ heap_pop (double *heap,
   return top;
 }
 
+/* Heaps from this size on are mapped apart, and grow by moving their
+ * pages (mremap), never by copying: a follower's heaps hold every
+ * occurrence so far, and one refresh must not pay for all of them. */
+#define LARGE_BYTES ((size_t) 1 << 20)
+
+static bool
+is_mapped (size_t cap)
+{
+#ifdef MREMAP_MAYMOVE
+  return cap * sizeof (double) >= LARGE_BYTES;
+#else
+  (void) cap;
+  return false;
+#endif
+}
+
+/* @heap of @cap values grown to @new_cap, its @cap first kept; NULL when
+ * memory is exhausted (@heap unchanged). */
+static double *
+grow (double *heap,
+      size_t  cap,
+      size_t  new_cap)
+{
+#ifdef MREMAP_MAYMOVE
+  if (is_mapped (new_cap))
+    {
+      void *p;
+
+      if (is_mapped (cap))
+        p = mremap (heap, cap * sizeof *heap, new_cap * sizeof *heap, MREMAP_MAYMOVE);
+      else
+        {
+          /* from the small heap, copied once */
+          p = mmap (NULL, new_cap * sizeof *heap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+          if (p != MAP_FAILED && cap > 0)
+            {
+              memcpy (p, heap, cap * sizeof *heap);
+              free (heap);
+            }
+        }
+      return p != MAP_FAILED ? p : NULL;
+    }
+#endif
+  return realloc (heap, new_cap * sizeof *heap);
+}
+
+static void
+heap_free (double *heap,
+           size_t  cap)
+{
+  if (is_mapped (cap))
+    munmap (heap, cap * sizeof *heap);
+  else
+    free (heap);
+}
+
 static bool
 reserve (double **heap,
          size_t  *cap,
@@ -63,7 +121,7 @@ reserve (double **heap,
   new_cap = *cap > 0 ? *cap : 64;
   while (new_cap < n)
     new_cap *= 2;
-  grown = realloc (*heap, new_cap * sizeof *grown);
+  grown = grow (*heap, *cap, new_cap);
   if (grown == NULL)
     return false;
   *heap = grown;
@@ -74,8 +132,8 @@ reserve (double **heap,
 void
 _tprof_running_median_clear (TprofRunningMedian *m)
 {
-  free (m->lower);
-  free (m->upper);
+  heap_free (m->lower, m->cap_lower);
+  heap_free (m->upper, m->cap_upper);
   *m = (TprofRunningMedian) { 0 };
 }
 

@@ -93,7 +93,9 @@ TPROF_EXPORT bool _tprof_spill_live_stopped (const TprofSpillLive *sl,
  * left out of their arrival. Set at each refresh. */
 TPROF_EXPORT bool _tprof_spill_live_not_reporting (const TprofSpillLive *sl,
                                                    int                   r);
-/* Every rank wrote END. */
+/* The job ended: every rank that has a file wrote END in it, and one at
+ * least has a file. A rank whose file never appeared does not hold the
+ * end back (it never reported: has_file is false). */
 TPROF_EXPORT bool _tprof_spill_live_ended (const TprofSpillLive *sl);
 
 TPROF_END_DECLS

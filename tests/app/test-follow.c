@@ -398,9 +398,12 @@ test_follow_late_host (void)
   job_make (&job);
   grow_with (&job, "start-without", "3", NULL);
   window = follow (&job);
-  g_assert_cmpstr (_tprof_profile_get_hostname (window->profile, 3), ==, "?");
+  /* its host is not known: said so, in words */
+  g_assert_cmpstr (_tprof_profile_get_hostname (window->profile, 3), ==, _("no spill file"));
   before = host_rows (window);
-  g_assert_nonnull (strstr (before, "?"));
+  g_assert_nonnull (strstr (before, _("no spill file")));
+  g_assert_null (strstr (before, "?"));
+  shoot (window, "follow-no-file-host.png");
   g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1-3", &error));
   g_assert_no_error (error);
   app_test_gui_wait_idle (window);
@@ -409,7 +412,7 @@ test_follow_late_host (void)
   wait_count (window, "compute", 3 * BATCH);
   g_assert_cmpstr (_tprof_profile_get_hostname (window->profile, 3), ==, "node1");
   after = host_rows (window);
-  g_assert_null (strstr (after, "?"));
+  g_assert_null (strstr (after, _("no spill file")));
   g_assert_nonnull (strstr (after, "node1"));
   g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 2);
   /* the filter stayed: ranks 1-3 */
@@ -424,9 +427,10 @@ static gboolean
 rank_3_not_reporting (gpointer data)
 {
   TprofWindow *window = data;
-  g_autofree char *absent = _tprof_follow_dup_not_reporting (window->follow);
+  guint n = 0;
+  g_autofree char *absent = _tprof_follow_dup_not_reporting (window->follow, &n);
 
-  return g_strcmp0 (absent, "3") == 0 && !_tprof_window_is_busy (window);
+  return g_strcmp0 (absent, "3") == 0 && n == 1 && !_tprof_window_is_busy (window);
 }
 
 /* A rank whose spill file has not appeared 3 spill intervals after the
@@ -447,8 +451,12 @@ test_follow_not_reporting (void)
   window = follow (&job);
   _tprof_follow_set_interval (window->follow, 100);
   app_test_wait (rank_3_not_reporting, window);
-  expected = g_strdup_printf (_("%s — ranks %s not reporting (no spill file)"), "", "3");
+  /* one rank: the singular */
+  expected = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s — rank %s not reporting (no spill file)",
+                                           "%s — ranks %s not reporting (no spill file)", 1), "", "3");
   g_assert_nonnull (strstr (_tprof_window_get_live_text (window), expected));
+  if (english ())
+    g_assert_true (g_str_has_suffix (_tprof_window_get_live_text (window), " — rank 3 not reporting (no spill file)"));
   g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
   if (english ())
     g_assert_nonnull (strstr (text, "arrived last 10 of 10 times"));
@@ -458,7 +466,7 @@ test_follow_not_reporting (void)
   grow (&job, "appear", "3");
   grow (&job, "grow", NULL);
   wait_count (window, "allreduce", 2 * WORLD * BATCH);
-  g_assert_null (_tprof_follow_dup_not_reporting (window->follow));
+  g_assert_null (_tprof_follow_dup_not_reporting (window->follow, NULL));
   g_assert_null (strstr (_tprof_window_get_live_text (window), expected));
   /* its first 10 samples fall in occurrences complete without it; the next 10 are all four ranks' */
   g_assert_cmpint (_tprof_window_get_straggler (window, &text), ==, 2);
@@ -663,6 +671,38 @@ test_follow_end (void)
   job_clear (&job);
 }
 
+/* Rank 3's file never appears and the others end: the job has ended all
+ * the same, the banner naming rank 3 as never reporting. */
+static void
+test_follow_end_without_a_file (void)
+{
+  Job job = { 0 };
+  TprofWindow *window;
+  g_autofree char *profile = NULL;
+  g_autofree char *expected = NULL;
+  const char *banner;
+
+  job_make (&job);
+  grow_with (&job, "start-without", "3", NULL);
+  profile = app_test_make_profile (job.root, "run.h5", APP_TEST_PROFILE_BASIC);
+  window = follow (&job);
+  g_assert_false (_tprof_follow_has_ended (window->follow));
+  grow (&job, "end", profile);
+  app_test_wait (banner_shown, window);
+  g_assert_true (_tprof_follow_has_ended (window->follow));
+  banner = _tprof_window_get_follow_banner (window, NULL);
+  g_assert_true (starts_as (banner, "The job ended and wrote its profile %s."));
+  expected = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s Rank %s never reported: it has no spill file.",
+                                           "%s Ranks %s never reported: they have no spill file.", 1), "", "3");
+  g_assert_true (g_str_has_suffix (banner, expected));
+  if (english ())
+    g_assert_true (g_str_has_suffix (banner, ". Rank 3 never reported: it has no spill file."));
+  g_assert_true (starts_as (_tprof_window_get_live_text (window), "Ended — last updated %s"));
+  shoot (window, "follow-ended-without-a-file.png");
+  close_window (window);
+  job_clear (&job);
+}
+
 /* A job that ends without a profile: the banner says so and offers nothing. */
 static void
 test_follow_end_without_profile (void)
@@ -721,6 +761,7 @@ test_follow_stopped (void)
   g_autofree char *stopped = NULL;
   g_autofree char *live = NULL;
   g_autofree char *expected = NULL;
+  guint n = 0;
 
   job.root = app_test_make_dir ();
   job.dir = g_build_filename (job.root, "spill", NULL);
@@ -730,11 +771,13 @@ test_follow_stopped (void)
   grow (&job, "start", "0.1");
   window = follow (&job);
   app_test_wait (ranks_stopped, window);
-  stopped = _tprof_follow_dup_stopped (window->follow);
+  stopped = _tprof_follow_dup_stopped (window->follow, &n);
   g_assert_cmpstr (stopped, ==, "0-3");
+  g_assert_cmpuint (n, ==, 4);
   live = g_strdup_printf (_("Live — updated %s"), "");
   g_assert_true (g_str_has_prefix (_tprof_window_get_live_text (window), live));
-  expected = g_strdup_printf (_("%s — ranks %s stopped reporting"), "", "0-3");
+  expected = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s — rank %s stopped reporting",
+                                           "%s — ranks %s stopped reporting", 4), "", "0-3");
   g_assert_true (g_str_has_suffix (_tprof_window_get_live_text (window), expected));
   close_window (window);
   job_clear (&job);
@@ -852,6 +895,7 @@ main (int    argc,
   g_test_add_func ("/follow/damaged", test_follow_damaged);
   g_test_add_func ("/follow/end", test_follow_end);
   g_test_add_func ("/follow/end-without-profile", test_follow_end_without_profile);
+  g_test_add_func ("/follow/end-without-a-file", test_follow_end_without_a_file);
   g_test_add_func ("/follow/empty-folder", test_follow_empty_folder);
   g_test_add_func ("/follow/option", test_follow_option);
   g_test_add_func ("/follow/compare", test_follow_compare);

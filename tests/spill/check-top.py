@@ -182,6 +182,40 @@ def test_end(directory):
               "json of an ended job: %r" % v)
 
 
+def test_end_without_a_file(directory):
+    """Rank 3's file never appears; the others end: the job has ended
+    (top exits by itself, status 0) and rank 3 is named as never
+    reporting, in text and in JSON."""
+    job = Job(directory)
+    job.steps(5, ranks=[0, 1, 2])
+    os.remove(job.writers[3].path)
+    for w in job.writers[:3]:
+        w.end(6.0, "/scratch/run.h5")
+    proc, blocks = start(directory)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+        check(False, "top waits for a rank that never reported")
+    err = proc.stderr.read()
+    out = ""
+    while (block := blocks.get(timeout=10)) is not None:
+        out += block
+    check(proc.returncode == 0 and err == "", "ended without rank 3: status %d, %r" % (proc.returncode, err))
+    check(counts(out) == {op: 15 for op in OPS}, "three ranks' counts:\n" + out)
+    check("Rank 3 never reported: it has no spill file.\n" in out
+          and "The job ended; its profile is /scratch/run.h5" in out, "rank 3 named, the profile too:\n" + out)
+    done = subprocess.run([TPROF, "top", directory, "--format", "json"], capture_output=True, text=True, timeout=20)
+    v = json.loads(done.stdout) if done.returncode == 0 and done.stdout.count("\n") == 1 else {}
+    check(v.get("ended") is True and v.get("missing_ranks") == [3] and v.get("profile") == "/scratch/run.h5",
+          "json of a job ended without rank 3: %r" % (done,))
+    # two ranks without a file: the plural
+    os.remove(job.writers[2].path)
+    out = subprocess.run([TPROF, "top", directory], capture_output=True, text=True, timeout=20).stdout
+    check("Ranks 2,3 never reported: they have no spill file.\n" in out, "ranks 2,3 named:\n" + out)
+
+
 def test_once_and_bad(directory):
     job = Job(directory)
     job.steps(3)
@@ -267,7 +301,8 @@ def test_against_merge(directory):
 
 
 with tempfile.TemporaryDirectory() as tmp:
-    for name, test in (("live", test_live), ("end", test_end), ("once", test_once_and_bad),
+    for name, test in (("live", test_live), ("end", test_end),
+                       ("end-without-a-file", test_end_without_a_file), ("once", test_once_and_bad),
                        ("clean", test_clean_end), ("merge", test_against_merge)):
         d = os.path.join(tmp, name)
         os.mkdir(d)

@@ -493,6 +493,67 @@ test_live_absent_rank (void)
   tprof_live_free (live);
 }
 
+static int
+compare_doubles (const void *a,
+                 const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+/* The spreads' running median past the size whose heaps are mapped and
+ * grow without a copy: after each batch, the median of every spread so
+ * far, sorted here. Rank 1 starts d_k after rank 0 in occurrence k. */
+static void
+test_live_many_occurrences (void)
+{
+  enum { BATCH = 50000, BATCHES = 12 };
+  TprofLive *live = tprof_live_new (2);
+  GRand *rand = g_rand_new_with_seed (2027);
+  double *spreads = g_new (double, BATCH * BATCHES), *sorted = g_new (double, BATCH * BATCHES);
+  double *starts[2] = { g_new (double, BATCH), g_new (double, BATCH) };
+  double *times[2] = { g_new (double, BATCH), g_new (double, BATCH) };
+
+  g_assert_cmpint (tprof_live_operation (live, "allreduce"), ==, 0);
+  for (size_t b = 0; b < BATCHES; b++)
+    {
+      size_t n = (b + 1) * BATCH;
+      TprofArrival a;
+      double want;
+
+      for (size_t i = 0; i < BATCH; i++)
+        {
+          size_t k = b * BATCH + i;
+
+          starts[0][i] = 2.0 * (double) k;
+          starts[1][i] = 2.0 * (double) k + g_rand_double (rand);
+          /* as the analysis subtracts them, rounding and all */
+          spreads[k] = starts[1][i] - starts[0][i];
+          times[0][i] = 1.0;
+          times[1][i] = 1.0 - spreads[k];
+        }
+      for (int r = 0; r < 2; r++)
+        g_assert_true (tprof_live_add (live, r, 0, BATCH, starts[r], times[r]));
+      g_assert_true (tprof_live_update (live));
+      memcpy (sorted, spreads, n * sizeof *sorted);
+      qsort (sorted, n, sizeof *sorted, compare_doubles);
+      want = n % 2 == 1 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+      tprof_live_arrival (live, 0, &a);
+      g_assert_cmpuint (a.n_occurrences, ==, n);
+      g_assert_cmpfloat_with_epsilon (a.start_spread, want, 1e-15);
+    }
+  for (int r = 0; r < 2; r++)
+    {
+      g_free (starts[r]);
+      g_free (times[r]);
+    }
+  g_free (spreads);
+  g_free (sorted);
+  g_rand_free (rand);
+  tprof_live_free (live);
+}
+
 /* The per-rank totals are what was added, by hand; and under a mask they
  * summarize as the ranks selected alone do. */
 static void
@@ -539,5 +600,6 @@ main (int    argc,
   g_test_add_func ("/live/finished-rank-releases", test_live_finished_rank_releases);
   g_test_add_func ("/live/rank-totals", test_live_rank_totals);
   g_test_add_func ("/live/absent-rank", test_live_absent_rank);
+  g_test_add_func ("/live/many-occurrences", test_live_many_occurrences);
   return g_test_run ();
 }

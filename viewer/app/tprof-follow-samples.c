@@ -10,15 +10,23 @@
 #include "tprof-follow-samples.h"
 
 /* One operation's samples in arrays that never move: a snapshot shares
- * the first len of them while later ones are appended after; outgrown, they
- * are copied once into arrays twice as large (amortised growth), the old
- * ones freed when no snapshot uses them any more. */
+ * the first len of them while later ones are appended after. The arrays
+ * are carved from one mapping reserving room for as many samples as may
+ * be kept (address space only: its pages are made writable as the
+ * samples come, and the kernel fills each when first written), so they
+ * grow without a copy and a refresh costs what is new, not what was kept.
+ * Only when no such mapping can be had are they allocated, and outgrown
+ * copied once into arrays twice as large (amortised growth), the old ones
+ * freed when no snapshot uses them any more. */
 typedef struct
 {
   double *durations;
   gint32 *ranks;
   double *starts;
-  gsize   capacity;
+  gsize   capacity;  /* samples writable now */
+  gsize   reserved;  /* samples the mapping has room for; 0: allocated */
+  void   *map;
+  gsize   map_bytes;
 } Block;
 
 typedef struct
@@ -39,6 +47,15 @@ struct _TprofFollowSamples
  * up to millions of samples, and faulting them in 4 KiB pages costs more
  * than reading them. */
 #define HUGE_PAGE ((gsize) 2 << 20)
+/* The most samples one operation's mapping reserves room for (~2.7 GB of
+ * address space); more are kept by copying. */
+#define MAX_RESERVED ((gsize) 1 << 27)
+
+static gsize
+round_up (gsize bytes)
+{
+  return (bytes + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+}
 
 static gpointer
 block_alloc (gsize bytes)
@@ -58,6 +75,11 @@ block_alloc (gsize bytes)
 static void
 block_clear (Block *block)
 {
+  if (block->map != NULL)
+    {
+      munmap (block->map, block->map_bytes);
+      return;
+    }
   free (block->durations);
   free (block->ranks);
   free (block->starts);
@@ -67,6 +89,53 @@ static void
 block_unref (void *block)
 {
   g_atomic_rc_box_release_full (block, (GDestroyNotify) block_clear);
+}
+
+/* Makes the first @capacity samples of @block's mapping writable. */
+static gboolean
+block_commit (Block *block,
+              gsize  capacity)
+{
+  guint8 *map = block->map;
+  gsize doubles = round_up (block->reserved * sizeof (double));
+
+  /* durations, starts, then ranks */
+  if (mprotect (map, round_up (capacity * sizeof (double)), PROT_READ | PROT_WRITE) != 0
+      || mprotect (map + doubles, round_up (capacity * sizeof (double)), PROT_READ | PROT_WRITE) != 0
+      || mprotect (map + 2 * doubles, round_up (capacity * sizeof (gint32)), PROT_READ | PROT_WRITE) != 0)
+    return FALSE;
+  block->capacity = capacity;
+  return TRUE;
+}
+
+/* A block reserving room for @reserved samples, @capacity of them
+ * writable; NULL when no such mapping can be had. */
+static Block *
+block_reserve (gsize reserved,
+               gsize capacity)
+{
+  gsize doubles = round_up (reserved * sizeof (double)), bytes = 2 * doubles + round_up (reserved * sizeof (gint32));
+  void *map = mmap (NULL, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  Block *block;
+
+  if (map == MAP_FAILED)
+    return NULL;
+#ifdef MADV_HUGEPAGE
+  madvise (map, bytes, MADV_HUGEPAGE);
+#endif
+  block = g_atomic_rc_box_new0 (Block);
+  block->map = map;
+  block->map_bytes = bytes;
+  block->reserved = reserved;
+  block->durations = map;
+  block->starts = (double *) (void *) ((guint8 *) map + doubles);
+  block->ranks = (gint32 *) (void *) ((guint8 *) map + 2 * doubles);
+  if (!block_commit (block, capacity))
+    {
+      block_unref (block);
+      return NULL;
+    }
+  return block;
 }
 
 /* A block of @capacity holding the first @len samples of @old (may be NULL). */
@@ -88,6 +157,34 @@ block_new (const Block *old,
       memcpy (block->starts, old->starts, len * sizeof (double));
     }
   return block;
+}
+
+/* Room in @store for @need samples: more of its mapping made writable, or
+ * (without one, or past it) a new block. */
+static void
+store_reserve (OperationStore *store,
+               gsize           need,
+               guint64         max)
+{
+  Block *block = store->block;
+  gsize capacity;
+
+  if (block != NULL && need <= block->capacity)
+    return;
+  capacity = MAX (MAX (2 * store->len, need), 1024);
+  if (block == NULL)
+    {
+      gsize reserved = (gsize) MIN (max, (guint64) MAX_RESERVED);
+
+      store->block = reserved >= need ? block_reserve (reserved, MIN (capacity, reserved)) : NULL;
+      if (store->block != NULL)
+        return;
+    }
+  else if (block->reserved >= need && block_commit (block, MIN (capacity, block->reserved)))
+    return;
+  store->block = block_new (block, store->len, capacity);
+  if (block != NULL)
+    block_unref (block);
 }
 
 static void
@@ -149,15 +246,7 @@ _tprof_follow_samples_add (void         *user_data,
   if (kept == 0)
     return 0;
   store = follow_samples_store (self, op);
-  if (store->block == NULL || store->len + kept > store->block->capacity)
-    {
-      gsize capacity = MAX (MAX (2 * store->len, store->len + kept), 1024);
-      Block *grown = block_new (store->block, store->len, capacity);
-
-      if (store->block != NULL)
-        block_unref (store->block);
-      store->block = grown;
-    }
+  store_reserve (store, store->len + kept, self->max);
   memcpy (store->block->durations + store->len, durations, kept * sizeof (double));
   memcpy (store->block->starts + store->len, starts, kept * sizeof (double));
   for (gsize i = 0; i < kept; i++)

@@ -27,6 +27,7 @@ struct _TprofFollow
   gint64          updated;
   guint64         fingerprint;   /* of what the last poll found */
   char           *stopped;       /* the ranks that stopped reporting at the last poll */
+  guint           n_stopped;
   guint           compute_source;  /* the worker starts once the refresh is shown */
   GCancellable   *computing;     /* while a worker computes the quantiles, NULL otherwise */
   gboolean        recompute;     /* a poll found more meanwhile: start again */
@@ -60,16 +61,15 @@ follow_fingerprint (const TprofSpillLive *sl)
   return h;
 }
 
-static char *
-follow_stopped_now (const TprofSpillLive *sl)
-{
-  double now = (double) g_get_real_time () * 1e-6;
-  g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+static char *follow_ranks_where (TprofFollow *self,
+                                 gboolean   (*keep) (const TprofSpillLive *sl, int r),
+                                 guint       *n);
 
-  for (gint32 r = 0; r < sl->job->world_size; r++)
-    if (_tprof_spill_live_stopped (sl, r, now))
-      g_array_append_val (ranks, r);
-  return ranks->len > 0 ? tprof_rank_expr_format ((const gint32 *) ranks->data, ranks->len) : NULL;
+static gboolean
+stopped_now (const TprofSpillLive *sl,
+             int                   r)
+{
+  return _tprof_spill_live_stopped (sl, r, (double) g_get_real_time () * 1e-6);
 }
 
 /* What a quantile worker reads: the samples kept at the poll that started it. */
@@ -220,7 +220,7 @@ _tprof_follow_poll (TprofFollow *self)
       return FALSE;
     }
   fingerprint = follow_fingerprint (self->sl);
-  stopped = follow_stopped_now (self->sl);
+  stopped = follow_ranks_where (self, stopped_now, &self->n_stopped);
   changed = fingerprint != self->fingerprint || g_strcmp0 (stopped, self->stopped) != 0;
   self->fingerprint = fingerprint;
   g_free (self->stopped);
@@ -284,7 +284,7 @@ _tprof_follow_new (GFile   *directory,
   self->n_reads = 1;
   self->updated = g_get_real_time ();
   self->fingerprint = follow_fingerprint (sl);
-  self->stopped = follow_stopped_now (sl);
+  self->stopped = follow_ranks_where (self, stopped_now, &self->n_stopped);
   self->ended = _tprof_spill_live_ended (sl);
   follow_compute_quantiles (self);
   return self;
@@ -468,22 +468,60 @@ _tprof_follow_dup_damage (TprofFollow *self)
   return text != NULL ? g_string_free (text, FALSE) : NULL;
 }
 
-char *
-_tprof_follow_dup_not_reporting (TprofFollow *self)
+/* The ranks for which @keep holds, as a rank expression (NULL: none), and
+ * how many in *@n (may be NULL). */
+static char *
+follow_ranks_where (TprofFollow *self,
+                    gboolean   (*keep) (const TprofSpillLive *sl, int r),
+                    guint       *n)
 {
   g_autoptr(GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
 
-  g_return_val_if_fail (TPROF_IS_FOLLOW (self), NULL);
   for (gint32 r = 0; r < self->sl->job->world_size; r++)
-    if (_tprof_spill_live_not_reporting (self->sl, r))
+    if (keep (self->sl, r))
       g_array_append_val (ranks, r);
+  if (n != NULL)
+    *n = ranks->len;
   return ranks->len > 0 ? tprof_rank_expr_format ((const gint32 *) ranks->data, ranks->len) : NULL;
 }
 
+static gboolean
+not_reporting (const TprofSpillLive *sl,
+               int                   r)
+{
+  return _tprof_spill_live_not_reporting (sl, r);
+}
+
+static gboolean
+no_file (const TprofSpillLive *sl,
+         int                   r)
+{
+  return !sl->ranks[r].has_file;
+}
+
 char *
-_tprof_follow_dup_stopped (TprofFollow *self)
+_tprof_follow_dup_not_reporting (TprofFollow *self,
+                                 guint       *n)
 {
   g_return_val_if_fail (TPROF_IS_FOLLOW (self), NULL);
+  return follow_ranks_where (self, not_reporting, n);
+}
+
+char *
+_tprof_follow_dup_no_file (TprofFollow *self,
+                           guint       *n)
+{
+  g_return_val_if_fail (TPROF_IS_FOLLOW (self), NULL);
+  return follow_ranks_where (self, no_file, n);
+}
+
+char *
+_tprof_follow_dup_stopped (TprofFollow *self,
+                           guint       *n)
+{
+  g_return_val_if_fail (TPROF_IS_FOLLOW (self), NULL);
+  if (n != NULL)
+    *n = self->n_stopped;
   return g_strdup (self->stopped);
 }
 

@@ -63,10 +63,16 @@ char         *_tprof_follow_dup_profile   (TprofFollow  *self,
 char         *_tprof_follow_dup_damage    (TprofFollow  *self);
 /* The ranks whose spill file has not appeared long after the job started
  * (_tprof_spill_live_not_reporting()): left out of the arrival until it
- * does. A rank expression, NULL when none. */
-char         *_tprof_follow_dup_not_reporting (TprofFollow *self);
+ * does. A rank expression, NULL when none; *@n (may be NULL): how many. */
+char         *_tprof_follow_dup_not_reporting (TprofFollow *self,
+                                               guint       *n);
+/* The ranks whose spill file has not appeared (yet; once the job ended:
+ * ever), as a rank expression, NULL when none; *@n (may be NULL): how many. */
+char         *_tprof_follow_dup_no_file   (TprofFollow  *self,
+                                           guint        *n);
 /* The ranks that stopped reporting, as a rank expression ("3,5-7"), NULL
- * when none. */
-char         *_tprof_follow_dup_stopped   (TprofFollow  *self);
+ * when none; *@n (may be NULL): how many. */
+char         *_tprof_follow_dup_stopped   (TprofFollow  *self,
+                                           guint        *n);
 
 G_END_DECLS

@@ -3,6 +3,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "tprof-profile-live.h"
@@ -94,8 +95,10 @@ live_hostnames (const TprofSpillLive *sl)
       const char *host = reader != NULL ? _tprof_spill_reader_header (reader)->host : NULL;
 
       any |= host != NULL && host[0] != '\0';
-      /* a rank whose file has not appeared: its host is not known yet */
-      hostnames[r] = g_strdup (host != NULL && host[0] != '\0' ? host : "?");
+      /* Translators: in place of a host name in the rank list and the
+       * charts, for the ranks whose spill file has not appeared (their host
+       * is not known) */
+      hostnames[r] = g_strdup (host != NULL && host[0] != '\0' ? host : _("no spill file"));
     }
   if (!any)
     g_clear_pointer (&hostnames, g_strfreev);

@@ -21,8 +21,9 @@ show_live_state (TprofWindow *self)
   TprofFollow *follow = self->follow;
   g_autoptr(GDateTime) when = g_date_time_new_from_unix_local (_tprof_follow_get_updated (follow) / G_USEC_PER_SEC);
   g_autofree char *time = g_date_time_format (when, "%H:%M:%S");
-  g_autofree char *stopped = _tprof_follow_dup_stopped (follow);
-  g_autofree char *absent = _tprof_follow_dup_not_reporting (follow);
+  guint n_stopped = 0, n_absent = 0;
+  g_autofree char *stopped = _tprof_follow_dup_stopped (follow, &n_stopped);
+  g_autofree char *absent = _tprof_follow_dup_not_reporting (follow, &n_absent);
   g_autofree char *capped = _tprof_follow_dup_samples_notice (follow);
   g_autofree char *text = NULL;
 
@@ -37,18 +38,24 @@ show_live_state (TprofWindow *self)
     text = g_strdup_printf (_("Live — updated %s"), time);
   if (stopped != NULL && !_tprof_follow_has_ended (follow))
     {
-      /* Translators: appended to the live state; %s is a rank expression (3,5-7) */
-      g_autofree char *more = g_strdup_printf (_("%s — ranks %s stopped reporting"), text, stopped);
+      /* Translators: appended to the live state (the first %s); the second
+       * %s is a rank expression (3,5-7) */
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s — rank %s stopped reporting",
+                                                            "%s — ranks %s stopped reporting", n_stopped),
+                                               text, stopped);
 
       g_free (text);
       text = g_steal_pointer (&more);
     }
   if (absent != NULL && !_tprof_follow_has_ended (follow))
     {
-      /* Translators: appended to the live state; %s is a rank expression
-       * (3,5-7) of ranks whose spill file has not appeared, left out of
-       * the arrival until it does */
-      g_autofree char *more = g_strdup_printf (_("%s — ranks %s not reporting (no spill file)"), text, absent);
+      /* Translators: appended to the live state (the first %s); the second
+       * %s is a rank expression (3,5-7) of ranks whose spill file has not
+       * appeared, left out of the arrival until it does */
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%s — rank %s not reporting (no spill file)",
+                                                            "%s — ranks %s not reporting (no spill file)", n_absent),
+                                               text, absent);
 
       g_free (text);
       text = g_steal_pointer (&more);
@@ -94,13 +101,16 @@ updated_cb (TprofWindow *self,
   show_damage (self);
 }
 
-/* The job ended: the profile it wrote, when it can be found, one click away. */
+/* The job ended: the profile it wrote, when it can be found, one click
+ * away, and the ranks that never reported. */
 static void
 ended_cb (TprofWindow *self,
           TprofFollow *follow)
 {
   gboolean found = FALSE;
+  guint n_absent = 0;
   g_autofree char *path = _tprof_follow_dup_profile (follow, &found);
+  g_autofree char *absent = _tprof_follow_dup_no_file (follow, &n_absent);
   g_autofree char *text = NULL;
 
   if (path != NULL && found)
@@ -111,6 +121,19 @@ ended_cb (TprofWindow *self,
     text = g_strdup_printf (_("The job ended; its profile %s was not found from here."), path);
   else
     text = g_strdup (_("The spill ended: the job wrote no profile. What it spilled is shown."));
+  if (absent != NULL)
+    {
+      /* Translators: appended to the end banner (the first %s); the second
+       * %s is a rank expression (3,5-7) of ranks whose spill file never
+       * appeared */
+      g_autofree char *more = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%s Rank %s never reported: it has no spill file.",
+                                                            "%s Ranks %s never reported: they have no spill file.",
+                                                            n_absent), text, absent);
+
+      g_free (text);
+      text = g_steal_pointer (&more);
+    }
   g_object_set_data_full (G_OBJECT (follow), "profile", found ? g_strdup (path) : NULL, g_free);
   gtk_label_set_text (GTK_LABEL (child (self, "follow_label")), text);
   gtk_widget_set_visible (child (self, "follow_button"), found);

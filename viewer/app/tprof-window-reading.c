@@ -85,7 +85,7 @@ static void
 tprof_window_read (TprofWindow *self,
                    gsize        op)
 {
-  ReadRequest *request = g_new0 (ReadRequest, 1);
+  ReadRequest *request;
   g_autofree char *name = tprof_escape_text (_tprof_profile_get_name (self->profile, op));
   g_autofree char *count = g_strdup_printf ("%'" G_GUINT64_FORMAT, _tprof_profile_get_sample_count (self->profile, op));
   g_autofree char *text = NULL;
@@ -108,6 +108,7 @@ tprof_window_read (TprofWindow *self,
   self->reading_op = (gssize) op;
   self->read_pending++;
 
+  request = g_new0 (ReadRequest, 1);
   request->window = g_object_ref (self);
   request->profile = g_object_ref (self->profile);
   request->op = op;

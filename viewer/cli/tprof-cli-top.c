@@ -57,11 +57,32 @@ tprof_cli_top_profile (const TprofSpillLive *sl)
   return NULL;
 }
 
-/* The line printed when every rank wrote END. */
+/* The ranks whose spill file never appeared, as "3,5-7"; NULL when none. */
+static char *
+never_reported (const TprofSpillLive *sl,
+                guint                *n)
+{
+  g_autoptr (GArray) ranks = g_array_new (FALSE, FALSE, sizeof (gint32));
+
+  for (gint32 r = 0; r < sl->job->world_size; r++)
+    if (!sl->ranks[r].has_file)
+      g_array_append_val (ranks, r);
+  *n = ranks->len;
+  return ranks->len > 0 ? tprof_rank_expr_format ((const gint32 *) ranks->data, ranks->len) : NULL;
+}
+
+/* The lines printed when every rank with a file wrote END. */
 static void
 print_end (const TprofSpillLive *sl)
 {
   const char *path = tprof_cli_top_profile (sl);
+  guint n = 0;
+  g_autofree char *absent = never_reported (sl, &n);
+
+  if (absent != NULL)
+    /* TRANSLATORS: %s is a rank expression (3,5-7) of ranks whose spill file never appeared */
+    g_print (g_dngettext (GETTEXT_PACKAGE, "Rank %s never reported: it has no spill file.\n",
+                          "Ranks %s never reported: they have no spill file.\n", n), absent);
 
   if (path != NULL)
     {
@@ -237,8 +258,9 @@ tprof_cli_top (int    argc,
                                      "it; the straggler is named by the rule of \"tprof stragglers\" "
                                      "over the occurrences complete so far. A rank stopped reporting "
                                      "when it wrote no flush for 3 of its spill intervals. Exits on "
-                                     "Ctrl+C, and by itself when every rank has ended, naming the "
-                                     "profile the job wrote."),
+                                     "Ctrl+C, and by itself when every rank that has a spill file has "
+                                     "ended, naming the profile the job wrote and the ranks that never "
+                                     "reported."),
                                    entries);
   if (tprof_cli_parse (context, "top", &argc, &argv, 1, (const char *[]) { "DIR" }, &dir, &status)
       && parse_interval (interval_text, &interval, &status)
