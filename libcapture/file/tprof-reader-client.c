@@ -69,6 +69,10 @@ struct _TprofReaderClient
   dev_t  dev;
   ino_t  ino;
   TprofReaderColumns columns;  /* format 3: located here after the first read */
+  /* an operation located for its summary, which reads it next */
+  bool                located;
+  size_t              located_op;
+  TprofReaderLocation located_loc;
 };
 
 /* The helper beside this library in a build tree, else where it is installed. */
@@ -413,6 +417,13 @@ client_request (TprofReaderClient *client,
   return 0;
 }
 
+static int client_where (TprofReaderClient   *client,
+                         TprofProfileFile    *file,
+                         size_t               op,
+                         TprofReaderLocation *loc,
+                         bool                *direct,
+                         TprofError          *error);
+
 const TprofOperationStats *
 _tprof_reader_client_stats (TprofProfileFile *file,
                             size_t            op,
@@ -423,7 +434,30 @@ _tprof_reader_client_stats (TprofProfileFile *file,
   TprofReaderMsg type;
   int got_fd, rc;
   const TprofOperationStats *stats = NULL;
+  bool direct = false;
 
+  /* samples this process reads itself are summarized here, by the
+   * in-process reader's code: in the helper the same work ran slower (a
+   * fresh process faults in every page it touches) and its per-rank
+   * arrays crossed the socket after it */
+  if (!client->direct_never && client->fd >= 0
+      && client_where (client, file, op, &client->located_loc, &direct, error) < 0)
+    return NULL;
+  if (direct)
+    {
+      client->located = true;
+      client->located_op = op;
+      stats = _tprof_profile_file_stats_from_samples (file, op, error);
+      client->located = false;
+      return stats;
+    }
+  if (client->direct_only)
+    {
+      tprof_error_set (error, TPROF_ERROR_INVALID,
+                       "%s: operation '%s': the helper would summarize it (TPROF_READER_DIRECT=only)",
+                       file->path, file->ops[op].name);
+      return NULL;
+    }
   _tprof_wire_put_u64 (&w, op);
   if (client_request (client, TPROF_READER_MSG_STATS, &w, error) < 0)
     {
@@ -661,6 +695,34 @@ client_locate (TprofReaderClient   *client,
   return result;
 }
 
+/* Where operation @op's samples lie, with its cache ready here: 0 with
+ * *@direct true when this process reads them itself from client->fd
+ * (format 3's columns need no round trip once known; an operation
+ * located for its summary is not asked for twice); 0 with it false when
+ * the helper is to read them; -1 with @error. */
+static int
+client_where (TprofReaderClient   *client,
+              TprofProfileFile    *file,
+              size_t               op,
+              TprofReaderLocation *loc,
+              bool                *direct,
+              TprofError          *error)
+{
+  if (client->located && client->located_op == op)
+    {
+      client->located = false;
+      *loc = client->located_loc;
+      *direct = true;
+      return 0;
+    }
+  *direct = !client->direct_never && client->fd >= 0 && _tprof_reader_columns_locate (&client->columns, file, op, loc);
+  if (!*direct && client_locate (client, file, op, loc, direct, error) < 0)
+    return -1;
+  if (*direct)
+    _tprof_reader_columns_learn (&client->columns, file, op, loc);
+  return 0;
+}
+
 /* The helper reads the samples with HDF5 and the client copies them. */
 static TprofGatheredTime *
 client_read_in_helper (TprofProfileFile   *file,
@@ -691,12 +753,8 @@ _tprof_reader_client_read (TprofProfileFile   *file,
       tprof_error_set (error, TPROF_ERROR_CANCELLED, "%s: cancelled", file->path);
       return NULL;
     }
-  direct = !client->direct_never && client->fd >= 0
-           && _tprof_reader_columns_locate (&client->columns, file, op, &loc);
-  if (!direct && client_locate (client, file, op, &loc, &direct, error) < 0)
+  if (client_where (client, file, op, &loc, &direct, error) < 0)
     return NULL;
-  if (direct)
-    _tprof_reader_columns_learn (&client->columns, file, op, &loc);
   if (direct)
     return _tprof_reader_read_direct (file, op, client->fd, &loc, ranks, n_ranks, progress, user_data,
                                       cancel, error);
