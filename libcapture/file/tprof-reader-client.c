@@ -159,45 +159,39 @@ client_failed (TprofReaderClient *client,
                      saved_errno == EPROTO ? "it is of another build of tprof" : "no answer");
 }
 
+/* Gives the helper its file: the path and how much memory it may use. */
+static int
+client_send_open (TprofReaderClient *client)
+{
+  TprofWire w = { 0 };
+  int rc;
+
+  _tprof_wire_put_string (&w, client->path);
+  /* the sanitizers reserve terabytes of shadow */
+  _tprof_wire_put_u64 (&w, SANITIZED_BUILD ? 0 : (uint64_t) client->memory_limit);
+  rc = _tprof_reader_send (client->sock, TPROF_READER_MSG_OPEN, &w, -1);
+  _tprof_wire_clear (&w);
+  return rc;
+}
+
+/* A helper for the file: the one started ahead of need, else a new one.
+ * 0, or -1 with @error (a helper that cannot be told its file counts as
+ * one that stopped: the caller's receive says why). */
 static int
 client_spawn (TprofReaderClient *client,
               TprofError        *error)
 {
-  int sv[2];
-  char *argv[] = { client->helper, client->path, NULL };
-  struct rlimit memory = { client->memory_limit, client->memory_limit };
-  struct rlimit no_core = { 0, 0 };
-  pid_t pid;
-
-  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+  if (_tprof_reader_spare_take (client->helper, &client->pid, &client->sock))
+    {
+      if (client_send_open (client) == 0)
+        return 0;
+      /* it ended while it waited: a new one */
+      client_reap (client, &(int) { 0 });
+    }
+  if (_tprof_reader_spawn (client->helper, &client->pid, &client->sock) < 0)
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot start the reader process: %s",
                             client->path, strerror (errno));
-  /* vfork: the child borrows this process's memory until it execs, so
-   * no page table is copied and no page of the caller turns copy-on-write
-   * (with a large caller, such as the viewer, a fork cost more than the
-   * helper's whole start) */
-  pid = vfork ();
-  if (pid == 0)
-    {
-      /* only system calls on what is set up above until exec: the memory
-       * is the caller's, which may have threads */
-      if (dup2 (sv[1], 3) < 0)
-        _exit (127);
-      if (!SANITIZED_BUILD)  /* the sanitizers reserve terabytes of shadow */
-        setrlimit (RLIMIT_AS, &memory);
-      setrlimit (RLIMIT_CORE, &no_core);
-      execv (client->helper, argv);
-      _exit (127);
-    }
-  close (sv[1]);
-  if (pid < 0)
-    {
-      close (sv[0]);
-      return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot start the reader process: %s",
-                              client->path, strerror (errno));
-    }
-  client->pid = pid;
-  client->sock = sv[0];
+  client_send_open (client);
   return 0;
 }
 
@@ -321,6 +315,18 @@ _tprof_reader_client_free (TprofReaderClient *client)
   free (client->helper);
   free (client->path);
   free (client);
+}
+
+void
+_tprof_reader_client_close (TprofReaderClient *client)
+{
+  int status;
+
+  client_reap (client, &status);
+  /* a process that closes a file is likely to open another: the next
+   * helper starts now, while the caller works on */
+  _tprof_reader_spare_start (client->helper);
+  _tprof_reader_client_free (client);
 }
 
 TprofProfileFile *

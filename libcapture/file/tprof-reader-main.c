@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <hdf5.h>
+
 #include "tprof/tprof-gathered-time.h"
 #include "tprof-reader-private.h"
 
@@ -253,6 +255,42 @@ watch_client (void *unused)
   return NULL;
 }
 
+/* Waits for the client's OPEN: the path (malloc'd) and the address space
+ * we may use, which is limited here at once, before any byte of the file
+ * is parsed. NULL when the client is gone or the message is malformed. */
+static char *
+wait_for_file (void)
+{
+  TprofReaderMsg type;
+  TprofWire w = { 0 };
+  int got_fd = -1;
+  bool ok = true;
+  char *path = NULL;
+  uint64_t memory;
+
+  if (_tprof_reader_receive (SOCKET_FD, &type, &w, &got_fd, -1, NULL) == 0 && type == TPROF_READER_MSG_OPEN)
+    {
+      path = _tprof_wire_get_string (&w, &ok);
+      memory = _tprof_wire_get_u64 (&w);
+      if (path != NULL && !w.failed && memory != 0)
+        {
+          struct rlimit limit = { (rlim_t) memory, (rlim_t) memory };
+
+          if (setrlimit (RLIMIT_AS, &limit) < 0)
+            ok = false;
+        }
+      if (!ok || w.failed)
+        {
+          free (path);
+          path = NULL;
+        }
+    }
+  if (got_fd >= 0)
+    close (got_fd);
+  _tprof_wire_clear (&w);
+  return path;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -263,24 +301,31 @@ main (int    argc,
   pthread_t watchdog;
   rlim_t cpu_budget = CPU_FLOOR_S;
   struct stat st;
+  char *path;
 
   /* the heap pre-check is the client's to make (tprof-profile-file.c says why) */
   _tprof_profile_file_skip_heap_check ();
-  if (argc != 2)
+  if (argc != 1)
     {
-      fprintf (stderr, "usage: %s PROFILE (started by libtprof-capture, with a socket as descriptor 3)\n",
-               argv[0]);
+      fprintf (stderr, "usage: %s (started by libtprof-capture, with a socket as descriptor 3)\n", argv[0]);
       return 2;
     }
   /* never outlive the process we read for */
   if (pthread_create (&watchdog, NULL, watch_client, NULL) != 0)
     return 1;
   tprof_profile_file_skip_exit_cleanup ();
+  /* started ahead of need, maybe: what every file needs is ready before
+   * one comes (HDF5's own start) */
+  H5open ();
+  path = wait_for_file ();
+  if (path == NULL)
+    _exit (1);
 
-  if (stat (argv[1], &st) == 0 && st.st_size > 0)
+  if (stat (path, &st) == 0 && st.st_size > 0)
     cpu_budget += (rlim_t) (st.st_size / CPU_FILE_BYTES_PER_S);
   limit_cpu (cpu_budget);
-  file = tprof_profile_file_open (argv[1], &error);
+  file = tprof_profile_file_open (path, &error);
+  free (path);
   if (file == NULL)
     {
       send_error (&error);
