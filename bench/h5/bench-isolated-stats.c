@@ -8,7 +8,9 @@
  *   open    tprof_profile_file_open{,_isolated}();
  *   stats   tprof_profile_file_operation_stats() of every operation, as
  *           the viewer asks for them before it shows its table.
- * Runs alternate between the two readers; medians of N_RUNS.
+ * Runs alternate between the two readers, with a pause after each (the
+ * helper a close starts ahead of the next open is not timed starting;
+ * TPROF_READER_SPARE=0 times it in each open); medians of N_RUNS.
  * TPROF_BENCH_ONLY=isolated or =in-process makes one run of that reader
  * alone and prints nothing: for `perf stat -e instructions`, which counts
  * the helper too. */
@@ -24,6 +26,8 @@
 #include <tprof/capture.h>
 
 #define N_RUNS 5
+/* longer than a helper's start on a busy machine */
+#define SETTLE_US 500000
 
 typedef TprofProfileFile *(*OpenFunc) (const char *path, TprofError *error);
 
@@ -139,10 +143,12 @@ main (int    argc,
       t = time_open_stats (tprof_profile_file_open, path);
       open_here[i] = t.open_ms;
       stats_here[i] = t.stats_ms;
+      g_usleep (SETTLE_US);
       sync ();
       t = time_open_stats (tprof_profile_file_open_isolated, path);
       open_apart[i] = t.open_ms;
       stats_apart[i] = t.stats_ms;
+      g_usleep (SETTLE_US);
     }
   printf ("bench-isolated-stats: %s\n", path);
   report ("open:", open_here, open_apart);
