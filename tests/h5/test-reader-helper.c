@@ -9,6 +9,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <glib/gstdio.h>
+
 #include "h5-test-util.h"
 
 #define N_SAMPLES 1000
@@ -289,6 +291,40 @@ test_memory_bounded (void)
   g_test_trap_assert_passed ();
 }
 
+/* A helper that answers the open with metadata cut short (as one of
+ * another build, or a broken one, might): a clear error naming the file,
+ * and no crash while the half-made handle is freed. It echoes the frame
+ * header of our OPEN, so that the protocol matches. */
+static void
+test_malformed_metadata (void)
+{
+  g_autofree char *path = saved_profile ();
+  g_autofree char *fake = g_build_filename (test_dir, "fake-reader", NULL);
+  const char *script =
+    "#!/usr/bin/python3\n"
+    "import os, struct\n"
+    "header = b''\n"
+    "while len(header) < 16:\n"
+    "    header += os.read(3, 16 - len(header))\n"
+    "kind, protocol, length = struct.unpack('=IIQ', header)\n"
+    "payload = struct.pack('=QQ', 3, 4)  # format 3, 4 ranks, then nothing\n"
+    "os.write(3, struct.pack('=IIQ', 1, protocol, len(payload)) + payload)\n"
+    "while os.read(3, 4096):\n"
+    "    pass\n";
+  TprofError error = { 0 };
+  TprofProfileFile *file;
+
+  g_assert_true (g_file_set_contents (fake, script, -1, NULL));
+  g_assert_cmpint (g_chmod (fake, 0755), ==, 0);
+  g_setenv ("TPROF_READER", fake, TRUE);
+  file = tprof_profile_file_open_isolated (path, &error);
+  g_unsetenv ("TPROF_READER");
+  g_assert_null (file);
+  g_assert_cmpint (error.code, ==, TPROF_ERROR_FORMAT);
+  g_assert_true (g_str_has_prefix (error.message, path));
+  g_assert_nonnull (strstr (error.message, "the reader process sent malformed metadata"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -299,6 +335,7 @@ main (int argc, char **argv)
   g_test_add_func ("/reader-helper/outlives-opening-thread", test_outlives_opening_thread);
   g_test_add_func ("/reader-helper/memory-bounded", test_memory_bounded);
   g_test_add_func ("/reader-helper/spare", test_spare);
+  g_test_add_func ("/reader-helper/malformed-metadata", test_malformed_metadata);
   status = g_test_run ();
   g_free (test_dir);
   h5_test_cleanup ();
