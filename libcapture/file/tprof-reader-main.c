@@ -260,11 +260,19 @@ watch_client (void *unused)
  * metadata of 10^5 ranks: 17 MB), touched before the file is known. */
 #define WARM_HEAP_BYTES ((size_t) 24 << 20)
 
+/* Whether the client has written to us (our file has come). */
+static bool
+client_waiting (void)
+{
+  return poll (&(struct pollfd) { SOCKET_FD, POLLIN, 0 }, 1, 0) != 0;
+}
+
 /* Faults in our heap ahead of the file: a page fault costs about as much
  * as copying the page (several times that in a VM), and a helper is a
  * fresh process whose every allocation faults; started ahead of need
- * (tprof-reader-spare.c), it does so while it waits for its file. Allocations below
- * 32 MB come from the heap, and a free keeps up to 64 MB of it. */
+ * (tprof-reader-spare.c), it does so while it waits for its file, and
+ * stops when the file comes (the open must not wait for it). Allocations
+ * below 32 MB come from the heap, and a free keeps up to 64 MB of it. */
 static void
 warm_heap (void)
 {
@@ -274,7 +282,11 @@ warm_heap (void)
   mallopt (M_TRIM_THRESHOLD, 64 << 20);
   heap = malloc (WARM_HEAP_BYTES);
   for (size_t at = 0; heap != NULL && at < WARM_HEAP_BYTES; at += 4096)
-    heap[at] = 0;
+    {
+      if (at % ((size_t) 1 << 20) == 0 && client_waiting ())
+        break;
+      heap[at] = 0;
+    }
   free ((void *) heap);
 }
 
@@ -338,11 +350,9 @@ main (int    argc,
     return 1;
   tprof_profile_file_skip_exit_cleanup ();
   /* started ahead of need, maybe: what every file needs is ready before
-   * one comes (HDF5's own start, and memory unless the file is here
-   * already, for a small one would then wait for it) */
+   * one comes (HDF5's own start, and memory while no file is here) */
   H5open ();
-  if (poll (&(struct pollfd) { SOCKET_FD, POLLIN, 0 }, 1, 0) == 0)
-    warm_heap ();
+  warm_heap ();
   path = wait_for_file ();
   if (path == NULL)
     _exit (1);
