@@ -256,9 +256,9 @@ watch_client (void *unused)
   return NULL;
 }
 
-/* What a helper's heap grows to while it opens a large profile (the
- * metadata of 10^5 ranks: 17 MB), touched before the file is known. */
-#define WARM_HEAP_BYTES ((size_t) 24 << 20)
+/* At most what a helper's heap grows to while it opens a large profile
+ * (the metadata of 10^5 ranks: 17 MB), touched before the file is known. */
+#define WARM_HEAP_MAX ((size_t) 24 << 20)
 
 /* Whether the client has written to us (our file has come). */
 static bool
@@ -271,17 +271,22 @@ client_waiting (void)
  * as copying the page (several times that in a VM), and a helper is a
  * fresh process whose every allocation faults; started ahead of need
  * (tprof-reader-spare.c), it does so while it waits for its file, and
- * stops when the file comes (the open must not wait for it). Allocations
- * below 32 MB come from the heap, and a free keeps up to 64 MB of it. */
+ * stops when the file comes (the open must not wait for it): @bytes of it,
+ * at most WARM_HEAP_MAX, as much as the file closed before needed.
+ * Allocations below 32 MB come from the heap, and a free keeps up to
+ * 64 MB of it. */
 static void
-warm_heap (void)
+warm_heap (size_t bytes)
 {
   volatile char *heap;
 
+  if (bytes == 0)
+    return;
+  bytes = bytes < WARM_HEAP_MAX ? bytes : WARM_HEAP_MAX;
   mallopt (M_MMAP_THRESHOLD, 32 << 20);
   mallopt (M_TRIM_THRESHOLD, 64 << 20);
-  heap = malloc (WARM_HEAP_BYTES);
-  for (size_t at = 0; heap != NULL && at < WARM_HEAP_BYTES; at += 4096)
+  heap = malloc (bytes);
+  for (size_t at = 0; heap != NULL && at < bytes; at += 4096)
     {
       if (at % ((size_t) 1 << 20) == 0 && client_waiting ())
         break;
@@ -340,9 +345,10 @@ main (int    argc,
 
   /* the heap pre-check is the client's to make (tprof-profile-file.c says why) */
   _tprof_profile_file_skip_heap_check ();
-  if (argc != 1)
+  if (argc != 2)
     {
-      fprintf (stderr, "usage: %s (started by libtprof-capture, with a socket as descriptor 3)\n", argv[0]);
+      fprintf (stderr, "usage: %s WARM-BYTES (started by libtprof-capture, with a socket as descriptor 3)\n",
+               argv[0]);
       return 2;
     }
   /* never outlive the process we read for */
@@ -352,7 +358,7 @@ main (int    argc,
   /* started ahead of need, maybe: what every file needs is ready before
    * one comes (HDF5's own start, and memory while no file is here) */
   H5open ();
-  warm_heap ();
+  warm_heap ((size_t) strtoull (argv[1], NULL, 10));
   path = wait_for_file ();
   if (path == NULL)
     _exit (1);

@@ -127,15 +127,17 @@ bool _tprof_reader_get_location (TprofWire *w, TprofReaderLocation *loc);
 /* ---- starting helpers (tprof-reader-spare.c) ---- */
 
 /* Starts the helper @helper with a socket to it as its descriptor 3, in
- * *@sock (close-on-exec here): 0, or -1 with errno. It waits for an OPEN. */
-int _tprof_reader_spawn (const char *helper, pid_t *pid, int *sock);
+ * *@sock (close-on-exec here): 0, or -1 with errno. It waits for an OPEN,
+ * with @warm_bytes of its heap faulted in meanwhile (tprof-reader-main.c). */
+int _tprof_reader_spawn (const char *helper, size_t warm_bytes, pid_t *pid, int *sock);
 /* The helper started ahead of need, when it is of @helper and still
  * waits: true with it in *@pid and *@sock, the caller's from now on. */
 bool _tprof_reader_spare_take (const char *helper, pid_t *pid, int *sock);
 /* Starts one ahead of need, for the next file opened isolated, unless
- * one waits already (or TPROF_READER_SPARE=0). Each file still has a
- * fresh process of its own: a spare has opened none. */
-void _tprof_reader_spare_start (const char *helper);
+ * one waits already (or TPROF_READER_SPARE=0), with @warm_bytes of heap
+ * ready. Each file still has a fresh process of its own: a spare has
+ * opened none. */
+void _tprof_reader_spare_start (const char *helper, size_t warm_bytes);
 
 /* ---- the client side (tprof-reader-client.c, tprof-reader-samples.c) ---- */
 

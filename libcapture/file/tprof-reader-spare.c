@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -15,14 +16,17 @@
 
 int
 _tprof_reader_spawn (const char *helper,
+                     size_t      warm_bytes,
                      pid_t      *pid,
                      int        *sock)
 {
   int sv[2];
-  char *argv[] = { (char *) helper, NULL };
+  char warm[32];
+  char *argv[] = { (char *) helper, warm, NULL };
   struct rlimit no_core = { 0, 0 };
   pid_t child;
 
+  snprintf (warm, sizeof warm, "%zu", warm_bytes);
   if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
     return -1;
   /* vfork: the child borrows this process's memory until it execs, so
@@ -118,7 +122,8 @@ _tprof_reader_spare_take (const char *helper,
 }
 
 void
-_tprof_reader_spare_start (const char *helper)
+_tprof_reader_spare_start (const char *helper,
+                           size_t      warm_bytes)
 {
   const char *setting = getenv ("TPROF_READER_SPARE");
 
@@ -128,7 +133,7 @@ _tprof_reader_spare_start (const char *helper)
   if (spare.pid > 0 && spare.owner != getpid ())
     spare_forget (false);
   if (spare.pid == 0 && (spare.helper = _tprof_strdup (helper)) != NULL
-      && _tprof_reader_spawn (helper, &spare.pid, &spare.sock) == 0)
+      && _tprof_reader_spawn (helper, warm_bytes, &spare.pid, &spare.sock) == 0)
     spare.owner = getpid ();
   else if (spare.pid == 0)
     spare_forget (false);
