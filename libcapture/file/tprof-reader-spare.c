@@ -69,21 +69,20 @@ static struct
   int             sock;
 } spare = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, -1 };
 
-/* Lets go of the spare (the lock held); ends it when @kill_it. */
+/* Lets go of the spare (the lock held); ends it when @kill_it and it is
+ * ours (a child of fork() only closes its copy of the socket). */
 static void
 spare_forget (bool kill_it)
 {
   int status;
 
-  if (spare.pid > 0 && spare.owner == getpid ())
+  if (spare.pid > 0)
+    close (spare.sock);
+  if (spare.pid > 0 && kill_it && spare.owner == getpid ())
     {
-      close (spare.sock);
-      if (kill_it)
-        {
-          kill (spare.pid, SIGKILL);
-          while (waitpid (spare.pid, &status, 0) < 0 && errno == EINTR)
-            ;
-        }
+      kill (spare.pid, SIGKILL);
+      while (waitpid (spare.pid, &status, 0) < 0 && errno == EINTR)
+        ;
     }
   free (spare.helper);
   spare.helper = NULL;
