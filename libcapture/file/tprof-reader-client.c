@@ -33,6 +33,8 @@
  * file, while it works on, for the damaged HDF5 heaps on which it would
  * loop forever (the scan the helper itself skips: tprof-profile-file.c). */
 #define HEAP_SCAN_AFTER_MS 500
+/* How long a damaged heap found so waits for the helper's own refusal. */
+#define HEAP_SCAN_GRACE_MS 2000
 
 /* The helper's address space: what a read of the whole file needs (the
  * samples, their copy for us, HDF5's buffers) and room to spare; a damaged
@@ -233,6 +235,26 @@ heap_scan_run (void *data)
   return NULL;
 }
 
+/* The scan found a damaged heap while the helper works: a refusal of its
+ * that comes within HEAP_SCAN_GRACE_MS is the one the in-process open
+ * gives (it asks HDF5 to open the file, which names a truncated one,
+ * before it checks the heaps), so it is taken instead. true with it in
+ * @type and @w. */
+static bool
+client_receive_refusal (TprofReaderClient *client,
+                        TprofReaderMsg    *type,
+                        TprofWire         *w,
+                        int               *got_fd)
+{
+  if (_tprof_reader_receive (client->sock, type, w, got_fd, HEAP_SCAN_GRACE_MS, NULL) == 0
+      && *type == TPROF_READER_MSG_ERROR)
+    return true;
+  if (*got_fd >= 0)
+    close (*got_fd);
+  *got_fd = -1;
+  return false;
+}
+
 /* Receives the helper's first message; if it is slow to come, scans the
  * file for damaged heaps meanwhile. As _tprof_reader_receive(), -2 when
  * the scan found one (then in @scan_error). */
@@ -255,6 +277,8 @@ client_receive_first (TprofReaderClient *client,
   if (ready == 0 && client->fd >= 0)
     scanning = pthread_create (&thread, NULL, heap_scan_run, &scan) == 0;
   rc = _tprof_reader_receive (client->sock, type, w, got_fd, OPEN_TIMEOUT_MS, scanning ? &scan.found : NULL);
+  if (rc == -2 && client_receive_refusal (client, type, w, got_fd))
+    rc = 0;
   if (scanning)
     {
       scan.stop = 1;
