@@ -34,7 +34,7 @@
  * loop forever (the scan the helper itself skips: tprof-profile-file.c). */
 #define HEAP_SCAN_AFTER_MS 500
 /* How long a damaged heap found so waits for the helper's own refusal. */
-#define HEAP_SCAN_GRACE_MS 2000
+#define HEAP_SCAN_GRACE_MS 5000
 
 /* The helper's address space: what a read of the whole file needs (the
  * samples, their copy for us, HDF5's buffers) and room to spare; a damaged

@@ -63,7 +63,8 @@ char *_tprof_wire_get_string (TprofWire *w, bool *ok);
 int _tprof_reader_send (int fd, TprofReaderMsg type, const TprofWire *payload, int pass_fd);
 /* Receives one message into @payload (cleared first) and a passed
  * descriptor into *@got_fd (-1 if none). Waits at most @timeout_ms in all
- * (-1: forever), returning early with -2 when *@cancel becomes true.
+ * (-1: forever), returning early with -2 when *@cancel becomes true
+ * before the message has begun to come (one begun is read whole).
  * 0, -1 with errno (0 at end of file), or -2 when cancelled. */
 int _tprof_reader_receive (int fd, TprofReaderMsg *type, TprofWire *payload, int *got_fd,
                            int timeout_ms, const volatile int *cancel);
