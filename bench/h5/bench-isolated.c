@@ -12,6 +12,8 @@
 #define N_RANKS 64
 #define N_OPS 4
 #define N_RUNS 5
+/* longer than a helper's start on a busy machine */
+#define SETTLE_US 500000
 
 /* 10^7 by default; TPROF_BENCH_SAMPLES sets another size (the target is
  * stated at 10^8) */
@@ -91,13 +93,18 @@ compare (const char *what, const char *path, const int32_t *ranks, size_t n_rank
   double here[N_RUNS], apart[N_RUNS];
 
   /* alternate, so that the page cache and the machine's load are shared;
-   * sync() first, so that no write-back of the file runs during a read */
+   * sync() first, so that no write-back of the file runs during a read;
+   * a pause after each, so that neither is timed while the helper that
+   * a close starts ahead of the next open (TPROF_READER_SPARE=0: none,
+   * the helper's start is timed in each open) is starting */
   for (int i = 0; i < N_RUNS; i++)
     {
       sync ();
       here[i] = time_read (tprof_profile_file_open, path, ranks, n_ranks);
+      g_usleep (SETTLE_US);
       sync ();
       apart[i] = time_read (tprof_profile_file_open_isolated, path, ranks, n_ranks);
+      g_usleep (SETTLE_US);
     }
   qsort (here, N_RUNS, sizeof (double), compare_doubles);
   qsort (apart, N_RUNS, sizeof (double), compare_doubles);

@@ -121,6 +121,13 @@ typedef struct
 extern const TprofProfileSource _tprof_profile_file_in_process;
 extern const TprofProfileSource _tprof_reader_source;
 
+/* @op's statistics from every sample, read once through @file's source:
+ * the in-process source's stats(), and the isolated one's for what its
+ * client reads itself. */
+const TprofOperationStats *_tprof_profile_file_stats_from_samples (TprofProfileFile *file,
+                                                                   size_t            op,
+                                                                   TprofError       *error);
+
 struct _TprofProfileFile
 {
   const TprofProfileSource *source;

@@ -142,11 +142,10 @@ tprof_profile_file_fill_rank_stats (const TprofProfileFile  *pf,
   return true;
 }
 
-/* The in-process source's statistics: from every sample, read once. */
-static const TprofOperationStats *
-in_process_stats (TprofProfileFile *file,
-                  size_t            op,
-                  TprofError       *error)
+const TprofOperationStats *
+_tprof_profile_file_stats_from_samples (TprofProfileFile *file,
+                                        size_t            op,
+                                        TprofError       *error)
 {
   TprofH5Operation *o = &file->ops[op];
   TprofGatheredTime *gt = tprof_profile_file_read_operation (file, op, NULL, 0, NULL, NULL, NULL, error);
@@ -183,7 +182,7 @@ in_process_close (TprofProfileFile *file)
 }
 
 const TprofProfileSource _tprof_profile_file_in_process = {
-  in_process_read, in_process_stats, in_process_close, _tprof_columns_read_rows, _tprof_columns_stored_crc,
+  in_process_read, _tprof_profile_file_stats_from_samples, in_process_close, _tprof_columns_read_rows, _tprof_columns_stored_crc,
 };
 
 const TprofOperationStats *

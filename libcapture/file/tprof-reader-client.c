@@ -33,6 +33,8 @@
  * file, while it works on, for the damaged HDF5 heaps on which it would
  * loop forever (the scan the helper itself skips: tprof-profile-file.c). */
 #define HEAP_SCAN_AFTER_MS 500
+/* How long a damaged heap found so waits for the helper's own refusal. */
+#define HEAP_SCAN_GRACE_MS 5000
 
 /* The helper's address space: what a read of the whole file needs (the
  * samples, their copy for us, HDF5's buffers) and room to spare; a damaged
@@ -69,6 +71,11 @@ struct _TprofReaderClient
   dev_t  dev;
   ino_t  ino;
   TprofReaderColumns columns;  /* format 3: located here after the first read */
+  size_t              meta_bytes;  /* of the helper's metadata message */
+  /* an operation located for its summary, which reads it next */
+  bool                located;
+  size_t              located_op;
+  TprofReaderLocation located_loc;
 };
 
 /* The helper beside this library in a build tree, else where it is installed. */
@@ -155,45 +162,39 @@ client_failed (TprofReaderClient *client,
                      saved_errno == EPROTO ? "it is of another build of tprof" : "no answer");
 }
 
+/* Gives the helper its file: the path and how much memory it may use. */
+static int
+client_send_open (TprofReaderClient *client)
+{
+  TprofWire w = { 0 };
+  int rc;
+
+  _tprof_wire_put_string (&w, client->path);
+  /* the sanitizers reserve terabytes of shadow */
+  _tprof_wire_put_u64 (&w, SANITIZED_BUILD ? 0 : (uint64_t) client->memory_limit);
+  rc = _tprof_reader_send (client->sock, TPROF_READER_MSG_OPEN, &w, -1);
+  _tprof_wire_clear (&w);
+  return rc;
+}
+
+/* A helper for the file: the one started ahead of need, else a new one.
+ * 0, or -1 with @error (a helper that cannot be told its file counts as
+ * one that stopped: the caller's receive says why). */
 static int
 client_spawn (TprofReaderClient *client,
               TprofError        *error)
 {
-  int sv[2];
-  char *argv[] = { client->helper, client->path, NULL };
-  struct rlimit memory = { client->memory_limit, client->memory_limit };
-  struct rlimit no_core = { 0, 0 };
-  pid_t pid;
-
-  if (socketpair (AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+  if (_tprof_reader_spare_take (client->helper, &client->pid, &client->sock))
+    {
+      if (client_send_open (client) == 0)
+        return 0;
+      /* it ended while it waited: a new one */
+      client_reap (client, &(int) { 0 });
+    }
+  if (_tprof_reader_spawn (client->helper, 0, &client->pid, &client->sock) < 0)
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot start the reader process: %s",
                             client->path, strerror (errno));
-  /* vfork: the child borrows this process's memory until it execs, so
-   * no page table is copied and no page of the caller turns copy-on-write
-   * (with a large caller, such as the viewer, a fork cost more than the
-   * helper's whole start) */
-  pid = vfork ();
-  if (pid == 0)
-    {
-      /* only system calls on what is set up above until exec: the memory
-       * is the caller's, which may have threads */
-      if (dup2 (sv[1], 3) < 0)
-        _exit (127);
-      if (!SANITIZED_BUILD)  /* the sanitizers reserve terabytes of shadow */
-        setrlimit (RLIMIT_AS, &memory);
-      setrlimit (RLIMIT_CORE, &no_core);
-      execv (client->helper, argv);
-      _exit (127);
-    }
-  close (sv[1]);
-  if (pid < 0)
-    {
-      close (sv[0]);
-      return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot start the reader process: %s",
-                              client->path, strerror (errno));
-    }
-  client->pid = pid;
-  client->sock = sv[0];
+  client_send_open (client);
   return 0;
 }
 
@@ -234,6 +235,26 @@ heap_scan_run (void *data)
   return NULL;
 }
 
+/* The scan found a damaged heap while the helper works: a refusal of its
+ * that comes within HEAP_SCAN_GRACE_MS is the one the in-process open
+ * gives (it asks HDF5 to open the file, which names a truncated one,
+ * before it checks the heaps), so it is taken instead. true with it in
+ * @type and @w. */
+static bool
+client_receive_refusal (TprofReaderClient *client,
+                        TprofReaderMsg    *type,
+                        TprofWire         *w,
+                        int               *got_fd)
+{
+  if (_tprof_reader_receive (client->sock, type, w, got_fd, HEAP_SCAN_GRACE_MS, NULL) == 0
+      && *type == TPROF_READER_MSG_ERROR)
+    return true;
+  if (*got_fd >= 0)
+    close (*got_fd);
+  *got_fd = -1;
+  return false;
+}
+
 /* Receives the helper's first message; if it is slow to come, scans the
  * file for damaged heaps meanwhile. As _tprof_reader_receive(), -2 when
  * the scan found one (then in @scan_error). */
@@ -256,6 +277,8 @@ client_receive_first (TprofReaderClient *client,
   if (ready == 0 && client->fd >= 0)
     scanning = pthread_create (&thread, NULL, heap_scan_run, &scan) == 0;
   rc = _tprof_reader_receive (client->sock, type, w, got_fd, OPEN_TIMEOUT_MS, scanning ? &scan.found : NULL);
+  if (rc == -2 && client_receive_refusal (client, type, w, got_fd))
+    rc = 0;
   if (scanning)
     {
       scan.stop = 1;
@@ -319,6 +342,21 @@ _tprof_reader_client_free (TprofReaderClient *client)
   free (client);
 }
 
+void
+_tprof_reader_client_close (TprofReaderClient *client)
+{
+  int status;
+
+  client_reap (client, &status);
+  /* a process that closes a file is likely to open another, and one like
+   * it: the next helper starts now, while the caller works on, with as
+   * much heap ready as this file's metadata took (16 bytes of heap a
+   * byte of metadata: 24 MB for 10^5 ranks' 1.6 MB, nothing much for a
+   * small file) */
+  _tprof_reader_spare_start (client->helper, client->meta_bytes * 16);
+  _tprof_reader_client_free (client);
+}
+
 TprofProfileFile *
 tprof_profile_file_open_isolated (const char *path,
                                   TprofError *error)
@@ -369,6 +407,7 @@ tprof_profile_file_open_isolated (const char *path,
 
   if (client_start (client, &w, error) == 0)
     pf = _tprof_reader_get_meta (&w, path, error);
+  client->meta_bytes = w.len;
   _tprof_wire_clear (&w);
   if (pf == NULL)
     {
@@ -413,6 +452,13 @@ client_request (TprofReaderClient *client,
   return 0;
 }
 
+static int client_where (TprofReaderClient   *client,
+                         TprofProfileFile    *file,
+                         size_t               op,
+                         TprofReaderLocation *loc,
+                         bool                *direct,
+                         TprofError          *error);
+
 const TprofOperationStats *
 _tprof_reader_client_stats (TprofProfileFile *file,
                             size_t            op,
@@ -423,7 +469,30 @@ _tprof_reader_client_stats (TprofProfileFile *file,
   TprofReaderMsg type;
   int got_fd, rc;
   const TprofOperationStats *stats = NULL;
+  bool direct = false;
 
+  /* samples this process reads itself are summarized here, by the
+   * in-process reader's code: in the helper the same work ran slower (a
+   * fresh process faults in every page it touches) and its per-rank
+   * arrays crossed the socket after it */
+  if (!client->direct_never && client->fd >= 0
+      && client_where (client, file, op, &client->located_loc, &direct, error) < 0)
+    return NULL;
+  if (direct)
+    {
+      client->located = true;
+      client->located_op = op;
+      stats = _tprof_profile_file_stats_from_samples (file, op, error);
+      client->located = false;
+      return stats;
+    }
+  if (client->direct_only)
+    {
+      tprof_error_set (error, TPROF_ERROR_INVALID,
+                       "%s: operation '%s': the helper would summarize it (TPROF_READER_DIRECT=only)",
+                       file->path, file->ops[op].name);
+      return NULL;
+    }
   _tprof_wire_put_u64 (&w, op);
   if (client_request (client, TPROF_READER_MSG_STATS, &w, error) < 0)
     {
@@ -661,6 +730,34 @@ client_locate (TprofReaderClient   *client,
   return result;
 }
 
+/* Where operation @op's samples lie, with its cache ready here: 0 with
+ * *@direct true when this process reads them itself from client->fd
+ * (format 3's columns need no round trip once known; an operation
+ * located for its summary is not asked for twice); 0 with it false when
+ * the helper is to read them; -1 with @error. */
+static int
+client_where (TprofReaderClient   *client,
+              TprofProfileFile    *file,
+              size_t               op,
+              TprofReaderLocation *loc,
+              bool                *direct,
+              TprofError          *error)
+{
+  if (client->located && client->located_op == op)
+    {
+      client->located = false;
+      *loc = client->located_loc;
+      *direct = true;
+      return 0;
+    }
+  *direct = !client->direct_never && client->fd >= 0 && _tprof_reader_columns_locate (&client->columns, file, op, loc);
+  if (!*direct && client_locate (client, file, op, loc, direct, error) < 0)
+    return -1;
+  if (*direct)
+    _tprof_reader_columns_learn (&client->columns, file, op, loc);
+  return 0;
+}
+
 /* The helper reads the samples with HDF5 and the client copies them. */
 static TprofGatheredTime *
 client_read_in_helper (TprofProfileFile   *file,
@@ -691,12 +788,8 @@ _tprof_reader_client_read (TprofProfileFile   *file,
       tprof_error_set (error, TPROF_ERROR_CANCELLED, "%s: cancelled", file->path);
       return NULL;
     }
-  direct = !client->direct_never && client->fd >= 0
-           && _tprof_reader_columns_locate (&client->columns, file, op, &loc);
-  if (!direct && client_locate (client, file, op, &loc, &direct, error) < 0)
+  if (client_where (client, file, op, &loc, &direct, error) < 0)
     return NULL;
-  if (direct)
-    _tprof_reader_columns_learn (&client->columns, file, op, &loc);
   if (direct)
     return _tprof_reader_read_direct (file, op, client->fd, &loc, ranks, n_ranks, progress, user_data,
                                       cancel, error);

@@ -1,6 +1,7 @@
 /* tprof-reader-main.c — tprof-reader, the helper process that parses one profile for a TprofProfileFile opened isolated; a crash here costs the caller nothing. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <malloc.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
@@ -11,6 +12,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <hdf5.h>
 
 #include "tprof/tprof-gathered-time.h"
 #include "tprof-reader-private.h"
@@ -253,6 +256,81 @@ watch_client (void *unused)
   return NULL;
 }
 
+/* At most what a helper's heap grows to while it opens a large profile
+ * (the metadata of 10^5 ranks: 17 MB), touched before the file is known. */
+#define WARM_HEAP_MAX ((size_t) 24 << 20)
+
+/* Whether the client has written to us (our file has come). */
+static bool
+client_waiting (void)
+{
+  return poll (&(struct pollfd) { SOCKET_FD, POLLIN, 0 }, 1, 0) != 0;
+}
+
+/* Faults in our heap ahead of the file: a page fault costs about as much
+ * as copying the page (several times that in a VM), and a helper is a
+ * fresh process whose every allocation faults; started ahead of need
+ * (tprof-reader-spare.c), it does so while it waits for its file, and
+ * stops when the file comes (the open must not wait for it): @bytes of it,
+ * at most WARM_HEAP_MAX, as much as the file closed before needed.
+ * Allocations below 32 MB come from the heap, and a free keeps up to
+ * 64 MB of it. */
+static void
+warm_heap (size_t bytes)
+{
+  volatile char *heap;
+
+  if (bytes == 0)
+    return;
+  bytes = bytes < WARM_HEAP_MAX ? bytes : WARM_HEAP_MAX;
+  mallopt (M_MMAP_THRESHOLD, 32 << 20);
+  mallopt (M_TRIM_THRESHOLD, 64 << 20);
+  heap = malloc (bytes);
+  for (size_t at = 0; heap != NULL && at < bytes; at += 4096)
+    {
+      if (at % ((size_t) 1 << 20) == 0 && client_waiting ())
+        break;
+      heap[at] = 0;
+    }
+  free ((void *) heap);
+}
+
+/* Waits for the client's OPEN: the path (malloc'd) and the address space
+ * we may use, which is limited here at once, before any byte of the file
+ * is parsed. NULL when the client is gone or the message is malformed. */
+static char *
+wait_for_file (void)
+{
+  TprofReaderMsg type;
+  TprofWire w = { 0 };
+  int got_fd = -1;
+  bool ok = true;
+  char *path = NULL;
+  uint64_t memory;
+
+  if (_tprof_reader_receive (SOCKET_FD, &type, &w, &got_fd, -1, NULL) == 0 && type == TPROF_READER_MSG_OPEN)
+    {
+      path = _tprof_wire_get_string (&w, &ok);
+      memory = _tprof_wire_get_u64 (&w);
+      if (path != NULL && !w.failed && memory != 0)
+        {
+          struct rlimit limit = { (rlim_t) memory, (rlim_t) memory };
+
+          if (setrlimit (RLIMIT_AS, &limit) < 0)
+            ok = false;
+        }
+      if (!ok || w.failed)
+        {
+          free (path);
+          path = NULL;
+        }
+    }
+  if (got_fd >= 0)
+    close (got_fd);
+  _tprof_wire_clear (&w);
+  return path;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -263,12 +341,13 @@ main (int    argc,
   pthread_t watchdog;
   rlim_t cpu_budget = CPU_FLOOR_S;
   struct stat st;
+  char *path;
 
   /* the heap pre-check is the client's to make (tprof-profile-file.c says why) */
   _tprof_profile_file_skip_heap_check ();
   if (argc != 2)
     {
-      fprintf (stderr, "usage: %s PROFILE (started by libtprof-capture, with a socket as descriptor 3)\n",
+      fprintf (stderr, "usage: %s WARM-BYTES (started by libtprof-capture, with a socket as descriptor 3)\n",
                argv[0]);
       return 2;
     }
@@ -276,11 +355,19 @@ main (int    argc,
   if (pthread_create (&watchdog, NULL, watch_client, NULL) != 0)
     return 1;
   tprof_profile_file_skip_exit_cleanup ();
+  /* started ahead of need, maybe: what every file needs is ready before
+   * one comes (HDF5's own start, and memory while no file is here) */
+  H5open ();
+  warm_heap ((size_t) strtoull (argv[1], NULL, 10));
+  path = wait_for_file ();
+  if (path == NULL)
+    _exit (1);
 
-  if (stat (argv[1], &st) == 0 && st.st_size > 0)
+  if (stat (path, &st) == 0 && st.st_size > 0)
     cpu_budget += (rlim_t) (st.st_size / CPU_FILE_BYTES_PER_S);
   limit_cpu (cpu_budget);
-  file = tprof_profile_file_open (argv[1], &error);
+  file = tprof_profile_file_open (path, &error);
+  free (path);
   if (file == NULL)
     {
       send_error (&error);

@@ -257,6 +257,15 @@ _tprof_reader_put_meta (TprofWire              *w,
   return !w->failed;
 }
 
+static void
+tprof_reader_partial_close (TprofProfileFile *file)
+{
+  (void) file;
+}
+
+/* The source of a file whose metadata came malformed: only its close. */
+static const TprofProfileSource tprof_reader_partial = { .close = tprof_reader_partial_close };
+
 TprofProfileFile *
 _tprof_reader_get_meta (TprofWire  *w,
                         const char *path,
@@ -334,7 +343,9 @@ _tprof_reader_get_meta (TprofWire  *w,
 failed:
   if (pf != NULL)
     {
-      /* the normal close frees a partial file as well */
+      /* the normal close frees a partial file as well, with a source
+       * that holds nothing yet */
+      pf->source = &tprof_reader_partial;
       tprof_profile_file_close (pf);
     }
   tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent malformed metadata", path);

@@ -12,7 +12,7 @@
 #include "tprof-h5-reader-private.h"
 
 /* Bumped whenever a message changes: a helper of another build is refused. */
-#define TPROF_READER_PROTOCOL 5
+#define TPROF_READER_PROTOCOL 6
 
 typedef enum
 {
@@ -29,6 +29,8 @@ typedef enum
   TPROF_READER_MSG_LOCATE,     /* client: op; helper: LOCATION */
   TPROF_READER_MSG_LOCATION,   /* helper: where op's arrays lie in the file, and
                                 * its cached statistics */
+  TPROF_READER_MSG_OPEN,       /* client (first message): the path, and the
+                                * address space the helper may use (0: any) */
 } TprofReaderMsg;
 
 /* Called first by the helper: it opens files without the heap pre-check,
@@ -61,7 +63,8 @@ char *_tprof_wire_get_string (TprofWire *w, bool *ok);
 int _tprof_reader_send (int fd, TprofReaderMsg type, const TprofWire *payload, int pass_fd);
 /* Receives one message into @payload (cleared first) and a passed
  * descriptor into *@got_fd (-1 if none). Waits at most @timeout_ms in all
- * (-1: forever), returning early with -2 when *@cancel becomes true.
+ * (-1: forever), returning early with -2 when *@cancel becomes true
+ * before the message has begun to come (one begun is read whole).
  * 0, -1 with errno (0 at end of file), or -2 when cancelled. */
 int _tprof_reader_receive (int fd, TprofReaderMsg *type, TprofWire *payload, int *got_fd,
                            int timeout_ms, const volatile int *cancel);
@@ -122,6 +125,21 @@ void _tprof_reader_put_location (TprofWire *w, const TprofReaderLocation *loc);
 /* false when malformed */
 bool _tprof_reader_get_location (TprofWire *w, TprofReaderLocation *loc);
 
+/* ---- starting helpers (tprof-reader-spare.c) ---- */
+
+/* Starts the helper @helper with a socket to it as its descriptor 3, in
+ * *@sock (close-on-exec here): 0, or -1 with errno. It waits for an OPEN,
+ * with @warm_bytes of its heap faulted in meanwhile (tprof-reader-main.c). */
+int _tprof_reader_spawn (const char *helper, size_t warm_bytes, pid_t *pid, int *sock);
+/* The helper started ahead of need, when it is of @helper and still
+ * waits: true with it in *@pid and *@sock, the caller's from now on. */
+bool _tprof_reader_spare_take (const char *helper, pid_t *pid, int *sock);
+/* Starts one ahead of need, for the next file opened isolated, unless
+ * one waits already (or TPROF_READER_SPARE=0), with @warm_bytes of heap
+ * ready. Each file still has a fresh process of its own: a spare has
+ * opened none. */
+void _tprof_reader_spare_start (const char *helper, size_t warm_bytes);
+
 /* ---- the client side (tprof-reader-client.c, tprof-reader-samples.c) ---- */
 
 /* Format 3 in the client (tprof-reader-columns.c): where the columns lie,
@@ -175,6 +193,9 @@ TprofGatheredTime *_tprof_reader_read_direct (TprofProfileFile          *pf,
 typedef struct _TprofReaderClient TprofReaderClient;
 
 void _tprof_reader_client_free (TprofReaderClient *client);
+/* Frees @client of a file that was open, with a helper started ahead of
+ * the next open (_tprof_reader_spare_start()). */
+void _tprof_reader_client_close (TprofReaderClient *client);
 const TprofOperationStats *_tprof_reader_client_stats (TprofProfileFile *file, size_t op,
                                                        TprofError *error);
 /* The source's read_rows() and column_crc() (TprofProfileSource): format

@@ -28,7 +28,7 @@ reader_read (TprofProfileFile   *file,
 static void
 reader_close (TprofProfileFile *file)
 {
-  _tprof_reader_client_free (file->remote);
+  _tprof_reader_client_close (file->remote);
   file->remote = NULL;
 }
 

@@ -216,7 +216,9 @@ wait_readable (int                 fd,
     }
 }
 
-/* Reads exactly @n bytes (the first read may bring a descriptor). */
+/* Reads exactly @n bytes (the first read may bring a descriptor); @cancel
+ * is heeded only before the first byte, so that a frame once begun is
+ * read whole and the next receive starts at a frame's start. */
 static int
 receive_exact (int                 fd,
                void               *buf,
@@ -235,7 +237,7 @@ receive_exact (int                 fd,
                             .msg_control = control.buf, .msg_controllen = sizeof control.buf };
       struct cmsghdr *cmsg;
       ssize_t got;
-      int rc = wait_readable (fd, deadline, cancel);
+      int rc = wait_readable (fd, deadline, done == 0 ? cancel : NULL);
 
       if (rc != 0)
         return rc;
@@ -294,7 +296,7 @@ _tprof_reader_receive (int                 fd,
       else
         {
           payload->len = payload->cap = header.length;
-          rc = receive_exact (fd, payload->data, header.length, got_fd, deadline, cancel);
+          rc = receive_exact (fd, payload->data, header.length, got_fd, deadline, NULL);
         }
     }
   if (rc != 0 && *got_fd >= 0)

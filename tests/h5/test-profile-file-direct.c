@@ -65,6 +65,60 @@ assert_same_samples (const TprofGatheredTime *a,
                       sizeof (int32_t));
 }
 
+static void
+assert_same_stats (const TprofOperationStats *a,
+                   const TprofOperationStats *b,
+                   int                        world_size)
+{
+  size_t w = (size_t) world_size;
+
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  /* field by field: the struct's trailing padding is not data */
+  g_assert_cmpuint (a->summary.count, ==, b->summary.count);
+  g_assert_cmpuint (a->summary.rank_count, ==, b->summary.rank_count);
+  assert_same_values ("summary", &a->summary.sum, &b->summary.sum, 10, sizeof (double));
+  g_assert_cmpint (a->summary.slowest_rank, ==, b->summary.slowest_rank);
+  assert_same_values ("rank_count", a->rank_count, b->rank_count, w, sizeof (int64_t));
+  assert_same_values ("rank_sum", a->rank_sum, b->rank_sum, w, sizeof (double));
+  assert_same_values ("rank_min", a->rank_min, b->rank_min, w, sizeof (double));
+  assert_same_values ("rank_max", a->rank_max, b->rank_max, w, sizeof (double));
+  assert_same_values ("rank_recorded", a->rank_recorded, b->rank_recorded, w, sizeof (int64_t));
+}
+
+/* Operation @op's statistics isolated as in process: where the file has
+ * none cached and the client reads the samples itself (@direct), it
+ * summarizes them too (so TPROF_READER_DIRECT=only, @apart, allows it);
+ * else the helper does (refused under =only), as it does for @apart_any. */
+static void
+assert_summarizes_as_in_process (TprofProfileFile *here,
+                                 TprofProfileFile *apart,
+                                 TprofProfileFile *apart_any,
+                                 size_t            op,
+                                 gboolean          direct)
+{
+  int world_size = tprof_profile_file_world_size (here);
+  TprofError error = { 0 };
+  const TprofOperationStats *a = tprof_profile_file_operation_stats (here, op, &error);
+  const TprofOperationStats *b;
+
+  g_assert_cmpstr (error.message, ==, "");
+  b = tprof_profile_file_operation_stats (apart, op, &error);
+  if (!direct && !tprof_profile_file_has_cached_stats (here, op) && tprof_profile_file_sample_count (here, op) > 0)
+    {
+      g_assert_null (b);
+      g_assert_nonnull (strstr (error.message, "the helper would summarize it"));
+      tprof_error_clear (&error);
+    }
+  else
+    {
+      g_assert_cmpstr (error.message, ==, "");
+      assert_same_stats (a, b, world_size);
+    }
+  assert_same_stats (a, tprof_profile_file_operation_stats (apart_any, op, &error), world_size);
+  g_assert_cmpstr (error.message, ==, "");
+}
+
 /* Every operation of @name, whole and on some ranks, read isolated (the
  * client's own reads where @direct, else the helper's) and in process. */
 static void
@@ -80,6 +134,8 @@ assert_reads_as_in_process (const char *name,
 
   g_assert_cmpstr (error.message, ==, "");
   g_assert_cmpuint (tprof_profile_file_n_operations (here), >, 0);
+  for (size_t op = 0; op < tprof_profile_file_n_operations (here); op++)
+    assert_summarizes_as_in_process (here, apart, apart_any, op, direct);
   for (size_t op = 0; op < tprof_profile_file_n_operations (here); op++)
     for (int subset = 0; subset < 2; subset++)
       {
@@ -198,6 +254,7 @@ test_bad_values (void)
     { "bad-value-thread-negative.h5", "threads[800] is negative" },
     { "bad-value-sampled.h5", "rank 0 has samples in" },
   };
+  guint n_summarized = 0;
 
   for (size_t i = 0; i < G_N_ELEMENTS (files); i++)
     for (int subset = 0; subset < 2; subset++)
@@ -219,9 +276,19 @@ test_bad_values (void)
         g_assert_true (g_str_has_prefix (apart_error.message, path));
         g_assert_nonnull (strstr (apart_error.message, "operation 'op0'"));
         g_assert_nonnull (strstr (apart_error.message, files[i][1]));
+        /* summarized by the client's own read: the same refusal */
+        if (!subset && !tprof_profile_file_has_cached_stats (here, 0))
+          {
+            g_assert_null (tprof_profile_file_operation_stats (here, 0, &here_error));
+            g_assert_null (tprof_profile_file_operation_stats (apart, 0, &apart_error));
+            g_assert_cmpstr (apart_error.message, ==, here_error.message);
+            g_assert_nonnull (strstr (apart_error.message, files[i][1]));
+            n_summarized++;
+          }
         tprof_profile_file_close (here);
         tprof_profile_file_close (apart);
       }
+  g_assert_cmpuint (n_summarized, >, 0);
 }
 
 /* A file cut short after it was opened: the samples run past its end. A

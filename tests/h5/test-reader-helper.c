@@ -1,12 +1,15 @@
-/* test-reader-helper.c — the isolated reader's helper process: it lives while its file is open, whatever thread opened it, is reaped, and a damaged file costs it bounded memory. */
+/* test-reader-helper.c — the isolated reader's helper process: it lives while its file is open, whatever thread opened it, is reaped, a damaged file costs it bounded memory, and the next file's starts ahead. */
 /* SPDX-License-Identifier: MIT */
 #include <dirent.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <unistd.h>
+
+#include <glib/gstdio.h>
 
 #include "h5-test-util.h"
 
@@ -44,6 +47,29 @@ child_state (const char *comm,
     }
   closedir (proc);
   return found;
+}
+
+/* @pid is a live (or zombie) child of ours. */
+static gboolean
+is_our_child (pid_t pid)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%ld/stat", (long) pid);
+  g_autofree char *stat = NULL;
+  char name[64], state;
+  int ppid, id;
+
+  return g_file_get_contents (path, &stat, NULL, NULL)
+         && sscanf (stat, "%d (%63[^)]) %c %d", &id, name, &state, &ppid) == 4 && ppid == getpid ();
+}
+
+static gboolean
+child_named (pid_t       pid,
+             const char *comm)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%ld/comm", (long) pid);
+  g_autofree char *name = NULL;
+
+  return g_file_get_contents (path, &name, NULL, NULL) && g_str_equal (g_strchomp (name), comm);
 }
 
 static char *
@@ -113,8 +139,104 @@ test_outlives_opening_thread (void)
   g_assert_cmpint (later, ==, helper);
 
   tprof_profile_file_close (file);
-  g_assert_cmpint (child_state ("tprof-reader", &later), ==, 0);
+  /* gone with its file (a helper started for the next file may wait) */
+  g_assert_false (is_our_child (helper));
   g_unsetenv ("TPROF_READER_DIRECT");
+}
+
+/* Our children named tprof-reader, in pid order. */
+static GArray *
+helpers (void)
+{
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  DIR *proc = opendir ("/proc");
+  struct dirent *entry;
+
+  g_assert_nonnull (proc);
+  while ((entry = readdir (proc)) != NULL)
+    {
+      pid_t pid = (pid_t) g_ascii_strtoll (entry->d_name, NULL, 10);
+
+      if (pid > 0 && is_our_child (pid) && child_named (pid, "tprof-reader"))
+        g_array_append_val (pids, pid);
+    }
+  closedir (proc);
+  return pids;
+}
+
+static TprofProfileFile *
+open_checked (const char *path)
+{
+  TprofError error = { 0 };
+  TprofProfileFile *file = tprof_profile_file_open_isolated (path, &error);
+
+  g_assert_cmpstr (error.message, ==, "");
+  g_assert_nonnull (file);
+  return file;
+}
+
+/* Every sample of @file's only operation reads, through its helper. */
+static void
+assert_reads (TprofProfileFile *file)
+{
+  TprofError error = { 0 };
+  TprofGatheredTime *gt = tprof_profile_file_read_operation (file, 0, NULL, 0, NULL, NULL, NULL, &error);
+
+  g_assert_cmpstr (error.message, ==, "");
+  g_assert_nonnull (gt);
+  g_assert_cmpuint (tprof_gathered_time_count (gt), ==, N_SAMPLES);
+  tprof_gathered_time_free (gt);
+}
+
+/* A close starts the helper of the next open ahead of need: the next
+ * file is served by it, a process that has parsed no other file; one
+ * killed while it waited is replaced; TPROF_READER_SPARE=0 starts none. */
+static void
+test_spare (void)
+{
+  g_autofree char *path = saved_profile ();
+  TprofProfileFile *file;
+  g_autoptr(GArray) before = NULL;
+  g_autoptr(GArray) spare = NULL;
+  g_autoptr(GArray) serving = NULL;
+  g_autoptr(GArray) none = NULL;
+  pid_t first;
+
+  if (g_test_subprocess ())
+    {
+      g_setenv ("TPROF_READER_DIRECT", "never", TRUE);
+      file = open_checked (path);
+      before = helpers ();
+      g_assert_cmpuint (before->len, ==, 1);
+      first = g_array_index (before, pid_t, 0);
+      tprof_profile_file_close (file);
+      spare = helpers ();
+      g_assert_cmpuint (spare->len, ==, 1);
+      g_assert_cmpint (g_array_index (spare, pid_t, 0), !=, first);
+
+      file = open_checked (path);
+      serving = helpers ();
+      g_assert_cmpuint (serving->len, ==, 1);
+      g_assert_cmpint (g_array_index (serving, pid_t, 0), ==, g_array_index (spare, pid_t, 0));
+      assert_reads (file);
+      tprof_profile_file_close (file);
+
+      /* the next spare dies while it waits: the open starts another */
+      g_array_unref (spare);
+      spare = helpers ();
+      g_assert_cmpuint (spare->len, ==, 1);
+      g_assert_cmpint (kill (g_array_index (spare, pid_t, 0), SIGKILL), ==, 0);
+      g_usleep (100000);
+      file = open_checked (path);
+      assert_reads (file);
+      g_setenv ("TPROF_READER_SPARE", "0", TRUE);
+      tprof_profile_file_close (file);
+      none = helpers ();
+      g_assert_cmpuint (none->len, ==, 0);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDOUT | G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
 }
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
@@ -169,6 +291,40 @@ test_memory_bounded (void)
   g_test_trap_assert_passed ();
 }
 
+/* A helper that answers the open with metadata cut short (as one of
+ * another build, or a broken one, might): a clear error naming the file,
+ * and no crash while the half-made handle is freed. It echoes the frame
+ * header of our OPEN, so that the protocol matches. */
+static void
+test_malformed_metadata (void)
+{
+  g_autofree char *path = saved_profile ();
+  g_autofree char *fake = g_build_filename (test_dir, "fake-reader", NULL);
+  const char *script =
+    "#!/usr/bin/python3\n"
+    "import os, struct\n"
+    "header = b''\n"
+    "while len(header) < 16:\n"
+    "    header += os.read(3, 16 - len(header))\n"
+    "kind, protocol, length = struct.unpack('=IIQ', header)\n"
+    "payload = struct.pack('=QQ', 3, 4)  # format 3, 4 ranks, then nothing\n"
+    "os.write(3, struct.pack('=IIQ', 1, protocol, len(payload)) + payload)\n"
+    "while os.read(3, 4096):\n"
+    "    pass\n";
+  TprofError error = { 0 };
+  TprofProfileFile *file;
+
+  g_assert_true (g_file_set_contents (fake, script, -1, NULL));
+  g_assert_cmpint (g_chmod (fake, 0755), ==, 0);
+  g_setenv ("TPROF_READER", fake, TRUE);
+  file = tprof_profile_file_open_isolated (path, &error);
+  g_unsetenv ("TPROF_READER");
+  g_assert_null (file);
+  g_assert_cmpint (error.code, ==, TPROF_ERROR_FORMAT);
+  g_assert_true (g_str_has_prefix (error.message, path));
+  g_assert_nonnull (strstr (error.message, "the reader process sent malformed metadata"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -178,6 +334,8 @@ main (int argc, char **argv)
   test_dir = h5_test_make_dir ();
   g_test_add_func ("/reader-helper/outlives-opening-thread", test_outlives_opening_thread);
   g_test_add_func ("/reader-helper/memory-bounded", test_memory_bounded);
+  g_test_add_func ("/reader-helper/spare", test_spare);
+  g_test_add_func ("/reader-helper/malformed-metadata", test_malformed_metadata);
   status = g_test_run ();
   g_free (test_dir);
   h5_test_cleanup ();
