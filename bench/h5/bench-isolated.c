@@ -123,6 +123,8 @@ main (void)
   if (size != NULL)
     n_samples = MAX (g_ascii_strtoull (size, NULL, 10), (guint64) N_OPS);
   write_profile (path);
+  /* as the viewer does: a helper kept started ahead of each open */
+  tprof_profile_file_keep_helper_ready ();
   printf ("bench-isolated: %zu samples (random durations), %d ranks, %d operations\n", n_samples, N_RANKS, N_OPS);
   compare ("every sample of every operation:", path, NULL, 0, " (target <= 1.3x)");
   compare ("4 ranks of every operation:", path, four, G_N_ELEMENTS (four), "");

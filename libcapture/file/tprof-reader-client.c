@@ -348,11 +348,11 @@ _tprof_reader_client_close (TprofReaderClient *client)
   int status;
 
   client_reap (client, &status);
-  /* a process that closes a file is likely to open another, and one like
-   * it: the next helper starts now, while the caller works on, with as
-   * much heap ready as this file's metadata took (16 bytes of heap a
-   * byte of metadata: 24 MB for 10^5 ranks' 1.6 MB, nothing much for a
-   * small file) */
+  /* a process that asked for helpers ready is likely to open another
+   * file like this one: the next helper starts now, while the caller
+   * works on, with as much heap ready as this file's metadata took (16
+   * bytes of heap a byte of metadata: 24 MB for 10^5 ranks' 1.6 MB,
+   * nothing much for a small file) */
   _tprof_reader_spare_start (client->helper, client->meta_bytes * 16);
   _tprof_reader_client_free (client);
 }
@@ -901,4 +901,15 @@ client_read_in_helper (TprofProfileFile   *file,
     }
   _tprof_wire_clear (&w);
   return gt;
+}
+
+void
+tprof_profile_file_keep_helper_ready (void)
+{
+  char *helper = helper_path ();
+
+  _tprof_reader_spare_want ();
+  if (helper != NULL)
+    _tprof_reader_spare_start (helper, 0);
+  free (helper);
 }

@@ -135,10 +135,13 @@ int _tprof_reader_spawn (const char *helper, size_t warm_bytes, pid_t *pid, int 
  * waits: true with it in *@pid and *@sock, the caller's from now on. */
 bool _tprof_reader_spare_take (const char *helper, pid_t *pid, int *sock);
 /* Starts one ahead of need, for the next file opened isolated, unless
- * one waits already (or TPROF_READER_SPARE=0), with @warm_bytes of heap
- * ready. Each file still has a fresh process of its own: a spare has
- * opened none. */
+ * one waits already, the process has not asked for spares
+ * (_tprof_reader_spare_want()) or TPROF_READER_SPARE=0, with @warm_bytes
+ * of heap ready. Each file still has a fresh process of its own: a spare
+ * has opened none. */
 void _tprof_reader_spare_start (const char *helper, size_t warm_bytes);
+/* From now on, _tprof_reader_spare_start() starts spares. */
+void _tprof_reader_spare_want (void);
 
 /* ---- the client side (tprof-reader-client.c, tprof-reader-samples.c) ---- */
 

@@ -63,11 +63,12 @@ _tprof_reader_spawn (const char *helper,
 static struct
 {
   pthread_mutex_t lock;
+  bool            wanted;
   char           *helper;
   pid_t           owner;
   pid_t           pid;
   int             sock;
-} spare = { PTHREAD_MUTEX_INITIALIZER, NULL, 0, 0, -1 };
+} spare = { PTHREAD_MUTEX_INITIALIZER, false, NULL, 0, 0, -1 };
 
 /* Lets go of the spare (the lock held); ends it when @kill_it and it is
  * ours (a child of fork() only closes its copy of the socket). */
@@ -129,6 +130,11 @@ _tprof_reader_spare_start (const char *helper,
   if (setting != NULL && strcmp (setting, "0") == 0)
     return;
   pthread_mutex_lock (&spare.lock);
+  if (!spare.wanted)
+    {
+      pthread_mutex_unlock (&spare.lock);
+      return;
+    }
   if (spare.pid > 0 && spare.owner != getpid ())
     spare_forget (false);
   if (spare.pid == 0 && (spare.helper = _tprof_strdup (helper)) != NULL
@@ -136,5 +142,13 @@ _tprof_reader_spare_start (const char *helper,
     spare.owner = getpid ();
   else if (spare.pid == 0)
     spare_forget (false);
+  pthread_mutex_unlock (&spare.lock);
+}
+
+void
+_tprof_reader_spare_want (void)
+{
+  pthread_mutex_lock (&spare.lock);
+  spare.wanted = true;
   pthread_mutex_unlock (&spare.lock);
 }

@@ -188,9 +188,11 @@ assert_reads (TprofProfileFile *file)
   tprof_gathered_time_free (gt);
 }
 
-/* A close starts the helper of the next open ahead of need: the next
- * file is served by it, a process that has parsed no other file; one
- * killed while it waited is replaced; TPROF_READER_SPARE=0 starts none. */
+/* A process that keeps a helper ready has one started ahead of need, and
+ * another at each close: the next file is served by it, a process that
+ * has parsed no other file; one killed while it waited is replaced;
+ * TPROF_READER_SPARE=0 starts none. A process that never asked starts
+ * none at a close. */
 static void
 test_spare (void)
 {
@@ -200,6 +202,7 @@ test_spare (void)
   g_autoptr(GArray) spare = NULL;
   g_autoptr(GArray) serving = NULL;
   g_autoptr(GArray) none = NULL;
+  g_autoptr(GArray) ready = NULL;
   pid_t first;
 
   if (g_test_subprocess ())
@@ -208,6 +211,21 @@ test_spare (void)
       file = open_checked (path);
       before = helpers ();
       g_assert_cmpuint (before->len, ==, 1);
+      first = g_array_index (before, pid_t, 0);
+      tprof_profile_file_close (file);
+      g_array_unref (before);
+      before = helpers ();
+      g_assert_cmpuint (before->len, ==, 0);
+
+      tprof_profile_file_keep_helper_ready ();
+      ready = helpers ();
+      g_assert_cmpuint (ready->len, ==, 1);
+      file = open_checked (path);
+      g_array_unref (before);
+      before = helpers ();
+      g_assert_cmpuint (before->len, ==, 1);
+      g_assert_cmpint (g_array_index (before, pid_t, 0), ==, g_array_index (ready, pid_t, 0));
+      g_assert_cmpint (g_array_index (before, pid_t, 0), !=, first);
       first = g_array_index (before, pid_t, 0);
       tprof_profile_file_close (file);
       spare = helpers ();

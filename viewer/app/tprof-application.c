@@ -62,6 +62,8 @@ tprof_application_startup (GApplication *application)
   g_autoptr(GtkCssProvider) css = gtk_css_provider_new ();
 
   G_APPLICATION_CLASS (tprof_application_parent_class)->startup (application);
+  /* the viewer opens file after file: each open skips the helper's start */
+  tprof_profile_file_keep_helper_ready ();
 
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions), app);
 
