@@ -542,8 +542,8 @@ test_hosts_rank_list (void)
   g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 128);
   item = row_item (window, 0);
   g_assert_true (TPROF_IS_HOST_ITEM (item));
-  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (item)), ==, host_0);
-  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (row_item (window, 64))), ==, host_64);
+  g_assert_cmpstr (_tprof_check_item_get_label (TPROF_CHECK_ITEM (item)), ==, host_0);
+  g_assert_cmpstr (_tprof_check_item_get_label (TPROF_CHECK_ITEM (row_item (window, 64))), ==, host_64);
 
   /* node000's own check box, as a click does */
   check = find_check (_tprof_rank_filter_get_list (window->rank_filter), "node000");
@@ -554,6 +554,25 @@ test_hosts_rank_list (void)
   gtk_check_button_set_active (check, TRUE);
   app_test_gui_wait_idle (window);
   g_assert_null (window->mask);
+  /* the check on screen follows changes made elsewhere: None, then one
+   * rank of node000 (mixed), then all of them through the entry */
+  _tprof_rank_filter_select_none (window->rank_filter);
+  g_assert_false (gtk_check_button_get_active (check));
+  g_assert_false (gtk_check_button_get_inconsistent (check));
+  _tprof_rank_filter_focus_rank (window->rank_filter, 3);
+  g_assert_true (selects (window, "3"));
+  g_assert_false (gtk_check_button_get_active (check));
+  g_assert_true (gtk_check_button_get_inconsistent (check));
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-7,100", NULL));
+  g_assert_true (gtk_check_button_get_active (check));
+  g_assert_false (gtk_check_button_get_inconsistent (check));
+  /* a click on the mixed check selects all of node000 */
+  _tprof_rank_filter_focus_rank (window->rank_filter, 5);
+  gtk_check_button_set_active (check, TRUE);
+  g_assert_true (selects (window, "0-7"));
+  g_assert_false (gtk_check_button_get_inconsistent (check));
+  _tprof_rank_filter_select_all (window->rank_filter);
+  app_test_gui_wait_idle (window);
 
   /* None, then node064 checked: its ranks alone, its 8 rows over time */
   g_settings_set_string (settings, "rank-metric", "time");
@@ -563,8 +582,8 @@ test_hosts_rank_list (void)
   g_assert_true (selects (window, "512-519"));
   g_assert_nonnull (_tprof_heatmap_view_get_cells (view, &rows, &cols));
   g_assert_cmpuint (rows, ==, 8);
-  g_assert_true (_tprof_host_item_get_active (TPROF_HOST_ITEM (row_item (window, 64))));
-  g_assert_false (_tprof_host_item_get_active (TPROF_HOST_ITEM (row_item (window, 63))));
+  g_assert_true (_tprof_check_item_get_active (TPROF_CHECK_ITEM (row_item (window, 64))));
+  g_assert_false (_tprof_check_item_get_active (TPROF_CHECK_ITEM (row_item (window, 63))));
 
   /* expanded: its ranks below it; one unchecked leaves it mixed */
   row = g_list_model_get_item (list_rows (window), 64);
@@ -573,8 +592,8 @@ test_hosts_rank_list (void)
   item = row_item (window, 68);
   g_assert_true (TPROF_IS_RANK_ITEM (item));
   g_assert_cmpint (_tprof_rank_item_get_rank (TPROF_RANK_ITEM (item)), ==, 515);
-  g_assert_cmpstr (_tprof_rank_item_get_label (TPROF_RANK_ITEM (item)), ==, rank_515);
-  g_assert_true (_tprof_rank_item_get_active (TPROF_RANK_ITEM (item)));
+  g_assert_cmpstr (_tprof_check_item_get_label (TPROF_CHECK_ITEM (item)), ==, rank_515);
+  g_assert_true (_tprof_check_item_get_active (TPROF_CHECK_ITEM (item)));
   g_object_set (item, "active", FALSE, NULL);
   app_test_gui_wait_idle (window);
   g_assert_true (selects (window, "512-514,516-519"));
@@ -587,8 +606,8 @@ test_hosts_rank_list (void)
   }
   /* the expression entry reaches the rank rows made */
   g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "515", NULL));
-  g_assert_true (_tprof_rank_item_get_active (TPROF_RANK_ITEM (row_item (window, 68))));
-  g_assert_false (_tprof_rank_item_get_active (TPROF_RANK_ITEM (row_item (window, 67))));
+  g_assert_true (_tprof_check_item_get_active (TPROF_CHECK_ITEM (row_item (window, 68))));
+  g_assert_false (_tprof_check_item_get_active (TPROF_CHECK_ITEM (row_item (window, 67))));
   g_settings_reset (settings, "rank-metric");
   close_window (window);
 }
@@ -626,7 +645,7 @@ test_hosts_many_ranks (void)
       g_assert_cmpfloat (groups->summaries[i].sum, <, groups->summaries[b].sum);
   g_settings_reset (settings, "rank-metric");
   item = row_item (window, 6250);
-  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (item)), ==, host);
+  g_assert_cmpstr (_tprof_check_item_get_label (TPROF_CHECK_ITEM (item)), ==, host);
   _tprof_rank_filter_select_none (window->rank_filter);
   g_object_set (item, "active", TRUE, NULL);
   app_test_gui_wait_idle (window);
