@@ -15,7 +15,9 @@
  *              in a worker thread, reported apart).
  * Each against the same on 1024 ranks, and against the budgets the
  * viewer promises: 2 s to the table, 10 s to the verdict, 50 ms a filter
- * change. */
+ * change.
+ * TPROF_BENCH_REPEATS sets how many changes each way (5; more for a
+ * profiler), TPROF_BENCH_PHASES prints the synchronous part of each. */
 
 #include "config.h"
 
@@ -25,7 +27,8 @@
 #include "app-test-gui.h"
 #include "app-test-util.h"
 
-#define REPEATS 5
+/* TPROF_BENCH_REPEATS: more changes, for a profiler */
+static int repeats = 5;
 
 static TprofApplication *app;
 
@@ -126,8 +129,8 @@ compare_doubles (gconstpointer a,
 static double
 median (double *v)
 {
-  qsort (v, REPEATS, sizeof *v, compare_doubles);
-  return v[REPEATS / 2];
+  qsort (v, repeats, sizeof *v, compare_doubles);
+  return v[repeats / 2];
 }
 
 /* One filter change by @change, timed until drawn; @table gets the time
@@ -141,6 +144,8 @@ time_change (TprofWindow *window,
   double t0 = now_s (), drawn;
 
   change (window, data);
+  if (g_getenv ("TPROF_BENCH_PHASES") != NULL)
+    g_printerr ("  change, synchronous part: %.1f ms\n", (now_s () - t0) * 1e3);
   app_test_gui_wait_frame (window);
   drawn = now_s () - t0;
   app_test_wait (table_done, window);
@@ -175,7 +180,9 @@ measure (const char *path,
   TprofWindow *window = _tprof_window_new (app);
   /* the slow host: the middle one, as make-scenario.py puts it */
   gint32 first = (world / 8) / 2 * 8;
-  double to_host[REPEATS], back[REPEATS], table[REPEATS * 2], t0;
+  g_autofree double *to_host = g_new (double, repeats), *back = g_new (double, repeats);
+  g_autofree double *table = g_new (double, repeats * 2);
+  double t0;
   Figures f = { 0 };
   TablePaint paint = { window, 0 };
   gulong handler;
@@ -199,15 +206,15 @@ measure (const char *path,
   app_test_gui_wait_idle (window);
   app_test_gui_wait_frame (window);
 
-  for (int i = 0; i < REPEATS; i++)
+  for (int i = 0; i < repeats; i++)
     {
       to_host[i] = time_change (window, focus_host, &first, &table[2 * i]);
       back[i] = time_change (window, go_back, NULL, &table[2 * i + 1]);
     }
   f.to_host = median (to_host);
   f.back = median (back);
-  qsort (table, REPEATS * 2, sizeof *table, compare_doubles);
-  f.table_after = table[REPEATS];
+  qsort (table, repeats * 2, sizeof *table, compare_doubles);
+  f.table_after = table[repeats];
   gtk_window_destroy (GTK_WINDOW (window));
   while (g_main_context_iteration (NULL, FALSE))
     ;
@@ -220,6 +227,9 @@ main (int   argc,
 {
   const char *env_ranks = g_getenv ("TPROF_BENCH_RANKS");
   int world = env_ranks != NULL ? atoi (env_ranks) : 100000;
+
+  if (g_getenv ("TPROF_BENCH_REPEATS") != NULL)
+    repeats = MAX (1, atoi (g_getenv ("TPROF_BENCH_REPEATS")));
   g_autofree char *dir = app_test_make_dir ();
   g_autofree char *small_path = make_scenario (dir, 1024);
   g_autofree char *large_path = make_scenario (dir, world);
@@ -247,7 +257,7 @@ main (int   argc,
           large.back * 1e3, base.back * 1e3, large.back / base.back, large.back / 0.05);
   printf ("  filter change until the table's rows follow (worker thread): %.1f ms (1024 ranks: %.1f ms)\n",
           large.table_after * 1e3, base.table_after * 1e3);
-  printf ("  (medians of %d changes each way)\n", REPEATS);
+  printf ("  (medians of %d changes each way)\n", repeats);
 
   g_application_release (G_APPLICATION (app));
   g_object_unref (app);
