@@ -715,6 +715,31 @@ test_hosts_per_host (void)
  * its host of largest total, summed over its 8 ranks (here from the
  * per-rank breakdown the chart also keeps); a click on the bar of
  * node064 shows the ranks of its hosts. */
+/* The Breakdown chart's CSV as exported: a row per host (its bars being
+ * hosts), checked against numpy on @path by check-breakdown-hosts.py. */
+static void
+check_breakdown_csv (TprofBreakdownView *view,
+                     const char         *path,
+                     const char         *op)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = _tprof_chart_to_csv (TPROF_CHART (view), &error);
+  g_autofree char *csv_path = g_build_filename (fixture_dir, "breakdown-hosts.csv", NULL);
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "app", "check-breakdown-hosts.py", NULL);
+  const char *argv[] = { PYTHON3, script, csv_path, path, op, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (csv, "host,"));
+  g_assert_true (g_file_set_contents (csv_path, csv, -1, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("check-breakdown-hosts.py: %s%s", out, err);
+  g_test_message ("%s", out);
+}
+
 static void
 test_hosts_breakdown (void)
 {
@@ -785,6 +810,7 @@ test_hosts_breakdown (void)
       if (bar->first_group <= 64 && 64 <= bar->last_group)
         slow = j;
     }
+  check_breakdown_csv (view, path, "step");
   {
     /* the click recomputes the chart: its bars are gone after it */
     g_autofree char *shown = g_strdup_printf ("%zu-%zu", groups->bars[slow].first_group * 8,
