@@ -655,6 +655,71 @@ test_hosts_many_ranks (void)
   close_window (window);
 }
 
+/* Compared with a run without a slow host, its bars being hosts: each
+ * bar carries the baseline's total (or mean) of its host, summed here
+ * from numpy's per-rank figures of the baseline file. */
+static void
+test_hosts_baseline_marks (void)
+{
+  static const char *const metrics[] = { "total", "mean" };
+  g_autofree char *path = make_scenario ("slow-node", 1024);
+  g_autofree char *base_path = make_scenario ("none", 1024);
+  g_autoptr(GFile) base_file = g_file_new_for_path (base_path);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = open_sized (path, 1500, 900);
+  TprofRankChart *chart = _tprof_charts_panel_get_rank_chart (window->charts);
+  g_autoptr(GHashTable) ref = NULL;
+  double sums[128] = { 0 }, counts[128] = { 0 };
+  const char *op;
+
+  _tprof_window_compare_with (window, base_file);
+  settle (window);
+  g_assert_null (_tprof_window_get_error (window));
+  op = _tprof_profile_get_name (window->profile, (gsize) _tprof_chart_get_op (TPROF_CHART (chart)));
+  ref = app_test_reference (base_path, "ranks", op, "all", NULL, NULL);
+  for (int r = 0; r < 1024; r++)
+    {
+      g_autofree char *key = g_strdup_printf ("rank_%d", r);
+      GArray *v = app_test_reference_get (ref, key);
+
+      counts[r / 8] += g_array_index (v, double, 0);
+      sums[r / 8] += g_array_index (v, double, 1);
+    }
+  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+    {
+      const TprofPlotRankGroups *groups;
+      const double *marks;
+
+      g_settings_set_string (settings, "rank-metric", metrics[m]);
+      settle (window);
+      if (m == 0 && g_getenv ("TPROF_TEST_SHOTS_DIR") != NULL)
+        {
+          g_autofree char *png = g_build_filename (g_getenv ("TPROF_TEST_SHOTS_DIR"), "baseline-hosts.png", NULL);
+
+          app_test_gui_render_png (window, png);
+        }
+      groups = _tprof_rank_chart_get_groups (chart);
+      marks = _tprof_rank_chart_get_groups_baseline (chart);
+      g_assert_nonnull (groups);
+      g_assert_cmpuint (groups->n_bars, ==, 128);
+      g_assert_nonnull (marks);
+      for (guint b = 0; b < groups->n_bars; b++)
+        {
+          gsize h = groups->bars[b].top_group;
+          g_autofree char *what = g_strdup_printf ("%s: baseline of %s", metrics[m], groups->labels[b]);
+
+          app_test_assert_close (marks[b], m == 0 ? sums[h] : sums[h] / counts[h], 1e-9, what);
+        }
+    }
+  /* ranks again (8 of them): no marks of hosts */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "512-519", NULL));
+  settle (window);
+  g_assert_null (_tprof_rank_chart_get_groups (chart));
+  g_assert_null (_tprof_rank_chart_get_groups_baseline (chart));
+  g_settings_reset (settings, "rank-metric");
+  close_window (window);
+}
+
 /* Per Host on 1024 ranks: 128 hosts, slowest first; node064 (30 % slower)
  * leads with the total and mean of its 8 ranks (summed here from the rank
  * chart's CSV, the per-rank totals) and arrived last at every allreduce;
@@ -977,6 +1042,7 @@ main (int   argc,
   g_test_add_func ("/app/hosts/rank-list", test_hosts_rank_list);
   g_test_add_func ("/app/hosts/rank-bars", test_hosts_rank_bars);
   g_test_add_func ("/app/hosts/click-host", test_hosts_click_host);
+  g_test_add_func ("/app/hosts/baseline-marks", test_hosts_baseline_marks);
   g_test_add_func ("/app/hosts/many-ranks", test_hosts_many_ranks);
   g_test_add_func ("/app/hosts/per-host", test_hosts_per_host);
   g_test_add_func ("/app/hosts/verdict-before-tree", test_hosts_verdict_before_tree);

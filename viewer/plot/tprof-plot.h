@@ -156,7 +156,8 @@ TprofPlotRankGroups *tprof_plot_rank_groups_new  (const TprofRankSummary *ranks,
                                                   TprofPlotRankMetric     metric,
                                                   guint                   max_bars);
 void                 tprof_plot_rank_groups_free (TprofPlotRankGroups *groups);
-/* Makes @plot draw @groups' bars instead of its ranks (no baseline). */
+/* Makes @plot draw @groups' bars instead of its ranks (no baseline: set
+ * plot->baseline to the baseline's value of each bar after). */
 void                 tprof_plot_ranks_use_groups (TprofPlotRanks            *plot,
                                                   const TprofPlotRankGroups *groups);
 
