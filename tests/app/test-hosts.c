@@ -563,6 +563,12 @@ test_hosts_rank_list (void)
   g_assert_true (selects (window, "3"));
   g_assert_false (gtk_check_button_get_active (check));
   g_assert_true (gtk_check_button_get_inconsistent (check));
+  if (g_getenv ("TPROF_TEST_SHOTS_DIR") != NULL)
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TPROF_TEST_SHOTS_DIR"), "rank-list-mixed.png", NULL);
+
+      app_test_gui_render_png (window, png);
+    }
   g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-7,100", NULL));
   g_assert_true (gtk_check_button_get_active (check));
   g_assert_false (gtk_check_button_get_inconsistent (check));
