@@ -201,8 +201,11 @@ fill_roots (TprofRankFilter *self,
       }
   else
     for (int r = 0; r < world; r++)
-      g_ptr_array_add (items, item_connect (self, _tprof_rank_item_new (self->mask, r,
-                                                                        _tprof_profile_get_hostname (self->profile, r))));
+      {
+        const char *host = _tprof_profile_get_hostname (self->profile, r);
+
+        g_ptr_array_add (items, item_connect (self, _tprof_rank_item_new (self->mask, r, host)));
+      }
   g_list_store_splice (self->roots, 0, g_list_model_get_n_items (G_LIST_MODEL (self->roots)),
                        items->pdata, items->len);
 }
