@@ -109,3 +109,34 @@ out:
   free (last);
   return n_bars;
 }
+
+bool
+tprof_topology_bar_summaries (const TprofTopology    *topo,
+                              size_t                  level,
+                              const TprofGroupBar    *bars,
+                              size_t                  n_bars,
+                              const TprofRankSummary *ranks,
+                              size_t                  n_ranks,
+                              TprofRankSummary       *out)
+{
+  size_t n_groups = tprof_topology_n_groups (topo, level);
+  bool *selected = calloc ((size_t) tprof_topology_world_size (topo) + 1, sizeof *selected);
+  GroupAcc *acc = calloc (n_groups + 1, sizeof *acc);
+  bool ok = selected != NULL && acc != NULL;
+
+  if (ok)
+    groups_summarize (topo, level, ranks, n_ranks, selected, acc);
+  for (size_t b = 0; ok && b < n_bars; b++)
+    {
+      size_t g = bars[b].top_group;
+
+      if (g < n_groups && acc[g].ranks_shown > 0)
+        out[b] = acc[g].summary;
+      else
+        out[b] = (TprofRankSummary) { .rank = -1, .count = 0, .sum = NAN, .mean = NAN, .std = NAN,
+                                      .min = NAN, .max = NAN };
+    }
+  free (selected);
+  free (acc);
+  return ok;
+}

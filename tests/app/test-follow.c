@@ -379,7 +379,7 @@ host_rows (TprofWindow *window)
       g_autoptr(GObject) item = gtk_tree_list_row_get_item (row);
 
       g_assert_true (TPROF_IS_HOST_ITEM (item));
-      g_string_append_printf (text, "%s%s", i > 0 ? "|" : "", _tprof_host_item_get_label (TPROF_HOST_ITEM (item)));
+      g_string_append_printf (text, "%s%s", i > 0 ? "|" : "", _tprof_check_item_get_label (TPROF_CHECK_ITEM (item)));
     }
   return g_string_free (text, FALSE);
 }

@@ -542,8 +542,8 @@ test_hosts_rank_list (void)
   g_assert_cmpuint (g_list_model_get_n_items (list_rows (window)), ==, 128);
   item = row_item (window, 0);
   g_assert_true (TPROF_IS_HOST_ITEM (item));
-  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (item)), ==, host_0);
-  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (row_item (window, 64))), ==, host_64);
+  g_assert_cmpstr (_tprof_check_item_get_label (TPROF_CHECK_ITEM (item)), ==, host_0);
+  g_assert_cmpstr (_tprof_check_item_get_label (TPROF_CHECK_ITEM (row_item (window, 64))), ==, host_64);
 
   /* node000's own check box, as a click does */
   check = find_check (_tprof_rank_filter_get_list (window->rank_filter), "node000");
@@ -554,6 +554,31 @@ test_hosts_rank_list (void)
   gtk_check_button_set_active (check, TRUE);
   app_test_gui_wait_idle (window);
   g_assert_null (window->mask);
+  /* the check on screen follows changes made elsewhere: None, then one
+   * rank of node000 (mixed), then all of them through the entry */
+  _tprof_rank_filter_select_none (window->rank_filter);
+  g_assert_false (gtk_check_button_get_active (check));
+  g_assert_false (gtk_check_button_get_inconsistent (check));
+  _tprof_rank_filter_focus_rank (window->rank_filter, 3);
+  g_assert_true (selects (window, "3"));
+  g_assert_false (gtk_check_button_get_active (check));
+  g_assert_true (gtk_check_button_get_inconsistent (check));
+  if (g_getenv ("TPROF_TEST_SHOTS_DIR") != NULL)
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TPROF_TEST_SHOTS_DIR"), "rank-list-mixed.png", NULL);
+
+      app_test_gui_render_png (window, png);
+    }
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "0-7,100", NULL));
+  g_assert_true (gtk_check_button_get_active (check));
+  g_assert_false (gtk_check_button_get_inconsistent (check));
+  /* a click on the mixed check selects all of node000 */
+  _tprof_rank_filter_focus_rank (window->rank_filter, 5);
+  gtk_check_button_set_active (check, TRUE);
+  g_assert_true (selects (window, "0-7"));
+  g_assert_false (gtk_check_button_get_inconsistent (check));
+  _tprof_rank_filter_select_all (window->rank_filter);
+  app_test_gui_wait_idle (window);
 
   /* None, then node064 checked: its ranks alone, its 8 rows over time */
   g_settings_set_string (settings, "rank-metric", "time");
@@ -563,8 +588,8 @@ test_hosts_rank_list (void)
   g_assert_true (selects (window, "512-519"));
   g_assert_nonnull (_tprof_heatmap_view_get_cells (view, &rows, &cols));
   g_assert_cmpuint (rows, ==, 8);
-  g_assert_true (_tprof_host_item_get_active (TPROF_HOST_ITEM (row_item (window, 64))));
-  g_assert_false (_tprof_host_item_get_active (TPROF_HOST_ITEM (row_item (window, 63))));
+  g_assert_true (_tprof_check_item_get_active (TPROF_CHECK_ITEM (row_item (window, 64))));
+  g_assert_false (_tprof_check_item_get_active (TPROF_CHECK_ITEM (row_item (window, 63))));
 
   /* expanded: its ranks below it; one unchecked leaves it mixed */
   row = g_list_model_get_item (list_rows (window), 64);
@@ -573,8 +598,8 @@ test_hosts_rank_list (void)
   item = row_item (window, 68);
   g_assert_true (TPROF_IS_RANK_ITEM (item));
   g_assert_cmpint (_tprof_rank_item_get_rank (TPROF_RANK_ITEM (item)), ==, 515);
-  g_assert_cmpstr (_tprof_rank_item_get_label (TPROF_RANK_ITEM (item)), ==, rank_515);
-  g_assert_true (_tprof_rank_item_get_active (TPROF_RANK_ITEM (item)));
+  g_assert_cmpstr (_tprof_check_item_get_label (TPROF_CHECK_ITEM (item)), ==, rank_515);
+  g_assert_true (_tprof_check_item_get_active (TPROF_CHECK_ITEM (item)));
   g_object_set (item, "active", FALSE, NULL);
   app_test_gui_wait_idle (window);
   g_assert_true (selects (window, "512-514,516-519"));
@@ -587,8 +612,8 @@ test_hosts_rank_list (void)
   }
   /* the expression entry reaches the rank rows made */
   g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "515", NULL));
-  g_assert_true (_tprof_rank_item_get_active (TPROF_RANK_ITEM (row_item (window, 68))));
-  g_assert_false (_tprof_rank_item_get_active (TPROF_RANK_ITEM (row_item (window, 67))));
+  g_assert_true (_tprof_check_item_get_active (TPROF_CHECK_ITEM (row_item (window, 68))));
+  g_assert_false (_tprof_check_item_get_active (TPROF_CHECK_ITEM (row_item (window, 67))));
   g_settings_reset (settings, "rank-metric");
   close_window (window);
 }
@@ -626,13 +651,78 @@ test_hosts_many_ranks (void)
       g_assert_cmpfloat (groups->summaries[i].sum, <, groups->summaries[b].sum);
   g_settings_reset (settings, "rank-metric");
   item = row_item (window, 6250);
-  g_assert_cmpstr (_tprof_host_item_get_label (TPROF_HOST_ITEM (item)), ==, host);
+  g_assert_cmpstr (_tprof_check_item_get_label (TPROF_CHECK_ITEM (item)), ==, host);
   _tprof_rank_filter_select_none (window->rank_filter);
   g_object_set (item, "active", TRUE, NULL);
   app_test_gui_wait_idle (window);
   g_assert_cmpuint (_tprof_rank_filter_get_n_selected (window->rank_filter), ==, 8);
   g_assert_true (((const guint8 *) g_bytes_get_data (window->mask, NULL))[50007]);
   g_assert_false (((const guint8 *) g_bytes_get_data (window->mask, NULL))[50008]);
+  close_window (window);
+}
+
+/* Compared with a run without a slow host, its bars being hosts: each
+ * bar carries the baseline's total (or mean) of its host, summed here
+ * from numpy's per-rank figures of the baseline file. */
+static void
+test_hosts_baseline_marks (void)
+{
+  static const char *const metrics[] = { "total", "mean" };
+  g_autofree char *path = make_scenario ("slow-node", 1024);
+  g_autofree char *base_path = make_scenario ("none", 1024);
+  g_autoptr(GFile) base_file = g_file_new_for_path (base_path);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  TprofWindow *window = open_sized (path, 1500, 900);
+  TprofRankChart *chart = _tprof_charts_panel_get_rank_chart (window->charts);
+  g_autoptr(GHashTable) ref = NULL;
+  double sums[128] = { 0 }, counts[128] = { 0 };
+  const char *op;
+
+  _tprof_window_compare_with (window, base_file);
+  settle (window);
+  g_assert_null (_tprof_window_get_error (window));
+  op = _tprof_profile_get_name (window->profile, (gsize) _tprof_chart_get_op (TPROF_CHART (chart)));
+  ref = app_test_reference (base_path, "ranks", op, "all", NULL, NULL);
+  for (int r = 0; r < 1024; r++)
+    {
+      g_autofree char *key = g_strdup_printf ("rank_%d", r);
+      GArray *v = app_test_reference_get (ref, key);
+
+      counts[r / 8] += g_array_index (v, double, 0);
+      sums[r / 8] += g_array_index (v, double, 1);
+    }
+  for (guint m = 0; m < G_N_ELEMENTS (metrics); m++)
+    {
+      const TprofPlotRankGroups *groups;
+      const double *marks;
+
+      g_settings_set_string (settings, "rank-metric", metrics[m]);
+      settle (window);
+      if (m == 0 && g_getenv ("TPROF_TEST_SHOTS_DIR") != NULL)
+        {
+          g_autofree char *png = g_build_filename (g_getenv ("TPROF_TEST_SHOTS_DIR"), "baseline-hosts.png", NULL);
+
+          app_test_gui_render_png (window, png);
+        }
+      groups = _tprof_rank_chart_get_groups (chart);
+      marks = _tprof_rank_chart_get_groups_baseline (chart);
+      g_assert_nonnull (groups);
+      g_assert_cmpuint (groups->n_bars, ==, 128);
+      g_assert_nonnull (marks);
+      for (guint b = 0; b < groups->n_bars; b++)
+        {
+          gsize h = groups->bars[b].top_group;
+          g_autofree char *what = g_strdup_printf ("%s: baseline of %s", metrics[m], groups->labels[b]);
+
+          app_test_assert_close (marks[b], m == 0 ? sums[h] : sums[h] / counts[h], 1e-9, what);
+        }
+    }
+  /* ranks again (8 of them): no marks of hosts */
+  g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "512-519", NULL));
+  settle (window);
+  g_assert_null (_tprof_rank_chart_get_groups (chart));
+  g_assert_null (_tprof_rank_chart_get_groups_baseline (chart));
+  g_settings_reset (settings, "rank-metric");
   close_window (window);
 }
 
@@ -696,6 +786,31 @@ test_hosts_per_host (void)
  * its host of largest total, summed over its 8 ranks (here from the
  * per-rank breakdown the chart also keeps); a click on the bar of
  * node064 shows the ranks of its hosts. */
+/* The Breakdown chart's CSV as exported: a row per host (its bars being
+ * hosts), checked against numpy on @path by check-breakdown-hosts.py. */
+static void
+check_breakdown_csv (TprofBreakdownView *view,
+                     const char         *path,
+                     const char         *op)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *csv = _tprof_chart_to_csv (TPROF_CHART (view), &error);
+  g_autofree char *csv_path = g_build_filename (fixture_dir, "breakdown-hosts.csv", NULL);
+  g_autofree char *script = g_test_build_filename (G_TEST_DIST, "app", "check-breakdown-hosts.py", NULL);
+  const char *argv[] = { PYTHON3, script, csv_path, path, op, NULL };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  int status;
+
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (csv, "host,"));
+  g_assert_true (g_file_set_contents (csv_path, csv, -1, &error));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+  if (!g_spawn_check_wait_status (status, NULL))
+    g_error ("check-breakdown-hosts.py: %s%s", out, err);
+  g_test_message ("%s", out);
+}
+
 static void
 test_hosts_breakdown (void)
 {
@@ -766,6 +881,7 @@ test_hosts_breakdown (void)
       if (bar->first_group <= 64 && 64 <= bar->last_group)
         slow = j;
     }
+  check_breakdown_csv (view, path, "step");
   {
     /* the click recomputes the chart: its bars are gone after it */
     g_autofree char *shown = g_strdup_printf ("%zu-%zu", groups->bars[slow].first_group * 8,
@@ -932,6 +1048,7 @@ main (int   argc,
   g_test_add_func ("/app/hosts/rank-list", test_hosts_rank_list);
   g_test_add_func ("/app/hosts/rank-bars", test_hosts_rank_bars);
   g_test_add_func ("/app/hosts/click-host", test_hosts_click_host);
+  g_test_add_func ("/app/hosts/baseline-marks", test_hosts_baseline_marks);
   g_test_add_func ("/app/hosts/many-ranks", test_hosts_many_ranks);
   g_test_add_func ("/app/hosts/per-host", test_hosts_per_host);
   g_test_add_func ("/app/hosts/verdict-before-tree", test_hosts_verdict_before_tree);

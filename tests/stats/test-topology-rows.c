@@ -263,6 +263,57 @@ test_group_bars_runs (void)
   tprof_topology_free (topo);
 }
 
+/* The 4 bars of test_group_bars_runs (host 6 slower) given the values of
+ * another run (a baseline: other samples, rank 5 left out, host 6 without
+ * samples): each bar's host summarised over that run as numpy does, and
+ * host 6's bar count 0 with NaN sum and mean. */
+static void
+test_bar_summaries (void)
+{
+  g_autofree double *times = NULL, *other = NULL;
+  g_autofree int32_t *ranks = NULL;
+  const char *args[] = { "4", "5", NULL };
+  g_autoptr(StatsReference) ref = NULL;
+  g_autofree TprofRankSummary *summaries = NULL, *base = NULL;
+  TprofTopology *topo = hosts_of_four ();
+  TprofGroupBar bars[4];
+  TprofRankSummary out[4];
+  gsize n_summaries, n_base, kept = 0;
+
+  stats_random_samples (20000, 40, &times, &ranks);
+  other = g_new (double, 20000);
+  for (gsize i = 0; i < 20000; i++)
+    {
+      other[i] = times[(i * 7919) % 20000] * 0.5 + 1e-3;
+      if (ranks[i] / 4 == 6)
+        times[i] *= 3;
+    }
+  summaries = summaries_without (times, ranks, 20000, -1, &n_summaries);
+  g_assert_cmpuint (tprof_topology_group_bars (topo, TPROF_TOPOLOGY_HOST, summaries, n_summaries, false, 4, bars),
+                    ==, 4);
+  g_assert_cmpuint (bars[2].top_group, ==, 6);
+  ref = stats_reference_run ("host-summaries", other, ranks, 20000, args);
+  base = summaries_without (other, ranks, 20000, 5, &n_base);
+  for (gsize i = 0; i < n_base; i++)
+    if (base[i].rank / 4 != 6)
+      base[kept++] = base[i];
+  g_assert_true (tprof_topology_bar_summaries (topo, TPROF_TOPOLOGY_HOST, bars, 4, base, kept, out));
+  for (gsize b = 0; b < 4; b++)
+    {
+      g_autofree char *name = g_strdup_printf ("host_%zu", bars[b].top_group);
+      gsize n;
+
+      if (bars[b].top_group == 6)
+        {
+          g_assert_cmpuint (out[b].count, ==, 0);
+          g_assert_true (isnan (out[b].sum) && isnan (out[b].mean));
+          continue;
+        }
+      assert_summary (&out[b], stats_reference_get (ref, name, &n));
+    }
+  tprof_topology_free (topo);
+}
+
 /* A breakdown of 3 parts (2 children, then self time) on 40 ranks (10
  * hosts of 4, rank 5 without the operation, rank 13's self time unknown)
  * as bars of hosts: one per host, each part summed over the host's ranks
@@ -372,6 +423,7 @@ main (int   argc,
   g_test_add_func ("/stats/topology-rows/summaries", test_group_summaries);
   g_test_add_func ("/stats/topology-rows/bars-per-host", test_group_bars_per_host);
   g_test_add_func ("/stats/topology-rows/bars-runs", test_group_bars_runs);
+  g_test_add_func ("/stats/topology-rows/bar-summaries", test_bar_summaries);
   g_test_add_func ("/stats/topology-rows/breakdown", test_group_breakdown);
   return g_test_run ();
 }

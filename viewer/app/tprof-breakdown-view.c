@@ -287,18 +287,36 @@ tprof_breakdown_view_finalize (GObject *object)
   G_OBJECT_CLASS (tprof_breakdown_view_parent_class)->finalize (object);
 }
 
+/* The numbers behind the chart: a row per rank, or per host when its
+ * bars are hosts: every host with a rank shown, not only the one a bar
+ * of a run shows. */
 static char *
 tprof_breakdown_view_to_csv (TprofChart  *chart,
                              GError     **error)
 {
   TprofBreakdownView *self = TPROF_BREAKDOWN_VIEW (chart);
+  const TprofTopology *topo;
+  TprofPlotBreakdownGroups *hosts;
+  TprofPlotBreakdown plot;
+  char *csv;
 
   if (!self->drawn)
     {
       g_set_error_literal (error, TPROF_PLOT_ERROR, TPROF_PLOT_ERROR_EMPTY, _("There is nothing to break down"));
       return NULL;
     }
-  return tprof_plot_breakdown_to_csv (&self->plot);
+  if (self->groups == NULL || self->groups->level != TPROF_TOPOLOGY_HOST)
+    return tprof_plot_breakdown_to_csv (&self->plot);
+  topo = _tprof_profile_get_topology (_tprof_chart_get_profile (chart));
+  hosts = tprof_plot_breakdown_groups_new (self->matrix, topo,
+                                           (guint) tprof_topology_n_groups (topo, TPROF_TOPOLOGY_HOST));
+  if (hosts == NULL)
+    return tprof_plot_breakdown_to_csv (&self->plot);
+  plot = self->plot;
+  tprof_plot_breakdown_use_groups (&plot, hosts);
+  csv = tprof_plot_breakdown_to_csv (&plot);
+  tprof_plot_breakdown_groups_free (hosts);
+  return csv;
 }
 
 static void

@@ -1,4 +1,4 @@
-/* tprof-host-item.c — TprofHostItem: a host of the rank filter list; "active" and "inconsistent" are bound to its check button. */
+/* tprof-host-item.c — TprofHostItem: a host of the rank filter list, labelled with its ranks, holding their rows once expanded. */
 /* SPDX-License-Identifier: MIT */
 
 #include "config.h"
@@ -10,110 +10,35 @@
 
 struct _TprofHostItem
 {
-  GObject       parent_instance;
-  gsize         group;
-  char         *label;
-  const gint32 *ranks;
-  gsize         n_ranks;
-  gboolean      active;
-  gboolean      inconsistent;
-  GListModel   *children;
+  TprofCheckItem  parent_instance;
+  GListModel     *children;
 };
 
-enum {
-  PROP_0,
-  PROP_LABEL,
-  PROP_ACTIVE,
-  PROP_INCONSISTENT,
-  N_PROPS
-};
-
-static GParamSpec *properties[N_PROPS];
-
-G_DEFINE_FINAL_TYPE (TprofHostItem, tprof_host_item, G_TYPE_OBJECT)
+G_DEFINE_FINAL_TYPE (TprofHostItem, tprof_host_item, TPROF_TYPE_CHECK_ITEM)
 
 static void
-tprof_host_item_finalize (GObject *object)
+tprof_host_item_dispose (GObject *object)
 {
   TprofHostItem *self = (TprofHostItem *)object;
 
-  g_free (self->label);
   g_clear_object (&self->children);
 
-  G_OBJECT_CLASS (tprof_host_item_parent_class)->finalize (object);
-}
-
-static void
-tprof_host_item_get_property (GObject    *object,
-                              guint       prop_id,
-                              GValue     *value,
-                              GParamSpec *pspec)
-{
-  TprofHostItem *self = TPROF_HOST_ITEM (object);
-
-  switch (prop_id)
-    {
-    case PROP_LABEL:
-      g_value_set_string (value, self->label);
-      break;
-    case PROP_ACTIVE:
-      g_value_set_boolean (value, self->active);
-      break;
-    case PROP_INCONSISTENT:
-      g_value_set_boolean (value, self->inconsistent);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
-}
-
-static void
-tprof_host_item_set_property (GObject      *object,
-                              guint         prop_id,
-                              const GValue *value,
-                              GParamSpec   *pspec)
-{
-  TprofHostItem *self = TPROF_HOST_ITEM (object);
-
-  switch (prop_id)
-    {
-    case PROP_ACTIVE:
-      /* a click: the host's ranks all follow, so it is no longer mixed */
-      _tprof_host_item_set_state (self, g_value_get_boolean (value), FALSE);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-    }
+  G_OBJECT_CLASS (tprof_host_item_parent_class)->dispose (object);
 }
 
 static void
 tprof_host_item_class_init (TprofHostItemClass *klass)
 {
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->finalize = tprof_host_item_finalize;
-  object_class->get_property = tprof_host_item_get_property;
-  object_class->set_property = tprof_host_item_set_property;
-
-  properties[PROP_LABEL] =
-    g_param_spec_string ("label", NULL, NULL, NULL, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
-  properties[PROP_ACTIVE] =
-    g_param_spec_boolean ("active", NULL, NULL, TRUE,
-                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  properties[PROP_INCONSISTENT] =
-    g_param_spec_boolean ("inconsistent", NULL, NULL, FALSE,
-                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  g_object_class_install_properties (object_class, N_PROPS, properties);
+  G_OBJECT_CLASS (klass)->dispose = tprof_host_item_dispose;
 }
 
 static void
 tprof_host_item_init (TprofHostItem *self)
 {
-  self->active = TRUE;
 }
 
 TprofHostItem *
-_tprof_host_item_new (gsize         group,
+_tprof_host_item_new (GByteArray   *mask,
                       const char   *name,
                       const gint32 *ranks,
                       gsize         n_ranks)
@@ -121,58 +46,11 @@ _tprof_host_item_new (gsize         group,
   TprofHostItem *self = g_object_new (TPROF_TYPE_HOST_ITEM, NULL);
   g_autofree char *escaped = tprof_escape_text (name);
   g_autofree char *expr = tprof_rank_expr_format (ranks, n_ranks);
-
-  self->group = group;
-  self->ranks = ranks;
-  self->n_ranks = n_ranks;
   /* Translators: a host in the rank filter list, then its ranks ("512-519") */
-  self->label = g_strdup_printf (_("%s · ranks %s"), escaped, expr);
+  char *label = g_strdup_printf (_("%s · ranks %s"), escaped, expr);
+
+  _tprof_check_item_setup (TPROF_CHECK_ITEM (self), mask, ranks, n_ranks, label);
   return self;
-}
-
-const gint32 *
-_tprof_host_item_get_ranks (TprofHostItem *self,
-                            gsize         *n_ranks)
-{
-  g_return_val_if_fail (TPROF_IS_HOST_ITEM (self), NULL);
-  *n_ranks = self->n_ranks;
-  return self->ranks;
-}
-
-const char *
-_tprof_host_item_get_label (TprofHostItem *self)
-{
-  g_return_val_if_fail (TPROF_IS_HOST_ITEM (self), NULL);
-  return self->label;
-}
-
-gboolean
-_tprof_host_item_get_active (TprofHostItem *self)
-{
-  g_return_val_if_fail (TPROF_IS_HOST_ITEM (self), FALSE);
-  return self->active;
-}
-
-void
-_tprof_host_item_set_state (TprofHostItem *self,
-                            gboolean       active,
-                            gboolean       inconsistent)
-{
-  g_return_if_fail (TPROF_IS_HOST_ITEM (self));
-
-  active = !!active;
-  inconsistent = !!inconsistent;
-  /* "inconsistent" first: whoever hears "active" sees the whole state */
-  if (self->inconsistent != inconsistent)
-    {
-      self->inconsistent = inconsistent;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_INCONSISTENT]);
-    }
-  if (self->active != active)
-    {
-      self->active = active;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACTIVE]);
-    }
 }
 
 GListModel *

@@ -2,27 +2,19 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
-#include <gio/gio.h>
+#include "tprof-check-item.h"
 
 G_BEGIN_DECLS
 
 #define TPROF_TYPE_HOST_ITEM (tprof_host_item_get_type ())
-G_DECLARE_FINAL_TYPE (TprofHostItem, tprof_host_item, TPROF, HOST_ITEM, GObject)
+G_DECLARE_FINAL_TYPE (TprofHostItem, tprof_host_item, TPROF, HOST_ITEM, TprofCheckItem)
 
-/* Host @group of the topology, called @name, holding the @n_ranks ranks
- * @ranks (ascending; not copied: they must outlive the item). */
-TprofHostItem *_tprof_host_item_new            (gsize          group,
+/* A host called @name, holding the @n_ranks ranks @ranks (ascending; not
+ * copied: they must outlive the item), shown where @mask is set. */
+TprofHostItem *_tprof_host_item_new            (GByteArray    *mask,
                                                 const char    *name,
                                                 const gint32  *ranks,
                                                 gsize          n_ranks);
-const gint32  *_tprof_host_item_get_ranks      (TprofHostItem *self,
-                                                gsize         *n_ranks);
-const char    *_tprof_host_item_get_label      (TprofHostItem *self);
-gboolean       _tprof_host_item_get_active     (TprofHostItem *self);
-/* Sets "active" (all its ranks shown) and "inconsistent" (some). */
-void           _tprof_host_item_set_state      (TprofHostItem *self,
-                                                gboolean       active,
-                                                gboolean       inconsistent);
 /* Its ranks' items, made the first time it is expanded; NULL before. */
 GListModel    *_tprof_host_item_get_children   (TprofHostItem *self);
 void           _tprof_host_item_set_children   (TprofHostItem *self,

@@ -20,12 +20,15 @@ struct _TprofRankChart
    * where it has no samples); NULL: none */
   double            *baseline_sum;
   double            *baseline_mean;
+  TprofRankSummary  *base;           /* the baseline's ranks, for bars of hosts */
+  gsize              n_base;
 
   /* the ranks gathered by host when they outnumber bars of
    * TPROF_PLOT_RANKS_MIN_BAR px, or NULL; made for room bars and metric */
   TprofPlotRankGroups *groups;
   guint              room;
   TprofPlotRankMetric groups_metric;
+  double            *groups_baseline;  /* comparing: the baseline's value of each bar's host, or NULL */
   /* the straggler the bar names, when it is a host (NULL: none) */
   char              *group_name;
   int32_t           *group_ranks;
@@ -50,20 +53,49 @@ static guint signals[N_SIGNALS];
 G_DEFINE_FINAL_TYPE (TprofRankChart, tprof_rank_chart, TPROF_TYPE_CHART)
 
 static void
+tprof_rank_chart_clear_groups (TprofRankChart *self)
+{
+  g_clear_pointer (&self->groups, tprof_plot_rank_groups_free);
+  g_clear_pointer (&self->groups_baseline, g_free);
+  self->room = 0;
+}
+
+/* Comparing: the baseline's value of each bar's host (of a run's, the
+ * host shown), for a mark on each bar as on bars of ranks. */
+static void
+tprof_rank_chart_group_baseline (TprofRankChart      *self,
+                                 const TprofTopology *topo)
+{
+  g_autofree TprofRankSummary *shown = NULL;
+
+  g_clear_pointer (&self->groups_baseline, g_free);
+  if (self->groups == NULL || self->baseline_sum == NULL || self->base == NULL)
+    return;
+  shown = g_new (TprofRankSummary, self->groups->n_bars);
+  if (!tprof_topology_bar_summaries (topo, self->groups->level, self->groups->bars, self->groups->n_bars,
+                                     self->base, self->n_base, shown))
+    return;
+  self->groups_baseline = g_new (double, self->groups->n_bars);
+  for (guint b = 0; b < self->groups->n_bars; b++)
+    self->groups_baseline[b] = self->groups_metric == TPROF_PLOT_RANK_MEAN ? shown[b].mean : shown[b].sum;
+}
+
+static void
 tprof_rank_chart_recompute (TprofChart *chart)
 {
   TprofRankChart *self = TPROF_RANK_CHART (chart);
   const TprofOperationIndex *index = _tprof_chart_get_index (chart);
 
   const TprofOperationIndex *base_index = _tprof_chart_get_baseline_index (chart);
-  g_autofree TprofRankSummary *base = NULL;
-  gsize n_base = 0;
+  const TprofRankSummary *base;
+  gsize n_base;
 
   g_clear_pointer (&self->ranks, free);
   g_clear_pointer (&self->baseline_sum, g_free);
   g_clear_pointer (&self->baseline_mean, g_free);
-  g_clear_pointer (&self->groups, tprof_plot_rank_groups_free);
-  self->room = 0;
+  g_clear_pointer (&self->base, free);
+  self->n_base = 0;
+  tprof_rank_chart_clear_groups (self);
   self->n_ranks = 0;
 
   if (index != NULL)
@@ -72,9 +104,12 @@ tprof_rank_chart_recompute (TprofChart *chart)
   if (self->ranks == NULL || base_index == NULL || !_tprof_chart_get_baseline_same_world (chart))
     return;
   /* rank by rank: both runs ascending by rank */
-  base = tprof_operation_index_rank_summaries (base_index, _tprof_chart_get_baseline_mask (chart), &n_base);
-  if (base == NULL)
+  self->base = tprof_operation_index_rank_summaries (base_index, _tprof_chart_get_baseline_mask (chart),
+                                                     &self->n_base);
+  if (self->base == NULL)
     return;
+  base = self->base;
+  n_base = self->n_base;
   self->baseline_sum = g_new (double, MAX (self->n_ranks, 1));
   self->baseline_mean = g_new (double, MAX (self->n_ranks, 1));
   for (gsize i = 0, j = 0; i < self->n_ranks; i++)
@@ -110,7 +145,10 @@ tprof_rank_chart_fill_plot (TprofRankChart *self,
       plot->baseline_label = _tprof_chart_get_baseline_label (TPROF_CHART (self));
     }
   if (self->groups != NULL)
-    tprof_plot_ranks_use_groups (plot, self->groups);
+    {
+      tprof_plot_ranks_use_groups (plot, self->groups);
+      plot->baseline = self->groups_baseline;
+    }
 }
 
 /* Bars of TPROF_PLOT_RANKS_MIN_BAR px that fit @plot's data area. */
@@ -147,9 +185,9 @@ tprof_rank_chart_fit_bars (TprofRankChart       *self,
   room = bars_room (&plot, width, height, theme);
   if (room == self->room && metric == self->groups_metric)
     return;
+  tprof_rank_chart_clear_groups (self);
   self->room = room;
   self->groups_metric = metric;
-  g_clear_pointer (&self->groups, tprof_plot_rank_groups_free);
   self->groups = tprof_plot_rank_groups_new (self->ranks, self->n_ranks, topo, metric, room);
   if (self->groups == NULL)
     return;
@@ -160,6 +198,7 @@ tprof_rank_chart_fit_bars (TprofRankChart       *self,
       tprof_plot_rank_groups_free (self->groups);
       self->groups = tprof_plot_rank_groups_new (self->ranks, self->n_ranks, topo, metric, room);
     }
+  tprof_rank_chart_group_baseline (self, topo);
 }
 
 static const char *
@@ -317,7 +356,8 @@ tprof_rank_chart_dispose (GObject *object)
   g_clear_pointer (&self->ranks, free);
   g_clear_pointer (&self->baseline_sum, g_free);
   g_clear_pointer (&self->baseline_mean, g_free);
-  g_clear_pointer (&self->groups, tprof_plot_rank_groups_free);
+  g_clear_pointer (&self->base, free);
+  tprof_rank_chart_clear_groups (self);
   g_clear_pointer (&self->metric, g_free);
   g_clear_pointer (&self->group_name, g_free);
   g_clear_pointer (&self->group_ranks, g_free);
@@ -424,6 +464,14 @@ _tprof_rank_chart_get_groups (TprofRankChart *self)
   g_return_val_if_fail (TPROF_IS_RANK_CHART (self), NULL);
   _tprof_chart_refresh (TPROF_CHART (self));
   return self->groups;
+}
+
+const double *
+_tprof_rank_chart_get_groups_baseline (TprofRankChart *self)
+{
+  g_return_val_if_fail (TPROF_IS_RANK_CHART (self), NULL);
+  _tprof_chart_refresh (TPROF_CHART (self));
+  return self->groups_baseline;
 }
 
 void

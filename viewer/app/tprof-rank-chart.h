@@ -15,6 +15,9 @@ const TprofRankSummary *_tprof_rank_chart_get_rank_summaries (TprofRankChart *se
 
 /* The bars of hosts drawn last, or NULL when the bars are ranks. */
 const TprofPlotRankGroups *_tprof_rank_chart_get_groups (TprofRankChart *self);
+/* Comparing, with bars of hosts: the baseline's value of each bar's host
+ * (NaN where it has no samples), marked on the bar; NULL otherwise. */
+const double              *_tprof_rank_chart_get_groups_baseline (TprofRankChart *self);
 /* The straggler the bar names when it is a group of ranks (a host): its
  * ranks that stand out are marked, and the chart names it; NULL: none. */
 void                    _tprof_rank_chart_set_straggler_group (TprofRankChart *self,

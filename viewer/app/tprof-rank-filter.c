@@ -23,9 +23,9 @@ struct _TprofRankFilter
   GListStore  *roots;       /* TprofHostItem per host, or TprofRankItem per rank without hosts */
   gboolean     by_host;
   char       **hostnames;   /* one per rank, or NULL: a host name in the entry selects its ranks */
-  GByteArray  *mask;
+  GByteArray  *mask;          /* shared with the items, which read their check from it */
   guint        n_selected;
-  gboolean     syncing;       /* the items are being set from the mask: their changes are not the user's */
+  GHashTable  *bound;         /* the items shown in a row: times bound; the only ones told of a change */
   /* the masks (GBytes) shown before each focus on a rank or host, the
    * latest last; the user's own change of the filter forgets them */
   GPtrArray   *previous;
@@ -99,44 +99,17 @@ tprof_rank_filter_clear_error (TprofRankFilter *self)
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
 }
 
-/* A host's check: all its ranks shown, or some. */
-static void
-host_item_sync (TprofRankFilter *self,
-                TprofHostItem   *host)
-{
-  gsize n, shown = 0;
-  const gint32 *ranks = _tprof_host_item_get_ranks (host, &n);
-  GListModel *children = _tprof_host_item_get_children (host);
-
-  for (gsize i = 0; i < n; i++)
-    shown += self->mask->data[ranks[i]] != 0;
-  _tprof_host_item_set_state (host, shown == n && n > 0, shown > 0 && shown < n);
-  for (guint i = 0; children != NULL && i < g_list_model_get_n_items (children); i++)
-    {
-      g_autoptr(TprofRankItem) item = g_list_model_get_item (children, i);
-
-      _tprof_rank_item_set_active (item, self->mask->data[_tprof_rank_item_get_rank (item)]);
-    }
-}
-
-/* Every item made so far set from the mask. */
+/* The rows on screen follow the mask; the other items read it when
+ * bound, so that a change costs the rows shown, not the 12 500 hosts. */
 static void
 tprof_rank_filter_sync_items (TprofRankFilter *self)
 {
-  GListModel *roots = G_LIST_MODEL (self->roots);
+  GHashTableIter iter;
+  gpointer item;
 
-  self->syncing = TRUE;
-  for (guint i = 0; i < g_list_model_get_n_items (roots); i++)
-    {
-      g_autoptr(GObject) item = g_list_model_get_item (roots, i);
-
-      if (TPROF_IS_HOST_ITEM (item))
-        host_item_sync (self, TPROF_HOST_ITEM (item));
-      else
-        _tprof_rank_item_set_active (TPROF_RANK_ITEM (item),
-                                     self->mask->data[_tprof_rank_item_get_rank (TPROF_RANK_ITEM (item))]);
-    }
-  self->syncing = FALSE;
+  g_hash_table_iter_init (&iter, self->bound);
+  while (g_hash_table_iter_next (&iter, &item, NULL))
+    _tprof_check_item_notify_state (item);
 }
 
 /* Sets @rank's place in the mask; TRUE when that changed it. */
@@ -152,46 +125,29 @@ mask_set (TprofRankFilter *self,
   return TRUE;
 }
 
+/* A host or rank checked or unchecked: all its ranks follow. */
 static void
-item_active_cb (TprofRankItem   *item,
-                GParamSpec      *pspec,
-                TprofRankFilter *self)
+item_toggled_cb (TprofCheckItem  *item,
+                 gboolean         active,
+                 TprofRankFilter *self)
 {
-  if (self->syncing || !mask_set (self, _tprof_rank_item_get_rank (item), _tprof_rank_item_get_active (item)))
-    return;
-  tprof_rank_filter_sync_items (self);
-  tprof_rank_filter_emit_changed (self);
-}
-
-/* A host checked or unchecked: all its ranks follow. */
-static void
-host_active_cb (TprofHostItem   *host,
-                GParamSpec      *pspec,
-                TprofRankFilter *self)
-{
-  gboolean active = _tprof_host_item_get_active (host);
   gboolean changed = FALSE;
   gsize n;
-  const gint32 *ranks = _tprof_host_item_get_ranks (host, &n);
+  const gint32 *ranks = _tprof_check_item_get_ranks (item, &n);
 
-  if (self->syncing)
-    return;
   for (gsize i = 0; i < n; i++)
-    changed |= mask_set (self, ranks[i], active);
+    if ((guint) ranks[i] < self->mask->len)
+      changed |= mask_set (self, ranks[i], active);
   tprof_rank_filter_sync_items (self);
   if (changed)
     tprof_rank_filter_emit_changed (self);
 }
 
-static TprofRankItem *
-rank_item_new (TprofRankFilter *self,
-               int              rank,
-               const char      *hostname)
+static gpointer
+item_connect (TprofRankFilter *self,
+              gpointer         item)
 {
-  TprofRankItem *item = _tprof_rank_item_new (rank, hostname);
-
-  _tprof_rank_item_set_active (item, self->mask->data[rank]);
-  g_signal_connect_object (item, "notify::active", G_CALLBACK (item_active_cb), self, 0);
+  g_signal_connect_object (item, "toggled", G_CALLBACK (item_toggled_cb), self, 0);
   return item;
 }
 
@@ -213,10 +169,10 @@ create_children_cb (gpointer item,
   if (_tprof_host_item_get_children (host) != NULL)
     return g_object_ref (_tprof_host_item_get_children (host));
   store = g_list_store_new (TPROF_TYPE_RANK_ITEM);
-  ranks = _tprof_host_item_get_ranks (host, &n);
+  ranks = _tprof_check_item_get_ranks (TPROF_CHECK_ITEM (host), &n);
   for (gsize i = 0; i < n; i++)
     {
-      g_autoptr(TprofRankItem) rank = rank_item_new (self, ranks[i], NULL);
+      g_autoptr(TprofRankItem) rank = item_connect (self, _tprof_rank_item_new (self->mask, ranks[i], NULL));
 
       g_list_store_append (store, rank);
     }
@@ -239,15 +195,17 @@ fill_roots (TprofRankFilter *self,
       {
         gsize n;
         const gint32 *ranks = tprof_topology_group_ranks (topo, TPROF_TOPOLOGY_HOST, g, &n);
-        TprofHostItem *host = _tprof_host_item_new (g, tprof_topology_group_name (topo, TPROF_TOPOLOGY_HOST, g),
-                                                    ranks, n);
+        const char *name = tprof_topology_group_name (topo, TPROF_TOPOLOGY_HOST, g);
 
-        g_signal_connect_object (host, "notify::active", G_CALLBACK (host_active_cb), self, 0);
-        g_ptr_array_add (items, host);
+        g_ptr_array_add (items, item_connect (self, _tprof_host_item_new (self->mask, name, ranks, n)));
       }
   else
     for (int r = 0; r < world; r++)
-      g_ptr_array_add (items, rank_item_new (self, r, _tprof_profile_get_hostname (self->profile, r)));
+      {
+        const char *host = _tprof_profile_get_hostname (self->profile, r);
+
+        g_ptr_array_add (items, item_connect (self, _tprof_rank_item_new (self->mask, r, host)));
+      }
   g_list_store_splice (self->roots, 0, g_list_model_get_n_items (G_LIST_MODEL (self->roots)),
                        items->pdata, items->len);
 }
@@ -268,8 +226,6 @@ fill_idle_cb (gpointer data)
 
   self->fill_source = 0;
   fill_roots (self, (int) self->mask->len);
-  /* the mask may have changed meanwhile */
-  tprof_rank_filter_sync_items (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -368,7 +324,6 @@ _tprof_rank_filter_update_hosts (TprofRankFilter *self,
   g_list_store_remove_all (self->roots);
   g_set_object (&self->profile, profile);
   fill_roots (self, (int) world);
-  tprof_rank_filter_sync_items (self);
 }
 
 GBytes *
@@ -637,29 +592,24 @@ bind_row_cb (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
              gpointer                  user_data)
 {
+  TprofRankFilter *self = user_data;
   GtkTreeListRow *row = gtk_list_item_get_item (list_item);
   GObject *item = gtk_tree_list_row_get_item (row);
   GtkWidget *expander = gtk_list_item_get_child (list_item);
   GtkWidget *check = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
-  GBinding *binding, *mixed = NULL;
+  GBinding *binding, *mixed;
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
-  if (TPROF_IS_HOST_ITEM (item))
-    {
-      gtk_check_button_set_label (GTK_CHECK_BUTTON (check), _tprof_host_item_get_label (TPROF_HOST_ITEM (item)));
-      mixed = g_object_bind_property (item, "inconsistent", check, "inconsistent", G_BINDING_SYNC_CREATE);
-    }
-  else
-    {
-      gtk_check_button_set_label (GTK_CHECK_BUTTON (check), _tprof_rank_item_get_label (TPROF_RANK_ITEM (item)));
-      gtk_check_button_set_inconsistent (GTK_CHECK_BUTTON (check), FALSE);
-    }
+  gtk_check_button_set_label (GTK_CHECK_BUTTON (check), _tprof_check_item_get_label (TPROF_CHECK_ITEM (item)));
+  mixed = g_object_bind_property (item, "inconsistent", check, "inconsistent", G_BINDING_SYNC_CREATE);
   binding = g_object_bind_property (item, "active", check, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
   /* held: a binding whose item went first (a new profile) is gone otherwise */
   g_object_set_data_full (G_OBJECT (list_item), "tprof-binding", g_object_ref (binding), g_object_unref);
-  if (mixed != NULL)
-    g_object_set_data_full (G_OBJECT (list_item), "tprof-mixed", g_object_ref (mixed), g_object_unref);
-  g_object_unref (item);
+  g_object_set_data_full (G_OBJECT (list_item), "tprof-mixed", g_object_ref (mixed), g_object_unref);
+  /* told of every change while on screen */
+  g_hash_table_insert (self->bound, item,
+                       GUINT_TO_POINTER (GPOINTER_TO_UINT (g_hash_table_lookup (self->bound, item)) + 1));
+  g_object_set_data_full (G_OBJECT (list_item), "tprof-item", item, g_object_unref);
 }
 
 static void
@@ -667,8 +617,15 @@ unbind_row_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
                gpointer                  user_data)
 {
+  TprofRankFilter *self = user_data;
   GtkWidget *expander = gtk_list_item_get_child (list_item);
+  g_autoptr(GObject) item = g_object_steal_data (G_OBJECT (list_item), "tprof-item");
+  guint times = item != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (self->bound, item)) : 0;
 
+  if (times > 1)
+    g_hash_table_insert (self->bound, item, GUINT_TO_POINTER (times - 1));
+  else if (item != NULL)
+    g_hash_table_remove (self->bound, item);
   for (guint i = 0; i < 2; i++)
     {
       GBinding *binding = g_object_steal_data (G_OBJECT (list_item), i == 0 ? "tprof-binding" : "tprof-mixed");
@@ -721,6 +678,7 @@ tprof_rank_filter_finalize (GObject *object)
   g_byte_array_unref (self->mask);
   g_ptr_array_unref (self->previous);
   g_strfreev (self->hostnames);
+  g_hash_table_unref (self->bound);
 
   G_OBJECT_CLASS (tprof_rank_filter_parent_class)->finalize (object);
 }
@@ -764,13 +722,14 @@ tprof_rank_filter_init (TprofRankFilter *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->mask = g_byte_array_new ();
+  self->bound = g_hash_table_new (NULL, NULL);
   self->previous = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
   self->roots = g_list_store_new (G_TYPE_OBJECT);
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), NULL);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), NULL);
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), self);
   gtk_list_view_set_factory (self->list_view, factory);
   g_object_unref (factory);
 

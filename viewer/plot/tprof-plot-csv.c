@@ -138,7 +138,8 @@ tprof_plot_breakdown_to_csv (const TprofPlotBreakdown *plot)
   GString *out;
 
   g_return_val_if_fail (plot != NULL, NULL);
-  out = g_string_new ("rank");
+  /* bars of hosts are named by their hosts */
+  out = g_string_new (plot->bar_labels != NULL ? "host" : "rank");
   for (guint p = 0; p < plot->n_parts; p++)
     {
       g_string_append_c (out, ',');
@@ -147,7 +148,10 @@ tprof_plot_breakdown_to_csv (const TprofPlotBreakdown *plot)
   g_string_append_c (out, '\n');
   for (guint r = 0; r < plot->n_ranks; r++)
     {
-      g_string_append_printf (out, "%d", plot->ranks[r]);
+      if (plot->bar_labels != NULL)
+        tprof_csv_append_text (out, plot->bar_labels[r]);
+      else
+        g_string_append_printf (out, "%d", plot->ranks[r]);
       for (guint p = 0; p < plot->n_parts; p++)
         csv_append_value (out, plot->values[(gsize) p * plot->n_ranks + r]);
       g_string_append_c (out, '\n');

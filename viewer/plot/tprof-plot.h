@@ -156,7 +156,8 @@ TprofPlotRankGroups *tprof_plot_rank_groups_new  (const TprofRankSummary *ranks,
                                                   TprofPlotRankMetric     metric,
                                                   guint                   max_bars);
 void                 tprof_plot_rank_groups_free (TprofPlotRankGroups *groups);
-/* Makes @plot draw @groups' bars instead of its ranks (no baseline). */
+/* Makes @plot draw @groups' bars instead of its ranks (no baseline: set
+ * plot->baseline to the baseline's value of each bar after). */
 void                 tprof_plot_ranks_use_groups (TprofPlotRanks            *plot,
                                                   const TprofPlotRankGroups *groups);
 
@@ -606,7 +607,8 @@ void tprof_plot_stream_abort (TprofPlotStream *stream);
  * heat map: rank,first,last,duration|deviation, a line per cell with
  * samples (host,... when its rows are hosts: row_labels); trend: first,last[,start],ranks,min,p5,median,p95,max,
  * rolling_median,rank_R... (start: against the timeline);
- * breakdown: rank, then a column per part. */
+ * breakdown: rank (host, its bar's label, when its bars are hosts), then
+ * a column per part. */
 char *tprof_plot_heatmap_to_csv   (const TprofPlotHeatmap   *plot);
 char *tprof_plot_trend_to_csv     (const TprofPlotTrend     *plot);
 char *tprof_plot_breakdown_to_csv (const TprofPlotBreakdown *plot);

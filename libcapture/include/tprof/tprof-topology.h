@@ -159,6 +159,20 @@ TPROF_EXPORT size_t tprof_topology_group_bars (const TprofTopology    *topo,
                                                size_t                  max_bars,
                                                TprofGroupBar          *out);
 
+/* What the @n_bars bars @bars (of tprof_topology_group_bars(), @level)
+ * show, taken from other rank summaries @ranks (@n_ranks, ascending; a
+ * baseline run's, of the same world): each bar's top_group summarised
+ * over its ranks in @ranks as tprof_topology_group_bars() does.
+ * A group without samples there gets count 0 and NaN sum and mean.
+ * Writes @out (@n_bars entries); false when memory is exhausted. */
+TPROF_EXPORT bool tprof_topology_bar_summaries (const TprofTopology    *topo,
+                                                size_t                  level,
+                                                const TprofGroupBar    *bars,
+                                                size_t                  n_bars,
+                                                const TprofRankSummary *ranks,
+                                                size_t                  n_ranks,
+                                                TprofRankSummary       *out);
+
 /* The columns of breakdown @b (its ranks) gathered by the groups of
  * @level into at most @max_bars bars of consecutive groups, as
  * tprof_topology_group_bars() gathers a per-rank chart's: a bar of one
