@@ -394,6 +394,7 @@ test_follow_late_host (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *before = NULL;
   g_autofree char *after = NULL;
+  g_autofree char *lone = NULL;
 
   job_make (&job);
   grow_with (&job, "start-without", "3", NULL);
@@ -403,6 +404,9 @@ test_follow_late_host (void)
   before = host_rows (window);
   g_assert_nonnull (strstr (before, _("no spill file")));
   g_assert_null (strstr (before, "?"));
+  /* one rank under it, said in the singular */
+  lone = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · rank %s", "%s · ranks %s", 1), _("no spill file"), "3");
+  g_assert_nonnull (strstr (before, lone));
   shoot (window, "follow-no-file-host.png");
   g_assert_true (_tprof_rank_filter_apply_expression (window->rank_filter, "1-3", &error));
   g_assert_no_error (error);

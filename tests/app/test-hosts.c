@@ -530,8 +530,8 @@ test_hosts_rank_list (void)
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   TprofWindow *window = open_sized (path, 1000, 700);
   TprofHeatmapView *view = _tprof_charts_panel_get_heatmap (window->charts);
-  g_autofree char *host_0 = g_strdup_printf (_("%s · ranks %s"), "node000", "0-7");
-  g_autofree char *host_64 = g_strdup_printf (_("%s · ranks %s"), "node064", "512-519");
+  g_autofree char *host_0 = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · rank %s", "%s · ranks %s", 8), "node000", "0-7");
+  g_autofree char *host_64 = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · rank %s", "%s · ranks %s", 8), "node064", "512-519");
   g_autofree char *rank_515 = g_strdup_printf (_("Rank %d"), 515);
   g_autoptr(GtkTreeListRow) row = NULL;
   GtkCheckButton *check;
@@ -625,7 +625,7 @@ test_hosts_many_ranks (void)
 {
   g_autofree char *path = make_scenario_steps ("slow-node", 100000, 2);
   TprofWindow *window = open_sized (path, 1000, 700);
-  g_autofree char *host = g_strdup_printf (_("%s · ranks %s"), "node6250", "50000-50007");
+  g_autofree char *host = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · rank %s", "%s · ranks %s", 8), "node6250", "50000-50007");
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   const TprofPlotRankGroups *groups;
   TprofPlotArea area;

@@ -47,7 +47,8 @@ _tprof_host_item_new (GByteArray   *mask,
   g_autofree char *escaped = tprof_escape_text (name);
   g_autofree char *expr = tprof_rank_expr_format (ranks, n_ranks);
   /* Translators: a host in the rank filter list, then its ranks ("512-519") */
-  char *label = g_strdup_printf (_("%s · ranks %s"), escaped, expr);
+  char *label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · rank %s", "%s · ranks %s", n_ranks),
+                                 escaped, expr);
 
   _tprof_check_item_setup (TPROF_CHECK_ITEM (self), mask, ranks, n_ranks, label);
   return self;
