@@ -150,6 +150,7 @@ typedef struct
   uint64_t            at;      /* file offset of the next byte */
   uint32_t            crc;
   char               *buffer;
+  size_t              capacity;
   size_t              used;
   TprofError         *error;
 } ColumnStream;
@@ -197,11 +198,11 @@ stream_put (ColumnStream *cs,
             const void   *data,
             size_t        bytes)
 {
-  if (cs->used + bytes > COLUMN_STREAM_BUFFER)
+  if (cs->used + bytes > cs->capacity)
     {
       if (stream_flush (cs) < 0)
         return -1;
-      if (bytes >= COLUMN_STREAM_BUFFER / 4)
+      if (bytes >= cs->capacity / 4)
         return stream_put_in_place (cs, data, bytes);
     }
   cs->crc = _tprof_crc32c (cs->crc, data, bytes);
@@ -237,9 +238,10 @@ columns_write_samples (TprofProfileWriter *w,
                        TprofColumn         c,
                        TprofH5Field        f,
                        char               *buffer,
+                       size_t              capacity,
                        TprofError         *error)
 {
-  ColumnStream cs = { w, l->offset[c], 0, buffer, 0, error };
+  ColumnStream cs = { w, l->offset[c], 0, buffer, capacity, 0, error };
   size_t size = _tprof_column_value_size (c);
 
   for (size_t k = 0; k < l->n_ops; k++)
@@ -266,14 +268,18 @@ _tprof_columns_writer_samples (TprofProfileWriter *w,
     { TPROF_COL_STARTS, TPROF_H5_FIELD_STARTS },
     { TPROF_COL_THREADS, TPROF_H5_FIELD_THREADS },
   };
-  char *buffer = malloc (COLUMN_STREAM_BUFFER);
+  /* no larger than the largest column; on a huge page when it is the
+   * whole 1 MiB (see _tprof_malloc_array_paged()) */
+  size_t size = l->n_samples * sizeof (double) < COLUMN_STREAM_BUFFER ? (size_t) l->n_samples * sizeof (double)
+                : COLUMN_STREAM_BUFFER;
+  char *buffer = _tprof_malloc_array_paged (size, 1, false);
   int result = 0;
 
   if (buffer == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing samples", w->path);
   for (size_t i = 0; result == 0 && i < sizeof samples / sizeof samples[0]; i++)
     if (l->present[samples[i].c])
-      result = columns_write_samples (w, l, samples[i].c, samples[i].f, buffer, error);
+      result = columns_write_samples (w, l, samples[i].c, samples[i].f, buffer, size, error);
   free (buffer);
   return result;
 }
@@ -388,7 +394,7 @@ _tprof_columns_writer_tables (TprofProfileWriter *w,
                               TprofError         *error)
 {
   size_t most = (l->n_ops > l->n_segments ? l->n_ops : l->n_segments) + 1;
-  void *scratch = malloc (most * sizeof (double));
+  void *scratch = _tprof_malloc_array_paged (most, sizeof (double), false);
   int result = 0;
 
   if (scratch == NULL)

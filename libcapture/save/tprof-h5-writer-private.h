@@ -119,15 +119,21 @@ int  _tprof_save_temp_link (int         fd,
  * ignored: a sweep only tidies. */
 void _tprof_save_temp_sweep (const char *dir);
 
-/* Roughly the bytes an operation of @n samples adds to a file: its rows
- * of every column (the format's table says their sizes; a segment per
- * rank, at most one per sample) and a short name. Only the first
+/* The segments of an operation of @n samples (a rank's samples each): at
+ * most one per rank, at most one per sample, and one when it is empty. */
+uint64_t _tprof_save_operation_segments (size_t n,
+                                         int    world_size);
+/* Roughly the bytes @k operations add to a file, with @segments segments,
+ * @samples samples of which @timeline_samples have starts and threads:
+ * their rows of every column (the format's table says their sizes) and
+ * short names; UINT64_MAX when that overflows. Only the first
  * reservation uses it: every later one is grown to what HDF5 is about
  * to allocate, so an estimate that falls short costs a second
- * posix_fallocate(), and one too large costs freeing the excess. */
-uint64_t _tprof_save_operation_estimate (size_t n,
-                                         bool   timeline,
-                                         int    world_size);
+ * reservation, and one too large costs freeing the excess. */
+uint64_t _tprof_save_operations_estimate (uint64_t k,
+                                          uint64_t segments,
+                                          uint64_t samples,
+                                          uint64_t timeline_samples);
 
 /* Reserves the file's space (@pt's skeleton, @operations bytes estimated
  * for the operations, a margin), then writes the skeleton (root
