@@ -32,7 +32,16 @@
  *    datasets, whatever the number of operations, allocated early and
  *    never filled by HDF5: we pwrite() the tables and the samples at their
  *    offsets, the samples straight from the profile's arrays, while the
- *    statistics the tables cache are computed. */
+ *    statistics the tables cache are computed.
+ *
+ * A file estimated at TPROF_SAVE_IMAGE_MAX or less is built as one image
+ * in memory instead (tprof-save-image.c): the reservation is memory, so
+ * HDF5's writes still cannot fail; HDF5 writes through the descriptor
+ * driver into the image, we copy the columns into it, and the commit
+ * writes it with one pwrite() before the fsync(). No reservation on disk,
+ * no cut of its excess and no small writes of HDF5's reach the file
+ * system, whose bookkeeping of each cost milliseconds; a full disk fails
+ * at that one write, with nothing to undo but the unnamed file. */
 /* TprofSaveFile, the temporary file: tprof-save-shell-internal.h. */
 
 /* Room for one operation's runs, a run per rank at most: its rows and
@@ -64,14 +73,16 @@ int  _tprof_save_file_create_named (TprofSaveFile *file,
 /* Makes @fapl open the temporary file: by its name with HDF5's sec2
  * driver, or, unnamed, through its descriptor; the name to give H5Fopen()
  * in *@name. 0, or -1. */
-int  _tprof_save_file_set_driver (const TprofSaveFile *file,
+int  _tprof_save_file_set_driver (TprofSaveFile       *file,
                                   hid_t                fapl,
                                   const char         **name);
 /* Makes @fapl open the file of descriptor @fd, whatever name H5Fopen() is
- * given (it must be one that exists: HDF5 looks at it), as sec2 would.
+ * given (it must be one that exists: HDF5 looks at it), as sec2 would;
+ * with @image (not NULL), the image in memory of that file instead.
  * 0, or -1. (tprof-h5-fd-driver.c) */
-int  _tprof_h5_fd_driver_set (hid_t fapl,
-                              int   fd);
+int  _tprof_h5_fd_driver_set (hid_t          fapl,
+                              int            fd,
+                              TprofSaveFile *image);
 /* Makes sure the first @size bytes of the file have disk space (growing a
  * reservation by at least an eighth, so that it grows rarely). 0, or -1
  * with @error and the earlier reservation kept. */
@@ -92,6 +103,37 @@ int  _tprof_save_file_commit (TprofSaveFile *file,
                               TprofError    *error);
 /* Closes and removes the temporary file; @file cleared. */
 void _tprof_save_file_abandon (TprofSaveFile *file);
+
+/* The image in memory of a small file (tprof-save-image.c): one write
+ * and one fsync at commit, instead of HDF5's small writes, a reservation
+ * on disk and the cut of its excess, each of which costs milliseconds
+ * of the file system's bookkeeping. */
+/* Images up to this estimated size are built in memory (larger ones are
+ * written in place: an image would double the memory a save takes). */
+#define TPROF_SAVE_IMAGE_MAX ((uint64_t) 64 << 20)
+/* Makes @file an image in memory, unless TPROF_SAVE_NO_IMAGE is set (for
+ * the tests of the path larger files take). Call before anything is
+ * written or reserved. */
+void _tprof_save_image_start (TprofSaveFile *file);
+/* Grows the image to @size bytes at least (zeros past what was written).
+ * 0, or -1 with errno. */
+int  _tprof_save_image_reserve (TprofSaveFile *file,
+                                size_t         size);
+/* Copies @size bytes of @data to @offset, growing the image as needed.
+ * 0, or -1 with errno. */
+int  _tprof_save_image_write (TprofSaveFile *file,
+                              const void    *data,
+                              size_t         size,
+                              uint64_t       offset);
+/* Copies @size bytes at @offset to @buffer: zeros past the image's end. */
+void _tprof_save_image_read (const TprofSaveFile *file,
+                             void                *buffer,
+                             size_t               size,
+                             uint64_t             offset);
+/* Writes the image's first @size bytes (@size -1: all it holds) to the
+ * file, and frees it. 0, or -1 with errno. */
+int  _tprof_save_image_flush (TprofSaveFile *file,
+                              off_t          size);
 
 /* A new temporary file "<@dir>/.tprof-HOST-PID-XXXXXX" (HOST: 8 hex digits
  * standing for this host), opened read-write; its malloc'd name in @path.

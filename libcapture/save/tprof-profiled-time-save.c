@@ -370,6 +370,7 @@ tprof_profiled_time_save (const TprofProfiledTime *pt,
 {
   TprofSaveFile out;
   off_t size = 0;
+  uint64_t operations;
 
   tprof_error_clear (error);
   if (pt == NULL || path == NULL || path[0] == '\0')
@@ -379,7 +380,10 @@ tprof_profiled_time_save (const TprofProfiledTime *pt,
   /* the temporary file first: an unwritable place fails before any work */
   if (_tprof_save_file_create (&out, path, error) < 0)
     return -1;
-  if (_tprof_save_start (pt, &out, tprof_profiled_time_operations_estimate (pt), error) < 0 ||
+  operations = tprof_profiled_time_operations_estimate (pt);
+  if (operations <= TPROF_SAVE_IMAGE_MAX)
+    _tprof_save_image_start (&out);
+  if (_tprof_save_start (pt, &out, operations, error) < 0 ||
       tprof_profiled_time_save_body (pt, &out, &size, error) < 0)
     {
       _tprof_save_file_abandon (&out);

@@ -87,7 +87,12 @@ typedef struct
                           * (and, before, HDF5's in-memory skeleton's) */
   bool        linked;    /* @tmp_path names it now */
   int         fd;
-  off_t       reserved;  /* bytes allocated on disk from offset 0 */
+  off_t       reserved;  /* bytes allocated on disk (or in @image) from offset 0 */
+  /* An image of the file in memory, or NULL: every write, ours and
+   * HDF5's, lands there, and the commit writes it to @fd at once
+   * (tprof-save-image.c). */
+  char       *image;
+  size_t      image_end;  /* bytes written or cut to: the file's size */
 } TprofSaveFile;
 
 /* The temporary file of a parallel save while the ranks fill it. */
