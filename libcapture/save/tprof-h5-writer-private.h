@@ -115,7 +115,8 @@ void _tprof_save_file_abandon (TprofSaveFile *file);
  * the tests of the path larger files take). Call before anything is
  * written or reserved. */
 void _tprof_save_image_start (TprofSaveFile *file);
-/* Grows the image to @size bytes at least (zeros past what was written).
+/* Grows the image to @size bytes at least (what lies past its end reads
+ * as zeros).
  * 0, or -1 with errno. */
 int  _tprof_save_image_reserve (TprofSaveFile *file,
                                 size_t         size);

@@ -34,8 +34,9 @@ _tprof_save_image_reserve (TprofSaveFile *file,
       errno = ENOMEM;
       return -1;
     }
+  /* what lies past the end is never read: reads there give zeros, and a
+   * write past it zeroes the gap first */
   memcpy (grown, file->image, file->image_end);
-  memset (grown + file->image_end, 0, size - file->image_end);
   free (file->image);
   file->image = grown;
   file->reserved = (off_t) size;
