@@ -80,7 +80,10 @@ fd_open (const char *name,
       return NULL;
     }
   file->image = config->image;
-  file->eof = file->image != NULL ? (haddr_t) file->image->image_end : (haddr_t) st.st_size;
+  /* created (truncated), the file is empty to HDF5 whatever space is
+   * reserved in it: sec2 would cut it, which would free the reservation */
+  file->eof = flags & H5F_ACC_TRUNC ? 0
+              : file->image != NULL ? (haddr_t) file->image->image_end : (haddr_t) st.st_size;
   file->dev = st.st_dev;
   file->ino = st.st_ino;
   return &file->pub;

@@ -22,9 +22,9 @@
  *  - the temporary file's space is reserved first (posix_fallocate, which
  *    glibc emulates where the file system cannot), before HDF5 sees it:
  *    a full disk or a file size limit fails there, with nothing to undo;
- *  - a skeleton (root attributes, the columns' groups) built in memory
- *    is written by us, then HDF5 opens the file and writes only metadata,
- *    always inside the reservation: before it creates the columns the
+ *  - HDF5 creates the file through its descriptor (tprof-h5-fd-driver.c,
+ *    which keeps the reservation where sec2 would truncate it) and writes
+ *    only metadata, always inside the reservation: before it creates the columns the
  *    reservation is grown to HDF5's end of allocation plus a bound on
  *    what they can allocate, and a failure to grow it stops the save with
  *    everything HDF5 may write still inside reserved space;
@@ -70,9 +70,8 @@ int  _tprof_save_file_create (TprofSaveFile *file,
 int  _tprof_save_file_create_named (TprofSaveFile *file,
                                     const char    *path,
                                     TprofError    *error);
-/* Makes @fapl open the temporary file: by its name with HDF5's sec2
- * driver, or, unnamed, through its descriptor; the name to give H5Fopen()
- * in *@name. 0, or -1. */
+/* Makes @fapl open the temporary file through its descriptor (or its
+ * image in memory); the name to give H5Fcreate() in *@name. 0, or -1. */
 int  _tprof_save_file_set_driver (TprofSaveFile       *file,
                                   hid_t                fapl,
                                   const char         **name);
@@ -178,10 +177,10 @@ uint64_t _tprof_save_operations_estimate (uint64_t k,
                                           uint64_t samples,
                                           uint64_t timeline_samples);
 
-/* Reserves the file's space (@pt's skeleton, @operations bytes estimated
- * for the operations, a margin), then writes the skeleton (root
- * attributes, the columns' empty groups): both are plain I/O of ours, so a full
- * disk fails here before HDF5 touches the file. 0, or -1 with @error. */
+/* Reserves the file's space: what creating it takes
+ * (_tprof_profile_writer_root_bound()), @operations bytes estimated for
+ * the operations and the writer's margins, so that a full disk fails
+ * here, before HDF5 touches the file. 0, or -1 with @error. */
 int _tprof_save_start (const TprofProfiledTime *pt,
                        TprofSaveFile           *out,
                        uint64_t                 operations,
@@ -219,24 +218,18 @@ typedef struct
 /* Datasets up to this size live in their object header. */
 #define TPROF_H5_COMPACT_MAX 4096
 
-/* The skeleton of @pt's file (root attributes, the empty groups of the
- * columns) in a
- * malloc'd buffer, built in memory: HDF5 does no I/O. Returns 0 with the
- * buffer and its size, or -1 with @error. */
-int _tprof_profile_writer_skeleton (const TprofProfiledTime *pt,
-                                    const char              *path,
-                                    const char              *tmp_path,
-                                    void                   **image,
-                                    size_t                  *size,
-                                    TprofError              *error);
+/* A bound on what creating @pt's file takes: the superblock, the root
+ * group and its attributes, the columns' empty groups. */
+uint64_t _tprof_profile_writer_root_bound (const TprofProfiledTime *pt);
 
-/* Opens @out's file (holding a skeleton) with HDF5. 0, or -1 with @error
- * and nothing open. */
-int _tprof_profile_writer_open (TprofProfileWriter *w,
-                                const char         *path,
-                                TprofSaveFile      *out,
-                                int                 world_size,
-                                TprofError         *error);
+/* Has HDF5 create @out's file (its space reserved: _tprof_save_start())
+ * through its descriptor, with @pt's root attributes and the columns'
+ * empty groups. 0, or -1 with @error and nothing open. */
+int _tprof_profile_writer_create (TprofProfileWriter      *w,
+                                  const TprofProfiledTime *pt,
+                                  const char              *path,
+                                  TprofSaveFile           *out,
+                                  TprofError              *error);
 
 /* Grows the reservation to HDF5's end of allocation plus @upcoming bytes:
  * call before anything that may allocate up to @upcoming bytes. */

@@ -77,27 +77,14 @@ _tprof_save_start (const TprofProfiledTime *pt,
                    uint64_t                 operations,
                    TprofError              *error)
 {
-  TprofH5Guard guard;
-  void *skeleton = NULL;
-  size_t size = 0;
-  /* the skeleton, the operations and the margins the writer keeps, so
-   * that its reservations fall within this one */
+  /* what creating the file takes, the operations and the margins the
+   * writer keeps, so that its reservations fall within this one */
   uint64_t estimate;
-  int result;
 
-  _tprof_h5_enter (&guard);
-  result = _tprof_profile_writer_skeleton (pt, out->path, out->tmp_path, &skeleton, &size, error);
-  _tprof_h5_leave (&guard);
-  if (result < 0)
-    return -1;
-  if (__builtin_add_overflow ((uint64_t) size + TPROF_H5_WRITER_MARGIN, operations, &estimate)
+  if (__builtin_add_overflow (_tprof_profile_writer_root_bound (pt) + TPROF_H5_WRITER_MARGIN, operations, &estimate)
       || estimate > (uint64_t) INT64_MAX)
-    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: the file would be too large", out->path);
-  else if (_tprof_save_file_reserve (out, (off_t) estimate, error) < 0 ||
-           _tprof_save_file_pwrite (out, skeleton, size, 0, error) < 0)
-    result = -1;
-  free (skeleton);
-  return result;
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: the file would be too large", out->path);
+  return _tprof_save_file_reserve (out, (off_t) estimate, error);
 }
 
 /* The profile's operations as the writer stores them: checked, grouped
@@ -348,7 +335,7 @@ tprof_profiled_time_save_body (const TprofProfiledTime *pt,
   int result;
 
   _tprof_h5_enter (&guard);
-  result = _tprof_profile_writer_open (&w, out->path, out, tprof_profiled_time_world_size (pt), error);
+  result = _tprof_profile_writer_create (&w, pt, out->path, out, error);
   if (result == 0)
     result = save_prepare (&w, pt, &so, error);
   if (result == 0)

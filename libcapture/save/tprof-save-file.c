@@ -163,10 +163,10 @@ _tprof_save_file_set_driver (TprofSaveFile *file,
                              hid_t                fapl,
                              const char         **name)
 {
-  /* unnamed, HDF5 is given the directory's name, which it only looks at */
+  /* unnamed, HDF5 is given the directory's name, which it only looks at;
+   * through the descriptor, not by name with the sec2 driver, whose
+   * create would truncate the file and lose its reservation */
   *name = file->linked ? file->tmp_path : file->dir;
-  if (file->linked && file->image == NULL)
-    return H5Pset_fapl_sec2 (fapl) < 0 ? -1 : 0;
   return _tprof_h5_fd_driver_set (fapl, file->fd, file->image != NULL ? file : NULL);
 }
 

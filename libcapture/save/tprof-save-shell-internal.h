@@ -83,8 +83,7 @@ typedef struct
   char       *target;    /* @path with symbolic links followed: what is replaced */
   char       *dir;       /* the directory of @target */
   char       *tmp_path;  /* "<dir>/.tprof-XXXXXX": short, whatever the target's length */
-  bool        unnamed;   /* O_TMPFILE: @tmp_path is the name it takes when linked
-                          * (and, before, HDF5's in-memory skeleton's) */
+  bool        unnamed;   /* O_TMPFILE: @tmp_path is the name it takes when linked */
   bool        linked;    /* @tmp_path names it now */
   int         fd;
   off_t       reserved;  /* bytes allocated on disk (or in @image) from offset 0 */

@@ -22,7 +22,7 @@ tprof_save_shell_body (TprofSaveShell          *shell,
   int result;
 
   _tprof_h5_enter (&guard);
-  result = _tprof_profile_writer_open (&w, shell->file.path, &shell->file, world_size, error);
+  result = _tprof_profile_writer_create (&w, info, shell->file.path, &shell->file, error);
   if (result == 0)
     result = _tprof_columns_layout_init (&l, ops, n_ops, world_size, shell->file.path, error);
   if (result == 0)
