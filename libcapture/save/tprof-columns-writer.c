@@ -88,7 +88,11 @@ columns_create_names (TprofProfileWriter *w,
                        w->str_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (dset >= 0 && (l->n_ops == 0 || columns_write_names (dset, w->str_type, names, l->n_ops) >= 0))
     result = 0;
-  _tprof_h5_close (dset);
+  /* kept open for its checksum */
+  if (result == 0)
+    l->dset[TPROF_COL_OP_NAME] = dset;
+  else
+    _tprof_h5_close (dset);
   _tprof_h5_close (space);
   free (names);
   return result;
@@ -133,7 +137,7 @@ _tprof_columns_writer_create (TprofProfileWriter *w,
       result = info->type == TPROF_COLTYPE_STRING
                ? columns_create_names (w, l, error)
                : _tprof_profile_writer_add_room (w, columns_group (w, c), info->name, columns_file_type (c),
-                                                 (size_t) n, &l->offset[c]);
+                                                 (size_t) n, &l->offset[c], &l->dset[c]);
       if (result < 0)
         return error != NULL && error->code != 0 ? -1
                : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot create the column %s", info->path);
@@ -284,19 +288,32 @@ _tprof_columns_writer_samples (TprofProfileWriter *w,
   return result;
 }
 
+void
+_tprof_columns_writer_close (TprofColumnsLayout *l)
+{
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      if (l->dset[c] > 0)
+        _tprof_h5_close (l->dset[c]);
+      l->dset[c] = 0;
+    }
+}
+
 int
 _tprof_columns_writer_checksum (TprofProfileWriter       *w,
                                 const TprofColumnsLayout *l,
                                 TprofColumn               c,
                                 TprofError               *error)
 {
-  hid_t dset = H5Dopen2 (columns_group (w, c), _tprof_columns[c].name, H5P_DEFAULT);
+  /* open since its creation: no look-up by name */
+  hid_t dset = l->dset[c] > 0 ? l->dset[c] : H5Dopen2 (columns_group (w, c), _tprof_columns[c].name, H5P_DEFAULT);
   hid_t attr = dset >= 0 ? H5Acreate2 (dset, TPROF_FORMAT_CRC_ATTR, H5T_STD_U32LE, w->scalar, H5P_DEFAULT,
                                        H5P_DEFAULT) : -1;
   herr_t status = attr >= 0 ? H5Awrite (attr, H5T_NATIVE_UINT32, &l->crc[c]) : -1;
 
   _tprof_h5_close (attr);
-  _tprof_h5_close (dset);
+  if (dset != l->dset[c])
+    _tprof_h5_close (dset);
   if (status < 0)
     return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write the checksum of %s",
                             _tprof_columns[c].path);

@@ -266,13 +266,15 @@ int _tprof_profile_writer_add_array (TprofProfileWriter *w,
 /* Creates the 1-D dataset @name of @n values of @file_type in @group,
  * contiguous, allocated and never written: room another writer fills
  * (a rank of a parallel save). Its file offset in *@offset (UINT64_MAX
- * when @n is 0). 0, or -1 (HDF5's message). */
+ * when @n is 0); the dataset left open in *@kept unless that is NULL.
+ * 0, or -1 (HDF5's message). */
 int _tprof_profile_writer_add_room (TprofProfileWriter *w,
                                     hid_t               group,
                                     const char         *name,
                                     hid_t               file_type,
                                     size_t              n,
-                                    uint64_t           *offset);
+                                    uint64_t           *offset,
+                                    hid_t              *kept);
 
 /* Scalar attributes of @obj. 0 or -1. */
 int _tprof_profile_writer_string_attr (TprofProfileWriter *w,
@@ -305,6 +307,7 @@ typedef struct
   bool                 present[TPROF_N_COLUMNS];
   uint64_t             offset[TPROF_N_COLUMNS];  /* of value 0 in the file; UINT64_MAX: HDF5 writes */
   uint32_t             crc[TPROF_N_COLUMNS];
+  hid_t                dset[TPROF_N_COLUMNS];  /* kept open from their creation; 0: none */
 } TprofColumnsLayout;
 
 /* Lays out @ops: segments from each operation's ranks (data) or, for
@@ -327,6 +330,9 @@ int _tprof_columns_writer_create (TprofProfileWriter *w,
 /* Writes the sample columns from the operations' data, with their
  * checksums into l->crc. Plain pwrite(), no HDF5: may run in another
  * thread while HDF5 writes the tables. 0, or -1 with @error. */
+/* Closes the columns' datasets that the writer kept open (before HDF5
+ * closes the file; again harmless). */
+void _tprof_columns_writer_close (TprofColumnsLayout *l);
 int _tprof_columns_writer_samples (TprofProfileWriter       *w,
                                    TprofColumnsLayout       *l,
                                    TprofError               *error);

@@ -342,6 +342,7 @@ tprof_profiled_time_save_body (const TprofProfiledTime *pt,
     result = save_columns (&w, pt, &so, &l, error);
   if (result == 0)
     result = _tprof_profile_writer_add_ranks (&w, pt, error);
+  _tprof_columns_writer_close (&l);
   if (w.file >= 0 && _tprof_profile_writer_close (&w, size, error) < 0)
     result = -1;
   _tprof_h5_leave (&guard);
