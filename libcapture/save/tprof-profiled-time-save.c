@@ -89,52 +89,52 @@ _tprof_save_start (const TprofProfiledTime *pt,
 
 /* The profile's operations as the writer stores them: checked, grouped
  * by rank (copies where they were not), their caches computed later.
- * The four arrays lie in one zeroed block: for many operations a few
- * huge pages, not a fresh 4 KiB page per 30 operations, whose faults
- * cost more than the save's own work on some virtual machines. */
+ * The parts, caches and copies lie in one zeroed block, and the caches'
+ * per-rank arrays in another: for many operations a few huge pages, not
+ * a fresh 4 KiB page per 30 operations, whose faults cost more than the
+ * save's own work on some virtual machines. */
 typedef struct
 {
   void                *block;
   TprofOperationParts *parts;
   TprofCachedStats    *caches;
   TprofGatheredTime  **copies;
-  int64_t             *rank_block;  /* every cache's per-rank arrays */
+  int64_t             *rank_block;  /* every cache's per-rank arrays, or NULL */
   size_t               n;      /* operations prepared, whose copies to free */
   size_t               n_cached;  /* operations whose caches to clear */
 } SaveOperations;
 
-/* The block of @so for @k_ops operations of @world_size ranks. false
- * when memory is exhausted or the sizes overflow. */
+/* Per-rank arrays up to this size are zeroed on huge pages; larger ones
+ * (many ranks) come zeroed from calloc(), whose untouched pages cost
+ * nothing (a rank without samples leaves most of its values alone). */
+#define SAVE_RANK_BLOCK_PAGED ((size_t) 64 << 20)
+
+/* The blocks of @so for @k_ops operations of @world_size ranks. false
+ * when memory is exhausted; without the per-rank block (too large) each
+ * cache allocates its own arrays. */
 static bool
 save_operations_alloc (SaveOperations *so,
                        size_t          k_ops,
                        int             world_size)
 {
   size_t n = k_ops + 1;
-  size_t sizes[4] = { sizeof *so->parts, sizeof *so->caches, sizeof *so->copies, sizeof *so->rank_block };
-  size_t counts[4] = { n, n, n, 0 };
-  size_t offsets[4], total = 0;
+  /* each size is a multiple of 8: each array stays aligned */
+  size_t parts = n * sizeof *so->parts, caches = n * sizeof *so->caches, copies = n * sizeof *so->copies;
+  size_t per_op = (size_t) world_size * TPROF_CACHED_STATS_ARRAYS, ranks;
   char *block;
 
-  if (__builtin_mul_overflow (n, (size_t) world_size * TPROF_CACHED_STATS_ARRAYS, &counts[3]))
+  if (n > SIZE_MAX / (sizeof *so->parts + sizeof *so->caches + sizeof *so->copies))
     return false;
-  for (int i = 0; i < 4; i++)
-    {
-      size_t bytes;
-
-      /* every size is a multiple of 8: each array stays aligned */
-      offsets[i] = total;
-      if (__builtin_mul_overflow (counts[i], sizes[i], &bytes) || __builtin_add_overflow (total, bytes, &total))
-        return false;
-    }
-  block = _tprof_malloc_array_paged (total, 1, true);
+  block = _tprof_malloc_array_paged (parts + caches + copies, 1, true);
   if (block == NULL)
     return false;
   so->block = block;
-  so->parts = (TprofOperationParts *) (block + offsets[0]);
-  so->caches = (TprofCachedStats *) (block + offsets[1]);
-  so->copies = (TprofGatheredTime **) (block + offsets[2]);
-  so->rank_block = (int64_t *) (block + offsets[3]);
+  so->parts = (TprofOperationParts *) block;
+  so->caches = (TprofCachedStats *) (block + parts);
+  so->copies = (TprofGatheredTime **) (block + parts + caches);
+  if (per_op > 0 && !__builtin_mul_overflow (k_ops, per_op * sizeof (int64_t), &ranks) && ranks > 0)
+    so->rank_block = ranks <= SAVE_RANK_BLOCK_PAGED ? _tprof_malloc_array_paged (ranks, 1, true)
+                     : calloc (ranks, 1);
   return true;
 }
 
@@ -145,6 +145,7 @@ save_operations_clear (SaveOperations *so)
     tprof_gathered_time_free (so->copies[k]);
   for (size_t k = 0; k < so->n_cached; k++)
     _tprof_cached_stats_clear (&so->caches[k]);
+  free (so->rank_block);
   free (so->block);
 }
 
@@ -227,12 +228,13 @@ save_statistics (int                      world_size,
   bool have_scratch = _tprof_cached_scratch_init (&scratch, world_size);
   int result = 0;
 
-  /* every operation's per-rank arrays lie in one block (save_prepare()),
-   * not five allocations each, and one scratch serves their runs */
+  /* every operation's per-rank arrays lie in one block where it could be
+   * had (save_prepare()), not five allocations each, and one scratch
+   * serves their runs */
   for (size_t k = 0; result == 0 && k < so->n; k++)
     {
       const TprofGatheredTime *gt = so->copies[k] != NULL ? so->copies[k] : tprof_profiled_time_nth (pt, k);
-      int64_t *storage = so->rank_block + k * per_op;
+      int64_t *storage = so->rank_block != NULL ? so->rank_block + k * per_op : NULL;
 
       if (!_tprof_cached_stats_init (&so->caches[k], gt, world_size, storage, have_scratch ? &scratch : NULL))
         result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
