@@ -32,7 +32,7 @@ typedef struct
 static void
 bench_save (const BenchCase *c, const BenchColumns *columns, const char *path, const char *raw)
 {
-  double save[BENCH_RUNS], base[BENCH_RUNS];
+  double save[BENCH_RUNS], base[BENCH_RUNS], save_cpu[BENCH_RUNS], save_faults[BENCH_RUNS];
   double mb = bench_columns_bytes (columns) / 1e6;
   struct stat st;
 
@@ -40,13 +40,17 @@ bench_save (const BenchCase *c, const BenchColumns *columns, const char *path, c
     {
       TprofProfiledTime *pt = bench_profile_new (columns);
       TprofError error = { 0 };
-      double start;
+      double start, start_cpu, start_faults;
 
       bench_sync ();
+      start_faults = bench_page_faults ();
+      start_cpu = bench_cpu ();
       start = bench_now ();
       if (tprof_profiled_time_save (pt, path, &error) != 0)
         g_error ("%s", error.message);
       save[k] = bench_now () - start;
+      save_cpu[k] = bench_cpu () - start_cpu;
+      save_faults[k] = bench_page_faults () - start_faults;
       tprof_profiled_time_free (pt);
       bench_sync ();
       base[k] = bench_write_fsync (columns, raw);
@@ -54,6 +58,9 @@ bench_save (const BenchCase *c, const BenchColumns *columns, const char *path, c
   printf ("  save            %9.1f ms = %6.2fx write()+fsync of the %.2f MB of samples (%.1f ms; target %s)\n",
           bench_median (save, BENCH_RUNS) * 1e3, bench_median (save, BENCH_RUNS) / bench_median (base, BENCH_RUNS),
           mb, bench_median (base, BENCH_RUNS) * 1e3, c->save_target);
+  /* every thread's processor time (the statistics run beside the writes) */
+  printf ("  save, processor %9.1f ms (all threads), %.0f page faults\n", bench_median (save_cpu, BENCH_RUNS) * 1e3,
+          bench_median (save_faults, BENCH_RUNS));
 
   g_assert_cmpint (g_stat (path, &st), ==, 0);
   printf ("  file size       %9.2f MB = %6.2fx the samples + 1 KB per operation (%.2f MB; target <= 1x)\n",

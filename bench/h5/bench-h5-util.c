@@ -123,6 +123,15 @@ bench_cpu (void)
 }
 
 double
+bench_page_faults (void)
+{
+  struct rusage usage;
+
+  g_assert_cmpint (getrusage (RUSAGE_SELF, &usage), ==, 0);
+  return (double) usage.ru_minflt + (double) usage.ru_majflt;
+}
+
+double
 bench_now (void)
 {
   return g_get_monotonic_time () / 1e6;

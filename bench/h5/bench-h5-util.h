@@ -44,6 +44,9 @@ double bench_now (void);
  * on a crowded machine steadier than wall time, which counts the waits
  * for a processor. */
 double bench_cpu (void);
+/* Page faults of this process so far (each costs tens of microseconds on
+ * some virtual machines, which instruction counts do not show). */
+double bench_page_faults (void);
 /* sync(), so that one run's dirty pages are not written during the next. */
 void   bench_sync (void);
 /* The median of @v[0..@n) (reorders @v). */

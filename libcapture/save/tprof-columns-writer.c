@@ -88,7 +88,11 @@ columns_create_names (TprofProfileWriter *w,
                        w->str_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   if (dset >= 0 && (l->n_ops == 0 || columns_write_names (dset, w->str_type, names, l->n_ops) >= 0))
     result = 0;
-  _tprof_h5_close (dset);
+  /* kept open for its checksum */
+  if (result == 0)
+    l->dset[TPROF_COL_OP_NAME] = dset;
+  else
+    _tprof_h5_close (dset);
   _tprof_h5_close (space);
   free (names);
   return result;
@@ -133,7 +137,7 @@ _tprof_columns_writer_create (TprofProfileWriter *w,
       result = info->type == TPROF_COLTYPE_STRING
                ? columns_create_names (w, l, error)
                : _tprof_profile_writer_add_room (w, columns_group (w, c), info->name, columns_file_type (c),
-                                                 (size_t) n, &l->offset[c]);
+                                                 (size_t) n, &l->offset[c], &l->dset[c]);
       if (result < 0)
         return error != NULL && error->code != 0 ? -1
                : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot create the column %s", info->path);
@@ -150,6 +154,7 @@ typedef struct
   uint64_t            at;      /* file offset of the next byte */
   uint32_t            crc;
   char               *buffer;
+  size_t              capacity;
   size_t              used;
   TprofError         *error;
 } ColumnStream;
@@ -197,11 +202,11 @@ stream_put (ColumnStream *cs,
             const void   *data,
             size_t        bytes)
 {
-  if (cs->used + bytes > COLUMN_STREAM_BUFFER)
+  if (cs->used + bytes > cs->capacity)
     {
       if (stream_flush (cs) < 0)
         return -1;
-      if (bytes >= COLUMN_STREAM_BUFFER / 4)
+      if (bytes >= cs->capacity / 4)
         return stream_put_in_place (cs, data, bytes);
     }
   cs->crc = _tprof_crc32c (cs->crc, data, bytes);
@@ -237,9 +242,10 @@ columns_write_samples (TprofProfileWriter *w,
                        TprofColumn         c,
                        TprofH5Field        f,
                        char               *buffer,
+                       size_t              capacity,
                        TprofError         *error)
 {
-  ColumnStream cs = { w, l->offset[c], 0, buffer, 0, error };
+  ColumnStream cs = { w, l->offset[c], 0, buffer, capacity, 0, error };
   size_t size = _tprof_column_value_size (c);
 
   for (size_t k = 0; k < l->n_ops; k++)
@@ -266,16 +272,31 @@ _tprof_columns_writer_samples (TprofProfileWriter *w,
     { TPROF_COL_STARTS, TPROF_H5_FIELD_STARTS },
     { TPROF_COL_THREADS, TPROF_H5_FIELD_THREADS },
   };
-  char *buffer = malloc (COLUMN_STREAM_BUFFER);
+  /* no larger than the largest column; on a huge page when it is the
+   * whole 1 MiB (see _tprof_malloc_array_paged()) */
+  size_t size = l->n_samples * sizeof (double) < COLUMN_STREAM_BUFFER ? (size_t) l->n_samples * sizeof (double)
+                : COLUMN_STREAM_BUFFER;
+  char *buffer = _tprof_malloc_array_paged (size, 1, false);
   int result = 0;
 
   if (buffer == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing samples", w->path);
   for (size_t i = 0; result == 0 && i < sizeof samples / sizeof samples[0]; i++)
     if (l->present[samples[i].c])
-      result = columns_write_samples (w, l, samples[i].c, samples[i].f, buffer, error);
+      result = columns_write_samples (w, l, samples[i].c, samples[i].f, buffer, size, error);
   free (buffer);
   return result;
+}
+
+void
+_tprof_columns_writer_close (TprofColumnsLayout *l)
+{
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      if (l->dset[c] > 0)
+        _tprof_h5_close (l->dset[c]);
+      l->dset[c] = 0;
+    }
 }
 
 int
@@ -284,13 +305,15 @@ _tprof_columns_writer_checksum (TprofProfileWriter       *w,
                                 TprofColumn               c,
                                 TprofError               *error)
 {
-  hid_t dset = H5Dopen2 (columns_group (w, c), _tprof_columns[c].name, H5P_DEFAULT);
+  /* open since its creation: no look-up by name */
+  hid_t dset = l->dset[c] > 0 ? l->dset[c] : H5Dopen2 (columns_group (w, c), _tprof_columns[c].name, H5P_DEFAULT);
   hid_t attr = dset >= 0 ? H5Acreate2 (dset, TPROF_FORMAT_CRC_ATTR, H5T_STD_U32LE, w->scalar, H5P_DEFAULT,
                                        H5P_DEFAULT) : -1;
   herr_t status = attr >= 0 ? H5Awrite (attr, H5T_NATIVE_UINT32, &l->crc[c]) : -1;
 
   _tprof_h5_close (attr);
-  _tprof_h5_close (dset);
+  if (dset != l->dset[c])
+    _tprof_h5_close (dset);
   if (status < 0)
     return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write the checksum of %s",
                             _tprof_columns[c].path);
@@ -388,7 +411,7 @@ _tprof_columns_writer_tables (TprofProfileWriter *w,
                               TprofError         *error)
 {
   size_t most = (l->n_ops > l->n_segments ? l->n_ops : l->n_segments) + 1;
-  void *scratch = malloc (most * sizeof (double));
+  void *scratch = _tprof_malloc_array_paged (most, sizeof (double), false);
   int result = 0;
 
   if (scratch == NULL)

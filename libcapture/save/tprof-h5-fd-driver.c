@@ -19,17 +19,19 @@
 
 typedef struct
 {
-  H5FD_t  pub;   /* first: HDF5 sees this */
-  int     fd;
-  haddr_t eoa;
-  haddr_t eof;
-  dev_t   dev;
-  ino_t   ino;
+  H5FD_t         pub;   /* first: HDF5 sees this */
+  int            fd;
+  TprofSaveFile *image;  /* or NULL: the file is written in memory */
+  haddr_t        eoa;
+  haddr_t        eof;
+  dev_t          dev;
+  ino_t          ino;
 } FdFile;
 
 typedef struct
 {
-  int fd;
+  int            fd;
+  TprofSaveFile *image;
 } FdConfig;
 
 #define FD_MAXADDR ((haddr_t) INT64_MAX)
@@ -54,7 +56,7 @@ fd_fapl_free (void *config)
 static void *
 fd_fapl_get (H5FD_t *file)
 {
-  FdConfig config = { ((FdFile *) file)->fd };
+  FdConfig config = { ((FdFile *) file)->fd, ((FdFile *) file)->image };
 
   return fd_fapl_copy (&config);
 }
@@ -77,7 +79,11 @@ fd_open (const char *name,
       free (file);
       return NULL;
     }
-  file->eof = (haddr_t) st.st_size;
+  file->image = config->image;
+  /* created (truncated), the file is empty to HDF5 whatever space is
+   * reserved in it: sec2 would cut it, which would free the reservation */
+  file->eof = flags & H5F_ACC_TRUNC ? 0
+              : file->image != NULL ? (haddr_t) file->image->image_end : (haddr_t) st.st_size;
   file->dev = st.st_dev;
   file->ino = st.st_ino;
   return &file->pub;
@@ -162,6 +168,11 @@ fd_read (H5FD_t     *pub,
 
   if (addr > FD_MAXADDR || size > FD_MAXADDR - addr)
     return -1;
+  if (file->image != NULL)
+    {
+      _tprof_save_image_read (file->image, buffer, size, addr);
+      return 0;
+    }
   while (size > 0)
     {
       ssize_t got = pread (file->fd, bytes, size, (off_t) addr);
@@ -195,6 +206,13 @@ fd_write (H5FD_t     *pub,
 
   if (addr > FD_MAXADDR || size > FD_MAXADDR - addr)
     return -1;
+  if (file->image != NULL)
+    {
+      if (_tprof_save_image_write (file->image, buffer, size, addr) < 0)
+        return -1;
+      addr += size;
+      size = 0;
+    }
   while (size > 0)
     {
       ssize_t written = pwrite (file->fd, bytes, size, (off_t) addr);
@@ -221,7 +239,18 @@ fd_truncate (H5FD_t *pub,
 
   if (file->eoa == file->eof)
     return 0;
-  if (ftruncate (file->fd, (off_t) file->eoa) < 0)
+  if (file->image != NULL)
+    {
+      /* cut, or extended with zeros as ftruncate() would */
+      size_t end = file->image->image_end;
+
+      if (file->eoa > end && _tprof_save_image_reserve (file->image, (size_t) file->eoa) < 0)
+        return -1;
+      if (file->eoa > end)
+        memset (file->image->image + end, 0, (size_t) file->eoa - end);
+      file->image->image_end = (size_t) file->eoa;
+    }
+  else if (ftruncate (file->fd, (off_t) file->eoa) < 0)
     return -1;
   file->eof = file->eoa;
   return 0;
@@ -250,11 +279,12 @@ static const H5FD_class_t fd_class = {
 };
 
 int
-_tprof_h5_fd_driver_set (hid_t fapl,
-                         int   fd)
+_tprof_h5_fd_driver_set (hid_t          fapl,
+                         int            fd,
+                         TprofSaveFile *image)
 {
   static hid_t driver = -1;
-  FdConfig config = { fd };
+  FdConfig config = { fd, image };
 
   /* registered once (under the HDF5 guard), again if HDF5 was closed */
   if (driver < 0 || H5Iis_valid (driver) <= 0)

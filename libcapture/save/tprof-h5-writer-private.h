@@ -22,9 +22,9 @@
  *  - the temporary file's space is reserved first (posix_fallocate, which
  *    glibc emulates where the file system cannot), before HDF5 sees it:
  *    a full disk or a file size limit fails there, with nothing to undo;
- *  - a skeleton (root attributes, the columns' groups) built in memory
- *    is written by us, then HDF5 opens the file and writes only metadata,
- *    always inside the reservation: before it creates the columns the
+ *  - HDF5 creates the file through its descriptor (tprof-h5-fd-driver.c,
+ *    which keeps the reservation where sec2 would truncate it) and writes
+ *    only metadata, always inside the reservation: before it creates the columns the
  *    reservation is grown to HDF5's end of allocation plus a bound on
  *    what they can allocate, and a failure to grow it stops the save with
  *    everything HDF5 may write still inside reserved space;
@@ -32,7 +32,16 @@
  *    datasets, whatever the number of operations, allocated early and
  *    never filled by HDF5: we pwrite() the tables and the samples at their
  *    offsets, the samples straight from the profile's arrays, while the
- *    statistics the tables cache are computed. */
+ *    statistics the tables cache are computed.
+ *
+ * A file estimated at TPROF_SAVE_IMAGE_MAX or less is built as one image
+ * in memory instead (tprof-save-image.c): the reservation is memory, so
+ * HDF5's writes still cannot fail; HDF5 writes through the descriptor
+ * driver into the image, we copy the columns into it, and the commit
+ * writes it with one pwrite() before the fsync(). No reservation on disk,
+ * no cut of its excess and no small writes of HDF5's reach the file
+ * system, whose bookkeeping of each cost milliseconds; a full disk fails
+ * at that one write, with nothing to undo but the unnamed file. */
 /* TprofSaveFile, the temporary file: tprof-save-shell-internal.h. */
 
 /* Room for one operation's runs, a run per rank at most: its rows and
@@ -61,17 +70,18 @@ int  _tprof_save_file_create (TprofSaveFile *file,
 int  _tprof_save_file_create_named (TprofSaveFile *file,
                                     const char    *path,
                                     TprofError    *error);
-/* Makes @fapl open the temporary file: by its name with HDF5's sec2
- * driver, or, unnamed, through its descriptor; the name to give H5Fopen()
- * in *@name. 0, or -1. */
-int  _tprof_save_file_set_driver (const TprofSaveFile *file,
+/* Makes @fapl open the temporary file through its descriptor (or its
+ * image in memory); the name to give H5Fcreate() in *@name. 0, or -1. */
+int  _tprof_save_file_set_driver (TprofSaveFile       *file,
                                   hid_t                fapl,
                                   const char         **name);
 /* Makes @fapl open the file of descriptor @fd, whatever name H5Fopen() is
- * given (it must be one that exists: HDF5 looks at it), as sec2 would.
+ * given (it must be one that exists: HDF5 looks at it), as sec2 would;
+ * with @image (not NULL), the image in memory of that file instead.
  * 0, or -1. (tprof-h5-fd-driver.c) */
-int  _tprof_h5_fd_driver_set (hid_t fapl,
-                              int   fd);
+int  _tprof_h5_fd_driver_set (hid_t          fapl,
+                              int            fd,
+                              TprofSaveFile *image);
 /* Makes sure the first @size bytes of the file have disk space (growing a
  * reservation by at least an eighth, so that it grows rarely). 0, or -1
  * with @error and the earlier reservation kept. */
@@ -92,6 +102,38 @@ int  _tprof_save_file_commit (TprofSaveFile *file,
                               TprofError    *error);
 /* Closes and removes the temporary file; @file cleared. */
 void _tprof_save_file_abandon (TprofSaveFile *file);
+
+/* The image in memory of a small file (tprof-save-image.c): one write
+ * and one fsync at commit, instead of HDF5's small writes, a reservation
+ * on disk and the cut of its excess, each of which costs milliseconds
+ * of the file system's bookkeeping. */
+/* Images up to this estimated size are built in memory (larger ones are
+ * written in place: an image would double the memory a save takes). */
+#define TPROF_SAVE_IMAGE_MAX ((uint64_t) 64 << 20)
+/* Makes @file an image in memory, unless TPROF_SAVE_NO_IMAGE is set (for
+ * the tests of the path larger files take). Call before anything is
+ * written or reserved. */
+void _tprof_save_image_start (TprofSaveFile *file);
+/* Grows the image to @size bytes at least (what lies past its end reads
+ * as zeros).
+ * 0, or -1 with errno. */
+int  _tprof_save_image_reserve (TprofSaveFile *file,
+                                size_t         size);
+/* Copies @size bytes of @data to @offset, growing the image as needed.
+ * 0, or -1 with errno. */
+int  _tprof_save_image_write (TprofSaveFile *file,
+                              const void    *data,
+                              size_t         size,
+                              uint64_t       offset);
+/* Copies @size bytes at @offset to @buffer: zeros past the image's end. */
+void _tprof_save_image_read (const TprofSaveFile *file,
+                             void                *buffer,
+                             size_t               size,
+                             uint64_t             offset);
+/* Writes the image's first @size bytes (@size -1: all it holds) to the
+ * file, and frees it. 0, or -1 with errno. */
+int  _tprof_save_image_flush (TprofSaveFile *file,
+                              off_t          size);
 
 /* A new temporary file "<@dir>/.tprof-HOST-PID-XXXXXX" (HOST: 8 hex digits
  * standing for this host), opened read-write; its malloc'd name in @path.
@@ -119,20 +161,26 @@ int  _tprof_save_temp_link (int         fd,
  * ignored: a sweep only tidies. */
 void _tprof_save_temp_sweep (const char *dir);
 
-/* Roughly the bytes an operation of @n samples adds to a file: its rows
- * of every column (the format's table says their sizes; a segment per
- * rank, at most one per sample) and a short name. Only the first
+/* The segments of an operation of @n samples (a rank's samples each): at
+ * most one per rank, at most one per sample, and one when it is empty. */
+uint64_t _tprof_save_operation_segments (size_t n,
+                                         int    world_size);
+/* Roughly the bytes @k operations add to a file, with @segments segments,
+ * @samples samples of which @timeline_samples have starts and threads:
+ * their rows of every column (the format's table says their sizes) and
+ * short names; UINT64_MAX when that overflows. Only the first
  * reservation uses it: every later one is grown to what HDF5 is about
  * to allocate, so an estimate that falls short costs a second
- * posix_fallocate(), and one too large costs freeing the excess. */
-uint64_t _tprof_save_operation_estimate (size_t n,
-                                         bool   timeline,
-                                         int    world_size);
+ * reservation, and one too large costs freeing the excess. */
+uint64_t _tprof_save_operations_estimate (uint64_t k,
+                                          uint64_t segments,
+                                          uint64_t samples,
+                                          uint64_t timeline_samples);
 
-/* Reserves the file's space (@pt's skeleton, @operations bytes estimated
- * for the operations, a margin), then writes the skeleton (root
- * attributes, the columns' empty groups): both are plain I/O of ours, so a full
- * disk fails here before HDF5 touches the file. 0, or -1 with @error. */
+/* Reserves the file's space: what creating it takes
+ * (_tprof_profile_writer_root_bound()), @operations bytes estimated for
+ * the operations and the writer's margins, so that a full disk fails
+ * here, before HDF5 touches the file. 0, or -1 with @error. */
 int _tprof_save_start (const TprofProfiledTime *pt,
                        TprofSaveFile           *out,
                        uint64_t                 operations,
@@ -170,24 +218,18 @@ typedef struct
 /* Datasets up to this size live in their object header. */
 #define TPROF_H5_COMPACT_MAX 4096
 
-/* The skeleton of @pt's file (root attributes, the empty groups of the
- * columns) in a
- * malloc'd buffer, built in memory: HDF5 does no I/O. Returns 0 with the
- * buffer and its size, or -1 with @error. */
-int _tprof_profile_writer_skeleton (const TprofProfiledTime *pt,
-                                    const char              *path,
-                                    const char              *tmp_path,
-                                    void                   **image,
-                                    size_t                  *size,
-                                    TprofError              *error);
+/* A bound on what creating @pt's file takes: the superblock, the root
+ * group and its attributes, the columns' empty groups. */
+uint64_t _tprof_profile_writer_root_bound (const TprofProfiledTime *pt);
 
-/* Opens @out's file (holding a skeleton) with HDF5. 0, or -1 with @error
- * and nothing open. */
-int _tprof_profile_writer_open (TprofProfileWriter *w,
-                                const char         *path,
-                                TprofSaveFile      *out,
-                                int                 world_size,
-                                TprofError         *error);
+/* Has HDF5 create @out's file (its space reserved: _tprof_save_start())
+ * through its descriptor, with @pt's root attributes and the columns'
+ * empty groups. 0, or -1 with @error and nothing open. */
+int _tprof_profile_writer_create (TprofProfileWriter      *w,
+                                  const TprofProfiledTime *pt,
+                                  const char              *path,
+                                  TprofSaveFile           *out,
+                                  TprofError              *error);
 
 /* Grows the reservation to HDF5's end of allocation plus @upcoming bytes:
  * call before anything that may allocate up to @upcoming bytes. */
@@ -224,13 +266,15 @@ int _tprof_profile_writer_add_array (TprofProfileWriter *w,
 /* Creates the 1-D dataset @name of @n values of @file_type in @group,
  * contiguous, allocated and never written: room another writer fills
  * (a rank of a parallel save). Its file offset in *@offset (UINT64_MAX
- * when @n is 0). 0, or -1 (HDF5's message). */
+ * when @n is 0); the dataset left open in *@kept unless that is NULL.
+ * 0, or -1 (HDF5's message). */
 int _tprof_profile_writer_add_room (TprofProfileWriter *w,
                                     hid_t               group,
                                     const char         *name,
                                     hid_t               file_type,
                                     size_t              n,
-                                    uint64_t           *offset);
+                                    uint64_t           *offset,
+                                    hid_t              *kept);
 
 /* Scalar attributes of @obj. 0 or -1. */
 int _tprof_profile_writer_string_attr (TprofProfileWriter *w,
@@ -263,6 +307,7 @@ typedef struct
   bool                 present[TPROF_N_COLUMNS];
   uint64_t             offset[TPROF_N_COLUMNS];  /* of value 0 in the file; UINT64_MAX: HDF5 writes */
   uint32_t             crc[TPROF_N_COLUMNS];
+  hid_t                dset[TPROF_N_COLUMNS];  /* kept open from their creation; 0: none */
 } TprofColumnsLayout;
 
 /* Lays out @ops: segments from each operation's ranks (data) or, for
@@ -285,6 +330,9 @@ int _tprof_columns_writer_create (TprofProfileWriter *w,
 /* Writes the sample columns from the operations' data, with their
  * checksums into l->crc. Plain pwrite(), no HDF5: may run in another
  * thread while HDF5 writes the tables. 0, or -1 with @error. */
+/* Closes the columns' datasets that the writer kept open (before HDF5
+ * closes the file; again harmless). */
+void _tprof_columns_writer_close (TprofColumnsLayout *l);
 int _tprof_columns_writer_samples (TprofProfileWriter       *w,
                                    TprofColumnsLayout       *l,
                                    TprofError               *error);

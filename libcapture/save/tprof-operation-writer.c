@@ -104,14 +104,19 @@ _tprof_profile_writer_add_room (TprofProfileWriter *w,
                                 const char         *name,
                                 hid_t               file_type,
                                 size_t              n,
-                                uint64_t           *offset)
+                                uint64_t           *offset,
+                                hid_t              *kept)
 {
   hid_t dset = tprof_profile_writer_create_array (w, group, name, file_type, n, false);
   haddr_t at = dset >= 0 && n > 0 ? H5Dget_offset (dset) : HADDR_UNDEF;
+  int result = dset >= 0 && (n == 0 || at != HADDR_UNDEF) ? 0 : -1;
 
   *offset = at != HADDR_UNDEF ? (uint64_t) at : UINT64_MAX;
-  _tprof_h5_close (dset);
-  return dset >= 0 && (n == 0 || at != HADDR_UNDEF) ? 0 : -1;
+  if (kept != NULL && result == 0)
+    *kept = dset;
+  else
+    _tprof_h5_close (dset);
+  return result;
 }
 
 static const int32_t *sorting_ranks;  /* under the HDF5 lock, which makes it safe */

@@ -79,22 +79,6 @@ tprof_profile_writer_root_attrs (TprofProfileWriter      *w,
   return 0;
 }
 
-/* The groups of format 3's columns (docs/file-format.md). */
-static int
-tprof_profile_writer_create_groups (TprofProfileWriter *w,
-                                    hid_t               file)
-{
-  for (int g = 0; g < TPROF_N_COLUMN_GROUPS; g++)
-    {
-      hid_t group = H5Gcreate2 (file, _tprof_column_groups[g], w->lcpl, H5P_DEFAULT, H5P_DEFAULT);
-
-      _tprof_h5_close (group);
-      if (group < 0)
-        return -1;
-    }
-  return 0;
-}
-
 /* The types and property lists every object shares: made once. */
 static int
 tprof_profile_writer_init_lists (TprofProfileWriter *w)
@@ -135,69 +119,48 @@ tprof_profile_writer_init (TprofProfileWriter *w,
   *w = (TprofProfileWriter) { path, out, world_size, -1, { -1, -1, -1 }, -1, -1, -1, -1, -1, TPROF_H5_DEFERRED_BOUND };
 }
 
-int
-_tprof_profile_writer_skeleton (const TprofProfiledTime *pt,
-                                const char              *path,
-                                const char              *tmp_path,
-                                void                   **image,
-                                size_t                  *size,
-                                TprofError              *error)
+uint64_t
+_tprof_profile_writer_root_bound (const TprofProfiledTime *pt)
 {
-  TprofProfileWriter w;
-  hid_t fapl = H5Pcreate (H5P_FILE_ACCESS);
-  hid_t file = -1;
-  ssize_t got = -1;
+  /* the superblock, the root group and the empty groups take a few
+   * kilobytes; each attribute its header and its text */
+  uint64_t bound = (uint64_t) 16 << 10;
 
-  tprof_profile_writer_init (&w, path, NULL, tprof_profiled_time_world_size (pt));
-  *image = NULL;
-  /* in memory (no backing store), named after the unique temporary path
-   * so that it cannot clash with a file HDF5 has open at @path */
-  if (fapl >= 0 && H5Pset_fapl_core (fapl, 64 << 10, 0) >= 0 && tprof_profile_writer_init_lists (&w) == 0)
-    file = H5Fcreate (tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-  if (file >= 0 && tprof_profile_writer_root_attrs (&w, file, pt) == 0 &&
-      tprof_profile_writer_create_groups (&w, file) == 0 && H5Fflush (file, H5F_SCOPE_GLOBAL) >= 0)
-    got = H5Fget_file_image (file, NULL, 0);
-  if (got > 0 && (*image = malloc ((size_t) got)) != NULL &&
-      H5Fget_file_image (file, *image, (size_t) got) != got)
-    got = -1;
-  if (got <= 0 || *image == NULL)
-    _tprof_h5_error (error, TPROF_ERROR_NO_MEMORY, path, "cannot build the file's root in memory");
-  /* in memory, a close has nothing to fail on */
-  _tprof_h5_close (file);
-  _tprof_h5_close (fapl);
-  tprof_profile_writer_clear_lists (&w);
-  if (got > 0 && *image != NULL)
+  for (int a = 0; a < TPROF_N_ROOT_ATTRS; a++)
     {
-      *size = (size_t) got;
-      return 0;
+      const char *text;
+      long long number;
+
+      if (tprof_profile_writer_root_value (a, pt, "0000-00-00T00:00:00Z", &text, &number) && text != NULL)
+        bound += 256 + strlen (text);
     }
-  free (*image);
-  *image = NULL;
-  return -1;
+  return bound;
 }
 
 int
-_tprof_profile_writer_open (TprofProfileWriter *w,
-                            const char         *path,
-                            TprofSaveFile      *out,
-                            int                 world_size,
-                            TprofError         *error)
+_tprof_profile_writer_create (TprofProfileWriter      *w,
+                              const TprofProfiledTime *pt,
+                              const char              *path,
+                              TprofSaveFile           *out,
+                              TprofError              *error)
 {
   hid_t fapl = H5Pcreate (H5P_FILE_ACCESS);
   const char *name = NULL;
 
-  tprof_profile_writer_init (w, path, out, world_size);
+  tprof_profile_writer_init (w, path, out, tprof_profiled_time_world_size (pt));
   /* the temporary file is ours alone: no lock, which some file systems
-   * (Lustre, NFS) refuse */
+   * (Lustre, NFS) refuse; HDF5 writes it through its descriptor, so that
+   * the space reserved in it (or its image in memory) is kept */
   if (fapl >= 0 && _tprof_save_file_set_driver (out, fapl, &name) == 0 && H5Pset_file_locking (fapl, 0, 1) >= 0 &&
       tprof_profile_writer_init_lists (w) == 0)
-    w->file = H5Fopen (name, H5F_ACC_RDWR, fapl);
-  for (int g = 0; w->file >= 0 && g < TPROF_N_COLUMN_GROUPS; g++)
-    w->groups[g] = H5Gopen2 (w->file, _tprof_column_groups[g], H5P_DEFAULT);
+    w->file = H5Fcreate (name, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   _tprof_h5_close (fapl);
+  if (w->file >= 0 && tprof_profile_writer_root_attrs (w, w->file, pt) == 0)
+    for (int g = 0; g < TPROF_N_COLUMN_GROUPS; g++)
+      w->groups[g] = H5Gcreate2 (w->file, _tprof_column_groups[g], w->lcpl, H5P_DEFAULT, H5P_DEFAULT);
   if (w->file < 0 || w->groups[0] < 0 || w->groups[1] < 0 || w->groups[2] < 0)
     {
-      _tprof_h5_error (error, TPROF_ERROR_IO, path, "cannot open its temporary file with HDF5");
+      _tprof_h5_error (error, TPROF_ERROR_IO, path, "cannot create its temporary file with HDF5");
       _tprof_profile_writer_close (w, NULL, error);
       return -1;
     }

@@ -14,24 +14,39 @@
 #define SAVE_NAME_ESTIMATE 48
 
 uint64_t
-_tprof_save_operation_estimate (size_t n,
-                                bool   timeline,
+_tprof_save_operation_segments (size_t n,
                                 int    world_size)
 {
   /* a segment per rank at most, and no more than samples (an empty
    * operation still has its row) */
-  uint64_t segments = n < (size_t) world_size ? (n > 0 ? n : 1) : (uint64_t) world_size;
-  uint64_t bytes = SAVE_NAME_ESTIMATE;
+  return n < (size_t) world_size ? (n > 0 ? n : 1) : (uint64_t) world_size;
+}
 
-  /* what the operation adds to each column, from the format's table */
+uint64_t
+_tprof_save_operations_estimate (uint64_t k,
+                                 uint64_t segments,
+                                 uint64_t samples,
+                                 uint64_t timeline_samples)
+{
+  uint64_t bytes, add;
+
+  if (__builtin_mul_overflow (k, (uint64_t) SAVE_NAME_ESTIMATE, &bytes))
+    return UINT64_MAX;
+  /* what the operations add to each column, from the format's table:
+   * every length is linear in k, segments and samples, so the sum over
+   * operations is the length of their totals (a column per call, not per
+   * operation) */
   for (int c = 0; c < TPROF_N_COLUMNS; c++)
     {
       const TprofColumnInfo *info = &_tprof_columns[c];
-      uint64_t size = _tprof_column_value_size (c);
+      uint64_t n = info->per_sample && !info->required ? timeline_samples : samples;
 
-      if (info->type == TPROF_COLTYPE_STRING || (info->per_sample && !timeline && !info->required))
+      if (info->type == TPROF_COLTYPE_STRING)
         continue;
-      bytes += (_tprof_column_length (c, 1, segments, n) - _tprof_column_length (c, 0, 0, 0)) * size;
+      if (__builtin_mul_overflow (_tprof_column_length (c, k, segments, n) - _tprof_column_length (c, 0, 0, 0),
+                                  (uint64_t) _tprof_column_value_size (c), &add)
+          || __builtin_add_overflow (bytes, add, &bytes))
+        return UINT64_MAX;
     }
   return bytes;
 }
@@ -40,17 +55,20 @@ _tprof_save_operation_estimate (size_t n,
 static uint64_t
 tprof_profiled_time_operations_estimate (const TprofProfiledTime *pt)
 {
-  uint64_t size = 0;
+  uint64_t segments = 0, samples = 0, timeline_samples = 0;
+  size_t k = tprof_profiled_time_len (pt);
 
-  for (size_t op = 0; op < tprof_profiled_time_len (pt); op++)
+  for (size_t op = 0; op < k; op++)
     {
       const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, op);
+      size_t n = tprof_gathered_time_count (gt);
 
-      size += _tprof_save_operation_estimate (tprof_gathered_time_count (gt),
-                                              tprof_gathered_time_starts (gt) != NULL,
-                                              tprof_profiled_time_world_size (pt));
+      segments += _tprof_save_operation_segments (n, tprof_profiled_time_world_size (pt));
+      samples += n;
+      if (tprof_gathered_time_starts (gt) != NULL)
+        timeline_samples += n;
     }
-  return size;
+  return _tprof_save_operations_estimate (k, segments, samples, timeline_samples);
 }
 
 int
@@ -59,53 +77,76 @@ _tprof_save_start (const TprofProfiledTime *pt,
                    uint64_t                 operations,
                    TprofError              *error)
 {
-  TprofH5Guard guard;
-  void *skeleton = NULL;
-  size_t size = 0;
-  /* the skeleton, the operations and the margins the writer keeps, so
-   * that its reservations fall within this one */
+  /* what creating the file takes, the operations and the margins the
+   * writer keeps, so that its reservations fall within this one */
   uint64_t estimate;
-  int result;
 
-  _tprof_h5_enter (&guard);
-  result = _tprof_profile_writer_skeleton (pt, out->path, out->tmp_path, &skeleton, &size, error);
-  _tprof_h5_leave (&guard);
-  if (result < 0)
-    return -1;
-  if (__builtin_add_overflow ((uint64_t) size + TPROF_H5_WRITER_MARGIN, operations, &estimate)
+  if (__builtin_add_overflow (_tprof_profile_writer_root_bound (pt) + TPROF_H5_WRITER_MARGIN, operations, &estimate)
       || estimate > (uint64_t) INT64_MAX)
-    result = tprof_error_set (error, TPROF_ERROR_IO, "%s: the file would be too large", out->path);
-  else if (_tprof_save_file_reserve (out, (off_t) estimate, error) < 0 ||
-           _tprof_save_file_pwrite (out, skeleton, size, 0, error) < 0)
-    result = -1;
-  free (skeleton);
-  return result;
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: the file would be too large", out->path);
+  return _tprof_save_file_reserve (out, (off_t) estimate, error);
 }
 
 /* The profile's operations as the writer stores them: checked, grouped
- * by rank (copies where they were not), their caches computed later. */
+ * by rank (copies where they were not), their caches computed later.
+ * The parts, caches and copies lie in one zeroed block, and the caches'
+ * per-rank arrays in another: for many operations a few huge pages, not
+ * a fresh 4 KiB page per 30 operations, whose faults cost more than the
+ * save's own work on some virtual machines. */
 typedef struct
 {
+  void                *block;
   TprofOperationParts *parts;
   TprofCachedStats    *caches;
   TprofGatheredTime  **copies;
+  int64_t             *rank_block;  /* every cache's per-rank arrays, or NULL */
   size_t               n;      /* operations prepared, whose copies to free */
-  int64_t             *rank_block;  /* every cache's per-rank arrays */
+  size_t               n_cached;  /* operations whose caches to clear */
 } SaveOperations;
+
+/* Per-rank arrays up to this size are zeroed on huge pages; larger ones
+ * (many ranks) come zeroed from calloc(), whose untouched pages cost
+ * nothing (a rank without samples leaves most of its values alone). */
+#define SAVE_RANK_BLOCK_PAGED ((size_t) 64 << 20)
+
+/* The blocks of @so for @k_ops operations of @world_size ranks. false
+ * when memory is exhausted; without the per-rank block (too large) each
+ * cache allocates its own arrays. */
+static bool
+save_operations_alloc (SaveOperations *so,
+                       size_t          k_ops,
+                       int             world_size)
+{
+  size_t n = k_ops + 1;
+  /* each size is a multiple of 8: each array stays aligned */
+  size_t parts = n * sizeof *so->parts, caches = n * sizeof *so->caches, copies = n * sizeof *so->copies;
+  size_t per_op = (size_t) world_size * TPROF_CACHED_STATS_ARRAYS, ranks;
+  char *block;
+
+  if (n > SIZE_MAX / (sizeof *so->parts + sizeof *so->caches + sizeof *so->copies))
+    return false;
+  block = _tprof_malloc_array_paged (parts + caches + copies, 1, true);
+  if (block == NULL)
+    return false;
+  so->block = block;
+  so->parts = (TprofOperationParts *) block;
+  so->caches = (TprofCachedStats *) (block + parts);
+  so->copies = (TprofGatheredTime **) (block + parts + caches);
+  if (per_op > 0 && !__builtin_mul_overflow (k_ops, per_op * sizeof (int64_t), &ranks) && ranks > 0)
+    so->rank_block = ranks <= SAVE_RANK_BLOCK_PAGED ? _tprof_malloc_array_paged (ranks, 1, true)
+                     : calloc (ranks, 1);
+  return true;
+}
 
 static void
 save_operations_clear (SaveOperations *so)
 {
   for (size_t k = 0; k < so->n; k++)
-    {
-      tprof_gathered_time_free (so->copies[k]);
-      if (so->parts[k].cache != NULL)
-        _tprof_cached_stats_clear (&so->caches[k]);
-    }
-  free (so->parts);
-  free (so->caches);
-  free (so->copies);
+    tprof_gathered_time_free (so->copies[k]);
+  for (size_t k = 0; k < so->n_cached; k++)
+    _tprof_cached_stats_clear (&so->caches[k]);
   free (so->rank_block);
+  free (so->block);
 }
 
 /* Refuses what the format cannot hold: an invalid name or sample. */
@@ -146,10 +187,7 @@ save_prepare (TprofProfileWriter      *w,
 {
   size_t k_ops = tprof_profiled_time_len (pt);
 
-  so->parts = calloc (k_ops + 1, sizeof *so->parts);
-  so->caches = calloc (k_ops + 1, sizeof *so->caches);
-  so->copies = calloc (k_ops + 1, sizeof *so->copies);
-  if (so->parts == NULL || so->caches == NULL || so->copies == NULL)
+  if (!save_operations_alloc (so, k_ops, w->world_size))
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", w->path);
   for (; so->n < k_ops; so->n++)
     {
@@ -175,60 +213,79 @@ save_prepare (TprofProfileWriter      *w,
   return 0;
 }
 
-/* The statistics the tables cache, by the statistics engine. */
+/* The statistics the tables cache, by the statistics engine, into
+ * @so->caches only: the operations' parts are read meanwhile by the
+ * thread that lays out and writes the columns. */
 static int
-save_statistics (TprofProfileWriter      *w,
+save_statistics (int                      world_size,
+                 const char              *path,
                  const TprofProfiledTime *pt,
                  SaveOperations          *so,
                  TprofError              *error)
 {
-  size_t per_op = (size_t) w->world_size * TPROF_CACHED_STATS_ARRAYS;
+  size_t per_op = (size_t) world_size * TPROF_CACHED_STATS_ARRAYS;
   TprofCachedScratch scratch;
-  bool have_scratch = _tprof_cached_scratch_init (&scratch, w->world_size);
+  bool have_scratch = _tprof_cached_scratch_init (&scratch, world_size);
   int result = 0;
 
-  /* one allocation for every operation's per-rank arrays, not five each,
-   * and one scratch for their runs */
-  if (so->n > 0 && per_op > 0 && so->n <= SIZE_MAX / sizeof (int64_t) / per_op)
-    so->rank_block = calloc (so->n * per_op, sizeof (int64_t));
+  /* every operation's per-rank arrays lie in one block where it could be
+   * had (save_prepare()), not five allocations each, and one scratch
+   * serves their runs */
   for (size_t k = 0; result == 0 && k < so->n; k++)
     {
       const TprofGatheredTime *gt = so->copies[k] != NULL ? so->copies[k] : tprof_profiled_time_nth (pt, k);
       int64_t *storage = so->rank_block != NULL ? so->rank_block + k * per_op : NULL;
 
-      if (!_tprof_cached_stats_init (&so->caches[k], gt, w->world_size, storage, have_scratch ? &scratch : NULL))
+      if (!_tprof_cached_stats_init (&so->caches[k], gt, world_size, storage, have_scratch ? &scratch : NULL))
         result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
-                                  w->path, so->parts[k].name);
+                                  path, so->parts[k].name);
       else
-        so->parts[k].cache = &so->caches[k];
+        so->n_cached = k + 1;
     }
   if (have_scratch)
     _tprof_cached_scratch_clear (&scratch);
   return result;
 }
 
-/* The sample columns, written by another thread while this one computes
- * the statistics: the two overlap on two cores. */
+/* The statistics, computed by another thread while this one lays out
+ * the file and writes its names and samples (HDF5 stays on this one):
+ * the two overlap on two cores. */
 typedef struct
 {
-  TprofProfileWriter *w;
-  TprofColumnsLayout *l;
-  TprofError          error;
-  int                 result;
-} SampleWriter;
+  int                      world_size;
+  const char              *path;
+  const TprofProfiledTime *pt;
+  SaveOperations          *so;
+  TprofError               error;
+  int                      result;
+} StatisticsTask;
 
 static void *
-save_samples_thread (void *data)
+save_statistics_thread (void *data)
 {
-  SampleWriter *sw = data;
+  StatisticsTask *task = data;
 
-  sw->result = _tprof_columns_writer_samples (sw->w, sw->l, &sw->error);
+  task->result = save_statistics (task->world_size, task->path, task->pt, task->so, &task->error);
   return NULL;
 }
 
-/* Below this many samples a thread costs more than it saves. */
-#define SAVE_THREAD_MIN_SAMPLES ((uint64_t) 1 << 18)
+/* Below this much work (a sample, or 64 per operation) a thread costs
+ * more than it saves. */
+#define SAVE_THREAD_MIN_WORK ((uint64_t) 1 << 16)
 
+static bool
+save_worth_a_thread (const SaveOperations *so)
+{
+  uint64_t work = (uint64_t) so->n * 64;
+
+  for (size_t k = 0; k < so->n && work < SAVE_THREAD_MIN_WORK; k++)
+    work += so->parts[k].n;
+  return work >= SAVE_THREAD_MIN_WORK;
+}
+
+/* The columns: their layout, HDF5's objects, the names and the samples
+ * on this thread, the statistics on another; then the tables, which
+ * cache those statistics, and the checksums. */
 static int
 save_columns (TprofProfileWriter      *w,
               const TprofProfiledTime *pt,
@@ -237,22 +294,27 @@ save_columns (TprofProfileWriter      *w,
               TprofError              *error)
 {
   static const TprofColumn sample_columns[] = { TPROF_COL_TIMES, TPROF_COL_STARTS, TPROF_COL_THREADS };
-  SampleWriter sw = { w, l, { 0 }, 0 };
+  StatisticsTask task = { w->world_size, w->path, pt, so, { 0 }, 0 };
   pthread_t thread;
-  bool threaded = l->n_samples >= SAVE_THREAD_MIN_SAMPLES
-                  && pthread_create (&thread, NULL, save_samples_thread, &sw) == 0;
+  bool threaded = save_worth_a_thread (so) && pthread_create (&thread, NULL, save_statistics_thread, &task) == 0;
   int result;
 
+  result = _tprof_columns_layout_init (l, so->parts, so->n, w->world_size, w->path, error);
+  if (result == 0)
+    result = _tprof_columns_writer_create (w, l, error);
+  if (result == 0)
+    result = _tprof_columns_writer_samples (w, l, error);
   if (!threaded)
-    save_samples_thread (&sw);
-  result = save_statistics (w, pt, so, error);
-  if (threaded)
+    save_statistics_thread (&task);
+  else
     pthread_join (thread, NULL);
-  if (result == 0 && sw.result < 0)
+  if (result == 0 && task.result < 0)
     {
-      *error = sw.error;
+      *error = task.error;
       result = -1;
     }
+  for (size_t k = 0; result == 0 && k < so->n; k++)
+    so->parts[k].cache = &so->caches[k];
   if (result == 0)
     result = _tprof_columns_writer_tables (w, l, error);
   for (size_t i = 0; result == 0 && i < sizeof sample_columns / sizeof sample_columns[0]; i++)
@@ -275,17 +337,14 @@ tprof_profiled_time_save_body (const TprofProfiledTime *pt,
   int result;
 
   _tprof_h5_enter (&guard);
-  result = _tprof_profile_writer_open (&w, out->path, out, tprof_profiled_time_world_size (pt), error);
+  result = _tprof_profile_writer_create (&w, pt, out->path, out, error);
   if (result == 0)
     result = save_prepare (&w, pt, &so, error);
-  if (result == 0)
-    result = _tprof_columns_layout_init (&l, so.parts, so.n, w.world_size, w.path, error);
-  if (result == 0)
-    result = _tprof_columns_writer_create (&w, &l, error);
   if (result == 0)
     result = save_columns (&w, pt, &so, &l, error);
   if (result == 0)
     result = _tprof_profile_writer_add_ranks (&w, pt, error);
+  _tprof_columns_writer_close (&l);
   if (w.file >= 0 && _tprof_profile_writer_close (&w, size, error) < 0)
     result = -1;
   _tprof_h5_leave (&guard);
@@ -301,6 +360,7 @@ tprof_profiled_time_save (const TprofProfiledTime *pt,
 {
   TprofSaveFile out;
   off_t size = 0;
+  uint64_t operations;
 
   tprof_error_clear (error);
   if (pt == NULL || path == NULL || path[0] == '\0')
@@ -310,7 +370,10 @@ tprof_profiled_time_save (const TprofProfiledTime *pt,
   /* the temporary file first: an unwritable place fails before any work */
   if (_tprof_save_file_create (&out, path, error) < 0)
     return -1;
-  if (_tprof_save_start (pt, &out, tprof_profiled_time_operations_estimate (pt), error) < 0 ||
+  operations = tprof_profiled_time_operations_estimate (pt);
+  if (operations <= TPROF_SAVE_IMAGE_MAX)
+    _tprof_save_image_start (&out);
+  if (_tprof_save_start (pt, &out, operations, error) < 0 ||
       tprof_profiled_time_save_body (pt, &out, &size, error) < 0)
     {
       _tprof_save_file_abandon (&out);

@@ -159,15 +159,15 @@ tprof_save_file_show (TprofSaveFile *file,
 }
 
 int
-_tprof_save_file_set_driver (const TprofSaveFile *file,
+_tprof_save_file_set_driver (TprofSaveFile *file,
                              hid_t                fapl,
                              const char         **name)
 {
-  /* unnamed, HDF5 is given the directory's name, which it only looks at */
+  /* unnamed, HDF5 is given the directory's name, which it only looks at;
+   * through the descriptor, not by name with the sec2 driver, whose
+   * create would truncate the file and lose its reservation */
   *name = file->linked ? file->tmp_path : file->dir;
-  if (file->linked)
-    return H5Pset_fapl_sec2 (fapl) < 0 ? -1 : 0;
-  return _tprof_h5_fd_driver_set (fapl, file->fd);
+  return _tprof_h5_fd_driver_set (fapl, file->fd, file->image != NULL ? file : NULL);
 }
 
 int
@@ -183,6 +183,13 @@ _tprof_save_file_reserve (TprofSaveFile *file,
   /* grow geometrically: many operations, few calls */
   if (file->reserved > 0 && target - file->reserved < file->reserved / 8)
     target = file->reserved + file->reserved / 8;
+  if (file->image != NULL)
+    {
+      if ((uint64_t) target > SIZE_MAX || _tprof_save_image_reserve (file, (size_t) target) < 0)
+        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot reserve %lld bytes for it in memory",
+                                file->path, (long long) target);
+      return 0;
+    }
   /* Where the file system cannot allocate, glibc writes a byte per block:
    * slower, but the space is as much ours. A file size limit fails here
    * (EFBIG) too, before HDF5 writes anything. */
@@ -203,6 +210,11 @@ _tprof_save_file_pwrite (TprofSaveFile *file,
 {
   const char *bytes = data;
 
+  if (file->image != NULL)
+    return _tprof_save_image_write (file, data, size, (uint64_t) offset) < 0
+           ? tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", file->path,
+                              strerror (errno))
+           : 0;
   while (size > 0)
     {
       ssize_t written = pwrite (file->fd, bytes, size, offset);
@@ -222,6 +234,7 @@ _tprof_save_file_pwrite (TprofSaveFile *file,
 void
 _tprof_save_file_abandon (TprofSaveFile *file)
 {
+  free (file->image);
   if (file->fd >= 0)
     close (file->fd);
   if (file->tmp_path != NULL && file->linked)
@@ -253,9 +266,10 @@ _tprof_save_file_commit (TprofSaveFile *file,
   struct stat st;
   int result = 0;
 
-  /* the reservation may extend past the end HDF5 settled on */
-  if (fstat (file->fd, &st) < 0 || (size >= 0 && st.st_size > size && ftruncate (file->fd, size) < 0) ||
-      fsync (file->fd) < 0)
+  /* an image is written at once, exactly its size; a reservation on disk
+   * may extend past the end HDF5 settled on */
+  if ((file->image != NULL && _tprof_save_image_flush (file, size) < 0) || fstat (file->fd, &st) < 0
+      || (size >= 0 && st.st_size > size && ftruncate (file->fd, size) < 0) || fsync (file->fd) < 0)
     result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s",
                               file->path, strerror (errno));
   if (result == 0)

@@ -83,11 +83,15 @@ typedef struct
   char       *target;    /* @path with symbolic links followed: what is replaced */
   char       *dir;       /* the directory of @target */
   char       *tmp_path;  /* "<dir>/.tprof-XXXXXX": short, whatever the target's length */
-  bool        unnamed;   /* O_TMPFILE: @tmp_path is the name it takes when linked
-                          * (and, before, HDF5's in-memory skeleton's) */
+  bool        unnamed;   /* O_TMPFILE: @tmp_path is the name it takes when linked */
   bool        linked;    /* @tmp_path names it now */
   int         fd;
-  off_t       reserved;  /* bytes allocated on disk from offset 0 */
+  off_t       reserved;  /* bytes allocated on disk (or in @image) from offset 0 */
+  /* An image of the file in memory, or NULL: every write, ours and
+   * HDF5's, lands there, and the commit writes it to @fd at once
+   * (tprof-save-image.c). */
+  char       *image;
+  size_t      image_end;  /* bytes written or cut to: the file's size */
 } TprofSaveFile;
 
 /* The temporary file of a parallel save while the ranks fill it. */

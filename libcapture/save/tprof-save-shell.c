@@ -22,7 +22,7 @@ tprof_save_shell_body (TprofSaveShell          *shell,
   int result;
 
   _tprof_h5_enter (&guard);
-  result = _tprof_profile_writer_open (&w, shell->file.path, &shell->file, world_size, error);
+  result = _tprof_profile_writer_create (&w, info, shell->file.path, &shell->file, error);
   if (result == 0)
     result = _tprof_columns_layout_init (&l, ops, n_ops, world_size, shell->file.path, error);
   if (result == 0)
@@ -31,6 +31,7 @@ tprof_save_shell_body (TprofSaveShell          *shell,
     result = _tprof_columns_writer_tables (&w, &l, error);
   if (result == 0)
     result = _tprof_profile_writer_add_ranks (&w, info, error);
+  _tprof_columns_writer_close (&l);
   if (w.file >= 0 && _tprof_profile_writer_close (&w, &shell->size, error) < 0)
     result = -1;
   _tprof_h5_leave (&guard);
@@ -46,19 +47,25 @@ _tprof_save_shell_write (TprofSaveShell          *shell,
                          size_t                   n_ops,
                          TprofError              *error)
 {
-  uint64_t operations = 0;
+  int world_size = tprof_profiled_time_world_size (info);
+  uint64_t segments = 0, samples = 0, timeline_samples = 0, operations;
 
   memset (shell, 0, sizeof *shell);
   shell->file.fd = -1;
   for (size_t op = 0; op < n_ops; op++)
-    if (!ops[op].left_to_ranks
-        || __builtin_add_overflow (operations,
-                                   _tprof_save_operation_estimate (ops[op].n, ops[op].timeline,
-                                                                   tprof_profiled_time_world_size (info)),
-                                   &operations))
-      return tprof_error_set (error, ops[op].left_to_ranks ? TPROF_ERROR_IO : TPROF_ERROR_INVALID,
-                              "%s: %s", path, ops[op].left_to_ranks ? "the file would be too large"
-                                                                    : "an operation's samples were given");
+    {
+      if (!ops[op].left_to_ranks)
+        return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: an operation's samples were given", path);
+      /* the counts come from the ranks: a sum that overflows is too large */
+      if (__builtin_add_overflow (samples, (uint64_t) ops[op].n, &samples))
+        samples = UINT64_MAX;
+      segments += _tprof_save_operation_segments (ops[op].n, world_size);
+      timeline_samples += ops[op].timeline ? ops[op].n : 0;
+    }
+  operations = samples == UINT64_MAX ? UINT64_MAX
+               : _tprof_save_operations_estimate (n_ops, segments, samples, timeline_samples);
+  if (operations == UINT64_MAX)
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: the file would be too large", path);
   if (_tprof_save_file_create_named (&shell->file, path, error) < 0)
     return -1;
   if (_tprof_save_start (info, &shell->file, operations, error) < 0

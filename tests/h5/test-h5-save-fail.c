@@ -289,11 +289,92 @@ test_full_disk (void)
 static void
 full_disk_child (void)
 {
-  /* 1.2 MB of samples for 1 MB of space */
-  TprofProfiledTime *pt = make_profile (100000);
+  /* 1.6 MB of times for 1 MB of space */
+  TprofProfiledTime *pt = make_profile (200000);
 
   assert_save_fails (pt, g_getenv ("TPROF_H5_TARGET"), TPROF_ERROR_IO, "No space left on device");
   g_print ("refused\n");
+  tprof_profiled_time_free (pt);
+}
+
+static void fits_exactly_child (void);
+
+/* A file size limit just above what the file takes: a save built in
+ * memory needs no more, so it succeeds; one written in place (larger
+ * files, or TPROF_SAVE_NO_IMAGE) reserves a margin for HDF5 first and
+ * refuses, leaving the earlier file whole. */
+static void
+test_fits_exactly (void)
+{
+  TprofProfiledTime *pt;
+  Existing e;
+  char *probe;
+  char limit[32];
+  GStatBuf st;
+
+  if (g_test_subprocess ())
+    {
+      fits_exactly_child ();
+      return;
+    }
+  existing_init (&e);
+  probe = g_build_filename (e.dir, "probe.h5", NULL);
+  pt = make_profile (100000);
+  g_assert_cmpint (tprof_profiled_time_save (pt, probe, NULL), ==, 0);
+  g_assert_cmpint (g_stat (probe, &st), ==, 0);
+  g_assert_cmpint (g_unlink (probe), ==, 0);
+  g_setenv ("TPROF_H5_TARGET", e.path, TRUE);
+  g_snprintf (limit, sizeof limit, "%lld", (long long) st.st_size + 4096);
+  g_setenv ("TPROF_H5_LIMIT", limit, TRUE);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stderr ("");
+  if (g_getenv ("TPROF_SAVE_NO_IMAGE") != NULL)
+    {
+      g_test_trap_assert_stdout ("*refused*");
+      existing_check_and_clear (&e);
+    }
+  else
+    {
+      GBytes *after = h5_test_read_bytes (e.path);
+      TprofProfiledTime *back = tprof_profiled_time_load (e.path, NULL);
+
+      g_test_trap_assert_stdout ("*saved*");
+      g_assert_cmpuint (g_bytes_get_size (after), ==, (gsize) st.st_size);
+      g_assert_nonnull (back);
+      g_assert_cmpuint (tprof_gathered_time_count (tprof_profiled_time_get (back, "step")), ==, 100000);
+      tprof_profiled_time_free (back);
+      g_bytes_unref (after);
+      g_unlink (e.path);
+      g_rmdir (e.dir);
+      g_bytes_unref (e.before);
+      g_free (e.path);
+      g_free (e.dir);
+    }
+  tprof_profiled_time_free (pt);
+  g_free (probe);
+}
+
+static void
+fits_exactly_child (void)
+{
+  const char *path = g_getenv ("TPROF_H5_TARGET");
+  rlim_t size = (rlim_t) g_ascii_strtoull (g_getenv ("TPROF_H5_LIMIT"), NULL, 10);
+  struct rlimit limit = { size, size };
+  TprofProfiledTime *pt = make_profile (100000);
+
+  signal (SIGXFSZ, SIG_IGN);
+  g_assert_cmpint (setrlimit (RLIMIT_FSIZE, &limit), ==, 0);
+  if (g_getenv ("TPROF_SAVE_NO_IMAGE") != NULL)
+    {
+      assert_save_fails (pt, path, TPROF_ERROR_IO, "cannot reserve");
+      g_print ("refused\n");
+    }
+  else
+    {
+      g_assert_cmpint (tprof_profiled_time_save (pt, path, NULL), ==, 0);
+      g_print ("saved\n");
+    }
   tprof_profiled_time_free (pt);
 }
 
@@ -310,6 +391,7 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/save/read-only-directory", test_read_only_directory);
   g_test_add_func ("/h5/save/write-fails-midway", test_write_fails_midway);
   g_test_add_func ("/h5/save/full-disk", test_full_disk);
+  g_test_add_func ("/h5/save/fits-exactly", test_fits_exactly);
   status = g_test_run ();
   if (!g_test_subprocess ())
     h5_test_cleanup ();

@@ -1,0 +1,117 @@
+/* tprof-save-image.c — a small save's file built as one image in memory, written to its temporary file at once. */
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tprof-h5-writer-private.h"
+
+void
+_tprof_save_image_start (TprofSaveFile *file)
+{
+  if (getenv ("TPROF_SAVE_NO_IMAGE") != NULL || file->image != NULL)
+    return;
+  /* a valid pointer from the start: the image exists once chosen */
+  file->image = malloc (1);
+  file->reserved = 0;
+  file->image_end = 0;
+}
+
+int
+_tprof_save_image_reserve (TprofSaveFile *file,
+                           size_t         size)
+{
+  char *grown;
+
+  if ((off_t) size <= file->reserved)
+    return 0;
+  /* onto huge pages when large: a 4 KiB page's fault costs more than
+   * filling it (_tprof_malloc_array_paged()) */
+  grown = _tprof_malloc_array_paged (size, 1, false);
+  if (grown == NULL)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
+  /* what lies past the end is never read: reads there give zeros, and a
+   * write past it zeroes the gap first */
+  memcpy (grown, file->image, file->image_end);
+  free (file->image);
+  file->image = grown;
+  file->reserved = (off_t) size;
+  return 0;
+}
+
+int
+_tprof_save_image_write (TprofSaveFile *file,
+                         const void    *data,
+                         size_t         size,
+                         uint64_t       offset)
+{
+  uint64_t end;
+
+  if (__builtin_add_overflow (offset, (uint64_t) size, &end) || end > (uint64_t) INT64_MAX || end > SIZE_MAX)
+    {
+      errno = EFBIG;
+      return -1;
+    }
+  /* grown by an eighth at least, so that it grows rarely */
+  if ((off_t) end > file->reserved
+      && _tprof_save_image_reserve (file, end > (uint64_t) file->reserved + (uint64_t) file->reserved / 8 ? end
+                                    : (size_t) file->reserved + (size_t) file->reserved / 8) < 0)
+    return -1;
+  /* a gap left after a cut holds zeros again, as in a file */
+  if (offset > file->image_end)
+    memset (file->image + file->image_end, 0, (size_t) offset - file->image_end);
+  memcpy (file->image + offset, data, size);
+  if (end > file->image_end)
+    file->image_end = (size_t) end;
+  return 0;
+}
+
+void
+_tprof_save_image_read (const TprofSaveFile *file,
+                        void                *buffer,
+                        size_t               size,
+                        uint64_t             offset)
+{
+  size_t have = offset < file->image_end ? file->image_end - (size_t) offset : 0;
+
+  if (have > size)
+    have = size;
+  if (have > 0)
+    memcpy (buffer, file->image + offset, have);
+  memset ((char *) buffer + have, 0, size - have);
+}
+
+int
+_tprof_save_image_flush (TprofSaveFile *file,
+                         off_t          size)
+{
+  size_t left = size >= 0 && (size_t) size < file->image_end ? (size_t) size : file->image_end;
+  const char *bytes = file->image;
+  off_t at = 0;
+  int result = 0;
+
+  while (left > 0)
+    {
+      ssize_t written = pwrite (file->fd, bytes, left, at);
+
+      if (written < 0 && errno == EINTR)
+        continue;
+      if (written <= 0)
+        {
+          if (written == 0)
+            errno = EIO;
+          result = -1;
+          break;
+        }
+      bytes += written;
+      left -= (size_t) written;
+      at += written;
+    }
+  free (file->image);
+  file->image = NULL;
+  return result;
+}
