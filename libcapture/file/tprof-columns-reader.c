@@ -67,6 +67,31 @@ columns_open (ColumnsRead *cr,
   return dset;
 }
 
+/* The checksum attribute of dataset @dset (column @path) in *@stored:
+ * 1, 0 when it has none, -1 with @error. */
+static int
+columns_stored_crc (const TprofProfileFile *pf,
+                    hid_t                   dset,
+                    const char             *path,
+                    uint32_t               *stored,
+                    TprofError             *error)
+{
+  unsigned value = 0;
+  hid_t attr;
+  herr_t status;
+
+  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
+    return 0;
+  attr = H5Aopen (dset, TPROF_FORMAT_CRC_ATTR, H5P_DEFAULT);
+  status = attr >= 0 ? H5Aread (attr, H5T_NATIVE_UINT, &value) : -1;
+  _tprof_h5_close (attr);
+  if (status < 0)
+    return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: %s: attribute '%s' is not an unsigned integer",
+                            pf->path, path, TPROF_FORMAT_CRC_ATTR);
+  *stored = (uint32_t) value;
+  return 1;
+}
+
 int
 _tprof_columns_check_crc (const TprofProfileFile *pf,
                           hid_t                   dset,
@@ -75,22 +100,14 @@ _tprof_columns_check_crc (const TprofProfileFile *pf,
                           size_t                  size,
                           TprofError             *error)
 {
-  unsigned stored = 0;
-  uint32_t computed;
-  hid_t attr;
-  herr_t status;
+  uint32_t stored = 0, computed;
+  int has = columns_stored_crc (pf, dset, path, &stored, error);
 
-  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
-    return 0;
-  attr = H5Aopen (dset, TPROF_FORMAT_CRC_ATTR, H5P_DEFAULT);
-  status = attr >= 0 ? H5Aread (attr, H5T_NATIVE_UINT, &stored) : -1;
-  _tprof_h5_close (attr);
-  if (status < 0)
-    return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: %s: attribute '%s' is not an unsigned integer",
-                            pf->path, path, TPROF_FORMAT_CRC_ATTR);
+  if (has <= 0)
+    return has;
   computed = _tprof_crc32c (0, bytes, size);
-  if (computed != (uint32_t) stored)
-    return _tprof_columns_crc_error (pf, path, (uint32_t) stored, computed, error);
+  if (computed != stored)
+    return _tprof_columns_crc_error (pf, path, stored, computed, error);
   return 0;
 }
 
@@ -149,32 +166,23 @@ columns_check_stored (ColumnsRead *cr,
   return result;
 }
 
-/* The names: each one's bytes and a zero, as the checksum covers them. */
+/* The names: each one's bytes and a zero, as the checksum covers them,
+ * summed name by name (no copy of them end to end). */
 static int
 columns_check_names_crc (ColumnsRead *cr,
                          hid_t        dset)
 {
-  size_t total = 0;
-  char *all, *p;
-  int result;
+  const char *path = _tprof_columns[TPROF_COL_OP_NAME].path;
+  uint32_t stored = 0, computed = 0;
+  int has = columns_stored_crc (cr->pf, dset, path, &stored, cr->error);
 
-  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
-    return 0;
+  if (has <= 0)
+    return has;
   for (uint64_t k = 0; k < cr->k; k++)
-    total += strlen (cr->names[k]) + 1;
-  p = all = malloc (total + 1);
-  if (all == NULL)
-    return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", cr->pf->path);
-  for (uint64_t k = 0; k < cr->k; k++)
-    {
-      size_t len = strlen (cr->names[k]) + 1;
-
-      memcpy (p, cr->names[k], len);
-      p += len;
-    }
-  result = _tprof_columns_check_crc (cr->pf, dset, _tprof_columns[TPROF_COL_OP_NAME].path, all, total, cr->error);
-  free (all);
-  return result;
+    computed = _tprof_crc32c (computed, cr->names[k], strlen (cr->names[k]) + 1);
+  if (computed != stored)
+    return _tprof_columns_crc_error (cr->pf, path, stored, computed, cr->error);
+  return 0;
 }
 
 /* The length column @c must have; the first column of each kind sets it. */
@@ -222,8 +230,14 @@ columns_read_one (ColumnsRead *cr,
   if (result == 0 && c == TPROF_COL_OP_NAME)
     {
       size_t bad = SIZE_MAX;
+      int direct = _tprof_columns_read_names (cr->pf, dset, (size_t) len, &cr->names, cr->error);
 
-      if (_tprof_h5_read_string_column (dset, (size_t) len, &cr->names, &bad, problem, sizeof problem) < 0)
+      /* read from the file itself, or else by HDF5 */
+      if (direct < 0)
+        result = -1;
+      else if (direct > 0)
+        result = columns_check_names_crc (cr, dset);
+      else if (_tprof_h5_read_string_column (dset, (size_t) len, &cr->names, &bad, problem, sizeof problem) < 0)
         result = bad != SIZE_MAX ? BAD (cr, "%s: %s[%zu]: not valid UTF-8", cr->pf->path, _tprof_columns[c].path, bad)
                  : BAD (cr, "%s: %s: %s", cr->pf->path, _tprof_columns[c].path, problem);
       else

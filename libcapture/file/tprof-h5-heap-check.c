@@ -10,9 +10,9 @@
 
 #include "tprof-h5-reader-private.h"
 
-static uint64_t
-tprof_h5_decode_le (const unsigned char *p,
-                    unsigned             n_bytes)
+uint64_t
+_tprof_h5_decode_le (const unsigned char *p,
+                     unsigned             n_bytes)
 {
   uint64_t value = 0;
 
@@ -79,7 +79,7 @@ tprof_h5_check_collection (const unsigned char *p,
   while ((size_t) (stop - q) >= object_header)
     {
       unsigned index = q[0] | (unsigned) q[1] << 8;
-      uint64_t object_size = tprof_h5_decode_le (q + 8, lengths);
+      uint64_t object_size = _tprof_h5_decode_le (q + 8, lengths);
       uint64_t need;
 
       if (object_size > size)
@@ -108,7 +108,7 @@ tprof_h5_check_collection_at (int       fd,
 
   if (file_size - at < 8 + lengths || !tprof_h5_pread_full (fd, header, 8 + lengths, at))
     return "it is cut short";
-  size = tprof_h5_decode_le (header + 8, lengths);
+  size = _tprof_h5_decode_le (header + 8, lengths);
   if (size < 8 + lengths || size > file_size - at)
     return "its size runs past the end of the file";
   collection = malloc ((size_t) size);

@@ -160,6 +160,11 @@ struct _TprofProfileFile
   struct _TprofReaderClient *remote;
 };
 
+/* The unsigned little-endian integer of @n_bytes (at most 8) at @p, as
+ * HDF5 stores addresses and lengths. */
+uint64_t _tprof_h5_decode_le (const unsigned char *p,
+                              unsigned             n_bytes);
+
 /* HDF5 1.10 trusts the sizes inside the global heap collections that hold
  * variable-length strings: damaged ones make it loop forever or copy out of
  * bounds. Checks every collection of @path (open as @file) before HDF5 reads
@@ -209,6 +214,19 @@ hid_t _tprof_h5_open_operation (TprofProfileFile *pf,
  * naming the member and the index. */
 int _tprof_columns_read (TprofProfileFile *pf,
                          TprofError       *error);
+/* The @n names of format 3's /operations/name (open as @dset) read
+ * straight from the file (tprof-columns-names.c): the heap ids with one
+ * pread(), each global heap collection they point into with one more,
+ * each name copied out of it into its own malloc'd string (not checked
+ * as UTF-8). 1 with *@names set, 0 when the column is not a contiguous,
+ * unfiltered column of variable-length strings in a file read through
+ * its descriptor (HDF5 reads it then), -1 with @error naming the row
+ * whose heap object is missing or damaged. */
+int _tprof_columns_read_names (const TprofProfileFile *pf,
+                               hid_t                   dset,
+                               size_t                  n,
+                               char                 ***names,
+                               TprofError             *error);
 /* Sets the error for column @path whose checksum is not @stored. -1. */
 int _tprof_columns_crc_error (const TprofProfileFile *pf,
                               const char             *path,
@@ -521,6 +539,13 @@ typedef struct
   uint8_t size;        /* bytes a value */
   bool    big_endian;
 } TprofH5RawType;
+
+/* Reads exactly @bytes at @offset of @fd into @buffer: 0, an errno
+ * value, or -1 when the file ends first. */
+int _tprof_h5_pread_all (int    fd,
+                         void  *buffer,
+                         size_t bytes,
+                         off_t  offset);
 
 /* Reads @count values stored as @type at @offset of @fd into @out, as
  * doubles (@as_double: from floats) or as int32_t (from integers, clamped
