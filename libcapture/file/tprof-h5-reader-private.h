@@ -146,7 +146,11 @@ struct _TprofProfileFile
   double           *data_until;           /* world_size entries (NaN: no data), or NULL */
   TprofH5Operation *ops;
   size_t            n_ops;
-  size_t           *by_name;         /* operation indices sorted by name */
+  /* the operations by name (tprof-name-index.c): a hash table of
+   * name_mask + 1 slots, each 0 or an operation's index + 1 */
+  size_t           *name_slots;
+  size_t            name_mask;
+  uint64_t          name_seed;
   /* format 3 (tprof-columns-reader.c): the segments, read at open */
   size_t            n_segments;
   int32_t          *seg_rank;
@@ -198,10 +202,14 @@ int _tprof_h5_read_hostnames (TprofProfileFile *pf,
  * reads each one's name, sample count and cache. 0 or -1 with @error set. */
 int _tprof_h5_read_operations (TprofProfileFile *pf,
                                TprofError       *error);
-/* Sorts pf->by_name and refuses a name given twice, naming the first
- * operation, in file order, that repeats an earlier one. 0 or -1. */
+/* Indexes the operations by name (tprof-name-index.c) and refuses a
+ * name given twice, naming the first operation, in file order, that
+ * repeats an earlier one. 0 or -1. */
 int _tprof_h5_index_names (TprofProfileFile *pf,
                            TprofError       *error);
+/* The operation named @name, or TPROF_PROFILE_FILE_NOT_FOUND. */
+size_t _tprof_h5_find_name (const TprofProfileFile *pf,
+                            const char             *name);
 /* Opens the group of operation @op, or -1 with @error set. */
 hid_t _tprof_h5_open_operation (TprofProfileFile *pf,
                                 size_t            op,
