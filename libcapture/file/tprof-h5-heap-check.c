@@ -15,7 +15,26 @@ _tprof_h5_decode_le (const unsigned char *p,
                      unsigned             n_bytes)
 {
   uint64_t value = 0;
+  uint32_t u32;
+  uint16_t u16;
 
+  /* the widths HDF5 uses, one load each where the host is little-endian
+   * (the names read a length, an address and an index per name) */
+  if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+    switch (n_bytes)
+      {
+      case 8:
+        memcpy (&value, p, 8);
+        return value;
+      case 4:
+        memcpy (&u32, p, 4);
+        return u32;
+      case 2:
+        memcpy (&u16, p, 2);
+        return u16;
+      default:
+        break;
+      }
   for (unsigned i = n_bytes; i > 0; i--)
     value = (value << 8) | p[i - 1];
   return value;
