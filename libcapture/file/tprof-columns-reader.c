@@ -1,5 +1,6 @@
 /* tprof-columns-reader.c — format 3 opened: the tables read whole and checked, each refusal naming the column and the row. */
 /* SPDX-License-Identifier: MIT */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -396,7 +397,8 @@ columns_make_operations (ColumnsRead *cr)
 
   size_t per_op = (size_t) pf->world_size * (cr->values[TPROF_COL_SEG_RECORDED] != NULL ? 5 : 4);
 
-  pf->ops = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->ops, true);
+  /* each operation zeroed as it is filled: one pass over the table */
+  pf->ops = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->ops, false);
   /* one block for every operation's per-rank arrays (8 bytes a value):
    * one allocation, not four or five per operation */
   pf->cache_block = cr->k <= SIZE_MAX / 8 / (per_op + 1) ? calloc ((size_t) cr->k * per_op + 1, 8) : NULL;
@@ -406,6 +408,7 @@ columns_make_operations (ColumnsRead *cr)
     {
       TprofH5Operation *op = &pf->ops[k];
 
+      memset (op, 0, sizeof *op);
       op->name = cr->names[k];
       cr->names[k] = NULL;
       pf->n_ops++;
@@ -604,6 +607,25 @@ _tprof_columns_read_rows (TprofProfileFile *pf,
   return result;
 }
 
+/* Whether every value of rows [0, @n) keeps its rule: one branch-free
+ * pass a column (NaN fails every comparison). */
+static bool
+columns_rows_good (uint64_t       n,
+                   const double  *times,
+                   const double  *starts,
+                   const int32_t *threads)
+{
+  bool bad = false;
+
+  for (uint64_t i = 0; i < n; i++)
+    bad |= !(times[i] >= 0 && times[i] <= DBL_MAX);
+  for (uint64_t i = 0; starts != NULL && i < n; i++)
+    bad |= !(starts[i] >= -DBL_MAX && starts[i] <= DBL_MAX);
+  for (uint64_t i = 0; threads != NULL && i < n; i++)
+    bad |= threads[i] < 0;
+  return !bad;
+}
+
 int
 _tprof_columns_check_rows (const TprofProfileFile *pf,
                            uint64_t                row,
@@ -613,6 +635,9 @@ _tprof_columns_check_rows (const TprofProfileFile *pf,
                            const int32_t          *threads,
                            TprofError             *error)
 {
+  if (columns_rows_good (n, times, starts, threads))
+    return 0;
+  /* the first row that breaks a rule, named */
   for (uint64_t i = 0; i < n; i++)
     {
       if (!(isfinite (times[i]) && times[i] >= 0))

@@ -377,11 +377,21 @@ test_samples (void)
   g_autofree char *b = copy_good ("time-negative.h5");
   g_autofree char *c = copy_good ("starts-short.h5");
   g_autofree char *d = copy_good ("times-2d.h5");
+  g_autofree char *e = copy_good ("thread-then-time.h5");
+  g_autofree char *f = copy_good ("start-then-time.h5");
 
   patch_double (a, "samples/times", 23, NAN);
   assert_refused (a, FALSE, "samples/times[23]: is NaN");
   patch_double (b, "samples/times", 41, -1.0);
   assert_refused (b, FALSE, "samples/times[41]: is negative");
+  /* of two bad values, the one of the earlier row is named, whatever
+   * its column */
+  patch_int32 (e, "samples/threads", 20, -1);
+  patch_double (e, "samples/times", 35, NAN);
+  assert_refused (e, FALSE, "samples/threads[20]: is -1, expected a thread >= 0");
+  patch_double (f, "samples/starts", 12, INFINITY);
+  patch_double (f, "samples/times", 13, -2.0);
+  assert_refused (f, FALSE, "samples/starts[12]: is inf, expected a finite time");
   replace_column (c, "samples/starts", 1, short_dims);
   assert_refused (c, TRUE, "samples/starts: has 59 values, expected 60 (as samples/times has 60)");
   replace_column (d, "samples/times", 2, square);
