@@ -352,8 +352,9 @@ quantile_position (size_t  n,
       *below = n - 1;
       return true;
     }
-  floor_h = floor (h);
-  *below = (size_t) floor_h;
+  /* 0 <= h < n - 1 < 2^53: the cast is floor(), exactly, without a call */
+  *below = (size_t) h;
+  floor_h = (double) *below;
   *gamma = h - floor_h;
   return true;
 }
