@@ -618,9 +618,9 @@ columns_rows_good (uint64_t       n,
   bool bad = false;
 
   for (uint64_t i = 0; i < n; i++)
-    bad |= !(times[i] >= 0 && times[i] <= DBL_MAX);
+    bad |= !((times[i] >= 0) & (times[i] <= DBL_MAX));
   for (uint64_t i = 0; starts != NULL && i < n; i++)
-    bad |= !(starts[i] >= -DBL_MAX && starts[i] <= DBL_MAX);
+    bad |= !((starts[i] >= -DBL_MAX) & (starts[i] <= DBL_MAX));
   for (uint64_t i = 0; threads != NULL && i < n; i++)
     bad |= threads[i] < 0;
   return !bad;

@@ -452,6 +452,30 @@ test_checksum_read (void)
   tprof_profile_file_close (apart);
 }
 
+/* Operations of one rank each: a rank's figures are the operation's,
+ * and a sample that contradicts them is still refused, naming the
+ * segment. */
+static void
+test_one_rank (void)
+{
+  g_autofree char *path = g_build_filename (test_dir, "one-rank.h5", NULL);
+  TprofProfiledTime *pt = tprof_profiled_time_new (1);
+  const double times[] = { 0.004, 0.001, 0.003, 0.002 };
+  const int32_t ranks[] = { 0, 0, 0, 0 };
+  TprofError error = { 0 };
+
+  g_assert_cmpint (tprof_profiled_time_add (pt, "a", h5_test_gathered (times, ranks, 4), &error), ==, 0);
+  g_assert_cmpint (tprof_profiled_time_add (pt, "b", h5_test_gathered (times, ranks, 4), &error), ==, 0);
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+  pt = tprof_profiled_time_load (path, &error);
+  g_assert_nonnull (pt);
+  tprof_profiled_time_free (pt);
+  /* operation b's second sample, within its extremes */
+  patch_double (path, "samples/times", 5, 0.0015);
+  assert_refused (path, FALSE, "segments/sum[1] (rank 0) is 0.01");
+}
+
 /* The hardware and table CRC-32C agree, on the standard check value and
  * at every alignment and length. */
 static void
@@ -494,6 +518,7 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/columns/samples", test_samples);
   g_test_add_func ("/h5/columns/checksums", test_checksums);
   g_test_add_func ("/h5/columns/checksum-read", test_checksum_read);
+  g_test_add_func ("/h5/columns/one-rank", test_one_rank);
   g_test_add_func ("/h5/columns/crc32c", test_crc32c);
   status = g_test_run ();
   g_free (good_path);
