@@ -52,7 +52,9 @@ tprof_profile_file_free (TprofProfileFile *pf)
 
       free (op->name);
       free (op->link_name);
-      _tprof_operation_cache_clear (&op->cache);
+      /* borrowed arrays lie in cache_block, freed below */
+      if (!op->cache.borrowed)
+        _tprof_operation_cache_clear (&op->cache);
       if (!op->computed_borrowed)
         {
           free (op->computed_count);
