@@ -316,6 +316,25 @@ test_names_heap (void)
   assert_refused (c, TRUE, "does not hold the name's length");
 }
 
+/* A user block before HDF5's data: the heap ids' addresses count from
+ * its end; the names read are those written, their checksum holds. */
+static void
+test_names_userblock (void)
+{
+  static const char *const names[] = { "forward", "backward", "io/checkpoint" };
+  g_autofree char *path = g_build_filename (test_dir, "userblock.h5", NULL);
+  TprofError error = { 0 };
+  TprofProfiledTime *pt;
+
+  h5_test_run_python ("copy_userblock.py", good_path, path, NULL);
+  pt = tprof_profiled_time_load (path, &error);
+  g_assert_cmpstr (error.message, ==, "");
+  g_assert_cmpuint (tprof_profiled_time_len (pt), ==, 3);
+  for (size_t k = 0; k < G_N_ELEMENTS (names); k++)
+    g_assert_cmpstr (tprof_profiled_time_name (pt, k), ==, names[k]);
+  tprof_profiled_time_free (pt);
+}
+
 /* Names HDF5 stores otherwise (in chunks) it reads itself, the same. */
 static void
 test_names_chunked (void)
@@ -514,6 +533,7 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/columns/names", test_names);
   g_test_add_func ("/h5/columns/names-heap", test_names_heap);
   g_test_add_func ("/h5/columns/names-chunked", test_names_chunked);
+  g_test_add_func ("/h5/columns/names-userblock", test_names_userblock);
   g_test_add_func ("/h5/columns/cache", test_cache);
   g_test_add_func ("/h5/columns/samples", test_samples);
   g_test_add_func ("/h5/columns/checksums", test_checksums);
