@@ -57,8 +57,10 @@ _tprof_h5_index_names (TprofProfileFile *pf,
 
       if (pf->name_slots[i] == 0)
         pf->name_slots[i] = k + 1;
-      /* the first operation, in file order, that repeats an earlier one */
-      else if (pf->format_version >= 3)
+      /* the first operation, in file order, that repeats an earlier one
+       * (an isolated reader's client has no link names: its helper
+       * refused any duplicate before) */
+      else if (pf->format_version >= 3 || pf->ops[k].link_name == NULL)
         return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operations/name[%zu]: duplicate of "
                                 "operations/name[%zu] ('%s')", pf->path, k, earlier, pf->ops[k].name);
       else
