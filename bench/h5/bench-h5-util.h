@@ -59,6 +59,13 @@ double bench_median (double *v, int n);
 double bench_write_fsync (const BenchColumns *columns, const char *path);
 void   bench_write_plain_h5 (const BenchColumns *columns, const char *path);
 double bench_read_plain_h5 (const char *path);
+/* The baseline of a load: every member of the profile at @path that a
+ * load reads (each dataset of /operations, /segments and /samples: the
+ * names as variable-length UTF-8 strings, the numbers as native int32,
+ * int64 or double), read whole with H5Dread from the file tprof wrote,
+ * nothing checked; H5Fopen and H5Fclose included, freeing what was read
+ * not. Returns its seconds. */
+double bench_read_plain_profile (const char *path);
 
 /* Runs @argv as a whole process, its output thrown away, and returns its
  * wall seconds; aborts when it cannot start or does not exit with 0. */

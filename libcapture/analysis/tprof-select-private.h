@@ -38,6 +38,15 @@ void _tprof_select_ranks (double       *values,
 double _tprof_sorted_median (const double *sorted,
                              size_t        n);
 
+/* numpy's 'linear' quantiles @qs of the @n ascending values @sorted,
+ * interpolated as below, reading them in place: no order statistics to
+ * list first (NaN for an invalid quantile or no values). */
+void _tprof_sorted_quantiles (const double *sorted,
+                              size_t        n,
+                              const double *qs,
+                              size_t        n_qs,
+                              double       *out);
+
 /* numpy's 'linear' interpolation of the quantiles @qs of @n values from the
  * order statistics _tprof_quantile_ranks() listed and their values. */
 void _tprof_quantiles_interpolate (size_t        n,

@@ -330,6 +330,35 @@ rank_value (const size_t *ranks,
   return rank_values[lo];
 }
 
+/* Where numpy's 'linear' quantile @q of @n values lies: order statistic
+ * *@below (the last one, *@top set), or between *@below and *@below + 1
+ * at @gamma. false when there is no such quantile (no values, @q outside
+ * [0, 1]). */
+static bool
+quantile_position (size_t  n,
+                   double  q,
+                   size_t *below,
+                   double *gamma,
+                   bool   *top)
+{
+  double last_index = (double) (n - 1);
+  double h = last_index * q, floor_h;
+
+  if (n == 0 || !quantile_is_valid (q))
+    return false;
+  *top = h >= last_index;
+  if (*top)
+    {
+      *below = n - 1;
+      return true;
+    }
+  /* 0 <= h < n - 1 < 2^53: the cast is floor(), exactly, without a call */
+  *below = (size_t) h;
+  floor_h = (double) *below;
+  *gamma = h - floor_h;
+  return true;
+}
+
 void
 _tprof_quantiles_interpolate (size_t        n,
                               const double *qs,
@@ -339,24 +368,41 @@ _tprof_quantiles_interpolate (size_t        n,
                               size_t        n_ranks,
                               double       *out)
 {
-  double last_index = (double) (n - 1);
-
   for (size_t i = 0; i < n_qs; i++)
     {
-      double h = last_index * qs[i];
-      double below;
+      size_t below;
+      double gamma = 0;
+      bool top;
 
-      if (n == 0 || !quantile_is_valid (qs[i]))
+      if (!quantile_position (n, qs[i], &below, &gamma, &top))
         out[i] = NAN;
-      else if (h >= last_index)
-        out[i] = rank_value (ranks, rank_values, n_ranks, n - 1);
+      else if (top)
+        out[i] = rank_value (ranks, rank_values, n_ranks, below);
       else
-        {
-          below = floor (h);
-          out[i] = numpy_lerp (rank_value (ranks, rank_values, n_ranks, (size_t) below),
-                               rank_value (ranks, rank_values, n_ranks, (size_t) below + 1),
-                               h - below);
-        }
+        out[i] = numpy_lerp (rank_value (ranks, rank_values, n_ranks, below),
+                             rank_value (ranks, rank_values, n_ranks, below + 1), gamma);
+    }
+}
+
+void
+_tprof_sorted_quantiles (const double *sorted,
+                         size_t        n,
+                         const double *qs,
+                         size_t        n_qs,
+                         double       *out)
+{
+  for (size_t i = 0; i < n_qs; i++)
+    {
+      size_t below;
+      double gamma = 0;
+      bool top;
+
+      if (!quantile_position (n, qs[i], &below, &gamma, &top))
+        out[i] = NAN;
+      else if (top)
+        out[i] = sorted[below];
+      else
+        out[i] = numpy_lerp (sorted[below], sorted[below + 1], gamma);
     }
 }
 

@@ -45,24 +45,21 @@ batch_min_max (const double *x,
   *max = hi;
 }
 
-/* median, p95 and p99 of @n > 0 values into @q. */
+/* median, p95 and p99 of @n > 0 values into @q: a small operation's
+ * from a sorted copy on the stack, read in place. */
 static bool
 batch_quantiles (const double *x,
                  size_t        n,
                  double       *q)
 {
   const double *qs = _tprof_summary_percentiles;
-  double sorted[BATCH_SMALL], values[2 * TPROF_SUMMARY_N_QUANTILES];
-  size_t ranks[2 * TPROF_SUMMARY_N_QUANTILES], n_ranks;
+  double sorted[BATCH_SMALL];
 
   if (n > BATCH_SMALL)
     return _tprof_quantiles_of (x, n, qs, TPROF_SUMMARY_N_QUANTILES, q);
   memcpy (sorted, x, n * sizeof *sorted);
   _tprof_insertion_sort (sorted, 0, n - 1);
-  n_ranks = _tprof_quantile_ranks (n, qs, TPROF_SUMMARY_N_QUANTILES, ranks);
-  for (size_t i = 0; i < n_ranks; i++)
-    values[i] = sorted[ranks[i]];
-  _tprof_quantiles_interpolate (n, qs, TPROF_SUMMARY_N_QUANTILES, ranks, values, n_ranks, q);
+  _tprof_sorted_quantiles (sorted, n, qs, TPROF_SUMMARY_N_QUANTILES, q);
   return true;
 }
 

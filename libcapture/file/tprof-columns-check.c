@@ -149,6 +149,26 @@ check_operation (const TprofProfileFile *pf,
   return _tprof_operation_cache_check_figures (pf, op, &c->figures[j], error);
 }
 
+/* Each run's count, sum and extremes: an operation of one run (all its
+ * rows one rank's) has them in its figures already, computed by the
+ * same functions over the same rows; the others' are computed. */
+static void
+check_round_parts (CheckRound   *c,
+                   size_t        n,
+                   const double *times)
+{
+  for (size_t j = 0; j < n; j++)
+    {
+      size_t i = c->op_runs[j], runs = c->op_runs[j + 1] - i;
+      const TprofBatchSummary *f = &c->figures[j];
+
+      if (runs == 1 && c->bounds[i] == c->op_rows[j] && c->bounds[i + 1] == c->op_rows[j + 1])
+        c->parts[i] = (TprofPartSums) { f->count, f->sum, f->min, f->max };
+      else if (runs > 0)
+        _tprof_batch_part_sums (times, c->bounds + i, runs, c->parts + i);
+    }
+}
+
 /* One round: operations [@first, @first + n) of rows @times on. */
 static int
 check_round (CheckRound             *c,
@@ -164,7 +184,7 @@ check_round (CheckRound             *c,
   if (!_tprof_batch_summarize (times, c->op_rows, n, c->figures))
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory checking the cached statistics",
                             pf->path);
-  _tprof_batch_part_sums (times, c->bounds, c->op_runs[n], c->parts);
+  check_round_parts (c, n, times);
   for (size_t j = 0; j < n; j++)
     if (check_operation (pf, &pf->ops[first + j], c, j, error) < 0)
       return -1;

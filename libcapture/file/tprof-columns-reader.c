@@ -1,5 +1,6 @@
 /* tprof-columns-reader.c — format 3 opened: the tables read whole and checked, each refusal naming the column and the row. */
 /* SPDX-License-Identifier: MIT */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,31 @@ columns_open (ColumnsRead *cr,
   return dset;
 }
 
+/* The checksum attribute of dataset @dset (column @path) in *@stored:
+ * 1, 0 when it has none, -1 with @error. */
+static int
+columns_stored_crc (const TprofProfileFile *pf,
+                    hid_t                   dset,
+                    const char             *path,
+                    uint32_t               *stored,
+                    TprofError             *error)
+{
+  unsigned value = 0;
+  hid_t attr;
+  herr_t status;
+
+  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
+    return 0;
+  attr = H5Aopen (dset, TPROF_FORMAT_CRC_ATTR, H5P_DEFAULT);
+  status = attr >= 0 ? H5Aread (attr, H5T_NATIVE_UINT, &value) : -1;
+  _tprof_h5_close (attr);
+  if (status < 0)
+    return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: %s: attribute '%s' is not an unsigned integer",
+                            pf->path, path, TPROF_FORMAT_CRC_ATTR);
+  *stored = (uint32_t) value;
+  return 1;
+}
+
 int
 _tprof_columns_check_crc (const TprofProfileFile *pf,
                           hid_t                   dset,
@@ -75,22 +101,14 @@ _tprof_columns_check_crc (const TprofProfileFile *pf,
                           size_t                  size,
                           TprofError             *error)
 {
-  unsigned stored = 0;
-  uint32_t computed;
-  hid_t attr;
-  herr_t status;
+  uint32_t stored = 0, computed;
+  int has = columns_stored_crc (pf, dset, path, &stored, error);
 
-  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
-    return 0;
-  attr = H5Aopen (dset, TPROF_FORMAT_CRC_ATTR, H5P_DEFAULT);
-  status = attr >= 0 ? H5Aread (attr, H5T_NATIVE_UINT, &stored) : -1;
-  _tprof_h5_close (attr);
-  if (status < 0)
-    return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: %s: attribute '%s' is not an unsigned integer",
-                            pf->path, path, TPROF_FORMAT_CRC_ATTR);
+  if (has <= 0)
+    return has;
   computed = _tprof_crc32c (0, bytes, size);
-  if (computed != (uint32_t) stored)
-    return _tprof_columns_crc_error (pf, path, (uint32_t) stored, computed, error);
+  if (computed != stored)
+    return _tprof_columns_crc_error (pf, path, stored, computed, error);
   return 0;
 }
 
@@ -149,32 +167,23 @@ columns_check_stored (ColumnsRead *cr,
   return result;
 }
 
-/* The names: each one's bytes and a zero, as the checksum covers them. */
+/* The names: each one's bytes and a zero, as the checksum covers them,
+ * summed name by name (no copy of them end to end). */
 static int
 columns_check_names_crc (ColumnsRead *cr,
                          hid_t        dset)
 {
-  size_t total = 0;
-  char *all, *p;
-  int result;
+  const char *path = _tprof_columns[TPROF_COL_OP_NAME].path;
+  uint32_t stored = 0, computed = 0;
+  int has = columns_stored_crc (cr->pf, dset, path, &stored, cr->error);
 
-  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
-    return 0;
+  if (has <= 0)
+    return has;
   for (uint64_t k = 0; k < cr->k; k++)
-    total += strlen (cr->names[k]) + 1;
-  p = all = malloc (total + 1);
-  if (all == NULL)
-    return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", cr->pf->path);
-  for (uint64_t k = 0; k < cr->k; k++)
-    {
-      size_t len = strlen (cr->names[k]) + 1;
-
-      memcpy (p, cr->names[k], len);
-      p += len;
-    }
-  result = _tprof_columns_check_crc (cr->pf, dset, _tprof_columns[TPROF_COL_OP_NAME].path, all, total, cr->error);
-  free (all);
-  return result;
+    computed = _tprof_crc32c (computed, cr->names[k], strlen (cr->names[k]) + 1);
+  if (computed != stored)
+    return _tprof_columns_crc_error (cr->pf, path, stored, computed, cr->error);
+  return 0;
 }
 
 /* The length column @c must have; the first column of each kind sets it. */
@@ -222,8 +231,14 @@ columns_read_one (ColumnsRead *cr,
   if (result == 0 && c == TPROF_COL_OP_NAME)
     {
       size_t bad = SIZE_MAX;
+      int direct = _tprof_columns_read_names (cr->pf, dset, (size_t) len, &cr->names, cr->error);
 
-      if (_tprof_h5_read_string_column (dset, (size_t) len, &cr->names, &bad, problem, sizeof problem) < 0)
+      /* read from the file itself, or else by HDF5 */
+      if (direct < 0)
+        result = -1;
+      else if (direct > 0)
+        result = columns_check_names_crc (cr, dset);
+      else if (_tprof_h5_read_string_column (dset, (size_t) len, &cr->names, &bad, problem, sizeof problem) < 0)
         result = bad != SIZE_MAX ? BAD (cr, "%s: %s[%zu]: not valid UTF-8", cr->pf->path, _tprof_columns[c].path, bad)
                  : BAD (cr, "%s: %s: %s", cr->pf->path, _tprof_columns[c].path, problem);
       else
@@ -382,7 +397,8 @@ columns_make_operations (ColumnsRead *cr)
 
   size_t per_op = (size_t) pf->world_size * (cr->values[TPROF_COL_SEG_RECORDED] != NULL ? 5 : 4);
 
-  pf->ops = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->ops, true);
+  /* each operation zeroed as it is filled: one pass over the table */
+  pf->ops = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->ops, false);
   /* one block for every operation's per-rank arrays (8 bytes a value):
    * one allocation, not four or five per operation */
   pf->cache_block = cr->k <= SIZE_MAX / 8 / (per_op + 1) ? calloc ((size_t) cr->k * per_op + 1, 8) : NULL;
@@ -392,6 +408,7 @@ columns_make_operations (ColumnsRead *cr)
     {
       TprofH5Operation *op = &pf->ops[k];
 
+      memset (op, 0, sizeof *op);
       op->name = cr->names[k];
       cr->names[k] = NULL;
       pf->n_ops++;
@@ -590,6 +607,25 @@ _tprof_columns_read_rows (TprofProfileFile *pf,
   return result;
 }
 
+/* Whether every value of rows [0, @n) keeps its rule: one branch-free
+ * pass a column (NaN fails every comparison). */
+static bool
+columns_rows_good (uint64_t       n,
+                   const double  *times,
+                   const double  *starts,
+                   const int32_t *threads)
+{
+  bool bad = false;
+
+  for (uint64_t i = 0; i < n; i++)
+    bad |= !((times[i] >= 0) & (times[i] <= DBL_MAX));
+  for (uint64_t i = 0; starts != NULL && i < n; i++)
+    bad |= !((starts[i] >= -DBL_MAX) & (starts[i] <= DBL_MAX));
+  for (uint64_t i = 0; threads != NULL && i < n; i++)
+    bad |= threads[i] < 0;
+  return !bad;
+}
+
 int
 _tprof_columns_check_rows (const TprofProfileFile *pf,
                            uint64_t                row,
@@ -599,6 +635,9 @@ _tprof_columns_check_rows (const TprofProfileFile *pf,
                            const int32_t          *threads,
                            TprofError             *error)
 {
+  if (columns_rows_good (n, times, starts, threads))
+    return 0;
+  /* the first row that breaks a rule, named */
   for (uint64_t i = 0; i < n; i++)
     {
       if (!(isfinite (times[i]) && times[i] >= 0))

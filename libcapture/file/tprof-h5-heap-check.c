@@ -10,12 +10,31 @@
 
 #include "tprof-h5-reader-private.h"
 
-static uint64_t
-tprof_h5_decode_le (const unsigned char *p,
-                    unsigned             n_bytes)
+uint64_t
+_tprof_h5_decode_le (const unsigned char *p,
+                     unsigned             n_bytes)
 {
   uint64_t value = 0;
+  uint32_t u32;
+  uint16_t u16;
 
+  /* the widths HDF5 uses, one load each where the host is little-endian
+   * (the names read a length, an address and an index per name) */
+  if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+    switch (n_bytes)
+      {
+      case 8:
+        memcpy (&value, p, 8);
+        return value;
+      case 4:
+        memcpy (&u32, p, 4);
+        return u32;
+      case 2:
+        memcpy (&u16, p, 2);
+        return u16;
+      default:
+        break;
+      }
   for (unsigned i = n_bytes; i > 0; i--)
     value = (value << 8) | p[i - 1];
   return value;
@@ -79,7 +98,7 @@ tprof_h5_check_collection (const unsigned char *p,
   while ((size_t) (stop - q) >= object_header)
     {
       unsigned index = q[0] | (unsigned) q[1] << 8;
-      uint64_t object_size = tprof_h5_decode_le (q + 8, lengths);
+      uint64_t object_size = _tprof_h5_decode_le (q + 8, lengths);
       uint64_t need;
 
       if (object_size > size)
@@ -108,7 +127,7 @@ tprof_h5_check_collection_at (int       fd,
 
   if (file_size - at < 8 + lengths || !tprof_h5_pread_full (fd, header, 8 + lengths, at))
     return "it is cut short";
-  size = tprof_h5_decode_le (header + 8, lengths);
+  size = _tprof_h5_decode_le (header + 8, lengths);
   if (size < 8 + lengths || size > file_size - at)
     return "its size runs past the end of the file";
   collection = malloc ((size_t) size);

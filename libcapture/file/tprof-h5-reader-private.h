@@ -146,7 +146,11 @@ struct _TprofProfileFile
   double           *data_until;           /* world_size entries (NaN: no data), or NULL */
   TprofH5Operation *ops;
   size_t            n_ops;
-  size_t           *by_name;         /* operation indices sorted by name */
+  /* the operations by name (tprof-name-index.c): a hash table of
+   * name_mask + 1 slots, each 0 or an operation's index + 1 */
+  size_t           *name_slots;
+  size_t            name_mask;
+  uint64_t          name_seed;
   /* format 3 (tprof-columns-reader.c): the segments, read at open */
   size_t            n_segments;
   int32_t          *seg_rank;
@@ -159,6 +163,11 @@ struct _TprofProfileFile
    * (tprof-reader-client.c); @file is then -1 */
   struct _TprofReaderClient *remote;
 };
+
+/* The unsigned little-endian integer of @n_bytes (at most 8) at @p, as
+ * HDF5 stores addresses and lengths. */
+uint64_t _tprof_h5_decode_le (const unsigned char *p,
+                              unsigned             n_bytes);
 
 /* HDF5 1.10 trusts the sizes inside the global heap collections that hold
  * variable-length strings: damaged ones make it loop forever or copy out of
@@ -193,10 +202,14 @@ int _tprof_h5_read_hostnames (TprofProfileFile *pf,
  * reads each one's name, sample count and cache. 0 or -1 with @error set. */
 int _tprof_h5_read_operations (TprofProfileFile *pf,
                                TprofError       *error);
-/* Sorts pf->by_name and refuses a name given twice, naming the first
- * operation, in file order, that repeats an earlier one. 0 or -1. */
+/* Indexes the operations by name (tprof-name-index.c) and refuses a
+ * name given twice, naming the first operation, in file order, that
+ * repeats an earlier one. 0 or -1. */
 int _tprof_h5_index_names (TprofProfileFile *pf,
                            TprofError       *error);
+/* The operation named @name, or TPROF_PROFILE_FILE_NOT_FOUND. */
+size_t _tprof_h5_find_name (const TprofProfileFile *pf,
+                            const char             *name);
 /* Opens the group of operation @op, or -1 with @error set. */
 hid_t _tprof_h5_open_operation (TprofProfileFile *pf,
                                 size_t            op,
@@ -209,6 +222,19 @@ hid_t _tprof_h5_open_operation (TprofProfileFile *pf,
  * naming the member and the index. */
 int _tprof_columns_read (TprofProfileFile *pf,
                          TprofError       *error);
+/* The @n names of format 3's /operations/name (open as @dset) read
+ * straight from the file (tprof-columns-names.c): the heap ids with one
+ * pread(), each global heap collection they point into with one more,
+ * each name copied out of it into its own malloc'd string (not checked
+ * as UTF-8). 1 with *@names set, 0 when the column is not a contiguous,
+ * unfiltered column of variable-length strings in a file read through
+ * its descriptor (HDF5 reads it then), -1 with @error naming the row
+ * whose heap object is missing or damaged. */
+int _tprof_columns_read_names (const TprofProfileFile *pf,
+                               hid_t                   dset,
+                               size_t                  n,
+                               char                 ***names,
+                               TprofError             *error);
 /* Sets the error for column @path whose checksum is not @stored. -1. */
 int _tprof_columns_crc_error (const TprofProfileFile *pf,
                               const char             *path,
@@ -521,6 +547,13 @@ typedef struct
   uint8_t size;        /* bytes a value */
   bool    big_endian;
 } TprofH5RawType;
+
+/* Reads exactly @bytes at @offset of @fd into @buffer: 0, an errno
+ * value, or -1 when the file ends first. */
+int _tprof_h5_pread_all (int    fd,
+                         void  *buffer,
+                         size_t bytes,
+                         off_t  offset);
 
 /* Reads @count values stored as @type at @offset of @fd into @out, as
  * doubles (@as_double: from floats) or as int32_t (from integers, clamped

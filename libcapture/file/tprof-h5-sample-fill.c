@@ -14,12 +14,11 @@
  * while it is still in the cache, and the system calls stay cheap. */
 #define TPROF_H5_FILL_BLOCK ((size_t) 1 << 15)
 
-/* 0, an errno value, or -1 when the file ends first. */
-static int
-tprof_h5_pread_all (int    fd,
-                    void  *buffer,
-                    size_t bytes,
-                    off_t  offset)
+int
+_tprof_h5_pread_all (int    fd,
+                     void  *buffer,
+                     size_t bytes,
+                     off_t  offset)
 {
   char *p = buffer;
 
@@ -116,7 +115,7 @@ _tprof_h5_pread_values (int            fd,
   int status = 0;
 
   if (tprof_h5_raw_is_native (type, as_double))
-    return tprof_h5_pread_all (fd, out, count * out_size, offset);
+    return _tprof_h5_pread_all (fd, out, count * out_size, offset);
   scratch = malloc (TPROF_H5_CONVERT_BLOCK * type.size);
   if (scratch == NULL)
     return ENOMEM;
@@ -124,7 +123,7 @@ _tprof_h5_pread_values (int            fd,
     {
       size_t m = count - done < TPROF_H5_CONVERT_BLOCK ? count - done : TPROF_H5_CONVERT_BLOCK;
 
-      status = tprof_h5_pread_all (fd, scratch, m * type.size, offset + (off_t) (done * type.size));
+      status = _tprof_h5_pread_all (fd, scratch, m * type.size, offset + (off_t) (done * type.size));
       for (size_t i = 0; status == 0 && i < m; i++)
         {
           uint64_t bits = tprof_h5_raw_bits (scratch + i * type.size, type.size, type.big_endian);
@@ -153,7 +152,7 @@ _tprof_h5_format_stored_integer (int            fd,
 
   if (type.kind == TPROF_H5_RAW_NATIVE)
     type = (TprofH5RawType) { TPROF_H5_RAW_SIGNED, sizeof (int32_t), __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ };
-  if (type.size == 0 || type.size > sizeof raw || tprof_h5_pread_all (fd, raw, type.size, offset) != 0)
+  if (type.size == 0 || type.size > sizeof raw || _tprof_h5_pread_all (fd, raw, type.size, offset) != 0)
     return false;
   bits = tprof_h5_raw_bits (raw, type.size, type.big_endian);
   shift = 64 - 8 * type.size;

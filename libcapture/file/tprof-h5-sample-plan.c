@@ -132,15 +132,21 @@ _tprof_h5_ranks_from_counts (const int64_t *counts,
                              int32_t       *ranks)
 {
   uint64_t first = 0;  /* of rank r's samples */
+  uint64_t i = start, end = start + count;
   int r = 0;
 
   for (; r < world_size && counts[r] >= 0 && first + (uint64_t) counts[r] <= start; r++)
     first += (uint64_t) counts[r];
-  for (uint64_t i = start; i < start + count; i++)
+  while (i < end)
     {
+      uint64_t stop;
+
       for (; r < world_size && (counts[r] < 0 || i >= first + (uint64_t) counts[r]); r++)
         first += counts[r] > 0 ? (uint64_t) counts[r] : 0;
-      *ranks++ = r < world_size ? r : -1;
+      /* rank r's run at once, or -1 for rows past every count */
+      stop = r < world_size && first + (uint64_t) counts[r] < end ? first + (uint64_t) counts[r] : end;
+      for (; i < stop; i++)
+        *ranks++ = r < world_size ? r : -1;
     }
 }
 

@@ -236,50 +236,6 @@ tprof_h5_read_operation (TprofProfileFile *pf,
   return result;
 }
 
-static const TprofProfileFile *tprof_h5_sorting;
-
-static int
-tprof_h5_compare_names (const void *a,
-                        const void *b)
-{
-  size_t x = *(const size_t *) a, y = *(const size_t *) b;
-  int order = strcmp (tprof_h5_sorting->ops[x].name, tprof_h5_sorting->ops[y].name);
-
-  return order != 0 ? order : (x > y) - (x < y);
-}
-
-int
-_tprof_h5_index_names (TprofProfileFile *pf,
-                      TprofError       *error)
-{
-  size_t again = SIZE_MAX, earlier = SIZE_MAX;
-
-  pf->by_name = malloc ((pf->n_ops != 0 ? pf->n_ops : 1) * sizeof *pf->by_name);
-  if (pf->by_name == NULL)
-    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
-  for (size_t i = 0; i < pf->n_ops; i++)
-    pf->by_name[i] = i;
-  /* under the HDF5 lock, which makes the static safe */
-  tprof_h5_sorting = pf;
-  qsort (pf->by_name, pf->n_ops, sizeof *pf->by_name, tprof_h5_compare_names);
-  tprof_h5_sorting = NULL;
-  for (size_t i = 1; i < pf->n_ops; i++)
-    if (strcmp (pf->ops[pf->by_name[i - 1]].name, pf->ops[pf->by_name[i]].name) == 0
-        && pf->by_name[i] < again)
-      {
-        again = pf->by_name[i];
-        earlier = pf->by_name[i - 1];
-      }
-  if (again != SIZE_MAX && pf->format_version >= 3)
-    return tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: operations/name[%zu]: duplicate of "
-                            "operations/name[%zu] ('%s')", pf->path, again, earlier, pf->ops[again].name);
-  if (again != SIZE_MAX)
-    return tprof_error_set (error, TPROF_ERROR_FORMAT,
-                            "%s: duplicate operation name '%s' (again in /timings/%s)",
-                            pf->path, pf->ops[again].name, pf->ops[again].link_name);
-  return 0;
-}
-
 int
 _tprof_h5_read_operations (TprofProfileFile *pf,
                            TprofError       *error)

@@ -52,7 +52,9 @@ tprof_profile_file_free (TprofProfileFile *pf)
 
       free (op->name);
       free (op->link_name);
-      _tprof_operation_cache_clear (&op->cache);
+      /* borrowed arrays lie in cache_block, freed below */
+      if (!op->cache.borrowed)
+        _tprof_operation_cache_clear (&op->cache);
       if (!op->computed_borrowed)
         {
           free (op->computed_count);
@@ -64,7 +66,7 @@ tprof_profile_file_free (TprofProfileFile *pf)
     }
   free (pf->ops);
   free (pf->cache_block);
-  free (pf->by_name);
+  free (pf->name_slots);
   free (pf->seg_rank);
   free (pf->seg_offset);
   _tprof_h5_free_strings (pf->hostnames, (size_t) pf->world_size);
@@ -258,24 +260,9 @@ size_t
 tprof_profile_file_find_operation (const TprofProfileFile *file,
                                    const char             *name)
 {
-  size_t lo = 0, hi;
-
   if (file == NULL || name == NULL)
     return TPROF_PROFILE_FILE_NOT_FOUND;
-  hi = file->n_ops;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      int order = strcmp (file->ops[file->by_name[mid]].name, name);
-
-      if (order == 0)
-        return file->by_name[mid];
-      if (order < 0)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return TPROF_PROFILE_FILE_NOT_FOUND;
+  return _tprof_h5_find_name (file, name);
 }
 
 uint64_t

@@ -252,7 +252,6 @@ _tprof_reader_put_meta (TprofWire              *w,
       _tprof_wire_put_u64 (w, o->stats_ready);
       if (o->stats_ready)
         _tprof_reader_put_stats (w, &o->stats, file->world_size);
-      _tprof_wire_put_u64 (w, file->by_name[i]);
     }
   return !w->failed;
 }
@@ -311,12 +310,11 @@ _tprof_reader_get_meta (TprofWire  *w,
           || !_tprof_wire_get (w, pf->data_until, world_size * sizeof (double))))
     goto failed;
   n_ops = _tprof_wire_get_u64 (w);
-  /* every operation takes at least 40 bytes of the message */
-  if (!ok || w->failed || n_ops > (w->len - w->pos) / 40)
+  /* every operation takes at least 32 bytes of the message */
+  if (!ok || w->failed || n_ops > (w->len - w->pos) / 32)
     goto failed;
   pf->ops = _tprof_malloc_array_paged (n_ops != 0 ? n_ops : 1, sizeof *pf->ops, true);
-  pf->by_name = calloc (n_ops != 0 ? n_ops : 1, sizeof *pf->by_name);
-  if (pf->ops == NULL || pf->by_name == NULL)
+  if (pf->ops == NULL)
     goto failed;
   pf->n_ops = (size_t) n_ops;
   /* format 3 caches every operation's statistics, which come here (32
@@ -334,8 +332,7 @@ _tprof_reader_get_meta (TprofWire  *w,
       o->cached = _tprof_wire_get_u64 (w) != 0;
       if (_tprof_wire_get_u64 (w) != 0 && !_tprof_reader_get_stats (w, pf, i, storage))
         ok = false;
-      pf->by_name[i] = (size_t) _tprof_wire_get_u64 (w);
-      ok = ok && o->name != NULL && pf->by_name[i] < pf->n_ops;
+      ok = ok && o->name != NULL;
     }
   if (ok && !w->failed)
     return pf;

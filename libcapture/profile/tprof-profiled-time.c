@@ -223,9 +223,10 @@ _tprof_profiled_time_append_view_take (TprofProfiledTime       *pt,
 {
   bool room = tprof_profiled_time_reserve_for (pt, pt->n_ops + 1);
 
-  /* zeroed: the operations appended before have none */
-  if (room && pt->views == NULL)
-    pt->views = calloc (pt->ops_capacity, sizeof *pt->views);
+  /* the operations appended before have none; the rest are written as
+   * they are appended */
+  if (room && pt->views == NULL && (pt->views = malloc (pt->ops_capacity * sizeof *pt->views)) != NULL)
+    memset (pt->views, 0, pt->n_ops * sizeof *pt->views);
   if (!room || pt->views == NULL)
     {
       free (name);

@@ -1,7 +1,9 @@
 /* test-h5-columns.c — format 3's refusals on real damaged files: each message names the file, the column and the row; checksums catch silent damage. */
 /* SPDX-License-Identifier: MIT */
+#include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hdf5.h>
 
@@ -239,6 +241,134 @@ test_names (void)
   assert_refused (b, TRUE, "operations/name[1]: not valid UTF-8");
 }
 
+/* Overwrites @size bytes of row @row's heap id in operations/name (4
+ * bytes of length, 8 of collection address, 4 of object index), from
+ * byte @at of the id, behind HDF5's back. */
+static void
+patch_name_id (const char *path,
+               hsize_t     row,
+               size_t      at,
+               const void *bytes,
+               size_t      size)
+{
+  hid_t file = H5Fopen (path, H5F_ACC_RDONLY, H5P_DEFAULT);
+  hid_t dset = H5Dopen2 (file, "operations/name", H5P_DEFAULT);
+  haddr_t offset = H5Dget_offset (dset);
+  int fd;
+
+  g_assert_cmpuint (offset, !=, HADDR_UNDEF);
+  g_assert_cmpuint (H5Dget_storage_size (dset), ==, 3 * 16);
+  H5Dclose (dset);
+  H5Fclose (file);
+  fd = open (path, O_WRONLY);
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (pwrite (fd, bytes, size, (off_t) (offset + row * 16 + at)), ==, (ssize_t) size);
+  close (fd);
+}
+
+/* Replaces the first letter of @name where its bytes lie in the file
+ * (the global heap) by @letter. */
+static void
+patch_name_letter (const char *path,
+                   const char *name,
+                   char        letter)
+{
+  g_autofree char *bytes = NULL;
+  gsize size;
+  const char *at;
+
+  g_assert_true (g_file_get_contents (path, &bytes, &size, NULL));
+  at = memmem (bytes, size, name, strlen (name));
+  g_assert_nonnull (at);
+  bytes[at - bytes] = letter;
+  g_assert_true (g_file_set_contents (path, bytes, (gssize) size, NULL));
+}
+
+/* The names are read straight from the global heap: what HDF5 reads,
+ * and an id that points nowhere refused, naming its row. */
+static void
+test_names_heap (void)
+{
+  static const char *const names[] = { "forward", "backward", "io/checkpoint" };
+  g_autofree char *a = copy_good ("name-no-object.h5");
+  g_autofree char *b = copy_good ("name-no-collection.h5");
+  g_autofree char *c = copy_good ("name-wrong-length.h5");
+  g_autofree char *d = copy_good ("name-letter.h5");
+  const guint8 index[4] = { 0xe7, 0x03, 0, 0 }, addr[8] = { 8 }, length[4] = { 3 };
+  TprofError error = { 0 };
+  TprofProfileFile *pf = tprof_profile_file_open (good_path, &error);
+
+  g_assert_nonnull (pf);
+  for (size_t k = 0; k < G_N_ELEMENTS (names); k++)
+    g_assert_cmpstr (tprof_profile_file_operation_name (pf, k), ==, names[k]);
+  tprof_profile_file_close (pf);
+  patch_name_id (a, 1, 12, index, sizeof index);
+  assert_refused (a, TRUE, "operations/name[1]: cannot be read: object 999 of the global heap collection at byte");
+  patch_name_id (b, 2, 4, addr, sizeof addr);
+  assert_refused (b, TRUE, "operations/name[2]: cannot be read: its global heap collection (at byte 8) is not a "
+                  "global heap collection");
+  patch_name_id (c, 0, 0, length, sizeof length);
+  /* a name's letter changed in the heap, its length the same: only the
+   * checksum of the names sees it */
+  patch_name_letter (d, "backward", 'B');
+  assert_refused (d, TRUE, "operations/name: checksum mismatch");
+  assert_refused (c, TRUE, "operations/name[0]: cannot be read: object");
+  assert_refused (c, TRUE, "does not hold the name's length");
+}
+
+/* A user block before HDF5's data: the heap ids' addresses count from
+ * its end; the names read are those written, their checksum holds. */
+static void
+test_names_userblock (void)
+{
+  static const char *const names[] = { "forward", "backward", "io/checkpoint" };
+  g_autofree char *path = g_build_filename (test_dir, "userblock.h5", NULL);
+  TprofError error = { 0 };
+  TprofProfiledTime *pt;
+
+  h5_test_run_python ("copy_userblock.py", good_path, path, NULL);
+  pt = tprof_profiled_time_load (path, &error);
+  g_assert_cmpstr (error.message, ==, "");
+  g_assert_cmpuint (tprof_profiled_time_len (pt), ==, 3);
+  for (size_t k = 0; k < G_N_ELEMENTS (names); k++)
+    g_assert_cmpstr (tprof_profiled_time_name (pt, k), ==, names[k]);
+  tprof_profiled_time_free (pt);
+}
+
+/* Names HDF5 stores otherwise (in chunks) it reads itself, the same. */
+static void
+test_names_chunked (void)
+{
+  static const char *const names[] = { "forward", "backward", "io/checkpoint" };
+  g_autofree char *path = copy_good ("names-chunked.h5");
+  hid_t file = H5Fopen (path, H5F_ACC_RDWR, H5P_DEFAULT);
+  hid_t type = H5Tcopy (H5T_C_S1);
+  hsize_t dims[1] = { 3 }, chunk[1] = { 2 };
+  hid_t space = H5Screate_simple (1, dims, NULL);
+  hid_t dcpl = H5Pcreate (H5P_DATASET_CREATE);
+  TprofError error = { 0 };
+  TprofProfiledTime *pt;
+  hid_t dset;
+
+  H5Tset_size (type, H5T_VARIABLE);
+  H5Tset_cset (type, H5T_CSET_UTF8);
+  H5Pset_chunk (dcpl, 1, chunk);
+  g_assert_cmpint (H5Ldelete (file, "operations/name", H5P_DEFAULT), >=, 0);
+  dset = H5Dcreate2 (file, "operations/name", type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  g_assert_cmpint (H5Dwrite (dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, names), >=, 0);
+  H5Dclose (dset);
+  H5Pclose (dcpl);
+  H5Sclose (space);
+  H5Tclose (type);
+  H5Fclose (file);
+  pt = tprof_profiled_time_load (path, &error);
+  g_assert_cmpstr (error.message, ==, "");
+  g_assert_cmpuint (tprof_profiled_time_len (pt), ==, 3);
+  for (size_t k = 0; k < G_N_ELEMENTS (names); k++)
+    g_assert_cmpstr (tprof_profiled_time_name (pt, k), ==, names[k]);
+  tprof_profiled_time_free (pt);
+}
+
 static void
 test_cache (void)
 {
@@ -266,11 +396,21 @@ test_samples (void)
   g_autofree char *b = copy_good ("time-negative.h5");
   g_autofree char *c = copy_good ("starts-short.h5");
   g_autofree char *d = copy_good ("times-2d.h5");
+  g_autofree char *e = copy_good ("thread-then-time.h5");
+  g_autofree char *f = copy_good ("start-then-time.h5");
 
   patch_double (a, "samples/times", 23, NAN);
   assert_refused (a, FALSE, "samples/times[23]: is NaN");
   patch_double (b, "samples/times", 41, -1.0);
   assert_refused (b, FALSE, "samples/times[41]: is negative");
+  /* of two bad values, the one of the earlier row is named, whatever
+   * its column */
+  patch_int32 (e, "samples/threads", 20, -1);
+  patch_double (e, "samples/times", 35, NAN);
+  assert_refused (e, FALSE, "samples/threads[20]: is -1, expected a thread >= 0");
+  patch_double (f, "samples/starts", 12, INFINITY);
+  patch_double (f, "samples/times", 13, -2.0);
+  assert_refused (f, FALSE, "samples/starts[12]: is inf, expected a finite time");
   replace_column (c, "samples/starts", 1, short_dims);
   assert_refused (c, TRUE, "samples/starts: has 59 values, expected 60 (as samples/times has 60)");
   replace_column (d, "samples/times", 2, square);
@@ -331,6 +471,30 @@ test_checksum_read (void)
   tprof_profile_file_close (apart);
 }
 
+/* Operations of one rank each: a rank's figures are the operation's,
+ * and a sample that contradicts them is still refused, naming the
+ * segment. */
+static void
+test_one_rank (void)
+{
+  g_autofree char *path = g_build_filename (test_dir, "one-rank.h5", NULL);
+  TprofProfiledTime *pt = tprof_profiled_time_new (1);
+  const double times[] = { 0.004, 0.001, 0.003, 0.002 };
+  const int32_t ranks[] = { 0, 0, 0, 0 };
+  TprofError error = { 0 };
+
+  g_assert_cmpint (tprof_profiled_time_add (pt, "a", h5_test_gathered (times, ranks, 4), &error), ==, 0);
+  g_assert_cmpint (tprof_profiled_time_add (pt, "b", h5_test_gathered (times, ranks, 4), &error), ==, 0);
+  g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
+  tprof_profiled_time_free (pt);
+  pt = tprof_profiled_time_load (path, &error);
+  g_assert_nonnull (pt);
+  tprof_profiled_time_free (pt);
+  /* operation b's second sample, within its extremes */
+  patch_double (path, "samples/times", 5, 0.0015);
+  assert_refused (path, FALSE, "segments/sum[1] (rank 0) is 0.01");
+}
+
 /* The hardware and table CRC-32C agree, on the standard check value and
  * at every alignment and length. */
 static void
@@ -367,10 +531,14 @@ main (int argc, char **argv)
   g_test_add_func ("/h5/columns/offsets", test_offsets);
   g_test_add_func ("/h5/columns/ranks", test_ranks);
   g_test_add_func ("/h5/columns/names", test_names);
+  g_test_add_func ("/h5/columns/names-heap", test_names_heap);
+  g_test_add_func ("/h5/columns/names-chunked", test_names_chunked);
+  g_test_add_func ("/h5/columns/names-userblock", test_names_userblock);
   g_test_add_func ("/h5/columns/cache", test_cache);
   g_test_add_func ("/h5/columns/samples", test_samples);
   g_test_add_func ("/h5/columns/checksums", test_checksums);
   g_test_add_func ("/h5/columns/checksum-read", test_checksum_read);
+  g_test_add_func ("/h5/columns/one-rank", test_one_rank);
   g_test_add_func ("/h5/columns/crc32c", test_crc32c);
   status = g_test_run ();
   g_free (good_path);

@@ -1,0 +1,278 @@
+/* tprof-columns-names.c — format 3's names read straight from the file: the heap ids with one pread(), each global heap collection with one more, no HDF5 conversion per name. */
+/* SPDX-License-Identifier: MIT */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tprof-h5-reader-private.h"
+
+/* One global heap collection (docs: HDF5's file format, "Global Heap"),
+ * read whole, its objects indexed: object i's data is
+ * bytes[begin[i] .. begin[i] + length[i]) (begin 0: no such object). */
+typedef struct
+{
+  uint64_t       addr;     /* as a heap id gives it: from the base address */
+  unsigned char *bytes;
+  size_t         n_index;
+  uint64_t      *begin;
+  uint64_t      *length;
+} NamesCollection;
+
+/* The collections read so far, ascending by address. */
+typedef struct
+{
+  const TprofProfileFile *pf;
+  uint64_t                base;       /* the user block: addresses count from its end */
+  uint64_t                file_size;
+  unsigned                addr_size;  /* the superblock's sizes of offsets and lengths */
+  unsigned                len_size;
+  NamesCollection        *cols;
+  size_t                  n_cols;
+  size_t                  cap_cols;
+  TprofError             *error;
+} NamesHeap;
+
+static void
+names_heap_clear (NamesHeap *h)
+{
+  for (size_t i = 0; i < h->n_cols; i++)
+    {
+      free (h->cols[i].bytes);
+      free (h->cols[i].begin);
+      free (h->cols[i].length);
+    }
+  free (h->cols);
+}
+
+/* Records object @index at @begin, @length bytes. false when out of memory. */
+static bool
+names_collection_index (NamesCollection *c,
+                        unsigned         index,
+                        uint64_t         begin,
+                        uint64_t         length)
+{
+  if (index >= c->n_index)
+    {
+      size_t n = (size_t) index + 1 > 2 * c->n_index ? (size_t) index + 1 : 2 * c->n_index;
+      uint64_t *b = realloc (c->begin, n * sizeof *b);
+      uint64_t *l = b != NULL ? realloc (c->length, n * sizeof *l) : NULL;
+
+      if (b != NULL)
+        c->begin = b;
+      if (l == NULL)
+        return false;
+      c->length = l;
+      memset (c->begin + c->n_index, 0, (n - c->n_index) * sizeof *b);
+      c->n_index = n;
+    }
+  /* as HDF5 indexes them: a later object of the same index wins */
+  c->begin[index] = begin;
+  c->length[index] = length;
+  return true;
+}
+
+/* Walks the objects of collection @c (@size bytes) as HDF5 does, every
+ * size checked to stay inside it. NULL, or what is wrong. */
+static const char *
+names_collection_parse (NamesHeap       *h,
+                        NamesCollection *c,
+                        uint64_t         size)
+{
+  uint64_t header = 8 + h->len_size;  /* index, references, reserved, size */
+  uint64_t at = 8 + h->len_size;
+
+  while (size - at >= header)
+    {
+      const unsigned char *q = c->bytes + at;
+      unsigned index = q[0] | (unsigned) q[1] << 8;
+      uint64_t length = _tprof_h5_decode_le (q + 8, h->len_size);
+      /* the free-space object (index 0) counts its own header */
+      uint64_t need = index > 0 ? header + ((length + 7) & ~(uint64_t) 7) : length;
+
+      if (length > size || need == 0 || need > size - at)
+        return "its objects overrun it";
+      if (index > 0 && !names_collection_index (c, index, at + header, length))
+        return "it is too large for the memory available";
+      at += need;
+    }
+  return NULL;
+}
+
+/* Reads the collection at @addr into @c. NULL, or what is wrong. */
+static const char *
+names_collection_read (NamesHeap       *h,
+                       NamesCollection *c,
+                       uint64_t         addr)
+{
+  static const unsigned char signature[8] = { 'G', 'C', 'O', 'L', 1, 0, 0, 0 };
+  unsigned char head[16];
+  uint64_t at = h->base + addr, size;
+
+  *c = (NamesCollection) { .addr = addr };
+  if (addr > h->file_size || at > h->file_size || h->file_size - at < 8 + h->len_size
+      || _tprof_h5_pread_all (h->pf->fd, head, 8 + h->len_size, (off_t) at) != 0)
+    return "lies past the end of the file";
+  if (memcmp (head, signature, sizeof signature) != 0)
+    return "is not a global heap collection";
+  size = _tprof_h5_decode_le (head + 8, h->len_size);
+  if (size < 8 + h->len_size || size > h->file_size - at)
+    return "runs past the end of the file";
+  if ((c->bytes = malloc ((size_t) size)) == NULL)
+    return "is too large for the memory available";
+  if (_tprof_h5_pread_all (h->pf->fd, c->bytes, (size_t) size, (off_t) at) != 0)
+    return "cannot be read";
+  return names_collection_parse (h, c, size);
+}
+
+/* The collection at @addr, read when first asked for; NULL with the
+ * error set, naming row @row. */
+static const NamesCollection *
+names_heap_collection (NamesHeap *h,
+                       uint64_t   addr,
+                       size_t     row)
+{
+  size_t lo = 0, hi = h->n_cols;
+  NamesCollection c;
+  const char *problem;
+
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+
+      if (h->cols[mid].addr < addr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < h->n_cols && h->cols[lo].addr == addr)
+    return &h->cols[lo];
+  if (h->n_cols == h->cap_cols)
+    {
+      size_t cap = h->cap_cols != 0 ? 2 * h->cap_cols : 8;
+      NamesCollection *cols = realloc (h->cols, cap * sizeof *cols);
+
+      if (cols == NULL)
+        {
+          tprof_error_set (h->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", h->pf->path);
+          return NULL;
+        }
+      h->cols = cols;
+      h->cap_cols = cap;
+    }
+  problem = names_collection_read (h, &c, addr);
+  memmove (h->cols + lo + 1, h->cols + lo, (h->n_cols - lo) * sizeof c);
+  h->cols[lo] = c;
+  h->n_cols++;
+  if (problem == NULL)
+    return &h->cols[lo];
+  tprof_error_set (h->error, TPROF_ERROR_FORMAT, "%s: %s[%zu]: cannot be read: its global heap collection "
+                   "(at byte %llu) %s", h->pf->path, _tprof_columns[TPROF_COL_OP_NAME].path, row,
+                   (unsigned long long) (h->base + addr), problem);
+  return NULL;
+}
+
+/* Row @row's name from its heap id @id into a new string in *@name. */
+static int
+names_heap_name (NamesHeap           *h,
+                 const unsigned char *id,
+                 size_t               row,
+                 char               **name)
+{
+  uint64_t length = _tprof_h5_decode_le (id, 4);
+  uint64_t addr = _tprof_h5_decode_le (id + 4, h->addr_size);
+  unsigned index = (unsigned) _tprof_h5_decode_le (id + 4 + h->addr_size, 4);
+  const NamesCollection *c = NULL;
+
+  /* address 0: no string (HDF5 reads a null pointer), refused as empty */
+  if (addr == 0)
+    length = 0;
+  else if ((c = names_heap_collection (h, addr, row)) == NULL)
+    return -1;
+  else if (index >= c->n_index || c->begin[index] == 0 || c->length[index] != length)
+    return tprof_error_set (h->error, TPROF_ERROR_FORMAT, "%s: %s[%zu]: cannot be read: object %u of the "
+                            "global heap collection at byte %llu %s", h->pf->path,
+                            _tprof_columns[TPROF_COL_OP_NAME].path, row, index,
+                            (unsigned long long) (h->base + addr),
+                            index >= c->n_index || c->begin[index] == 0 ? "does not exist"
+                            : "does not hold the name's length");
+  if ((*name = malloc ((size_t) length + 1)) == NULL)
+    return tprof_error_set (h->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", h->pf->path);
+  if (length > 0)
+    memcpy (*name, c->bytes + c->begin[index], (size_t) length);
+  (*name)[length] = '\0';
+  return 0;
+}
+
+/* Where the heap ids of @dset lie in the file (its @n ids, each of
+ * 4 + @h's address size + 4 bytes, one contiguous unfiltered run), and
+ * the sizes it needs: false when the column is not so. */
+static bool
+names_heap_init (NamesHeap *h,
+                 hid_t      dset,
+                 size_t     n,
+                 off_t     *offset)
+{
+  hid_t fcpl = H5Fget_create_plist (h->pf->file);
+  hid_t dcpl = H5Dget_create_plist (dset);
+  hid_t type = H5Dget_type (dset);
+  size_t addr_size = 0, len_size = 0;
+  hsize_t userblock = 0;
+  struct stat st;
+  haddr_t addr;
+  bool plain;
+
+  plain = fcpl >= 0 && dcpl >= 0 && type >= 0 && h->pf->fd >= 0 && fstat (h->pf->fd, &st) == 0
+    && H5Pget_sizes (fcpl, &addr_size, &len_size) >= 0 && H5Pget_userblock (fcpl, &userblock) >= 0
+    && (addr_size == 2 || addr_size == 4 || addr_size == 8) && (len_size == 2 || len_size == 4 || len_size == 8)
+    && H5Tis_variable_str (type) > 0
+    && H5Pget_layout (dcpl) == H5D_CONTIGUOUS && H5Pget_external_count (dcpl) == 0 && H5Pget_nfilters (dcpl) == 0
+    && H5Dget_storage_size (dset) == (hsize_t) n * (8 + addr_size);
+  _tprof_h5_close (type);
+  _tprof_h5_close (dcpl);
+  _tprof_h5_close (fcpl);
+  /* includes the user block, like the addresses pread() needs */
+  if (!plain || (addr = H5Dget_offset (dset)) == HADDR_UNDEF || addr > (haddr_t) st.st_size)
+    return false;
+  h->base = userblock;
+  h->file_size = (uint64_t) st.st_size;
+  h->addr_size = (unsigned) addr_size;
+  h->len_size = (unsigned) len_size;
+  *offset = (off_t) addr;
+  return true;
+}
+
+int
+_tprof_columns_read_names (const TprofProfileFile *pf,
+                           hid_t                   dset,
+                           size_t                  n,
+                           char                 ***names,
+                           TprofError             *error)
+{
+  NamesHeap h = { .pf = pf, .error = error };
+  unsigned char *ids = NULL;
+  char **out = NULL;
+  size_t id_size;
+  off_t offset;
+  int result = 0;
+
+  *names = NULL;
+  if (n == 0 || !names_heap_init (&h, dset, n, &offset))
+    return 0;
+  id_size = 8 + h.addr_size;
+  if ((ids = malloc (n * id_size)) == NULL || (out = calloc (n, sizeof *out)) == NULL)
+    result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
+  else if (_tprof_h5_pread_all (pf->fd, ids, n * id_size, offset) != 0)
+    result = tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: %s: cannot be read: the file ends first", pf->path,
+                              _tprof_columns[TPROF_COL_OP_NAME].path);
+  for (size_t i = 0; result == 0 && i < n; i++)
+    result = names_heap_name (&h, ids + i * id_size, i, &out[i]);
+  names_heap_clear (&h);
+  free (ids);
+  if (result < 0)
+    {
+      _tprof_h5_free_strings (out, n);
+      return -1;
+    }
+  *names = out;
+  return 1;
+}
