@@ -23,6 +23,7 @@ typedef struct
   size_t         head;
   size_t         len;
   size_t         cap;
+  size_t         written; /* pairs[0 .. written) were written once: their pages are present */
   bool           unsorted;
   uint64_t       used;   /* its samples taken by complete occurrences, or skipped */
   uint64_t       skip;   /* its next samples belong to occurrences completed without it */

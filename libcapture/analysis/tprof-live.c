@@ -110,6 +110,8 @@ lane_reserve (TprofLiveLane *lane,
   grown = realloc (lane->pairs, cap * sizeof *grown);
   if (grown == NULL)
     return false;
+  if (grown != lane->pairs)
+    lane->written = lane->len;   /* a copy: only what it held is known written */
   lane->pairs = grown;
   lane->cap = cap;
   return true;
@@ -135,6 +137,15 @@ tprof_live_add (TprofLive    *live,
   lane = &o->lanes[rank];
   if (!lane_reserve (lane, n))
     return false;
+  /* the pages never written yet, at once: the first refresh writes
+   * megabytes of them, and fault by fault costs about twice as much */
+  if (lane->len + n > lane->written)
+    {
+      size_t from = lane->len > lane->written ? lane->len : lane->written;
+
+      _tprof_prefault_write (lane->pairs + from, (lane->len + n - from) * sizeof *lane->pairs);
+      lane->written = lane->len + n;
+    }
   for (size_t i = 0; i < n; i++)
     {
       TprofLivePair *p = &lane->pairs[lane->len + i];

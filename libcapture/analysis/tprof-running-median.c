@@ -52,64 +52,101 @@ heap_pop (double *heap,
   return top;
 }
 
-/* Heaps from this size on are mapped apart, and grow by moving their
- * pages (mremap), never by copying: a follower's heaps hold every
- * occurrence so far, and one refresh must not pay for all of them. */
-#define LARGE_BYTES ((size_t) 1 << 20)
+/* Heaps from this size on are mapped apart, in address space reserved
+ * far ahead, where they grow in place: a follower's heaps hold every
+ * occurrence so far, and one refresh must pay for the values it adds
+ * (their pages), never for those kept. Below it, malloc: an operation
+ * with few occurrences costs no mapping. */
+#define MAPPED_BYTES ((size_t) 64 << 10)
+/* The values a mapped heap reserves room for at once (128 MiB of address
+ * space, no memory until written); past them it moves its pages
+ * (mremap), still without copying. */
+#define RESERVED_VALUES ((size_t) 1 << 24)
 
 static bool
 is_mapped (size_t cap)
 {
 #ifdef MREMAP_MAYMOVE
-  return cap * sizeof (double) >= LARGE_BYTES;
+  return cap * sizeof (double) >= MAPPED_BYTES;
 #else
   (void) cap;
   return false;
 #endif
 }
 
-/* @heap of @cap values grown to @new_cap, its @cap first kept; NULL when
- * memory is exhausted (@heap unchanged). */
+#ifdef MREMAP_MAYMOVE
+/* A mapping for at least @cap values, reserving more when it can;
+ * MAP_FAILED when none. */
+static double *
+map_reserved (size_t *cap)
+{
+  const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+  size_t reserved = *cap > RESERVED_VALUES ? *cap : RESERVED_VALUES;
+  void *p = mmap (NULL, reserved * sizeof (double), PROT_READ | PROT_WRITE, flags, -1, 0);
+
+  /* an address-space limit may refuse the reserve, not the need */
+  if (p == MAP_FAILED && reserved > *cap)
+    return mmap (NULL, *cap * sizeof (double), PROT_READ | PROT_WRITE, flags, -1, 0);
+  if (p != MAP_FAILED)
+    *cap = reserved;
+  return p;
+}
+#endif
+
+/* @heap of *@cap values, its @n first used, grown to hold at least
+ * @new_cap (*@cap updated); NULL when memory is exhausted (@heap
+ * unchanged). */
 static double *
 grow (double *heap,
-      size_t  cap,
+      size_t  n,
+      size_t *cap,
       size_t  new_cap)
 {
-#ifdef MREMAP_MAYMOVE
-  if (is_mapped (new_cap))
-    {
-      void *p;
+  double *p = NULL;
 
-      if (is_mapped (cap))
-        p = mremap (heap, cap * sizeof *heap, new_cap * sizeof *heap, MREMAP_MAYMOVE);
-      else
+#ifdef MREMAP_MAYMOVE
+  if (is_mapped (*cap) || is_mapped (new_cap))
+    {
+      void *m;
+
+      if (is_mapped (*cap))
+        m = mremap (heap, *cap * sizeof *heap, new_cap * sizeof *heap, MREMAP_MAYMOVE);
+      else if ((m = map_reserved (&new_cap)) != MAP_FAILED)
         {
-          /* from the small heap, copied once */
-          p = mmap (NULL, new_cap * sizeof *heap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-          if (p != MAP_FAILED && cap > 0)
-            {
-              memcpy (p, heap, cap * sizeof *heap);
-              free (heap);
-            }
+          /* from the small heap: its values copied once */
+          if (n > 0)
+            memcpy (m, heap, n * sizeof *heap);
+          free (heap);
         }
-      return p != MAP_FAILED ? p : NULL;
+      p = m != MAP_FAILED ? m : NULL;
     }
+  else
 #endif
-  return realloc (heap, new_cap * sizeof *heap);
+    p = realloc (heap, new_cap * sizeof *heap);
+  if (p != NULL)
+    *cap = new_cap;
+  return p;
 }
 
 static void
 heap_free (double *heap,
            size_t  cap)
 {
+  if (heap == NULL)
+    return;
+#ifdef MREMAP_MAYMOVE
   if (is_mapped (cap))
-    munmap (heap, cap * sizeof *heap);
-  else
-    free (heap);
+    {
+      munmap (heap, cap * sizeof *heap);
+      return;
+    }
+#endif
+  free (heap);
 }
 
 static bool
 reserve (double **heap,
+         size_t   used,
          size_t  *cap,
          size_t   n)
 {
@@ -121,11 +158,10 @@ reserve (double **heap,
   new_cap = *cap > 0 ? *cap : 64;
   while (new_cap < n)
     new_cap *= 2;
-  grown = grow (*heap, *cap, new_cap);
+  grown = grow (*heap, used, cap, new_cap);
   if (grown == NULL)
     return false;
   *heap = grown;
-  *cap = new_cap;
   return true;
 }
 
@@ -144,7 +180,7 @@ _tprof_running_median_reserve (TprofRunningMedian *m,
 {
   size_t n = _tprof_running_median_count (m) + more;
 
-  return reserve (&m->lower, &m->cap_lower, n) && reserve (&m->upper, &m->cap_upper, n);
+  return reserve (&m->lower, m->n_lower, &m->cap_lower, n) && reserve (&m->upper, m->n_upper, &m->cap_upper, n);
 }
 
 bool

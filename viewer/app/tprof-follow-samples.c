@@ -33,7 +33,23 @@ typedef struct
 {
   Block *block;  /* atomic reference counted */
   gsize  len;
+  gsize  len_seen;  /* len at the last _tprof_follow_samples_ahead() */
+  gsize  ahead;     /* samples [0, ahead) of block have their pages present */
 } OperationStore;
+
+/* One operation's samples [from, to) of @block, whose pages to make
+ * present before a poll writes them. */
+typedef struct
+{
+  Block *block;
+  gsize  from;
+  gsize  to;
+} Ahead;
+
+struct _TprofFollowSamplesAhead
+{
+  GArray *ranges;  /* Ahead */
+};
 
 struct _TprofFollowSamples
 {
@@ -183,6 +199,7 @@ store_reserve (OperationStore *store,
   else if (block->reserved >= need && block_commit (block, MIN (capacity, block->reserved)))
     return;
   store->block = block_new (block, store->len, capacity);
+  store->ahead = store->len;
   if (block != NULL)
     block_unref (block);
 }
@@ -287,4 +304,99 @@ gboolean
 _tprof_follow_samples_is_full (const TprofFollowSamples *self)
 {
   return self->full;
+}
+
+/* Room in @store's mapping for as many more samples as came since the
+ * last call, made writable; the range whose pages are not present yet
+ * added to @ranges. */
+static void
+store_ahead (OperationStore *store,
+             GArray         *ranges)
+{
+  Block *block = store->block;
+  gsize came = store->len - store->len_seen, to, from;
+
+  store->len_seen = store->len;
+  if (block == NULL || block->map == NULL || came == 0)
+    return;
+  to = MIN (store->len + came, block->reserved);
+  if (to > block->capacity && !block_commit (block, to))
+    return;
+  from = MAX (store->len, store->ahead);
+  if (to > from)
+    {
+      Ahead ahead = { g_atomic_rc_box_acquire (block), from, to };
+
+      g_array_append_val (ranges, ahead);
+      store->ahead = to;
+    }
+}
+
+void
+_tprof_follow_samples_settle (TprofFollowSamples *self)
+{
+  for (guint op = 0; op < self->ops->len; op++)
+    {
+      OperationStore *store = self->ops->pdata[op];
+
+      if (store != NULL)
+        store->len_seen = store->len;
+    }
+}
+
+TprofFollowSamplesAhead *
+_tprof_follow_samples_ahead (TprofFollowSamples *self)
+{
+  TprofFollowSamplesAhead *ahead = g_new0 (TprofFollowSamplesAhead, 1);
+
+  ahead->ranges = g_array_new (FALSE, FALSE, sizeof (Ahead));
+  for (guint op = 0; op < self->ops->len; op++)
+    if (self->ops->pdata[op] != NULL)
+      store_ahead (self->ops->pdata[op], ahead->ranges);
+  if (ahead->ranges->len == 0)
+    g_clear_pointer (&ahead, _tprof_follow_samples_ahead_free);
+  return ahead;
+}
+
+/* Makes the whole pages among @bytes at @p present and writable, without
+ * a fault for each (Linux 5.14; elsewhere they fault when written). */
+static void
+populate (void  *p,
+          gsize  bytes)
+{
+#ifdef MADV_POPULATE_WRITE
+  const guintptr page = 4096;
+  guintptr first = ((guintptr) p + page - 1) & ~(page - 1), end = ((guintptr) p + bytes) & ~(page - 1);
+
+  if (end > first)
+    (void) madvise ((void *) first, end - first, MADV_POPULATE_WRITE);
+#else
+  (void) p;
+  (void) bytes;
+#endif
+}
+
+void
+_tprof_follow_samples_ahead_run (TprofFollowSamplesAhead *ahead)
+{
+  for (guint i = 0; i < ahead->ranges->len; i++)
+    {
+      const Ahead *a = &g_array_index (ahead->ranges, Ahead, i);
+      gsize n = a->to - a->from;
+
+      populate (a->block->durations + a->from, n * sizeof (double));
+      populate (a->block->starts + a->from, n * sizeof (double));
+      populate (a->block->ranks + a->from, n * sizeof (gint32));
+    }
+}
+
+void
+_tprof_follow_samples_ahead_free (TprofFollowSamplesAhead *ahead)
+{
+  if (ahead == NULL)
+    return;
+  for (guint i = 0; i < ahead->ranges->len; i++)
+    block_unref (g_array_index (ahead->ranges, Ahead, i).block);
+  g_array_unref (ahead->ranges);
+  g_free (ahead);
 }

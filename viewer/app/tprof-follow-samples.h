@@ -37,4 +37,19 @@ guint64             _tprof_follow_samples_get_max   (const TprofFollowSamples *s
 /* Some samples were dropped: the cap was reached. */
 gboolean            _tprof_follow_samples_is_full   (const TprofFollowSamples *self);
 
+/* The memory the next poll will write, made ready beforehand. */
+typedef struct _TprofFollowSamplesAhead TprofFollowSamplesAhead;
+
+/* Room for as many more samples of each operation as came since the last
+ * call (a poll like the last one), made writable now; NULL when none is
+ * needed. Its pages are made present by
+ * _tprof_follow_samples_ahead_run(), in any thread, while @self goes on
+ * (a poll may write them meanwhile). */
+TprofFollowSamplesAhead *_tprof_follow_samples_ahead      (TprofFollowSamples      *self);
+/* What arrived so far (the opening read) is no poll's: the next
+ * _tprof_follow_samples_ahead() counts from here. */
+void                     _tprof_follow_samples_settle     (TprofFollowSamples      *self);
+void                     _tprof_follow_samples_ahead_run  (TprofFollowSamplesAhead *ahead);
+void                     _tprof_follow_samples_ahead_free (TprofFollowSamplesAhead *ahead);
+
 G_END_DECLS

@@ -33,6 +33,8 @@ struct _TprofFollow
   gboolean        recompute;     /* a poll found more meanwhile: start again */
   TprofFollowQuantiles *quantiles;  /* the last ones computed, by operation */
   gsize           n_quantiles;
+  guint           ahead_source;  /* memory for the next poll is readied once the refresh is shown */
+  guint           n_readying;    /* workers readying it */
 };
 
 G_DEFINE_FINAL_TYPE (TprofFollow, tprof_follow, G_TYPE_OBJECT)
@@ -177,6 +179,62 @@ follow_compute_quantiles (TprofFollow *self)
 }
 
 static void
+ahead_worker (GTask        *task,
+              gpointer      source_object,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  _tprof_follow_samples_ahead_run (task_data);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+ahead_done (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  GWeakRef *ref = user_data;
+  g_autoptr(TprofFollow) self = g_weak_ref_get (ref);
+
+  g_weak_ref_clear (ref);
+  g_free (ref);
+  if (self != NULL)
+    self->n_readying--;
+}
+
+static gboolean
+ahead_cb (gpointer user_data)
+{
+  TprofFollow *self = user_data;
+  TprofFollowSamplesAhead *ahead = _tprof_follow_samples_ahead (self->samples);
+  g_autoptr(GTask) task = NULL;
+  GWeakRef *ref;
+
+  self->ahead_source = 0;
+  if (ahead == NULL)
+    return G_SOURCE_REMOVE;
+  ref = g_new0 (GWeakRef, 1);
+  g_weak_ref_init (ref, self);
+  self->n_readying++;
+  task = g_task_new (NULL, NULL, ahead_done, ref);
+  g_task_set_task_data (task, ahead, (GDestroyNotify) _tprof_follow_samples_ahead_free);
+  g_task_run_in_thread (task, ahead_worker);
+  return G_SOURCE_REMOVE;
+}
+
+/* The kept samples' next pages, as many as the last poll brought, made
+ * present in a worker while nothing is shown: a page first written costs
+ * a fault (zeroing it, and on some virtual machines much more), which
+ * the next refresh then does not pay. Once per poll that found samples,
+ * none while nothing arrives. */
+static void
+follow_ready_ahead (TprofFollow *self)
+{
+  if (self->ahead_source == 0)
+    self->ahead_source = g_idle_add (ahead_cb, self);
+}
+
+static void
 follow_stop_timer (TprofFollow *self)
 {
   g_clear_handle_id (&self->source, g_source_remove);
@@ -229,6 +287,7 @@ _tprof_follow_poll (TprofFollow *self)
     {
       self->updated = g_get_real_time ();
       follow_compute_quantiles (self);
+      follow_ready_ahead (self);
       g_signal_emit (self, signals[UPDATED], 0);
     }
   if (_tprof_spill_live_ended (self->sl))
@@ -281,6 +340,7 @@ _tprof_follow_new (GFile   *directory,
   self->directory = g_object_ref (directory);
   self->sl = sl;
   self->samples = samples;
+  _tprof_follow_samples_settle (samples);
   self->n_reads = 1;
   self->updated = g_get_real_time ();
   self->fingerprint = follow_fingerprint (sl);
@@ -364,7 +424,7 @@ gboolean
 _tprof_follow_is_computing (TprofFollow *self)
 {
   g_return_val_if_fail (TPROF_IS_FOLLOW (self), FALSE);
-  return self->computing != NULL || self->compute_source != 0;
+  return self->computing != NULL || self->compute_source != 0 || self->ahead_source != 0 || self->n_readying > 0;
 }
 
 char *
@@ -560,6 +620,7 @@ tprof_follow_dispose (GObject *object)
 
   follow_stop_timer (self);
   g_clear_handle_id (&self->compute_source, g_source_remove);
+  g_clear_handle_id (&self->ahead_source, g_source_remove);
   if (self->computing != NULL)
     g_cancellable_cancel (self->computing);
   g_clear_object (&self->computing);

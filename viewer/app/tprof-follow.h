@@ -44,7 +44,8 @@ guint64       _tprof_follow_get_n_reads   (TprofFollow  *self);
  * the std and quantiles computed last. */
 TprofProfile *_tprof_follow_snapshot      (TprofFollow  *self);
 /* A worker computes the std and quantiles of what arrived: until it is
- * done, a snapshot shows those of an earlier poll. */
+ * done, a snapshot shows those of an earlier poll. Also while a worker
+ * readies the memory the next poll will write. */
 gboolean      _tprof_follow_is_computing  (TprofFollow  *self);
 /* Once the samples kept for the charts reached their cap
  * (TPROF_VIEWER_FOLLOW_MAX_SAMPLES, tprof-follow-samples.h): a notice
