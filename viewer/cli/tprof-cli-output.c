@@ -33,8 +33,13 @@ glong
 tprof_cli_display_width (const char *text)
 {
   glong width = 0;
+  const char *p = text;
 
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+  /* ASCII, most of a table, without decoding */
+  while (*p > 0 && *p < 0x7f)
+    p++;
+  width = p - text;
+  for (; *p != '\0'; p = g_utf8_next_char (p))
     {
       gunichar c = g_utf8_get_char (p);
 
@@ -81,8 +86,10 @@ static void
 append_padding (GString *out,
                 glong    n)
 {
-  for (glong i = 0; i < n; i++)
-    g_string_append_c (out, ' ');
+  static const char blanks[] = "                                ";
+
+  for (; n > 0; n -= (glong) sizeof blanks - 1)
+    g_string_append_len (out, blanks, MIN (n, (glong) sizeof blanks - 1));
 }
 
 char *
@@ -90,7 +97,10 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
 {
   guint n_rows = table->cells->len / table->n_columns;
   glong *widths = g_new0 (glong, table->n_columns);
-  GString *out = g_string_new (NULL);
+  /* each cell's width, measured once */
+  glong *cell_widths = g_new (glong, MAX (table->cells->len, 1));
+  GString *out;
+  gsize line_bytes = 1;
 
   /* Names come from files: what a terminal would act on is shown escaped,
    * and columns are measured as the terminal draws them ("µs" is two
@@ -108,19 +118,25 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
           g_free (*cell);
           *cell = escaped;
         }
-      widths[c] = MAX (widths[c], tprof_cli_display_width (*cell));
+      cell_widths[i] = tprof_cli_display_width (*cell);
+      widths[c] = MAX (widths[c], cell_widths[i]);
     }
 
+  /* about the text's size, so that it grows by few copies */
+  for (guint c = 0; c < table->n_columns; c++)
+    line_bytes += (gsize) widths[c] + 2;
+  out = g_string_sized_new (n_rows * line_bytes);
   for (guint r = 0; r < n_rows; r++)
     {
       for (guint c = 0; c < table->n_columns; c++)
         {
-          const char *cell = g_ptr_array_index (table->cells, r * table->n_columns + c);
-          glong pad = widths[c] - tprof_cli_display_width (cell);
+          guint i = r * table->n_columns + c;
+          const char *cell = g_ptr_array_index (table->cells, i);
+          glong pad = widths[c] - cell_widths[i];
           gboolean last = c + 1 == table->n_columns;
 
           if (c > 0)
-            g_string_append (out, "  ");
+            g_string_append_len (out, "  ", 2);
           if (!table->left_aligned[c])
             append_padding (out, pad);
           g_string_append (out, cell);
@@ -133,6 +149,7 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
       g_string_append_c (out, '\n');
     }
 
+  g_free (cell_widths);
   g_free (widths);
   g_ptr_array_unref (table->cells);
   g_free (table->left_aligned);
@@ -151,7 +168,33 @@ tprof_cli_cell_ratio (double value)
 {
   if (!isfinite (value))
     return g_strdup ("—");
-  return g_strdup_printf ("%.2f", value);
+  return tprof_format_fixed (value, 2);
+}
+
+/* @value's decimal digits, as %lld writes them, at the end of @buf;
+ * where they start. */
+static char *
+int_digits (gint64 value,
+            char   buf[24])
+{
+  char *p = buf + 24;
+  guint64 magnitude = value < 0 ? 0 - (guint64) value : (guint64) value;
+
+  *--p = '\0';
+  do
+    *--p = (char) ('0' + magnitude % 10);
+  while ((magnitude /= 10) != 0);
+  if (value < 0)
+    *--p = '-';
+  return p;
+}
+
+char *
+tprof_cli_cell_int (gint64 value)
+{
+  char buf[24];
+
+  return g_strdup (int_digits (value, buf));
 }
 
 /* ---- CSV ---- */
@@ -236,13 +279,6 @@ tprof_cli_json_append_int (GString *out,
                            gint64   value)
 {
   char buf[24];
-  char *p = buf + sizeof buf;
-  guint64 magnitude = value < 0 ? 0 - (guint64) value : (guint64) value;
 
-  do
-    *--p = (char) ('0' + magnitude % 10);
-  while ((magnitude /= 10) != 0);
-  if (value < 0)
-    *--p = '-';
-  g_string_append_len (out, p, buf + sizeof buf - p);
+  g_string_append (out, int_digits (value, buf));
 }

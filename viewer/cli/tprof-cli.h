@@ -152,6 +152,8 @@ char *tprof_cli_table_free_to_string (TprofCliTable *table);
 /* Human cells: "250 µs", "—" for NaN. */
 char *tprof_cli_cell_duration (double secs);
 char *tprof_cli_cell_ratio (double value);
+/* @value in decimal, as %lld writes it, without printf's cost. */
+char *tprof_cli_cell_int (gint64 value);
 
 void tprof_cli_csv_append_string (GString *out, const char *text);
 /* In seconds, the shortest digits that read back exactly; NaN as an empty field. */
