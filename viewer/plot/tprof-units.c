@@ -7,7 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "tprof-plot-private.h"
+#include "tprof-text-private.h"
 
 typedef struct
 {
