@@ -82,25 +82,16 @@ tprof_cli_table_add_row (TprofCliTable  *table,
     g_ptr_array_add (table->cells, cells[c]);
 }
 
-static void
-append_padding (GString *out,
-                glong    n)
-{
-  static const char blanks[] = "                                ";
-
-  for (; n > 0; n -= (glong) sizeof blanks - 1)
-    g_string_append_len (out, blanks, MIN (n, (glong) sizeof blanks - 1));
-}
-
 char *
 tprof_cli_table_free_to_string (TprofCliTable *table)
 {
   guint n_rows = table->cells->len / table->n_columns;
   glong *widths = g_new0 (glong, table->n_columns);
-  /* each cell's width, measured once */
+  /* each cell's width and bytes, measured once */
   glong *cell_widths = g_new (glong, MAX (table->cells->len, 1));
-  GString *out;
-  gsize line_bytes = 1;
+  gsize *cell_bytes = g_new (gsize, MAX (table->cells->len, 1));
+  gsize total = 0;
+  char *text, *p;
 
   /* Names come from files: what a terminal would act on is shown escaped,
    * and columns are measured as the terminal draws them ("µs" is two
@@ -119,42 +110,57 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
           *cell = escaped;
         }
       cell_widths[i] = tprof_cli_display_width (*cell);
+      cell_bytes[i] = strlen (*cell);
       widths[c] = MAX (widths[c], cell_widths[i]);
+      total += cell_bytes[i];
     }
 
-  /* about the text's size, so that it grows by few copies */
+  /* at most: every cell padded to its column's width, two blanks between
+   * columns, a line break */
   for (guint c = 0; c < table->n_columns; c++)
-    line_bytes += (gsize) widths[c] + 2;
-  out = g_string_sized_new (n_rows * line_bytes);
+    total += n_rows * ((gsize) widths[c] + 2);
+  text = p = g_malloc (total + 1);
   for (guint r = 0; r < n_rows; r++)
     {
+      char *line = p;
+
       for (guint c = 0; c < table->n_columns; c++)
         {
           guint i = r * table->n_columns + c;
-          const char *cell = g_ptr_array_index (table->cells, i);
-          glong pad = widths[c] - cell_widths[i];
-          gboolean last = c + 1 == table->n_columns;
+          gsize pad = (gsize) (widths[c] - cell_widths[i]);
 
           if (c > 0)
-            g_string_append_len (out, "  ", 2);
+            {
+              memset (p, ' ', 2);
+              p += 2;
+            }
           if (!table->left_aligned[c])
-            append_padding (out, pad);
-          g_string_append (out, cell);
-          if (table->left_aligned[c] && !last)
-            append_padding (out, pad);
+            {
+              memset (p, ' ', pad);
+              p += pad;
+            }
+          memcpy (p, g_ptr_array_index (table->cells, i), cell_bytes[i]);
+          p += cell_bytes[i];
+          if (table->left_aligned[c] && c + 1 < table->n_columns)
+            {
+              memset (p, ' ', pad);
+              p += pad;
+            }
         }
       /* an empty last cell leaves no trailing blanks */
-      while (out->len > 0 && out->str[out->len - 1] == ' ')
-        g_string_truncate (out, out->len - 1);
-      g_string_append_c (out, '\n');
+      while (p > line && p[-1] == ' ')
+        p--;
+      *p++ = '\n';
     }
+  *p = '\0';
 
+  g_free (cell_bytes);
   g_free (cell_widths);
   g_free (widths);
   g_ptr_array_unref (table->cells);
   g_free (table->left_aligned);
   g_free (table);
-  return g_string_free (out, FALSE);
+  return text;
 }
 
 char *
