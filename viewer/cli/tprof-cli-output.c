@@ -82,14 +82,30 @@ tprof_cli_table_add_row (TprofCliTable  *table,
     g_ptr_array_add (table->cells, cells[c]);
 }
 
+/* The columns @text takes on a terminal, and its bytes in *@bytes: one
+ * pass over ASCII, most cells. */
+static glong
+measure (const char *text,
+         gsize      *bytes)
+{
+  const char *p = text;
+
+  while (*p > 0 && *p < 0x7f)
+    p++;
+  if (*p == '\0')
+    {
+      *bytes = (gsize) (p - text);
+      return p - text;
+    }
+  *bytes = strlen (text);
+  return tprof_cli_display_width (text);
+}
+
 char *
 tprof_cli_table_free_to_string (TprofCliTable *table)
 {
   guint n_rows = table->cells->len / table->n_columns;
   glong *widths = g_new0 (glong, table->n_columns);
-  /* each cell's width and bytes, measured once */
-  glong *cell_widths = g_new (glong, MAX (table->cells->len, 1));
-  gsize *cell_bytes = g_new (gsize, MAX (table->cells->len, 1));
   gsize total = 0;
   char *text, *p;
 
@@ -100,6 +116,8 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
     {
       char **cell = (char **) &g_ptr_array_index (table->cells, i);
       guint c = i % table->n_columns;
+      gsize bytes;
+      glong width;
 
       /* most cells show as they are: no copy */
       if (!tprof_text_shows_as_is (*cell))
@@ -109,13 +127,14 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
           g_free (*cell);
           *cell = escaped;
         }
-      cell_widths[i] = tprof_cli_display_width (*cell);
-      cell_bytes[i] = strlen (*cell);
-      widths[c] = MAX (widths[c], cell_widths[i]);
-      total += cell_bytes[i];
+      width = measure (*cell, &bytes);
+      widths[c] = MAX (widths[c], width);
+      /* its bytes beyond its columns (a character takes at most as many
+       * columns as bytes) */
+      total += bytes - (gsize) width;
     }
 
-  /* at most: every cell padded to its column's width, two blanks between
+  /* at most: every column padded to its width, two blanks between
    * columns, a line break */
   for (guint c = 0; c < table->n_columns; c++)
     total += n_rows * ((gsize) widths[c] + 2);
@@ -126,8 +145,9 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
 
       for (guint c = 0; c < table->n_columns; c++)
         {
-          guint i = r * table->n_columns + c;
-          gsize pad = (gsize) (widths[c] - cell_widths[i]);
+          const char *cell = g_ptr_array_index (table->cells, r * table->n_columns + c);
+          gsize bytes;
+          gsize pad = (gsize) (widths[c] - measure (cell, &bytes));
 
           if (c > 0)
             {
@@ -139,8 +159,8 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
               memset (p, ' ', pad);
               p += pad;
             }
-          memcpy (p, g_ptr_array_index (table->cells, i), cell_bytes[i]);
-          p += cell_bytes[i];
+          memcpy (p, cell, bytes);
+          p += bytes;
           if (table->left_aligned[c] && c + 1 < table->n_columns)
             {
               memset (p, ' ', pad);
@@ -154,8 +174,6 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
     }
   *p = '\0';
 
-  g_free (cell_bytes);
-  g_free (cell_widths);
   g_free (widths);
   g_ptr_array_unref (table->cells);
   g_free (table->left_aligned);
