@@ -43,6 +43,58 @@ test_format_duration (void)
 }
 
 static void
+assert_fixed (double v, int decimals)
+{
+  char *got = tprof_format_fixed (v, decimals);
+  char *want = g_strdup_printf ("%.*f", decimals, v);
+
+  if (g_strcmp0 (got, want) != 0)
+    g_error ("%.17g with %d decimals: \"%s\", printf gives \"%s\"", v, decimals, got, want);
+  g_free (got);
+  g_free (want);
+}
+
+/* The table's numbers without printf: always printf's text, for values of
+ * few digits, exact ties and values a hair from them, values of many
+ * digits, tiny and huge ones. */
+static void
+test_format_fixed (void)
+{
+  GRand *rand = g_rand_new_with_seed (7);
+  static const double edges[] = {
+    0.5, 1.5, 2.5, 0.125, 0.0625, 999.5, 1e15, 1e22, 1e300, 5e-324, -0.0, 0.0, -1.25,
+    0.1, 0.7, 1.005, 2.675, 123.456, 9.995, 99.95, 1e-7, 4503599627370496.5,
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (edges); i++)
+    for (int d = 0; d <= 25; d++)
+      {
+        assert_fixed (edges[i], d);
+        assert_fixed (-edges[i], d);
+      }
+  for (int i = 0; i < 20000; i++)
+    {
+      int d = g_rand_int_range (rand, 0, 8);
+      /* a few significant digits in some unit, as a duration shows them */
+      double k = (double) g_rand_int_range (rand, 1, 1000000);
+      double v = k / pow (10, g_rand_int_range (rand, 0, 9));
+      double r = g_rand_double_range (rand, -1e4, 1e4);
+      /* a tie, or nearly, at the last decimal */
+      double tie = (k + 0.5) / pow (10, d);
+
+      assert_fixed (v, d);
+      assert_fixed (-v, d);
+      assert_fixed (nextafter (v, 0), d);
+      assert_fixed (nextafter (v, INFINITY), d);
+      assert_fixed (r, d);
+      assert_fixed (tie, d);
+      assert_fixed (nextafter (tie, 0), d);
+      assert_fixed (nextafter (tie, INFINITY), d);
+    }
+  g_rand_free (rand);
+}
+
+static void
 assert_unit (double max_secs, const char *name, double per_second)
 {
   double got = 0;
@@ -172,6 +224,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/plot/units/format-duration", test_format_duration);
+  g_test_add_func ("/plot/units/format-fixed", test_format_fixed);
   g_test_add_func ("/plot/units/duration-unit", test_duration_unit);
   g_test_add_func ("/plot/axis/linear-ticks", test_linear_ticks);
   g_test_add_func ("/plot/axis/log-ticks", test_log_ticks);

@@ -2,7 +2,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
-#include <locale.h>
 #include <stdio.h>
 
 #include <glib/gi18n-lib.h>
@@ -12,16 +11,16 @@
 typedef struct
 {
   const char *name;
-  int       (*run) (int argc, char **argv);
+  int       (*run) (int argc, char **argv);  /* NULL: it draws, tprof-draw runs it */
   const char *summary;
   gboolean    writes_hdf5;  /* HDF5 must then flush at exit */
 } Command;
 
 static const Command commands[] = {
   { "summary", tprof_cli_summary, N_("statistics of every operation (table, csv or json)") },
-  { "hist", tprof_cli_hist, N_("histogram of one operation as PNG, SVG, PDF or CSV") },
+  { "hist", NULL, N_("histogram of one operation as PNG, SVG, PDF or CSV") },
   { "ranks", tprof_cli_ranks, N_("one operation rank by rank, outlier ranks flagged") },
-  { "plot", tprof_cli_plot, N_("one operation as a heat map, a trend or a per-rank breakdown (--kind)") },
+  { "plot", NULL, N_("one operation as a heat map, a trend or a per-rank breakdown (--kind)") },
   { "compare", tprof_cli_compare, N_("two runs compared: what changed, and is it real") },
   { "stragglers", tprof_cli_stragglers, N_("the ranks that kept the others waiting, named from arrival") },
   { "trace", tprof_cli_trace, N_("every sample on the timeline, for Perfetto (Chrome trace JSON)") },
@@ -61,19 +60,9 @@ run_command (const Command *command,
              int            argc,
              char         **argv)
 {
-  char *prgname = g_strdup_printf ("tprof %s", command->name);
-  char **args = g_new0 (char *, argc + 1);
-  int status;
-
-  /* GOptionContext prints "Usage: tprof summary [OPTION…] FILE" from argv[0] */
-  g_set_prgname (prgname);
-  args[0] = prgname;
-  for (int i = 1; i < argc; i++)
-    args[i] = argv[i];
-  status = command->run (argc, args);
-  g_free (args);
-  g_free (prgname);
-  return status;
+  if (command->run == NULL)
+    return tprof_cli_draw (command->name, argc, argv);
+  return tprof_cli_run (command->name, command->run, argc, argv);
 }
 
 /* `tprof help [COMMAND]` */
@@ -102,15 +91,8 @@ main (int    argc,
 {
   const Command *command;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-  /* a command that only reads profiles has nothing of HDF5's to flush at
-   * exit, and a damaged file must not make it print after the error line */
   command = argc >= 2 ? find_command (argv[1]) : NULL;
-  if (command == NULL || !command->writes_hdf5)
-    tprof_profile_file_skip_exit_cleanup ();
+  tprof_cli_init (command != NULL && command->writes_hdf5);
 
   if (argc < 2)
     return tprof_cli_usage_error (NULL, _("missing COMMAND"));

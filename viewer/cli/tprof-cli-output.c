@@ -33,8 +33,13 @@ glong
 tprof_cli_display_width (const char *text)
 {
   glong width = 0;
+  const char *p = text;
 
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+  /* ASCII, most of a table, without decoding */
+  while (*p > 0 && *p < 0x7f)
+    p++;
+  width = p - text;
+  for (; *p != '\0'; p = g_utf8_next_char (p))
     {
       gunichar c = g_utf8_get_char (p);
 
@@ -77,12 +82,23 @@ tprof_cli_table_add_row (TprofCliTable  *table,
     g_ptr_array_add (table->cells, cells[c]);
 }
 
-static void
-append_padding (GString *out,
-                glong    n)
+/* The columns @text takes on a terminal, and its bytes in *@bytes: one
+ * pass over ASCII, most cells. */
+static glong
+measure (const char *text,
+         gsize      *bytes)
 {
-  for (glong i = 0; i < n; i++)
-    g_string_append_c (out, ' ');
+  const char *p = text;
+
+  while (*p > 0 && *p < 0x7f)
+    p++;
+  if (*p == '\0')
+    {
+      *bytes = (gsize) (p - text);
+      return p - text;
+    }
+  *bytes = strlen (text);
+  return tprof_cli_display_width (text);
 }
 
 char *
@@ -90,7 +106,8 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
 {
   guint n_rows = table->cells->len / table->n_columns;
   glong *widths = g_new0 (glong, table->n_columns);
-  GString *out = g_string_new (NULL);
+  gsize total = 0;
+  char *text, *p;
 
   /* Names come from files: what a terminal would act on is shown escaped,
    * and columns are measured as the terminal draws them ("µs" is two
@@ -99,6 +116,8 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
     {
       char **cell = (char **) &g_ptr_array_index (table->cells, i);
       guint c = i % table->n_columns;
+      gsize bytes;
+      glong width;
 
       /* most cells show as they are: no copy */
       if (!tprof_text_shows_as_is (*cell))
@@ -108,36 +127,58 @@ tprof_cli_table_free_to_string (TprofCliTable *table)
           g_free (*cell);
           *cell = escaped;
         }
-      widths[c] = MAX (widths[c], tprof_cli_display_width (*cell));
+      width = measure (*cell, &bytes);
+      widths[c] = MAX (widths[c], width);
+      /* its bytes beyond its columns (a character takes at most as many
+       * columns as bytes) */
+      total += bytes - (gsize) width;
     }
 
+  /* at most: every column padded to its width, two blanks between
+   * columns, a line break */
+  for (guint c = 0; c < table->n_columns; c++)
+    total += n_rows * ((gsize) widths[c] + 2);
+  text = p = g_malloc (total + 1);
   for (guint r = 0; r < n_rows; r++)
     {
+      char *line = p;
+
       for (guint c = 0; c < table->n_columns; c++)
         {
           const char *cell = g_ptr_array_index (table->cells, r * table->n_columns + c);
-          glong pad = widths[c] - tprof_cli_display_width (cell);
-          gboolean last = c + 1 == table->n_columns;
+          gsize bytes;
+          gsize pad = (gsize) (widths[c] - measure (cell, &bytes));
 
           if (c > 0)
-            g_string_append (out, "  ");
+            {
+              memset (p, ' ', 2);
+              p += 2;
+            }
           if (!table->left_aligned[c])
-            append_padding (out, pad);
-          g_string_append (out, cell);
-          if (table->left_aligned[c] && !last)
-            append_padding (out, pad);
+            {
+              memset (p, ' ', pad);
+              p += pad;
+            }
+          memcpy (p, cell, bytes);
+          p += bytes;
+          if (table->left_aligned[c] && c + 1 < table->n_columns)
+            {
+              memset (p, ' ', pad);
+              p += pad;
+            }
         }
       /* an empty last cell leaves no trailing blanks */
-      while (out->len > 0 && out->str[out->len - 1] == ' ')
-        g_string_truncate (out, out->len - 1);
-      g_string_append_c (out, '\n');
+      while (p > line && p[-1] == ' ')
+        p--;
+      *p++ = '\n';
     }
+  *p = '\0';
 
   g_free (widths);
   g_ptr_array_unref (table->cells);
   g_free (table->left_aligned);
   g_free (table);
-  return g_string_free (out, FALSE);
+  return text;
 }
 
 char *
@@ -151,7 +192,33 @@ tprof_cli_cell_ratio (double value)
 {
   if (!isfinite (value))
     return g_strdup ("—");
-  return g_strdup_printf ("%.2f", value);
+  return tprof_format_fixed (value, 2);
+}
+
+/* @value's decimal digits, as %lld writes them, at the end of @buf;
+ * where they start. */
+static char *
+int_digits (gint64 value,
+            char   buf[24])
+{
+  char *p = buf + 24;
+  guint64 magnitude = value < 0 ? 0 - (guint64) value : (guint64) value;
+
+  *--p = '\0';
+  do
+    *--p = (char) ('0' + magnitude % 10);
+  while ((magnitude /= 10) != 0);
+  if (value < 0)
+    *--p = '-';
+  return p;
+}
+
+char *
+tprof_cli_cell_int (gint64 value)
+{
+  char buf[24];
+
+  return g_strdup (int_digits (value, buf));
 }
 
 /* ---- CSV ---- */
@@ -236,13 +303,6 @@ tprof_cli_json_append_int (GString *out,
                            gint64   value)
 {
   char buf[24];
-  char *p = buf + sizeof buf;
-  guint64 magnitude = value < 0 ? 0 - (guint64) value : (guint64) value;
 
-  do
-    *--p = (char) ('0' + magnitude % 10);
-  while ((magnitude /= 10) != 0);
-  if (value < 0)
-    *--p = '-';
-  g_string_append_len (out, p, buf + sizeof buf - p);
+  g_string_append (out, int_digits (value, buf));
 }

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tprof-cli.h"
+#include "tprof-plot.h"
 
 #define DEFAULT_WIDTH  1000
 #define DEFAULT_HEIGHT 650

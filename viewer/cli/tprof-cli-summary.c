@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
@@ -150,6 +151,21 @@ parse_sort_column (const char *text,
   return FALSE;
 }
 
+/* @row's name, indented two blanks a level, " *" after it when sampled. */
+static char *
+name_cell (const Row *row)
+{
+  gsize indent = 2 * (gsize) row->depth, length = strlen (row->name);
+  const char *mark = row->sampled ? " *" : "";
+  gsize mark_length = strlen (mark);
+  char *cell = g_malloc (indent + length + mark_length + 1);
+
+  memset (cell, ' ', indent);
+  memcpy (cell + indent, row->name, length);
+  memcpy (cell + indent + length, mark, mark_length + 1);
+  return cell;
+}
+
 /* The table; with @tree, indented by depth and with a Self column. */
 static char *
 render_table (const Row *rows,
@@ -175,9 +191,9 @@ render_table (const Row *rows,
     {
       const TprofSummary *s = &rows[i].s;
       char *cells[G_N_ELEMENTS (headers)] = {
-        g_strdup_printf ("%*s%s%s", 2 * rows[i].depth, "", rows[i].name, rows[i].sampled ? " *" : ""),
-        g_strdup_printf ("%zu", s->count),
-        g_strdup_printf ("%zu", s->rank_count),
+        name_cell (&rows[i]),
+        tprof_cli_cell_int ((gint64) s->count),
+        tprof_cli_cell_int ((gint64) s->rank_count),
         tprof_cli_cell_duration (s->sum),
         tree ? tprof_cli_cell_duration (rows[i].self_sum) : NULL,
         tprof_cli_cell_duration (s->mean),
@@ -188,7 +204,7 @@ render_table (const Row *rows,
         tprof_cli_cell_duration (s->p95),
         tprof_cli_cell_duration (s->p99),
         tprof_cli_cell_ratio (s->imbalance),
-        s->slowest_stands_out ? g_strdup_printf ("%d", s->slowest_rank) : g_strdup ("—"),
+        s->slowest_stands_out ? tprof_cli_cell_int (s->slowest_rank) : g_strdup ("—"),
       };
 
       if (!tree)

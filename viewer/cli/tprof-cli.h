@@ -5,7 +5,7 @@
 #include <glib.h>
 #include <tprof/capture.h>
 
-#include "tprof-plot.h"
+#include "tprof-text.h"
 
 G_BEGIN_DECLS
 
@@ -27,16 +27,33 @@ typedef enum
 
 /* The commands; @argv[0] is the command name. Each returns an exit status. */
 int tprof_cli_summary (int argc, char **argv);
-int tprof_cli_hist (int argc, char **argv);
+int tprof_cli_hist (int argc, char **argv);   /* in tprof-draw */
 int tprof_cli_ranks (int argc, char **argv);
 int tprof_cli_compare (int argc, char **argv);
 int tprof_cli_trace (int argc, char **argv);
-int tprof_cli_plot (int argc, char **argv);
+int tprof_cli_plot (int argc, char **argv);   /* in tprof-draw */
 int tprof_cli_stragglers (int argc, char **argv);
 int tprof_cli_convert (int argc, char **argv);
 int tprof_cli_hang (int argc, char **argv);
 int tprof_cli_merge (int argc, char **argv);
 int tprof_cli_top (int argc, char **argv);
+
+/* ---- processes (tprof-cli-run.c, tprof-cli-draw.c) ---- */
+
+/* Sets the locale and the translations up; unless @writes_hdf5, HDF5
+ * skips its clean-up at exit. */
+void tprof_cli_init (gboolean writes_hdf5);
+/* Runs @run on @argv (@argv[0] the command's name), as "tprof @name"
+ * for GOption's messages; its exit status. */
+int tprof_cli_run (const char *name,
+                   int       (*run) (int argc, char **argv),
+                   int         argc,
+                   char      **argv);
+/* Replaces this process by the helper tprof-draw running command @name
+ * (hist or plot) on @argv (@argv[0] the command's name), so that only
+ * the commands that draw load cairo and pango; returns only when it
+ * cannot be run, after printing why, with TPROF_CLI_EXIT_FAILED. */
+int tprof_cli_draw (const char *name, int argc, char **argv);
 
 /* ---- errors (tprof-cli-common.c) ---- */
 
@@ -152,6 +169,8 @@ char *tprof_cli_table_free_to_string (TprofCliTable *table);
 /* Human cells: "250 µs", "—" for NaN. */
 char *tprof_cli_cell_duration (double secs);
 char *tprof_cli_cell_ratio (double value);
+/* @value in decimal, as %lld writes it, without printf's cost. */
+char *tprof_cli_cell_int (gint64 value);
 
 void tprof_cli_csv_append_string (GString *out, const char *text);
 /* In seconds, the shortest digits that read back exactly; NaN as an empty field. */

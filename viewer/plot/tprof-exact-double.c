@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tprof-plot-private.h"
+#include "tprof-text-private.h"
 
 /* The digits are those of the shortest decimal inside the interval of
  * reals that round to the double (its ends included when the mantissa

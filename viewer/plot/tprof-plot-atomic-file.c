@@ -13,7 +13,9 @@
 #include <glib/gi18n-lib.h>
 #include <glib/gstdio.h>
 
-#include "tprof-plot-private.h"
+#include "tprof-text-private.h"
+
+G_DEFINE_QUARK (tprof-plot-error-quark, tprof_plot_error)
 
 void
 _tprof_atomic_file_set_error (GError     **error,

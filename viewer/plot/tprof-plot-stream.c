@@ -8,7 +8,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "tprof-plot-private.h"
+#include "tprof-text-private.h"
 
 struct _TprofPlotStream
 {

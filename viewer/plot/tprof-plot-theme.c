@@ -1,10 +1,8 @@
-/* tprof-plot-theme.c — the default export theme, the rank palette and the plot error domain. */
+/* tprof-plot-theme.c — the default export theme and the rank palette. */
 /* SPDX-License-Identifier: MIT */
 #include "config.h"
 
 #include "tprof-plot-private.h"
-
-G_DEFINE_QUARK (tprof-plot-error-quark, tprof_plot_error)
 
 /* Okabe & Ito's palette, which stays distinct under every common colour
  * blindness; its black is left out because axes and text are black. */

@@ -7,7 +7,7 @@
 
 #include <glib/gi18n-lib.h>
 
-#include "tprof-plot-private.h"
+#include "tprof-text-private.h"
 
 G_DEFINE_QUARK (tprof-rank-expr-error-quark, tprof_rank_expr_error)
 

@@ -3,10 +3,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <glib/gi18n-lib.h>
 
-#include "tprof-plot-private.h"
+#include "tprof-text-private.h"
 
 typedef struct
 {
@@ -97,6 +98,81 @@ format_long_duration (double secs)
   }
 }
 
+/* Below this, v * 10^decimals computed in doubles is within 1.2e-4 of
+ * its exact value. */
+#define FIXED_MAX_SCALED 1e12
+
+/* 10^0 .. 10^22, each exact */
+static const double powers_of_ten[] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+  1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+};
+
+/* Room for what fixed_digits() writes: 13 digits before the point, 22
+ * after, a sign, the point and the end. */
+#define FIXED_BUFFER 40
+
+/* "%.*f" of @v with @decimals, without printf: a table of 10^4 operations
+ * formats 10^5 durations. printf rounds the exact binary value of
+ * v * 10^decimals to the nearest integer; computed in doubles it is
+ * within 1.2e-4 of that value, so unless it lies within 1e-3 of a tie
+ * its nearest integer is printf's. Writes its digits at the end of @buf
+ * and returns where they start; NULL for anything else (near a tie, too
+ * large, rounding to zero), which is printf's to write, so that the text
+ * is always printf's. */
+static char *
+fixed_digits (double v,
+              int    decimals,
+              char   buf[FIXED_BUFFER])
+{
+  char *p = buf + FIXED_BUFFER;
+  double scaled, k;
+  guint64 n;
+
+  if (decimals < 0 || decimals >= (int) G_N_ELEMENTS (powers_of_ten))
+    return NULL;
+  scaled = fabs (v) * powers_of_ten[decimals];
+  k = round (scaled);
+  if (!(scaled < FIXED_MAX_SCALED) || fabs (scaled - k) > 0.5 - 1e-3 || k == 0)
+    return NULL;
+  n = (guint64) k;
+  *--p = '\0';
+  for (int i = 0; i < decimals; i++, n /= 10)
+    *--p = (char) ('0' + n % 10);
+  if (decimals > 0)
+    *--p = '.';
+  do
+    *--p = (char) ('0' + n % 10);
+  while ((n /= 10) != 0);
+  if (v < 0)
+    *--p = '-';
+  return p;
+}
+
+char *
+tprof_format_fixed (double v,
+                    int    decimals)
+{
+  char buf[FIXED_BUFFER];
+  const char *digits = fixed_digits (v, decimals, buf);
+
+  return digits != NULL ? g_strdup (digits) : g_strdup_printf ("%.*f", decimals, v);
+}
+
+/* "@number @unit", in one allocation. */
+static char *
+join_unit (const char *number,
+           const char *unit)
+{
+  size_t number_length = strlen (number), unit_length = strlen (unit);
+  char *text = g_malloc (number_length + unit_length + 2);
+
+  memcpy (text, number, number_length);
+  text[number_length] = ' ';
+  memcpy (text + number_length + 1, unit, unit_length + 1);
+  return text;
+}
+
 /* @secs in a unit that suits it, to @digits significant digits; @keep_zeros
  * keeps trailing zeros ("10.0 ms"), otherwise they go ("10 ms"). */
 static char *
@@ -107,7 +183,8 @@ format_duration (double   secs,
   const DurationUnit *unit;
   double rounded, v;
   int decimals;
-  char *number, *result;
+  char buf[FIXED_BUFFER];
+  char *number, *allocated = NULL, *result;
 
   if (isnan (secs))
     return g_strdup ("—");
@@ -126,11 +203,13 @@ format_duration (double   secs,
   unit = unit_for (rounded);
   v = rounded * unit->per_second;
   decimals = MAX (0, digits - 1 - (int) floor (log10 (fabs (v))));
-  number = g_strdup_printf ("%.*f", decimals, v);
+  number = fixed_digits (v, decimals, buf);
+  if (number == NULL)
+    number = allocated = g_strdup_printf ("%.*f", decimals, v);
   if (!keep_zeros)
     strip_trailing_zeros (number);
-  result = g_strdup_printf ("%s %s", number, unit->name);
-  g_free (number);
+  result = join_unit (number, unit->name);
+  g_free (allocated);
   return result;
 }
 
