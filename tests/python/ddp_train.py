@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """A tprofiler user's torch.distributed script whose only change is the
 import. Usage: ddp_train.py OUT.h5 [STEPS]. Every rank runs STEPS steps
-of a small model wrapped in DistributedDataParallel; rank 2 sleeps 40 ms
+of a small model wrapped in DistributedDataParallel; rank 2 sleeps 100 ms
 more in forward; the loss of each step is summed over the ranks by an
 all_reduce (to log it) before backward. The
 TimeManager's samples of every rank are saved in OUT.h5 by rank 0.
@@ -24,7 +24,7 @@ from tprof import TimeManager, timer, timer_wrap
 
 WORLD = 4
 SLOW_RANK = 2
-SLOW_SECS = 0.040
+SLOW_SECS = 0.100
 
 
 @timer_wrap("data")

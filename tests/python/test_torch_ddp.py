@@ -1,6 +1,6 @@
 # test_torch_ddp.py — a DDP training timed with the seed's API, and the same script under python3 -m tprof.run.
 # SPDX-License-Identifier: MIT
-"""ddp_train.py (4 ranks, gloo, mp.spawn; rank 2 40 ms slower in forward)
+"""ddp_train.py (4 ranks, gloo, mp.spawn; rank 2 100 ms slower in forward)
 run twice: as is, and unmodified under `python3 -m tprof.run`. Checked
 against h5py and the CLI's JSON: every sample of every rank gathered with
 its start and thread, clock offsets with their bounds, the straggler named
