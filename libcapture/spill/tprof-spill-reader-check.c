@@ -202,6 +202,51 @@ samples_valid (const TprofSpillRecord *record,
   return ok;
 }
 
+bool
+_tprof_spill_samples_head_check (const uint8_t   fields[16],
+                                 uint32_t        len,
+                                 uint32_t        n_names,
+                                 const TprofSpillClock *clock,
+                                 char           *problem,
+                                 size_t          problem_size)
+{
+  uint32_t op = _tprof_spill_get_u32 (fields), n = _tprof_spill_get_u32 (fields + 8);
+  uint32_t encoding = _tprof_spill_get_u32 (fields + 12);
+
+  if ((int32_t) _tprof_spill_get_u32 (fields + 4) < 0)
+    return snprintf (problem, problem_size, "SAMPLES record of a negative thread"), false;
+  if (op >= n_names)
+    return snprintf (problem, problem_size, "SAMPLES record of operation %" PRIu32 ", but %" PRIu32 " names are defined",
+                     op, n_names), false;
+  if ((uint64_t) len != SAMPLES_FIELDS + (uint64_t) n * 16)
+    return snprintf (problem, problem_size, "SAMPLES record of %" PRIu32 " samples has %" PRIu32 " bytes, expected %" PRIu64,
+                     n, len, SAMPLES_FIELDS + (uint64_t) n * 16), false;
+  if (encoding > 1)
+    return snprintf (problem, problem_size, "SAMPLES record of unknown encoding %" PRIu32, encoding), false;
+  if (encoding == 1 && !clock->set)
+    return snprintf (problem, problem_size, "raw SAMPLES record without a CLOCK record before it"), false;
+  return true;
+}
+
+/* The message naming the first of the @n samples (seconds) that is not
+ * a finite start with a finite duration >= 0; false. */
+static bool
+bad_sample (const double *starts,
+            const double *durations,
+            uint32_t      n,
+            char         *problem,
+            size_t        problem_size)
+{
+  for (uint32_t i = 0; i < n; i++)
+    if (!isfinite (starts[i]) || !isfinite (durations[i]) || durations[i] < 0)
+      {
+        snprintf (problem, problem_size, "SAMPLES record: sample %" PRIu32 " has start %g and duration %g",
+                  i, starts[i], durations[i]);
+        break;
+      }
+  return false;
+}
+
 static bool
 check_samples (const TprofSpillRecord *record,
                uint32_t                n_names,
@@ -210,25 +255,13 @@ check_samples (const TprofSpillRecord *record,
                char                   *problem,
                size_t                  problem_size)
 {
-  uint32_t op, n, encoding;
+  uint32_t n;
 
   if (record->len < SAMPLES_FIELDS)
     return snprintf (problem, problem_size, "SAMPLES record of %" PRIu32 " bytes, expected at least 16", record->len), false;
-  op = _tprof_spill_get_u32 (record->payload);
+  if (!_tprof_spill_samples_head_check (record->payload, record->len, n_names, clock, problem, problem_size))
+    return false;
   n = _tprof_spill_get_u32 (record->payload + 8);
-  encoding = _tprof_spill_get_u32 (record->payload + 12);
-  if ((int32_t) _tprof_spill_get_u32 (record->payload + 4) < 0)
-    return snprintf (problem, problem_size, "SAMPLES record of a negative thread"), false;
-  if (op >= n_names)
-    return snprintf (problem, problem_size, "SAMPLES record of operation %" PRIu32 ", but %" PRIu32 " names are defined",
-                     op, n_names), false;
-  if ((uint64_t) record->len != SAMPLES_FIELDS + (uint64_t) n * 16)
-    return snprintf (problem, problem_size, "SAMPLES record of %" PRIu32 " samples has %" PRIu32 " bytes, expected %" PRIu64,
-                     n, record->len, SAMPLES_FIELDS + (uint64_t) n * 16), false;
-  if (encoding > 1)
-    return snprintf (problem, problem_size, "SAMPLES record of unknown encoding %" PRIu32, encoding), false;
-  if (encoding == 1 && !clock->set)
-    return snprintf (problem, problem_size, "raw SAMPLES record without a CLOCK record before it"), false;
   if (samples_valid (record, clock, n, earliest))
     return true;
   for (uint32_t i = 0; i < n; i++)
@@ -241,6 +274,37 @@ check_samples (const TprofSpillRecord *record,
                          i, start, duration), false;
     }
   return false;
+}
+
+bool
+_tprof_spill_samples_settle (double                *starts,
+                             double                *durations,
+                             uint32_t               n,
+                             uint32_t               encoding,
+                             const TprofSpillClock *clock,
+                             char                  *problem,
+                             size_t                 problem_size)
+{
+  bool ok = true;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (encoding != 0)
+#endif
+    for (uint32_t i = 0; i < n; i++)
+      {
+        uint8_t s[8], d[8];
+
+        memcpy (s, &starts[i], 8);
+        memcpy (d, &durations[i], 8);
+        uint64_t dt = _tprof_spill_get_u64 (d);
+
+        starts[i] = encoding == 0 ? _tprof_spill_get_f64 (s) : clock_seconds (clock, _tprof_spill_get_u64 (s));
+        durations[i] = encoding != 0 && (dt & RAW_SECONDS_BIT) ? (double) (dt & ~RAW_SECONDS_BIT) * clock->seconds_per_tick
+                                                               : _tprof_spill_get_f64 (d);
+      }
+  for (uint32_t i = 0; i < n; i++)
+    ok &= isfinite (starts[i]) & isfinite (durations[i]) & (durations[i] >= 0);
+  return ok || bad_sample (starts, durations, n, problem, problem_size);
 }
 
 bool

@@ -116,6 +116,40 @@ TPROF_EXPORT int _tprof_spill_reader_read (TprofSpillReader        *reader,
                                            TprofSpillReadStatus    *status,
                                            TprofError              *error);
 
+/* Where a read puts each SAMPLES record's samples, for a caller that keeps
+ * them in arrays of its own (the merge). place() gives room for @n starts
+ * and @n durations; the file's bytes are read there, checksummed, converted
+ * to seconds and checked in place, then placed() tells they are right. A
+ * callback returns 0 to go on, -1 to stop (as a visitor's). */
+typedef struct
+{
+  int (*place) (void     *user_data,
+                uint32_t  op,
+                int32_t   thread,
+                size_t    n,
+                double  **starts,
+                double  **durations);
+  int (*placed) (void         *user_data,
+                 uint32_t      op,
+                 int32_t       thread,
+                 size_t        n,
+                 const double *starts,
+                 const double *durations);
+} TprofSpillPlacer;
+
+/* A read like _tprof_spill_reader_read(), without copy: the samples go from
+ * the file into the memory @placer gives (@visitor's samples() is not
+ * called). Unlike read(), names() and placed() come as their records are
+ * read, before the COMMIT of their flush: the caller takes what came since
+ * the last commit() at the next one, and drops it when the read ends first
+ * (a flush left unfinished or damaged, status->tail). */
+TPROF_EXPORT int _tprof_spill_reader_read_placed (TprofSpillReader        *reader,
+                                                  const TprofSpillVisitor *visitor,
+                                                  const TprofSpillPlacer  *placer,
+                                                  void                    *user_data,
+                                                  TprofSpillReadStatus    *status,
+                                                  TprofError              *error);
+
 /* A read in two steps, for a caller that must know what is coming before
  * it takes it (the merge grows its arrays once per rank): load()
  * reads and checks what was appended, as read() does, and tells what its
@@ -142,6 +176,15 @@ TPROF_EXPORT int _tprof_spill_reader_deliver (TprofSpillReader        *reader,
                                               void                    *user_data,
                                               TprofSpillReadStatus    *status,
                                               TprofError              *error);
+
+/* What the file holds from where the next read starts, without reading
+ * the samples nor checking them (the read does): the samples per name id
+ * of every SAMPLES record (committed or not; earliest is not known), the
+ * names defined. For a caller that sizes its arrays before a placed read
+ * (the merge); NULL with @error set (I/O, memory). What it points to is
+ * valid until the next call on @reader. */
+TPROF_EXPORT const TprofSpillLoaded *_tprof_spill_reader_count (TprofSpillReader *reader,
+                                                                TprofError       *error);
 
 /* Maps the pages of the fresh memory of @bytes at @p in one call where the
  * kernel can (MADV_POPULATE_WRITE, Linux 5.14): a first touch page by page

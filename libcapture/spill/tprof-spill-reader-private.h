@@ -57,6 +57,7 @@ struct _TprofSpillReader
 
   char           **names;
   uint32_t         n_names;
+  uint32_t         committed_names;  /* defined before offset */
   uint32_t         names_capacity;
   TprofSpillClock  clock;
   TprofSpillCommit last_commit;
@@ -112,6 +113,27 @@ bool _tprof_spill_record_check (const TprofSpillRecord *record,
                                 char                   *problem,
                                 size_t                  problem_size);
 
+/* The fields of a SAMPLES record of @len payload bytes (its first 16
+ * bytes), against the state of the file before it as
+ * _tprof_spill_record_check() does, without its samples. */
+bool _tprof_spill_samples_head_check (const uint8_t          fields[16],
+                                      uint32_t               len,
+                                      uint32_t               n_names,
+                                      const TprofSpillClock *clock,
+                                      char                  *problem,
+                                      size_t                 problem_size);
+
+/* The @n samples of a SAMPLES record of @encoding read as they are stored
+ * into @starts and @durations, converted there to seconds with @clock and
+ * checked as _tprof_spill_record_check() does; false fills @problem. */
+bool _tprof_spill_samples_settle (double                *starts,
+                                  double                *durations,
+                                  uint32_t               n,
+                                  uint32_t               encoding,
+                                  const TprofSpillClock *clock,
+                                  char                  *problem,
+                                  size_t                 problem_size);
+
 /* Sample @i of a SAMPLES record in seconds: its start and duration,
  * converted with @clock for raw ones. */
 void _tprof_spill_sample (const TprofSpillRecord *record,
@@ -123,3 +145,20 @@ void _tprof_spill_sample (const TprofSpillRecord *record,
 /* Reads the HEADER record of @reader's file into its header. */
 int _tprof_spill_reader_read_header (TprofSpillReader *reader,
                                      TprofError       *error);
+
+/* The names of a checked NAMES record added to @reader's. */
+int _tprof_spill_reader_add_names (TprofSpillReader       *reader,
+                                   const TprofSpillRecord *record,
+                                   TprofError             *error);
+
+/* A checked STATE, SIGNAL or END record at @offset delivered, unless an
+ * earlier read did. */
+int _tprof_spill_deliver_standalone (TprofSpillReader        *reader,
+                                     const TprofSpillRecord  *record,
+                                     uint64_t                 offset,
+                                     const TprofSpillVisitor *visitor,
+                                     void                    *user_data);
+
+/* @status of a read of a file found damaged before. */
+void _tprof_spill_fill_damaged (const TprofSpillReader *reader,
+                                TprofSpillReadStatus   *status);

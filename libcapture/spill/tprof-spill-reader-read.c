@@ -60,8 +60,8 @@ scan (TprofSpillReader     *reader,
   status->tail_offset = reader->offset + (out->damaged ? pos : out->commit_end);
 }
 
-static int
-add_names (TprofSpillReader       *reader,
+int
+_tprof_spill_reader_add_names (TprofSpillReader       *reader,
            const TprofSpillRecord *record,
            TprofError             *error)
 {
@@ -128,8 +128,8 @@ deliver_samples (TprofSpillReader        *reader,
   return visitor->samples (user_data, _tprof_spill_get_u32 (p), (int32_t) _tprof_spill_get_u32 (p + 4), n, starts, durations);
 }
 
-static int
-deliver_standalone (TprofSpillReader        *reader,
+int
+_tprof_spill_deliver_standalone (TprofSpillReader        *reader,
                     const TprofSpillRecord  *record,
                     uint64_t                 offset,
                     const TprofSpillVisitor *visitor,
@@ -192,7 +192,7 @@ deliver (TprofSpillReader        *reader,
     case TPROF_SPILL_STATE:
     case TPROF_SPILL_SIGNAL:
     case TPROF_SPILL_END:
-      return deliver_standalone (reader, record, offset, visitor, user_data);
+      return _tprof_spill_deliver_standalone (reader, record, offset, visitor, user_data);
     default:
       return 0;
     }
@@ -227,8 +227,8 @@ deliver_all (TprofSpillReader        *reader,
   return 0;
 }
 
-static void
-fill_damaged (const TprofSpillReader *reader,
+void
+_tprof_spill_fill_damaged (const TprofSpillReader *reader,
               TprofSpillReadStatus   *status)
 {
   status->tail = TPROF_SPILL_TAIL_DAMAGED;
@@ -249,7 +249,7 @@ prepare (TprofSpillReader *reader,
       TprofSpillRecord record;
 
       _tprof_spill_frame_known (reader->data + pos, &record);
-      if (record.type == TPROF_SPILL_NAMES && add_names (reader, &record, error) < 0)
+      if (record.type == TPROF_SPILL_NAMES && _tprof_spill_reader_add_names (reader, &record, error) < 0)
         return -1;
       pos += record.size;
     }
@@ -351,7 +351,7 @@ _tprof_spill_reader_load (TprofSpillReader     *reader,
     }
   if (reader->damaged)
     {
-      fill_damaged (reader, status);
+      _tprof_spill_fill_damaged (reader, status);
       reader->loaded = true;
       return &reader->load;
     }
@@ -396,7 +396,10 @@ _tprof_spill_reader_deliver (TprofSpillReader        *reader,
     result = deliver_all (reader, reader->data, &reader->scan, visitor != NULL ? visitor : &none, user_data,
                           status, error);
   if (result == 0)
-    reader->offset += reader->scan.commit_end;
+    {
+      reader->offset += reader->scan.commit_end;
+      reader->committed_names = reader->n_names;
+    }
   status->offset = reader->offset;
   unload (reader);
   return result;
