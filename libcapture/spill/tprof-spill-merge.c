@@ -497,7 +497,7 @@ size_operations (Merge         *m,
 {
   for (int r = 0; r < job->world_size; r++)
     {
-      const TprofSpillLoaded *count;
+      const TprofSpillCounted *count;
 
       if (job->readers[r] == NULL)
         continue;

@@ -90,6 +90,8 @@ window_hold (Placing *p,
 
   if (offset >= p->window_at && offset + want <= p->window_at + p->window_len)
     return true;
+  if (offset < p->size && want > p->size - offset)
+    want = (size_t) (p->size - offset);  /* no room for what the file does not hold */
   if (want < WINDOW_SIZE)
     want = WINDOW_SIZE;
   if (want > p->window_capacity)
@@ -148,7 +150,7 @@ place_samples (Placing       *p,
       /* a count: the samples need not be read */
       p->reader->op_samples[op] += n;
       p->reader->op_threads[op] |= thread != 0;
-      p->reader->load.samples += n;
+      p->reader->counted.samples += n;
       return STEP_OK;
     }
   if (p->placer->place (p->user_data, op, thread, n, &starts, &durations) < 0)
@@ -258,9 +260,6 @@ take_record (Placing                *p,
     return STEP_OK;  /* a count takes nothing else */
   switch (record->type)
     {
-    case TPROF_SPILL_CLOCK:
-      p->pending = true;
-      break;
     case TPROF_SPILL_COMMIT:
       reader->last_commit = (TprofSpillCommit) { _tprof_spill_get_u64 (payload), _tprof_spill_get_f64 (payload + 8),
                                                  _tprof_spill_get_u64 (payload + 16) };
@@ -280,6 +279,7 @@ take_record (Placing                *p,
       result = _tprof_spill_deliver_standalone (reader, record, offset, v, p->user_data);
       break;
     default:
+      p->pending = true;  /* CLOCK, and types this reader does not know: part of a flush */
       break;
     }
   return result < 0 ? STEP_FAILED : STEP_OK;
@@ -294,6 +294,7 @@ step (Placing  *p,
   TprofSpillRecord record;
   TprofSpillFrame frame;
   const uint8_t *head;
+  char again[sizeof p->status->problem];  /* said again when the record is read whole */
   size_t avail;
 
   if (!window_hold (p, offset, SAMPLES_HEAD))
@@ -302,9 +303,12 @@ step (Placing  *p,
   if (avail >= SAMPLES_HEAD && _tprof_spill_get_u32 (head) == TPROF_SPILL_MAGIC
       && _tprof_spill_get_u16 (head + 4) == TPROF_SPILL_SAMPLES
       && _tprof_spill_samples_head_check (head + TPROF_SPILL_HEAD_SIZE, _tprof_spill_get_u32 (head + 8), p->n_names,
-                                          &p->clock, p->status->problem, sizeof p->status->problem))
+                                          &p->clock, again, sizeof again))
     {
       *size = _tprof_spill_record_size (_tprof_spill_get_u32 (head + 8));
+      /* not whole yet: nothing placed for it (its announced size is not trusted) */
+      if (*size > p->size - offset)
+        return STEP_INCOMPLETE;
       return place_samples (p, offset, head);
     }
   /* any other record, and a SAMPLES one found wrong (its checksum, if
@@ -420,17 +424,17 @@ _tprof_spill_reader_read_placed (TprofSpillReader        *reader,
   return walk (reader, visitor, placer, user_data, status, error);
 }
 
-const TprofSpillLoaded *
+const TprofSpillCounted *
 _tprof_spill_reader_count (TprofSpillReader *reader,
                            TprofError       *error)
 {
   TprofSpillReadStatus status;
 
-  reader->load = (TprofSpillLoaded) { .earliest = INFINITY };
+  reader->counted = (TprofSpillCounted) { 0 };
   if (walk (reader, NULL, NULL, NULL, &status, error) < 0)
     return NULL;
-  reader->load.op_samples = reader->op_samples;
-  reader->load.op_threads = reader->op_threads;
-  reader->load.n_names = reader->n_names;
-  return &reader->load;
+  reader->counted.op_samples = reader->op_samples;
+  reader->counted.op_threads = reader->op_threads;
+  reader->counted.n_names = reader->n_names;
+  return &reader->counted;
 }

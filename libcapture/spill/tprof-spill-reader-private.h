@@ -66,13 +66,12 @@ struct _TprofSpillReader
   double          *scratch;          /* raw samples converted */
   size_t           scratch_len;
 
-  TprofSpillScan   scan;             /* the load not delivered yet */
+  TprofSpillScan   scan;             /* the bytes read, not delivered yet */
   uint8_t         *data;             /* its bytes, from offset; NULL when none */
-  bool             loaded;
-  uint64_t        *op_samples;       /* its committed samples per name id */
+  uint64_t        *op_samples;       /* a count's samples per name id */
   bool            *op_threads;       /* ... whether one has a thread other than 0 */
   uint32_t         op_capacity;
-  TprofSpillLoaded load;
+  TprofSpillCounted counted;
 };
 
 typedef enum
