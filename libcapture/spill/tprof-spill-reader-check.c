@@ -12,6 +12,17 @@
 #define SAMPLES_FIELDS 16
 #define RAW_SECONDS_BIT (UINT64_C (1) << 63)
 
+void
+_tprof_spill_crc_problem (uint16_t type,
+                          uint32_t crc,
+                          uint32_t stored,
+                          char    *problem,
+                          size_t   problem_size)
+{
+  snprintf (problem, problem_size, "checksum mismatch in a record of type %u (CRC-32C 0x%08" PRIx32
+            ", stored 0x%08" PRIx32 ")", type, crc, stored);
+}
+
 TprofSpillFrame
 _tprof_spill_frame (const uint8_t    *data,
                     size_t            n,
@@ -48,8 +59,7 @@ _tprof_spill_frame (const uint8_t    *data,
   crc = _tprof_crc32c (_tprof_crc32c (0, data, 12), record->payload, record->len);
   if (crc != _tprof_spill_get_u32 (data + 12))
     {
-      snprintf (problem, problem_size, "checksum mismatch in a record of type %u (CRC-32C 0x%08" PRIx32
-                ", stored 0x%08" PRIx32 ")", record->type, crc, _tprof_spill_get_u32 (data + 12));
+      _tprof_spill_crc_problem (record->type, crc, _tprof_spill_get_u32 (data + 12), problem, problem_size);
       return TPROF_SPILL_FRAME_DAMAGED;
     }
   /* the padding may still be on its way: the record is whole without it,

@@ -130,9 +130,44 @@ window_at (const Placing *p,
   return p->window + (offset - p->window_at);
 }
 
+/* The @bytes of each array of the SAMPLES record at @offset (@head in
+ * the window) into @starts and @durations: what the window holds of them
+ * copied, the rest read there from the file. */
+static Step
+read_arrays (Placing       *p,
+             uint64_t       offset,
+             const uint8_t *head,
+             double        *starts,
+             double        *durations,
+             size_t         bytes)
+{
+  const uint8_t *from = head + SAMPLES_HEAD;
+  size_t avail, copied, first;
+  struct iovec iov[2];
+  int n_iov = 0;
+  ssize_t got;
+
+  window_at (p, offset + SAMPLES_HEAD, &avail);
+  copied = avail < 2 * bytes ? avail : 2 * bytes;
+  first = copied < bytes ? copied : bytes;
+  if (first > 0)
+    memcpy (starts, from, first);
+  if (copied > first)
+    memcpy (durations, from + first, copied - first);
+  if (first < bytes)
+    iov[n_iov++] = (struct iovec) { (char *) starts + first, bytes - first };
+  if (copied - first < bytes)
+    iov[n_iov++] = (struct iovec) { (char *) durations + (copied - first), bytes - (copied - first) };
+  if (n_iov == 0)
+    return STEP_OK;
+  if ((got = read_vector (p->reader->fd, iov, n_iov, offset + SAMPLES_HEAD + copied)) < 0)
+    return failed_io (p);
+  return (size_t) got < 2 * bytes - copied ? STEP_INCOMPLETE : STEP_OK;
+}
+
 /* The SAMPLES record at @offset, whose head and fields the window holds
- * and were found right: its arrays read into the place the caller gives,
- * checksummed and checked there. */
+ * and were found right: counted, or its arrays read into the place the
+ * caller gives, checksummed and checked there. */
 static Step
 place_samples (Placing       *p,
                uint64_t       offset,
@@ -141,9 +176,10 @@ place_samples (Placing       *p,
   const uint8_t *fields = head + TPROF_SPILL_HEAD_SIZE;
   uint32_t op = _tprof_spill_get_u32 (fields), n = _tprof_spill_get_u32 (fields + 8);
   int32_t thread = (int32_t) _tprof_spill_get_u32 (fields + 4);
-  size_t bytes = (size_t) n * 8, avail, copied;
+  size_t bytes = (size_t) n * 8;
   double *starts = NULL, *durations = NULL;
   uint32_t crc;
+  Step got;
 
   if (p->placer == NULL)
     {
@@ -155,39 +191,13 @@ place_samples (Placing       *p,
     }
   if (p->placer->place (p->user_data, op, thread, n, &starts, &durations) < 0)
     return STEP_FAILED;
-  /* what the window holds of the arrays is copied, the rest read in place */
-  window_at (p, offset + SAMPLES_HEAD, &avail);
-  copied = avail < 2 * bytes ? avail : 2 * bytes;
-  {
-    const uint8_t *from = head + SAMPLES_HEAD;
-    size_t first = copied < bytes ? copied : bytes;
-    struct iovec iov[2];
-    int n_iov = 0;
-
-    memcpy (starts, from, first);
-    memcpy (durations, from + first, copied - first);
-    if (first < bytes)
-      iov[n_iov++] = (struct iovec) { (char *) starts + first, bytes - first };
-    if (copied - first < bytes)
-      iov[n_iov++] = (struct iovec) { (char *) durations + (copied - first), bytes - (copied - first) };
-    if (n_iov > 0)
-      {
-        ssize_t got = read_vector (p->reader->fd, iov, n_iov, offset + SAMPLES_HEAD + copied);
-
-        if (got < 0)
-          return failed_io (p);
-        if ((size_t) got < 2 * bytes - copied)
-          return STEP_INCOMPLETE;
-      }
-  }
+  if ((got = read_arrays (p, offset, head, starts, durations, bytes)) != STEP_OK)
+    return got;
   crc = _tprof_crc32c (_tprof_crc32c (0, head, 12), fields, 16);
   crc = _tprof_crc32c (_tprof_crc32c (crc, starts, bytes), durations, bytes);
   if (crc != _tprof_spill_get_u32 (head + 12))
-    {
-      snprintf (p->status->problem, sizeof p->status->problem, "checksum mismatch in a record of type %u (CRC-32C 0x%08"
-                PRIx32 ", stored 0x%08" PRIx32 ")", TPROF_SPILL_SAMPLES, crc, _tprof_spill_get_u32 (head + 12));
-      return STEP_DAMAGED;
-    }
+    return _tprof_spill_crc_problem (TPROF_SPILL_SAMPLES, crc, _tprof_spill_get_u32 (head + 12), p->status->problem,
+                                     sizeof p->status->problem), STEP_DAMAGED;
   if (!_tprof_spill_samples_settle (starts, durations, n, _tprof_spill_get_u32 (fields + 12), &p->clock,
                                     p->status->problem, sizeof p->status->problem))
     return STEP_DAMAGED;

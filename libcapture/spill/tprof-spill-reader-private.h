@@ -89,6 +89,13 @@ TprofSpillFrame _tprof_spill_frame (const uint8_t    *data,
                                     char             *problem,
                                     size_t            problem_size);
 
+/* The message of a record of @type whose CRC-32C is @crc, not @stored. */
+void _tprof_spill_crc_problem (uint16_t type,
+                               uint32_t crc,
+                               uint32_t stored,
+                               char    *problem,
+                               size_t   problem_size);
+
 /* The record at @data, whose framing _tprof_spill_frame() accepted
  * before: its fields without the checksum computed again. */
 void _tprof_spill_frame_known (const uint8_t    *data,
