@@ -238,22 +238,18 @@ _tprof_spill_samples_head_check (const uint8_t   fields[16],
   return true;
 }
 
-/* The message naming the first of the @n samples (seconds) that is not
- * a finite start with a finite duration >= 0; false. */
+/* Whether sample @i (seconds) has a finite start and a finite duration
+ * >= 0; false fills @problem. */
 static bool
-bad_sample (const double *starts,
-            const double *durations,
-            uint32_t      n,
-            char         *problem,
-            size_t        problem_size)
+sample_valid (uint32_t i,
+              double   start,
+              double   duration,
+              char    *problem,
+              size_t   problem_size)
 {
-  for (uint32_t i = 0; i < n; i++)
-    if (!isfinite (starts[i]) || !isfinite (durations[i]) || durations[i] < 0)
-      {
-        snprintf (problem, problem_size, "SAMPLES record: sample %" PRIu32 " has start %g and duration %g",
-                  i, starts[i], durations[i]);
-        break;
-      }
+  if (isfinite (start) && isfinite (duration) && duration >= 0)
+    return true;
+  snprintf (problem, problem_size, "SAMPLES record: sample %" PRIu32 " has start %g and duration %g", i, start, duration);
   return false;
 }
 
@@ -279,9 +275,8 @@ check_samples (const TprofSpillRecord *record,
       double start, duration;
 
       _tprof_spill_sample (record, clock, i, &start, &duration);
-      if (!isfinite (start) || !isfinite (duration) || duration < 0)
-        return snprintf (problem, problem_size, "SAMPLES record: sample %" PRIu32 " has start %g and duration %g",
-                         i, start, duration), false;
+      if (!sample_valid (i, start, duration, problem, problem_size))
+        return false;
     }
   return false;
 }
@@ -314,7 +309,10 @@ _tprof_spill_samples_settle (double                *starts,
       }
   for (uint32_t i = 0; i < n; i++)
     ok &= isfinite (starts[i]) & isfinite (durations[i]) & (durations[i] >= 0);
-  return ok || bad_sample (starts, durations, n, problem, problem_size);
+  for (uint32_t i = 0; !ok && i < n; i++)  /* the bad one named */
+    if (!sample_valid (i, starts[i], durations[i], problem, problem_size))
+      return false;
+  return ok;
 }
 
 bool
