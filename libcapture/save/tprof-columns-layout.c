@@ -27,6 +27,34 @@ layout_rank_from_cache (const TprofOperationParts *op,
   return c->rank_count[r] > 0 || (c->rank_recorded != NULL && c->rank_recorded[r] > 0);
 }
 
+/* The end of the run of @ranks[@i]'s rank in the @n ranks at @ranks,
+ * grouped ascending: found by galloping then bisection, so that a
+ * segment costs a few reads of the column, not one per sample. */
+static size_t
+run_end (const int32_t *ranks,
+         size_t         i,
+         size_t         n)
+{
+  int32_t r = ranks[i];
+  size_t lo = i, step = 1, hi;  /* ranks[lo] == r; the end is in (lo, hi] */
+
+  while ((hi = n - lo > step ? lo + step : n) < n && ranks[hi] == r)
+    {
+      lo = hi;
+      step *= 2;
+    }
+  while (hi - lo > 1)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+
+      if (ranks[mid] == r)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return hi;
+}
+
 /* Calls @emit for each segment of @op in rank order: (rank, samples).
  * Stored samples are grouped by ascending rank; under sampled capture a
  * rank that recorded but stores nothing still has one, empty. */
@@ -60,8 +88,8 @@ layout_segments (const TprofOperationParts *op,
 
       if (j < op->n_recorded && op->recorded[j].rank <= r)
         r = op->recorded[j].rank;
-      while (i < op->n && ranks[i] == r)
-        i++;
+      if (i < op->n && ranks[i] == r)
+        i = run_end (ranks, i, op->n);
       while (j < op->n_recorded && op->recorded[j].rank <= r)
         j++;
       if (rank != NULL)

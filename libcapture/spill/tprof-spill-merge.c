@@ -9,8 +9,8 @@
 #include "tprof-spill-merge-internal.h"
 
 /* One operation's samples so far, starts on the timeline of the ranks
- * read so far (Merge.origin): its arrays grown by what each rank's load
- * announces, before its delivery. */
+ * read so far (Merge.origin), then those of the flush being read
+ * (pending), taken at its COMMIT. */
 typedef struct
 {
   double  *times;
@@ -18,9 +18,11 @@ typedef struct
   int32_t *ranks;
   int32_t *threads;    /* NULL while every sample is of thread 0 */
   size_t   n;
+  size_t   pending;
   size_t   capacity;
-  size_t   coming;          /* the samples the rank being read brings */
-  bool     coming_threads;  /* ... whether one has a thread other than 0 */
+  bool     in_flush;   /* listed in Merge.flush_ops */
+  size_t   counted;    /* the samples the files hold, every rank's */
+  bool     counted_threads;  /* ... whether one has a thread other than 0 */
 } MergeOp;
 
 typedef struct
@@ -32,6 +34,12 @@ typedef struct
   TprofSpillReader    *reader;
   int32_t              rank;
   double               offset;     /* its clock to rank 0's */
+  double               shift;      /* the origin its starts are moved by; NaN until its first sample */
+  double               earliest;   /* its earliest committed start, its clock */
+  double               flush_earliest;  /* ... of the flush being read */
+  uint64_t             flush_samples;
+  size_t              *flush_ops;  /* the operations of the flush being read */
+  size_t               n_flush_ops;
   double               origin;     /* the earliest start so far, rank 0's clock: the
                                       timeline's origin unless a later rank has an earlier one */
   double              *origins;    /* the origin each rank's starts were moved by */
@@ -39,6 +47,7 @@ typedef struct
   size_t               local_capacity;
   TprofSpillMergeRank *out;        /* its part of the report */
   TprofSpillMergeRank *ranks;      /* the report's, every rank */
+  TprofSpillPrefault  *prefault;   /* mapping the columns' pages ahead of the read */
   TprofError          *error;
 } Merge;
 
@@ -48,22 +57,27 @@ no_memory (Merge *m)
   return tprof_error_set (m->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", _tprof_spill_reader_path (m->reader));
 }
 
-/* The operation of each of the reader's @n names in m->local, new ones
- * added in order of appearance. */
+/* The operation of the reader's names @first .. @first + @n - 1 in
+ * m->local, new ones added in order of appearance. */
 static int
 map_names (Merge   *m,
+           uint32_t first,
            uint32_t n)
 {
-  if (n > m->local_capacity)
+  if (first + n > m->local_capacity)
     {
-      size_t *local = realloc (m->local, n * sizeof *local);
+      size_t capacity = first + n > 2 * m->local_capacity ? first + n : 2 * m->local_capacity;
+      size_t *local = realloc (m->local, capacity * sizeof *local);
+      size_t *flush_ops = local != NULL ? realloc (m->flush_ops, capacity * sizeof *flush_ops) : NULL;
 
-      if (local == NULL)
+      if (local != NULL)
+        m->local = local;
+      if (flush_ops == NULL)
         return no_memory (m);
-      m->local = local;
-      m->local_capacity = n;
+      m->flush_ops = flush_ops;
+      m->local_capacity = capacity;
     }
-  for (uint32_t k = 0; k < n; k++)
+  for (uint32_t k = first; k < first + n; k++)
     {
       const char *name = _tprof_spill_reader_name (m->reader, k);
       size_t op = _tprof_profiled_time_find (m->index, name);
@@ -90,11 +104,11 @@ map_names (Merge   *m,
   return 0;
 }
 
-/* *@p grown to @capacity values of @size bytes, the @n first kept and the
- * pages of the others mapped; false when out of memory (*@p unchanged). */
+/* *@p grown to @capacity values of @size bytes, the @n first kept; false
+ * when out of memory (*@p unchanged). Large blocks grow by remapping,
+ * without a copy; their fresh pages are mapped as they are filled. */
 static bool
 grow (void  **p,
-      size_t  n,
       size_t  capacity,
       size_t  size)
 {
@@ -102,28 +116,28 @@ grow (void  **p,
 
   if (grown == NULL)
     return false;
-  _tprof_spill_populate (grown + n * size, (capacity - n) * size);
   *p = grown;
   return true;
 }
 
-/* Room in @op for @more samples, a thread column once @threaded (the
- * samples before it of thread 0). Large blocks grow by remapping, without
- * a copy; a little is kept ahead for the next ranks. */
+/* Room in @op for @more samples after the @used ones (its own and the
+ * flush's), a thread column once @threaded (the samples before it of
+ * thread 0), a quarter kept ahead. */
 static bool
 op_reserve (MergeOp *op,
+            size_t   used,
             size_t   more,
             bool     threaded)
 {
   size_t capacity = op->capacity;
 
-  if (op->n + more > capacity)
+  if (used + more > capacity)
     {
-      capacity = op->n + more + (op->n + more) / 8;
-      if (!grow ((void **) &op->times, op->n, capacity, sizeof *op->times)
-          || !grow ((void **) &op->starts, op->n, capacity, sizeof *op->starts)
-          || !grow ((void **) &op->ranks, op->n, capacity, sizeof *op->ranks)
-          || (op->threads != NULL && !grow ((void **) &op->threads, op->n, capacity, sizeof *op->threads)))
+      capacity = used + more + (used + more) / 4;
+      if (!grow ((void **) &op->times, capacity, sizeof *op->times)
+          || !grow ((void **) &op->starts, capacity, sizeof *op->starts)
+          || !grow ((void **) &op->ranks, capacity, sizeof *op->ranks)
+          || (op->threads != NULL && !grow ((void **) &op->threads, capacity, sizeof *op->threads)))
         return false;
       op->capacity = capacity;
     }
@@ -131,48 +145,139 @@ op_reserve (MergeOp *op,
     {
       if ((op->threads = malloc (op->capacity * sizeof *op->threads)) == NULL)
         return false;
-      memset (op->threads, 0, op->n * sizeof *op->threads);
+      memset (op->threads, 0, used * sizeof *op->threads);
     }
   return true;
 }
 
+/* Room at the end of the operation of the reader's name @local for the
+ * @n samples of a SAMPLES record, their pages mapped in one call each (a
+ * first touch page by page costs a trap each). */
 static int
-on_samples (void         *user_data,
-            uint32_t      local,
-            int32_t       thread,
-            size_t        n,
-            const double *starts,
-            const double *durations)
+on_place (void     *user_data,
+          uint32_t  local,
+          int32_t   thread,
+          size_t    n,
+          double  **starts,
+          double  **durations)
 {
   Merge *m = user_data;
   MergeOp *op = &m->ops[m->local[local]];
+  size_t at = op->n + op->pending;
 
-  if (n > op->capacity - op->n)
-    return tprof_error_set (m->error, TPROF_ERROR_INVALID, "%s: more samples delivered than loaded",
-                            _tprof_spill_reader_path (m->reader));
-  /* locals, so that the stores cannot alias what the loops read */
-  double *restrict to_starts = op->starts + op->n;
-  int32_t *restrict to_ranks = op->ranks + op->n;
-  const double offset = m->offset, origin = m->origin;
+  if (at + n > op->capacity || (thread != 0 && op->threads == NULL))
+    {
+      /* more than counted (the file grew): the columns move */
+      _tprof_spill_prefault_stop (m->prefault);
+      m->prefault = NULL;
+    }
+  if (!op_reserve (op, at, n, thread != 0))
+    return no_memory (m);
+  _tprof_spill_populate (op->times + at, n * sizeof *op->times);
+  _tprof_spill_populate (op->starts + at, n * sizeof *op->starts);
+  _tprof_spill_populate (op->ranks + at, n * sizeof *op->ranks);
+  if (op->threads != NULL)
+    _tprof_spill_populate (op->threads + at, n * sizeof *op->threads);
+  *starts = op->starts + at;
+  *durations = op->times + at;
+  return 0;
+}
+
+/* The smallest of the @n starts at @starts. */
+static double
+smallest (const double *starts,
+          size_t        n)
+{
+  double lo = INFINITY;
+
+  for (size_t i = 0; i < n; i++)
+    lo = starts[i] < lo ? starts[i] : lo;
+  return lo;
+}
+
+/* The @n samples just read at the end of the operation of @local: their
+ * starts moved onto the timeline while they are in the cache (a pass over
+ * the columns once every rank is read would find them out of it), their
+ * rank and thread set. */
+static int
+on_placed (void         *user_data,
+           uint32_t      local,
+           int32_t       thread,
+           size_t        n,
+           const double *starts,
+           const double *durations)
+{
+  Merge *m = user_data;
+  MergeOp *op = &m->ops[m->local[local]];
+  size_t at = op->n + op->pending;
+  double *restrict to_starts = op->starts + at;
+  int32_t *restrict to_ranks = op->ranks + at;
+  double lo = m->flush_earliest;
+
+  (void) starts;
+  (void) durations;
+  if (isnan (m->shift) && n > 0)
+    m->shift = smallest (to_starts, n) + m->offset;
+
+  const double offset = m->offset, shift = m->shift;
   const int32_t rank = m->rank;
 
-  memcpy (op->times + op->n, durations, n * sizeof *durations);
-  /* onto the timeline in the copy: a pass over the columns once every
-   * rank is read would find them out of the cache */
   for (size_t i = 0; i < n; i++)
-    to_starts[i] = (starts[i] + offset) - origin;
+    {
+      double s = to_starts[i];
+
+      lo = s < lo ? s : lo;
+      to_starts[i] = (s + offset) - shift;
+    }
   for (size_t i = 0; i < n; i++)
     to_ranks[i] = rank;
   if (op->threads != NULL)
     {
-      int32_t *restrict to_threads = op->threads + op->n;
+      int32_t *restrict to_threads = op->threads + at;
 
       for (size_t i = 0; i < n; i++)
         to_threads[i] = thread;
     }
-  op->n += n;
-  m->out->samples += n;
+  m->flush_earliest = lo;
+  m->flush_samples += n;
+  op->pending += n;
+  if (!op->in_flush)
+    {
+      op->in_flush = true;
+      m->flush_ops[m->n_flush_ops++] = (size_t) (op - m->ops);
+    }
   return 0;
+}
+
+/* The flush being read taken (@keep) or dropped. */
+static void
+end_flush (Merge *m,
+           bool   keep)
+{
+  for (size_t k = 0; k < m->n_flush_ops; k++)
+    {
+      MergeOp *op = &m->ops[m->flush_ops[k]];
+
+      op->n += keep ? op->pending : 0;
+      op->pending = 0;
+      op->in_flush = false;
+    }
+  m->n_flush_ops = 0;
+  if (keep)
+    {
+      m->out->samples += m->flush_samples;
+      m->earliest = fmin (m->earliest, m->flush_earliest);
+    }
+  m->flush_samples = 0;
+  m->flush_earliest = INFINITY;
+}
+
+static int
+on_names (void    *user_data,
+          uint32_t first,
+          uint32_t n)
+{
+  return map_names (user_data, first, n);
 }
 
 static int
@@ -181,6 +286,7 @@ on_commit (void                   *user_data,
 {
   Merge *m = user_data;
 
+  end_flush (m, true);
   /* kept on rank 0's clock until the timeline's origin is known */
   m->out->data_until = commit->when + m->offset;
   m->out->flushes++;
@@ -218,9 +324,11 @@ select_rank (Merge            *m,
   m->out = &m->ranks[rank];
 }
 
-/* Reads rank @rank's file: loaded, its operations' arrays grown by what
- * it holds, then delivered while its bytes are still in the cache; the
- * earliest start on rank 0's clock lowered to its own. */
+/* Reads rank @rank's file, its samples straight into the operations'
+ * columns; the earliest start on rank 0's clock lowered to its own. Its
+ * starts are moved by the earliest start of the ranks before it (of its
+ * own first record for the first), the ranks whose starts were moved by
+ * a later origin moved again at the end. */
 static int
 read_rank (Merge            *m,
            TprofSpillReader *reader,
@@ -228,41 +336,27 @@ read_rank (Merge            *m,
            double           *earliest)
 {
   static const TprofSpillVisitor visitor = {
-    .samples = on_samples, .commit = on_commit, .signal = on_signal, .end = on_end,
+    .names = on_names, .commit = on_commit, .signal = on_signal, .end = on_end,
   };
-  const TprofSpillLoaded *load;
+  static const TprofSpillPlacer placer = { .place = on_place, .placed = on_placed };
+  int result;
 
   select_rank (m, reader, rank);
+  if (map_names (m, 0, _tprof_spill_reader_n_names (reader)) < 0)  /* defined by its count */
+    return -1;
   m->out->has_file = true;
   m->offset = _tprof_spill_reader_header (reader)->clock_offset;
-  m->origins[rank] = m->origin;
-  if ((load = _tprof_spill_reader_load (reader, &m->out->status, m->error)) == NULL
-      || map_names (m, load->n_names) < 0)
-    return -1;
-  for (uint32_t id = 0; id < load->n_names; id++)
+  m->shift = isfinite (m->origin) ? m->origin : NAN;
+  m->earliest = m->flush_earliest = INFINITY;
+  result = _tprof_spill_reader_read_placed (reader, &visitor, &placer, m, &m->out->status, m->error);
+  end_flush (m, false);  /* a flush without its COMMIT */
+  m->origins[rank] = m->shift;
+  if (result == 0 && isfinite (m->earliest))
     {
-      m->ops[m->local[id]].coming += load->op_samples[id];
-      m->ops[m->local[id]].coming_threads |= load->op_threads[id];
+      *earliest = fmin (*earliest, m->earliest + m->offset);
+      m->origin = *earliest;
     }
-  for (uint32_t id = 0; id < load->n_names; id++)
-    {
-      MergeOp *op = &m->ops[m->local[id]];
-      bool room = op_reserve (op, op->coming, op->coming_threads);
-
-      op->coming = 0;
-      op->coming_threads = false;
-      if (!room)
-        {
-          _tprof_spill_reader_deliver (reader, NULL, NULL, &m->out->status, NULL);
-          return no_memory (m);
-        }
-    }
-  if (load->samples > 0)
-    {
-      *earliest = fmin (*earliest, load->earliest + m->offset);
-      m->origin = m->origins[rank] = *earliest;
-    }
-  return _tprof_spill_reader_deliver (reader, &visitor, m, &m->out->status, m->error);
+  return result;
 }
 
 /* The headers' hosts, offsets, error bounds and the wall time of @origin
@@ -377,6 +471,7 @@ merge_clear (Merge *m)
     }
   free (m->ops);
   free (m->local);
+  free (m->flush_ops);
   free (m->origins);
   tprof_profiled_time_free (m->index);
 }
@@ -399,6 +494,76 @@ timeline_origin (const TprofSpillJob *job,
   return isfinite (origin) ? origin : 0;
 }
 
+/* Each operation's columns allocated for what every file holds (counted
+ * first, the samples not read), once: on 2 MiB pages, where a fresh page
+ * costs a fault every 2 MiB instead of every 4 KiB, without moving
+ * (realloc() would lose their alignment). */
+static int
+size_operations (Merge         *m,
+                 TprofSpillJob *job)
+{
+  for (int r = 0; r < job->world_size; r++)
+    {
+      const TprofSpillCounted *count;
+
+      if (job->readers[r] == NULL)
+        continue;
+      select_rank (m, job->readers[r], r);
+      if ((count = _tprof_spill_reader_count (job->readers[r], m->error)) == NULL
+          || map_names (m, 0, count->n_names) < 0)
+        return -1;
+      for (uint32_t id = 0; id < count->n_names; id++)
+        {
+          m->ops[m->local[id]].counted += count->op_samples[id];
+          m->ops[m->local[id]].counted_threads |= count->op_threads[id];
+        }
+    }
+  for (size_t k = 0; k < tprof_profiled_time_len (m->index); k++)
+    {
+      MergeOp *op = &m->ops[k];
+      size_t n = op->counted;
+
+      if (n == 0)
+        continue;
+      op->times = _tprof_malloc_array_paged (n, sizeof *op->times, false);
+      op->starts = _tprof_malloc_array_paged (n, sizeof *op->starts, false);
+      op->ranks = _tprof_malloc_array_paged (n, sizeof *op->ranks, false);
+      if (op->counted_threads)
+        op->threads = _tprof_malloc_array_paged (n, sizeof *op->threads, false);
+      if (op->times == NULL || op->starts == NULL || op->ranks == NULL || (op->counted_threads && op->threads == NULL))
+        return tprof_error_set (m->error, TPROF_ERROR_NO_MEMORY, "out of memory for %zu samples", n);
+      op->capacity = n;
+    }
+  return 0;
+}
+
+/* The columns' pages mapped on another core while the read fills them. */
+static void
+prefault_columns (Merge *m)
+{
+  size_t n_ops = tprof_profiled_time_len (m->index);
+  void **blocks = malloc (4 * n_ops * sizeof *blocks + 1);
+  size_t *bytes = malloc (4 * n_ops * sizeof *bytes + 1);
+
+  if (blocks != NULL && bytes != NULL)
+    {
+      for (size_t k = 0; k < n_ops; k++)
+        {
+          MergeOp *op = &m->ops[k];
+
+          blocks[4 * k] = op->times;
+          blocks[4 * k + 1] = op->starts;
+          blocks[4 * k + 2] = op->ranks;
+          blocks[4 * k + 3] = op->threads;
+          bytes[4 * k] = bytes[4 * k + 1] = op->capacity * sizeof (double);
+          bytes[4 * k + 2] = bytes[4 * k + 3] = op->capacity * sizeof (int32_t);
+        }
+      m->prefault = _tprof_spill_prefault_start (blocks, bytes, 4 * n_ops);
+    }
+  free (blocks);
+  free (bytes);
+}
+
 static int
 read_ranks (Merge         *m,
             TprofSpillJob *job,
@@ -406,14 +571,20 @@ read_ranks (Merge         *m,
 {
   double earliest = INFINITY;
 
-  for (int r = 0; r < job->world_size; r++)
+  int result = size_operations (m, job);
+
+  if (result == 0)
+    prefault_columns (m);
+  for (int r = 0; result == 0 && r < job->world_size; r++)
     {
       m->ranks[r].data_until = NAN;
-      if (job->readers[r] != NULL && read_rank (m, job->readers[r], r, &earliest) < 0)
-        return -1;
+      if (job->readers[r] != NULL)
+        result = read_rank (m, job->readers[r], r, &earliest);
     }
+  _tprof_spill_prefault_stop (m->prefault);
+  m->prefault = NULL;
   *origin = timeline_origin (job, earliest);
-  return 0;
+  return result;
 }
 
 TprofProfiledTime *
@@ -422,7 +593,7 @@ _tprof_spill_merge (TprofSpillJob         *job,
                     TprofError            *error)
 {
   int ws = job->world_size > 0 ? job->world_size : 1;
-  Merge m = { .index = tprof_profiled_time_new (ws), .error = error };
+  Merge m = { .index = tprof_profiled_time_new (ws), .error = error, .origin = INFINITY };
   TprofProfiledTime *pt = tprof_profiled_time_new (ws);
   double origin = 0;
   int result = 0;

@@ -12,6 +12,17 @@
 #define SAMPLES_FIELDS 16
 #define RAW_SECONDS_BIT (UINT64_C (1) << 63)
 
+void
+_tprof_spill_crc_problem (uint16_t type,
+                          uint32_t crc,
+                          uint32_t stored,
+                          char    *problem,
+                          size_t   problem_size)
+{
+  snprintf (problem, problem_size, "checksum mismatch in a record of type %u (CRC-32C 0x%08" PRIx32
+            ", stored 0x%08" PRIx32 ")", type, crc, stored);
+}
+
 TprofSpillFrame
 _tprof_spill_frame (const uint8_t    *data,
                     size_t            n,
@@ -48,8 +59,7 @@ _tprof_spill_frame (const uint8_t    *data,
   crc = _tprof_crc32c (_tprof_crc32c (0, data, 12), record->payload, record->len);
   if (crc != _tprof_spill_get_u32 (data + 12))
     {
-      snprintf (problem, problem_size, "checksum mismatch in a record of type %u (CRC-32C 0x%08" PRIx32
-                ", stored 0x%08" PRIx32 ")", record->type, crc, _tprof_spill_get_u32 (data + 12));
+      _tprof_spill_crc_problem (record->type, crc, _tprof_spill_get_u32 (data + 12), problem, problem_size);
       return TPROF_SPILL_FRAME_DAMAGED;
     }
   /* the padding may still be on its way: the record is whole without it,
@@ -202,6 +212,47 @@ samples_valid (const TprofSpillRecord *record,
   return ok;
 }
 
+bool
+_tprof_spill_samples_head_check (const uint8_t   fields[16],
+                                 uint32_t        len,
+                                 uint32_t        n_names,
+                                 const TprofSpillClock *clock,
+                                 char           *problem,
+                                 size_t          problem_size)
+{
+  uint32_t op = _tprof_spill_get_u32 (fields), n = _tprof_spill_get_u32 (fields + 8);
+  uint32_t encoding = _tprof_spill_get_u32 (fields + 12);
+
+  if ((int32_t) _tprof_spill_get_u32 (fields + 4) < 0)
+    return snprintf (problem, problem_size, "SAMPLES record of a negative thread"), false;
+  if (op >= n_names)
+    return snprintf (problem, problem_size, "SAMPLES record of operation %" PRIu32 ", but %" PRIu32 " names are defined",
+                     op, n_names), false;
+  if ((uint64_t) len != SAMPLES_FIELDS + (uint64_t) n * 16)
+    return snprintf (problem, problem_size, "SAMPLES record of %" PRIu32 " samples has %" PRIu32 " bytes, expected %" PRIu64,
+                     n, len, SAMPLES_FIELDS + (uint64_t) n * 16), false;
+  if (encoding > 1)
+    return snprintf (problem, problem_size, "SAMPLES record of unknown encoding %" PRIu32, encoding), false;
+  if (encoding == 1 && !clock->set)
+    return snprintf (problem, problem_size, "raw SAMPLES record without a CLOCK record before it"), false;
+  return true;
+}
+
+/* Whether sample @i (seconds) has a finite start and a finite duration
+ * >= 0; false fills @problem. */
+static bool
+sample_valid (uint32_t i,
+              double   start,
+              double   duration,
+              char    *problem,
+              size_t   problem_size)
+{
+  if (isfinite (start) && isfinite (duration) && duration >= 0)
+    return true;
+  snprintf (problem, problem_size, "SAMPLES record: sample %" PRIu32 " has start %g and duration %g", i, start, duration);
+  return false;
+}
+
 static bool
 check_samples (const TprofSpillRecord *record,
                uint32_t                n_names,
@@ -210,25 +261,13 @@ check_samples (const TprofSpillRecord *record,
                char                   *problem,
                size_t                  problem_size)
 {
-  uint32_t op, n, encoding;
+  uint32_t n;
 
   if (record->len < SAMPLES_FIELDS)
     return snprintf (problem, problem_size, "SAMPLES record of %" PRIu32 " bytes, expected at least 16", record->len), false;
-  op = _tprof_spill_get_u32 (record->payload);
+  if (!_tprof_spill_samples_head_check (record->payload, record->len, n_names, clock, problem, problem_size))
+    return false;
   n = _tprof_spill_get_u32 (record->payload + 8);
-  encoding = _tprof_spill_get_u32 (record->payload + 12);
-  if ((int32_t) _tprof_spill_get_u32 (record->payload + 4) < 0)
-    return snprintf (problem, problem_size, "SAMPLES record of a negative thread"), false;
-  if (op >= n_names)
-    return snprintf (problem, problem_size, "SAMPLES record of operation %" PRIu32 ", but %" PRIu32 " names are defined",
-                     op, n_names), false;
-  if ((uint64_t) record->len != SAMPLES_FIELDS + (uint64_t) n * 16)
-    return snprintf (problem, problem_size, "SAMPLES record of %" PRIu32 " samples has %" PRIu32 " bytes, expected %" PRIu64,
-                     n, record->len, SAMPLES_FIELDS + (uint64_t) n * 16), false;
-  if (encoding > 1)
-    return snprintf (problem, problem_size, "SAMPLES record of unknown encoding %" PRIu32, encoding), false;
-  if (encoding == 1 && !clock->set)
-    return snprintf (problem, problem_size, "raw SAMPLES record without a CLOCK record before it"), false;
   if (samples_valid (record, clock, n, earliest))
     return true;
   for (uint32_t i = 0; i < n; i++)
@@ -236,11 +275,44 @@ check_samples (const TprofSpillRecord *record,
       double start, duration;
 
       _tprof_spill_sample (record, clock, i, &start, &duration);
-      if (!isfinite (start) || !isfinite (duration) || duration < 0)
-        return snprintf (problem, problem_size, "SAMPLES record: sample %" PRIu32 " has start %g and duration %g",
-                         i, start, duration), false;
+      if (!sample_valid (i, start, duration, problem, problem_size))
+        return false;
     }
   return false;
+}
+
+bool
+_tprof_spill_samples_settle (double                *starts,
+                             double                *durations,
+                             uint32_t               n,
+                             uint32_t               encoding,
+                             const TprofSpillClock *clock,
+                             char                  *problem,
+                             size_t                 problem_size)
+{
+  bool ok = true;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (encoding != 0)
+#endif
+    for (uint32_t i = 0; i < n; i++)
+      {
+        uint8_t s[8], d[8];
+
+        memcpy (s, &starts[i], 8);
+        memcpy (d, &durations[i], 8);
+        uint64_t dt = _tprof_spill_get_u64 (d);
+
+        starts[i] = encoding == 0 ? _tprof_spill_get_f64 (s) : clock_seconds (clock, _tprof_spill_get_u64 (s));
+        durations[i] = encoding != 0 && (dt & RAW_SECONDS_BIT) ? (double) (dt & ~RAW_SECONDS_BIT) * clock->seconds_per_tick
+                                                               : _tprof_spill_get_f64 (d);
+      }
+  for (uint32_t i = 0; i < n; i++)
+    ok &= isfinite (starts[i]) & isfinite (durations[i]) & (durations[i] >= 0);
+  for (uint32_t i = 0; !ok && i < n; i++)  /* the bad one named */
+    if (!sample_valid (i, starts[i], durations[i], problem, problem_size))
+      return false;
+  return ok;
 }
 
 bool

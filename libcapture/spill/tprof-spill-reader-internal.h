@@ -116,32 +116,56 @@ TPROF_EXPORT int _tprof_spill_reader_read (TprofSpillReader        *reader,
                                            TprofSpillReadStatus    *status,
                                            TprofError              *error);
 
-/* A read in two steps, for a caller that must know what is coming before
- * it takes it (the merge grows its arrays once per rank): load()
- * reads and checks what was appended, as read() does, and tells what its
- * committed flushes hold; deliver() then delivers them (read() is load()
- * then deliver()). Each load() is followed by one deliver(); the loaded
- * bytes are held in between. @status is filled by load() and completed by
- * deliver(). */
+/* Where a read puts each SAMPLES record's samples, for a caller that keeps
+ * them in arrays of its own (the merge). place() gives room for @n starts
+ * and @n durations; the file's bytes are read there, checksummed, converted
+ * to seconds and checked in place, then placed() tells they are right. A
+ * callback returns 0 to go on, -1 to stop (as a visitor's). */
+typedef struct
+{
+  int (*place) (void     *user_data,
+                uint32_t  op,
+                int32_t   thread,
+                size_t    n,
+                double  **starts,
+                double  **durations);
+  int (*placed) (void         *user_data,
+                 uint32_t      op,
+                 int32_t       thread,
+                 size_t        n,
+                 const double *starts,
+                 const double *durations);
+} TprofSpillPlacer;
+
+/* A read like _tprof_spill_reader_read(), without copy: the samples go from
+ * the file into the memory @placer gives (@visitor's samples() is not
+ * called). Unlike read(), names() and placed() come as their records are
+ * read, before the COMMIT of their flush: the caller takes what came since
+ * the last commit() at the next one, and drops it when the read ends first
+ * (a flush left unfinished or damaged, status->tail). */
+TPROF_EXPORT int _tprof_spill_reader_read_placed (TprofSpillReader        *reader,
+                                                  const TprofSpillVisitor *visitor,
+                                                  const TprofSpillPlacer  *placer,
+                                                  void                    *user_data,
+                                                  TprofSpillReadStatus    *status,
+                                                  TprofError              *error);
+
+/* What a count found: the samples per name id, the names defined. */
 typedef struct
 {
   const uint64_t *op_samples;  /* samples per name id, n_names entries */
   const bool     *op_threads;  /* whether one of them has a thread other than 0 */
-  uint32_t        n_names;     /* the names defined once delivered */
+  uint32_t        n_names;
   uint64_t        samples;
-  double          earliest;    /* the smallest start (rank clock); INFINITY without samples */
-} TprofSpillLoaded;
+} TprofSpillCounted;
 
-/* NULL with @error set (I/O, memory, a load not delivered yet); what it
- * points to is valid until the deliver(). */
-TPROF_EXPORT const TprofSpillLoaded *_tprof_spill_reader_load (TprofSpillReader     *reader,
-                                                               TprofSpillReadStatus *status,
-                                                               TprofError           *error);
-TPROF_EXPORT int _tprof_spill_reader_deliver (TprofSpillReader        *reader,
-                                              const TprofSpillVisitor *visitor,
-                                              void                    *user_data,
-                                              TprofSpillReadStatus    *status,
-                                              TprofError              *error);
+/* What the file holds from where the next read starts, without reading
+ * the samples nor checking them (the read does): the samples per name id
+ * of every SAMPLES record (committed or not), the names defined. For a caller that sizes its arrays before a placed read
+ * (the merge); NULL with @error set (I/O, memory). What it points to is
+ * valid until the next call on @reader. */
+TPROF_EXPORT const TprofSpillCounted *_tprof_spill_reader_count (TprofSpillReader *reader,
+                                                                 TprofError       *error);
 
 /* Maps the pages of the fresh memory of @bytes at @p in one call where the
  * kernel can (MADV_POPULATE_WRITE, Linux 5.14): a first touch page by page
@@ -149,8 +173,19 @@ TPROF_EXPORT int _tprof_spill_reader_deliver (TprofSpillReader        *reader,
 void _tprof_spill_populate (void  *p,
                             size_t bytes);
 
-/* The operation names loaded so far (a load defines them before its
- * delivery does). */
+/* Maps the pages of @n_blocks fresh blocks (@bytes each; NULL ones
+ * skipped) on a thread of its own, a slice of each in turn from their
+ * starts, while the caller fills them (and maps what it fills, in case it
+ * is ahead). NULL when no thread could be started: nothing is lost. The
+ * blocks must stay mapped until the stop, which waits for the thread. */
+typedef struct _TprofSpillPrefault TprofSpillPrefault;
+TprofSpillPrefault *_tprof_spill_prefault_start (void *const  *blocks,
+                                                 const size_t *bytes,
+                                                 size_t        n_blocks);
+void _tprof_spill_prefault_stop (TprofSpillPrefault *pf);
+
+/* The operation names defined so far (by the committed flushes read, or
+ * by the records a count or a placed read walked). */
 TPROF_EXPORT uint32_t _tprof_spill_reader_n_names (const TprofSpillReader *reader);
 /* NULL when @op is not defined (yet). */
 TPROF_EXPORT const char *_tprof_spill_reader_name (const TprofSpillReader *reader,

@@ -57,6 +57,7 @@ struct _TprofSpillReader
 
   char           **names;
   uint32_t         n_names;
+  uint32_t         committed_names;  /* defined before offset */
   uint32_t         names_capacity;
   TprofSpillClock  clock;
   TprofSpillCommit last_commit;
@@ -65,13 +66,12 @@ struct _TprofSpillReader
   double          *scratch;          /* raw samples converted */
   size_t           scratch_len;
 
-  TprofSpillScan   scan;             /* the load not delivered yet */
+  TprofSpillScan   scan;             /* the bytes read, not delivered yet */
   uint8_t         *data;             /* its bytes, from offset; NULL when none */
-  bool             loaded;
-  uint64_t        *op_samples;       /* its committed samples per name id */
+  uint64_t        *op_samples;       /* a count's samples per name id */
   bool            *op_threads;       /* ... whether one has a thread other than 0 */
   uint32_t         op_capacity;
-  TprofSpillLoaded load;
+  TprofSpillCounted counted;
 };
 
 typedef enum
@@ -88,6 +88,13 @@ TprofSpillFrame _tprof_spill_frame (const uint8_t    *data,
                                     TprofSpillRecord *record,
                                     char             *problem,
                                     size_t            problem_size);
+
+/* The message of a record of @type whose CRC-32C is @crc, not @stored. */
+void _tprof_spill_crc_problem (uint16_t type,
+                               uint32_t crc,
+                               uint32_t stored,
+                               char    *problem,
+                               size_t   problem_size);
 
 /* The record at @data, whose framing _tprof_spill_frame() accepted
  * before: its fields without the checksum computed again. */
@@ -112,6 +119,27 @@ bool _tprof_spill_record_check (const TprofSpillRecord *record,
                                 char                   *problem,
                                 size_t                  problem_size);
 
+/* The fields of a SAMPLES record of @len payload bytes (its first 16
+ * bytes), against the state of the file before it as
+ * _tprof_spill_record_check() does, without its samples. */
+bool _tprof_spill_samples_head_check (const uint8_t          fields[16],
+                                      uint32_t               len,
+                                      uint32_t               n_names,
+                                      const TprofSpillClock *clock,
+                                      char                  *problem,
+                                      size_t                 problem_size);
+
+/* The @n samples of a SAMPLES record of @encoding read as they are stored
+ * into @starts and @durations, converted there to seconds with @clock and
+ * checked as _tprof_spill_record_check() does; false fills @problem. */
+bool _tprof_spill_samples_settle (double                *starts,
+                                  double                *durations,
+                                  uint32_t               n,
+                                  uint32_t               encoding,
+                                  const TprofSpillClock *clock,
+                                  char                  *problem,
+                                  size_t                 problem_size);
+
 /* Sample @i of a SAMPLES record in seconds: its start and duration,
  * converted with @clock for raw ones. */
 void _tprof_spill_sample (const TprofSpillRecord *record,
@@ -123,3 +151,20 @@ void _tprof_spill_sample (const TprofSpillRecord *record,
 /* Reads the HEADER record of @reader's file into its header. */
 int _tprof_spill_reader_read_header (TprofSpillReader *reader,
                                      TprofError       *error);
+
+/* The names of a checked NAMES record added to @reader's. */
+int _tprof_spill_reader_add_names (TprofSpillReader       *reader,
+                                   const TprofSpillRecord *record,
+                                   TprofError             *error);
+
+/* A checked STATE, SIGNAL or END record at @offset delivered, unless an
+ * earlier read did. */
+int _tprof_spill_deliver_standalone (TprofSpillReader        *reader,
+                                     const TprofSpillRecord  *record,
+                                     uint64_t                 offset,
+                                     const TprofSpillVisitor *visitor,
+                                     void                    *user_data);
+
+/* @status of a read of a file found damaged before. */
+void _tprof_spill_fill_damaged (const TprofSpillReader *reader,
+                                TprofSpillReadStatus   *status);

@@ -60,8 +60,8 @@ scan (TprofSpillReader     *reader,
   status->tail_offset = reader->offset + (out->damaged ? pos : out->commit_end);
 }
 
-static int
-add_names (TprofSpillReader       *reader,
+int
+_tprof_spill_reader_add_names (TprofSpillReader       *reader,
            const TprofSpillRecord *record,
            TprofError             *error)
 {
@@ -128,8 +128,8 @@ deliver_samples (TprofSpillReader        *reader,
   return visitor->samples (user_data, _tprof_spill_get_u32 (p), (int32_t) _tprof_spill_get_u32 (p + 4), n, starts, durations);
 }
 
-static int
-deliver_standalone (TprofSpillReader        *reader,
+int
+_tprof_spill_deliver_standalone (TprofSpillReader        *reader,
                     const TprofSpillRecord  *record,
                     uint64_t                 offset,
                     const TprofSpillVisitor *visitor,
@@ -192,7 +192,7 @@ deliver (TprofSpillReader        *reader,
     case TPROF_SPILL_STATE:
     case TPROF_SPILL_SIGNAL:
     case TPROF_SPILL_END:
-      return deliver_standalone (reader, record, offset, visitor, user_data);
+      return _tprof_spill_deliver_standalone (reader, record, offset, visitor, user_data);
     default:
       return 0;
     }
@@ -227,8 +227,8 @@ deliver_all (TprofSpillReader        *reader,
   return 0;
 }
 
-static void
-fill_damaged (const TprofSpillReader *reader,
+void
+_tprof_spill_fill_damaged (const TprofSpillReader *reader,
               TprofSpillReadStatus   *status)
 {
   status->tail = TPROF_SPILL_TAIL_DAMAGED;
@@ -236,54 +236,18 @@ fill_damaged (const TprofSpillReader *reader,
   snprintf (status->problem, sizeof status->problem, "%s", reader->damaged_problem);
 }
 
-/* The committed flushes of the load: their names defined, their samples
- * counted per name id. */
+/* The names of the committed flushes read defined. */
 static int
-prepare (TprofSpillReader *reader,
-         TprofError       *error)
+define_names (TprofSpillReader *reader,
+              TprofError       *error)
 {
-  TprofSpillLoaded *load = &reader->load;
-
   for (size_t pos = 0; pos < reader->scan.commit_end;)
     {
       TprofSpillRecord record;
 
       _tprof_spill_frame_known (reader->data + pos, &record);
-      if (record.type == TPROF_SPILL_NAMES && add_names (reader, &record, error) < 0)
+      if (record.type == TPROF_SPILL_NAMES && _tprof_spill_reader_add_names (reader, &record, error) < 0)
         return -1;
-      pos += record.size;
-    }
-  if (reader->n_names > reader->op_capacity)
-    {
-      uint64_t *op_samples = realloc (reader->op_samples, reader->n_names * sizeof *op_samples);
-      bool *op_threads = op_samples != NULL ? realloc (reader->op_threads, reader->n_names * sizeof *op_threads) : NULL;
-
-      if (op_samples != NULL)
-        reader->op_samples = op_samples;
-      if (op_threads == NULL)
-        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", reader->path);
-      reader->op_threads = op_threads;
-      reader->op_capacity = reader->n_names;
-    }
-  if (reader->n_names > 0)  /* before any name the arrays are NULL */
-    {
-      memset (reader->op_samples, 0, reader->n_names * sizeof *reader->op_samples);
-      memset (reader->op_threads, 0, reader->n_names * sizeof *reader->op_threads);
-    }
-  *load = (TprofSpillLoaded) { reader->op_samples, reader->op_threads, reader->n_names, 0, reader->scan.earliest };
-  for (size_t pos = 0; pos < reader->scan.commit_end;)
-    {
-      TprofSpillRecord record;
-
-      _tprof_spill_frame_known (reader->data + pos, &record);
-      if (record.type == TPROF_SPILL_SAMPLES)
-        {
-          uint32_t op = _tprof_spill_get_u32 (record.payload), n = _tprof_spill_get_u32 (record.payload + 8);
-
-          reader->op_samples[op] += n;
-          reader->op_threads[op] |= _tprof_spill_get_u32 (record.payload + 4) != 0;
-          load->samples += n;
-        }
       pos += record.size;
     }
   return 0;
@@ -322,25 +286,23 @@ unload (TprofSpillReader *reader)
 {
   free (reader->data);
   reader->data = NULL;
-  reader->loaded = false;
   reader->scan = (TprofSpillScan) { 0 };
 }
 
-const TprofSpillLoaded *
-_tprof_spill_reader_load (TprofSpillReader     *reader,
-                          TprofSpillReadStatus *status,
-                          TprofError           *error)
+/* Reads and checks what was appended since the last read: false with
+ * @error set (I/O, memory). */
+static bool
+load (TprofSpillReader     *reader,
+      TprofSpillReadStatus *status,
+      TprofError           *error)
 {
   struct stat st;
   size_t n;
 
-  if (reader->loaded)
-    return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: loaded twice without a delivery", reader->path), NULL;
   *status = (TprofSpillReadStatus) { .offset = reader->offset };
   reader->scan = (TprofSpillScan) { .earliest = INFINITY };
-  reader->load = (TprofSpillLoaded) { reader->op_samples, reader->op_threads, 0, 0, INFINITY };
   if (fstat (reader->fd, &st) < 0)
-    return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", reader->path, strerror (errno)), NULL;
+    return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", reader->path, strerror (errno)), false;
   status->size = (uint64_t) st.st_size;
   if (!reader->damaged && (uint64_t) st.st_size < reader->offset)
     {
@@ -351,21 +313,20 @@ _tprof_spill_reader_load (TprofSpillReader     *reader,
     }
   if (reader->damaged)
     {
-      fill_damaged (reader, status);
-      reader->loaded = true;
-      return &reader->load;
+      _tprof_spill_fill_damaged (reader, status);
+      return true;
     }
   n = (size_t) ((uint64_t) st.st_size - reader->offset);
   if (!read_appended (reader, &n, error))
     {
       unload (reader);
-      return NULL;
+      return false;
     }
   scan (reader, reader->data, n, &reader->scan, status);
-  if (prepare (reader, error) < 0)
+  if (define_names (reader, error) < 0)
     {
       unload (reader);
-      return NULL;
+      return false;
     }
   if (reader->scan.damaged)
     {
@@ -376,27 +337,28 @@ _tprof_spill_reader_load (TprofSpillReader     *reader,
     }
   else
     status->tail = reader->scan.pending ? TPROF_SPILL_TAIL_UNFINISHED : TPROF_SPILL_TAIL_NONE;
-  reader->loaded = true;
-  return &reader->load;
+  return true;
 }
 
-int
-_tprof_spill_reader_deliver (TprofSpillReader        *reader,
-                             const TprofSpillVisitor *visitor,
-                             void                    *user_data,
-                             TprofSpillReadStatus    *status,
-                             TprofError              *error)
+/* Delivers the committed flushes of the load to @visitor. */
+static int
+deliver_loaded (TprofSpillReader        *reader,
+                const TprofSpillVisitor *visitor,
+                void                    *user_data,
+                TprofSpillReadStatus    *status,
+                TprofError              *error)
 {
   static const TprofSpillVisitor none = { 0 };
   int result = 0;
 
-  if (!reader->loaded)
-    return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: delivered without a load", reader->path);
   if (reader->data != NULL)
     result = deliver_all (reader, reader->data, &reader->scan, visitor != NULL ? visitor : &none, user_data,
                           status, error);
   if (result == 0)
-    reader->offset += reader->scan.commit_end;
+    {
+      reader->offset += reader->scan.commit_end;
+      reader->committed_names = reader->n_names;
+    }
   status->offset = reader->offset;
   unload (reader);
   return result;
@@ -409,7 +371,7 @@ _tprof_spill_reader_read (TprofSpillReader        *reader,
                           TprofSpillReadStatus    *status,
                           TprofError              *error)
 {
-  if (_tprof_spill_reader_load (reader, status, error) == NULL)
+  if (!load (reader, status, error))
     return -1;
-  return _tprof_spill_reader_deliver (reader, visitor, user_data, status, error);
+  return deliver_loaded (reader, visitor, user_data, status, error);
 }

@@ -255,6 +255,55 @@ with tempfile.TemporaryDirectory() as d:
         check(times.size > 0 and np.all(np.isfinite(times)) and np.all(times >= 0),
               "duration %r: the merged times are all finite and >= 0" % bad_value)
 
+    # Records larger than the reader's 64 KiB window, whose arrays are read
+    # straight into the merged columns and checked there: merged whole, in
+    # seconds and raw ticks; then a flipped byte, a bad duration and the end
+    # of the file deep inside one refuse or drop its flush only.
+    def large_job(name, seed):
+        ldir = os.path.join(d, name)
+        os.mkdir(ldir)
+        ljob = Job(ldir, 2, seed=seed)
+        for r in range(2):
+            ljob.flush(r, ["forward", "allreduce"], per_op=6000)
+            ljob.flush(r, ["forward"], per_op=6000, raw=(r == 1))
+        return ldir, ljob
+
+    ldir, ljob = large_job("large", 11)
+    out = merge(ldir, "-o", out_path)
+    check(out.returncode == 0 and out.stderr == "", "large records: %d %r" % (out.returncode, out.stderr))
+    check_profile(out_path, ljob, "large records")
+    deep = 16 + 16 + 8 * 6000 + 8 * 5000   # sample 5000's duration in a record of 6000
+    for case in ("checksum", "duration", "truncated"):
+        ldir, ljob = large_job("large-" + case, 12)
+        w = ljob.writers[0]
+        expected = {o: list(v) for o, v in ljob.expected.items()}
+        until = ljob.until[0]
+        at = w.size()
+        if case == "duration":
+            starts = list(w.clock_now + np.arange(6000) * 1e-4)
+            durations = [1e-3] * 6000
+            durations[5000] = -1.0
+            w.samples(w.ids["forward"], 0, starts, durations)
+            w.commit(w.clock_now + 1.0)
+        else:
+            ljob.flush(0, ["forward"], per_op=6000)
+            ljob.expected, ljob.until[0] = expected, until
+            data = bytearray(open(w.path, "rb").read())
+            if case == "checksum":
+                data[at + deep + 3] ^= 0x10
+            else:
+                del data[at + deep:]
+            open(w.path, "wb").write(data)
+        out = merge(ldir, "-o", out_path)
+        messages = {"checksum": "damaged at byte %d (checksum mismatch" % at,
+                    "duration": "damaged at byte %d (SAMPLES record: sample 5000 has start" % at}
+        if case in messages:
+            check(out.returncode == 0 and w.path in out.stderr and messages[case] in out.stderr
+                  and len(out.stderr.strip().splitlines()) == 1, "large %s: %d %r" % (case, out.returncode, out.stderr))
+        else:
+            check(out.returncode == 0 and out.stderr == "", "large %s: %d %r" % (case, out.returncode, out.stderr))
+        check_profile(out_path, ljob, "large " + case)
+
     # Nothing readable: exit 1, one message, OUT untouched.
     empty = os.path.join(d, "empty")
     os.mkdir(empty)

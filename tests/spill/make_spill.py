@@ -139,6 +139,15 @@ def write_seeds(directory):
     w.signal(15, 61.0)
     w.state(b"\0" * 24)
     w.end(62.0, "/tmp/run.h5")
+    # records larger than the merge's 64 KiB window, in seconds and raw
+    w = SpillWriter(directory, 0x0123456789ABCDEF, 0, 1, name="seed-large.spill")
+    w.names(["forward", "backward"])
+    w.samples(0, 0, [i * 1e-3 for i in range(4200)], [1e-4] * 4200)
+    w.samples(1, 1, [i * 1e-3 for i in range(300)], [2e-4] * 300)
+    w.commit(10.0)
+    w.clock(0, 10.0, 1e-6)
+    w.raw_samples(1, 0, list(range(4200)), [3] * 4200)
+    w.commit(11.0)
 
 
 if __name__ == "__main__":
