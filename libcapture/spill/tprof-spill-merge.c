@@ -47,7 +47,6 @@ typedef struct
   size_t               local_capacity;
   TprofSpillMergeRank *out;        /* its part of the report */
   TprofSpillMergeRank *ranks;      /* the report's, every rank */
-  TprofSpillPrefault  *prefault;   /* mapping the columns' pages ahead of the read */
   TprofError          *error;
 } Merge;
 
@@ -165,12 +164,6 @@ on_place (void     *user_data,
   MergeOp *op = &m->ops[m->local[local]];
   size_t at = op->n + op->pending;
 
-  if (at + n > op->capacity || (thread != 0 && op->threads == NULL))
-    {
-      /* more than counted (the file grew): the columns move */
-      _tprof_spill_prefault_stop (m->prefault);
-      m->prefault = NULL;
-    }
   if (!op_reserve (op, at, n, thread != 0))
     return no_memory (m);
   _tprof_spill_populate (op->times + at, n * sizeof *op->times);
@@ -537,33 +530,6 @@ size_operations (Merge         *m,
   return 0;
 }
 
-/* The columns' pages mapped on another core while the read fills them. */
-static void
-prefault_columns (Merge *m)
-{
-  size_t n_ops = tprof_profiled_time_len (m->index);
-  void **blocks = malloc (4 * n_ops * sizeof *blocks + 1);
-  size_t *bytes = malloc (4 * n_ops * sizeof *bytes + 1);
-
-  if (blocks != NULL && bytes != NULL)
-    {
-      for (size_t k = 0; k < n_ops; k++)
-        {
-          MergeOp *op = &m->ops[k];
-
-          blocks[4 * k] = op->times;
-          blocks[4 * k + 1] = op->starts;
-          blocks[4 * k + 2] = op->ranks;
-          blocks[4 * k + 3] = op->threads;
-          bytes[4 * k] = bytes[4 * k + 1] = op->capacity * sizeof (double);
-          bytes[4 * k + 2] = bytes[4 * k + 3] = op->capacity * sizeof (int32_t);
-        }
-      m->prefault = _tprof_spill_prefault_start (blocks, bytes, 4 * n_ops);
-    }
-  free (blocks);
-  free (bytes);
-}
-
 static int
 read_ranks (Merge         *m,
             TprofSpillJob *job,
@@ -571,20 +537,16 @@ read_ranks (Merge         *m,
 {
   double earliest = INFINITY;
 
-  int result = size_operations (m, job);
-
-  if (result == 0)
-    prefault_columns (m);
-  for (int r = 0; result == 0 && r < job->world_size; r++)
+  if (size_operations (m, job) < 0)
+    return -1;
+  for (int r = 0; r < job->world_size; r++)
     {
       m->ranks[r].data_until = NAN;
-      if (job->readers[r] != NULL)
-        result = read_rank (m, job->readers[r], r, &earliest);
+      if (job->readers[r] != NULL && read_rank (m, job->readers[r], r, &earliest) < 0)
+        return -1;
     }
-  _tprof_spill_prefault_stop (m->prefault);
-  m->prefault = NULL;
   *origin = timeline_origin (job, earliest);
-  return result;
+  return 0;
 }
 
 TprofProfiledTime *

@@ -173,17 +173,6 @@ TPROF_EXPORT const TprofSpillCounted *_tprof_spill_reader_count (TprofSpillReade
 void _tprof_spill_populate (void  *p,
                             size_t bytes);
 
-/* Maps the pages of @n_blocks fresh blocks (@bytes each; NULL ones
- * skipped) on a thread of its own, a slice of each in turn from their
- * starts, while the caller fills them (and maps what it fills, in case it
- * is ahead). NULL when no thread could be started: nothing is lost. The
- * blocks must stay mapped until the stop, which waits for the thread. */
-typedef struct _TprofSpillPrefault TprofSpillPrefault;
-TprofSpillPrefault *_tprof_spill_prefault_start (void *const  *blocks,
-                                                 const size_t *bytes,
-                                                 size_t        n_blocks);
-void _tprof_spill_prefault_stop (TprofSpillPrefault *pf);
-
 /* The operation names defined so far (by the committed flushes read, or
  * by the records a count or a placed read walked). */
 TPROF_EXPORT uint32_t _tprof_spill_reader_n_names (const TprofSpillReader *reader);
