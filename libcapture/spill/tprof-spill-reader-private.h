@@ -123,3 +123,13 @@ void _tprof_spill_sample (const TprofSpillRecord *record,
 /* Reads the HEADER record of @reader's file into its header. */
 int _tprof_spill_reader_read_header (TprofSpillReader *reader,
                                      TprofError       *error);
+
+/* Delivers one checked @record at file offset @offset as a read does
+ * (CLOCK and COMMIT update @reader; STATE, SIGNAL, END once). */
+int _tprof_spill_reader_deliver_record (TprofSpillReader        *reader,
+                                        const TprofSpillRecord  *record,
+                                        uint64_t                 offset,
+                                        const TprofSpillVisitor *visitor,
+                                        void                    *user_data,
+                                        TprofSpillReadStatus    *status,
+                                        TprofError              *error);

@@ -413,3 +413,15 @@ _tprof_spill_reader_read (TprofSpillReader        *reader,
     return -1;
   return _tprof_spill_reader_deliver (reader, visitor, user_data, status, error);
 }
+
+int
+_tprof_spill_reader_deliver_record (TprofSpillReader        *reader,
+                                    const TprofSpillRecord  *record,
+                                    uint64_t                 offset,
+                                    const TprofSpillVisitor *visitor,
+                                    void                    *user_data,
+                                    TprofSpillReadStatus    *status,
+                                    TprofError              *error)
+{
+  return deliver (reader, record, offset, visitor, user_data, status, error);
+}
