@@ -56,6 +56,8 @@ typedef struct
   double              interval; /* the longest spill interval of the headers, seconds */
   double              started;  /* wall time the job started: its files' earliest start, at latest
                                    when this follower opened them */
+  size_t              slice;     /* samples a refresh reads of the ranks together at a time, */
+  size_t              slice_min; /* at least this many of each (TPROF_SPILL_LIVE_SLICE*; tests set others) */
   /* private */
   size_t            **op_map;  /* per rank, the file's operation ids to TprofLive's */
   size_t             *n_map;

@@ -209,11 +209,11 @@ read_ranks (TprofSpillLive *sl,
             int             n_active,
             TprofError     *error)
 {
-  size_t per_slice = TPROF_SPILL_LIVE_SLICE / (size_t) (n_active > 0 ? n_active : 1);
+  size_t per_slice = sl->slice / (size_t) (n_active > 0 ? n_active : 1);
   bool more = true;
 
-  if (per_slice < TPROF_SPILL_LIVE_SLICE_MIN)
-    per_slice = TPROF_SPILL_LIVE_SLICE_MIN;
+  if (per_slice < sl->slice_min)
+    per_slice = sl->slice_min;
   while (more)
     {
       more = false;
@@ -313,6 +313,8 @@ _tprof_spill_live_open_full (const char               *dir,
     }
   sl->sink = sink;
   sl->sink_data = sink_data;
+  sl->slice = TPROF_SPILL_LIVE_SLICE;
+  sl->slice_min = TPROF_SPILL_LIVE_SLICE_MIN;
   sl->job = _tprof_spill_job_open (dir, token, error);
   if (sl->job == NULL)
     {
