@@ -62,6 +62,30 @@ reserve_ids (TprofSpillSlice *s,
   return true;
 }
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* survey() of @n > 0 starts in seconds at @x (aligned, as a read
+ * delivers them): while they come in order, the first is the smallest. */
+static void
+survey_seconds (const double *x,
+                uint32_t      n,
+                double       *last,
+                double       *least,
+                bool         *ordered)
+{
+  double lo = x[0];
+  int down = 0;
+
+  for (uint32_t i = 1; i < n; i++)
+    down |= x[i] < x[i - 1];
+  if (down)
+    for (uint32_t i = 1; i < n; i++)
+      lo = x[i] < lo ? x[i] : lo;
+  *ordered &= !down && x[0] >= *last;
+  *least = lo < *least ? lo : *least;
+  *last = x[n - 1];
+}
+#endif
+
 /* For each name id, the smallest start of the loaded samples and whether
  * they come by start, with the clock of each record. */
 static void
@@ -89,16 +113,26 @@ survey (TprofSpillSlice *s)
       else if (record.type == TPROF_SPILL_SAMPLES)
         {
           uint32_t op = _tprof_spill_get_u32 (p), n = _tprof_spill_get_u32 (p + 8);
+          double last = s->last[op], least = s->bound[op];
+          bool ordered = s->ordered[op];
 
-          for (uint32_t i = 0; i < n; i++)
-            {
-              double start, duration;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+          if (_tprof_spill_get_u32 (p + 12) == TPROF_SPILL_SECONDS && n > 0)
+            survey_seconds ((const double *) (const void *) (p + SAMPLES_FIELDS), n, &last, &least, &ordered);
+          else
+#endif
+            for (uint32_t i = 0; i < n; i++)
+              {
+                double start, duration;
 
-              _tprof_spill_sample (&record, &clock, i, &start, &duration);
-              s->ordered[op] &= start >= s->last[op];
-              s->bound[op] = start < s->bound[op] ? start : s->bound[op];
-              s->last[op] = start;
-            }
+                _tprof_spill_sample (&record, &clock, i, &start, &duration);
+                ordered &= start >= last;
+                least = start < least ? start : least;
+                last = start;
+              }
+          s->last[op] = last;
+          s->bound[op] = least;
+          s->ordered[op] = ordered;
         }
       pos += record.size;
     }
