@@ -20,6 +20,7 @@ typedef struct
   TprofSpillReader    *reader;
   TprofSpillReadStatus status;      /* the load's; complete once done */
   bool                 done;        /* every slice delivered (or nothing to) */
+  bool                 shrank;      /* the file ended before a slice's bytes */
   uint64_t             pos;         /* file offset of the next record */
   uint32_t             sample;      /* of the SAMPLES record at pos, the ones delivered */
   uint64_t             commit_end;  /* file offsets: the last COMMIT's end, */
@@ -38,9 +39,11 @@ typedef struct
 TPROF_EXPORT int _tprof_spill_slice_begin (TprofSpillSlice  *s,
                                            TprofSpillReader *reader,
                                            TprofError       *error);
-/* Delivers to @visitor the next records, up to @max_samples samples
- * (at least one when any is left); s->done once all is delivered.
- * 0, or -1 with @error set (I/O, memory, a callback). */
+/* Delivers to @visitor (may be NULL) the next records, up to @max_samples samples
+ * (at least one when any is left); s->done once all is delivered. A file
+ * that shrank below what is left to read is damaged from there on (a
+ * damaged tail in s->status, as a read reports it). 0, or -1 with @error
+ * set (I/O, memory, a callback). */
 TPROF_EXPORT int _tprof_spill_slice_next (TprofSpillSlice         *s,
                                           const TprofSpillVisitor *visitor,
                                           void                    *user_data,

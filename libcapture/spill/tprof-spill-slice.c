@@ -177,13 +177,14 @@ _tprof_spill_slice_begin (TprofSpillSlice  *s,
 }
 
 /* Reads @n bytes at file offset @at into @out; false when the file ends
- * before (it shrank since it was checked), with @error set on I/O errors. */
+ * before (it shrank since it was checked: s->shrank, no error) or with
+ * @error set on I/O errors. */
 static bool
-read_at (const TprofSpillSlice *s,
-         uint8_t               *out,
-         size_t                 n,
-         uint64_t               at,
-         TprofError            *error)
+read_at (TprofSpillSlice *s,
+         uint8_t         *out,
+         size_t           n,
+         uint64_t         at,
+         TprofError      *error)
 {
   for (size_t done = 0; done < n;)
     {
@@ -191,16 +192,47 @@ read_at (const TprofSpillSlice *s,
 
       if (got < 0 && errno == EINTR)
         continue;
-      if (got <= 0)
+      if (got < 0)
+        return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s at byte %" PRIu64, s->reader->path,
+                                strerror (errno), at + done), false;
+      if (got == 0)
         {
-          tprof_error_set (error, got < 0 ? TPROF_ERROR_IO : TPROF_ERROR_FORMAT, "%s: %s at byte %" PRIu64,
-                           s->reader->path, got < 0 ? strerror (errno) : "the file shrank while it was read",
-                           at + done);
+          s->shrank = true;
           return false;
         }
       done += (size_t) got;
     }
   return true;
+}
+
+/* -1 after reserve() or read_at() failed: memory, unless the read told
+ * why. */
+static int
+read_failed (const TprofSpillSlice *s,
+             TprofError            *error)
+{
+  if (s->shrank || (error != NULL && error->code != TPROF_ERROR_NONE))
+    return -1;
+  return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", s->reader->path);
+}
+
+/* The file shrank below what the slices still had to read: its tail is
+ * damaged from the record being read on, what came before is kept. */
+static void
+shrank (TprofSpillSlice *s)
+{
+  TprofSpillReader *reader = s->reader;
+
+  reader->damaged = true;
+  reader->damaged_offset = s->pos;
+  snprintf (reader->damaged_problem, sizeof reader->damaged_problem,
+            "the file shrank below byte %" PRIu64 " while it was read", s->stop);
+  s->status.tail = TPROF_SPILL_TAIL_DAMAGED;
+  s->status.tail_offset = s->pos;
+  snprintf (s->status.problem, sizeof s->status.problem, "%s", reader->damaged_problem);
+  reader->offset = s->pos;
+  s->status.offset = s->pos;
+  s->done = true;
 }
 
 /* Samples [s->sample, + @take) of the SAMPLES record at s->pos, whose
@@ -274,8 +306,7 @@ next (TprofSpillSlice         *s,
       int result = 0;
 
       if (!reserve (s, head) || !read_at (s, s->buffer, have, s->pos, error))
-        return error != NULL && error->code != TPROF_ERROR_NONE
-               ? -1 : tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", s->reader->path);
+        return read_failed (s, error);
       _tprof_spill_frame_known (s->buffer, &record);
       if (s->pos >= s->commit_end && !is_standalone (record.type))
         {
@@ -324,15 +355,14 @@ next (TprofSpillSlice         *s,
       else
         {
           if (!reserve (s, record.size) || !read_at (s, s->buffer, record.size, s->pos, error))
-            return error != NULL && error->code != TPROF_ERROR_NONE
-                   ? -1 : tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", s->reader->path);
+            return read_failed (s, error);
           _tprof_spill_frame_known (s->buffer, &record);
           result = _tprof_spill_reader_deliver_record (s->reader, &record, s->pos, visitor, user_data, &s->status,
                                                        error);
         }
       if (result < 0)
         {
-          if (error != NULL && error->code == TPROF_ERROR_NONE)
+          if (error != NULL && error->code == TPROF_ERROR_NONE && !s->shrank)
             tprof_error_set (error, TPROF_ERROR_CANCELLED, "%s: reading stopped at byte %" PRIu64,
                              s->reader->path, s->pos);
           return -1;
@@ -351,7 +381,18 @@ _tprof_spill_slice_next (TprofSpillSlice         *s,
                          size_t                   max_samples,
                          TprofError              *error)
 {
-  int result = next (s, visitor, user_data, max_samples, error);
+  static const TprofSpillVisitor none = { 0 };
+  int result;
+
+  s->shrank = false;
+  result = next (s, visitor != NULL ? visitor : &none, user_data, max_samples, error);
+  if (result < 0 && s->shrank)
+    {
+      if (error != NULL)
+        tprof_error_clear (error);
+      shrank (s);
+      result = 0;
+    }
 
   /* held only during the call: a caller reading many files in turns
    * holds one buffer, reused while hot */

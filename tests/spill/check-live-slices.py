@@ -160,6 +160,22 @@ def run(directory, per_slice):
 for per_slice in (1, 6, 13, 64):
     with tempfile.TemporaryDirectory() as d:
         run(d, per_slice * WORLD)
+# a file that shrinks between two slices of one read: damaged from the
+# record being read on, the first slice kept, the problem named
+with tempfile.TemporaryDirectory() as d:
+    w = ms.SpillWriter(d, JOB, 0, 1)
+    w.names(["step"])
+    first = w.size()
+    w.samples(0, 0, [float(k) for k in range(20)], [0.5] * 20)
+    w.commit(30.0)
+    w.samples(0, 0, [float(k) for k in range(20, 40)], [0.5] * 20)
+    w.commit(50.0)
+    out = subprocess.run([TOOL, "--shrink", w.path, "5", "24"], capture_output=True, text=True, timeout=60)
+    check(out.returncode == 0, "shrink: status %d, %s" % (out.returncode, out.stderr))
+    got = json.loads(out.stdout or "{}")
+    check(got.get("cut") == first and got.get("damaged") is True and got.get("tail_offset") == first
+          and got.get("samples") == 5 and "shrank" in got.get("problem", ""),
+          "shrink: %s, cut at %d with 5 samples read expected" % (got, first))
 if failures:
     sys.exit("%d failure(s)" % len(failures))
 print("the sliced refresh gave the whole read's figures at 1, 6, 13 and 64 samples a rank per slice")

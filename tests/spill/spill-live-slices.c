@@ -1,8 +1,9 @@
-/* spill-live-slices.c — follows a spill directory twice, reading the ranks in slices of a few samples and each rank whole, and prints both followers' figures as JSON lines at each line on stdin. */
+/* spill-live-slices.c — follows a spill directory twice, reading the ranks in slices of a few samples and each rank whole, and prints both followers' figures as JSON lines at each line on stdin; or reads one file in slices, shrinking it after the first. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <tprof/tprof-arrival.h>
 
@@ -54,6 +55,42 @@ print_follower (const char     *label,
   tprof_stragglers_free (s);
 }
 
+/* --shrink: FILE read in slices of @per_slice samples, cut @keep bytes
+ * after the record the first slice stopped in; prints how the read ended. */
+static int
+shrink (const char *path,
+        size_t      per_slice,
+        long        keep)
+{
+  TprofError error = { 0 };
+  TprofSpillReader *reader = _tprof_spill_reader_open (path, &error);
+  TprofSpillSlice slice = { 0 };
+  uint64_t cut;
+
+  if (reader == NULL || _tprof_spill_slice_begin (&slice, reader, &error) < 0
+      || _tprof_spill_slice_next (&slice, NULL, NULL, per_slice, &error) < 0)
+    {
+      fprintf (stderr, "%s\n", error.message);
+      return 1;
+    }
+  cut = slice.pos;
+  if (truncate (path, (off_t) (cut + (uint64_t) keep)) < 0)
+    return 1;
+  while (!slice.done)
+    if (_tprof_spill_slice_next (&slice, NULL, NULL, per_slice, &error) < 0)
+      {
+        fprintf (stderr, "%s\n", error.message);
+        return 1;
+      }
+  printf ("{\"cut\": %llu, \"damaged\": %s, \"tail_offset\": %llu, \"samples\": %llu, \"problem\": \"%s\"}\n",
+          (unsigned long long) cut, slice.status.tail == TPROF_SPILL_TAIL_DAMAGED ? "true" : "false",
+          (unsigned long long) slice.status.tail_offset, (unsigned long long) slice.status.samples,
+          slice.status.problem);
+  _tprof_spill_slice_clear (&slice);
+  _tprof_spill_reader_close (reader);
+  return 0;
+}
+
 int
 main (int    argc,
       char **argv)
@@ -62,9 +99,11 @@ main (int    argc,
   TprofSpillLive *sliced, *whole;
   char line[64];
 
+  if (argc == 5 && strcmp (argv[1], "--shrink") == 0)
+    return shrink (argv[2], (size_t) strtoul (argv[3], NULL, 10), strtol (argv[4], NULL, 10));
   if (argc != 3)
     {
-      fprintf (stderr, "usage: spill-live-slices DIR SAMPLES-PER-SLICE\n");
+      fprintf (stderr, "usage: spill-live-slices DIR SAMPLES-PER-SLICE | --shrink FILE SAMPLES-PER-SLICE BYTES\n");
       return 2;
     }
   /* opened at the first line: the files' first records are written by then */
