@@ -264,9 +264,8 @@ deliver_piece (TprofSpillSlice         *s,
   return _tprof_spill_reader_deliver_record (s->reader, &piece, s->pos, visitor, user_data, &s->status, error);
 }
 
-/* After delivering samples of @record (whole, or the piece in s->buffer
- * when @piece), what is left of its name id starts at or after the last
- * one delivered when they come in order. */
+/* After delivering the run of samples @record of name id @op: while its
+ * samples come in order, what is left starts at or after the last one. */
 static void
 advance_bound (TprofSpillSlice        *s,
                const TprofSpillRecord *record,
@@ -289,12 +288,42 @@ finish (TprofSpillSlice *s)
   s->done = true;
 }
 
+/* The next samples of the SAMPLES @record at s->pos, at most *@budget
+ * (taken from it): 1 when the record is all delivered, 0 when the slice
+ * ends inside it, -1 on failure. */
+static int
+next_samples (TprofSpillSlice         *s,
+              const TprofSpillRecord  *record,
+              size_t                  *budget,
+              const TprofSpillVisitor *visitor,
+              void                    *user_data,
+              TprofError              *error)
+{
+  uint8_t fields[SAMPLES_FIELDS];
+  TprofSpillRecord piece = { 0 };
+  uint32_t n, take;
+
+  memmove (fields, record->payload, SAMPLES_FIELDS);  /* the piece is read over them */
+  n = _tprof_spill_get_u32 (fields + 8);
+  take = n - s->sample > *budget ? (uint32_t) *budget : n - s->sample;
+  if (deliver_piece (s, fields, n, take, visitor, user_data, error) < 0)
+    return -1;
+  piece.payload = s->buffer;
+  advance_bound (s, &piece, _tprof_spill_get_u32 (fields));
+  *budget -= take;
+  s->sample += take;
+  if (s->sample < n)
+    return 0;
+  s->sample = 0;
+  return 1;
+}
+
 static int
 next (TprofSpillSlice         *s,
-                         const TprofSpillVisitor *visitor,
-                         void                    *user_data,
-                         size_t                   max_samples,
-                         TprofError              *error)
+      const TprofSpillVisitor *visitor,
+      void                    *user_data,
+      size_t                   max_samples,
+      TprofError              *error)
 {
   size_t budget = max_samples > 0 ? max_samples : 1;
 
@@ -302,7 +331,6 @@ next (TprofSpillSlice         *s,
     {
       size_t head = TPROF_SPILL_HEAD_SIZE + SAMPLES_FIELDS, have = s->stop - s->pos < head ? (size_t) (s->stop - s->pos) : head;
       TprofSpillRecord record;
-      uint32_t n;
       int result = 0;
 
       if (!reserve (s, head) || !read_at (s, s->buffer, have, s->pos, error))
@@ -317,40 +345,10 @@ next (TprofSpillSlice         *s,
         }
       if (record.type == TPROF_SPILL_SAMPLES)
         {
-          uint8_t fields[SAMPLES_FIELDS];
-          uint32_t op;
-
-          memmove (fields, record.payload, SAMPLES_FIELDS);
-          op = _tprof_spill_get_u32 (fields);
-          n = _tprof_spill_get_u32 (fields + 8);
-          if (n - s->sample > budget)
-            {
-              uint32_t take = (uint32_t) budget;
-
-              result = deliver_piece (s, fields, n, take, visitor, user_data, error);
-              if (result == 0)
-                {
-                  TprofSpillRecord piece;
-
-                  piece.payload = s->buffer;
-                  advance_bound (s, &piece, op);
-                }
-              s->sample += take;
-              budget = 0;
-              if (result < 0)
-                return -1;
-              continue;
-            }
-          result = deliver_piece (s, fields, n, n - s->sample, visitor, user_data, error);
+          result = next_samples (s, &record, &budget, visitor, user_data, error);
           if (result == 0)
-            {
-              TprofSpillRecord piece;
-
-              piece.payload = s->buffer;
-              advance_bound (s, &piece, op);
-            }
-          budget -= n - s->sample;
-          s->sample = 0;
+            continue;   /* the slice ends inside the record */
+          result = result > 0 ? 0 : -1;
         }
       else
         {
