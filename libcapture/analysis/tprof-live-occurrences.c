@@ -86,15 +86,37 @@ lane_sort (TprofLiveLane *lane)
   lane->unsorted = false;
 }
 
+/* How many of @lane's pending pairs (sorted) an occurrence may take: all
+ * of them, or when held those starting before its bound. */
+static size_t
+lane_ready (const TprofLiveLane *lane)
+{
+  size_t lo = lane->head, hi = lane->len;
+
+  if (!lane->held)
+    return lane->len - lane->head;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+
+      if (lane->pairs[mid].start < lane->below)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo - lane->head;
+}
+
 /* Leaves out what @lane has of the occurrences completed without it. */
 static void
 lane_skip (TprofLiveLane *lane)
 {
-  size_t n = lane->len - lane->head;
+  size_t n;
 
-  if (lane->skip == 0 || n == 0)
+  if (lane->skip == 0 || lane->len == lane->head)
     return;
   lane_sort (lane);
+  n = lane_ready (lane);
   if (n > lane->skip)
     n = (size_t) lane->skip;
   lane->head += n;
@@ -125,8 +147,8 @@ completable (TprofLiveOp *o,
         continue;
       lane_sort (lane);
       part[(*n_part)++] = r;
-      if (lane->len - lane->head < n)
-        n = lane->len - lane->head;
+      if (lane_ready (lane) < n)
+        n = lane_ready (lane);
     }
   return *n_part > 0 ? n : 0;
 }

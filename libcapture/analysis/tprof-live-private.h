@@ -25,6 +25,8 @@ typedef struct
   size_t         cap;
   size_t         written; /* pairs[0 .. written) were written once: their pages are present */
   bool           unsorted;
+  bool           held;   /* no occurrence takes its pairs starting at or after below */
+  double         below;
   uint64_t       used;   /* its samples taken by complete occurrences, or skipped */
   uint64_t       skip;   /* its next samples belong to occurrences completed without it */
 } TprofLiveLane;
@@ -43,6 +45,7 @@ typedef struct
   TprofRunningMedian start_spread; /* of the complete occurrences */
   TprofRunningMedian end_spread;
   bool               dirty;        /* samples or a done rank since the last update */
+  bool               held;         /* one of its lanes is */
 } TprofLiveOp;
 
 struct _TprofLive

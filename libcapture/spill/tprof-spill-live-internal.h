@@ -8,12 +8,19 @@
 #include <tprof/tprof-live.h>
 
 #include "tprof-spill-reader-internal.h"
+#include "tprof-spill-slice-internal.h"
 
 TPROF_BEGIN_DECLS
 
 /* A rank stopped reporting when it wrote no flush for this many of its
  * spill intervals (and no END). */
 #define TPROF_SPILL_LIVE_STOPPED_INTERVALS 3
+
+/* A refresh reads this many samples of the ranks together at a time (at
+ * least TPROF_SPILL_LIVE_SLICE_MIN of each rank), then completes the
+ * occurrences they make: about 1 MiB of samples waits at once. */
+#define TPROF_SPILL_LIVE_SLICE     65536
+#define TPROF_SPILL_LIVE_SLICE_MIN 1024
 
 typedef struct
 {
@@ -49,11 +56,15 @@ typedef struct
   double              interval; /* the longest spill interval of the headers, seconds */
   double              started;  /* wall time the job started: its files' earliest start, at latest
                                    when this follower opened them */
+  size_t              slice;     /* samples a refresh reads of the ranks together at a time, */
+  size_t              slice_min; /* at least this many of each (TPROF_SPILL_LIVE_SLICE*; tests set others) */
   /* private */
   size_t            **op_map;  /* per rank, the file's operation ids to TprofLive's */
   size_t             *n_map;
   double             *scratch;
   size_t              n_scratch;
+  TprofSpillSlice    *slices;   /* per rank, the refresh's read */
+  int                *active;   /* the ranks a refresh reads */
   TprofSpillLiveSamplesFunc sink;
   void               *sink_data;
 } TprofSpillLive;

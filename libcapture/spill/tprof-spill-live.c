@@ -2,12 +2,14 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
+#include "tprof-live-internal.h"
 #include "tprof-spill-live-internal.h"
 
 /* What a read's callbacks need: the follower and the rank read. */
@@ -103,8 +105,7 @@ on_end (void       *user_data,
   rank->profile_path = strdup (profile_path);
   if (rank->profile_path == NULL)
     return tprof_error_set (c->error, TPROF_ERROR_NO_MEMORY, "%s", strerror (ENOMEM));
-  rank->ended = true;
-  tprof_live_rank_done (c->sl->live, c->rank);
+  rank->ended = true;   /* done once all it has is read (finish_rank()) */
   return 0;
 }
 
@@ -138,31 +139,96 @@ try_open (TprofSpillLive *sl,
   free (path);
 }
 
-/* Reads what rank @r's file appended. */
+/* Rank @r's read is delivered: its status taken in. */
+static void
+finish_rank (TprofSpillLive *sl,
+             int             r)
+{
+  TprofSpillLiveRank *rank = &sl->ranks[r];
+  const TprofSpillReadStatus *status = &sl->slices[r].status;
+
+  rank->samples += status->samples;
+  if (status->flushes > 0)
+    {
+      rank->flushes += status->flushes;
+      rank->last_flush = file_mtime (_tprof_spill_reader_path (sl->job->readers[r]));
+    }
+  if (status->tail == TPROF_SPILL_TAIL_DAMAGED)
+    {
+      rank->damaged = true;
+      rank->damaged_offset = status->tail_offset;
+      snprintf (rank->problem, sizeof rank->problem, "%s", status->problem);
+    }
+  if (rank->damaged || rank->ended)
+    tprof_live_rank_done (sl->live, r);
+}
+
+/* The next slice of rank @r's read; -1 with @error set. */
 static int
-read_rank (TprofSpillLive *sl,
-           int             r,
-           TprofError     *error)
+read_slice (TprofSpillLive *sl,
+            int             r,
+            size_t          max_samples,
+            TprofError     *error)
 {
   static const TprofSpillVisitor visitor = { .samples = on_samples, .names = on_names, .end = on_end };
   ReadContext c = { sl, r, error };
-  TprofSpillLiveRank *rank = &sl->ranks[r];
-  TprofSpillReadStatus status;
 
-  if (_tprof_spill_reader_read (sl->job->readers[r], &visitor, &c, &status, error) < 0)
+  if (_tprof_spill_slice_next (&sl->slices[r], &visitor, &c, max_samples, error) < 0)
     return -1;
-  rank->samples += status.samples;
-  if (status.flushes > 0)
+  if (sl->slices[r].done)
+    finish_rank (sl, r);
+  return 0;
+}
+
+/* Holds back what rank @r's read so far may still precede in each
+ * operation, on rank 0's timeline. */
+static void
+hold_rank (TprofSpillLive *sl,
+           int             r)
+{
+  const TprofSpillSlice *slice = &sl->slices[r];
+  double offset = _tprof_spill_reader_header (sl->job->readers[r])->clock_offset;
+
+  for (uint32_t id = 0; id < slice->n_ids && id < sl->n_map[r]; id++)
     {
-      rank->flushes += status.flushes;
-      rank->last_flush = file_mtime (_tprof_spill_reader_path (sl->job->readers[r]));
+      double bound = _tprof_spill_slice_bound (slice, id);
+
+      if (bound < INFINITY)
+        _tprof_live_hold (sl->live, r, sl->op_map[r][id], bound + offset);
     }
-  if (status.tail == TPROF_SPILL_TAIL_DAMAGED)
+}
+
+/* One slice of every rank's read in turn, then the occurrences they
+ * complete, until every read is delivered: the samples waiting for the
+ * other ranks stay a few slices, whatever a refresh finds. An occurrence
+ * takes a sample only when no sample still to be read may start before
+ * it, so the result is that of one update after every read. */
+static int
+read_ranks (TprofSpillLive *sl,
+            const int      *active,
+            int             n_active,
+            TprofError     *error)
+{
+  size_t per_slice = sl->slice / (size_t) (n_active > 0 ? n_active : 1);
+  bool more = true;
+
+  if (per_slice < sl->slice_min)
+    per_slice = sl->slice_min;
+  while (more)
     {
-      rank->damaged = true;
-      rank->damaged_offset = status.tail_offset;
-      snprintf (rank->problem, sizeof rank->problem, "%s", status.problem);
-      tprof_live_rank_done (sl->live, r);
+      more = false;
+      for (int i = 0; i < n_active; i++)
+        if (!sl->slices[active[i]].done && read_slice (sl, active[i], per_slice, error) < 0)
+          return -1;
+      for (int i = 0; i < n_active; i++)
+        if (!sl->slices[active[i]].done)
+          {
+            hold_rank (sl, active[i]);
+            more = true;
+          }
+      if (more && !tprof_live_update (sl->live))
+        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s", strerror (ENOMEM));
+      _tprof_live_release (sl->live);
     }
   return 0;
 }
@@ -196,6 +262,8 @@ int
 _tprof_spill_live_refresh (TprofSpillLive *sl,
                            TprofError     *error)
 {
+  int n_active = 0;
+
   for (int r = 0; r < sl->job->world_size; r++)
     if (sl->job->readers[r] == NULL)
       try_open (sl, r);
@@ -205,9 +273,15 @@ _tprof_spill_live_refresh (TprofSpillLive *sl,
     {
       if (sl->job->readers[r] == NULL || sl->ranks[r].damaged || sl->ranks[r].ended)
         continue;
-      if (read_rank (sl, r, error) < 0)
+      if (_tprof_spill_slice_begin (&sl->slices[r], sl->job->readers[r], error) < 0)
         return -1;
+      if (sl->slices[r].done)
+        finish_rank (sl, r);
+      else
+        sl->active[n_active++] = r;
     }
+  if (read_ranks (sl, sl->active, n_active, error) < 0)
+    return -1;
   if (!tprof_live_update (sl->live))
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s", strerror (ENOMEM));
   return 0;
@@ -239,6 +313,8 @@ _tprof_spill_live_open_full (const char               *dir,
     }
   sl->sink = sink;
   sl->sink_data = sink_data;
+  sl->slice = TPROF_SPILL_LIVE_SLICE;
+  sl->slice_min = TPROF_SPILL_LIVE_SLICE_MIN;
   sl->job = _tprof_spill_job_open (dir, token, error);
   if (sl->job == NULL)
     {
@@ -257,7 +333,10 @@ _tprof_spill_live_open_full (const char               *dir,
   sl->ranks = calloc (world, sizeof *sl->ranks);
   sl->op_map = calloc (world, sizeof *sl->op_map);
   sl->n_map = calloc (world, sizeof *sl->n_map);
-  if (sl->live == NULL || sl->ranks == NULL || sl->op_map == NULL || sl->n_map == NULL)
+  sl->slices = calloc (world, sizeof *sl->slices);
+  sl->active = calloc (world, sizeof *sl->active);
+  if (sl->live == NULL || sl->ranks == NULL || sl->op_map == NULL || sl->n_map == NULL || sl->slices == NULL
+      || sl->active == NULL)
     {
       tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s", strerror (ENOMEM));
       _tprof_spill_live_free (sl);
@@ -294,7 +373,11 @@ _tprof_spill_live_free (TprofSpillLive *sl)
         free (sl->op_map[r]);
       if (sl->ranks != NULL)
         free (sl->ranks[r].profile_path);
+      if (sl->slices != NULL)
+        _tprof_spill_slice_clear (&sl->slices[r]);
     }
+  free (sl->slices);
+  free (sl->active);
   free (sl->op_map);
   free (sl->n_map);
   free (sl->ranks);

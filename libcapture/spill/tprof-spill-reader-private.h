@@ -168,3 +168,22 @@ int _tprof_spill_deliver_standalone (TprofSpillReader        *reader,
 /* @status of a read of a file found damaged before. */
 void _tprof_spill_fill_damaged (const TprofSpillReader *reader,
                                 TprofSpillReadStatus   *status);
+
+/* A read's first step: reads and checks what was appended since the last
+ * read into reader->data and reader->scan (names defined, damage noted in
+ * @status); false with @error set (I/O, memory). The bytes are held until
+ * _tprof_spill_reader_unload(). */
+bool _tprof_spill_reader_load (TprofSpillReader     *reader,
+                               TprofSpillReadStatus *status,
+                               TprofError           *error);
+void _tprof_spill_reader_unload (TprofSpillReader *reader);
+
+/* Delivers one checked @record at file offset @offset as a read does
+ * (CLOCK and COMMIT update @reader; STATE, SIGNAL, END once). */
+int _tprof_spill_reader_deliver_record (TprofSpillReader        *reader,
+                                        const TprofSpillRecord  *record,
+                                        uint64_t                 offset,
+                                        const TprofSpillVisitor *visitor,
+                                        void                    *user_data,
+                                        TprofSpillReadStatus    *status,
+                                        TprofError              *error);

@@ -281,20 +281,18 @@ read_appended (TprofSpillReader *reader,
   return true;
 }
 
-static void
-unload (TprofSpillReader *reader)
+void
+_tprof_spill_reader_unload (TprofSpillReader *reader)
 {
   free (reader->data);
   reader->data = NULL;
   reader->scan = (TprofSpillScan) { 0 };
 }
 
-/* Reads and checks what was appended since the last read: false with
- * @error set (I/O, memory). */
-static bool
-load (TprofSpillReader     *reader,
-      TprofSpillReadStatus *status,
-      TprofError           *error)
+bool
+_tprof_spill_reader_load (TprofSpillReader     *reader,
+                          TprofSpillReadStatus *status,
+                          TprofError           *error)
 {
   struct stat st;
   size_t n;
@@ -319,13 +317,13 @@ load (TprofSpillReader     *reader,
   n = (size_t) ((uint64_t) st.st_size - reader->offset);
   if (!read_appended (reader, &n, error))
     {
-      unload (reader);
+      _tprof_spill_reader_unload (reader);
       return false;
     }
   scan (reader, reader->data, n, &reader->scan, status);
   if (define_names (reader, error) < 0)
     {
-      unload (reader);
+      _tprof_spill_reader_unload (reader);
       return false;
     }
   if (reader->scan.damaged)
@@ -360,7 +358,7 @@ deliver_loaded (TprofSpillReader        *reader,
       reader->committed_names = reader->n_names;
     }
   status->offset = reader->offset;
-  unload (reader);
+  _tprof_spill_reader_unload (reader);
   return result;
 }
 
@@ -371,7 +369,19 @@ _tprof_spill_reader_read (TprofSpillReader        *reader,
                           TprofSpillReadStatus    *status,
                           TprofError              *error)
 {
-  if (!load (reader, status, error))
+  if (!_tprof_spill_reader_load (reader, status, error))
     return -1;
   return deliver_loaded (reader, visitor, user_data, status, error);
+}
+
+int
+_tprof_spill_reader_deliver_record (TprofSpillReader        *reader,
+                                    const TprofSpillRecord  *record,
+                                    uint64_t                 offset,
+                                    const TprofSpillVisitor *visitor,
+                                    void                    *user_data,
+                                    TprofSpillReadStatus    *status,
+                                    TprofError              *error)
+{
+  return deliver (reader, record, offset, visitor, user_data, status, error);
 }

@@ -1,4 +1,4 @@
-/* fuzz-spill-reader.c — libFuzzer target: any bytes, opened as a spill file and read in two steps as a live reader would, then whole as the merge reads it (counted, then placed), must never crash and the two whole reads must agree. */
+/* fuzz-spill-reader.c — libFuzzer target: any bytes, opened as a spill file and read in two steps as a live reader would (the second in slices), then whole as the merge reads it (counted, then placed), must never crash, and the reads must agree. */
 /* SPDX-License-Identifier: MIT */
 #include <stdint.h>
 #include <stdio.h>
@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "tprof-spill-reader-internal.h"
+#include "tprof-spill-slice-internal.h"
 
 static char path[64];
 
@@ -154,8 +155,10 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
 {
   const TprofSpillVisitor visitor = { .samples = on_samples };
   TprofError error = { 0 };
-  TprofSpillReadStatus status;
-  TprofSpillReader *reader;
+  TprofSpillReadStatus status, whole_status;
+  TprofSpillReader *reader, *whole;
+  TprofSpillSlice slice = { 0 };
+  uint64_t first;
   size_t half = size / 2;
 
   if (path[0] == '\0')
@@ -178,11 +181,26 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
     }
   if (_tprof_spill_reader_read (reader, &visitor, reader, &status, &error) < 0)
     abort ();
+  first = status.tail == TPROF_SPILL_TAIL_DAMAGED ? UINT64_MAX : status.samples;
   write_file (data + half, size - half, "ab");
-  if (_tprof_spill_reader_read (reader, &visitor, reader, &status, &error) < 0)
+  /* the rest in slices of 1 to 8 samples */
+  if (_tprof_spill_slice_begin (&slice, reader, &error) < 0)
     abort ();
+  while (!slice.done)
+    if (_tprof_spill_slice_next (&slice, &visitor, reader, 1 + size % 8, &error) < 0)
+      abort ();
+  status = slice.status;
+  _tprof_spill_slice_clear (&slice);
   if (status.tail == TPROF_SPILL_TAIL_DAMAGED && status.problem[0] == '\0')
     abort ();
+  /* without damage, the same as one read of the whole file */
+  whole = _tprof_spill_reader_open (path, &error);
+  if (whole == NULL || _tprof_spill_reader_read (whole, &visitor, whole, &whole_status, &error) < 0)
+    abort ();
+  if (first != UINT64_MAX && status.tail != TPROF_SPILL_TAIL_DAMAGED && whole_status.tail != TPROF_SPILL_TAIL_DAMAGED
+      && (whole_status.samples != first + status.samples || whole_status.offset != status.offset))
+    abort ();
+  _tprof_spill_reader_close (whole);
   _tprof_spill_reader_close (reader);
   check_whole ();
   return 0;
