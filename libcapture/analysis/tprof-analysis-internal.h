@@ -22,9 +22,11 @@
 TPROF_EXPORT void *_tprof_malloc_large (size_t bytes);
 /* Makes the whole pages among the @bytes at @p present and writable in
  * one call, before they are written (Linux 5.14; otherwise nothing):
- * cheaper than a fault on each page as it is first written. */
-void _tprof_prefault_write (void  *p,
-                            size_t bytes);
+ * cheaper than a fault on each page as it is first written, which in a
+ * virtual machine is a trap to the host. The viewer's kept samples use
+ * it too. */
+TPROF_EXPORT void _tprof_prefault_write (void  *p,
+                                         size_t bytes);
 
 /* malloc (@n_items * @item_size), or NULL when that product overflows.
  * A 4 KiB page fault costs about as much as copying the page (more in a

@@ -166,11 +166,11 @@ on_place (void     *user_data,
 
   if (!op_reserve (op, at, n, thread != 0))
     return no_memory (m);
-  _tprof_spill_populate (op->times + at, n * sizeof *op->times);
-  _tprof_spill_populate (op->starts + at, n * sizeof *op->starts);
-  _tprof_spill_populate (op->ranks + at, n * sizeof *op->ranks);
+  _tprof_prefault_write (op->times + at, n * sizeof *op->times);
+  _tprof_prefault_write (op->starts + at, n * sizeof *op->starts);
+  _tprof_prefault_write (op->ranks + at, n * sizeof *op->ranks);
   if (op->threads != NULL)
-    _tprof_spill_populate (op->threads + at, n * sizeof *op->threads);
+    _tprof_prefault_write (op->threads + at, n * sizeof *op->threads);
   *starts = op->starts + at;
   *durations = op->times + at;
   return 0;

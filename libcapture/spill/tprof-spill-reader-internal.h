@@ -167,12 +167,6 @@ typedef struct
 TPROF_EXPORT const TprofSpillCounted *_tprof_spill_reader_count (TprofSpillReader *reader,
                                                                  TprofError       *error);
 
-/* Maps the pages of the fresh memory of @bytes at @p in one call where the
- * kernel can (MADV_POPULATE_WRITE, Linux 5.14): a first touch page by page
- * costs a trap each, which in a virtual machine is most of a merge's time. */
-void _tprof_spill_populate (void  *p,
-                            size_t bytes);
-
 /* The operation names defined so far (by the committed flushes read, or
  * by the records a count or a placed read walked). */
 TPROF_EXPORT uint32_t _tprof_spill_reader_n_names (const TprofSpillReader *reader);

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tprof-analysis-internal.h"
 #include "tprof-spill-reader-private.h"
 
 static bool
@@ -262,7 +263,7 @@ read_appended (TprofSpillReader *reader,
 {
   if (*n > 0 && (reader->data = malloc (*n)) == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory for %zu bytes", reader->path, *n), false;
-  _tprof_spill_populate (reader->data, *n);
+  _tprof_prefault_write (reader->data, *n);
   for (size_t done = 0; done < *n;)
     {
       ssize_t got = pread (reader->fd, reader->data + done, *n - done, (off_t) (reader->offset + done));

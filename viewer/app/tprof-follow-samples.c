@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "tprof-analysis-internal.h"
 #include "tprof-follow-samples.h"
 
 /* One operation's samples in arrays that never move: a snapshot shares
@@ -358,24 +359,6 @@ _tprof_follow_samples_ahead (TprofFollowSamples *self)
   return ahead;
 }
 
-/* Makes the whole pages among @bytes at @p present and writable, without
- * a fault for each (Linux 5.14; elsewhere they fault when written). */
-static void
-populate (void  *p,
-          gsize  bytes)
-{
-#ifdef MADV_POPULATE_WRITE
-  const guintptr page = 4096;
-  guintptr first = ((guintptr) p + page - 1) & ~(page - 1), end = ((guintptr) p + bytes) & ~(page - 1);
-
-  if (end > first)
-    (void) madvise ((void *) first, end - first, MADV_POPULATE_WRITE);
-#else
-  (void) p;
-  (void) bytes;
-#endif
-}
-
 void
 _tprof_follow_samples_ahead_run (TprofFollowSamplesAhead *ahead)
 {
@@ -384,9 +367,9 @@ _tprof_follow_samples_ahead_run (TprofFollowSamplesAhead *ahead)
       const Ahead *a = &g_array_index (ahead->ranges, Ahead, i);
       gsize n = a->to - a->from;
 
-      populate (a->block->durations + a->from, n * sizeof (double));
-      populate (a->block->starts + a->from, n * sizeof (double));
-      populate (a->block->ranks + a->from, n * sizeof (gint32));
+      _tprof_prefault_write (a->block->durations + a->from, n * sizeof (double));
+      _tprof_prefault_write (a->block->starts + a->from, n * sizeof (double));
+      _tprof_prefault_write (a->block->ranks + a->from, n * sizeof (gint32));
     }
 }
 
