@@ -162,15 +162,14 @@ _tprof_spill_deliver_standalone (TprofSpillReader        *reader,
     }
 }
 
-/* One checked record at @offset of the file, delivered. */
-static int
-deliver (TprofSpillReader        *reader,
-         const TprofSpillRecord  *record,
-         uint64_t                 offset,
-         const TprofSpillVisitor *visitor,
-         void                    *user_data,
-         TprofSpillReadStatus    *status,
-         TprofError              *error)
+int
+_tprof_spill_reader_deliver_record (TprofSpillReader        *reader,
+                                    const TprofSpillRecord  *record,
+                                    uint64_t                 offset,
+                                    const TprofSpillVisitor *visitor,
+                                    void                    *user_data,
+                                    TprofSpillReadStatus    *status,
+                                    TprofError              *error)
 {
   const uint8_t *p = record->payload;
 
@@ -216,7 +215,8 @@ deliver_all (TprofSpillReader        *reader,
 
       _tprof_spill_frame_known (data + pos, &record);
       if ((pos < sc->commit_end || is_standalone (record.type))
-          && deliver (reader, &record, reader->offset + pos, visitor, user_data, status, error) < 0)
+          && _tprof_spill_reader_deliver_record (reader, &record, reader->offset + pos, visitor, user_data, status,
+                                                 error) < 0)
         {
           if (error != NULL && error->code == TPROF_ERROR_NONE)
             tprof_error_set (error, TPROF_ERROR_CANCELLED, "%s: reading stopped at byte %" PRIu64,
@@ -373,16 +373,4 @@ _tprof_spill_reader_read (TprofSpillReader        *reader,
   if (!_tprof_spill_reader_load (reader, status, error))
     return -1;
   return deliver_loaded (reader, visitor, user_data, status, error);
-}
-
-int
-_tprof_spill_reader_deliver_record (TprofSpillReader        *reader,
-                                    const TprofSpillRecord  *record,
-                                    uint64_t                 offset,
-                                    const TprofSpillVisitor *visitor,
-                                    void                    *user_data,
-                                    TprofSpillReadStatus    *status,
-                                    TprofError              *error)
-{
-  return deliver (reader, record, offset, visitor, user_data, status, error);
 }
