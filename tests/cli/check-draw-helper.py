@@ -87,4 +87,21 @@ with tempfile.TemporaryDirectory() as tmp:
     if not os.path.exists(INSTALLED_DRAW):  # else the configured path has one
         assert p.returncode == 1 and 'tprof-draw' in p.stderr and p.stderr.count('\n') == 1, (p.returncode, p.stderr)
         assert not os.path.exists(os.path.join(tmp, 'none.csv'))
+
+    # TPROF_DRAW names the helper: a stand-in gets the same arguments and
+    # its exit status is tprof's; one that cannot be run is named
+    args_file = os.path.join(tmp, 'args')
+    stand_in = os.path.join(tmp, 'stand-in-draw')
+    with open(stand_in, 'w') as f:
+        f.write('#!/bin/sh\nprintf "%%s\\n" "$0" "$@" > %s\nexit 3\n' % args_file)
+    os.chmod(stand_in, 0o755)
+    p = subprocess.run([TPROF, 'plot', profile, '--op', 'back ward', '--kind', 'trend'], capture_output=True,
+                       text=True, env=dict(os.environ, TPROF_DRAW=stand_in))
+    assert p.returncode == 3, (p.returncode, p.stderr)
+    with open(args_file) as f:
+        assert f.read().split('\n')[:-1] == [stand_in, 'plot', profile, '--op', 'back ward', '--kind', 'trend']
+    missing = os.path.join(tmp, 'no-such-draw')
+    p = subprocess.run([TPROF, 'hist', profile, '--op', 'backward'], capture_output=True, text=True,
+                       env=dict(os.environ, TPROF_DRAW=missing, LC_ALL='C'))
+    assert p.returncode == 1 and p.stderr == 'tprof: %s: No such file or directory\n' % missing, (p.returncode, p.stderr)
 print('OK')

@@ -8,15 +8,22 @@
 
 #include "tprof-cli.h"
 
-/* The helper beside this program in a build tree; else where it is
- * installed, found from this program's directory first (an install
- * moved or staged under DESTDIR), then at the configured path. */
+/* The helper TPROF_DRAW names, if set; else the one beside this program
+ * in a build tree; else where it is installed, found from this program's
+ * directory first (an install moved or staged under DESTDIR), then at
+ * the configured path. */
 static char *
 draw_helper_path (void)
 {
-  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *dir = self != NULL ? g_path_get_dirname (self) : NULL;
+  const char *chosen = g_getenv ("TPROF_DRAW");
+  g_autofree char *self = NULL;
+  g_autofree char *dir = NULL;
   const char *const candidates[] = { "tprof-draw", TPROF_DRAW_FROM_BINDIR };
+
+  if (chosen != NULL && chosen[0] != '\0')
+    return g_strdup (chosen);
+  self = g_file_read_link ("/proc/self/exe", NULL);
+  dir = self != NULL ? g_path_get_dirname (self) : NULL;
 
   for (gsize i = 0; dir != NULL && i < G_N_ELEMENTS (candidates); i++)
     {
