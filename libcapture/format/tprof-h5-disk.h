@@ -51,6 +51,26 @@ _tprof_h5_encode_le (unsigned char *p,
                      uint64_t       value,
                      unsigned       n_bytes)
 {
+  uint32_t u32 = (uint32_t) value;
+  uint16_t u16 = (uint16_t) value;
+
+  /* one store each where the host is little-endian (the save writes a
+   * heap id and an object header per name) */
+  if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+    switch (n_bytes)
+      {
+      case 8:
+        memcpy (p, &value, 8);
+        return;
+      case 4:
+        memcpy (p, &u32, 4);
+        return;
+      case 2:
+        memcpy (p, &u16, 2);
+        return;
+      default:
+        break;
+      }
   for (unsigned i = 0; i < n_bytes; i++, value >>= 8)
     p[i] = (unsigned char) value;
 }
