@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "tprof-h5-disk.h"
 #include "tprof-h5-reader-private.h"
 
 /* One global heap collection (docs: HDF5's file format, "Global Heap"),
@@ -44,13 +45,16 @@ names_heap_clear (NamesHeap *h)
   free (h->cols);
 }
 
-/* Records object @index at @begin, @length bytes. false when out of memory. */
+/* Records object @index of collection @data at @begin, @length bytes
+ * (a TprofH5HeapVisit). false when out of memory. */
 static bool
-names_collection_index (NamesCollection *c,
-                        unsigned         index,
-                        uint64_t         begin,
-                        uint64_t         length)
+names_collection_index (void    *data,
+                        unsigned index,
+                        uint64_t begin,
+                        uint64_t length)
 {
+  NamesCollection *c = data;
+
   if (index >= c->n_index)
     {
       size_t n = (size_t) index + 1 > 2 * c->n_index ? (size_t) index + 1 : 2 * c->n_index;
@@ -71,57 +75,30 @@ names_collection_index (NamesCollection *c,
   return true;
 }
 
-/* Walks the objects of collection @c (@size bytes) as HDF5 does, every
- * size checked to stay inside it. NULL, or what is wrong. */
-static const char *
-names_collection_parse (NamesHeap       *h,
-                        NamesCollection *c,
-                        uint64_t         size)
-{
-  uint64_t header = 8 + h->len_size;  /* index, references, reserved, size */
-  uint64_t at = 8 + h->len_size;
-
-  while (size - at >= header)
-    {
-      const unsigned char *q = c->bytes + at;
-      unsigned index = q[0] | (unsigned) q[1] << 8;
-      uint64_t length = _tprof_h5_decode_le (q + 8, h->len_size);
-      /* the free-space object (index 0) counts its own header */
-      uint64_t need = index > 0 ? header + ((length + 7) & ~(uint64_t) 7) : length;
-
-      if (length > size || need == 0 || need > size - at)
-        return "its objects overrun it";
-      if (index > 0 && !names_collection_index (c, index, at + header, length))
-        return "it is too large for the memory available";
-      at += need;
-    }
-  return NULL;
-}
-
 /* Reads the collection at @addr into @c. NULL, or what is wrong. */
 static const char *
 names_collection_read (NamesHeap       *h,
                        NamesCollection *c,
                        uint64_t         addr)
 {
-  static const unsigned char signature[8] = { 'G', 'C', 'O', 'L', 1, 0, 0, 0 };
+  size_t header = _tprof_h5_heap_header_size (h->len_size);
   unsigned char head[16];
   uint64_t at = h->base + addr, size;
 
   *c = (NamesCollection) { .addr = addr };
-  if (addr > h->file_size || at > h->file_size || h->file_size - at < 8 + h->len_size
-      || _tprof_h5_pread_all (h->pf->fd, head, 8 + h->len_size, (off_t) at) != 0)
+  if (addr > h->file_size || at > h->file_size || h->file_size - at < header
+      || _tprof_h5_pread_all (h->pf->fd, head, header, (off_t) at) != 0)
     return "lies past the end of the file";
-  if (memcmp (head, signature, sizeof signature) != 0)
+  if (!_tprof_h5_heap_is_collection (head))
     return "is not a global heap collection";
-  size = _tprof_h5_decode_le (head + 8, h->len_size);
-  if (size < 8 + h->len_size || size > h->file_size - at)
+  size = _tprof_h5_heap_collection_size (head, h->len_size);
+  if (size < header || size > h->file_size - at)
     return "runs past the end of the file";
   if ((c->bytes = malloc ((size_t) size)) == NULL)
     return "is too large for the memory available";
   if (_tprof_h5_pread_all (h->pf->fd, c->bytes, (size_t) size, (off_t) at) != 0)
     return "cannot be read";
-  return names_collection_parse (h, c, size);
+  return _tprof_h5_heap_walk (c->bytes, size, h->len_size, names_collection_index, c);
 }
 
 /* The collection at @addr, read when first asked for; NULL with the
@@ -178,10 +155,15 @@ names_heap_name (NamesHeap           *h,
                  size_t               row,
                  char               **name)
 {
-  uint64_t length = _tprof_h5_decode_le (id, 4);
-  uint64_t addr = _tprof_h5_decode_le (id + 4, h->addr_size);
-  unsigned index = (unsigned) _tprof_h5_decode_le (id + 4 + h->addr_size, 4);
+  TprofH5HeapId hid;
   const NamesCollection *c = NULL;
+  uint64_t length, addr;
+  unsigned index;
+
+  _tprof_h5_heap_id_decode (id, h->addr_size, &hid);
+  length = hid.length;
+  addr = hid.addr;
+  index = hid.index;
 
   /* address 0: no string (HDF5 reads a null pointer), refused as empty */
   if (addr == 0)
@@ -203,8 +185,8 @@ names_heap_name (NamesHeap           *h,
   return 0;
 }
 
-/* Where the heap ids of @dset lie in the file (its @n ids, each of
- * 4 + @h's address size + 4 bytes, one contiguous unfiltered run), and
+/* Where the heap ids of @dset lie in the file (its @n ids, one
+ * contiguous unfiltered run), and
  * the sizes it needs: false when the column is not so. */
 static bool
 names_heap_init (NamesHeap *h,
@@ -226,7 +208,7 @@ names_heap_init (NamesHeap *h,
     && (addr_size == 2 || addr_size == 4 || addr_size == 8) && (len_size == 2 || len_size == 4 || len_size == 8)
     && H5Tis_variable_str (type) > 0
     && H5Pget_layout (dcpl) == H5D_CONTIGUOUS && H5Pget_external_count (dcpl) == 0 && H5Pget_nfilters (dcpl) == 0
-    && H5Dget_storage_size (dset) == (hsize_t) n * (8 + addr_size);
+    && H5Dget_storage_size (dset) == (hsize_t) n * _tprof_h5_heap_id_size ((unsigned) addr_size);
   _tprof_h5_close (type);
   _tprof_h5_close (dcpl);
   _tprof_h5_close (fcpl);
@@ -258,7 +240,7 @@ _tprof_columns_read_names (const TprofProfileFile *pf,
   *names = NULL;
   if (n == 0 || !names_heap_init (&h, dset, n, &offset))
     return 0;
-  id_size = 8 + h.addr_size;
+  id_size = _tprof_h5_heap_id_size (h.addr_size);
   if ((ids = malloc (n * id_size)) == NULL || (out = calloc (n, sizeof *out)) == NULL)
     result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
   else if (_tprof_h5_pread_all (pf->fd, ids, n * id_size, offset) != 0)

@@ -8,37 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "tprof-h5-disk.h"
 #include "tprof-h5-reader-private.h"
-
-uint64_t
-_tprof_h5_decode_le (const unsigned char *p,
-                     unsigned             n_bytes)
-{
-  uint64_t value = 0;
-  uint32_t u32;
-  uint16_t u16;
-
-  /* the widths HDF5 uses, one load each where the host is little-endian
-   * (the names read a length, an address and an index per name) */
-  if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
-    switch (n_bytes)
-      {
-      case 8:
-        memcpy (&value, p, 8);
-        return value;
-      case 4:
-        memcpy (&u32, p, 4);
-        return u32;
-      case 2:
-        memcpy (&u16, p, 2);
-        return u16;
-      default:
-        break;
-      }
-  for (unsigned i = n_bytes; i > 0; i--)
-    value = (value << 8) | p[i - 1];
-  return value;
-}
 
 /* Reads exactly @size bytes at @offset; false on error or end of file. */
 static bool
@@ -70,46 +41,13 @@ static unsigned
 tprof_h5_size_of_lengths (int      fd,
                           uint64_t file_size)
 {
-  static const unsigned char signature[8] = { 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n' };
-  unsigned char head[16];
+  unsigned char head[TPROF_H5_SUPERBLOCK_HEAD];
+  TprofH5Superblock sb;
 
   for (uint64_t at = 0; at + sizeof head <= file_size; at = at != 0 ? at * 2 : 512)
-    if (tprof_h5_pread_full (fd, head, sizeof head, at) &&
-        memcmp (head, signature, sizeof signature) == 0)
-      {
-        unsigned lengths = head[8] < 2 ? head[14] : head[10];
-
-        return lengths == 2 || lengths == 4 || lengths == 8 ? lengths : 8;
-      }
+    if (tprof_h5_pread_full (fd, head, sizeof head, at) && _tprof_h5_superblock_parse (head, &sb))
+      return _tprof_h5_superblock_size_valid (sb.len_size) ? sb.len_size : 8;
   return 8;
-}
-
-/* Walks one global heap collection (@size bytes at @p) the way HDF5 does,
- * checking every size stays inside it. Returns NULL, or what is wrong. */
-static const char *
-tprof_h5_check_collection (const unsigned char *p,
-                           size_t               size,
-                           unsigned             lengths)
-{
-  size_t object_header = 8 + lengths;  /* index, references, reserved, size */
-  const unsigned char *q = p + 8 + lengths;
-  const unsigned char *stop = p + size;
-
-  while ((size_t) (stop - q) >= object_header)
-    {
-      unsigned index = q[0] | (unsigned) q[1] << 8;
-      uint64_t object_size = _tprof_h5_decode_le (q + 8, lengths);
-      uint64_t need;
-
-      if (object_size > size)
-        return "an object is larger than the collection";
-      /* the free-space object (index 0) counts its own header */
-      need = index > 0 ? object_header + ((object_size + 7) & ~(uint64_t) 7) : object_size;
-      if (need == 0 || need > (uint64_t) (stop - q))
-        return "its objects overrun it";
-      q += need;
-    }
-  return NULL;
 }
 
 /* Checks the collection whose signature is at @at; stores its size. */
@@ -120,15 +58,16 @@ tprof_h5_check_collection_at (int       fd,
                               unsigned  lengths,
                               uint64_t *collection_size)
 {
+  size_t header_size = _tprof_h5_heap_header_size (lengths);
   unsigned char header[16];
   unsigned char *collection;
   const char *problem;
   uint64_t size;
 
-  if (file_size - at < 8 + lengths || !tprof_h5_pread_full (fd, header, 8 + lengths, at))
+  if (file_size - at < header_size || !tprof_h5_pread_full (fd, header, header_size, at))
     return "it is cut short";
-  size = _tprof_h5_decode_le (header + 8, lengths);
-  if (size < 8 + lengths || size > file_size - at)
+  size = _tprof_h5_heap_collection_size (header, lengths);
+  if (size < header_size || size > file_size - at)
     return "its size runs past the end of the file";
   collection = malloc ((size_t) size);
   if (collection == NULL)
@@ -136,7 +75,7 @@ tprof_h5_check_collection_at (int       fd,
   if (!tprof_h5_pread_full (fd, collection, (size_t) size, at))
     problem = "it cannot be read";
   else
-    problem = tprof_h5_check_collection (collection, (size_t) size, lengths);
+    problem = _tprof_h5_heap_walk (collection, size, lengths, NULL, NULL);
   free (collection);
   *collection_size = size;
   return problem;
@@ -281,8 +220,7 @@ _tprof_h5_scan_global_heaps (const char         *path,
                              const volatile int *stop,
                              TprofError         *error)
 {
-  static const unsigned char signature[8] = { 'G', 'C', 'O', 'L', 1, 0, 0, 0 };
-  enum { BLOCK = 1 << 20, OVERLAP = sizeof signature - 1 };
+  enum { BLOCK = 1 << 20, OVERLAP = TPROF_H5_HEAP_SIGNATURE_SIZE - 1 };
   unsigned char *block = malloc (BLOCK);
   TprofH5RawData raw = { NULL, 0, 0, 0, 0 };
   struct stat st;
@@ -302,7 +240,7 @@ _tprof_h5_scan_global_heaps (const char         *path,
   if (file >= 0)
     tprof_h5_raw_data_find (&raw, file);
 
-  while (offset + sizeof signature <= raw.file_size && (stop == NULL || !*stop))
+  while (offset + TPROF_H5_HEAP_SIGNATURE_SIZE <= raw.file_size && (stop == NULL || !*stop))
     {
       uint64_t limit, at, collection_size = 0;
       size_t want;
@@ -330,7 +268,8 @@ _tprof_h5_scan_global_heaps (const char         *path,
                                     errno != 0 ? strerror (errno) : "unexpected end of file");
           break;
         }
-      hit = want >= sizeof signature ? memmem (block, want, signature, sizeof signature) : NULL;
+      hit = want >= TPROF_H5_HEAP_SIGNATURE_SIZE
+            ? memmem (block, want, TPROF_H5_HEAP_SIGNATURE, TPROF_H5_HEAP_SIGNATURE_SIZE) : NULL;
       if (hit == NULL || offset + (uint64_t) (hit - block) >= limit)
         {
           if (offset + want >= raw.file_size)

@@ -164,11 +164,6 @@ struct _TprofProfileFile
   struct _TprofReaderClient *remote;
 };
 
-/* The unsigned little-endian integer of @n_bytes (at most 8) at @p, as
- * HDF5 stores addresses and lengths. */
-uint64_t _tprof_h5_decode_le (const unsigned char *p,
-                              unsigned             n_bytes);
-
 /* HDF5 1.10 trusts the sizes inside the global heap collections that hold
  * variable-length strings: damaged ones make it loop forever or copy out of
  * bounds. Checks every collection of @path (open as @file) before HDF5 reads

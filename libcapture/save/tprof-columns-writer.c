@@ -58,7 +58,8 @@ columns_write_names (hid_t        dset,
   return status;
 }
 
-/* The names: variable-length strings, which HDF5 writes itself. */
+/* The names: variable-length strings, which HDF5 writes itself, but in
+ * an image (tprof-names-heap.c). */
 static int
 columns_create_names (TprofProfileWriter *w,
                       TprofColumnsLayout *l,
@@ -69,7 +70,7 @@ columns_create_names (TprofProfileWriter *w,
   hid_t space = H5Screate_simple (1, dims, NULL);
   hid_t dset = -1;
   uint32_t crc = 0;
-  int result = -1;
+  int ours, result = -1;
 
   if (names == NULL)
     {
@@ -83,10 +84,12 @@ columns_create_names (TprofProfileWriter *w,
       crc = _tprof_crc32c (crc, names[k], strlen (names[k]) + 1);
     }
   l->crc[TPROF_COL_OP_NAME] = crc;
-  if (space >= 0)
+  /* in an image we write them ourselves, after HDF5 */
+  ours = space >= 0 ? _tprof_names_heap_create (w, l, columns_group (w, TPROF_COL_OP_NAME), space, &dset) : -1;
+  if (ours == 0)
     dset = H5Dcreate2 (columns_group (w, TPROF_COL_OP_NAME), _tprof_columns[TPROF_COL_OP_NAME].name,
                        w->str_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  if (dset >= 0 && (l->n_ops == 0 || columns_write_names (dset, w->str_type, names, l->n_ops) >= 0))
+  if (dset >= 0 && (ours > 0 || l->n_ops == 0 || columns_write_names (dset, w->str_type, names, l->n_ops) >= 0))
     result = 0;
   /* kept open for its checksum */
   if (result == 0)

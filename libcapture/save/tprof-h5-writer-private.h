@@ -125,6 +125,11 @@ int  _tprof_save_image_write (TprofSaveFile *file,
                               const void    *data,
                               size_t         size,
                               uint64_t       offset);
+/* Makes the image @end bytes long at least, what it gains zeros, and
+ * returns it to be written into directly (up to @end); NULL with errno
+ * when memory is exhausted (the image is then as it was). */
+char *_tprof_save_image_extend (TprofSaveFile *file,
+                                size_t         end);
 /* Copies @size bytes at @offset to @buffer: zeros past the image's end. */
 void _tprof_save_image_read (const TprofSaveFile *file,
                              void                *buffer,
@@ -336,6 +341,25 @@ void _tprof_columns_writer_close (TprofColumnsLayout *l);
 int _tprof_columns_writer_samples (TprofProfileWriter       *w,
                                    TprofColumnsLayout       *l,
                                    TprofError               *error);
+/* The names of a save built as an image (tprof-names-heap.c): creates
+ * the column (in @group, of @space) in *@dset, allocated and left for
+ * _tprof_names_heap_write(), its offset in l->offset. 1 then; 0 when the
+ * file is not an image (or has no names, or a superblock that a checksum
+ * covers), for HDF5 to write them; -1 when HDF5 fails. */
+int _tprof_names_heap_create (TprofProfileWriter *w,
+                              TprofColumnsLayout *l,
+                              hid_t               group,
+                              hid_t               space,
+                              hid_t              *dset);
+/* Once HDF5 has closed @out's image, of *@size bytes: appends the global
+ * heap collections of @l's names, writes their ids into the column and
+ * moves the superblock's end of file, and *@size, past them. Nothing when
+ * HDF5 wrote the names. 0, or -1 with @error. */
+int _tprof_names_heap_write (TprofSaveFile            *out,
+                             const TprofColumnsLayout *l,
+                             off_t                    *size,
+                             TprofError               *error);
+
 /* Writes the operations' and segments' tables from the caches, each with
  * its checksum attribute. 0, or -1 with @error. */
 int _tprof_columns_writer_tables (TprofProfileWriter *w,

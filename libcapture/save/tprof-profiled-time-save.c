@@ -348,6 +348,9 @@ tprof_profiled_time_save_body (const TprofProfiledTime *pt,
   if (w.file >= 0 && _tprof_profile_writer_close (&w, size, error) < 0)
     result = -1;
   _tprof_h5_leave (&guard);
+  /* the names' heap after HDF5's end, in an image */
+  if (result == 0)
+    result = _tprof_names_heap_write (out, &l, size, error);
   _tprof_columns_layout_clear (&l);
   save_operations_clear (&so);
   return result;

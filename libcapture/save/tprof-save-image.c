@@ -70,6 +70,20 @@ _tprof_save_image_write (TprofSaveFile *file,
   return 0;
 }
 
+char *
+_tprof_save_image_extend (TprofSaveFile *file,
+                          size_t         end)
+{
+  if (end > file->image_end)
+    {
+      if (_tprof_save_image_reserve (file, end) < 0)
+        return NULL;
+      memset (file->image + file->image_end, 0, end - file->image_end);
+      file->image_end = end;
+    }
+  return file->image;
+}
+
 void
 _tprof_save_image_read (const TprofSaveFile *file,
                         void                *buffer,
