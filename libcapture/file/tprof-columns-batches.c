@@ -412,6 +412,11 @@ _tprof_profile_file_read_views (TprofProfileFile         *pf,
 
   tprof_error_clear (error);
   result = tprof_profile_file_read_columns (pf, func, view_func, user_data, error);
+  /* read an operation at a time: the caches the open left to the
+   * columns' pass are checked first, as an open checks them */
+  for (size_t k = 0; result > 0 && pf->defer_cache && pf->format_version >= 3 && k < pf->n_ops; k++)
+    if (_tprof_operation_cache_validate (pf, &pf->ops[k], error) < 0)
+      return -1;
   if (result > 0)
     return tprof_profile_file_read_all (pf, NULL, 0, func, user_data, error);
   return result < 0 ? -1 : 0;

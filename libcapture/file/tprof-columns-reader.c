@@ -415,7 +415,8 @@ columns_make_operations (ColumnsRead *cr)
       op->seg_end = segments[k + 1];
       op->row = (uint64_t) offset[op->seg_first];
       op->n = (uint64_t) (offset[op->seg_end] - offset[op->seg_first]);
-      if (columns_fill_cache (cr, op, k) < 0 || _tprof_operation_cache_accept (pf, op, cr->error) < 0)
+      if (columns_fill_cache (cr, op, k) < 0
+          || (!pf->defer_cache && _tprof_operation_cache_accept (pf, op, cr->error) < 0))
         return -1;
     }
   return 0;

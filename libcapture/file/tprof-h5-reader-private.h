@@ -159,6 +159,11 @@ struct _TprofProfileFile
   uint64_t          n_samples;
   bool              has_starts;
   bool              has_threads;
+  /* opened to be loaded whole (_tprof_profile_file_open_for_load): format
+   * 3's caches are checked in the pass that checks each operation's
+   * samples against its cache (tprof-columns-check.c), not at open, and
+   * no operation's statistics are filled from them */
+  bool              defer_cache;
   /* opened isolated: the helper process that reads for this handle
    * (tprof-reader-client.c); @file is then -1 */
   struct _TprofReaderClient *remote;
@@ -282,6 +287,11 @@ int _tprof_profile_file_read_views (TprofProfileFile         *pf,
                                     TprofProfileFileViewFunc  view_func,
                                     void                     *user_data,
                                     TprofError               *error);
+/* tprof_profile_file_open() for a load of every operation by
+ * _tprof_profile_file_read_views(): see TprofProfileFile's defer_cache.
+ * Nothing else may be asked of the file but its metadata. */
+TprofProfileFile *_tprof_profile_file_open_for_load (const char *path,
+                                                     TprofError *error);
 /* The segment of rank @r in operation @op, or -1. */
 int64_t _tprof_columns_segment_of (const TprofProfileFile *pf,
                                    const TprofH5Operation *op,
@@ -351,6 +361,11 @@ const char *_tprof_h5_class_name (H5T_class_t klass);
 int _tprof_operation_cache_accept (TprofProfileFile *pf,
                                    TprofH5Operation *op,
                                    TprofError       *error);
+/* The checks of _tprof_operation_cache_accept() alone: the cache valid,
+ * the operation's statistics left unfilled. 0 or -1. */
+int _tprof_operation_cache_validate (const TprofProfileFile *pf,
+                                     const TprofH5Operation *op,
+                                     TprofError             *error);
 
 /* Reads and checks the members of section 2b that group @group of
  * operation @op holds; with a complete cache, fills op's stats. 0 or -1. */

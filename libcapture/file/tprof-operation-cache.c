@@ -523,13 +523,23 @@ tprof_cache_fill_stats (const TprofProfileFile *pf,
 }
 
 int
+_tprof_operation_cache_validate (const TprofProfileFile *pf,
+                                 const TprofH5Operation *op,
+                                 TprofError             *error)
+{
+  if (tprof_cache_check_ranks (pf, op, error) < 0 || tprof_cache_check_attrs (pf, op, error) < 0)
+    return -1;
+  return 0;
+}
+
+int
 _tprof_operation_cache_accept (TprofProfileFile *pf,
                                TprofH5Operation *op,
                                TprofError       *error)
 {
   const TprofOperationCache *c = &op->cache;
 
-  if (tprof_cache_check_ranks (pf, op, error) < 0 || tprof_cache_check_attrs (pf, op, error) < 0)
+  if (_tprof_operation_cache_validate (pf, op, error) < 0)
     return -1;
   if (c->has_count && c->floats_present == TPROF_CACHE_ALL_FLOATS && c->rank_count != NULL
       && c->rank_sum != NULL && c->rank_min != NULL && c->rank_max != NULL)

@@ -134,7 +134,7 @@ TprofProfiledTime *
 tprof_profiled_time_load (const char *path,
                           TprofError *error)
 {
-  return tprof_profiled_time_load_with (path, tprof_profile_file_open, "tprof_profiled_time_load", error);
+  return tprof_profiled_time_load_with (path, _tprof_profile_file_open_for_load, "tprof_profiled_time_load", error);
 }
 
 TprofProfiledTime *
