@@ -312,6 +312,42 @@ tprof_cache_check_rank_values (const TprofProfileFile *pf,
   return 0;
 }
 
+/* The sign and exponent bits of @v, plus 1: at most 0x7ff exactly when
+ * @v is finite and >= 0 (or -0.0, left to the slow checks). ORed over
+ * several values, it says whether all are. */
+static inline uint64_t
+tprof_cache_head (double v)
+{
+  uint64_t u;
+
+  memcpy (&u, &v, sizeof u);
+  return (u >> 52) + 1;
+}
+
+/* Rank @r's members in the common cases at once, all present: a rank
+ * with samples, at most @room of them stored, its figures finite and
+ * >= 0 and its minimum at most its maximum; or one without any, a sum of
+ * 0 and NaN extremes. true only where the checks one by one below pass
+ * too; anything else goes through them, which name what is wrong. */
+static bool
+tprof_cache_rank_plain (const TprofOperationCache *c,
+                        int                        r,
+                        uint64_t                   room)
+{
+  int64_t count, recorded;
+
+  if (c->rank_count == NULL || c->rank_sum == NULL || c->rank_min == NULL || c->rank_max == NULL)
+    return false;
+  count = c->rank_count[r];
+  recorded = c->rank_recorded != NULL ? c->rank_recorded[r] : count;
+  if (count < 0 || (uint64_t) count > room || recorded < count)
+    return false;
+  if (recorded == 0)
+    return c->rank_sum[r] == 0 && isnan (c->rank_min[r]) && isnan (c->rank_max[r]);
+  return (tprof_cache_head (c->rank_sum[r]) | tprof_cache_head (c->rank_min[r]) | tprof_cache_head (c->rank_max[r]))
+         <= 0x7ff && c->rank_min[r] <= c->rank_max[r];
+}
+
 /* The per-rank members: counts add up to the samples stored, values fit. */
 static int
 tprof_cache_check_ranks (const TprofProfileFile *pf,
@@ -323,6 +359,11 @@ tprof_cache_check_ranks (const TprofProfileFile *pf,
 
   for (int r = 0; r < pf->world_size; r++)
     {
+      if (tprof_cache_rank_plain (c, r, op->n - stored))
+        {
+          stored += (uint64_t) c->rank_count[r];
+          continue;
+        }
       if (c->rank_count != NULL && c->rank_count[r] < 0)
         return CACHE_BAD ("rank_count[%d] is %lld, expected >= 0", r, (long long) c->rank_count[r]);
       if (c->rank_count != NULL && (uint64_t) c->rank_count[r] > op->n - stored)
@@ -451,6 +492,25 @@ tprof_cache_check_consistent (const TprofProfileFile *pf,
   return 0;
 }
 
+/* Every statistic present, finite and >= 0 and in order (min <= median
+ * <= p95 <= p99 <= max) for @count samples, 2 or more: the common case,
+ * in which each check of tprof_cache_check_float() and
+ * tprof_cache_check_order() passes, told at once. */
+static bool
+tprof_cache_floats_plain (const TprofOperationCache *c,
+                          int64_t                    count)
+{
+  const double *f = c->floats;
+  uint64_t any = 0;
+
+  if (c->floats_present != TPROF_CACHE_ALL_FLOATS || count < 2)
+    return false;
+  for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
+    any |= tprof_cache_head (f[i]);
+  return any <= 0x7ff && f[TPROF_CACHE_MIN] <= f[TPROF_CACHE_MEDIAN] && f[TPROF_CACHE_MEDIAN] <= f[TPROF_CACHE_P95]
+         && f[TPROF_CACHE_P95] <= f[TPROF_CACHE_P99] && f[TPROF_CACHE_P99] <= f[TPROF_CACHE_MAX];
+}
+
 static int
 tprof_cache_check_attrs (const TprofProfileFile *pf,
                          const TprofH5Operation *op,
@@ -466,6 +526,8 @@ tprof_cache_check_attrs (const TprofProfileFile *pf,
     return CACHE_BAD ("%s is %lld, but the operation %s %lld samples",
                       STAT_NAME (-1), (long long) c->count, c->rank_recorded != NULL ? "recorded" : "stores",
                       (long long) expected);
+  if (tprof_cache_floats_plain (c, count))
+    return tprof_cache_check_consistent (pf, op, count, error);
   for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
     if ((c->floats_present & (1u << i)) && tprof_cache_check_float (pf, op, i, count, error) < 0)
       return -1;
