@@ -455,11 +455,21 @@ tprof_cache_rank_extreme (const TprofProfileFile *pf,
 {
   double best = NAN;
 
+  if (pf->world_size == 1)
+    return tprof_cache_recorded (c, 0) != 0 ? values[0] : NAN;
   for (int r = 0; r < pf->world_size; r++)
     if (!isnan (values[r]) && tprof_cache_recorded (c, r) != 0
         && (isnan (best) || (largest ? values[r] > best : values[r] < best)))
       best = values[r];
   return best;
+}
+
+/* The ranks' sums added up by the engine (one rank's is its own). */
+static double
+tprof_cache_ranks_sum (const TprofProfileFile    *pf,
+                       const TprofOperationCache *c)
+{
+  return pf->world_size == 1 ? c->rank_sum[0] : _tprof_values_sum (c->rank_sum, (size_t) pf->world_size);
 }
 
 /* The attributes against each other and against the per-rank members. */
@@ -478,9 +488,9 @@ tprof_cache_check_consistent (const TprofProfileFile *pf,
     return CACHE_BAD ("%s is %.17g, but sum / count is %.17g",
                       STAT_NAME (TPROF_CACHE_MEAN), f[TPROF_CACHE_MEAN], f[TPROF_CACHE_SUM] / (double) count);
   if (has_sum && c->rank_sum != NULL
-      && !tprof_cache_close (f[TPROF_CACHE_SUM], _tprof_values_sum (c->rank_sum, (size_t) pf->world_size)))
+      && !tprof_cache_close (f[TPROF_CACHE_SUM], tprof_cache_ranks_sum (pf, c)))
     return CACHE_BAD ("%s is %.17g, but the ranks' sums add up to %.17g", STAT_NAME (TPROF_CACHE_SUM), f[TPROF_CACHE_SUM],
-                      _tprof_values_sum (c->rank_sum, (size_t) pf->world_size));
+                      tprof_cache_ranks_sum (pf, c));
   if ((c->floats_present & (1u << TPROF_CACHE_MIN)) && c->rank_min != NULL && count > 0
       && !tprof_cache_close (f[TPROF_CACHE_MIN], tprof_cache_rank_extreme (pf, c, c->rank_min, false)))
     return CACHE_BAD ("%s is %.17g, but the smallest rank's minimum is %.17g", STAT_NAME (TPROF_CACHE_MIN), f[TPROF_CACHE_MIN],
