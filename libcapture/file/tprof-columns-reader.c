@@ -41,10 +41,14 @@ columns_open (ColumnsRead *cr,
   H5T_class_t klass;
 
   *len = 0;
-  if (H5Lexists (cr->pf->file, info->group, H5P_DEFAULT) <= 0
-      || H5Lexists (cr->pf->file, info->path, H5P_DEFAULT) <= 0)
-    return info->required ? BAD (cr, "%s: %s: missing", cr->pf->path, info->path) : 0;
+  /* opened at once, as it is in a sound file; only a failure looks for
+   * the links, to tell a missing column from a broken one */
   dset = H5Dopen2 (cr->pf->file, info->path, H5P_DEFAULT);
+  if (dset < 0 && (H5Lexists (cr->pf->file, info->group, H5P_DEFAULT) <= 0
+                   || H5Lexists (cr->pf->file, info->path, H5P_DEFAULT) <= 0))
+    return info->required ? BAD (cr, "%s: %s: missing", cr->pf->path, info->path) : 0;
+  if (dset < 0)
+    dset = H5Dopen2 (cr->pf->file, info->path, H5P_DEFAULT);
   if (dset < 0)
     return _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: not a readable dataset",
                             info->path);
@@ -133,10 +137,10 @@ columns_mem_type (TprofColumn c)
          : H5T_NATIVE_DOUBLE;
 }
 
-/* The values of numeric @dset (@n of them) as stored, for its checksum:
- * those read as @native (@c's memory type) when it is the type stored,
- * as it is in every file this library writes on this machine; else read
- * again as stored. */
+/* The values of numeric @dset (@n of them) as stored, against its
+ * checksum where it has one: those read as @native (@c's memory type)
+ * when it is the type stored, as it is in every file this library
+ * writes on this machine; else read again as stored. */
 static int
 columns_check_stored (ColumnsRead *cr,
                       hid_t        dset,
@@ -144,26 +148,32 @@ columns_check_stored (ColumnsRead *cr,
                       uint64_t     n,
                       const void  *native)
 {
+  const char *path = _tprof_columns[c].path;
+  uint32_t stored = 0, computed;
+  int has = columns_stored_crc (cr->pf, dset, path, &stored, cr->error);
   hid_t type;
   size_t size;
   void *raw = NULL;
-  int result;
+  const void *bytes = native;
 
-  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
-    return 0;
+  if (has <= 0)
+    return has;
   type = H5Dget_type (dset);
   size = type >= 0 ? H5Tget_size (type) : 0;
-  if (size != 0 && H5Tequal (type, columns_mem_type (c)) > 0)
-    result = _tprof_columns_check_crc (cr->pf, dset, _tprof_columns[c].path, native, n * size, cr->error);
-  else if (size == 0 || (raw = malloc (n * size + 1)) == NULL
-           || (n > 0 && H5Dread (dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0))
-    result = _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: cannot read",
-                              _tprof_columns[c].path);
-  else
-    result = _tprof_columns_check_crc (cr->pf, dset, _tprof_columns[c].path, raw, n * size, cr->error);
+  if (size == 0 || (H5Tequal (type, columns_mem_type (c)) <= 0
+                    && ((bytes = raw = malloc (n * size + 1)) == NULL
+                        || (n > 0 && H5Dread (dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0))))
+    {
+      free (raw);
+      _tprof_h5_close (type);
+      return _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: cannot read", path);
+    }
+  computed = _tprof_crc32c (0, bytes, n * size);
   free (raw);
   _tprof_h5_close (type);
-  return result;
+  if (computed != stored)
+    return _tprof_columns_crc_error (cr->pf, path, stored, computed, cr->error);
+  return 0;
 }
 
 /* The names: each one's bytes and a zero, as the checksum covers them,
@@ -258,7 +268,11 @@ columns_read_one (ColumnsRead *cr,
     cr->pf->has_starts = true;
   else if (result == 0 && c == TPROF_COL_THREADS)
     cr->pf->has_threads = true;
-  _tprof_h5_close (dset);
+  /* a sample column stays open for the reads */
+  if (result == 0 && _tprof_columns[c].per_sample)
+    cr->pf->sample_dset[c - TPROF_COL_TIMES] = dset;
+  else
+    _tprof_h5_close (dset);
   return result;
 }
 
@@ -507,17 +521,23 @@ _tprof_columns_segment_of (const TprofProfileFile *pf,
   return lo < op->seg_end && pf->seg_rank[lo] == r ? lo : -1;
 }
 
-/* Sample column @c, open, or 0 when the file has none, -1 when it
- * cannot be opened (the open checked it: damage since). */
+/* Sample column @c, open since the open, or 0 when the file has none. */
 static hid_t
 columns_open_sample (TprofProfileFile *pf,
                      TprofColumn       c)
 {
-  const char *path = _tprof_columns[c].path;
+  return pf->sample_dset[c - TPROF_COL_TIMES];
+}
 
-  if (H5Lexists (pf->file, "samples", H5P_DEFAULT) <= 0 || H5Lexists (pf->file, path, H5P_DEFAULT) <= 0)
-    return 0;
-  return H5Dopen2 (pf->file, path, H5P_DEFAULT);
+void
+_tprof_columns_close (TprofProfileFile *pf)
+{
+  for (size_t i = 0; i < TPROF_N_SAMPLE_DSETS; i++)
+    {
+      if (pf->sample_dset[i] > 0)
+        _tprof_h5_close (pf->sample_dset[i]);
+      pf->sample_dset[i] = 0;
+    }
 }
 
 int
@@ -552,8 +572,6 @@ _tprof_columns_stored_crc (TprofProfileFile *pf,
     result = _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "%s: not a readable dataset", path);
   _tprof_h5_close (attr);
   _tprof_h5_close (type);
-  if (dset > 0)
-    _tprof_h5_close (dset);
   _tprof_h5_leave (&guard);
   *crc = (uint32_t) stored;
   return result;
@@ -571,8 +589,6 @@ columns_read_range (TprofProfileFile *pf,
   hid_t dset = columns_open_sample (pf, c);
   bool ok = dset > 0 && _tprof_h5_read_range (dset, columns_mem_type (c), row, count, values);
 
-  if (dset > 0)
-    _tprof_h5_close (dset);
   if (!ok)
     return _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "%s: cannot read rows %llu to %llu",
                             _tprof_columns[c].path, (unsigned long long) row, (unsigned long long) (row + count));

@@ -15,6 +15,10 @@
 #include "tprof-h5-internal.h"
 #include "tprof-profiled-time-internal.h"
 
+/* The sample columns format 3 reads on demand: TPROF_COL_TIMES and the
+ * two after it. */
+#define TPROF_N_SAMPLE_DSETS 3
+
 /* The newest format_version this reader understands (docs/file-format.md). */
 #define TPROF_H5_READER_MAX_VERSION TPROF_FORMAT_VERSION
 
@@ -159,6 +163,9 @@ struct _TprofProfileFile
   uint64_t          n_samples;
   bool              has_starts;
   bool              has_threads;
+  /* samples/times, starts and threads, open from the open to the close
+   * (tprof-columns-reader.c), 0 where absent */
+  hid_t             sample_dset[TPROF_N_SAMPLE_DSETS];
   /* opened to be loaded whole (_tprof_profile_file_open_for_load): format
    * 3's caches are checked in the pass that checks each operation's
    * samples against its cache (tprof-columns-check.c), not at open, and
@@ -292,6 +299,8 @@ int _tprof_profile_file_read_views (TprofProfileFile         *pf,
  * Nothing else may be asked of the file but its metadata. */
 TprofProfileFile *_tprof_profile_file_open_for_load (const char *path,
                                                      TprofError *error);
+/* Closes the sample columns the open left open: before the file. */
+void _tprof_columns_close (TprofProfileFile *pf);
 /* The segment of rank @r in operation @op, or -1. */
 int64_t _tprof_columns_segment_of (const TprofProfileFile *pf,
                                    const TprofH5Operation *op,

@@ -208,7 +208,10 @@ tprof_profile_file_open_with (const char *path,
   _tprof_h5_enter (&guard);
   status = tprof_profile_file_read_metadata (pf, error);
   if (status < 0)
-    _tprof_h5_close (pf->file);
+    {
+      _tprof_columns_close (pf);
+      _tprof_h5_close (pf->file);
+    }
   _tprof_h5_leave (&guard);
   if (status < 0)
     {

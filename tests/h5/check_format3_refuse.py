@@ -72,6 +72,19 @@ def scale(member, index, factor):
     return mutate
 
 
+def delete(member):
+    def mutate(f):
+        del f[member]
+    return mutate
+
+
+def group_instead(member):
+    def mutate(f):
+        del f[member]
+        f.create_group(member)
+    return mutate
+
+
 def non_utf8_name(index):
     def mutate(f):
         names = [n.encode("utf-8") for n in format3.names(f)]
@@ -122,6 +135,10 @@ CASES = {
     "offset-column-short": (resize("segments/offset", 8), "segments/offset", "forward"),
     "segments-column-short": (resize("operations/segments", 4), "operations/segments", "forward"),
     "times-2d": (two_d("samples/times"), "samples/times", "forward"),
+    "sum-missing": (delete("operations/sum"), "operations/sum", "forward"),
+    "times-missing": (delete("samples/times"), "samples/times", "forward"),
+    "times-a-group": (group_instead("samples/times"), "samples/times", "forward"),
+    "rank-a-group": (group_instead("segments/rank"), "segments/rank", "forward"),
     "rank-2d": (two_d("segments/rank"), "segments/rank", "forward"),
     "sum-disagrees": (scale("operations/sum", 1, 1.5), ("operations/sum[1]", "operations/mean[1]"), "allreduce"),
     "median-disagrees": (scale("operations/median", 0, 1.001), "operations/median[0]", "forward"),
