@@ -268,11 +268,7 @@ columns_read_one (ColumnsRead *cr,
     cr->pf->has_starts = true;
   else if (result == 0 && c == TPROF_COL_THREADS)
     cr->pf->has_threads = true;
-  /* a sample column stays open for the reads */
-  if (result == 0 && _tprof_columns[c].per_sample)
-    cr->pf->sample_dset[c - TPROF_COL_TIMES] = dset;
-  else
-    _tprof_h5_close (dset);
+  _tprof_h5_close (dset);
   return result;
 }
 
@@ -521,12 +517,29 @@ _tprof_columns_segment_of (const TprofProfileFile *pf,
   return lo < op->seg_end && pf->seg_rank[lo] == r ? lo : -1;
 }
 
-/* Sample column @c, open since the open, or 0 when the file has none. */
+/* Sample column @c, opened at its first read and kept open until the
+ * file is closed; 0 when the file has none, -1 when it cannot be opened
+ * (the open checked it: damage since). */
 static hid_t
 columns_open_sample (TprofProfileFile *pf,
                      TprofColumn       c)
 {
-  return pf->sample_dset[c - TPROF_COL_TIMES];
+  bool present = c == TPROF_COL_TIMES || (c == TPROF_COL_STARTS && pf->has_starts)
+                 || (c == TPROF_COL_THREADS && pf->has_threads);
+  hid_t *dset;
+
+  if (!present)
+    return 0;
+  dset = &pf->sample_dset[c - TPROF_COL_TIMES];
+  if (*dset == 0)
+    {
+      hid_t opened = H5Dopen2 (pf->file, _tprof_columns[c].path, H5P_DEFAULT);
+
+      if (opened < 0)
+        return -1;
+      *dset = opened;
+    }
+  return *dset;
 }
 
 void

@@ -163,8 +163,8 @@ struct _TprofProfileFile
   uint64_t          n_samples;
   bool              has_starts;
   bool              has_threads;
-  /* samples/times, starts and threads, open from the open to the close
-   * (tprof-columns-reader.c), 0 where absent */
+  /* samples/times, starts and threads, open from their first read to
+   * the close (tprof-columns-reader.c), 0 until then or where absent */
   hid_t             sample_dset[TPROF_N_SAMPLE_DSETS];
   /* opened to be loaded whole (_tprof_profile_file_open_for_load): format
    * 3's caches are checked in the pass that checks each operation's
@@ -299,7 +299,7 @@ int _tprof_profile_file_read_views (TprofProfileFile         *pf,
  * Nothing else may be asked of the file but its metadata. */
 TprofProfileFile *_tprof_profile_file_open_for_load (const char *path,
                                                      TprofError *error);
-/* Closes the sample columns the open left open: before the file. */
+/* Closes the sample columns the reads left open: before the file. */
 void _tprof_columns_close (TprofProfileFile *pf);
 /* The segment of rank @r in operation @op, or -1. */
 int64_t _tprof_columns_segment_of (const TprofProfileFile *pf,
