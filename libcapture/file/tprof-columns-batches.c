@@ -107,6 +107,28 @@ batches_block_for (Batches  *b,
   return b->block;
 }
 
+/* The rank of each of @op's rows into @ranks: its segments' where this
+ * process read them (one run each), else from its cached counts (the
+ * isolated reader's client). */
+static void
+batches_fill_ranks (const TprofProfileFile *pf,
+                    const TprofH5Operation *op,
+                    int32_t                *ranks)
+{
+  if (pf->seg_rank == NULL)
+    {
+      _tprof_h5_ranks_from_counts (op->cache.rank_count, pf->world_size, 0, op->n, ranks);
+      return;
+    }
+  for (int64_t s = op->seg_first; s < op->seg_end; s++)
+    {
+      int32_t r = pf->seg_rank[s];
+
+      for (int64_t i = pf->seg_offset[s]; i < pf->seg_offset[s + 1]; i++)
+        *ranks++ = r;
+    }
+}
+
 /* Operation @k's rows, from row @at of @block (read and checked against
  * its cache), with the ranks its cached counts give: a view holding a
  * reference on @block. */
@@ -120,7 +142,7 @@ batches_rows (TprofProfileFile *pf,
   size_t n = (size_t) op->n;
 
   if (n > 0)
-    _tprof_h5_ranks_from_counts (op->cache.rank_count, pf->world_size, 0, n, block->ranks + at);
+    batches_fill_ranks (pf, op, block->ranks + at);
   __atomic_add_fetch (&block->refs, 1, __ATOMIC_RELAXED);
   return (TprofProfiledView) {
     .times = block->times + at, .ranks = block->ranks + at,
@@ -412,6 +434,11 @@ _tprof_profile_file_read_views (TprofProfileFile         *pf,
 
   tprof_error_clear (error);
   result = tprof_profile_file_read_columns (pf, func, view_func, user_data, error);
+  /* read an operation at a time: the caches the open left to the
+   * columns' pass are checked first, as an open checks them */
+  for (size_t k = 0; result > 0 && pf->defer_cache && pf->format_version >= 3 && k < pf->n_ops; k++)
+    if (_tprof_operation_cache_validate (pf, &pf->ops[k], error) < 0)
+      return -1;
   if (result > 0)
     return tprof_profile_file_read_all (pf, NULL, 0, func, user_data, error);
   return result < 0 ? -1 : 0;

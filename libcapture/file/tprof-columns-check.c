@@ -126,10 +126,12 @@ check_round_fill (CheckRound             *c,
   return j;
 }
 
-/* Operation @op (the round's @j) against its cache: each rank with
- * samples, then, unless sampled, the whole operation. The ranks without
- * samples were checked at open (a count of 0 and a sum of 0, no
- * extremes): no sample of theirs can disagree. */
+/* Operation @op (the round's @j) against its cache: the cache itself
+ * first where the open left it to this pass (a load), then each rank
+ * with samples, then, unless sampled, the whole operation: one pass over
+ * what the operation's cache holds. The ranks without samples were
+ * checked with the cache (a count of 0 and a sum of 0, no extremes): no
+ * sample of theirs can disagree. */
 static int
 check_operation (const TprofProfileFile *pf,
                  const TprofH5Operation *op,
@@ -141,6 +143,8 @@ check_operation (const TprofProfileFile *pf,
   bool per_rank = cache->rank_count != NULL || cache->rank_sum != NULL || cache->rank_min != NULL
                   || cache->rank_max != NULL;
 
+  if (pf->defer_cache && _tprof_operation_cache_validate (pf, op, error) < 0)
+    return -1;
   for (size_t i = c->op_runs[j]; per_rank && i < c->op_runs[j + 1]; i++)
     if (_tprof_operation_cache_check_rank (pf, op, c->ranks[i], &c->parts[i], error) < 0)
       return -1;

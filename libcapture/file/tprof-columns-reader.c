@@ -1,6 +1,5 @@
 /* tprof-columns-reader.c — format 3 opened: the tables read whole and checked, each refusal naming the column and the row. */
 /* SPDX-License-Identifier: MIT */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,10 +41,14 @@ columns_open (ColumnsRead *cr,
   H5T_class_t klass;
 
   *len = 0;
-  if (H5Lexists (cr->pf->file, info->group, H5P_DEFAULT) <= 0
-      || H5Lexists (cr->pf->file, info->path, H5P_DEFAULT) <= 0)
-    return info->required ? BAD (cr, "%s: %s: missing", cr->pf->path, info->path) : 0;
+  /* opened at once, as it is in a sound file; only a failure looks for
+   * the links, to tell a missing column from a broken one */
   dset = H5Dopen2 (cr->pf->file, info->path, H5P_DEFAULT);
+  if (dset < 0 && (H5Lexists (cr->pf->file, info->group, H5P_DEFAULT) <= 0
+                   || H5Lexists (cr->pf->file, info->path, H5P_DEFAULT) <= 0))
+    return info->required ? BAD (cr, "%s: %s: missing", cr->pf->path, info->path) : 0;
+  if (dset < 0)
+    dset = H5Dopen2 (cr->pf->file, info->path, H5P_DEFAULT);
   if (dset < 0)
     return _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: not a readable dataset",
                             info->path);
@@ -134,10 +137,10 @@ columns_mem_type (TprofColumn c)
          : H5T_NATIVE_DOUBLE;
 }
 
-/* The values of numeric @dset (@n of them) as stored, for its checksum:
- * those read as @native (@c's memory type) when it is the type stored,
- * as it is in every file this library writes on this machine; else read
- * again as stored. */
+/* The values of numeric @dset (@n of them) as stored, against its
+ * checksum where it has one: those read as @native (@c's memory type)
+ * when it is the type stored, as it is in every file this library
+ * writes on this machine; else read again as stored. */
 static int
 columns_check_stored (ColumnsRead *cr,
                       hid_t        dset,
@@ -145,26 +148,32 @@ columns_check_stored (ColumnsRead *cr,
                       uint64_t     n,
                       const void  *native)
 {
+  const char *path = _tprof_columns[c].path;
+  uint32_t stored = 0, computed;
+  int has = columns_stored_crc (cr->pf, dset, path, &stored, cr->error);
   hid_t type;
   size_t size;
   void *raw = NULL;
-  int result;
+  const void *bytes = native;
 
-  if (H5Aexists (dset, TPROF_FORMAT_CRC_ATTR) <= 0)
-    return 0;
+  if (has <= 0)
+    return has;
   type = H5Dget_type (dset);
   size = type >= 0 ? H5Tget_size (type) : 0;
-  if (size != 0 && H5Tequal (type, columns_mem_type (c)) > 0)
-    result = _tprof_columns_check_crc (cr->pf, dset, _tprof_columns[c].path, native, n * size, cr->error);
-  else if (size == 0 || (raw = malloc (n * size + 1)) == NULL
-           || (n > 0 && H5Dread (dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0))
-    result = _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: cannot read",
-                              _tprof_columns[c].path);
-  else
-    result = _tprof_columns_check_crc (cr->pf, dset, _tprof_columns[c].path, raw, n * size, cr->error);
+  if (size == 0 || (H5Tequal (type, columns_mem_type (c)) <= 0
+                    && ((bytes = raw = malloc (n * size + 1)) == NULL
+                        || (n > 0 && H5Dread (dset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw) < 0))))
+    {
+      free (raw);
+      _tprof_h5_close (type);
+      return _tprof_h5_error (cr->error, TPROF_ERROR_FORMAT, cr->pf->path, "%s: cannot read", path);
+    }
+  computed = _tprof_crc32c (0, bytes, n * size);
   free (raw);
   _tprof_h5_close (type);
-  return result;
+  if (computed != stored)
+    return _tprof_columns_crc_error (cr->pf, path, stored, computed, cr->error);
+  return 0;
 }
 
 /* The names: each one's bytes and a zero, as the checksum covers them,
@@ -416,7 +425,8 @@ columns_make_operations (ColumnsRead *cr)
       op->seg_end = segments[k + 1];
       op->row = (uint64_t) offset[op->seg_first];
       op->n = (uint64_t) (offset[op->seg_end] - offset[op->seg_first]);
-      if (columns_fill_cache (cr, op, k) < 0 || _tprof_operation_cache_accept (pf, op, cr->error) < 0)
+      if (columns_fill_cache (cr, op, k) < 0
+          || (!pf->defer_cache && _tprof_operation_cache_accept (pf, op, cr->error) < 0))
         return -1;
     }
   return 0;
@@ -507,17 +517,40 @@ _tprof_columns_segment_of (const TprofProfileFile *pf,
   return lo < op->seg_end && pf->seg_rank[lo] == r ? lo : -1;
 }
 
-/* Sample column @c, open, or 0 when the file has none, -1 when it
- * cannot be opened (the open checked it: damage since). */
+/* Sample column @c, opened at its first read and kept open until the
+ * file is closed; 0 when the file has none, -1 when it cannot be opened
+ * (the open checked it: damage since). */
 static hid_t
 columns_open_sample (TprofProfileFile *pf,
                      TprofColumn       c)
 {
-  const char *path = _tprof_columns[c].path;
+  bool present = c == TPROF_COL_TIMES || (c == TPROF_COL_STARTS && pf->has_starts)
+                 || (c == TPROF_COL_THREADS && pf->has_threads);
+  hid_t *dset;
 
-  if (H5Lexists (pf->file, "samples", H5P_DEFAULT) <= 0 || H5Lexists (pf->file, path, H5P_DEFAULT) <= 0)
+  if (!present)
     return 0;
-  return H5Dopen2 (pf->file, path, H5P_DEFAULT);
+  dset = &pf->sample_dset[c - TPROF_COL_TIMES];
+  if (*dset == 0)
+    {
+      hid_t opened = H5Dopen2 (pf->file, _tprof_columns[c].path, H5P_DEFAULT);
+
+      if (opened < 0)
+        return -1;
+      *dset = opened;
+    }
+  return *dset;
+}
+
+void
+_tprof_columns_close (TprofProfileFile *pf)
+{
+  for (size_t i = 0; i < TPROF_N_SAMPLE_DSETS; i++)
+    {
+      if (pf->sample_dset[i] > 0)
+        _tprof_h5_close (pf->sample_dset[i]);
+      pf->sample_dset[i] = 0;
+    }
 }
 
 int
@@ -552,8 +585,6 @@ _tprof_columns_stored_crc (TprofProfileFile *pf,
     result = _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "%s: not a readable dataset", path);
   _tprof_h5_close (attr);
   _tprof_h5_close (type);
-  if (dset > 0)
-    _tprof_h5_close (dset);
   _tprof_h5_leave (&guard);
   *crc = (uint32_t) stored;
   return result;
@@ -571,8 +602,6 @@ columns_read_range (TprofProfileFile *pf,
   hid_t dset = columns_open_sample (pf, c);
   bool ok = dset > 0 && _tprof_h5_read_range (dset, columns_mem_type (c), row, count, values);
 
-  if (dset > 0)
-    _tprof_h5_close (dset);
   if (!ok)
     return _tprof_h5_error (error, TPROF_ERROR_FORMAT, pf->path, "%s: cannot read rows %llu to %llu",
                             _tprof_columns[c].path, (unsigned long long) row, (unsigned long long) (row + count));
@@ -607,23 +636,86 @@ _tprof_columns_read_rows (TprofProfileFile *pf,
   return result;
 }
 
+/* Values a step of the checks below: blocks of a fixed length, which
+ * the compiler vectorizes, then the rest one by one. */
+#define ROWS_BLOCK 16
+
+/* The sign and exponent of the double at @p, plus 1: at most 0x7ff for a
+ * finite value >= 0 (or -0.0), 0x800 for an infinity or NaN, more for
+ * the sign bit set. ORed over a column, it tells whether one is out. */
+static inline uint64_t
+rows_head (const double *p)
+{
+  uint64_t u;
+
+  memcpy (&u, p, sizeof u);
+  return (u >> 52) + 1;
+}
+
+/* The same without the sign: 0x800 for an infinity or NaN. */
+static inline uint64_t
+rows_exponent (const double *p)
+{
+  return ((rows_head (p) - 1) & 0x7ff) + 1;
+}
+
+/* Whether times[0, @n) are all finite and >= 0 (or -0.0, which only the
+ * slow path that names the row tells from a negative value). */
+static bool
+columns_times_good (const double *times,
+                    uint64_t      n)
+{
+  uint64_t any = 0, i = 0;
+
+  for (; i + ROWS_BLOCK <= n; i += ROWS_BLOCK)
+    for (uint64_t j = 0; j < ROWS_BLOCK; j++)
+      any |= rows_head (&times[i + j]);
+  for (; i < n; i++)
+    any |= rows_head (&times[i]);
+  return any <= 0x7ff;
+}
+
+/* Whether starts[0, @n) are all finite. */
+static bool
+columns_starts_good (const double *starts,
+                     uint64_t      n)
+{
+  uint64_t any = 0, i = 0;
+
+  for (; i + ROWS_BLOCK <= n; i += ROWS_BLOCK)
+    for (uint64_t j = 0; j < ROWS_BLOCK; j++)
+      any |= rows_exponent (&starts[i + j]);
+  for (; i < n; i++)
+    any |= rows_exponent (&starts[i]);
+  return any <= 0x7ff;
+}
+
+/* Whether threads[0, @n) are all >= 0: no sign bit in any. */
+static bool
+columns_threads_good (const int32_t *threads,
+                      uint64_t       n)
+{
+  uint32_t any = 0;
+  uint64_t i = 0;
+
+  for (; i + ROWS_BLOCK <= n; i += ROWS_BLOCK)
+    for (uint64_t j = 0; j < ROWS_BLOCK; j++)
+      any |= (uint32_t) threads[i + j];
+  for (; i < n; i++)
+    any |= (uint32_t) threads[i];
+  return (any >> 31) == 0;
+}
+
 /* Whether every value of rows [0, @n) keeps its rule: one branch-free
- * pass a column (NaN fails every comparison). */
+ * pass a column (false may still be all good: a time of -0.0). */
 static bool
 columns_rows_good (uint64_t       n,
                    const double  *times,
                    const double  *starts,
                    const int32_t *threads)
 {
-  bool bad = false;
-
-  for (uint64_t i = 0; i < n; i++)
-    bad |= !((times[i] >= 0) & (times[i] <= DBL_MAX));
-  for (uint64_t i = 0; starts != NULL && i < n; i++)
-    bad |= !((starts[i] >= -DBL_MAX) & (starts[i] <= DBL_MAX));
-  for (uint64_t i = 0; threads != NULL && i < n; i++)
-    bad |= threads[i] < 0;
-  return !bad;
+  return columns_times_good (times, n) && (starts == NULL || columns_starts_good (starts, n))
+         && (threads == NULL || columns_threads_good (threads, n));
 }
 
 int

@@ -15,6 +15,10 @@
 #include "tprof-h5-internal.h"
 #include "tprof-profiled-time-internal.h"
 
+/* The sample columns format 3 reads on demand: TPROF_COL_TIMES and the
+ * two after it. */
+#define TPROF_N_SAMPLE_DSETS 3
+
 /* The newest format_version this reader understands (docs/file-format.md). */
 #define TPROF_H5_READER_MAX_VERSION TPROF_FORMAT_VERSION
 
@@ -159,6 +163,14 @@ struct _TprofProfileFile
   uint64_t          n_samples;
   bool              has_starts;
   bool              has_threads;
+  /* samples/times, starts and threads, open from their first read to
+   * the close (tprof-columns-reader.c), 0 until then or where absent */
+  hid_t             sample_dset[TPROF_N_SAMPLE_DSETS];
+  /* opened to be loaded whole (_tprof_profile_file_open_for_load): format
+   * 3's caches are checked in the pass that checks each operation's
+   * samples against its cache (tprof-columns-check.c), not at open, and
+   * no operation's statistics are filled from them */
+  bool              defer_cache;
   /* opened isolated: the helper process that reads for this handle
    * (tprof-reader-client.c); @file is then -1 */
   struct _TprofReaderClient *remote;
@@ -277,6 +289,13 @@ int _tprof_profile_file_read_views (TprofProfileFile         *pf,
                                     TprofProfileFileViewFunc  view_func,
                                     void                     *user_data,
                                     TprofError               *error);
+/* tprof_profile_file_open() for a load of every operation by
+ * _tprof_profile_file_read_views(): see TprofProfileFile's defer_cache.
+ * Nothing else may be asked of the file but its metadata. */
+TprofProfileFile *_tprof_profile_file_open_for_load (const char *path,
+                                                     TprofError *error);
+/* Closes the sample columns the reads left open: before the file. */
+void _tprof_columns_close (TprofProfileFile *pf);
 /* The segment of rank @r in operation @op, or -1. */
 int64_t _tprof_columns_segment_of (const TprofProfileFile *pf,
                                    const TprofH5Operation *op,
@@ -346,6 +365,11 @@ const char *_tprof_h5_class_name (H5T_class_t klass);
 int _tprof_operation_cache_accept (TprofProfileFile *pf,
                                    TprofH5Operation *op,
                                    TprofError       *error);
+/* The checks of _tprof_operation_cache_accept() alone: the cache valid,
+ * the operation's statistics left unfilled. 0 or -1. */
+int _tprof_operation_cache_validate (const TprofProfileFile *pf,
+                                     const TprofH5Operation *op,
+                                     TprofError             *error);
 
 /* Reads and checks the members of section 2b that group @group of
  * operation @op holds; with a complete cache, fills op's stats. 0 or -1. */

@@ -6,27 +6,12 @@
 
 #include "tprof-h5-reader-private.h"
 
-/* FNV-1a over @name's bytes from @seed, mixed so that the low bits the
- * table uses depend on every byte. */
-static uint64_t
-name_index_hash (const char *name,
-                 uint64_t    seed)
-{
-  uint64_t h = seed ^ 0xcbf29ce484222325u;
-
-  for (const unsigned char *p = (const unsigned char *) name; *p != '\0'; p++)
-    h = (h ^ *p) * 0x100000001b3u;
-  h ^= h >> 32;
-  h *= 0xd6e8feb86659fd93u;
-  return h ^ (h >> 32);
-}
-
 /* The slot holding operation @name, or the empty one where it would go. */
 static size_t
 name_index_slot (const TprofProfileFile *pf,
                  const char             *name)
 {
-  size_t i = (size_t) name_index_hash (name, pf->name_seed) & pf->name_mask;
+  size_t i = (size_t) _tprof_name_hash (name, pf->name_seed) & pf->name_mask;
 
   /* linear probing: the table is at most half full */
   while (pf->name_slots[i] != 0 && strcmp (pf->ops[pf->name_slots[i] - 1].name, name) != 0)

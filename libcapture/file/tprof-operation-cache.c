@@ -312,6 +312,42 @@ tprof_cache_check_rank_values (const TprofProfileFile *pf,
   return 0;
 }
 
+/* The sign and exponent bits of @v, plus 1: at most 0x7ff exactly when
+ * @v is finite and >= 0 (or -0.0, left to the slow checks). ORed over
+ * several values, it says whether all are. */
+static inline uint64_t
+tprof_cache_head (double v)
+{
+  uint64_t u;
+
+  memcpy (&u, &v, sizeof u);
+  return (u >> 52) + 1;
+}
+
+/* Rank @r's members in the common cases at once, all present: a rank
+ * with samples, at most @room of them stored, its figures finite and
+ * >= 0 and its minimum at most its maximum; or one without any, a sum of
+ * 0 and NaN extremes. true only where the checks one by one below pass
+ * too; anything else goes through them, which name what is wrong. */
+static bool
+tprof_cache_rank_plain (const TprofOperationCache *c,
+                        int                        r,
+                        uint64_t                   room)
+{
+  int64_t count, recorded;
+
+  if (c->rank_count == NULL || c->rank_sum == NULL || c->rank_min == NULL || c->rank_max == NULL)
+    return false;
+  count = c->rank_count[r];
+  recorded = c->rank_recorded != NULL ? c->rank_recorded[r] : count;
+  if (count < 0 || (uint64_t) count > room || recorded < count)
+    return false;
+  if (recorded == 0)
+    return c->rank_sum[r] == 0 && isnan (c->rank_min[r]) && isnan (c->rank_max[r]);
+  return (tprof_cache_head (c->rank_sum[r]) | tprof_cache_head (c->rank_min[r]) | tprof_cache_head (c->rank_max[r]))
+         <= 0x7ff && c->rank_min[r] <= c->rank_max[r];
+}
+
 /* The per-rank members: counts add up to the samples stored, values fit. */
 static int
 tprof_cache_check_ranks (const TprofProfileFile *pf,
@@ -323,6 +359,11 @@ tprof_cache_check_ranks (const TprofProfileFile *pf,
 
   for (int r = 0; r < pf->world_size; r++)
     {
+      if (tprof_cache_rank_plain (c, r, op->n - stored))
+        {
+          stored += (uint64_t) c->rank_count[r];
+          continue;
+        }
       if (c->rank_count != NULL && c->rank_count[r] < 0)
         return CACHE_BAD ("rank_count[%d] is %lld, expected >= 0", r, (long long) c->rank_count[r]);
       if (c->rank_count != NULL && (uint64_t) c->rank_count[r] > op->n - stored)
@@ -414,11 +455,21 @@ tprof_cache_rank_extreme (const TprofProfileFile *pf,
 {
   double best = NAN;
 
+  if (pf->world_size == 1)
+    return tprof_cache_recorded (c, 0) != 0 ? values[0] : NAN;
   for (int r = 0; r < pf->world_size; r++)
     if (!isnan (values[r]) && tprof_cache_recorded (c, r) != 0
         && (isnan (best) || (largest ? values[r] > best : values[r] < best)))
       best = values[r];
   return best;
+}
+
+/* The ranks' sums added up by the engine (one rank's is its own). */
+static double
+tprof_cache_ranks_sum (const TprofProfileFile    *pf,
+                       const TprofOperationCache *c)
+{
+  return pf->world_size == 1 ? c->rank_sum[0] : _tprof_values_sum (c->rank_sum, (size_t) pf->world_size);
 }
 
 /* The attributes against each other and against the per-rank members. */
@@ -437,9 +488,9 @@ tprof_cache_check_consistent (const TprofProfileFile *pf,
     return CACHE_BAD ("%s is %.17g, but sum / count is %.17g",
                       STAT_NAME (TPROF_CACHE_MEAN), f[TPROF_CACHE_MEAN], f[TPROF_CACHE_SUM] / (double) count);
   if (has_sum && c->rank_sum != NULL
-      && !tprof_cache_close (f[TPROF_CACHE_SUM], _tprof_values_sum (c->rank_sum, (size_t) pf->world_size)))
+      && !tprof_cache_close (f[TPROF_CACHE_SUM], tprof_cache_ranks_sum (pf, c)))
     return CACHE_BAD ("%s is %.17g, but the ranks' sums add up to %.17g", STAT_NAME (TPROF_CACHE_SUM), f[TPROF_CACHE_SUM],
-                      _tprof_values_sum (c->rank_sum, (size_t) pf->world_size));
+                      tprof_cache_ranks_sum (pf, c));
   if ((c->floats_present & (1u << TPROF_CACHE_MIN)) && c->rank_min != NULL && count > 0
       && !tprof_cache_close (f[TPROF_CACHE_MIN], tprof_cache_rank_extreme (pf, c, c->rank_min, false)))
     return CACHE_BAD ("%s is %.17g, but the smallest rank's minimum is %.17g", STAT_NAME (TPROF_CACHE_MIN), f[TPROF_CACHE_MIN],
@@ -449,6 +500,25 @@ tprof_cache_check_consistent (const TprofProfileFile *pf,
     return CACHE_BAD ("%s is %.17g, but the largest rank's maximum is %.17g", STAT_NAME (TPROF_CACHE_MAX), f[TPROF_CACHE_MAX],
                       tprof_cache_rank_extreme (pf, c, c->rank_max, true));
   return 0;
+}
+
+/* Every statistic present, finite and >= 0 and in order (min <= median
+ * <= p95 <= p99 <= max) for @count samples, 2 or more: the common case,
+ * in which each check of tprof_cache_check_float() and
+ * tprof_cache_check_order() passes, told at once. */
+static bool
+tprof_cache_floats_plain (const TprofOperationCache *c,
+                          int64_t                    count)
+{
+  const double *f = c->floats;
+  uint64_t any = 0;
+
+  if (c->floats_present != TPROF_CACHE_ALL_FLOATS || count < 2)
+    return false;
+  for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
+    any |= tprof_cache_head (f[i]);
+  return any <= 0x7ff && f[TPROF_CACHE_MIN] <= f[TPROF_CACHE_MEDIAN] && f[TPROF_CACHE_MEDIAN] <= f[TPROF_CACHE_P95]
+         && f[TPROF_CACHE_P95] <= f[TPROF_CACHE_P99] && f[TPROF_CACHE_P99] <= f[TPROF_CACHE_MAX];
 }
 
 static int
@@ -466,6 +536,8 @@ tprof_cache_check_attrs (const TprofProfileFile *pf,
     return CACHE_BAD ("%s is %lld, but the operation %s %lld samples",
                       STAT_NAME (-1), (long long) c->count, c->rank_recorded != NULL ? "recorded" : "stores",
                       (long long) expected);
+  if (tprof_cache_floats_plain (c, count))
+    return tprof_cache_check_consistent (pf, op, count, error);
   for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
     if ((c->floats_present & (1u << i)) && tprof_cache_check_float (pf, op, i, count, error) < 0)
       return -1;
@@ -523,13 +595,23 @@ tprof_cache_fill_stats (const TprofProfileFile *pf,
 }
 
 int
+_tprof_operation_cache_validate (const TprofProfileFile *pf,
+                                 const TprofH5Operation *op,
+                                 TprofError             *error)
+{
+  if (tprof_cache_check_ranks (pf, op, error) < 0 || tprof_cache_check_attrs (pf, op, error) < 0)
+    return -1;
+  return 0;
+}
+
+int
 _tprof_operation_cache_accept (TprofProfileFile *pf,
                                TprofH5Operation *op,
                                TprofError       *error)
 {
   const TprofOperationCache *c = &op->cache;
 
-  if (tprof_cache_check_ranks (pf, op, error) < 0 || tprof_cache_check_attrs (pf, op, error) < 0)
+  if (_tprof_operation_cache_validate (pf, op, error) < 0)
     return -1;
   if (c->has_count && c->floats_present == TPROF_CACHE_ALL_FLOATS && c->rank_count != NULL
       && c->rank_sum != NULL && c->rank_min != NULL && c->rank_max != NULL)

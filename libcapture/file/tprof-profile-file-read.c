@@ -176,6 +176,7 @@ in_process_close (TprofProfileFile *file)
   TprofH5Guard guard;
 
   _tprof_h5_enter (&guard);
+  _tprof_columns_close (file);
   _tprof_h5_close (file->file);
   file->file = -1;
   _tprof_h5_leave (&guard);

@@ -176,9 +176,10 @@ tprof_profile_file_read_metadata (TprofProfileFile *pf,
   return 0;
 }
 
-TprofProfileFile *
-tprof_profile_file_open (const char *path,
-                         TprofError *error)
+static TprofProfileFile *
+tprof_profile_file_open_with (const char *path,
+                              bool        defer_cache,
+                              TprofError *error)
 {
   TprofProfileFile *pf;
   TprofH5Guard guard;
@@ -202,11 +203,15 @@ tprof_profile_file_open (const char *path,
   pf->source = &_tprof_profile_file_in_process;
   pf->file = -1;
   pf->fd = -1;
+  pf->defer_cache = defer_cache;
 
   _tprof_h5_enter (&guard);
   status = tprof_profile_file_read_metadata (pf, error);
   if (status < 0)
-    _tprof_h5_close (pf->file);
+    {
+      _tprof_columns_close (pf);
+      _tprof_h5_close (pf->file);
+    }
   _tprof_h5_leave (&guard);
   if (status < 0)
     {
@@ -214,6 +219,20 @@ tprof_profile_file_open (const char *path,
       return NULL;
     }
   return pf;
+}
+
+TprofProfileFile *
+tprof_profile_file_open (const char *path,
+                         TprofError *error)
+{
+  return tprof_profile_file_open_with (path, false, error);
+}
+
+TprofProfileFile *
+_tprof_profile_file_open_for_load (const char *path,
+                                   TprofError *error)
+{
+  return tprof_profile_file_open_with (path, true, error);
 }
 
 void

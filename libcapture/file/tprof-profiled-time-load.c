@@ -30,6 +30,17 @@ tprof_profiled_time_take_metadata (TprofProfiledTime *pt,
   return 0;
 }
 
+/* @pf's table of its operations by name, which it no longer finds by
+ * name after (nothing of the load asks it to). */
+static size_t *
+tprof_profile_file_take_index (TprofProfileFile *pf)
+{
+  size_t *slots = pf->name_slots;
+
+  pf->name_slots = NULL;
+  return slots;
+}
+
 typedef struct
 {
   TprofProfiledTime *pt;
@@ -96,7 +107,11 @@ tprof_profiled_time_load_with (const char        *path,
     return NULL;
   into.pf = pf;
   into.pt = tprof_profiled_time_new (pf->world_size);
-  if (into.pt != NULL && !_tprof_profiled_time_reserve (into.pt, pf->n_ops))
+  /* the file's index of the names becomes the profile's: every
+   * operation is appended in the file's order */
+  if (into.pt != NULL
+      && !_tprof_profiled_time_reserve_indexed (into.pt, pf->n_ops, tprof_profile_file_take_index (pf),
+                                                pf->name_mask + 1, pf->name_seed))
     {
       tprof_profiled_time_free (into.pt);
       into.pt = NULL;
@@ -119,7 +134,7 @@ TprofProfiledTime *
 tprof_profiled_time_load (const char *path,
                           TprofError *error)
 {
-  return tprof_profiled_time_load_with (path, tprof_profile_file_open, "tprof_profiled_time_load", error);
+  return tprof_profiled_time_load_with (path, _tprof_profile_file_open_for_load, "tprof_profiled_time_load", error);
 }
 
 TprofProfiledTime *

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "tprof/tprof-macros.h"
 #include "tprof/tprof-profiled-time.h"
@@ -57,6 +58,26 @@ bool _tprof_profiled_time_append_view_take (TprofProfiledTime       *pt,
  * exhausted (the profile unchanged). */
 bool _tprof_profiled_time_reserve (TprofProfiledTime *pt,
                                    size_t             n_ops);
+
+/* The hash of an operation's name from @seed (FNV-1a, its high bits
+ * mixed into the low ones a table uses): the profile's index and an
+ * opened file's use the one function, so that a load hands the file's
+ * table over instead of hashing every name again. */
+uint64_t _tprof_name_hash (const char *name,
+                           uint64_t    seed);
+
+/* Like _tprof_profiled_time_reserve() on an empty profile, whose index
+ * becomes @slots (taken in every case; @n_slots, a power of two at least
+ * 2 @n_ops, each 0 or an operation's index + 1 by _tprof_name_hash()
+ * from @seed): the table of the @n_ops operations about to be appended,
+ * in that order, which are then not hashed again. Anything else (a
+ * profile not empty, a table too small) is indexed as usual. Returns
+ * false when memory is exhausted. */
+bool _tprof_profiled_time_reserve_indexed (TprofProfiledTime *pt,
+                                           size_t             n_ops,
+                                           size_t            *slots,
+                                           size_t             n_slots,
+                                           uint64_t           seed);
 
 /* Takes ownership of the malloc'd strings (any may be NULL), replacing
  * earlier ones. */

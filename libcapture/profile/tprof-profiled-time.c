@@ -25,6 +25,8 @@ struct _TprofProfiledTime
    * free. Kept at most half full so probes stay short. */
   size_t             *slots;
   size_t              n_slots;
+  uint64_t            seed;       /* of _tprof_name_hash() */
+  size_t              n_indexed;  /* operations the slots held before they were appended */
 
   char              **hostnames;  /* world_size entries, or NULL */
   double             *clock_offsets;        /* world_size entries, or NULL */
@@ -36,18 +38,18 @@ struct _TprofProfiledTime
   char               *clock;
 };
 
-static size_t
-tprof_profiled_time_hash (const char *name)
+uint64_t
+_tprof_name_hash (const char *name,
+                  uint64_t    seed)
 {
-  /* FNV-1a: cheap, and good enough for operation names. */
-  uint64_t h = UINT64_C (14695981039346656037);
+  /* FNV-1a: cheap, and good enough for operation names */
+  uint64_t h = seed ^ UINT64_C (0xcbf29ce484222325);
 
   for (const unsigned char *p = (const unsigned char *) name; *p != '\0'; p++)
-    {
-      h ^= *p;
-      h *= UINT64_C (1099511628211);
-    }
-  return (size_t) (h ^ (h >> 32));
+    h = (h ^ *p) * UINT64_C (0x100000001b3);
+  h ^= h >> 32;
+  h *= UINT64_C (0xd6e8feb86659fd93);
+  return h ^ (h >> 32);
 }
 
 TprofProfiledTime *
@@ -111,7 +113,7 @@ _tprof_profiled_time_find (const TprofProfiledTime *pt,
   if (pt->n_slots == 0 || name == NULL)
     return TPROF_PROFILED_TIME_NOT_FOUND;
   mask = pt->n_slots - 1;
-  for (size_t s = tprof_profiled_time_hash (name) & mask;; s = (s + 1) & mask)
+  for (size_t s = (size_t) _tprof_name_hash (name, pt->seed) & mask;; s = (s + 1) & mask)
     {
       size_t slot = pt->slots[s];
 
@@ -123,13 +125,14 @@ _tprof_profiled_time_find (const TprofProfiledTime *pt,
 }
 
 static void
-tprof_profiled_time_index_insert (size_t     *slots,
-                                  size_t      n_slots,
-                                  const char *name,
-                                  size_t      op)
+tprof_profiled_time_index_insert (const TprofProfiledTime *pt,
+                                  size_t                  *slots,
+                                  size_t                   n_slots,
+                                  const char              *name,
+                                  size_t                   op)
 {
   size_t mask = n_slots - 1;
-  size_t s = tprof_profiled_time_hash (name) & mask;
+  size_t s = (size_t) _tprof_name_hash (name, pt->seed) & mask;
 
   while (slots[s] != 0)
     s = (s + 1) & mask;
@@ -181,7 +184,7 @@ tprof_profiled_time_reserve_for (TprofProfiledTime *pt,
       if (slots == NULL)
         return false;
       for (size_t i = 0; i < pt->n_ops; i++)
-        tprof_profiled_time_index_insert (slots, n_slots, pt->names[i], i);
+        tprof_profiled_time_index_insert (pt, slots, n_slots, pt->names[i], i);
       free (pt->slots);
       pt->slots = slots;
       pt->n_slots = n_slots;
@@ -194,6 +197,27 @@ _tprof_profiled_time_reserve (TprofProfiledTime *pt,
                               size_t             n_ops)
 {
   return n_ops <= SIZE_MAX / 8 - pt->n_ops && tprof_profiled_time_reserve_for (pt, pt->n_ops + n_ops);
+}
+
+bool
+_tprof_profiled_time_reserve_indexed (TprofProfiledTime *pt,
+                                      size_t             n_ops,
+                                      size_t            *slots,
+                                      size_t             n_slots,
+                                      uint64_t           seed)
+{
+  /* a table of another profile's shape, or a profile not empty: built
+   * here as operations come */
+  if (slots == NULL || pt->n_ops != 0 || pt->slots != NULL || n_slots < 2 * n_ops || n_slots == 0 || (n_slots & (n_slots - 1)) != 0)
+    {
+      free (slots);
+      return _tprof_profiled_time_reserve (pt, n_ops);
+    }
+  pt->slots = slots;
+  pt->n_slots = n_slots;
+  pt->seed = seed;
+  pt->n_indexed = n_ops;
+  return _tprof_profiled_time_reserve (pt, n_ops);
 }
 
 bool
@@ -211,7 +235,8 @@ _tprof_profiled_time_append_take (TprofProfiledTime *pt,
   pt->gts[pt->n_ops] = gt;
   if (pt->views != NULL)
     pt->views[pt->n_ops] = (TprofProfiledView) { 0 };
-  tprof_profiled_time_index_insert (pt->slots, pt->n_slots, name, pt->n_ops);
+  if (pt->n_ops >= pt->n_indexed)
+    tprof_profiled_time_index_insert (pt, pt->slots, pt->n_slots, name, pt->n_ops);
   pt->n_ops++;
   return true;
 }
@@ -237,7 +262,8 @@ _tprof_profiled_time_append_view_take (TprofProfiledTime       *pt,
   pt->names[pt->n_ops] = name;
   pt->gts[pt->n_ops] = NULL;
   pt->views[pt->n_ops] = *view;
-  tprof_profiled_time_index_insert (pt->slots, pt->n_slots, name, pt->n_ops);
+  if (pt->n_ops >= pt->n_indexed)
+    tprof_profiled_time_index_insert (pt, pt->slots, pt->n_slots, name, pt->n_ops);
   pt->n_ops++;
   return true;
 }

@@ -1,6 +1,8 @@
 # check_format3_refuse.py — format-3 files broken one way each with h5py: `tprof summary` and a full read (`tprof ranks --op`) exit 1, without a signal, naming the file and the member as MEMBER[INDEX].
-# Usage: check_format3_refuse.py TPROF [PYTHON]   (prints OK; with PYTHON, an interpreter that imports
-# tprof, the in-process reader's tprof.ProfiledTime.load must refuse each file the same way)
+# Usage: check_format3_refuse.py TPROF [--load LOAD_REFUSE] [PYTHON]   (prints OK; with PYTHON, an
+# interpreter that imports tprof, tprof.ProfiledTime.load must refuse each file the same way; with
+# LOAD_REFUSE (load-refuse.c), the in-process tprof_profiled_time_load too, with the message of an
+# open then a read of every operation)
 # SPDX-License-Identifier: MIT
 import os
 import re
@@ -70,6 +72,19 @@ def scale(member, index, factor):
     return mutate
 
 
+def delete(member):
+    def mutate(f):
+        del f[member]
+    return mutate
+
+
+def group_instead(member):
+    def mutate(f):
+        del f[member]
+        f.create_group(member)
+    return mutate
+
+
 def non_utf8_name(index):
     def mutate(f):
         names = [n.encode("utf-8") for n in format3.names(f)]
@@ -120,6 +135,10 @@ CASES = {
     "offset-column-short": (resize("segments/offset", 8), "segments/offset", "forward"),
     "segments-column-short": (resize("operations/segments", 4), "operations/segments", "forward"),
     "times-2d": (two_d("samples/times"), "samples/times", "forward"),
+    "sum-missing": (delete("operations/sum"), "operations/sum", "forward"),
+    "times-missing": (delete("samples/times"), "samples/times", "forward"),
+    "times-a-group": (group_instead("samples/times"), "samples/times", "forward"),
+    "rank-a-group": (group_instead("segments/rank"), "segments/rank", "forward"),
     "rank-2d": (two_d("segments/rank"), "segments/rank", "forward"),
     "sum-disagrees": (scale("operations/sum", 1, 1.5), ("operations/sum[1]", "operations/mean[1]"), "allreduce"),
     "median-disagrees": (scale("operations/median", 0, 1.001), "operations/median[0]", "forward"),
@@ -152,7 +171,7 @@ def run(argv):
     return done.returncode, done.stderr
 
 
-def check_refused(tprof, python, path, member, op, errors):
+def check_refused(tprof, python, path, member, op, errors, load=None):
     # the member as the message must name it: no leading slash, the index
     # in brackets, not a longer member or index
     members = member if isinstance(member, tuple) else (member,)
@@ -161,9 +180,12 @@ def check_refused(tprof, python, path, member, op, errors):
     readers = [[tprof, "summary", path], [tprof, "ranks", path, "--op", op]]
     if python is not None:
         readers.append([python, "-c", LOAD, path])
+    if load is not None:
+        readers.append([load, path])
     for argv in readers:
         status, stderr = run(argv)
-        what = "%s (%s)" % ("ProfiledTime.load" if argv[0] == python else " ".join(argv[1:2] + argv[3:]),
+        what = "%s (%s)" % ("ProfiledTime.load" if argv[0] == python
+                            else "tprof_profiled_time_load" if argv[0] == load else " ".join(argv[1:2] + argv[3:]),
                             os.path.basename(path))
         if status < 0:
             errors.append("%s: killed by signal %d" % (what, -status))
@@ -176,8 +198,14 @@ def check_refused(tprof, python, path, member, op, errors):
 
 
 def main():
-    tprof = sys.argv[1]
-    python = sys.argv[2] if len(sys.argv) > 2 else None
+    args = sys.argv[1:]
+    load = None
+    if "--load" in args:
+        at = args.index("--load")
+        load = args[at + 1]
+        del args[at:at + 2]
+    tprof = args[0]
+    python = args[1] if len(args) > 1 else None
     errors = []
     with tempfile.TemporaryDirectory(prefix="tprof-format3-refuse-") as tmp:
         good = os.path.join(tmp, "good.h5")
@@ -186,7 +214,8 @@ def main():
             assert list(f["segments/offset"][()]) == [0, 3, 5, 6, 8, 10, 12, 14, 17]
             assert list(f["operations/segments"][()]) == [0, 3, 7, 8, 8]
         # the control: the same file unbroken is read
-        for argv in ([tprof, "summary", good], [tprof, "ranks", good, "--op", "allreduce"]):
+        for argv in ([tprof, "summary", good], [tprof, "ranks", good, "--op", "allreduce"])\
+                + (([load, good],) if load is not None else ()):
             status, stderr = run(argv)
             if status != 0:
                 errors.append("%s of the unbroken file: exit %d: %s" % (argv[1], status, stderr.strip()))
@@ -195,7 +224,7 @@ def main():
             format3.write(path, WORLD, base_ops(), recorded=True)
             with h5py.File(path, "r+") as f:
                 mutate(f)
-            check_refused(tprof, python, path, member, op, errors)
+            check_refused(tprof, python, path, member, op, errors, load)
     if errors:
         print("FAIL:\n" + "\n".join(errors))
         sys.exit(1)

@@ -496,11 +496,15 @@ test_one_rank (void)
 }
 
 /* The hardware and table CRC-32C agree, on the standard check value and
- * at every alignment and length. */
+ * at every alignment and length: short ones, and long ones that the
+ * hardware's three runs at once cover (3 x 256 and 3 x 4096 bytes a
+ * step), with every remainder. */
 static void
 test_crc32c (void)
 {
   guint8 bytes[300];
+  gsize big_size = 3 * 4096 * 3 + 3 * 256 * 2 + 40;
+  g_autofree guint8 *big = g_malloc (big_size);
 
   g_assert_cmphex (_tprof_crc32c (0, "123456789", 9), ==, 0xe3069283);
   g_assert_cmphex (_tprof_crc32c_portable (0, "123456789", 9), ==, 0xe3069283);
@@ -514,6 +518,17 @@ test_crc32c (void)
         g_assert_cmphex (whole, ==, _tprof_crc32c_portable (0, bytes + start, n));
         /* continued in two parts, as a stream writes it */
         g_assert_cmphex (_tprof_crc32c (_tprof_crc32c (0, bytes + start, n / 3), bytes + start + n / 3, n - n / 3),
+                         ==, whole);
+      }
+  for (gsize i = 0; i < big_size; i++)
+    big[i] = (guint8) ((i * 2654435761u) >> 13);
+  for (gsize start = 0; start < 9; start += 3)
+    for (gsize n = 3 * 256 - 8; start + n <= big_size; n += n < 3 * 4096 * 2 ? 371 : 1237)
+      {
+        uint32_t whole = _tprof_crc32c (0, big + start, n);
+
+        g_assert_cmphex (whole, ==, _tprof_crc32c_portable (0, big + start, n));
+        g_assert_cmphex (_tprof_crc32c (_tprof_crc32c (0, big + start, n / 3), big + start + n / 3, n - n / 3),
                          ==, whole);
       }
 }
