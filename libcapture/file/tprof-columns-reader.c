@@ -640,23 +640,11 @@ _tprof_columns_read_rows (TprofProfileFile *pf,
  * the compiler vectorizes, then the rest one by one. */
 #define ROWS_BLOCK 16
 
-/* The sign and exponent of the double at @p, plus 1: at most 0x7ff for a
- * finite value >= 0 (or -0.0), 0x800 for an infinity or NaN, more for
- * the sign bit set. ORed over a column, it tells whether one is out. */
-static inline uint64_t
-rows_head (const double *p)
-{
-  uint64_t u;
-
-  memcpy (&u, p, sizeof u);
-  return (u >> 52) + 1;
-}
-
-/* The same without the sign: 0x800 for an infinity or NaN. */
+/* _tprof_h5_value_head() without the sign: 0x800 for an infinity or NaN. */
 static inline uint64_t
 rows_exponent (const double *p)
 {
-  return ((rows_head (p) - 1) & 0x7ff) + 1;
+  return ((_tprof_h5_value_head (*p) - 1) & 0x7ff) + 1;
 }
 
 /* Whether times[0, @n) are all finite and >= 0 (or -0.0, which only the
@@ -669,9 +657,9 @@ columns_times_good (const double *times,
 
   for (; i + ROWS_BLOCK <= n; i += ROWS_BLOCK)
     for (uint64_t j = 0; j < ROWS_BLOCK; j++)
-      any |= rows_head (&times[i + j]);
+      any |= _tprof_h5_value_head (times[i + j]);
   for (; i < n; i++)
-    any |= rows_head (&times[i]);
+    any |= _tprof_h5_value_head (times[i]);
   return any <= 0x7ff;
 }
 

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #include <hdf5.h>
@@ -23,6 +24,19 @@
 #define TPROF_H5_READER_MAX_VERSION TPROF_FORMAT_VERSION
 
 #define TPROF_PROFILE_FILE_NOT_FOUND ((size_t) -1)
+
+/* The sign and exponent bits of @v, plus 1: at most 0x7ff exactly when
+ * @v is finite and >= 0 (or -0.0, which only the checks one by one tell
+ * from a negative value), 0x800 for an infinity or NaN, more with the
+ * sign set. ORed over values, it says at once whether all are. */
+static inline uint64_t
+_tprof_h5_value_head (double v)
+{
+  uint64_t u;
+
+  memcpy (&u, &v, sizeof u);
+  return (u >> 52) + 1;
+}
 
 /* The statistics attributes of an operation group, after `count`. */
 typedef enum

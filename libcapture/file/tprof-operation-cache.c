@@ -312,18 +312,6 @@ tprof_cache_check_rank_values (const TprofProfileFile *pf,
   return 0;
 }
 
-/* The sign and exponent bits of @v, plus 1: at most 0x7ff exactly when
- * @v is finite and >= 0 (or -0.0, left to the slow checks). ORed over
- * several values, it says whether all are. */
-static inline uint64_t
-tprof_cache_head (double v)
-{
-  uint64_t u;
-
-  memcpy (&u, &v, sizeof u);
-  return (u >> 52) + 1;
-}
-
 /* Rank @r's members in the common cases at once, all present: a rank
  * with samples, at most @room of them stored, its figures finite and
  * >= 0 and its minimum at most its maximum; or one without any, a sum of
@@ -344,7 +332,7 @@ tprof_cache_rank_plain (const TprofOperationCache *c,
     return false;
   if (recorded == 0)
     return c->rank_sum[r] == 0 && isnan (c->rank_min[r]) && isnan (c->rank_max[r]);
-  return (tprof_cache_head (c->rank_sum[r]) | tprof_cache_head (c->rank_min[r]) | tprof_cache_head (c->rank_max[r]))
+  return (_tprof_h5_value_head (c->rank_sum[r]) | _tprof_h5_value_head (c->rank_min[r]) | _tprof_h5_value_head (c->rank_max[r]))
          <= 0x7ff && c->rank_min[r] <= c->rank_max[r];
 }
 
@@ -516,7 +504,7 @@ tprof_cache_floats_plain (const TprofOperationCache *c,
   if (c->floats_present != TPROF_CACHE_ALL_FLOATS || count < 2)
     return false;
   for (int i = 0; i < TPROF_CACHE_N_FLOATS; i++)
-    any |= tprof_cache_head (f[i]);
+    any |= _tprof_h5_value_head (f[i]);
   return any <= 0x7ff && f[TPROF_CACHE_MIN] <= f[TPROF_CACHE_MEDIAN] && f[TPROF_CACHE_MEDIAN] <= f[TPROF_CACHE_P95]
          && f[TPROF_CACHE_P95] <= f[TPROF_CACHE_P99] && f[TPROF_CACHE_P99] <= f[TPROF_CACHE_MAX];
 }
