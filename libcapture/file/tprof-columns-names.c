@@ -148,40 +148,84 @@ names_heap_collection (NamesHeap *h,
   return NULL;
 }
 
-/* Row @row's name from its heap id @id into a new string in *@name. */
+/* Row @row's name from its heap id @id: its bytes in the collection in
+ * *@bytes (NULL for no string) and their number in *@length. */
 static int
-names_heap_name (NamesHeap           *h,
-                 const unsigned char *id,
-                 size_t               row,
-                 char               **name)
+names_heap_find (NamesHeap            *h,
+                 const unsigned char  *id,
+                 size_t                row,
+                 const unsigned char **bytes,
+                 uint64_t             *length)
 {
   TprofH5HeapId hid;
-  const NamesCollection *c = NULL;
-  uint64_t length, addr;
-  unsigned index;
+  const NamesCollection *c;
 
   _tprof_h5_heap_id_decode (id, h->addr_size, &hid);
-  length = hid.length;
-  addr = hid.addr;
-  index = hid.index;
-
+  *bytes = NULL;
+  *length = 0;
   /* address 0: no string (HDF5 reads a null pointer), refused as empty */
-  if (addr == 0)
-    length = 0;
-  else if ((c = names_heap_collection (h, addr, row)) == NULL)
+  if (hid.addr == 0)
+    return 0;
+  if ((c = names_heap_collection (h, hid.addr, row)) == NULL)
     return -1;
-  else if (index >= c->n_index || c->begin[index] == 0 || c->length[index] != length)
+  if (hid.index >= c->n_index || c->begin[hid.index] == 0 || c->length[hid.index] != hid.length)
     return tprof_error_set (h->error, TPROF_ERROR_FORMAT, "%s: %s[%zu]: cannot be read: object %u of the "
                             "global heap collection at byte %llu %s", h->pf->path,
-                            _tprof_columns[TPROF_COL_OP_NAME].path, row, index,
-                            (unsigned long long) (h->base + addr),
-                            index >= c->n_index || c->begin[index] == 0 ? "does not exist"
+                            _tprof_columns[TPROF_COL_OP_NAME].path, row, (unsigned) hid.index,
+                            (unsigned long long) (h->base + hid.addr),
+                            hid.index >= c->n_index || c->begin[hid.index] == 0 ? "does not exist"
                             : "does not hold the name's length");
-  if ((*name = malloc ((size_t) length + 1)) == NULL)
+  *bytes = c->bytes + c->begin[hid.index];
+  *length = hid.length;
+  return 0;
+}
+
+/* The @n names whose heap ids @ids holds copied into one new block
+ * *@block, each with its zero, out[i] pointing into it: one allocation,
+ * not one a name (out[i] holds the name's place in its collection until
+ * the block is made). */
+static int
+names_heap_copy (NamesHeap            *h,
+                 const unsigned char  *ids,
+                 size_t                n,
+                 char                **out,
+                 char                **block)
+{
+  size_t id_size = _tprof_h5_heap_id_size (h->addr_size);
+  uint64_t *lengths = malloc (n * sizeof *lengths);
+  uint64_t total = 0;
+  char *p;
+
+  if (lengths == NULL)
     return tprof_error_set (h->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", h->pf->path);
-  if (length > 0)
-    memcpy (*name, c->bytes + c->begin[index], (size_t) length);
-  (*name)[length] = '\0';
+  for (size_t i = 0; i < n; i++)
+    {
+      const unsigned char *bytes;
+
+      if (names_heap_find (h, ids + i * id_size, i, &bytes, &lengths[i]) < 0)
+        {
+          free (lengths);
+          return -1;
+        }
+      out[i] = (char *) bytes;
+      /* each length is checked against its collection, held in memory */
+      total += lengths[i] + 1;
+    }
+  if (total > SIZE_MAX || (*block = malloc ((size_t) total)) == NULL)
+    {
+      free (lengths);
+      return tprof_error_set (h->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", h->pf->path);
+    }
+  p = *block;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (lengths[i] > 0)
+        memcpy (p, out[i], (size_t) lengths[i]);
+      p[lengths[i]] = '\0';
+      out[i] = p;
+      p += lengths[i] + 1;
+    }
+  free (lengths);
   return 0;
 }
 
@@ -228,6 +272,7 @@ _tprof_columns_read_names (const TprofProfileFile *pf,
                            hid_t                   dset,
                            size_t                  n,
                            char                 ***names,
+                           char                  **block,
                            TprofError             *error)
 {
   NamesHeap h = { .pf = pf, .error = error };
@@ -238,21 +283,22 @@ _tprof_columns_read_names (const TprofProfileFile *pf,
   int result = 0;
 
   *names = NULL;
+  *block = NULL;
   if (n == 0 || !names_heap_init (&h, dset, n, &offset))
     return 0;
   id_size = _tprof_h5_heap_id_size (h.addr_size);
-  if ((ids = malloc (n * id_size)) == NULL || (out = calloc (n, sizeof *out)) == NULL)
+  if ((ids = malloc (n * id_size)) == NULL || (out = malloc (n * sizeof *out)) == NULL)
     result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
   else if (_tprof_h5_pread_all (pf->fd, ids, n * id_size, offset) != 0)
     result = tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: %s: cannot be read: the file ends first", pf->path,
                               _tprof_columns[TPROF_COL_OP_NAME].path);
-  for (size_t i = 0; result == 0 && i < n; i++)
-    result = names_heap_name (&h, ids + i * id_size, i, &out[i]);
+  else
+    result = names_heap_copy (&h, ids, n, out, block);
   names_heap_clear (&h);
   free (ids);
   if (result < 0)
     {
-      _tprof_h5_free_strings (out, n);
+      free (out);
       return -1;
     }
   *names = out;

@@ -14,6 +14,7 @@ typedef struct
   TprofProfileFile *pf;
   uint64_t          k, s, n;
   char            **names;
+  char             *names_block;      /* what names[] points into, or NULL: malloc'd each */
   void             *values[TPROF_N_COLUMNS];
   TprofError       *error;
 } ColumnsRead;
@@ -240,7 +241,8 @@ columns_read_one (ColumnsRead *cr,
   if (result == 0 && c == TPROF_COL_OP_NAME)
     {
       size_t bad = SIZE_MAX;
-      int direct = _tprof_columns_read_names (cr->pf, dset, (size_t) len, &cr->names, cr->error);
+      int direct = _tprof_columns_read_names (cr->pf, dset, (size_t) len, &cr->names, &cr->names_block,
+                                              cr->error);
 
       /* read from the file itself, or else by HDF5 */
       if (direct < 0)
@@ -413,6 +415,10 @@ columns_make_operations (ColumnsRead *cr)
   pf->cache_block = cr->k <= SIZE_MAX / 8 / (per_op + 1) ? calloc ((size_t) cr->k * per_op + 1, 8) : NULL;
   if (pf->ops == NULL || pf->cache_block == NULL)
     return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
+  /* the names move to the operations, their block with them */
+  pf->names_block = cr->names_block;
+  pf->names_in_block = cr->names_block != NULL;
+  cr->names_block = NULL;
   for (uint64_t k = 0; k < cr->k; k++)
     {
       TprofH5Operation *op = &pf->ops[k];
@@ -493,8 +499,12 @@ _tprof_columns_read (TprofProfileFile *pf,
     result = _tprof_h5_index_names (pf, error);
   for (int c = 0; c < TPROF_N_COLUMNS; c++)
     free (cr.values[c]);
-  if (cr.names != NULL)
+  /* names not moved lie in their block, or else were malloc'd each */
+  if (cr.names != NULL && !pf->names_in_block && cr.names_block == NULL)
     _tprof_h5_free_strings (cr.names, (size_t) cr.k);
+  else
+    free (cr.names);
+  free (cr.names_block);
   return result;
 }
 

@@ -174,6 +174,11 @@ struct _TprofProfileFile
   int32_t          *seg_rank;
   int64_t          *seg_offset;       /* n_segments + 1 */
   void             *cache_block;      /* every operation's per-rank cache arrays */
+  /* every operation's name, where format 3's were read in one block
+   * (tprof-columns-names.c): no name is then freed alone. The block is
+   * the file's until a load hands it to the profile (NULL then) */
+  char             *names_block;
+  bool              names_in_block;
   uint64_t          n_samples;
   bool              has_starts;
   bool              has_threads;
@@ -246,8 +251,10 @@ int _tprof_columns_read (TprofProfileFile *pf,
 /* The @n names of format 3's /operations/name (open as @dset) read
  * straight from the file (tprof-columns-names.c): the heap ids with one
  * pread(), each global heap collection they point into with one more,
- * each name copied out of it into its own malloc'd string (not checked
- * as UTF-8). 1 with *@names set, 0 when the column is not a contiguous,
+ * every name copied out of them into one malloc'd block, *@block, that
+ * (*@names)[i] points into (not checked as UTF-8; the array is the
+ * caller's to free, the names lie in the block). 1 with *@names and
+ * *@block set, 0 when the column is not a contiguous,
  * unfiltered column of variable-length strings in a file read through
  * its descriptor (HDF5 reads it then), -1 with @error naming the row
  * whose heap object is missing or damaged. */
@@ -255,6 +262,7 @@ int _tprof_columns_read_names (const TprofProfileFile *pf,
                                hid_t                   dset,
                                size_t                  n,
                                char                 ***names,
+                               char                  **block,
                                TprofError             *error);
 /* Sets the error for column @path whose checksum is not @stored. -1. */
 int _tprof_columns_crc_error (const TprofProfileFile *pf,

@@ -50,7 +50,8 @@ tprof_profile_file_free (TprofProfileFile *pf)
     {
       TprofH5Operation *op = &pf->ops[i];
 
-      free (op->name);
+      if (!pf->names_in_block)
+        free (op->name);
       free (op->link_name);
       /* borrowed arrays lie in cache_block, freed below */
       if (!op->cache.borrowed)
@@ -66,6 +67,7 @@ tprof_profile_file_free (TprofProfileFile *pf)
     }
   free (pf->ops);
   free (pf->cache_block);
+  free (pf->names_block);
   free (pf->name_slots);
   free (pf->seg_rank);
   free (pf->seg_offset);

@@ -118,6 +118,13 @@ tprof_profiled_time_load_with (const char        *path,
     }
   if (into.pt == NULL)
     tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", path);
+  /* the names' block goes with the names (pf->names_in_block stays:
+   * the names not handed over are not freed alone either) */
+  else if (pf->names_block != NULL)
+    {
+      _tprof_profiled_time_adopt_names (into.pt, pf->names_block, pf->n_ops);
+      pf->names_block = NULL;
+    }
   if (into.pt != NULL
       && (_tprof_profile_file_read_views (pf, tprof_profiled_time_take_operation, tprof_profiled_time_take_view,
                                           &into, error) < 0

@@ -23,6 +23,13 @@ TPROF_EXPORT bool _tprof_profiled_time_append (TprofProfiledTime *pt,
                                                const char        *name,
                                                TprofGatheredTime *gt);
 
+/* @block (malloc'd, taken) holds the names of the next @n operations
+ * appended to the empty @pt by the _take() functions below, which then
+ * free none of those names alone: a load's names, read as one block. */
+void _tprof_profiled_time_adopt_names (TprofProfiledTime *pt,
+                                       char              *block,
+                                       size_t             n);
+
 /* As _tprof_profiled_time_append(), @name (malloc'd) taken in every case. */
 bool _tprof_profiled_time_append_take (TprofProfiledTime *pt,
                                        char              *name,

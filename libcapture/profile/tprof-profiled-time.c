@@ -16,6 +16,10 @@ struct _TprofProfiledTime
   size_t              n_ops;
   size_t              ops_capacity;
   char              **names;
+  /* names[0 .. n_block_names) lie in names_block (a load's), not
+   * malloc'd each */
+  char               *names_block;
+  size_t              n_block_names;
   /* NULL for an operation of views not asked for yet; set atomically,
    * since accessors of a const profile make it */
   TprofGatheredTime **gts;
@@ -84,12 +88,14 @@ tprof_profiled_time_free (TprofProfiledTime *pt)
     return;
   for (size_t i = 0; i < pt->n_ops; i++)
     {
-      free (pt->names[i]);
+      if (i >= pt->n_block_names)
+        free (pt->names[i]);
       tprof_gathered_time_free (pt->gts[i]);
       if (pt->views != NULL && pt->views[i].release != NULL)
         pt->views[i].release (pt->views[i].release_data);
     }
   free (pt->names);
+  free (pt->names_block);
   free (pt->gts);
   free (pt->views);
   free (pt->slots);
@@ -220,6 +226,15 @@ _tprof_profiled_time_reserve_indexed (TprofProfiledTime *pt,
   return _tprof_profiled_time_reserve (pt, n_ops);
 }
 
+void
+_tprof_profiled_time_adopt_names (TprofProfiledTime *pt,
+                                  char              *block,
+                                  size_t             n)
+{
+  pt->names_block = block;
+  pt->n_block_names = n;
+}
+
 bool
 _tprof_profiled_time_append_take (TprofProfiledTime *pt,
                                   char              *name,
@@ -227,7 +242,8 @@ _tprof_profiled_time_append_take (TprofProfiledTime *pt,
 {
   if (!tprof_profiled_time_reserve_for (pt, pt->n_ops + 1))
     {
-      free (name);
+      if (pt->n_ops >= pt->n_block_names)
+        free (name);
       tprof_gathered_time_free (gt);
       return false;
     }
@@ -254,7 +270,8 @@ _tprof_profiled_time_append_view_take (TprofProfiledTime       *pt,
     memset (pt->views, 0, pt->n_ops * sizeof *pt->views);
   if (!room || pt->views == NULL)
     {
-      free (name);
+      if (pt->n_ops >= pt->n_block_names)
+        free (name);
       if (view->release != NULL)
         view->release (view->release_data);
       return false;
