@@ -316,6 +316,22 @@ test_names_heap (void)
   assert_refused (c, TRUE, "does not hold the name's length");
 }
 
+/* The profile at @path loads, its operations exactly @names, in order. */
+static void
+assert_loads_names (const char         *path,
+                    const char *const  *names,
+                    size_t              n)
+{
+  TprofError error = { 0 };
+  TprofProfiledTime *pt = tprof_profiled_time_load (path, &error);
+
+  g_assert_cmpstr (error.message, ==, "");
+  g_assert_cmpuint (tprof_profiled_time_len (pt), ==, n);
+  for (size_t k = 0; k < n; k++)
+    g_assert_cmpstr (tprof_profiled_time_name (pt, k), ==, names[k]);
+  tprof_profiled_time_free (pt);
+}
+
 /* A user block before HDF5's data: the heap ids' addresses count from
  * its end; the names read are those written, their checksum holds. */
 static void
@@ -323,16 +339,9 @@ test_names_userblock (void)
 {
   static const char *const names[] = { "forward", "backward", "io/checkpoint" };
   g_autofree char *path = g_build_filename (test_dir, "userblock.h5", NULL);
-  TprofError error = { 0 };
-  TprofProfiledTime *pt;
 
   h5_test_run_python ("copy_userblock.py", good_path, path, NULL);
-  pt = tprof_profiled_time_load (path, &error);
-  g_assert_cmpstr (error.message, ==, "");
-  g_assert_cmpuint (tprof_profiled_time_len (pt), ==, 3);
-  for (size_t k = 0; k < G_N_ELEMENTS (names); k++)
-    g_assert_cmpstr (tprof_profiled_time_name (pt, k), ==, names[k]);
-  tprof_profiled_time_free (pt);
+  assert_loads_names (path, names, G_N_ELEMENTS (names));
 }
 
 /* Names HDF5 stores otherwise (in chunks) it reads itself, the same. */
@@ -346,8 +355,6 @@ test_names_chunked (void)
   hsize_t dims[1] = { 3 }, chunk[1] = { 2 };
   hid_t space = H5Screate_simple (1, dims, NULL);
   hid_t dcpl = H5Pcreate (H5P_DATASET_CREATE);
-  TprofError error = { 0 };
-  TprofProfiledTime *pt;
   hid_t dset;
 
   H5Tset_size (type, H5T_VARIABLE);
@@ -361,12 +368,7 @@ test_names_chunked (void)
   H5Sclose (space);
   H5Tclose (type);
   H5Fclose (file);
-  pt = tprof_profiled_time_load (path, &error);
-  g_assert_cmpstr (error.message, ==, "");
-  g_assert_cmpuint (tprof_profiled_time_len (pt), ==, 3);
-  for (size_t k = 0; k < G_N_ELEMENTS (names); k++)
-    g_assert_cmpstr (tprof_profiled_time_name (pt, k), ==, names[k]);
-  tprof_profiled_time_free (pt);
+  assert_loads_names (path, names, G_N_ELEMENTS (names));
 }
 
 static void
