@@ -1,8 +1,8 @@
 # check_format3_refuse.py — format-3 files broken one way each with h5py: `tprof summary` and a full read (`tprof ranks --op`) exit 1, without a signal, naming the file and the member as MEMBER[INDEX].
 # Usage: check_format3_refuse.py TPROF [--load LOAD_REFUSE] [PYTHON]   (prints OK; with PYTHON, an
-# interpreter that imports tprof, tprof.ProfiledTime.load must refuse each file the same way; with
-# LOAD_REFUSE (load-refuse.c), the in-process tprof_profiled_time_load too, with the message of an
-# open then a read of every operation)
+# interpreter that imports tprof, tprof.ProfiledTime.load (the isolated reader) must refuse each
+# file the same way; with LOAD_REFUSE (load-refuse.c), the in-process tprof_profiled_time_load
+# too, with the message of an open then a read of every operation)
 # SPDX-License-Identifier: MIT
 import os
 import re
@@ -156,7 +156,8 @@ CASES = {
 }
 
 
-# the in-process reader, through the Python module: one line on stderr
+# the Python module's load (the isolated reader, as Python programs get it):
+# one line on stderr
 LOAD = """import sys, tprof
 try:
     tprof.ProfiledTime.load(sys.argv[1])
