@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "tprof-follow-samples.h"
@@ -138,11 +139,67 @@ test_ahead_cap (void)
   _tprof_follow_samples_free (samples);
 }
 
+/* The process's address space in bytes now (/proc/self/statm's first field). */
+static gsize
+address_space (void)
+{
+  g_autofree char *statm = NULL;
+
+  g_assert_true (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL));
+  return (gsize) g_ascii_strtoull (statm, NULL, 10) * (gsize) sysconf (_SC_PAGESIZE);
+}
+
+/* Without room to reserve a mapping (an address-space limit below it),
+ * the samples are kept in allocated arrays copied as they outgrow them:
+ * every sample is kept, in order, and a snapshot taken before a copy
+ * still reads what it held. */
+static void
+test_copied (void)
+{
+  if (g_test_subprocess ())
+    {
+      /* 10^7 samples reserve 200 MB; 96 MB more than used leaves room
+       * for the copies of 900 000 samples (18 MB each) but not for it */
+      gsize limit = address_space () + ((gsize) 96 << 20);
+      struct rlimit rl = { limit, limit };
+      TprofFollowSamples *samples;
+      TprofGatheredTime *before, *after;
+      void *probe;
+
+      g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
+      /* the limit holds: the store cannot have its mapping either */
+      probe = mmap (NULL, (gsize) 200 << 20, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      g_assert_true (probe == MAP_FAILED);
+      samples = _tprof_follow_samples_new (G_GUINT64_CONSTANT (10000000));
+      add_poll (samples, 0, 0, 0, 1000);
+      before = _tprof_follow_samples_dup (samples, 0);
+      add_poll (samples, 0, 0, 1000, POLL - 1000);
+      add_poll (samples, 0, 0, POLL, 2 * POLL);
+      after = _tprof_follow_samples_dup (samples, 0);
+      check_kept (before, 1000);
+      check_kept (after, 3 * POLL);
+      tprof_gathered_time_free (before);
+      tprof_gathered_time_free (after);
+      _tprof_follow_samples_free (samples);
+      g_print ("COPIED\n");
+      return;
+    }
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  /* their runtimes reserve terabytes of shadow memory: no limit fits */
+  g_test_skip ("an address-space limit cannot be set under a sanitizer");
+  return;
+#endif
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  g_test_trap_assert_stdout ("*COPIED*");
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/follow-samples/ahead", test_ahead);
   g_test_add_func ("/follow-samples/ahead-cap", test_ahead_cap);
+  g_test_add_func ("/follow-samples/copied", test_copied);
   return g_test_run ();
 }
