@@ -10,6 +10,13 @@ void _tprof_insertion_sort (double *values,
                             size_t  lo,
                             size_t  hi);
 
+/* Writes @values[0..@n), @n <= TPROF_SORT_FEW, ascending into @sorted
+ * (finite values or infinities): a fixed network, branch-free. */
+#define TPROF_SORT_FEW 8
+void _tprof_sort_few (const double *values,
+                      size_t        n,
+                      double       *sorted);
+
 /* Reorders @values[0..@n) so that @values[@k] holds what a full ascending
  * sort would put there, with nothing larger before it and nothing smaller
  * after it. O(@n) expected and at worst. Requires @k < @n. */

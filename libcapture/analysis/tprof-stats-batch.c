@@ -46,7 +46,8 @@ batch_min_max (const double *x,
 }
 
 /* median, p95 and p99 of @n > 0 values into @q: a small operation's
- * from a sorted copy on the stack, read in place. */
+ * from a sorted copy on the stack, read in place (up to TPROF_SORT_FEW
+ * values sorted by a network, a few more by insertion). */
 static bool
 batch_quantiles (const double *x,
                  size_t        n,
@@ -57,8 +58,13 @@ batch_quantiles (const double *x,
 
   if (n > BATCH_SMALL)
     return _tprof_quantiles_of (x, n, qs, TPROF_SUMMARY_N_QUANTILES, q);
-  memcpy (sorted, x, n * sizeof *sorted);
-  _tprof_insertion_sort (sorted, 0, n - 1);
+  if (n <= TPROF_SORT_FEW)
+    _tprof_sort_few (x, n, sorted);
+  else
+    {
+      memcpy (sorted, x, n * sizeof *sorted);
+      _tprof_insertion_sort (sorted, 0, n - 1);
+    }
   _tprof_sorted_quantiles (sorted, n, qs, TPROF_SUMMARY_N_QUANTILES, q);
   return true;
 }
