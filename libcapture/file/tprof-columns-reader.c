@@ -42,9 +42,13 @@ columns_open (ColumnsRead *cr,
   H5T_class_t klass;
 
   *len = 0;
-  /* opened at once, as it is in a sound file; only a failure looks for
-   * the links, to tell a missing column from a broken one */
-  dset = H5Dopen2 (cr->pf->file, info->path, H5P_DEFAULT);
+  /* as the heaps' check opened it, else opened at once, as it is in a
+   * sound file; only a failure looks for the links, to tell a missing
+   * column from a broken one */
+  dset = cr->pf->opened_columns[c];
+  cr->pf->opened_columns[c] = 0;
+  if (dset <= 0)
+    dset = H5Dopen2 (cr->pf->file, info->path, H5P_DEFAULT);
   if (dset < 0 && (H5Lexists (cr->pf->file, info->group, H5P_DEFAULT) <= 0
                    || H5Lexists (cr->pf->file, info->path, H5P_DEFAULT) <= 0))
     return info->required ? BAD (cr, "%s: %s: missing", cr->pf->path, info->path) : 0;
@@ -553,8 +557,20 @@ columns_open_sample (TprofProfileFile *pf,
 }
 
 void
+_tprof_columns_close_opened (TprofProfileFile *pf)
+{
+  for (size_t c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      if (pf->opened_columns[c] > 0)
+        _tprof_h5_close (pf->opened_columns[c]);
+      pf->opened_columns[c] = 0;
+    }
+}
+
+void
 _tprof_columns_close (TprofProfileFile *pf)
 {
+  _tprof_columns_close_opened (pf);
   for (size_t i = 0; i < TPROF_N_SAMPLE_DSETS; i++)
     {
       if (pf->sample_dset[i] > 0)

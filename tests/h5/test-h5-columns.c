@@ -198,6 +198,8 @@ test_good (void)
   tprof_gathered_time_free (gt);
   tprof_profile_file_close (pf);
   tprof_profiled_time_free (pt);
+  /* the columns the heaps' check opened for the reader are all closed */
+  h5_test_assert_no_open_objects ();
 }
 
 static void
