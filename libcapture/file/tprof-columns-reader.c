@@ -181,8 +181,28 @@ columns_check_stored (ColumnsRead *cr,
   return 0;
 }
 
+/* The bytes of the names read into one block, where each lies right
+ * after the previous one's zero (no name holds a zero of its own): what
+ * the checksum covers, end to end. 0 where they do not so lie. */
+static size_t
+columns_names_span (const ColumnsRead *cr)
+{
+  const char *p = cr->names_block;
+
+  if (p == NULL)
+    return 0;
+  for (uint64_t k = 0; k < cr->k; k++)
+    {
+      if (cr->names[k] != p)
+        return 0;
+      p += strlen (p) + 1;
+    }
+  return (size_t) (p - cr->names_block);
+}
+
 /* The names: each one's bytes and a zero, as the checksum covers them,
- * summed name by name (no copy of them end to end). */
+ * summed at once where they lie end to end in their block, else name by
+ * name. */
 static int
 columns_check_names_crc (ColumnsRead *cr,
                          hid_t        dset)
@@ -190,11 +210,15 @@ columns_check_names_crc (ColumnsRead *cr,
   const char *path = _tprof_columns[TPROF_COL_OP_NAME].path;
   uint32_t stored = 0, computed = 0;
   int has = columns_stored_crc (cr->pf, dset, path, &stored, cr->error);
+  size_t span;
 
   if (has <= 0)
     return has;
-  for (uint64_t k = 0; k < cr->k; k++)
-    computed = _tprof_crc32c (computed, cr->names[k], strlen (cr->names[k]) + 1);
+  if ((span = columns_names_span (cr)) > 0)
+    computed = _tprof_crc32c (0, cr->names_block, span);
+  else
+    for (uint64_t k = 0; k < cr->k; k++)
+      computed = _tprof_crc32c (computed, cr->names[k], strlen (cr->names[k]) + 1);
   if (computed != stored)
     return _tprof_columns_crc_error (cr->pf, path, stored, computed, cr->error);
   return 0;

@@ -296,6 +296,8 @@ test_names_heap (void)
   g_autofree char *b = copy_good ("name-no-collection.h5");
   g_autofree char *c = copy_good ("name-wrong-length.h5");
   g_autofree char *d = copy_good ("name-letter.h5");
+  g_autofree char *e = copy_good ("name-zero.h5");
+  g_autofree char *computed = NULL;
   const guint8 index[4] = { 0xe7, 0x03, 0, 0 }, addr[8] = { 8 }, length[4] = { 3 };
   TprofError error = { 0 };
   TprofProfileFile *pf = tprof_profile_file_open (good_path, &error);
@@ -314,6 +316,11 @@ test_names_heap (void)
    * checksum of the names sees it */
   patch_name_letter (d, "backward", 'B');
   assert_refused (d, TRUE, "operations/name: checksum mismatch");
+  /* a zero inside a name: the name ends there, and the checksum is of
+   * the names so read, each with its zero, not of the bytes end to end */
+  patch_name_letter (e, "kward", '\0');
+  computed = g_strdup_printf ("computed %08x)", _tprof_crc32c (0, "forward\0bac\0io/checkpoint", 26));
+  assert_refused (e, TRUE, computed);
   assert_refused (c, TRUE, "operations/name[0]: cannot be read: object");
   assert_refused (c, TRUE, "does not hold the name's length");
 }
