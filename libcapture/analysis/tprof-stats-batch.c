@@ -12,6 +12,8 @@
  * functions (threads, sampled selection), whose set-up they amortize. */
 #define BATCH_SMALL 64
 
+_Static_assert (TPROF_SUMMARY_N_QUANTILES <= TPROF_QUANTILE_SPOTS_MAX, "the summary's quantiles fit the spots");
+
 /* numpy's sum: one buffer needs neither threads nor a buffer table. */
 static double
 batch_sum (const double *x,
@@ -47,11 +49,13 @@ batch_min_max (const double *x,
 
 /* median, p95 and p99 of @n > 0 values into @q: a small operation's
  * from a sorted copy on the stack, read in place (up to TPROF_SORT_FEW
- * values sorted by a network, a few more by insertion). */
+ * values sorted by a network, a few more by insertion) where @spots,
+ * worked out again only when @n changes, says. */
 static bool
-batch_quantiles (const double *x,
-                 size_t        n,
-                 double       *q)
+batch_quantiles (const double       *x,
+                 size_t              n,
+                 TprofQuantileSpots *spots,
+                 double             *q)
 {
   const double *qs = _tprof_summary_percentiles;
   double sorted[BATCH_SMALL];
@@ -65,7 +69,9 @@ batch_quantiles (const double *x,
       memcpy (sorted, x, n * sizeof *sorted);
       _tprof_insertion_sort (sorted, 0, n - 1);
     }
-  _tprof_sorted_quantiles (sorted, n, qs, TPROF_SUMMARY_N_QUANTILES, q);
+  if (spots->n != n)
+    _tprof_quantile_spots (spots, n, qs, TPROF_SUMMARY_N_QUANTILES);
+  _tprof_sorted_quantiles_at (sorted, spots, q);
   return true;
 }
 
@@ -88,6 +94,8 @@ _tprof_batch_summarize (const double      *times,
                         size_t             n_ops,
                         TprofBatchSummary *out)
 {
+  TprofQuantileSpots spots = { .n = 0 };
+
   for (size_t k = 0; k < n_ops; k++)
     {
       const double *x = times + rows[k];
@@ -102,7 +110,7 @@ _tprof_batch_summarize (const double      *times,
       s->mean = s->sum / (double) n;
       s->std = batch_std (x, n, s->mean);
       batch_min_max (x, n, &s->min, &s->max);
-      if (!batch_quantiles (x, n, q))
+      if (!batch_quantiles (x, n, &spots, q))
         return false;
       s->median = q[0];
       s->p95 = q[1];
