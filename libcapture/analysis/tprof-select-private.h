@@ -10,6 +10,13 @@ void _tprof_insertion_sort (double *values,
                             size_t  lo,
                             size_t  hi);
 
+/* Writes @values[0..@n), @n <= TPROF_SORT_FEW, ascending into @sorted
+ * (finite values or infinities): a fixed network, branch-free. */
+#define TPROF_SORT_FEW 8
+void _tprof_sort_few (const double *values,
+                      size_t        n,
+                      double       *sorted);
+
 /* Reorders @values[0..@n) so that @values[@k] holds what a full ascending
  * sort would put there, with nothing larger before it and nothing smaller
  * after it. O(@n) expected and at worst. Requires @k < @n. */
@@ -38,14 +45,34 @@ void _tprof_select_ranks (double       *values,
 double _tprof_sorted_median (const double *sorted,
                              size_t        n);
 
-/* numpy's 'linear' quantiles @qs of the @n ascending values @sorted,
- * interpolated as below, reading them in place: no order statistics to
- * list first (NaN for an invalid quantile or no values). */
-void _tprof_sorted_quantiles (const double *sorted,
-                              size_t        n,
-                              const double *qs,
-                              size_t        n_qs,
-                              double       *out);
+/* Where numpy's 'linear' quantiles @qs of @n values lie in a sorted copy
+ * (at most TPROF_QUANTILE_SPOTS_MAX of them): worked out once for every
+ * run of @n values, then read in place by _tprof_sorted_quantiles_at(). */
+#define TPROF_QUANTILE_SPOTS_MAX 4
+typedef enum
+{
+  TPROF_SPOT_NONE,      /* no such quantile (no values, @q outside [0, 1]): NaN */
+  TPROF_SPOT_AT,        /* the value at below */
+  TPROF_SPOT_BETWEEN,   /* between below and below + 1, at gamma */
+} TprofSpotKind;
+typedef struct
+{
+  size_t        n;
+  size_t        n_qs;
+  size_t        below[TPROF_QUANTILE_SPOTS_MAX];
+  double        gamma[TPROF_QUANTILE_SPOTS_MAX];
+  unsigned char kind[TPROF_QUANTILE_SPOTS_MAX];
+} TprofQuantileSpots;
+void _tprof_quantile_spots (TprofQuantileSpots *spots,
+                            size_t              n,
+                            const double       *qs,
+                            size_t              n_qs);
+
+/* numpy's 'linear' quantiles of the @spots->n ascending values @sorted,
+ * interpolated as below, read in place where @spots says. */
+void _tprof_sorted_quantiles_at (const double             *sorted,
+                                 const TprofQuantileSpots *spots,
+                                 double                   *out);
 
 /* numpy's 'linear' interpolation of the quantiles @qs of @n values from the
  * order statistics _tprof_quantile_ranks() listed and their values. */

@@ -385,24 +385,40 @@ _tprof_quantiles_interpolate (size_t        n,
 }
 
 void
-_tprof_sorted_quantiles (const double *sorted,
-                         size_t        n,
-                         const double *qs,
-                         size_t        n_qs,
-                         double       *out)
+_tprof_quantile_spots (TprofQuantileSpots *spots,
+                       size_t              n,
+                       const double       *qs,
+                       size_t              n_qs)
 {
+  spots->n = n;
+  spots->n_qs = n_qs;
   for (size_t i = 0; i < n_qs; i++)
     {
-      size_t below;
-      double gamma = 0;
-      bool top;
+      bool top = false;
 
-      if (!quantile_position (n, qs[i], &below, &gamma, &top))
+      spots->gamma[i] = 0;
+      if (!quantile_position (n, qs[i], &spots->below[i], &spots->gamma[i], &top))
+        spots->kind[i] = TPROF_SPOT_NONE;
+      else
+        spots->kind[i] = top ? TPROF_SPOT_AT : TPROF_SPOT_BETWEEN;
+    }
+}
+
+void
+_tprof_sorted_quantiles_at (const double             *sorted,
+                            const TprofQuantileSpots *spots,
+                            double                   *out)
+{
+  for (size_t i = 0; i < spots->n_qs; i++)
+    {
+      size_t below = spots->below[i];
+
+      if (spots->kind[i] == TPROF_SPOT_NONE)
         out[i] = NAN;
-      else if (top)
+      else if (spots->kind[i] == TPROF_SPOT_AT)
         out[i] = sorted[below];
       else
-        out[i] = numpy_lerp (sorted[below], sorted[below + 1], gamma);
+        out[i] = numpy_lerp (sorted[below], sorted[below + 1], spots->gamma[i]);
     }
 }
 

@@ -12,6 +12,8 @@
  * functions (threads, sampled selection), whose set-up they amortize. */
 #define BATCH_SMALL 64
 
+_Static_assert (TPROF_SUMMARY_N_QUANTILES <= TPROF_QUANTILE_SPOTS_MAX, "the summary's quantiles fit the spots");
+
 /* numpy's sum: one buffer needs neither threads nor a buffer table. */
 static double
 batch_sum (const double *x,
@@ -45,21 +47,43 @@ batch_min_max (const double *x,
   *max = hi;
 }
 
-/* median, p95 and p99 of @n > 0 values into @q: a small operation's
- * from a sorted copy on the stack, read in place. */
+/* Extremes, median, p95 and p99 of @n > 0 values into @s: a small
+ * operation's from a sorted copy on the stack, read in place (up to
+ * TPROF_SORT_FEW values sorted by a network, a few more by insertion)
+ * where @spots, worked out again only when @n changes, says. */
 static bool
-batch_quantiles (const double *x,
-                 size_t        n,
-                 double       *q)
+batch_order_figures (const double       *x,
+                     size_t              n,
+                     TprofQuantileSpots *spots,
+                     TprofBatchSummary  *s)
 {
   const double *qs = _tprof_summary_percentiles;
-  double sorted[BATCH_SMALL];
+  double sorted[BATCH_SMALL], q[TPROF_SUMMARY_N_QUANTILES];
 
   if (n > BATCH_SMALL)
-    return _tprof_quantiles_of (x, n, qs, TPROF_SUMMARY_N_QUANTILES, q);
-  memcpy (sorted, x, n * sizeof *sorted);
-  _tprof_insertion_sort (sorted, 0, n - 1);
-  _tprof_sorted_quantiles (sorted, n, qs, TPROF_SUMMARY_N_QUANTILES, q);
+    {
+      batch_min_max (x, n, &s->min, &s->max);
+      if (!_tprof_quantiles_of (x, n, qs, TPROF_SUMMARY_N_QUANTILES, q))
+        return false;
+    }
+  else
+    {
+      if (n <= TPROF_SORT_FEW)
+        _tprof_sort_few (x, n, sorted);
+      else
+        {
+          memcpy (sorted, x, n * sizeof *sorted);
+          _tprof_insertion_sort (sorted, 0, n - 1);
+        }
+      s->min = sorted[0];
+      s->max = sorted[n - 1];
+      if (spots->n != n)
+        _tprof_quantile_spots (spots, n, qs, TPROF_SUMMARY_N_QUANTILES);
+      _tprof_sorted_quantiles_at (sorted, spots, q);
+    }
+  s->median = q[0];
+  s->p95 = q[1];
+  s->p99 = q[2];
   return true;
 }
 
@@ -82,12 +106,13 @@ _tprof_batch_summarize (const double      *times,
                         size_t             n_ops,
                         TprofBatchSummary *out)
 {
+  TprofQuantileSpots spots = { .n = 0 };
+
   for (size_t k = 0; k < n_ops; k++)
     {
       const double *x = times + rows[k];
       size_t n = (size_t) (rows[k + 1] - rows[k]);
       TprofBatchSummary *s = &out[k];
-      double q[TPROF_SUMMARY_N_QUANTILES];
 
       *s = (TprofBatchSummary) { n, 0.0, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
       if (n == 0)
@@ -95,12 +120,8 @@ _tprof_batch_summarize (const double      *times,
       s->sum = batch_sum (x, n);
       s->mean = s->sum / (double) n;
       s->std = batch_std (x, n, s->mean);
-      batch_min_max (x, n, &s->min, &s->max);
-      if (!batch_quantiles (x, n, q))
+      if (!batch_order_figures (x, n, &spots, s))
         return false;
-      s->median = q[0];
-      s->p95 = q[1];
-      s->p99 = q[2];
     }
   return true;
 }

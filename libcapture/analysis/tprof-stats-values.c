@@ -156,6 +156,9 @@ _tprof_values_sum_buffers (const double       *x,
 {
   double total = 0.0;
 
+  /* a few values, nothing asked but the sum: numpy's one leaf at once */
+  if (n <= PAIRWISE_BLOCK && buffer_sums == NULL && visit == NULL)
+    return total + pairwise_block (x, n);
   for (size_t start = 0, b = 0; start < n; start += TPROF_NUMPY_BUFFER, b++)
     {
       size_t length = n - start < TPROF_NUMPY_BUFFER ? n - start : TPROF_NUMPY_BUFFER;
@@ -178,6 +181,8 @@ squares_sum_buffers (const double *x,
 {
   double total = 0.0;
 
+  if (n <= PAIRWISE_BLOCK && buffer_sums == NULL)
+    return total + pairwise_block_squares (x, n, mean);
   for (size_t start = 0, b = 0; start < n; start += TPROF_NUMPY_BUFFER, b++)
     {
       size_t length = n - start < TPROF_NUMPY_BUFFER ? n - start : TPROF_NUMPY_BUFFER;

@@ -42,9 +42,13 @@ columns_open (ColumnsRead *cr,
   H5T_class_t klass;
 
   *len = 0;
-  /* opened at once, as it is in a sound file; only a failure looks for
-   * the links, to tell a missing column from a broken one */
-  dset = H5Dopen2 (cr->pf->file, info->path, H5P_DEFAULT);
+  /* as the heaps' check opened it, else opened at once, as it is in a
+   * sound file; only a failure looks for the links, to tell a missing
+   * column from a broken one */
+  dset = cr->pf->opened_columns[c];
+  cr->pf->opened_columns[c] = 0;
+  if (dset <= 0)
+    dset = H5Dopen2 (cr->pf->file, info->path, H5P_DEFAULT);
   if (dset < 0 && (H5Lexists (cr->pf->file, info->group, H5P_DEFAULT) <= 0
                    || H5Lexists (cr->pf->file, info->path, H5P_DEFAULT) <= 0))
     return info->required ? BAD (cr, "%s: %s: missing", cr->pf->path, info->path) : 0;
@@ -177,8 +181,28 @@ columns_check_stored (ColumnsRead *cr,
   return 0;
 }
 
+/* The bytes of the names read into one block, where each lies right
+ * after the previous one's zero (no name holds a zero of its own): what
+ * the checksum covers, end to end. 0 where they do not so lie. */
+static size_t
+columns_names_span (const ColumnsRead *cr)
+{
+  const char *p = cr->names_block;
+
+  if (p == NULL)
+    return 0;
+  for (uint64_t k = 0; k < cr->k; k++)
+    {
+      if (cr->names[k] != p)
+        return 0;
+      p += strlen (p) + 1;
+    }
+  return (size_t) (p - cr->names_block);
+}
+
 /* The names: each one's bytes and a zero, as the checksum covers them,
- * summed name by name (no copy of them end to end). */
+ * summed at once where they lie end to end in their block, else name by
+ * name. */
 static int
 columns_check_names_crc (ColumnsRead *cr,
                          hid_t        dset)
@@ -186,11 +210,15 @@ columns_check_names_crc (ColumnsRead *cr,
   const char *path = _tprof_columns[TPROF_COL_OP_NAME].path;
   uint32_t stored = 0, computed = 0;
   int has = columns_stored_crc (cr->pf, dset, path, &stored, cr->error);
+  size_t span;
 
   if (has <= 0)
     return has;
-  for (uint64_t k = 0; k < cr->k; k++)
-    computed = _tprof_crc32c (computed, cr->names[k], strlen (cr->names[k]) + 1);
+  if ((span = columns_names_span (cr)) > 0)
+    computed = _tprof_crc32c (0, cr->names_block, span);
+  else
+    for (uint64_t k = 0; k < cr->k; k++)
+      computed = _tprof_crc32c (computed, cr->names[k], strlen (cr->names[k]) + 1);
   if (computed != stored)
     return _tprof_columns_crc_error (cr->pf, path, stored, computed, cr->error);
   return 0;
@@ -553,8 +581,20 @@ columns_open_sample (TprofProfileFile *pf,
 }
 
 void
+_tprof_columns_close_opened (TprofProfileFile *pf)
+{
+  for (size_t c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      if (pf->opened_columns[c] > 0)
+        _tprof_h5_close (pf->opened_columns[c]);
+      pf->opened_columns[c] = 0;
+    }
+}
+
+void
 _tprof_columns_close (TprofProfileFile *pf)
 {
+  _tprof_columns_close_opened (pf);
   for (size_t i = 0; i < TPROF_N_SAMPLE_DSETS; i++)
     {
       if (pf->sample_dset[i] > 0)

@@ -81,6 +81,28 @@ tprof_h5_check_collection_at (int       fd,
   return problem;
 }
 
+/* The first collection signature in @block[0..@size), or NULL: memchr's
+ * vector scan for its first byte, the rest compared where that occurs
+ * (a fifth of memmem's instructions over a file's tables). */
+static const unsigned char *
+tprof_h5_find_signature (const unsigned char *block,
+                         size_t               size)
+{
+  enum { LEN = TPROF_H5_HEAP_SIGNATURE_SIZE };
+  const unsigned char *p = block;
+
+  while (size - (size_t) (p - block) >= LEN)
+    {
+      p = memchr (p, TPROF_H5_HEAP_SIGNATURE[0], size - (size_t) (p - block) - (LEN - 1));
+      if (p == NULL)
+        return NULL;
+      if (memcmp (p, TPROF_H5_HEAP_SIGNATURE, LEN) == 0)
+        return p;
+      p++;
+    }
+  return NULL;
+}
+
 /* Byte ranges of the file holding sample data, which cannot hold a global
  * heap and need not be scanned for one. */
 typedef struct
@@ -98,23 +120,16 @@ typedef struct
   uint64_t      file_size;
 } TprofH5RawData;
 
+/* Notes the bytes dataset @dset stores, where plausible: a wrong range
+ * would hide a heap from the scan. */
 static void
-tprof_h5_raw_data_add (TprofH5RawData *raw,
-                       hid_t           group,
-                       const char     *dset_name)
+tprof_h5_raw_data_note (TprofH5RawData *raw,
+                        hid_t           dset)
 {
-  hid_t dset;
-  haddr_t offset;
-  hsize_t size;
+  haddr_t offset = H5Dget_offset (dset);
+  hsize_t size = H5Dget_storage_size (dset);
 
-  if (H5Lexists (group, dset_name, H5P_DEFAULT) <= 0 ||
-      (dset = H5Dopen2 (group, dset_name, H5P_DEFAULT)) < 0)
-    return;
-  offset = H5Dget_offset (dset);
-  size = H5Dget_storage_size (dset);
-  _tprof_h5_close (dset);
-  /* Only plausible ranges: a wrong one would hide a heap from the scan.
-   * The offset already counts the user block, which holds no data. */
+  /* the offset already counts the user block, which holds no data */
   if (offset == HADDR_UNDEF || size == 0 || offset < raw->base || offset > raw->file_size ||
       size > raw->file_size - offset)
     return;
@@ -130,6 +145,20 @@ tprof_h5_raw_data_add (TprofH5RawData *raw,
       raw->capacity = capacity;
     }
   raw->ranges[raw->n++] = (TprofH5Range) { offset, offset + size };
+}
+
+static void
+tprof_h5_raw_data_add (TprofH5RawData *raw,
+                       hid_t           group,
+                       const char     *dset_name)
+{
+  hid_t dset;
+
+  if (H5Lexists (group, dset_name, H5P_DEFAULT) <= 0 ||
+      (dset = H5Dopen2 (group, dset_name, H5P_DEFAULT)) < 0)
+    return;
+  tprof_h5_raw_data_note (raw, dset);
+  _tprof_h5_close (dset);
 }
 
 static herr_t
@@ -166,7 +195,8 @@ tprof_h5_range_compare (const void *a,
  * the operations hold more than that each on average. */
 static void
 tprof_h5_raw_data_find (TprofH5RawData *raw,
-                        hid_t           file)
+                        hid_t           file,
+                        hid_t          *opened)
 {
   hid_t fcpl = H5Fget_create_plist (file);
   hsize_t userblock = 0;
@@ -176,15 +206,20 @@ tprof_h5_raw_data_find (TprofH5RawData *raw,
   if (fcpl >= 0 && H5Pget_userblock (fcpl, &userblock) >= 0)
     raw->base = userblock;
   _tprof_h5_close (fcpl);
-  /* format 3: a few numeric columns, whatever the number of operations */
+  /* format 3: a few numeric columns, whatever the number of operations,
+   * each opened at once (a missing one fails quietly), left in @opened */
   for (int c = 0; c < TPROF_N_COLUMNS; c++)
-    if (_tprof_columns[c].type != TPROF_COLTYPE_STRING && H5Lexists (file, _tprof_columns[c].group, H5P_DEFAULT) > 0)
+    if (_tprof_columns[c].type != TPROF_COLTYPE_STRING)
       {
-        hid_t group = H5Gopen2 (file, _tprof_columns[c].group, H5P_DEFAULT);
+        hid_t dset = H5Dopen2 (file, _tprof_columns[c].path, H5P_DEFAULT);
 
-        if (group >= 0)
-          tprof_h5_raw_data_add (raw, group, _tprof_columns[c].name);
-        _tprof_h5_close (group);
+        if (dset < 0)
+          continue;
+        tprof_h5_raw_data_note (raw, dset);
+        if (opened != NULL)
+          opened[c] = dset;
+        else
+          _tprof_h5_close (dset);
       }
   if (H5Lexists (file, "timings", H5P_DEFAULT) <= 0 ||
       (timings = H5Gopen2 (file, "timings", H5P_DEFAULT)) < 0)
@@ -199,6 +234,7 @@ tprof_h5_raw_data_find (TprofH5RawData *raw,
 int
 _tprof_h5_check_global_heaps (const char *path,
                               hid_t       file,
+                              hid_t      *opened,
                               TprofError *error)
 {
   int fd = open (path, O_RDONLY | O_CLOEXEC);
@@ -206,7 +242,7 @@ _tprof_h5_check_global_heaps (const char *path,
 
   if (fd < 0)
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: %s", path, strerror (errno));
-  result = _tprof_h5_scan_global_heaps (path, fd, file, NULL, error);
+  result = _tprof_h5_scan_global_heaps (path, fd, file, opened, NULL, error);
   close (fd);
   return result;
 }
@@ -217,6 +253,7 @@ int
 _tprof_h5_scan_global_heaps (const char         *path,
                              int                 fd,
                              hid_t               file,
+                             hid_t              *opened,
                              const volatile int *stop,
                              TprofError         *error)
 {
@@ -238,7 +275,7 @@ _tprof_h5_scan_global_heaps (const char         *path,
   raw.file_size = (uint64_t) st.st_size;
   lengths = tprof_h5_size_of_lengths (fd, raw.file_size);
   if (file >= 0)
-    tprof_h5_raw_data_find (&raw, file);
+    tprof_h5_raw_data_find (&raw, file, opened);
 
   while (offset + TPROF_H5_HEAP_SIGNATURE_SIZE <= raw.file_size && (stop == NULL || !*stop))
     {
@@ -268,8 +305,7 @@ _tprof_h5_scan_global_heaps (const char         *path,
                                     errno != 0 ? strerror (errno) : "unexpected end of file");
           break;
         }
-      hit = want >= TPROF_H5_HEAP_SIGNATURE_SIZE
-            ? memmem (block, want, TPROF_H5_HEAP_SIGNATURE, TPROF_H5_HEAP_SIGNATURE_SIZE) : NULL;
+      hit = tprof_h5_find_signature (block, want);
       if (hit == NULL || offset + (uint64_t) (hit - block) >= limit)
         {
           if (offset + want >= raw.file_size)

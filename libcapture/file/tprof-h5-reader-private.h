@@ -185,6 +185,10 @@ struct _TprofProfileFile
   /* samples/times, starts and threads, open from their first read to
    * the close (tprof-columns-reader.c), 0 until then or where absent */
   hid_t             sample_dset[TPROF_N_SAMPLE_DSETS];
+  /* format 3's numeric columns as the open's check of the global heaps
+   * opened them (to skip their bytes), taken by the columns' reader
+   * instead of opening each again; 0 where none is left */
+  hid_t             opened_columns[TPROF_N_COLUMNS];
   /* opened to be loaded whole (_tprof_profile_file_open_for_load): format
    * 3's caches are checked in the pass that checks each operation's
    * samples against its cache (tprof-columns-check.c), not at open, and
@@ -198,9 +202,12 @@ struct _TprofProfileFile
 /* HDF5 1.10 trusts the sizes inside the global heap collections that hold
  * variable-length strings: damaged ones make it loop forever or copy out of
  * bounds. Checks every collection of @path (open as @file) before HDF5 reads
- * any. Returns 0, or -1 with @error set. */
+ * any. Format 3's numeric columns, opened to skip their data, are left
+ * open in @opened (TPROF_N_COLUMNS ids, 0 where not opened; NULL: closed)
+ * for the caller to read. Returns 0, or -1 with @error set. */
 int _tprof_h5_check_global_heaps (const char *path,
                                   hid_t       file,
+                                  hid_t      *opened,
                                   TprofError *error);
 /* The same on the open descriptor @fd of @path. Where @file is -1 (no
  * HDF5 call at all: safe beside HDF5 in another thread) the whole file is
@@ -209,6 +216,7 @@ int _tprof_h5_check_global_heaps (const char *path,
 int _tprof_h5_scan_global_heaps (const char         *path,
                                  int                 fd,
                                  hid_t               file,
+                                 hid_t              *opened,
                                  const volatile int *stop,
                                  TprofError         *error);
 
@@ -316,8 +324,11 @@ int _tprof_profile_file_read_views (TprofProfileFile         *pf,
  * Nothing else may be asked of the file but its metadata. */
 TprofProfileFile *_tprof_profile_file_open_for_load (const char *path,
                                                      TprofError *error);
-/* Closes the sample columns the reads left open: before the file. */
+/* Closes the sample columns the reads left open, and any column the
+ * heaps' check opened that the open did not read: before the file. */
 void _tprof_columns_close (TprofProfileFile *pf);
+/* Closes the columns the heaps' check opened that are left. */
+void _tprof_columns_close_opened (TprofProfileFile *pf);
 /* The segment of rank @r in operation @op, or -1. */
 int64_t _tprof_columns_segment_of (const TprofProfileFile *pf,
                                    const TprofH5Operation *op,

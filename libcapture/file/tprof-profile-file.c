@@ -169,12 +169,15 @@ tprof_profile_file_read_metadata (TprofProfileFile *pf,
   pf->fd = _tprof_h5_file_descriptor (pf->file);
 
   /* after H5Fopen, whose check of a truncated file says it best */
-  if ((tprof_profile_file_heap_check && _tprof_h5_check_global_heaps (pf->path, pf->file, error) < 0)
+  if ((tprof_profile_file_heap_check && _tprof_h5_check_global_heaps (pf->path, pf->file, pf->opened_columns,
+                                                                      error) < 0)
       || _tprof_h5_read_root (pf, error) < 0
       || (pf->format_version >= 3 ? _tprof_columns_read (pf, error) : _tprof_h5_read_operations (pf, error)) < 0
       || _tprof_h5_read_hostnames (pf, error) < 0
       || _tprof_h5_read_clock_offsets (pf, error) < 0)
     return -1;
+  /* none left but in a file of another format that has such columns */
+  _tprof_columns_close_opened (pf);
   return 0;
 }
 

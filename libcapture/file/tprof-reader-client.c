@@ -229,7 +229,7 @@ heap_scan_run (void *data)
   HeapScan *scan = data;
 
   /* no HDF5 call in this thread: the whole file is read */
-  if (_tprof_h5_scan_global_heaps (scan->path, scan->fd, -1, &scan->stop, &scan->error) < 0
+  if (_tprof_h5_scan_global_heaps (scan->path, scan->fd, -1, NULL, &scan->stop, &scan->error) < 0
       && scan->error.code == TPROF_ERROR_FORMAT)
     scan->found = 1;
   return NULL;

@@ -1,4 +1,4 @@
-/* test-select.c — the private selection code (in place and sampled, built into this test) against a full sort. */
+/* test-select.c — the private selection code (in place and sampled, built into this test) and the small sorting network against a full sort. */
 /* SPDX-License-Identifier: MIT */
 
 #include <glib.h>
@@ -278,6 +278,72 @@ test_sampled_fallback (void)
     g_assert_true (same_double (sampled[i], copied[i]));
 }
 
+/* @values[0..@n) through the network against qsort, bit for bit; the
+ * input untouched and nothing written past @n. */
+static void
+check_sort_few (const double *values, gsize n)
+{
+  double expected[TPROF_SORT_FEW], input[TPROF_SORT_FEW], got[TPROF_SORT_FEW + 1];
+
+  memcpy (input, values, n * sizeof *input);
+  memcpy (expected, values, n * sizeof *expected);
+  if (n > 0)
+    qsort (expected, n, sizeof *expected, (int (*) (const void *, const void *)) compare_doubles);
+  got[n] = -1.0;
+  _tprof_sort_few (values, n, got);
+  g_assert_cmpfloat (got[n], ==, -1.0);
+  g_assert_cmpmem (values, n * sizeof *values, input, n * sizeof *input);
+  g_assert_cmpmem (got, n * sizeof *got, expected, n * sizeof *expected);
+}
+
+/* Every size up to eight: every input of 0s and 1s (a network that sorts
+ * those sorts everything), every order of n distinct values, random
+ * values with ties and infinities. */
+static void
+test_sort_few (void)
+{
+  for (gsize n = 0; n <= TPROF_SORT_FEW; n++)
+    {
+      double values[TPROF_SORT_FEW] = { 0 };
+      gsize perm[TPROF_SORT_FEW];
+
+      for (guint bits = 0; bits < (1u << n); bits++)
+        {
+          for (gsize i = 0; i < n; i++)
+            values[i] = (bits >> i) & 1;
+          check_sort_few (values, n);
+        }
+      /* permutations in lexicographic order */
+      for (gsize i = 0; i < n; i++)
+        perm[i] = i;
+      for (;;)
+        {
+          gssize i = (gssize) n - 2, j = (gssize) n - 1;
+
+          for (gsize k = 0; k < n; k++)
+            values[k] = (double) perm[k] * 0.25 - 1.0;
+          check_sort_few (values, n);
+          while (i >= 0 && perm[i] > perm[i + 1])
+            i--;
+          if (i < 0)
+            break;
+          while (perm[j] < perm[i])
+            j--;
+          gsize t = perm[i];
+          perm[i] = perm[j];
+          perm[j] = t;
+          for (gsize a = (gsize) i + 1, b = n - 1; a < b; a++, b--)
+            t = perm[a], perm[a] = perm[b], perm[b] = t;
+        }
+      for (int round = 0; round < 200; round++)
+        {
+          for (gsize i = 0; i < n; i++)
+            values[i] = g_test_rand_int_range (0, 4) == 0 ? INFINITY : (double) g_test_rand_int_range (0, 3) * 1e-3;
+          check_sort_few (values, n);
+        }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -289,6 +355,7 @@ main (int   argc,
   g_test_add_func ("/capture/select/nan-terminates", test_nan_terminates);
   g_test_add_func ("/capture/select/sampled", test_sampled_select);
   g_test_add_func ("/capture/select/sampled-fallback", test_sampled_fallback);
+  g_test_add_func ("/capture/select/sort-few", test_sort_few);
 
   return g_test_run ();
 }

@@ -158,11 +158,46 @@ test_batch_ties (void)
     }
 }
 
+/* Every small size, 1 to 16 values (the network's eight and fewer, the
+ * insertion sort's few more), in random order and with many ties: the
+ * quantiles read from the sorted copy are numpy's, exactly. */
+static void
+test_batch_small (void)
+{
+  enum { MAX_N = 16, N_SMALL = 2 * MAX_N };
+  static const double tied[] = { 0.0, 1e-3, 1e-3, 2.5e-3, 5.0 };
+  uint64_t rows[N_SMALL + 1] = { 0 };
+  double times[N_SMALL * MAX_N];
+  int32_t ranks[MAX_N] = { 0 };
+  TprofBatchSummary figures[N_SMALL];
+
+  for (gsize k = 0; k < N_SMALL; k++)
+    {
+      gsize n = k % MAX_N + 1;
+
+      rows[k + 1] = rows[k] + n;
+      for (uint64_t i = rows[k]; i < rows[k + 1]; i++)
+        times[i] = k < MAX_N ? g_test_rand_double_range (0.0, 2.0)
+                   : tied[g_test_rand_int_range (0, G_N_ELEMENTS (tied))];
+    }
+  g_assert_true (_tprof_batch_summarize (times, rows, N_SMALL, figures));
+  for (gsize k = 0; k < N_SMALL; k++)
+    {
+      gsize n = (gsize) (rows[k + 1] - rows[k]);
+      TprofPartSums part;
+
+      _tprof_batch_part_sums (times + rows[k], (uint64_t[]) { 0, n }, 1, &part);
+      check_against_alone (times + rows[k], ranks, n, &figures[k], &part, 1);
+      check_against_numpy (k, times + rows[k], ranks, n, &figures[k], &part, 1);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/capture/stats-batch/operations", test_batch_operations);
   g_test_add_func ("/capture/stats-batch/ties", test_batch_ties);
+  g_test_add_func ("/capture/stats-batch/small", test_batch_small);
   return g_test_run ();
 }
