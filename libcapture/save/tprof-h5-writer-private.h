@@ -100,6 +100,11 @@ int  _tprof_save_file_pwrite (TprofSaveFile *file,
 int  _tprof_save_file_commit (TprofSaveFile *file,
                               off_t          size,
                               TprofError    *error);
+/* Closes @fd, the file a save has just replaced, on another thread: the
+ * last reference to an unlinked file frees its blocks, off the save's
+ * path. One such thread at a time, joined by the next call, a fork, the
+ * library's unloading or the exit (tprof-save-closer.c). */
+void _tprof_save_close_later (int fd);
 /* Closes and removes the temporary file; @file cleared. */
 void _tprof_save_file_abandon (TprofSaveFile *file);
 
