@@ -81,7 +81,7 @@ columns_create_names (TprofProfileWriter *w,
     {
       names[k] = l->ops[k].name;
       /* each name's bytes and its terminating zero */
-      crc = _tprof_crc32c (crc, names[k], strlen (names[k]) + 1);
+      crc = _tprof_crc32c (crc, names[k], l->name_length[k] + 1);
     }
   l->crc[TPROF_COL_OP_NAME] = crc;
   /* in an image we write them ourselves, after HDF5 */

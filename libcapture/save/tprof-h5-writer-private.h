@@ -312,6 +312,7 @@ typedef struct
   int64_t             *op_segments;  /* K + 1 */
   int32_t             *seg_rank;     /* S */
   int64_t             *seg_offset;   /* S + 1 */
+  size_t              *name_length;  /* K: strlen() of each name, taken once */
   bool                 timeline;     /* samples/starts and samples/threads */
   bool                 sampled;      /* segments/recorded */
   bool                 present[TPROF_N_COLUMNS];
