@@ -1,5 +1,6 @@
 /* tprof-columns-writer.c — format 3's columns written: HDF5 creates them from the format's table, we fill them with pwrite(). */
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -150,7 +151,9 @@ _tprof_columns_writer_create (TprofProfileWriter *w,
 }
 
 /* Values of one column written in order, through a buffer so that small
- * operations do not cost a system call each; the checksum as they go. */
+ * operations do not cost a system call each; the checksum as they go.
+ * In an image the buffer is the column's own place there (direct): the
+ * values are copied once, and a flush only moves past them. */
 typedef struct
 {
   TprofProfileWriter *w;
@@ -159,6 +162,7 @@ typedef struct
   char               *buffer;
   size_t              capacity;
   size_t              used;
+  bool                direct;
   TprofError         *error;
 } ColumnStream;
 
@@ -167,7 +171,12 @@ typedef struct
 static int
 stream_flush (ColumnStream *cs)
 {
-  if (cs->used > 0 && _tprof_save_file_pwrite (cs->w->out, cs->buffer, cs->used, (off_t) cs->at, cs->error) < 0)
+  if (cs->direct)
+    {
+      cs->buffer += cs->used;
+      cs->capacity -= cs->used;
+    }
+  else if (cs->used > 0 && _tprof_save_file_pwrite (cs->w->out, cs->buffer, cs->used, (off_t) cs->at, cs->error) < 0)
     return -1;
   cs->at += cs->used;
   cs->used = 0;
@@ -205,6 +214,8 @@ stream_put (ColumnStream *cs,
             const void   *data,
             size_t        bytes)
 {
+  if (bytes == 0)
+    return 0;
   if (cs->used + bytes > cs->capacity)
     {
       if (stream_flush (cs) < 0)
@@ -238,7 +249,8 @@ stream_zeros (ColumnStream *cs,
   return 0;
 }
 
-/* Sample column @c from field @f of every operation. */
+/* Sample column @c from field @f of every operation, through @buffer, or
+ * straight into the image (@buffer NULL). */
 static int
 columns_write_samples (TprofProfileWriter *w,
                        TprofColumnsLayout *l,
@@ -248,8 +260,20 @@ columns_write_samples (TprofProfileWriter *w,
                        size_t              capacity,
                        TprofError         *error)
 {
-  ColumnStream cs = { w, l->offset[c], 0, buffer, capacity, 0, error };
+  ColumnStream cs = { w, l->offset[c], 0, buffer, capacity, 0, buffer == NULL, error };
   size_t size = _tprof_column_value_size (c);
+
+  if (cs.direct && l->n_samples == 0)
+    return 0;
+  if (cs.direct)
+    {
+      /* the whole column: the operations' rows fill it exactly */
+      cs.capacity = (size_t) _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples) * size;
+      cs.buffer = _tprof_save_image_span (w->out, l->offset[c], cs.capacity);
+      if (cs.buffer == NULL)
+        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
+                                strerror (errno));
+    }
 
   for (size_t k = 0; k < l->n_ops; k++)
     {
@@ -279,10 +303,11 @@ _tprof_columns_writer_samples (TprofProfileWriter *w,
    * whole 1 MiB (see _tprof_malloc_array_paged()) */
   size_t size = l->n_samples * sizeof (double) < COLUMN_STREAM_BUFFER ? (size_t) l->n_samples * sizeof (double)
                 : COLUMN_STREAM_BUFFER;
-  char *buffer = _tprof_malloc_array_paged (size, 1, false);
+  /* an image needs none: each column is written in its place there */
+  char *buffer = w->out->image != NULL ? NULL : _tprof_malloc_array_paged (size, 1, false);
   int result = 0;
 
-  if (buffer == NULL)
+  if (buffer == NULL && w->out->image == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing samples", w->path);
   for (size_t i = 0; result == 0 && i < sizeof samples / sizeof samples[0]; i++)
     if (l->present[samples[i].c])

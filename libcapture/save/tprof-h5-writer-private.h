@@ -135,6 +135,13 @@ int  _tprof_save_image_write (TprofSaveFile *file,
  * when memory is exhausted (the image is then as it was). */
 char *_tprof_save_image_extend (TprofSaveFile *file,
                                 size_t         end);
+/* The image's @size bytes at @offset, for the caller to fill, all of
+ * them, before anything reads them (what lay between the image's end
+ * and @offset becomes zeros); NULL with errno when memory is exhausted.
+ * Valid until the image next grows. */
+char *_tprof_save_image_span (TprofSaveFile *file,
+                              uint64_t       offset,
+                              size_t         size);
 /* Copies @size bytes at @offset to @buffer: zeros past the image's end. */
 void _tprof_save_image_read (const TprofSaveFile *file,
                              void                *buffer,
