@@ -433,6 +433,49 @@ columns_table_values (const TprofColumnsLayout *l,
   return scratch;
 }
 
+/* The operations' count and eight statistics, little-endian, in their
+ * places in the image, in one pass over the caches (column after column,
+ * each pass would fetch every cache again); their checksums into l->crc.
+ * 1 when written, 0 when left to columns_put_table() (no image, a
+ * big-endian host), -1 with @error. */
+static int
+columns_op_figures_in_image (TprofProfileWriter *w,
+                             TprofColumnsLayout *l,
+                             TprofError         *error)
+{
+  char *at[TPROF_COL_OP_P99 + 1];
+  size_t bytes = l->n_ops * sizeof (double);
+  uint64_t end = 0;
+
+  if (w->out->image == NULL || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || l->n_ops == 0)
+    return 0;
+  /* grown once to the last of them: no span moves while they are filled */
+  for (int c = TPROF_COL_OP_COUNT; c <= TPROF_COL_OP_P99; c++)
+    {
+      if (_tprof_column_value_size (c) != sizeof (double))
+        return 0;
+      end = l->offset[c] + bytes > end ? l->offset[c] + bytes : end;
+    }
+  if (_tprof_save_image_span (w->out, end - bytes, bytes) == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
+                            strerror (errno));
+  for (int c = TPROF_COL_OP_COUNT; c <= TPROF_COL_OP_P99; c++)
+    at[c] = _tprof_save_image_span (w->out, l->offset[c], bytes);
+  for (size_t k = 0; k < l->n_ops; k++)
+    {
+      const TprofSummary *summary = &l->ops[k].cache->summary;
+      int64_t count = (int64_t) summary->count;
+
+      memcpy (at[TPROF_COL_OP_COUNT] + k * sizeof count, &count, sizeof count);
+      for (int c = TPROF_COL_OP_SUM; c <= TPROF_COL_OP_P99; c++)
+        memcpy (at[c] + k * sizeof (double),
+                (const char *) summary + columns_statistic_offset[c - TPROF_COL_OP_SUM], sizeof (double));
+    }
+  for (int c = TPROF_COL_OP_COUNT; c <= TPROF_COL_OP_P99; c++)
+    l->crc[c] = _tprof_crc32c (0, at[c], bytes);
+  return 1;
+}
+
 int
 _tprof_columns_writer_tables (TprofProfileWriter *w,
                               TprofColumnsLayout *l,
@@ -440,14 +483,22 @@ _tprof_columns_writer_tables (TprofProfileWriter *w,
 {
   size_t most = (l->n_ops > l->n_segments ? l->n_ops : l->n_segments) + 1;
   void *scratch = _tprof_malloc_array_paged (most, sizeof (double), false);
-  int result = 0;
+  int in_image, result = 0;
 
   if (scratch == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing the tables", w->path);
+  in_image = columns_op_figures_in_image (w, l, error);
+  if (in_image < 0)
+    result = -1;
   for (int c = 0; result == 0 && c < TPROF_N_COLUMNS; c++)
     {
       if (!l->present[c] || _tprof_columns[c].per_sample)
         continue;
+      if (in_image && c >= TPROF_COL_OP_COUNT && c <= TPROF_COL_OP_P99)
+        {
+          result = _tprof_columns_writer_checksum (w, l, c, error);
+          continue;
+        }
       result = c == TPROF_COL_OP_NAME ? _tprof_columns_writer_checksum (w, l, c, error)
                : columns_put_table (w, l, c, columns_table_values (l, c, scratch), error);
     }
