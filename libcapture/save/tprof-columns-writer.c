@@ -153,7 +153,8 @@ _tprof_columns_writer_create (TprofProfileWriter *w,
 /* Values of one column written in order, through a buffer so that small
  * operations do not cost a system call each; the checksum as they go.
  * In an image the buffer is the column's own place there (direct): the
- * values are copied once, and a flush only moves past them. */
+ * values are copied once, and a flush only checksums them and moves
+ * past them. */
 typedef struct
 {
   TprofProfileWriter *w;
@@ -173,6 +174,9 @@ stream_flush (ColumnStream *cs)
 {
   if (cs->direct)
     {
+      /* one checksum over the whole run, not one call per operation's
+       * few values: the long-buffer path checksums three runs at once */
+      cs->crc = _tprof_crc32c (cs->crc, cs->buffer, cs->used);
       cs->buffer += cs->used;
       cs->capacity -= cs->used;
     }
@@ -223,7 +227,8 @@ stream_put (ColumnStream *cs,
       if (bytes >= cs->capacity / 4)
         return stream_put_in_place (cs, data, bytes);
     }
-  cs->crc = _tprof_crc32c (cs->crc, data, bytes);
+  if (!cs->direct)
+    cs->crc = _tprof_crc32c (cs->crc, data, bytes);
   memcpy (cs->buffer + cs->used, data, bytes);
   cs->used += bytes;
   return 0;
