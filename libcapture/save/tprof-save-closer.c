@@ -1,6 +1,7 @@
 /* tprof-save-closer.c — the file a save replaced, held across the rename and let go on another thread, which then frees its blocks. */
 /* SPDX-License-Identifier: MIT */
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -81,13 +82,20 @@ closer_register_atfork (void)
 void
 _tprof_save_close_later (int fd)
 {
+  sigset_t all, old;
+
   pthread_once (&atfork_once, closer_register_atfork);
   pthread_mutex_lock (&join_lock);
   closer_join ();
   pthread_mutex_lock (&fd_lock);
   held_fd = fd;
   pthread_mutex_unlock (&fd_lock);
+  /* every signal blocked in the closer, which inherits this mask: the
+   * application's signals stay with its own threads */
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
   closer_running = pthread_create (&closer, NULL, closer_run, NULL) == 0;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
   if (!closer_running)
     closer_run (NULL);
   pthread_mutex_unlock (&join_lock);
