@@ -12,6 +12,8 @@ _tprof_columns_layout_clear (TprofColumnsLayout *l)
   free (l->op_segments);
   free (l->seg_rank);
   free (l->seg_offset);
+  free (l->name_length);
+  l->name_length = NULL;
   l->rows = NULL;
   l->op_segments = l->seg_offset = NULL;
   l->seg_rank = NULL;
@@ -156,7 +158,9 @@ _tprof_columns_layout_init (TprofColumnsLayout  *l,
   l->op_segments = malloc ((n_ops + 1) * sizeof *l->op_segments);
   l->seg_rank = malloc ((s > 0 ? s : 1) * sizeof *l->seg_rank);
   l->seg_offset = malloc ((s + 1) * sizeof *l->seg_offset);
-  if (l->rows == NULL || l->op_segments == NULL || l->seg_rank == NULL || l->seg_offset == NULL)
+  l->name_length = malloc ((n_ops > 0 ? n_ops : 1) * sizeof *l->name_length);
+  if (l->rows == NULL || l->op_segments == NULL || l->seg_rank == NULL || l->seg_offset == NULL
+      || l->name_length == NULL)
     {
       _tprof_columns_layout_clear (l);
       return layout_no_memory (path, error);
@@ -175,6 +179,7 @@ _tprof_columns_layout_init (TprofColumnsLayout  *l,
       s += got;
       l->op_segments[k + 1] = (int64_t) s;
       l->rows[k + 1] = l->rows[k] + ops[k].n;
+      l->name_length[k] = strlen (ops[k].name);
     }
   l->n_samples = l->rows[n_ops];
   layout_columns (l);
@@ -191,6 +196,6 @@ _tprof_columns_layout_bytes (const TprofColumnsLayout *l)
       bytes += _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples)
                * (_tprof_columns[c].type == TPROF_COLTYPE_STRING ? 32 : _tprof_column_value_size (c));
   for (size_t k = 0; k < l->n_ops; k++)
-    bytes += 2 * strlen (l->ops[k].name);
+    bytes += 2 * l->name_length[k];
   return bytes;
 }

@@ -1,5 +1,6 @@
 /* tprof-columns-writer.c — format 3's columns written: HDF5 creates them from the format's table, we fill them with pwrite(). */
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,7 @@ columns_create_names (TprofProfileWriter *w,
     {
       names[k] = l->ops[k].name;
       /* each name's bytes and its terminating zero */
-      crc = _tprof_crc32c (crc, names[k], strlen (names[k]) + 1);
+      crc = _tprof_crc32c (crc, names[k], l->name_length[k] + 1);
     }
   l->crc[TPROF_COL_OP_NAME] = crc;
   /* in an image we write them ourselves, after HDF5 */
@@ -150,7 +151,10 @@ _tprof_columns_writer_create (TprofProfileWriter *w,
 }
 
 /* Values of one column written in order, through a buffer so that small
- * operations do not cost a system call each; the checksum as they go. */
+ * operations do not cost a system call each; the checksum as they go.
+ * In an image the buffer is the column's own place there (direct): the
+ * values are copied once, and a flush only checksums them and moves
+ * past them. */
 typedef struct
 {
   TprofProfileWriter *w;
@@ -159,6 +163,7 @@ typedef struct
   char               *buffer;
   size_t              capacity;
   size_t              used;
+  bool                direct;
   TprofError         *error;
 } ColumnStream;
 
@@ -167,7 +172,15 @@ typedef struct
 static int
 stream_flush (ColumnStream *cs)
 {
-  if (cs->used > 0 && _tprof_save_file_pwrite (cs->w->out, cs->buffer, cs->used, (off_t) cs->at, cs->error) < 0)
+  if (cs->direct)
+    {
+      /* one checksum over the whole run, not one call per operation's
+       * few values: the long-buffer path checksums three runs at once */
+      cs->crc = _tprof_crc32c (cs->crc, cs->buffer, cs->used);
+      cs->buffer += cs->used;
+      cs->capacity -= cs->used;
+    }
+  else if (cs->used > 0 && _tprof_save_file_pwrite (cs->w->out, cs->buffer, cs->used, (off_t) cs->at, cs->error) < 0)
     return -1;
   cs->at += cs->used;
   cs->used = 0;
@@ -205,6 +218,8 @@ stream_put (ColumnStream *cs,
             const void   *data,
             size_t        bytes)
 {
+  if (bytes == 0)
+    return 0;
   if (cs->used + bytes > cs->capacity)
     {
       if (stream_flush (cs) < 0)
@@ -212,7 +227,8 @@ stream_put (ColumnStream *cs,
       if (bytes >= cs->capacity / 4)
         return stream_put_in_place (cs, data, bytes);
     }
-  cs->crc = _tprof_crc32c (cs->crc, data, bytes);
+  if (!cs->direct)
+    cs->crc = _tprof_crc32c (cs->crc, data, bytes);
   memcpy (cs->buffer + cs->used, data, bytes);
   cs->used += bytes;
   return 0;
@@ -238,7 +254,8 @@ stream_zeros (ColumnStream *cs,
   return 0;
 }
 
-/* Sample column @c from field @f of every operation. */
+/* Sample column @c from field @f of every operation, through @buffer, or
+ * straight into the image (@buffer NULL). */
 static int
 columns_write_samples (TprofProfileWriter *w,
                        TprofColumnsLayout *l,
@@ -248,8 +265,20 @@ columns_write_samples (TprofProfileWriter *w,
                        size_t              capacity,
                        TprofError         *error)
 {
-  ColumnStream cs = { w, l->offset[c], 0, buffer, capacity, 0, error };
+  ColumnStream cs = { w, l->offset[c], 0, buffer, capacity, 0, buffer == NULL, error };
   size_t size = _tprof_column_value_size (c);
+
+  if (cs.direct && l->n_samples == 0)
+    return 0;
+  if (cs.direct)
+    {
+      /* the whole column: the operations' rows fill it exactly */
+      cs.capacity = (size_t) _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples) * size;
+      cs.buffer = _tprof_save_image_span (w->out, l->offset[c], cs.capacity);
+      if (cs.buffer == NULL)
+        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
+                                strerror (errno));
+    }
 
   for (size_t k = 0; k < l->n_ops; k++)
     {
@@ -279,10 +308,11 @@ _tprof_columns_writer_samples (TprofProfileWriter *w,
    * whole 1 MiB (see _tprof_malloc_array_paged()) */
   size_t size = l->n_samples * sizeof (double) < COLUMN_STREAM_BUFFER ? (size_t) l->n_samples * sizeof (double)
                 : COLUMN_STREAM_BUFFER;
-  char *buffer = _tprof_malloc_array_paged (size, 1, false);
+  /* an image needs none: each column is written in its place there */
+  char *buffer = w->out->image != NULL ? NULL : _tprof_malloc_array_paged (size, 1, false);
   int result = 0;
 
-  if (buffer == NULL)
+  if (buffer == NULL && w->out->image == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing samples", w->path);
   for (size_t i = 0; result == 0 && i < sizeof samples / sizeof samples[0]; i++)
     if (l->present[samples[i].c])
@@ -408,6 +438,49 @@ columns_table_values (const TprofColumnsLayout *l,
   return scratch;
 }
 
+/* The operations' count and eight statistics, little-endian, in their
+ * places in the image, in one pass over the caches (column after column,
+ * each pass would fetch every cache again); their checksums into l->crc.
+ * 1 when written, 0 when left to columns_put_table() (no image, a
+ * big-endian host), -1 with @error. */
+static int
+columns_op_figures_in_image (TprofProfileWriter *w,
+                             TprofColumnsLayout *l,
+                             TprofError         *error)
+{
+  char *at[TPROF_COL_OP_P99 + 1];
+  size_t bytes = l->n_ops * sizeof (double);
+  uint64_t end = 0;
+
+  if (w->out->image == NULL || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || l->n_ops == 0)
+    return 0;
+  /* grown once to the last of them: no span moves while they are filled */
+  for (int c = TPROF_COL_OP_COUNT; c <= TPROF_COL_OP_P99; c++)
+    {
+      if (_tprof_column_value_size (c) != sizeof (double))
+        return 0;
+      end = l->offset[c] + bytes > end ? l->offset[c] + bytes : end;
+    }
+  if (_tprof_save_image_span (w->out, end - bytes, bytes) == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
+                            strerror (errno));
+  for (int c = TPROF_COL_OP_COUNT; c <= TPROF_COL_OP_P99; c++)
+    at[c] = _tprof_save_image_span (w->out, l->offset[c], bytes);
+  for (size_t k = 0; k < l->n_ops; k++)
+    {
+      const TprofSummary *summary = &l->ops[k].cache->summary;
+      int64_t count = (int64_t) summary->count;
+
+      memcpy (at[TPROF_COL_OP_COUNT] + k * sizeof count, &count, sizeof count);
+      for (int c = TPROF_COL_OP_SUM; c <= TPROF_COL_OP_P99; c++)
+        memcpy (at[c] + k * sizeof (double),
+                (const char *) summary + columns_statistic_offset[c - TPROF_COL_OP_SUM], sizeof (double));
+    }
+  for (int c = TPROF_COL_OP_COUNT; c <= TPROF_COL_OP_P99; c++)
+    l->crc[c] = _tprof_crc32c (0, at[c], bytes);
+  return 1;
+}
+
 int
 _tprof_columns_writer_tables (TprofProfileWriter *w,
                               TprofColumnsLayout *l,
@@ -415,14 +488,22 @@ _tprof_columns_writer_tables (TprofProfileWriter *w,
 {
   size_t most = (l->n_ops > l->n_segments ? l->n_ops : l->n_segments) + 1;
   void *scratch = _tprof_malloc_array_paged (most, sizeof (double), false);
-  int result = 0;
+  int in_image, result = 0;
 
   if (scratch == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing the tables", w->path);
+  in_image = columns_op_figures_in_image (w, l, error);
+  if (in_image < 0)
+    result = -1;
   for (int c = 0; result == 0 && c < TPROF_N_COLUMNS; c++)
     {
       if (!l->present[c] || _tprof_columns[c].per_sample)
         continue;
+      if (in_image && c >= TPROF_COL_OP_COUNT && c <= TPROF_COL_OP_P99)
+        {
+          result = _tprof_columns_writer_checksum (w, l, c, error);
+          continue;
+        }
       result = c == TPROF_COL_OP_NAME ? _tprof_columns_writer_checksum (w, l, c, error)
                : columns_put_table (w, l, c, columns_table_values (l, c, scratch), error);
     }

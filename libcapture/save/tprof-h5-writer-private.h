@@ -100,6 +100,11 @@ int  _tprof_save_file_pwrite (TprofSaveFile *file,
 int  _tprof_save_file_commit (TprofSaveFile *file,
                               off_t          size,
                               TprofError    *error);
+/* Closes @fd, the file a save has just replaced, on another thread: the
+ * last reference to an unlinked file frees its blocks, off the save's
+ * path. One such thread at a time, joined by the next call, a fork, the
+ * library's unloading or the exit (tprof-save-closer.c). */
+void _tprof_save_close_later (int fd);
 /* Closes and removes the temporary file; @file cleared. */
 void _tprof_save_file_abandon (TprofSaveFile *file);
 
@@ -130,6 +135,13 @@ int  _tprof_save_image_write (TprofSaveFile *file,
  * when memory is exhausted (the image is then as it was). */
 char *_tprof_save_image_extend (TprofSaveFile *file,
                                 size_t         end);
+/* The image's @size bytes at @offset, for the caller to fill, all of
+ * them, before anything reads them (what lay between the image's end
+ * and @offset becomes zeros); NULL with errno when memory is exhausted.
+ * Valid until the image next grows. */
+char *_tprof_save_image_span (TprofSaveFile *file,
+                              uint64_t       offset,
+                              size_t         size);
 /* Copies @size bytes at @offset to @buffer: zeros past the image's end. */
 void _tprof_save_image_read (const TprofSaveFile *file,
                              void                *buffer,
@@ -307,6 +319,7 @@ typedef struct
   int64_t             *op_segments;  /* K + 1 */
   int32_t             *seg_rank;     /* S */
   int64_t             *seg_offset;   /* S + 1 */
+  size_t              *name_length;  /* K: strlen() of each name, taken once */
   bool                 timeline;     /* samples/starts and samples/threads */
   bool                 sampled;      /* segments/recorded */
   bool                 present[TPROF_N_COLUMNS];

@@ -80,7 +80,7 @@ names_heap_bytes (const TprofColumnsLayout *l,
   names_plan_init (&p, len_size);
   for (size_t k = 0; k < l->n_ops; k++)
     {
-      size_t length = strlen (l->ops[k].name);
+      size_t length = l->name_length[k];
 
       /* a heap id holds 4 bytes of length */
       if (length > UINT32_MAX)
@@ -122,7 +122,7 @@ names_heap_fill (const TprofColumnsLayout *l,
   for (size_t k = 0; k < l->n_ops; k++)
     {
       const char *name = l->ops[k].name;
-      size_t length = strlen (name);
+      size_t length = l->name_length[k];
       uint64_t size = _tprof_h5_heap_object_size (length, sb->len_size);
       TprofH5HeapId id;
 

@@ -89,7 +89,7 @@ _tprof_save_start (const TprofProfiledTime *pt,
 
 /* The profile's operations as the writer stores them: checked, grouped
  * by rank (copies where they were not), their caches computed later.
- * The parts, caches and copies lie in one zeroed block, and the caches'
+ * The parts, caches and copies lie in one block, and the caches'
  * per-rank arrays in another: for many operations a few huge pages, not
  * a fresh 4 KiB page per 30 operations, whose faults cost more than the
  * save's own work on some virtual machines. */
@@ -125,7 +125,9 @@ save_operations_alloc (SaveOperations *so,
 
   if (n > SIZE_MAX / (sizeof *so->parts + sizeof *so->caches + sizeof *so->copies))
     return false;
-  block = _tprof_malloc_array_paged (parts + caches + copies, 1, true);
+  /* not zeroed here: each part and copy is set before it is read, and
+   * each cache is zeroed by the statistics' thread (save_statistics()) */
+  block = _tprof_malloc_array_paged (parts + caches + copies, 1, false);
   if (block == NULL)
     return false;
   so->block = block;
@@ -236,6 +238,7 @@ save_statistics (int                      world_size,
       const TprofGatheredTime *gt = so->copies[k] != NULL ? so->copies[k] : tprof_profiled_time_nth (pt, k);
       int64_t *storage = so->rank_block != NULL ? so->rank_block + k * per_op : NULL;
 
+      so->caches[k] = (TprofCachedStats) { 0 };
       if (!_tprof_cached_stats_init (&so->caches[k], gt, world_size, storage, have_scratch ? &scratch : NULL))
         result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
                                   path, so->parts[k].name);

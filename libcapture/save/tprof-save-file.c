@@ -264,7 +264,7 @@ _tprof_save_file_commit (TprofSaveFile *file,
                          TprofError    *error)
 {
   struct stat st;
-  int result = 0;
+  int result = 0, replaced = -1;
 
   /* an image is written at once, exactly its size; a reservation on disk
    * may extend past the end HDF5 settled on */
@@ -281,6 +281,11 @@ _tprof_save_file_commit (TprofSaveFile *file,
     result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s",
                               file->path, strerror (errno));
   file->fd = -1;
+  /* the file replaced stays referenced across the rename, which then
+   * frees none of its blocks: its last close does, on another thread
+   * (O_PATH: whatever its mode, and nothing opened for reading) */
+  if (result == 0)
+    replaced = open (file->target, O_PATH | O_NOFOLLOW | O_CLOEXEC);
   if (result == 0 && rename (file->tmp_path, file->target) < 0)
     result = tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot replace it: %s",
                               file->path, strerror (errno));
@@ -289,6 +294,10 @@ _tprof_save_file_commit (TprofSaveFile *file,
       free (file->tmp_path);
       file->tmp_path = NULL;
     }
+  if (replaced >= 0 && result == 0)
+    _tprof_save_close_later (replaced);
+  else if (replaced >= 0)
+    close (replaced);
   _tprof_save_file_abandon (file);
   return result;
 }

@@ -71,6 +71,27 @@ _tprof_save_image_write (TprofSaveFile *file,
 }
 
 char *
+_tprof_save_image_span (TprofSaveFile *file,
+                        uint64_t       offset,
+                        size_t         size)
+{
+  uint64_t end;
+
+  if (__builtin_add_overflow (offset, (uint64_t) size, &end) || end > (uint64_t) INT64_MAX || end > SIZE_MAX)
+    {
+      errno = EFBIG;
+      return NULL;
+    }
+  if ((off_t) end > file->reserved && _tprof_save_image_reserve (file, (size_t) end) < 0)
+    return NULL;
+  if (offset > file->image_end)
+    memset (file->image + file->image_end, 0, (size_t) offset - file->image_end);
+  if (end > file->image_end)
+    file->image_end = (size_t) end;
+  return file->image + offset;
+}
+
+char *
 _tprof_save_image_extend (TprofSaveFile *file,
                           size_t         end)
 {
