@@ -1,12 +1,12 @@
 /* test-h5-save-replace.c — a save over an existing file: the file it replaced let go soon after (no descriptor kept), in a forked child too. */
 /* SPDX-License-Identifier: MIT */
-#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "h5-test-util.h"
+#include "held-files.h"
 
 static TprofProfiledTime *
 make_profile (double scale)
@@ -22,33 +22,6 @@ make_profile (double scale)
     }
   g_assert_cmpint (tprof_profiled_time_add (pt, "step", h5_test_gathered (times, ranks, 64), NULL), ==, 0);
   return pt;
-}
-
-/* How many of this process's descriptors name a deleted file in @dir. */
-static int
-count_deleted_in (const char *dir)
-{
-  DIR *fds = opendir ("/proc/self/fd");
-  struct dirent *e;
-  int count = 0;
-
-  g_assert_nonnull (fds);
-  while ((e = readdir (fds)) != NULL)
-    {
-      char link[4096], *at;
-      ssize_t len;
-
-      at = g_strdup_printf ("/proc/self/fd/%s", e->d_name);
-      len = readlink (at, link, sizeof link - 1);
-      g_free (at);
-      if (len <= 0)
-        continue;
-      link[len] = '\0';
-      if (g_str_has_prefix (link, dir) && g_str_has_suffix (link, " (deleted)"))
-        count++;
-    }
-  closedir (fds);
-  return count;
 }
 
 static void
@@ -96,7 +69,7 @@ test_many_replacements (void)
   for (int i = 2; i <= 40; i++)
     {
       save_scaled (path, i);
-      g_assert_cmpint (count_deleted_in (dir), <=, 1);
+      g_assert_cmpint (held_deleted_files_in (dir), <=, 1);
       assert_saved (path, i);
     }
   h5_test_assert_dir_entries (dir, expected, 1);
@@ -124,7 +97,7 @@ test_fork_after_save (void)
   g_assert_cmpint (child, >=, 0);
   if (child == 0)
     {
-      int deleted = count_deleted_in (dir);
+      int deleted = held_deleted_files_in (dir);
       TprofProfiledTime *pt = make_profile (3.0);
       TprofError error = { 0 };
       int saved = tprof_profiled_time_save (pt, other, &error);

@@ -1,6 +1,5 @@
 /* test-h5-save-unload.c — the library unloaded right after a save over a file: the thread letting the replaced file go is over first, and the file is let go. */
 /* SPDX-License-Identifier: MIT */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,6 +9,8 @@
 #include <glib/gstdio.h>
 
 #include <tprof/tprof-error.h>
+
+#include "held-files.h"
 
 /* The library's entry points, by dlsym(): this program is not linked
  * with it, so that dlclose() unloads it. */
@@ -52,30 +53,6 @@ save_twice (const Api  *api,
     }
 }
 
-static int
-count_deleted_in (const char *dir)
-{
-  DIR *fds = opendir ("/proc/self/fd");
-  struct dirent *e;
-  int count = 0;
-
-  g_assert_nonnull (fds);
-  while ((e = readdir (fds)) != NULL)
-    {
-      char link[4096], *at = g_strdup_printf ("/proc/self/fd/%s", e->d_name);
-      ssize_t len = readlink (at, link, sizeof link - 1);
-
-      g_free (at);
-      if (len <= 0)
-        continue;
-      link[len] = '\0';
-      if (g_str_has_prefix (link, dir) && g_str_has_suffix (link, " (deleted)"))
-        count++;
-    }
-  closedir (fds);
-  return count;
-}
-
 static void
 test_unload_after_save (void)
 {
@@ -99,7 +76,7 @@ test_unload_after_save (void)
   g_assert_cmpint (dlclose (lib), ==, 0);
   /* unloaded, then (the test means nothing where it stays) */
   g_assert_null (dlopen (lib_path, RTLD_NOW | RTLD_NOLOAD));
-  g_assert_cmpint (count_deleted_in (dir), ==, 0);
+  g_assert_cmpint (held_deleted_files_in (dir), ==, 0);
   g_assert_cmpint (g_unlink (path), ==, 0);
   g_assert_cmpint (g_rmdir (dir), ==, 0);
   g_free (path);
