@@ -54,10 +54,12 @@ TPROF_EXPORT void _tprof_spill_merge_report_clear (TprofSpillMergeReport *report
  * (tprof-spill-merge-save.c), its statistics then computed there. When a
  * file turns out damaged (or grew) during the read, the file is dropped
  * and the job merged in memory, then saved (report->in_memory); so is a
- * small job, whose save builds its file in memory anyway. The variable
+ * small job, whose save builds its file in memory anyway, and one whose
+ * file cannot be mapped. The variable
  * TPROF_MERGE_PATH=file or =memory forces either (for tests). 0, or -1
  * with @error (report->saving when it failed writing @path); @report
- * filled either way (cleared with _tprof_spill_merge_report_clear()). */
+ * filled when it succeeds, cleared with _tprof_spill_merge_report_clear()
+ * either way. */
 TPROF_EXPORT int _tprof_spill_merge_save (TprofSpillJob         *job,
                                           const char            *path,
                                           TprofSpillMergeReport *report,
