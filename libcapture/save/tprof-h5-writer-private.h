@@ -245,6 +245,16 @@ int _tprof_profile_writer_create (TprofProfileWriter      *w,
                                   TprofSaveFile           *out,
                                   TprofError              *error);
 
+/* The same, every object HDF5 allocates at an address that is a
+ * multiple of @alignment (> 1): columns whose values are read in place
+ * (tprof-save-in-place.c). */
+int _tprof_profile_writer_create_aligned (TprofProfileWriter      *w,
+                                          const TprofProfiledTime *pt,
+                                          const char              *path,
+                                          TprofSaveFile           *out,
+                                          size_t                   alignment,
+                                          TprofError              *error);
+
 /* Grows the reservation to HDF5's end of allocation plus @upcoming bytes:
  * call before anything that may allocate up to @upcoming bytes. */
 int _tprof_profile_writer_reserve (TprofProfileWriter *w,

@@ -63,6 +63,10 @@ in_place_map (TprofSaveInPlace *s,
       lo = s->l.offset[c] < lo ? s->l.offset[c] : lo;
       hi = s->l.offset[c] + in_place_column_bytes (s, c) > hi ? s->l.offset[c] + in_place_column_bytes (s, c) : hi;
     }
+  for (size_t i = 0; i < N_IN_PLACE_COLUMNS; i++)
+    if (s->l.offset[in_place_columns[i].c] % sizeof (double) != 0)
+      return tprof_error_set (error, TPROF_ERROR_IO, "%s: the column %s is not aligned", s->out.path,
+                              _tprof_columns[in_place_columns[i].c].path);
   lo -= lo % page;
   /* the reservation made the file this long: no page past its end */
   if (fstat (s->out.fd, &st) < 0 || (uint64_t) st.st_size < hi || hi - lo > SIZE_MAX)
@@ -89,7 +93,8 @@ in_place_create (TprofSaveInPlace        *s,
   int result;
 
   _tprof_h5_enter (&guard);
-  result = _tprof_profile_writer_create (&s->w, info, s->out.path, &s->out, error);
+  /* the producer and the statistics read doubles there: aligned */
+  result = _tprof_profile_writer_create_aligned (&s->w, info, s->out.path, &s->out, sizeof (double), error);
   s->writer_open = result == 0;
   if (result == 0)
     result = _tprof_columns_layout_init (&s->l, s->ops, s->l.n_ops, s->world_size, s->out.path, error);
