@@ -1,11 +1,9 @@
-/* tprof-save-in-place.c — a save whose sample rows its producer writes into the file's own pages (a shared mapping), its statistics then computed there. */
+/* tprof-save-in-place.c — a save whose sample rows its producer writes at their final offsets as it reads them, their statistics then computed from the file. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tprof-crc32c.h"
@@ -29,9 +27,6 @@ struct _TprofSaveInPlace
   TprofOperationParts *ops;
   TprofCachedStats    *caches;
   int                  world_size;
-  char                *map;      /* the file from map_at, map_len bytes */
-  uint64_t             map_at;
-  size_t               map_len;
 };
 
 /* The bytes of column @c's rows, every operation's. */
@@ -42,44 +37,20 @@ in_place_column_bytes (const TprofSaveInPlace *s,
   return s->l.n_samples * _tprof_column_value_size (c);
 }
 
-/* Maps the pages that hold the sample columns, shared: what is written
- * there is the file's. 0, or -1 with @error. */
+/* Every sample column has room, its values aligned (they are read
+ * back as doubles). 0, or -1 with @error. */
 static int
-in_place_map (TprofSaveInPlace *s,
-              TprofError       *error)
+in_place_check_room (TprofSaveInPlace *s,
+                     TprofError       *error)
 {
-  uint64_t page = (uint64_t) sysconf (_SC_PAGESIZE), lo = UINT64_MAX, hi = 0;
-  struct stat st;
-
-  if (s->l.n_samples == 0)
-    return 0;
-  for (size_t i = 0; i < N_IN_PLACE_COLUMNS; i++)
+  for (size_t i = 0; s->l.n_samples > 0 && i < N_IN_PLACE_COLUMNS; i++)
     {
       TprofColumn c = in_place_columns[i].c;
 
-      if (!s->l.present[c] || s->l.offset[c] == UINT64_MAX)
-        return tprof_error_set (error, TPROF_ERROR_IO, "%s: the column %s has no room", s->out.path,
+      if (!s->l.present[c] || s->l.offset[c] == UINT64_MAX || s->l.offset[c] % sizeof (double) != 0)
+        return tprof_error_set (error, TPROF_ERROR_IO, "%s: the column %s has no aligned room", s->out.path,
                                 _tprof_columns[c].path);
-      lo = s->l.offset[c] < lo ? s->l.offset[c] : lo;
-      hi = s->l.offset[c] + in_place_column_bytes (s, c) > hi ? s->l.offset[c] + in_place_column_bytes (s, c) : hi;
     }
-  for (size_t i = 0; i < N_IN_PLACE_COLUMNS; i++)
-    if (s->l.offset[in_place_columns[i].c] % sizeof (double) != 0)
-      return tprof_error_set (error, TPROF_ERROR_IO, "%s: the column %s is not aligned", s->out.path,
-                              _tprof_columns[in_place_columns[i].c].path);
-  lo -= lo % page;
-  /* the reservation made the file this long: no page past its end */
-  if (fstat (s->out.fd, &st) < 0 || (uint64_t) st.st_size < hi || hi - lo > SIZE_MAX)
-    return tprof_error_set (error, TPROF_ERROR_IO, "%s: the temporary file is shorter than its columns", s->out.path);
-  s->map = mmap (NULL, (size_t) (hi - lo), PROT_READ | PROT_WRITE, MAP_SHARED, s->out.fd, (off_t) lo);
-  if (s->map == MAP_FAILED)
-    {
-      s->map = NULL;
-      return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot map the temporary file: %s", s->out.path,
-                              strerror (errno));
-    }
-  s->map_at = lo;
-  s->map_len = (size_t) (hi - lo);
   return 0;
 }
 
@@ -165,7 +136,7 @@ _tprof_save_in_place_begin (const char              *path,
       return NULL;
     }
   if (_tprof_save_start (info, &s->out, operations, error) < 0 || in_place_create (s, info, error) < 0
-      || in_place_map (s, error) < 0)
+      || in_place_check_room (s, error) < 0)
     {
       _tprof_save_in_place_abandon (s);
       return NULL;
@@ -173,55 +144,147 @@ _tprof_save_in_place_begin (const char              *path,
   return s;
 }
 
-void *
-_tprof_save_in_place_rows (TprofSaveInPlace *save,
-                           size_t            op,
-                           TprofH5Field      f)
+/* The file offset of row @row of field @f of operation @op. */
+static off_t
+in_place_offset (const TprofSaveInPlace *s,
+                 size_t                  op,
+                 TprofH5Field            f,
+                 uint64_t                row)
 {
-  uint64_t at = save->ops[op].offsets[f];
+  size_t size = f == TPROF_H5_FIELD_THREADS ? sizeof (int32_t) : sizeof (double);
 
-  return save->map == NULL || at == UINT64_MAX ? NULL : save->map + (at - save->map_at);
+  return (off_t) (s->ops[op].offsets[f] + row * size);
 }
 
-/* The sample columns' checksums, in row order, into l->crc: on a thread
- * of their own while the statistics read the same pages. */
+int
+_tprof_save_in_place_put (TprofSaveInPlace *save,
+                          size_t            op,
+                          TprofH5Field      f,
+                          uint64_t          row,
+                          const void       *data,
+                          size_t            bytes,
+                          TprofError       *error)
+{
+  return bytes == 0 ? 0 : _tprof_save_file_pwrite (&save->out, data, bytes, in_place_offset (save, op, f, row), error);
+}
+
+/* @bytes at @offset of the file into @data. 0, or -1 with @error. */
+static int
+in_place_pread (TprofSaveInPlace *s,
+                void             *data,
+                size_t            bytes,
+                off_t             offset,
+                TprofError       *error)
+{
+  char *to = data;
+
+  while (bytes > 0)
+    {
+      ssize_t got = pread (s->out.fd, to, bytes, offset);
+
+      if (got < 0 && errno == EINTR)
+        continue;
+      if (got <= 0)
+        return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot read back its temporary file: %s", s->out.path,
+                                got == 0 ? "it is shorter than its columns" : strerror (errno));
+      to += got;
+      bytes -= (size_t) got;
+      offset += got;
+    }
+  return 0;
+}
+
+int
+_tprof_save_in_place_get (TprofSaveInPlace *save,
+                          size_t            op,
+                          TprofH5Field      f,
+                          uint64_t          row,
+                          void             *data,
+                          size_t            bytes,
+                          TprofError       *error)
+{
+  return in_place_pread (save, data, bytes, in_place_offset (save, op, f, row), error);
+}
+
+/* Read back in pieces this large: a piece is checksummed while in the
+ * L2 cache. */
+#define IN_PLACE_PIECE ((size_t) 256 << 10)
+
+/* The starts' and threads' checksums, in row order, read back from the
+ * file through one reused buffer: on a thread of their own while the
+ * statistics read the durations. */
+typedef struct
+{
+  TprofSaveInPlace *s;
+  TprofError        error;
+  int               result;
+} ChecksumTask;
+
 static void *
 in_place_checksums (void *data)
 {
-  TprofSaveInPlace *s = data;
+  ChecksumTask *task = data;
+  TprofSaveInPlace *s = task->s;
+  char *piece = malloc (IN_PLACE_PIECE);
 
-  for (size_t i = 0; i < N_IN_PLACE_COLUMNS; i++)
+  task->result = piece == NULL ? tprof_error_set (&task->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory",
+                                                  s->out.path) : 0;
+  for (size_t i = 1; task->result == 0 && i < N_IN_PLACE_COLUMNS; i++)
     {
       TprofColumn c = in_place_columns[i].c;
+      uint64_t left = in_place_column_bytes (s, c), at = s->l.offset[c];
+      uint32_t crc = 0;
 
-      s->l.crc[c] = s->map == NULL ? 0
-                    : _tprof_crc32c (0, s->map + (s->l.offset[c] - s->map_at), in_place_column_bytes (s, c));
+      while (task->result == 0 && left > 0)
+        {
+          size_t take = left < IN_PLACE_PIECE ? (size_t) left : IN_PLACE_PIECE;
+
+          task->result = in_place_pread (s, piece, take, (off_t) at, &task->error);
+          crc = _tprof_crc32c (crc, piece, take);
+          at += take;
+          left -= take;
+        }
+      s->l.crc[c] = crc;
     }
+  free (piece);
   return NULL;
 }
 
-/* Each operation's cache from its rows of durations. */
+/* Each operation's cache from its durations read back whole into one
+ * buffer (the largest operation's), the durations' checksum as they
+ * come, in row order. */
 static int
 in_place_statistics (TprofSaveInPlace *s,
                      TprofError       *error)
 {
   TprofCachedScratch scratch;
+  size_t largest = 1;
+  double *times;
+  uint32_t crc = 0;
+  int result = 0;
 
-  if (!_tprof_cached_scratch_init (&scratch, s->world_size))
-    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", s->out.path);
   for (size_t k = 0; k < s->l.n_ops; k++)
+    largest = s->ops[k].n > largest ? s->ops[k].n : largest;
+  times = _tprof_malloc_array_paged (largest, sizeof *times, false);
+  if (times == NULL || !_tprof_cached_scratch_init (&scratch, s->world_size))
     {
-      const double *times = _tprof_save_in_place_rows (s, k, TPROF_H5_FIELD_TIMES);
-
-      if (!_tprof_cached_stats_of_rows (&s->caches[k], times, s->world_size, &scratch))
-        {
-          _tprof_cached_scratch_clear (&scratch);
-          return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory for the statistics of '%s'",
-                                  s->out.path, s->ops[k].name);
-        }
+      free (times);
+      return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", s->out.path);
     }
+  for (size_t k = 0; result == 0 && k < s->l.n_ops; k++)
+    {
+      size_t bytes = s->ops[k].n * sizeof *times;
+
+      result = in_place_pread (s, times, bytes, in_place_offset (s, k, TPROF_H5_FIELD_TIMES, 0), error);
+      crc = _tprof_crc32c (crc, times, bytes);
+      if (result == 0 && !_tprof_cached_stats_of_rows (&s->caches[k], times, s->world_size, &scratch))
+        result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory for the statistics of '%s'",
+                                  s->out.path, s->ops[k].name);
+    }
+  s->l.crc[TPROF_COL_TIMES] = crc;
   _tprof_cached_scratch_clear (&scratch);
-  return 0;
+  free (times);
+  return result;
 }
 
 /* HDF5's part of the end: the tables, the checksums, the timeline's
@@ -257,8 +320,6 @@ in_place_finish (TprofSaveInPlace        *s,
 static void
 in_place_free (TprofSaveInPlace *s)
 {
-  if (s->map != NULL)
-    munmap (s->map, s->map_len);
   _tprof_columns_layout_clear (&s->l);
   free (s);
 }
@@ -268,16 +329,22 @@ _tprof_save_in_place_commit (TprofSaveInPlace        *save,
                              const TprofProfiledTime *info,
                              TprofError              *error)
 {
+  ChecksumTask task = { save, { 0 }, 0 };
   pthread_t thread;
-  bool threaded = save->l.n_samples > 0 && pthread_create (&thread, NULL, in_place_checksums, save) == 0;
+  bool threaded = save->l.n_samples > 0 && pthread_create (&thread, NULL, in_place_checksums, &task) == 0;
   off_t size = -1;
   int result;
 
   if (!threaded)
-    in_place_checksums (save);
+    in_place_checksums (&task);
   result = in_place_statistics (save, error);
   if (threaded)
     pthread_join (thread, NULL);
+  if (result == 0 && task.result < 0)
+    {
+      *error = task.error;
+      result = -1;
+    }
   for (size_t k = 0; result == 0 && k < save->l.n_ops; k++)
     save->ops[k].cache = &save->caches[k];
   if (result == 0)
@@ -287,9 +354,6 @@ _tprof_save_in_place_commit (TprofSaveInPlace        *save,
       _tprof_save_in_place_abandon (save);
       return -1;
     }
-  /* unmapped first: the commit makes the file durable and cuts it */
-  munmap (save->map, save->map_len);
-  save->map = NULL;
   result = _tprof_save_file_commit (&save->out, size, error);
   in_place_free (save);
   return result;
@@ -310,9 +374,6 @@ _tprof_save_in_place_abandon (TprofSaveInPlace *save)
       _tprof_profile_writer_close (&save->w, NULL, &ignored);
       _tprof_h5_leave (&guard);
     }
-  if (save->map != NULL)
-    munmap (save->map, save->map_len);
-  save->map = NULL;
   _tprof_save_file_abandon (&save->out);
   in_place_free (save);
 }

@@ -48,16 +48,26 @@ typedef struct
   TprofSpillMergeRank *out;        /* its part of the report */
   TprofSpillMergeRank *ranks;      /* the report's, every rank */
   TprofError          *error;
-  /* a merge into a file's pages (tprof-spill-merge-save.c): each
-   * operation's columns are its rows there, capacity the end of the
-   * room of the rank being read, which a count found; a flush with a
-   * sample past it (the file grew since) and every later one are
-   * dropped, their samples read into scratch */
+  /* a merge into a file (tprof-spill-merge-save.c): each record is read
+   * into scratch, its starts moved there, and handed to put() with its
+   * operation's row; capacity is the end of the room of the rank being
+   * read, which a count found. A flush with a sample past it (the file
+   * grew since), or of an operation without rows, and every later one
+   * are dropped */
   bool                 in_file;
-  bool                 to_scratch;      /* the record being placed */
+  int                (*put) (void          *put_data,
+                             size_t         op,
+                             size_t         row,
+                             const double  *starts,
+                             const double  *durations,
+                             const int32_t *threads,
+                             size_t         n);
+  void                *put_data;
+  bool                 to_scratch;      /* the record being placed has no room */
   bool                 flush_overflow;  /* the flush being read */
   bool                 stopped;
-  double              *scratch;
+  double              *scratch;         /* 2 * scratch_capacity */
+  int32_t             *thread_scratch;  /* scratch_capacity */
   size_t               scratch_capacity;
 } Merge;
 

@@ -1,4 +1,4 @@
-/* tprof-spill-merge-save.c — _tprof_spill_merge_save(): a job's spill files merged straight into the pages of the profile it writes, or in memory when a file does not hold what its count found. */
+/* tprof-spill-merge-save.c — _tprof_spill_merge_save(): a job's spill files merged straight into the rows of the profile it writes, or in memory when a file does not hold what its count found. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
 #include <stdlib.h>
@@ -133,23 +133,36 @@ lay_out (MergeSave *ms)
   return 0;
 }
 
-/* Each operation's columns pointed at its rows in the file. */
+/* A record's samples written at their rows: operation @op's from @row. */
+static int
+put_rows (void          *put_data,
+          size_t         op,
+          size_t         row,
+          const double  *starts,
+          const double  *durations,
+          const int32_t *threads,
+          size_t         n)
+{
+  MergeSave *ms = put_data;
+  size_t j = ms->slot[op];
+
+  return _tprof_save_in_place_put (ms->save, j, TPROF_H5_FIELD_TIMES, row, durations, n * sizeof *durations,
+                                   ms->m.error) < 0
+         || _tprof_save_in_place_put (ms->save, j, TPROF_H5_FIELD_STARTS, row, starts, n * sizeof *starts,
+                                      ms->m.error) < 0
+         || _tprof_save_in_place_put (ms->save, j, TPROF_H5_FIELD_THREADS, row, threads, n * sizeof *threads,
+                                      ms->m.error) < 0 ? -1 : 0;
+}
+
+/* The merge made to write each record at its rows in the file. */
 static void
-point_at_rows (MergeSave *ms)
+write_to_rows (MergeSave *ms)
 {
   ms->m.in_file = true;
+  ms->m.put = put_rows;
+  ms->m.put_data = ms;
   for (size_t k = 0; k < tprof_profiled_time_len (ms->m.index); k++)
-    {
-      MergeOp *op = &ms->m.ops[k];
-      size_t j = ms->slot[k];
-
-      op->capacity = 0;
-      if (j == SIZE_MAX)
-        continue;
-      op->times = _tprof_save_in_place_rows (ms->save, j, TPROF_H5_FIELD_TIMES);
-      op->starts = _tprof_save_in_place_rows (ms->save, j, TPROF_H5_FIELD_STARTS);
-      op->threads = _tprof_save_in_place_rows (ms->save, j, TPROF_H5_FIELD_THREADS);
-    }
+    ms->m.ops[k].capacity = 0;
 }
 
 /* Reads rank @r into its rooms, which end where its count says: false in
@@ -179,16 +192,46 @@ read_counted (MergeSave *ms,
   return 0;
 }
 
+/* Rows moved again are read back and written a piece this large at a time. */
+#define MOVE_PIECE ((size_t) 65536)
+
+/* The @n starts of operation @j from @row moved by @by, read back and
+ * written again a piece at a time. 0, or -1. */
+static int
+move_rows (MergeSave *ms,
+           size_t     j,
+           size_t     row,
+           size_t     n,
+           double     by)
+{
+  double *piece = malloc (MOVE_PIECE * sizeof *piece);
+  int result = piece != NULL ? 0 : no_memory (ms);
+
+  for (size_t done = 0; result == 0 && done < n; done += MOVE_PIECE)
+    {
+      size_t take = n - done < MOVE_PIECE ? n - done : MOVE_PIECE;
+
+      result = _tprof_save_in_place_get (ms->save, j, TPROF_H5_FIELD_STARTS, row + done, piece,
+                                         take * sizeof *piece, ms->m.error);
+      for (size_t i = 0; result == 0 && i < take; i++)
+        piece[i] += by;
+      if (result == 0)
+        result = _tprof_save_in_place_put (ms->save, j, TPROF_H5_FIELD_STARTS, row + done, piece,
+                                           take * sizeof *piece, ms->m.error);
+    }
+  free (piece);
+  return result;
+}
+
 /* The starts of the ranks read before the one of the earliest start
  * moved onto the timeline of @origin, as the in-memory merge moves them:
  * the first segments of each operation, none when rank 0 holds it. */
-static void
-move_first_ranks (const MergeSave *ms,
-                  double           origin)
+static int
+move_first_ranks (MergeSave *ms,
+                  double     origin)
 {
   for (size_t j = 0; j < ms->n_parts; j++)
     {
-      double *starts = _tprof_save_in_place_rows (ms->save, j, TPROF_H5_FIELD_STARTS);
       const int64_t *count = ms->caches[j].rank_count;
       size_t at = 0;
 
@@ -198,11 +241,12 @@ move_first_ranks (const MergeSave *ms,
             continue;
           if (ms->m.origins[r] == origin)
             break;
-          for (size_t i = at; i < at + (size_t) count[r]; i++)
-            starts[i] += ms->m.origins[r] - origin;
+          if (move_rows (ms, j, at, (size_t) count[r], ms->m.origins[r] - origin) < 0)
+            return -1;
           at += (size_t) count[r];
         }
     }
+  return 0;
 }
 
 /* Every rank read into the file; then its ranks' table. SAVE_IN_MEMORY
@@ -214,7 +258,7 @@ read_into_file (MergeSave             *ms,
   double earliest = INFINITY, origin;
   bool as_counted = true;
 
-  point_at_rows (ms);
+  write_to_rows (ms);
   for (int r = 0; r < ms->job->world_size && as_counted; r++)
     {
       ms->m.ranks[r].data_until = NAN;
@@ -227,7 +271,8 @@ read_into_file (MergeSave             *ms,
   _tprof_spill_merge_report_sum (report);
   if (_tprof_spill_merge_set_ranks (ms->info, ms->job, report, origin, ms->m.error) < 0)
     return SAVE_FAILED;
-  move_first_ranks (ms, origin);
+  if (move_first_ranks (ms, origin) < 0)
+    return SAVE_FAILED;
   report->operations = ms->n_parts;
   return SAVE_DONE;
 }

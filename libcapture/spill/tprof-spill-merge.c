@@ -105,26 +105,27 @@ op_reserve (MergeOp *op,
   return true;
 }
 
-/* Room for a record of @n samples that a merge into a file has no rows
- * for: its flush is dropped. */
+/* Room for a record of @n samples in a merge into a file, reused. */
 static int
 place_in_scratch (Merge   *m,
                   size_t   n,
                   double **starts,
                   double **durations)
 {
-  if (2 * n > m->scratch_capacity)
+  if (n > m->scratch_capacity)
     {
       double *grown = realloc (m->scratch, 2 * n * sizeof *grown);
+      int32_t *threads = grown != NULL ? realloc (m->thread_scratch, n * sizeof *threads) : NULL;
 
-      if (grown == NULL)
+      if (grown != NULL)
+        m->scratch = grown;
+      if (threads == NULL)
         return no_memory (m);
-      m->scratch = grown;
-      m->scratch_capacity = 2 * n;
+      m->thread_scratch = threads;
+      m->scratch_capacity = n;
     }
   *starts = m->scratch;
   *durations = m->scratch + n;
-  m->to_scratch = true;
   return 0;
 }
 
@@ -143,9 +144,12 @@ on_place (void     *user_data,
   MergeOp *op = &m->ops[m->local[local]];
   size_t at = op->n + op->pending;
 
-  if (m->in_file && (m->stopped || op->times == NULL || n > op->capacity - at))
-    return place_in_scratch (m, n, starts, durations);
-  if (!m->in_file && !op_reserve (op, at, n, thread != 0))
+  if (m->in_file)
+    {
+      m->to_scratch = m->stopped || op->capacity == 0 || n > op->capacity - at;
+      return place_in_scratch (m, n, starts, durations);
+    }
+  if (!op_reserve (op, at, n, thread != 0))
     return no_memory (m);
   _tprof_prefault_write (op->times + at, n * sizeof *op->times);
   _tprof_prefault_write (op->starts + at, n * sizeof *op->starts);
@@ -185,7 +189,7 @@ on_placed (void         *user_data,
   Merge *m = user_data;
   MergeOp *op = &m->ops[m->local[local]];
   size_t at = op->n + op->pending;
-  double *restrict to_starts = op->starts + at;
+  double *restrict to_starts = m->in_file ? m->scratch : op->starts + at;
   int32_t *restrict to_ranks = op->ranks != NULL ? op->ranks + at : NULL;
   double lo = m->flush_earliest;
 
@@ -212,12 +216,14 @@ on_placed (void         *user_data,
     }
   for (size_t i = 0; to_ranks != NULL && i < n; i++)
     to_ranks[i] = rank;
-  if (op->threads != NULL)
+  if (op->threads != NULL || m->in_file)
     {
-      int32_t *restrict to_threads = op->threads + at;
+      int32_t *restrict to_threads = m->in_file ? m->thread_scratch : op->threads + at;
 
       for (size_t i = 0; i < n; i++)
         to_threads[i] = thread;
+      if (m->in_file && m->put (m->put_data, (size_t) (op - m->ops), at, to_starts, durations, to_threads, n) < 0)
+        return -1;
     }
   m->flush_earliest = lo;
   m->flush_samples += n;
@@ -448,8 +454,7 @@ move_operations (Merge             *m,
 void
 _tprof_spill_merge_clear (Merge *m)
 {
-  /* into a file: the columns are its pages */
-  for (size_t k = 0; !m->in_file && k < m->ops_capacity; k++)
+  for (size_t k = 0; k < m->ops_capacity; k++)
     {
       free (m->ops[k].times);
       free (m->ops[k].starts);
@@ -461,6 +466,7 @@ _tprof_spill_merge_clear (Merge *m)
   free (m->flush_ops);
   free (m->origins);
   free (m->scratch);
+  free (m->thread_scratch);
   tprof_profiled_time_free (m->index);
 }
 
