@@ -164,7 +164,12 @@ run (const char *dir,
     }
   /* merged and written in one go, without holding the samples */
   if (_tprof_spill_merge_save (job, out_path, &report, &error) != 0)
-    status = tprof_cli_library_error (report.saving ? out_path : dir, &error);
+    {
+      /* read whole: what it read is said before why it was not written */
+      if (report.saving)
+        report_problems (dir, job, &report);
+      status = tprof_cli_library_error (report.saving ? out_path : dir, &error);
+    }
   else
     {
       report_problems (dir, job, &report);
