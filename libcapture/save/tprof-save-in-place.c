@@ -128,7 +128,7 @@ _tprof_save_in_place_begin (const char              *path,
       free (s);
       return NULL;
     }
-  /* never an image: the rows go into the file's pages, not into memory
+  /* never an image: the rows go into the file's page cache, not into memory
    * of ours */
   if (_tprof_save_file_create (&s->out, path, error) < 0)
     {

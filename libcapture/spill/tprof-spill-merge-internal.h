@@ -50,12 +50,15 @@ TPROF_EXPORT void _tprof_spill_merge_report_clear (TprofSpillMergeReport *report
 /* Merges @job as _tprof_spill_merge() does and saves the profile to @path
  * (tprof_profiled_time_save()) in one go: the same file, written without
  * holding the samples in memory. A count of each file's committed flushes
- * lays the file out; the samples are read straight into its pages
- * (tprof-spill-merge-save.c), its statistics then computed there. When a
- * file turns out damaged (or grew) during the read, the file is dropped
- * and the job merged in memory, then saved (report->in_memory); so is a
- * small job, whose save builds its file in memory anyway, and one whose
- * file cannot be mapped. The variable
+ * lays the file out; each SAMPLES record is read into one reused buffer
+ * and written at its rows (tprof-spill-merge-save.c), the statistics
+ * then computed from the rows read back. Flushes committed after the
+ * count are left out. When a file gives other counts during the read (a
+ * record damaged inside its samples, which the count does not
+ * checksum), the file is dropped and the job merged in memory, then
+ * saved (report->in_memory); so is a small job, whose save builds its
+ * file in memory anyway, and one whose file cannot be laid out. The
+ * variable
  * TPROF_MERGE_PATH=file or =memory forces either (for tests). 0, or -1
  * with @error (report->saving when it failed writing @path); @report
  * filled when it succeeds, cleared with _tprof_spill_merge_report_clear()

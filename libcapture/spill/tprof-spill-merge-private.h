@@ -1,4 +1,4 @@
-/* tprof-spill-merge-private.h — the merge's state, shared by its in-memory path (tprof-spill-merge.c) and the one into the file's pages (tprof-spill-merge-save.c). */
+/* tprof-spill-merge-private.h — the merge's state, shared by its in-memory path (tprof-spill-merge.c) and the one into the file's rows (tprof-spill-merge-save.c). */
 /* SPDX-License-Identifier: MIT */
 #pragma once
 

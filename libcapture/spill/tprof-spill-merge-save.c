@@ -294,9 +294,9 @@ merge_into_file (MergeSave             *ms,
     return SAVE_IN_MEMORY;
   if ((ms->info = tprof_profiled_time_new (ms->job->world_size)) == NULL)
     return no_memory (ms);
-  /* a file that cannot be laid out or mapped (a file system without
-   * shared mappings) is written the ordinary way; a place that cannot be
-   * written fails there too, with its own message */
+  /* a file that cannot be laid out here (its columns unaligned) is
+   * written the ordinary way; a place that cannot be written fails there
+   * too, with its own message */
   if ((ms->save = _tprof_save_in_place_begin (path, ms->info, ms->parts, ms->caches, ms->n_parts, ms->m.error))
       == NULL)
     return SAVE_IN_MEMORY;

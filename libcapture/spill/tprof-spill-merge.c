@@ -153,8 +153,7 @@ on_place (void     *user_data,
     return no_memory (m);
   _tprof_prefault_write (op->times + at, n * sizeof *op->times);
   _tprof_prefault_write (op->starts + at, n * sizeof *op->starts);
-  if (op->ranks != NULL)
-    _tprof_prefault_write (op->ranks + at, n * sizeof *op->ranks);
+  _tprof_prefault_write (op->ranks + at, n * sizeof *op->ranks);
   if (op->threads != NULL)
     _tprof_prefault_write (op->threads + at, n * sizeof *op->threads);
   *starts = op->starts + at;
