@@ -109,21 +109,20 @@ tprof_cached_runs (const TprofGatheredTime *gt,
   return runs;
 }
 
-/* The figures of @gt (not sampled), stored rank after rank, by one pass
- * of the statistics engine over its runs: false when its ranks are not
- * so stored. */
+/* The figures of @n values at @times, stored rank after rank in the
+ * @runs runs that scratch->bounds and scratch->ranks give, by one pass of
+ * the statistics engine. */
 static bool
-tprof_cached_stats_batch (TprofCachedStats        *cache,
-                          const TprofGatheredTime *gt,
-                          int                      world_size,
-                          TprofCachedScratch      *scratch)
+tprof_cached_stats_runs (TprofCachedStats   *cache,
+                         const double       *times,
+                         size_t              n,
+                         size_t              runs,
+                         TprofCachedScratch *scratch)
 {
-  const double *times = tprof_gathered_time_times (gt);
-  uint64_t rows[2] = { 0, tprof_gathered_time_count (gt) };
-  size_t runs = tprof_cached_runs (gt, world_size, scratch);
+  uint64_t rows[2] = { 0, n };
   TprofBatchSummary s;
 
-  if (runs == 0 || !_tprof_batch_summarize (times, rows, 1, &s))
+  if (!_tprof_batch_summarize (times, rows, 1, &s))
     return false;
   _tprof_batch_part_sums (times, scratch->bounds, runs, scratch->parts);
   cache->summary = (TprofSummary) {
@@ -140,6 +139,22 @@ tprof_cached_stats_batch (TprofCachedStats        *cache,
       cache->rank_max[r] = scratch->parts[i].max;
     }
   return true;
+}
+
+/* The figures of @gt (not sampled), stored rank after rank, by one pass
+ * of the statistics engine over its runs: false when its ranks are not
+ * so stored. */
+static bool
+tprof_cached_stats_batch (TprofCachedStats        *cache,
+                          const TprofGatheredTime *gt,
+                          int                      world_size,
+                          TprofCachedScratch      *scratch)
+{
+  size_t runs = tprof_cached_runs (gt, world_size, scratch);
+
+  return runs > 0
+         && tprof_cached_stats_runs (cache, tprof_gathered_time_times (gt), tprof_gathered_time_count (gt), runs,
+                                     scratch);
 }
 
 /* The same through the whole-selection summary and rank summaries. */
@@ -202,4 +217,27 @@ _tprof_cached_stats_init (TprofCachedStats        *cache,
       return false;
     }
   return tprof_cached_stats_set_recorded (cache, gt, world_size, storage);
+}
+
+bool
+_tprof_cached_stats_of_rows (TprofCachedStats   *cache,
+                             const double       *times,
+                             int                 world_size,
+                             TprofCachedScratch *scratch)
+{
+  size_t runs = 0, n = 0;
+
+  scratch->bounds[0] = 0;
+  for (int r = 0; r < world_size; r++)
+    {
+      if (cache->rank_count[r] == 0)
+        continue;
+      n += (size_t) cache->rank_count[r];
+      scratch->ranks[runs] = r;
+      scratch->bounds[++runs] = n;
+    }
+  for (int r = 0; r < world_size; r++)
+    cache->rank_min[r] = cache->rank_max[r] = NAN;
+  cache->rank_recorded = NULL;
+  return tprof_cached_stats_runs (cache, times, n, runs, scratch);
 }

@@ -58,6 +58,15 @@ bool _tprof_cached_scratch_init (TprofCachedScratch *scratch,
                                  int                 world_size);
 void _tprof_cached_scratch_clear (TprofCachedScratch *scratch);
 
+/* Fills @cache, whose rank_count already says how many of the values at
+ * @times each rank has (stored rank after rank, ascending; the sums are
+ * zero), as _tprof_cached_stats_init() would from the same samples: the
+ * figures of a save whose rows are in its file before their statistics. */
+bool _tprof_cached_stats_of_rows (TprofCachedStats   *cache,
+                                  const double       *times,
+                                  int                 world_size,
+                                  TprofCachedScratch *scratch);
+
 /* Creates a new empty temporary file beside the file @path names (after
  * following symbolic links). Refuses a target that exists and is not a
  * regular file. 0, or -1 with @error. The file has no name where the file
@@ -247,6 +256,16 @@ int _tprof_profile_writer_create (TprofProfileWriter      *w,
                                   const char              *path,
                                   TprofSaveFile           *out,
                                   TprofError              *error);
+
+/* The same, every object HDF5 allocates at an address that is a
+ * multiple of @alignment (> 1): columns whose values are read in place
+ * (tprof-save-in-place.c). */
+int _tprof_profile_writer_create_aligned (TprofProfileWriter      *w,
+                                          const TprofProfiledTime *pt,
+                                          const char              *path,
+                                          TprofSaveFile           *out,
+                                          size_t                   alignment,
+                                          TprofError              *error);
 
 /* Grows the reservation to HDF5's end of allocation plus @upcoming bytes:
  * call before anything that may allocate up to @upcoming bytes. */

@@ -144,8 +144,22 @@ _tprof_profile_writer_create (TprofProfileWriter      *w,
                               TprofSaveFile           *out,
                               TprofError              *error)
 {
+  return _tprof_profile_writer_create_aligned (w, pt, path, out, 0, error);
+}
+
+int
+_tprof_profile_writer_create_aligned (TprofProfileWriter      *w,
+                                      const TprofProfiledTime *pt,
+                                      const char              *path,
+                                      TprofSaveFile           *out,
+                                      size_t                   alignment,
+                                      TprofError              *error)
+{
   hid_t fapl = H5Pcreate (H5P_FILE_ACCESS);
   const char *name = NULL;
+
+  if (fapl >= 0 && alignment > 1 && H5Pset_alignment (fapl, 1, alignment) < 0)
+    _tprof_h5_close (fapl), fapl = -1;
 
   tprof_profile_writer_init (w, path, out, tprof_profiled_time_world_size (pt));
   /* the temporary file is ours alone: no lock, which some file systems

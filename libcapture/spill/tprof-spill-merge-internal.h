@@ -28,6 +28,9 @@ typedef struct
   TprofSpillMergeRank *ranks;       /* world_size entries */
   uint64_t             samples;
   int                  ranks_with_data;
+  size_t               operations;  /* in the profile */
+  bool                 in_memory;   /* _tprof_spill_merge_save(): merged in memory, then saved */
+  bool                 saving;      /* ... failed while writing the profile, not reading */
 } TprofSpillMergeReport;
 
 /* Reads every usable file of @job whole (committed flushes) into one
@@ -43,5 +46,26 @@ TPROF_EXPORT TprofProfiledTime *_tprof_spill_merge (TprofSpillJob         *job,
                                                     TprofSpillMergeReport *report,
                                                     TprofError            *error);
 TPROF_EXPORT void _tprof_spill_merge_report_clear (TprofSpillMergeReport *report);
+
+/* Merges @job as _tprof_spill_merge() does and saves the profile to @path
+ * (tprof_profiled_time_save()) in one go: the same file, written without
+ * holding the samples in memory. A count of each file's committed flushes
+ * lays the file out; each SAMPLES record is read into one reused buffer
+ * and written at its rows (tprof-spill-merge-save.c), the statistics
+ * then computed from the rows read back. Flushes committed after the
+ * count are left out. When a file gives other counts during the read (a
+ * record damaged inside its samples, which the count does not
+ * checksum), the file is dropped and the job merged in memory, then
+ * saved (report->in_memory); so is a small job, whose save builds its
+ * file in memory anyway, and one whose file cannot be laid out. The
+ * variable
+ * TPROF_MERGE_PATH=file or =memory forces either (for tests). 0, or -1
+ * with @error (report->saving when it failed writing @path); @report
+ * filled when it succeeds, cleared with _tprof_spill_merge_report_clear()
+ * either way. */
+TPROF_EXPORT int _tprof_spill_merge_save (TprofSpillJob         *job,
+                                          const char            *path,
+                                          TprofSpillMergeReport *report,
+                                          TprofError            *error);
 
 TPROF_END_DECLS

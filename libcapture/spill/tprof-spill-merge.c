@@ -6,49 +6,7 @@
 
 #include "tprof-analysis-internal.h"
 #include "tprof-profiled-time-internal.h"
-#include "tprof-spill-merge-internal.h"
-
-/* One operation's samples so far, starts on the timeline of the ranks
- * read so far (Merge.origin), then those of the flush being read
- * (pending), taken at its COMMIT. */
-typedef struct
-{
-  double  *times;
-  double  *starts;
-  int32_t *ranks;
-  int32_t *threads;    /* NULL while every sample is of thread 0 */
-  size_t   n;
-  size_t   pending;
-  size_t   capacity;
-  bool     in_flush;   /* listed in Merge.flush_ops */
-  size_t   counted;    /* the samples the files hold, every rank's */
-  bool     counted_threads;  /* ... whether one has a thread other than 0 */
-} MergeOp;
-
-typedef struct
-{
-  TprofProfiledTime   *index;      /* the operations' names, in order of appearance */
-  MergeOp             *ops;
-  size_t               ops_capacity;
-  /* the rank being read */
-  TprofSpillReader    *reader;
-  int32_t              rank;
-  double               offset;     /* its clock to rank 0's */
-  double               shift;      /* the origin its starts are moved by; NaN until its first sample */
-  double               earliest;   /* its earliest committed start, its clock */
-  double               flush_earliest;  /* ... of the flush being read */
-  uint64_t             flush_samples;
-  size_t              *flush_ops;  /* the operations of the flush being read */
-  size_t               n_flush_ops;
-  double               origin;     /* the earliest start so far, rank 0's clock: the
-                                      timeline's origin unless a later rank has an earlier one */
-  double              *origins;    /* the origin each rank's starts were moved by */
-  size_t              *local;      /* the reader's name ids -> operations */
-  size_t               local_capacity;
-  TprofSpillMergeRank *out;        /* its part of the report */
-  TprofSpillMergeRank *ranks;      /* the report's, every rank */
-  TprofError          *error;
-} Merge;
+#include "tprof-spill-merge-private.h"
 
 static int
 no_memory (Merge *m)
@@ -56,12 +14,10 @@ no_memory (Merge *m)
   return tprof_error_set (m->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", _tprof_spill_reader_path (m->reader));
 }
 
-/* The operation of the reader's names @first .. @first + @n - 1 in
- * m->local, new ones added in order of appearance. */
-static int
-map_names (Merge   *m,
-           uint32_t first,
-           uint32_t n)
+int
+_tprof_spill_merge_map_names (Merge   *m,
+                              uint32_t first,
+                              uint32_t n)
 {
   if (first + n > m->local_capacity)
     {
@@ -149,6 +105,30 @@ op_reserve (MergeOp *op,
   return true;
 }
 
+/* Room for a record of @n samples in a merge into a file, reused. */
+static int
+place_in_scratch (Merge   *m,
+                  size_t   n,
+                  double **starts,
+                  double **durations)
+{
+  if (n > m->scratch_capacity)
+    {
+      double *grown = realloc (m->scratch, 2 * n * sizeof *grown);
+      int32_t *threads = grown != NULL ? realloc (m->thread_scratch, n * sizeof *threads) : NULL;
+
+      if (grown != NULL)
+        m->scratch = grown;
+      if (threads == NULL)
+        return no_memory (m);
+      m->thread_scratch = threads;
+      m->scratch_capacity = n;
+    }
+  *starts = m->scratch;
+  *durations = m->scratch + n;
+  return 0;
+}
+
 /* Room at the end of the operation of the reader's name @local for the
  * @n samples of a SAMPLES record, their pages mapped in one call each (a
  * first touch page by page costs a trap each). */
@@ -164,6 +144,11 @@ on_place (void     *user_data,
   MergeOp *op = &m->ops[m->local[local]];
   size_t at = op->n + op->pending;
 
+  if (m->in_file)
+    {
+      m->to_scratch = m->stopped || op->capacity == 0 || n > op->capacity - at;
+      return place_in_scratch (m, n, starts, durations);
+    }
   if (!op_reserve (op, at, n, thread != 0))
     return no_memory (m);
   _tprof_prefault_write (op->times + at, n * sizeof *op->times);
@@ -203,12 +188,18 @@ on_placed (void         *user_data,
   Merge *m = user_data;
   MergeOp *op = &m->ops[m->local[local]];
   size_t at = op->n + op->pending;
-  double *restrict to_starts = op->starts + at;
-  int32_t *restrict to_ranks = op->ranks + at;
+  double *restrict to_starts = m->in_file ? m->scratch : op->starts + at;
+  int32_t *restrict to_ranks = op->ranks != NULL ? op->ranks + at : NULL;
   double lo = m->flush_earliest;
 
   (void) starts;
   (void) durations;
+  if (m->to_scratch)
+    {
+      m->to_scratch = false;
+      m->flush_overflow = m->flush_overflow || n > 0;
+      return 0;
+    }
   if (isnan (m->shift) && n > 0)
     m->shift = smallest (to_starts, n) + m->offset;
 
@@ -222,14 +213,16 @@ on_placed (void         *user_data,
       lo = s < lo ? s : lo;
       to_starts[i] = (s + offset) - shift;
     }
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; to_ranks != NULL && i < n; i++)
     to_ranks[i] = rank;
-  if (op->threads != NULL)
+  if (op->threads != NULL || m->in_file)
     {
-      int32_t *restrict to_threads = op->threads + at;
+      int32_t *restrict to_threads = m->in_file ? m->thread_scratch : op->threads + at;
 
       for (size_t i = 0; i < n; i++)
         to_threads[i] = thread;
+      if (m->in_file && m->put (m->put_data, (size_t) (op - m->ops), at, to_starts, durations, to_threads, n) < 0)
+        return -1;
     }
   m->flush_earliest = lo;
   m->flush_samples += n;
@@ -270,7 +263,7 @@ on_names (void    *user_data,
           uint32_t first,
           uint32_t n)
 {
-  return map_names (user_data, first, n);
+  return _tprof_spill_merge_map_names (user_data, first, n);
 }
 
 static int
@@ -279,7 +272,12 @@ on_commit (void                   *user_data,
 {
   Merge *m = user_data;
 
-  end_flush (m, true);
+  /* into a file: a flush the count did not see, and every later one */
+  m->stopped = m->stopped || m->flush_overflow;
+  m->flush_overflow = false;
+  end_flush (m, !m->stopped);
+  if (m->stopped)
+    return 0;
   /* kept on rank 0's clock until the timeline's origin is known */
   m->out->data_until = commit->when + m->offset;
   m->out->flushes++;
@@ -307,10 +305,10 @@ on_end (void       *user_data,
   return 0;
 }
 
-static void
-select_rank (Merge            *m,
-             TprofSpillReader *reader,
-             int               rank)
+void
+_tprof_spill_merge_select_rank (Merge            *m,
+                                TprofSpillReader *reader,
+                                int               rank)
 {
   m->reader = reader;
   m->rank = rank;
@@ -322,11 +320,11 @@ select_rank (Merge            *m,
  * starts are moved by the earliest start of the ranks before it (of its
  * own first record for the first), the ranks whose starts were moved by
  * a later origin moved again at the end. */
-static int
-read_rank (Merge            *m,
-           TprofSpillReader *reader,
-           int               rank,
-           double           *earliest)
+int
+_tprof_spill_merge_read_rank (Merge            *m,
+                              TprofSpillReader *reader,
+                              int               rank,
+                              double           *earliest)
 {
   static const TprofSpillVisitor visitor = {
     .names = on_names, .commit = on_commit, .signal = on_signal, .end = on_end,
@@ -334,15 +332,17 @@ read_rank (Merge            *m,
   static const TprofSpillPlacer placer = { .place = on_place, .placed = on_placed };
   int result;
 
-  select_rank (m, reader, rank);
-  if (map_names (m, 0, _tprof_spill_reader_n_names (reader)) < 0)  /* defined by its count */
+  _tprof_spill_merge_select_rank (m, reader, rank);
+  if (_tprof_spill_merge_map_names (m, 0, _tprof_spill_reader_n_names (reader)) < 0)  /* defined by its count */
     return -1;
   m->out->has_file = true;
   m->offset = _tprof_spill_reader_header (reader)->clock_offset;
   m->shift = isfinite (m->origin) ? m->origin : NAN;
   m->earliest = m->flush_earliest = INFINITY;
+  m->stopped = m->flush_overflow = m->to_scratch = false;
   result = _tprof_spill_reader_read_placed (reader, &visitor, &placer, m, &m->out->status, m->error);
   end_flush (m, false);  /* a flush without its COMMIT */
+  m->flush_overflow = m->to_scratch = false;
   m->origins[rank] = m->shift;
   if (result == 0 && isfinite (m->earliest))
     {
@@ -352,15 +352,13 @@ read_rank (Merge            *m,
   return result;
 }
 
-/* The headers' hosts, offsets, error bounds and the wall time of @origin
- * (rank 0's clock), from rank 0's header or else the one of smallest
- * error; data_until moved by @origin. */
-static int
-set_ranks (TprofProfiledTime     *pt,
-           const TprofSpillJob   *job,
-           TprofSpillMergeReport *report,
-           double                 origin,
-           TprofError            *error)
+/* The wall time from rank 0's header or else the one of smallest error. */
+int
+_tprof_spill_merge_set_ranks (TprofProfiledTime     *pt,
+                              const TprofSpillJob   *job,
+                              TprofSpillMergeReport *report,
+                              double                 origin,
+                              TprofError            *error)
 {
   int ws = job->world_size;
   const char **hosts = calloc ((size_t) ws, sizeof *hosts);
@@ -452,8 +450,8 @@ move_operations (Merge             *m,
   return 0;
 }
 
-static void
-merge_clear (Merge *m)
+void
+_tprof_spill_merge_clear (Merge *m)
 {
   for (size_t k = 0; k < m->ops_capacity; k++)
     {
@@ -466,14 +464,14 @@ merge_clear (Merge *m)
   free (m->local);
   free (m->flush_ops);
   free (m->origins);
+  free (m->scratch);
+  free (m->thread_scratch);
   tprof_profiled_time_free (m->index);
 }
 
-/* Where the timeline starts: the earliest sample (@earliest, rank 0's
- * clock) or, without any, where the earliest rank started spilling. */
-static double
-timeline_origin (const TprofSpillJob *job,
-                 double               earliest)
+double
+_tprof_spill_merge_origin (const TprofSpillJob *job,
+                           double               earliest)
 {
   double origin = earliest;
 
@@ -501,9 +499,9 @@ size_operations (Merge         *m,
 
       if (job->readers[r] == NULL)
         continue;
-      select_rank (m, job->readers[r], r);
+      _tprof_spill_merge_select_rank (m, job->readers[r], r);
       if ((count = _tprof_spill_reader_count (job->readers[r], m->error)) == NULL
-          || map_names (m, 0, count->n_names) < 0)
+          || _tprof_spill_merge_map_names (m, 0, count->n_names) < 0)
         return -1;
       for (uint32_t id = 0; id < count->n_names; id++)
         {
@@ -542,11 +540,38 @@ read_ranks (Merge         *m,
   for (int r = 0; r < job->world_size; r++)
     {
       m->ranks[r].data_until = NAN;
-      if (job->readers[r] != NULL && read_rank (m, job->readers[r], r, &earliest) < 0)
+      if (job->readers[r] != NULL && _tprof_spill_merge_read_rank (m, job->readers[r], r, &earliest) < 0)
         return -1;
     }
-  *origin = timeline_origin (job, earliest);
+  *origin = _tprof_spill_merge_origin (job, earliest);
   return 0;
+}
+
+int
+_tprof_spill_merge_init (Merge                 *m,
+                         TprofSpillJob         *job,
+                         TprofSpillMergeReport *report,
+                         TprofError            *error)
+{
+  int ws = job->world_size > 0 ? job->world_size : 1;
+
+  *m = (Merge) { .index = tprof_profiled_time_new (ws), .error = error, .origin = INFINITY };
+  *report = (TprofSpillMergeReport) { .world_size = job->world_size };
+  report->ranks = m->ranks = calloc ((size_t) ws, sizeof *report->ranks);
+  m->origins = calloc ((size_t) ws, sizeof *m->origins);
+  if (m->index == NULL || report->ranks == NULL || m->origins == NULL)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "out of memory");
+  return 0;
+}
+
+void
+_tprof_spill_merge_report_sum (TprofSpillMergeReport *report)
+{
+  for (int r = 0; r < report->world_size; r++)
+    {
+      report->ranks_with_data += report->ranks[r].flushes > 0;
+      report->samples += report->ranks[r].samples;
+    }
 }
 
 TprofProfiledTime *
@@ -555,34 +580,29 @@ _tprof_spill_merge (TprofSpillJob         *job,
                     TprofError            *error)
 {
   int ws = job->world_size > 0 ? job->world_size : 1;
-  Merge m = { .index = tprof_profiled_time_new (ws), .error = error, .origin = INFINITY };
+  Merge m;
   TprofProfiledTime *pt = tprof_profiled_time_new (ws);
   double origin = 0;
-  int result = 0;
+  int result = _tprof_spill_merge_init (&m, job, report, error);
 
-  *report = (TprofSpillMergeReport) { .world_size = job->world_size };
-  report->ranks = m.ranks = calloc ((size_t) ws, sizeof *report->ranks);
-  m.origins = calloc ((size_t) ws, sizeof *m.origins);
-  if (m.index == NULL || pt == NULL || report->ranks == NULL || m.origins == NULL)
+  if (result == 0 && pt == NULL)
     result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "out of memory");
   if (result == 0)
     result = read_ranks (&m, job, &origin);
-  for (int r = 0; result == 0 && r < job->world_size; r++)
-    {
-      report->ranks_with_data += report->ranks[r].flushes > 0;
-      report->samples += report->ranks[r].samples;
-    }
+  if (result == 0)
+    _tprof_spill_merge_report_sum (report);
   if (result == 0 && job->world_size > 0)
-    result = set_ranks (pt, job, report, origin, error);
+    result = _tprof_spill_merge_set_ranks (pt, job, report, origin, error);
   if (result == 0)
     result = move_operations (&m, pt, origin, error);
-  merge_clear (&m);
+  _tprof_spill_merge_clear (&m);
   if (result < 0)
     {
       tprof_profiled_time_free (pt);
       _tprof_spill_merge_report_clear (report);
       return NULL;
     }
+  report->operations = tprof_profiled_time_len (pt);
   return pt;
 }
 

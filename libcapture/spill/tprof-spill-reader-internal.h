@@ -155,13 +155,18 @@ typedef struct
 {
   const uint64_t *op_samples;  /* samples per name id, n_names entries */
   const bool     *op_threads;  /* whether one of them has a thread other than 0 */
+  const uint64_t *op_committed;  /* the samples per name id of the committed flushes alone */
   uint32_t        n_names;
   uint64_t        samples;
+  uint64_t        committed;   /* the samples of the committed flushes */
 } TprofSpillCounted;
 
 /* What the file holds from where the next read starts, without reading
  * the samples nor checking them (the read does): the samples per name id
- * of every SAMPLES record (committed or not), the names defined. For a caller that sizes its arrays before a placed read
+ * of every SAMPLES record (committed or not) and of those of the flushes
+ * a COMMIT closes, the names defined. A placed read that follows takes
+ * exactly the committed ones unless it finds a record damaged (or the
+ * file grew meanwhile). For a caller that sizes its arrays before a placed read
  * (the merge); NULL with @error set (I/O, memory). What it points to is
  * valid until the next call on @reader. */
 TPROF_EXPORT const TprofSpillCounted *_tprof_spill_reader_count (TprofSpillReader *reader,

@@ -221,18 +221,23 @@ counts_room (Placing *p,
       uint32_t capacity = reader->n_names > 2 * reader->op_capacity ? reader->n_names : 2 * reader->op_capacity;
       uint64_t *op_samples = realloc (reader->op_samples, capacity * sizeof *op_samples);
       bool *op_threads = op_samples != NULL ? realloc (reader->op_threads, capacity * sizeof *op_threads) : NULL;
+      uint64_t *op_committed = op_threads != NULL ? realloc (reader->op_committed, capacity * sizeof *op_committed)
+                               : NULL;
 
       if (op_samples != NULL)
         reader->op_samples = op_samples;
-      if (op_threads == NULL)
+      if (op_threads != NULL)
+        reader->op_threads = op_threads;
+      if (op_committed == NULL)
         return tprof_error_set (p->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", reader->path);
-      reader->op_threads = op_threads;
+      reader->op_committed = op_committed;
       reader->op_capacity = capacity;
     }
   if (reader->n_names > first)
     {
       memset (reader->op_samples + first, 0, (reader->n_names - first) * sizeof *reader->op_samples);
       memset (reader->op_threads + first, 0, (reader->n_names - first) * sizeof *reader->op_threads);
+      memset (reader->op_committed + first, 0, (reader->n_names - first) * sizeof *reader->op_committed);
     }
   return 0;
 }
@@ -267,7 +272,14 @@ take_record (Placing                *p,
       return STEP_OK;
     }
   if (p->placer == NULL)
-    return STEP_OK;  /* a count takes nothing else */
+    {
+      /* a count takes nothing else but where the committed flushes end */
+      if (record->type == TPROF_SPILL_COMMIT && reader->n_names > 0)
+        memcpy (reader->op_committed, reader->op_samples, reader->n_names * sizeof *reader->op_committed);
+      if (record->type == TPROF_SPILL_COMMIT)
+        reader->counted.committed = reader->counted.samples;
+      return STEP_OK;
+    }
   switch (record->type)
     {
     case TPROF_SPILL_COMMIT:
@@ -445,6 +457,7 @@ _tprof_spill_reader_count (TprofSpillReader *reader,
     return NULL;
   reader->counted.op_samples = reader->op_samples;
   reader->counted.op_threads = reader->op_threads;
+  reader->counted.op_committed = reader->op_committed;
   reader->counted.n_names = reader->n_names;
   return &reader->counted;
 }

@@ -70,6 +70,7 @@ struct _TprofSpillReader
   uint8_t         *data;             /* its bytes, from offset; NULL when none */
   uint64_t        *op_samples;       /* a count's samples per name id */
   bool            *op_threads;       /* ... whether one has a thread other than 0 */
+  uint64_t        *op_committed;     /* ... those of committed flushes, as of the last COMMIT */
   uint32_t         op_capacity;
   TprofSpillCounted counted;
 };

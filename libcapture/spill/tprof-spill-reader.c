@@ -172,6 +172,7 @@ _tprof_spill_reader_close (TprofSpillReader *reader)
   free (reader->data);
   free (reader->op_samples);
   free (reader->op_threads);
+  free (reader->op_committed);
   free (reader->host);
   free (reader->label);
   free (reader->path);

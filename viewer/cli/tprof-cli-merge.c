@@ -105,7 +105,6 @@ file_state (const TprofSpillMergeRank *rank)
 static int
 print_report (const char                  *out_path,
               const TprofSpillJob         *job,
-              const TprofProfiledTime     *pt,
               const TprofSpillMergeReport *report)
 {
   const char *headers[] = { _("rank"), _("host"), _("samples"), _("flushes"), _("data until (s)"), _("file") };
@@ -117,12 +116,13 @@ print_report (const char                  *out_path,
   int status;
 
   g_string_append_printf (out, _("%s: %" PRIu64 " samples of %zu operations from %d of %d ranks (job %s)\n"),
-                          escaped, report->samples, tprof_profiled_time_len (pt), report->ranks_with_data,
+                          escaped, report->samples, report->operations, report->ranks_with_data,
                           report->world_size, job->token);
   for (int r = 0; r < report->world_size; r++)
     {
       const TprofSpillMergeRank *rank = &report->ranks[r];
-      const char *host = tprof_profiled_time_hostname (pt, r);
+      /* the profile's host names are the headers' */
+      const char *host = job->readers[r] != NULL ? _tprof_spill_reader_header (job->readers[r])->host : NULL;
       char *cells[] = {
         g_strdup_printf ("%d", r),
         tprof_cli_escape (host != NULL && host[0] != '\0' ? host : "—"),
@@ -148,7 +148,6 @@ run (const char *dir,
 {
   TprofSpillMergeReport report = { 0 };
   TprofError error = { 0 };
-  TprofProfiledTime *pt;
   TprofSpillJob *job;
   int status;
 
@@ -163,18 +162,19 @@ run (const char *dir,
       _tprof_spill_job_free (job);
       return status;
     }
-  pt = _tprof_spill_merge (job, &report, &error);
-  if (pt == NULL)
-    status = tprof_cli_library_error (dir, &error);
+  /* merged and written in one go, without holding the samples */
+  if (_tprof_spill_merge_save (job, out_path, &report, &error) != 0)
+    {
+      /* read whole: what it read is said before why it was not written */
+      if (report.saving)
+        report_problems (dir, job, &report);
+      status = tprof_cli_library_error (report.saving ? out_path : dir, &error);
+    }
   else
     {
       report_problems (dir, job, &report);
-      if (tprof_profiled_time_save (pt, out_path, &error) != 0)
-        status = tprof_cli_library_error (out_path, &error);
-      else
-        status = print_report (out_path, job, pt, &report);
+      status = print_report (out_path, job, &report);
     }
-  tprof_profiled_time_free (pt);
   _tprof_spill_merge_report_clear (&report);
   _tprof_spill_job_free (job);
   return status;
