@@ -15,6 +15,7 @@ typedef struct
   uint64_t          k, s, n;
   char            **names;
   char             *names_block;      /* what names[] points into, or NULL: malloc'd each */
+  size_t            names_span;       /* the block's bytes, where the names lie end to end in it; else 0 */
   void             *values[TPROF_N_COLUMNS];
   TprofError       *error;
 } ColumnsRead;
@@ -214,7 +215,7 @@ columns_check_names_crc (ColumnsRead *cr,
 
   if (has <= 0)
     return has;
-  if ((span = columns_names_span (cr)) > 0)
+  if ((span = cr->names_span) > 0)
     computed = _tprof_crc32c (0, cr->names_block, span);
   else
     for (uint64_t k = 0; k < cr->k; k++)
@@ -276,7 +277,10 @@ columns_read_one (ColumnsRead *cr,
       if (direct < 0)
         result = -1;
       else if (direct > 0)
-        result = columns_check_names_crc (cr, dset);
+        {
+          cr->names_span = columns_names_span (cr);
+          result = columns_check_names_crc (cr, dset);
+        }
       else if (_tprof_h5_read_string_column (dset, (size_t) len, &cr->names, &bad, problem, sizeof problem) < 0)
         result = bad != SIZE_MAX ? BAD (cr, "%s: %s[%zu]: not valid UTF-8", cr->pf->path, _tprof_columns[c].path, bad)
                  : BAD (cr, "%s: %s: %s", cr->pf->path, _tprof_columns[c].path, problem);
@@ -331,10 +335,29 @@ columns_check_bounds (ColumnsRead  *cr,
   return 0;
 }
 
-/* Names: UTF-8, not empty, each once. */
+/* Whether the names lying end to end in their block are all UTF-8 and
+ * not empty, told at once: a zero ends a name and is no part of a
+ * character, so the block is UTF-8 exactly when each name is. */
+static bool
+columns_names_block_plain (const ColumnsRead *cr)
+{
+  bool empty = false;
+
+  if (cr->names_span == 0)
+    return false;
+  for (uint64_t k = 0; k < cr->k; k++)
+    empty |= cr->names[k][0] == '\0';
+  return !empty && _tprof_h5_utf8_valid (cr->names_block, cr->names_span);
+}
+
+/* Names: UTF-8, not empty, each once (the index checks that). At once
+ * over their block where they lie in one, else, or where one is wrong,
+ * name by name, naming the first that is. */
 static int
 columns_check_names (ColumnsRead *cr)
 {
+  if (columns_names_block_plain (cr))
+    return 0;
   for (uint64_t k = 0; k < cr->k; k++)
     {
       size_t len = strlen (cr->names[k]);

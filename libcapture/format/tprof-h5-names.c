@@ -80,7 +80,14 @@ _tprof_h5_utf8_valid (const char *s,
       size_t extra;
       uint32_t cp;
       uint32_t min;
+      uint64_t word;
 
+      /* ASCII, 8 bytes at a time */
+      if ((size_t) (end - p) >= 8 && (memcpy (&word, p, 8), (word & 0x8080808080808080u) == 0))
+        {
+          p += 8;
+          continue;
+        }
       if (c < 0x80)
         {
           p++;

@@ -85,10 +85,10 @@ def group_instead(member):
     return mutate
 
 
-def non_utf8_name(index):
+def non_utf8_name(index, name=b"all\xffreduce"):
     def mutate(f):
         names = [n.encode("utf-8") for n in format3.names(f)]
-        names[index] = b"all\xffreduce"
+        names[index] = name
         del f["operations/name"]
         f.create_dataset("operations/name", data=np.array(names, dtype=object),
                          dtype=h5py.string_dtype("utf-8"))
@@ -127,6 +127,12 @@ CASES = {
     "rank-repeated": (set_value("segments/rank", 5, 1), "segments/rank[5]", "allreduce"),
     "duplicate-name": (duplicate_name(2, 0), "operations/name[2]", "forward"),
     "non-utf8-name": (non_utf8_name(1), "operations/name[1]", "forward"),
+    # the names lie end to end in one block, checked at once: the bad one
+    # is still named by its index
+    "non-utf8-name-last": (non_utf8_name(3, b"id\xc3\x28e"), "operations/name[3]", "forward"),
+    "truncated-utf8-name": (non_utf8_name(2, b"io\xe2\x82"), "operations/name[2]", "forward"),
+    "surrogate-name": (non_utf8_name(2, b"io\xed\xa0\x80"), "operations/name[2]", "forward"),
+    "empty-name": (non_utf8_name(3, b""), "operations/name[3]", "forward"),
     "starts-short": (resize("samples/starts", 16), "samples/starts", "forward"),
     "threads-long": (resize("samples/threads", 18), "samples/threads", "forward"),
     "times-short": (resize("samples/times", 16), "samples/times", "io"),
