@@ -11,18 +11,12 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_spill as ms  # noqa: E402
+from make_spill import check, failures  # noqa: E402
 
 TOOL = sys.argv[1]
 JOB = 0x00C0FFEE5111CE5
 WORLD = 6
 NAMES = ["step", "allreduce", "io/write"]
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 class Rank:

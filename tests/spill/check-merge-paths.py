@@ -12,16 +12,10 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_spill as ms  # noqa: E402
+from make_spill import check, failures  # noqa: E402
 
 TPROF = sys.argv[1]
 JOB = 0x5EED0000000FA7E5
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def merge(spill, out, path):

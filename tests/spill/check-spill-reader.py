@@ -10,16 +10,10 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_spill as ms  # noqa: E402
+from make_spill import check, failures  # noqa: E402
 
 DUMP = sys.argv[1]
 JOB = 0x00C0FFEE12345678
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 def dump(path, inputs=b""):

@@ -15,19 +15,13 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import make_spill as ms  # noqa: E402
+from make_spill import check, failures  # noqa: E402
 
 TPROF = sys.argv[1]
 JOB = 0x0123456789ABCDEF
 WORLD = 4
 OPS = ["forward", "backward", "allreduce"]
 INTERVAL = 0.4   # the spill interval in the headers: stopped after 1.2 s
-failures = []
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
 
 
 class Job:

@@ -15,6 +15,17 @@ MAGIC = 0x52505354
 HEADER, NAMES, SAMPLES, CLOCK, COMMIT, STATE, SIGNAL, END = range(1, 9)
 
 
+# what a check script found wrong, each printed as it is found: the
+# script goes on and says how many at its end
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+
+
 def _crc32c_table():
     table = []
     for n in range(256):
