@@ -26,6 +26,13 @@ _tprof_save_image_reserve (TprofSaveFile *file,
 
   if ((off_t) size <= file->reserved)
     return 0;
+  /* never while another thread writes into it (writes inside what HDF5
+   * allocated never grow it: this only guards against a mistake) */
+  if (file->image_pinned)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
   /* onto huge pages when large: a 4 KiB page's fault costs more than
    * filling it (_tprof_malloc_array_paged()) */
   grown = _tprof_malloc_array_paged (size, 1, false);

@@ -92,6 +92,7 @@ typedef struct
    * (tprof-save-image.c). */
   char       *image;
   size_t      image_end;  /* bytes written or cut to: the file's size */
+  bool        image_pinned;  /* another thread writes into it: it may not move */
 } TprofSaveFile;
 
 /* The temporary file of a parallel save while the ranks fill it. */

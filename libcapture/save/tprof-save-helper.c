@@ -1,0 +1,267 @@
+/* tprof-save-helper.c — a save's second thread: the image's pages faulted in, each operation's statistics as soon as it is prepared, then the sample columns copied into the image. */
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+
+#include "tprof/tprof-profiled-time.h"
+#include "tprof-h5-writer-private.h"
+
+/* Operations are handed over this many at a time: a lock per operation
+ * would cost more than its statistics. */
+#define SAVE_HAND_OVER 256
+
+/* Below this much work (a sample, or 64 per operation) a thread costs
+ * more than it saves. */
+#define SAVE_THREAD_MIN_WORK ((uint64_t) 1 << 16)
+
+/* Refuses what the format cannot hold: an invalid name or sample. */
+static int
+save_check_operation (const char              *path,
+                      const char              *name,
+                      const TprofGatheredTime *gt,
+                      int                      world_size,
+                      TprofError              *error)
+{
+  size_t n = tprof_gathered_time_count (gt);
+  size_t invalid;
+  char where[1024];
+
+  /* checked again: samples appended by the gather or the library's own
+   * code bypass tprof_profiled_time_add() */
+  if (!_tprof_h5_utf8_valid (name, strlen (name)))
+    return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: cannot save: an operation name is not valid UTF-8",
+                            path);
+  /* times known valid by their builder (a merge of spill files): their
+   * ranks are checked by the grouping, which reads them anyway */
+  if (_tprof_gathered_time_times_valid (gt))
+    return 0;
+  invalid = _tprof_h5_find_invalid (tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt), 0, n,
+                                    world_size);
+  if (invalid == n)
+    return 0;
+  snprintf (where, sizeof where, "%s: cannot save: ", path);
+  return _tprof_h5_invalid_sample_error (error, TPROF_ERROR_INVALID, where, name, tprof_gathered_time_times (gt),
+                                         tprof_gathered_time_ranks (gt), invalid, world_size);
+}
+
+
+/* Sets what @field or @flag point to (either may be NULL) under @h's lock
+ * and wakes whoever waits for it; nothing without a thread. */
+static void
+save_helper_set (TprofSaveHelper *h,
+                 size_t          *field,
+                 size_t           value,
+                 bool            *flag)
+{
+  if (!h->threaded)
+    return;
+  pthread_mutex_lock (&h->lock);
+  if (field != NULL)
+    *field = value;
+  if (flag != NULL)
+    *flag = true;
+  pthread_cond_broadcast (&h->moved);
+  pthread_mutex_unlock (&h->lock);
+}
+
+void
+_tprof_save_helper_prepared (TprofSaveHelper *h,
+                             size_t           k)
+{
+  if (k == h->n_ops || k % SAVE_HAND_OVER == 0)
+    save_helper_set (h, &h->prepared, k, NULL);
+}
+
+/* How many operations may be read from @k on: waits for the writing
+ * thread to hand over one at least; 0 once it has stopped. */
+static size_t
+save_helper_wait_prepared (TprofSaveHelper *h,
+                           size_t           k)
+{
+  size_t prepared;
+
+  if (!h->threaded)
+    return h->n_ops;
+  pthread_mutex_lock (&h->lock);
+  while (h->prepared <= k && !h->stop)
+    pthread_cond_wait (&h->moved, &h->lock);
+  prepared = h->stop ? 0 : h->prepared;
+  pthread_mutex_unlock (&h->lock);
+  return prepared;
+}
+
+/* Each operation checked, then the statistics the tables cache, by the
+ * statistics engine, into the caches only, operation by operation as
+ * the writing thread hands them over (grouped by rank). */
+static int
+save_helper_statistics (TprofSaveHelper *h)
+{
+  TprofSaveOperations *so = h->so;
+  size_t per_op = (size_t) h->world_size * TPROF_CACHED_STATS_ARRAYS, prepared = 0;
+  TprofCachedScratch scratch;
+  bool have_scratch = _tprof_cached_scratch_init (&scratch, h->world_size);
+  int result = 0;
+
+  /* every operation's per-rank arrays lie in one block where it could be
+   * had, not five allocations each, and one scratch serves their runs */
+  for (size_t k = 0; result == 0 && k < h->n_ops; k++)
+    {
+      const TprofGatheredTime *gt;
+      int64_t *storage = so->rank_block != NULL ? so->rank_block + k * per_op : NULL;
+
+      if (k >= prepared && (prepared = save_helper_wait_prepared (h, k)) == 0)
+        break;
+      gt = tprof_profiled_time_nth (h->pt, k);
+      if (save_check_operation (h->path, tprof_profiled_time_name (h->pt, k), gt, h->world_size, &h->error) < 0)
+        {
+          result = -1;
+          break;
+        }
+      gt = so->copies[k] != NULL ? so->copies[k] : gt;
+      so->caches[k] = (TprofCachedStats) { 0 };
+      if (!_tprof_cached_stats_init (&so->caches[k], gt, h->world_size, storage, have_scratch ? &scratch : NULL))
+        result = tprof_error_set (&h->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
+                                  h->path, so->parts[k].name);
+      else
+        so->n_cached = k + 1;
+    }
+  if (have_scratch)
+    _tprof_cached_scratch_clear (&scratch);
+  return result;
+}
+
+static void *
+save_helper_thread (void *data)
+{
+  TprofSaveHelper *h = data;
+
+  /* The image's fresh pages (huge ones, each zeroed by the kernel at its
+   * first touch) faulted in here, beside HDF5's work on the writing
+   * thread, not when that one first writes them. Only a hint, which
+   * leaves every byte as it is: harmless even if the image has moved. */
+  if (h->prefault != NULL)
+    _tprof_prefault_write (h->prefault, h->prefault_bytes);
+  h->result = save_helper_statistics (h);
+  save_helper_set (h, NULL, 0, &h->stats_done);
+  pthread_mutex_lock (&h->lock);
+  while (!h->samples_given && !h->stop)
+    pthread_cond_wait (&h->moved, &h->lock);
+  pthread_mutex_unlock (&h->lock);
+  /* the image is pinned from the hand-over to the join: the spans hold */
+  if (h->samples_given && h->layout != NULL)
+    _tprof_columns_writer_samples_fill (h->layout, h->spans);
+  return NULL;
+}
+
+static bool
+save_helper_worth_a_thread (const TprofProfiledTime *pt)
+{
+  uint64_t work = (uint64_t) tprof_profiled_time_len (pt) * 64;
+
+  for (size_t k = 0; k < tprof_profiled_time_len (pt) && work < SAVE_THREAD_MIN_WORK; k++)
+    work += tprof_gathered_time_count (tprof_profiled_time_nth (pt, k));
+  return work >= SAVE_THREAD_MIN_WORK;
+}
+
+void
+_tprof_save_helper_start (TprofSaveHelper         *h,
+                          const TprofProfiledTime *pt,
+                          TprofSaveOperations     *so,
+                          TprofSaveFile           *out)
+{
+  *h = (TprofSaveHelper) {
+    .world_size = tprof_profiled_time_world_size (pt), .path = out->path, .pt = pt, .so = so,
+    .n_ops = tprof_profiled_time_len (pt),
+  };
+  if (!save_helper_worth_a_thread (pt))
+    return;
+  if (out->image != NULL && (size_t) out->reserved > out->image_end)
+    {
+      h->prefault = out->image + out->image_end;
+      h->prefault_bytes = (size_t) out->reserved - out->image_end;
+    }
+  if (pthread_mutex_init (&h->lock, NULL) != 0)
+    return;
+  if (pthread_cond_init (&h->moved, NULL) != 0)
+    {
+      pthread_mutex_destroy (&h->lock);
+      return;
+    }
+  /* set before the thread reads it */
+  h->threaded = true;
+  if (pthread_create (&h->thread, NULL, save_helper_thread, h) == 0)
+    return;
+  h->threaded = false;
+  pthread_cond_destroy (&h->moved);
+  pthread_mutex_destroy (&h->lock);
+}
+
+int
+_tprof_save_helper_statistics (TprofSaveHelper *h,
+                               TprofError      *error)
+{
+  if (!h->threaded)
+    h->result = save_helper_statistics (h);
+  else
+    {
+      pthread_mutex_lock (&h->lock);
+      while (!h->stats_done)
+        pthread_cond_wait (&h->moved, &h->lock);
+      pthread_mutex_unlock (&h->lock);
+    }
+  if (h->result < 0)
+    *error = h->error;
+  return h->result;
+}
+
+int
+_tprof_save_helper_samples (TprofSaveHelper    *h,
+                            TprofProfileWriter *w,
+                            TprofColumnsLayout *l,
+                            TprofError         *error)
+{
+  if (!h->threaded || w->out->image == NULL)
+    {
+      /* nothing for the helper: it goes on to its end */
+      save_helper_set (h, NULL, 0, &h->samples_given);
+      return _tprof_columns_writer_samples (w, l, error);
+    }
+  if (_tprof_columns_writer_sample_spans (w, l, h->spans, error) < 0)
+    return -1;
+  /* the spans hold until the join: nothing may move the image meanwhile */
+  w->out->image_pinned = true;
+  h->layout = l;
+  save_helper_set (h, NULL, 0, &h->samples_given);
+  return 0;
+}
+
+void
+_tprof_save_helper_join (TprofSaveHelper *h,
+                         TprofSaveFile   *out)
+{
+  if (!h->threaded)
+    return;
+  save_helper_set (h, NULL, 0, &h->stop);
+  pthread_join (h->thread, NULL);
+  pthread_cond_destroy (&h->moved);
+  pthread_mutex_destroy (&h->lock);
+  h->threaded = false;
+  out->image_pinned = false;
+}
+
+void
+_tprof_save_helper_recheck (TprofSaveHelper *h,
+                            size_t           n_ops,
+                            TprofError      *error)
+{
+  TprofError refused = { 0 };
+
+  for (size_t k = 0; k < n_ops && k < h->n_ops; k++)
+    if (save_check_operation (h->path, tprof_profiled_time_name (h->pt, k), tprof_profiled_time_nth (h->pt, k),
+                              h->world_size, &refused) < 0)
+      {
+        if (error != NULL)
+          *error = refused;
+        return;
+      }
+}
