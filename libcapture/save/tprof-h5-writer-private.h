@@ -474,12 +474,12 @@ typedef struct
 } TprofSaveOperations;
 
 /* A save's second thread, when there is work enough for one
- * (tprof-save-helper.c): it faults in the image's fresh pages, checks
- * each operation (an invalid name or sample refuses the save) and
- * computes its statistics as soon as the writing thread has grouped it,
- * then, in an image, copies the sample columns there while the writing
- * thread writes the tables. HDF5 stays on the writing thread. Without a
- * thread, the writing thread does the same itself. */
+ * (tprof-save-helper.c): it checks each operation (an invalid name or
+ * sample refuses the save) and computes its statistics as soon as the
+ * writing thread has grouped it, then, in an image, copies the sample
+ * columns there while the writing thread writes the tables. HDF5 stays
+ * on the writing thread. Without a thread, the writing thread does the
+ * same itself. */
 typedef struct
 {
   int                      world_size;
@@ -490,8 +490,6 @@ typedef struct
   bool                     threaded;
   bool                     checked;   /* every operation passed its check */
   pthread_t                thread;
-  void                    *prefault;  /* the image not yet written, or NULL */
-  size_t                   prefault_bytes;
   pthread_mutex_t          lock;      /* over the five below */
   pthread_cond_t           moved;     /* any of them changed */
   size_t                   prepared;  /* operations checked and grouped */
@@ -515,7 +513,8 @@ void _tprof_save_helper_prepared (TprofSaveHelper *h,
                                   size_t           k);
 /* Once every operation is prepared: the sample columns of @l written,
  * or handed to the helper in an image (which stays where it is until
- * the join). 0, or -1 with @error. */
+ * the join), whose pages not yet written are then faulted in here,
+ * while the helper computes. 0, or -1 with @error. */
 int  _tprof_save_helper_samples (TprofSaveHelper    *h,
                                  TprofProfileWriter *w,
                                  TprofColumnsLayout *l,

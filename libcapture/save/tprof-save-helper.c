@@ -1,4 +1,4 @@
-/* tprof-save-helper.c — a save's second thread: the image's pages faulted in, each operation's statistics as soon as it is prepared, then the sample columns copied into the image. */
+/* tprof-save-helper.c — a save's second thread: each operation checked and its statistics computed as soon as it is grouped, then the sample columns copied into the image. */
 /* SPDX-License-Identifier: MIT */
 #include <stdio.h>
 #include <string.h>
@@ -135,12 +135,6 @@ save_helper_thread (void *data)
 {
   TprofSaveHelper *h = data;
 
-  /* The image's fresh pages (huge ones, each zeroed by the kernel at its
-   * first touch) faulted in here, beside HDF5's work on the writing
-   * thread, not when that one first writes them. Only a hint, which
-   * leaves every byte as it is: harmless even if the image has moved. */
-  if (h->prefault != NULL)
-    _tprof_prefault_write (h->prefault, h->prefault_bytes);
   h->result = save_helper_statistics (h);
   save_helper_set (h, NULL, 0, &h->stats_done);
   pthread_mutex_lock (&h->lock);
@@ -175,11 +169,6 @@ _tprof_save_helper_start (TprofSaveHelper         *h,
   };
   if (!save_helper_worth_a_thread (pt))
     return;
-  if (out->image != NULL && (size_t) out->reserved > out->image_end)
-    {
-      h->prefault = out->image + out->image_end;
-      h->prefault_bytes = (size_t) out->reserved - out->image_end;
-    }
   if (pthread_mutex_init (&h->lock, NULL) != 0)
     return;
   if (pthread_cond_init (&h->moved, NULL) != 0)
@@ -220,18 +209,28 @@ _tprof_save_helper_samples (TprofSaveHelper    *h,
                             TprofColumnsLayout *l,
                             TprofError         *error)
 {
+  size_t prefault_from;
+
   if (!h->threaded || w->out->image == NULL)
     {
       /* nothing for the helper: it goes on to its end */
       save_helper_set (h, NULL, 0, &h->samples_given);
       return _tprof_columns_writer_samples (w, l, error);
     }
+  prefault_from = w->out->image_end;
   if (_tprof_columns_writer_sample_spans (w, l, h->spans, error) < 0)
     return -1;
   /* the spans hold until the join: nothing may move the image meanwhile */
   w->out->image_pinned = true;
   h->layout = l;
   save_helper_set (h, NULL, 0, &h->samples_given);
+  /* The image's fresh pages past what is written (huge ones, each zeroed
+   * by the kernel at its first touch, which can take milliseconds on a
+   * virtual machine) faulted in here while the helper still computes
+   * statistics, not on its way when it copies the samples there. Only a
+   * hint, which leaves every byte as it is. */
+  if (w->out->reserved > 0 && (size_t) w->out->reserved > prefault_from)
+    _tprof_prefault_write (w->out->image + prefault_from, (size_t) w->out->reserved - prefault_from);
   return 0;
 }
 
