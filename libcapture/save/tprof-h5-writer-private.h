@@ -470,7 +470,8 @@ typedef struct
   TprofCachedStats    *caches;
   int64_t             *rank_block;  /* every cache's per-rank arrays, or NULL */
   size_t               n;         /* operations prepared, whose copies to free */
-  size_t               n_cached;  /* operations whose caches to clear */
+  size_t               n_cached;  /* operations whose caches to clear, from the first */
+  size_t               from_cached;  /* and from this one to the last prepared */
 } TprofSaveOperations;
 
 /* A save's second thread, when there is work enough for one
@@ -490,11 +491,14 @@ typedef struct
   bool                     threaded;
   bool                     checked;   /* every operation passed its check */
   pthread_t                thread;
-  pthread_mutex_t          lock;      /* over the five below */
+  pthread_mutex_t          lock;      /* over the eight below */
   pthread_cond_t           moved;     /* any of them changed */
-  size_t                   prepared;  /* operations checked and grouped */
+  size_t                   prepared;  /* operations grouped */
+  size_t                   front;     /* the helper has taken the operations before this one */
+  size_t                   back;      /* the writing thread those from this one on */
   bool                     stop;      /* the writing thread is done with it */
-  bool                     stats_done;
+  bool                     failed;    /* a check or statistic failed: no more taken */
+  bool                     stats_done;  /* the helper has done its share */
   bool                     samples_given;  /* @layout and @spans set, or @layout NULL */
   TprofColumnsLayout      *layout;
   char                    *spans[TPROF_N_SAMPLE_COLUMNS];
@@ -519,8 +523,9 @@ int  _tprof_save_helper_samples (TprofSaveHelper    *h,
                                  TprofProfileWriter *w,
                                  TprofColumnsLayout *l,
                                  TprofError         *error);
-/* Waits for the statistics (computes them without a thread). 0, or -1
- * with @error. */
+/* The statistics: the writing thread takes its share of what is left,
+ * from the last operation down, and waits for the helper's (computes
+ * them all without a thread). 0, or -1 with @error. */
 int  _tprof_save_helper_statistics (TprofSaveHelper *h,
                                     TprofError      *error);
 /* After a failure of the writing thread, before the helper was done

@@ -131,6 +131,8 @@ save_operations_clear (TprofSaveOperations *so)
     tprof_gathered_time_free (so->copies[k]);
   for (size_t k = 0; k < so->n_cached; k++)
     _tprof_cached_stats_clear (&so->caches[k]);
+  for (size_t k = so->from_cached; k < so->n; k++)
+    _tprof_cached_stats_clear (&so->caches[k]);
   free (so->rank_block);
   free (so->block);
 }

@@ -72,61 +72,127 @@ _tprof_save_helper_prepared (TprofSaveHelper *h,
     save_helper_set (h, &h->prepared, k, NULL);
 }
 
-/* How many operations may be read from @k on: waits for the writing
- * thread to hand over one at least; 0 once it has stopped. */
-static size_t
-save_helper_wait_prepared (TprofSaveHelper *h,
-                           size_t           k)
-{
-  size_t prepared;
+/* Operations are claimed this many at a time by either thread. */
+#define SAVE_CLAIM 64
 
-  if (!h->threaded)
-    return h->n_ops;
-  pthread_mutex_lock (&h->lock);
-  while (h->prepared <= k && !h->stop)
-    pthread_cond_wait (&h->moved, &h->lock);
-  prepared = h->stop ? 0 : h->prepared;
-  pthread_mutex_unlock (&h->lock);
-  return prepared;
+static void
+save_helper_lock (TprofSaveHelper *h)
+{
+  if (h->threaded)
+    pthread_mutex_lock (&h->lock);
 }
 
-/* Each operation checked, then the statistics the tables cache, by the
- * statistics engine, into the caches only, operation by operation as
- * the writing thread hands them over (grouped by rank). */
+static void
+save_helper_unlock (TprofSaveHelper *h)
+{
+  if (h->threaded)
+    pthread_mutex_unlock (&h->lock);
+}
+
+/* Operation @k checked, then its statistics into its cache, by the
+ * statistics engine (@scratch may be NULL). 0, or -1 with @error. */
 static int
-save_helper_statistics (TprofSaveHelper *h)
+save_helper_operation (TprofSaveHelper    *h,
+                       TprofCachedScratch *scratch,
+                       size_t              k,
+                       TprofError         *error)
 {
   TprofSaveOperations *so = h->so;
-  size_t per_op = (size_t) h->world_size * TPROF_CACHED_STATS_ARRAYS, prepared = 0;
+  size_t per_op = (size_t) h->world_size * TPROF_CACHED_STATS_ARRAYS;
+  int64_t *storage = so->rank_block != NULL ? so->rank_block + k * per_op : NULL;
+  const TprofGatheredTime *gt = tprof_profiled_time_nth (h->pt, k);
+
+  if (save_check_operation (h->path, tprof_profiled_time_name (h->pt, k), gt, h->world_size, error) < 0)
+    return -1;
+  gt = so->copies[k] != NULL ? so->copies[k] : gt;
+  so->caches[k] = (TprofCachedStats) { 0 };
+  /* a cache that fails is left cleared */
+  if (!_tprof_cached_stats_init (&so->caches[k], gt, h->world_size, storage, scratch))
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'", h->path,
+                            so->parts[k].name);
+  return 0;
+}
+
+/* The next operations from the front, [@k, the end returned), as the
+ * writing thread hands them over and up to where it has taken them from
+ * the back; @k itself when none is left. */
+static size_t
+save_helper_claim_front (TprofSaveHelper *h,
+                         size_t           k)
+{
+  size_t end;
+
+  save_helper_lock (h);
+  while (h->threaded && h->prepared <= k && k < h->back && !h->stop && !h->failed)
+    pthread_cond_wait (&h->moved, &h->lock);
+  end = h->stop || h->failed ? k : k + SAVE_CLAIM;
+  end = end < h->prepared ? end : h->prepared;
+  end = end < h->back ? end : h->back;
+  end = end > k ? end : k;
+  h->front = end;
+  save_helper_unlock (h);
+  return end;
+}
+
+/* The operations from the front, each checked and its statistics
+ * computed as soon as the writing thread hands it over (grouped by rank),
+ * until they meet those it takes from the back (save_helper_back()). */
+static int
+save_helper_front (TprofSaveHelper *h)
+{
   TprofCachedScratch scratch;
   bool have_scratch = _tprof_cached_scratch_init (&scratch, h->world_size);
   int result = 0;
 
   /* every operation's per-rank arrays lie in one block where it could be
    * had, not five allocations each, and one scratch serves their runs */
-  for (size_t k = 0; result == 0 && k < h->n_ops; k++)
+  for (size_t k = 0, end = 0; result == 0; k++)
     {
-      const TprofGatheredTime *gt;
-      int64_t *storage = so->rank_block != NULL ? so->rank_block + k * per_op : NULL;
-
-      if (k >= prepared && (prepared = save_helper_wait_prepared (h, k)) == 0)
+      if (k == end && (end = save_helper_claim_front (h, k)) == k)
         break;
-      gt = tprof_profiled_time_nth (h->pt, k);
-      if (save_check_operation (h->path, tprof_profiled_time_name (h->pt, k), gt, h->world_size, &h->error) < 0)
-        {
-          result = -1;
-          break;
-        }
-      gt = so->copies[k] != NULL ? so->copies[k] : gt;
-      so->caches[k] = (TprofCachedStats) { 0 };
-      if (!_tprof_cached_stats_init (&so->caches[k], gt, h->world_size, storage, have_scratch ? &scratch : NULL))
-        result = tprof_error_set (&h->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
-                                  h->path, so->parts[k].name);
-      else
-        so->n_cached = k + 1;
+      result = save_helper_operation (h, have_scratch ? &scratch : NULL, k, &h->error);
+      if (result == 0)
+        h->so->n_cached = k + 1;
     }
   if (have_scratch)
     _tprof_cached_scratch_clear (&scratch);
+  if (result < 0)
+    save_helper_set (h, NULL, 0, &h->failed);
+  return result;
+}
+
+/* The writing thread's share, once every operation is prepared: from the
+ * back, a few at a time, until it meets the helper. 0, or -1 with
+ * @error. */
+static int
+save_helper_back (TprofSaveHelper *h,
+                  TprofError      *error)
+{
+  TprofCachedScratch scratch;
+  bool have_scratch = _tprof_cached_scratch_init (&scratch, h->world_size);
+  int result = 0;
+
+  while (result == 0)
+    {
+      size_t start, end;
+
+      pthread_mutex_lock (&h->lock);
+      end = h->back;
+      start = h->failed || end <= h->front ? end : end - h->front > SAVE_CLAIM ? end - SAVE_CLAIM : h->front;
+      h->back = start;
+      pthread_mutex_unlock (&h->lock);
+      if (start == end)
+        break;
+      /* downwards, so that the caches set are always those from
+       * so->from_cached on */
+      for (size_t k = end; result == 0 && k-- > start;)
+        if ((result = save_helper_operation (h, have_scratch ? &scratch : NULL, k, error)) == 0)
+          h->so->from_cached = k;
+    }
+  if (have_scratch)
+    _tprof_cached_scratch_clear (&scratch);
+  if (result < 0)
+    save_helper_set (h, NULL, 0, &h->failed);
   return result;
 }
 
@@ -135,7 +201,7 @@ save_helper_thread (void *data)
 {
   TprofSaveHelper *h = data;
 
-  h->result = save_helper_statistics (h);
+  h->result = save_helper_front (h);
   save_helper_set (h, NULL, 0, &h->stats_done);
   pthread_mutex_lock (&h->lock);
   while (!h->samples_given && !h->stop)
@@ -165,8 +231,9 @@ _tprof_save_helper_start (TprofSaveHelper         *h,
 {
   *h = (TprofSaveHelper) {
     .world_size = tprof_profiled_time_world_size (pt), .path = out->path, .pt = pt, .so = so,
-    .n_ops = tprof_profiled_time_len (pt),
+    .n_ops = tprof_profiled_time_len (pt), .back = tprof_profiled_time_len (pt),
   };
+  so->from_cached = h->n_ops;
   if (!save_helper_worth_a_thread (pt))
     return;
   if (pthread_mutex_init (&h->lock, NULL) != 0)
@@ -185,20 +252,41 @@ _tprof_save_helper_start (TprofSaveHelper         *h,
   pthread_mutex_destroy (&h->lock);
 }
 
+/* Waits for the helper's share of the statistics. */
+static void
+save_helper_join_stats (TprofSaveHelper *h)
+{
+  pthread_mutex_lock (&h->lock);
+  while (!h->stats_done)
+    pthread_cond_wait (&h->moved, &h->lock);
+  pthread_mutex_unlock (&h->lock);
+}
+
 int
 _tprof_save_helper_statistics (TprofSaveHelper *h,
                                TprofError      *error)
 {
+  TprofError own = { 0 };
+
   if (!h->threaded)
-    h->result = save_helper_statistics (h);
+    {
+      h->prepared = h->n_ops;
+      h->result = save_helper_front (h);
+    }
   else
     {
-      pthread_mutex_lock (&h->lock);
-      while (!h->stats_done)
-        pthread_cond_wait (&h->moved, &h->lock);
-      pthread_mutex_unlock (&h->lock);
+      /* what the helper has not reached yet, from the back: neither
+       * thread waits for the other while work is left */
+      if (save_helper_back (h, &own) < 0)
+        {
+          if (error != NULL)
+            *error = own;
+          save_helper_join_stats (h);
+          return -1;
+        }
+      save_helper_join_stats (h);
     }
-  if (h->result < 0)
+  if (h->result < 0 && error != NULL)
     *error = h->error;
   return h->result;
 }
