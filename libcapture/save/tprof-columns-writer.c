@@ -298,6 +298,7 @@ int
 _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
                                     TprofColumnsLayout *l,
                                     char               *spans[TPROF_N_SAMPLE_COLUMNS],
+                                    size_t              bytes[TPROF_N_SAMPLE_COLUMNS],
                                     TprofError         *error)
 {
   /* twice: a span taken may move the image, and with it those before;
@@ -308,9 +309,11 @@ _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
         TprofColumn c = columns_samples[i].c;
 
         spans[i] = NULL;
+        bytes[i] = 0;
         if (!l->present[c] || l->n_samples == 0)
           continue;
-        spans[i] = _tprof_save_image_span (w->out, l->offset[c], columns_sample_bytes (l, c));
+        bytes[i] = columns_sample_bytes (l, c);
+        spans[i] = _tprof_save_image_span (w->out, l->offset[c], bytes[i]);
         if (spans[i] == NULL)
           return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
                                   strerror (errno));
@@ -345,12 +348,13 @@ _tprof_columns_writer_samples (TprofProfileWriter *w,
   size_t size = l->n_samples * sizeof (double) < COLUMN_STREAM_BUFFER ? (size_t) l->n_samples * sizeof (double)
                 : COLUMN_STREAM_BUFFER;
   char *spans[TPROF_N_SAMPLE_COLUMNS], *buffer;
+  size_t bytes[TPROF_N_SAMPLE_COLUMNS];
   int result = 0;
 
   /* an image needs no buffer: each column is written in its place there */
   if (w->out->image != NULL)
     {
-      if (_tprof_columns_writer_sample_spans (w, l, spans, error) < 0)
+      if (_tprof_columns_writer_sample_spans (w, l, spans, bytes, error) < 0)
         return -1;
       _tprof_columns_writer_samples_fill (l, spans);
       return 0;

@@ -158,8 +158,16 @@ void _tprof_save_image_read (const TprofSaveFile *file,
                              void                *buffer,
                              size_t               size,
                              uint64_t             offset);
+/* Writes bytes [@from, @to) of the image to the file at once, bytes
+ * that nothing changes any more, after those written so (at most three
+ * runs): the commit leaves them out. One thread at a time, while the
+ * image is pinned. 0, or -1 with errno. */
+int  _tprof_save_image_write_out (TprofSaveFile *file,
+                                  size_t         from,
+                                  size_t         to);
 /* Writes the image's first @size bytes (@size -1: all it holds) to the
- * file, and frees it. 0, or -1 with errno. */
+ * file, but for the runs _tprof_save_image_write_out() wrote, and frees
+ * it. 0, or -1 with errno. */
 int  _tprof_save_image_flush (TprofSaveFile *file,
                               off_t          size);
 
@@ -376,7 +384,8 @@ int _tprof_columns_writer_samples (TprofProfileWriter       *w,
                                    TprofColumnsLayout       *l,
                                    TprofError               *error);
 /* The same in two steps, for an image: the sample columns' places there
- * in @spans (NULL for a column absent or empty), taken on the writing
+ * in @spans and their sizes in @bytes (NULL and 0 for a column absent or
+ * empty, in the file's order), taken on the writing
  * thread; then their values copied in and their checksums into l->crc,
  * on any thread (no HDF5, nothing that moves the image), while the
  * writing thread writes elsewhere in the image, inside what HDF5 has
@@ -386,6 +395,7 @@ int _tprof_columns_writer_samples (TprofProfileWriter       *w,
 int  _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
                                          TprofColumnsLayout *l,
                                          char               *spans[TPROF_N_SAMPLE_COLUMNS],
+                                         size_t              bytes[TPROF_N_SAMPLE_COLUMNS],
                                          TprofError         *error);
 void _tprof_columns_writer_samples_fill (TprofColumnsLayout *l,
                                          char *const         spans[TPROF_N_SAMPLE_COLUMNS]);
@@ -502,6 +512,9 @@ typedef struct
   bool                     samples_given;  /* @layout and @spans set, or @layout NULL */
   TprofColumnsLayout      *layout;
   char                    *spans[TPROF_N_SAMPLE_COLUMNS];
+  size_t                   span_bytes[TPROF_N_SAMPLE_COLUMNS];
+  TprofSaveFile           *out;
+  int                      write_errno;  /* the helper's write of the samples failed */
   TprofError               error;
   int                      result;
 } TprofSaveHelper;
@@ -537,6 +550,9 @@ void _tprof_save_helper_recheck (TprofSaveHelper *h,
                                  size_t           n_ops,
                                  TprofError      *error);
 /* Stops the helper where it waits and joins it (the samples it was
- * given are written then); @out's image may move again. Again harmless. */
-void _tprof_save_helper_join (TprofSaveHelper *h,
-                              TprofSaveFile   *out);
+ * given are written then); @out's image may move again. 0, or -1 with
+ * @error (may be NULL) when the helper could not write the samples to the
+ * file. Again harmless. */
+int  _tprof_save_helper_join (TprofSaveHelper *h,
+                              TprofSaveFile   *out,
+                              TprofError      *error);

@@ -198,7 +198,8 @@ save_columns (TprofProfileWriter  *w,
   /* the tables' values, beside the helper's samples: no HDF5 there */
   if (result == 0)
     result = _tprof_columns_writer_tables (w, l, error);
-  _tprof_save_helper_join (helper, w->out);
+  if (_tprof_save_helper_join (helper, w->out, result == 0 ? error : NULL) < 0)
+    result = -1;
   if (result == 0)
     result = _tprof_columns_writer_table_checksums (w, l, error);
   for (size_t i = 0; result == 0 && i < sizeof sample_columns / sizeof sample_columns[0]; i++)
@@ -235,7 +236,8 @@ tprof_profiled_time_save_body (const TprofProfiledTime *pt,
     checks = tprof_profiled_time_len (pt);
   if (result == 0)
     result = save_columns (&w, &so, &helper, &l, error);
-  _tprof_save_helper_join (&helper, out);
+  if (_tprof_save_helper_join (&helper, out, result == 0 ? error : NULL) < 0)
+    result = -1;
   /* the helper checks the operations: a refusal among those that were to
    * be checked before this failure comes first, as it would have */
   if (result < 0 && !helper.checked)

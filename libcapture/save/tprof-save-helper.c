@@ -1,5 +1,6 @@
 /* tprof-save-helper.c — a save's second thread: each operation checked and its statistics computed as soon as it is grouped, then the sample columns copied into the image. */
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -196,6 +197,33 @@ save_helper_back (TprofSaveHelper *h,
   return result;
 }
 
+/* The sample columns, which nothing changes once copied, written to the
+ * file at once, off the writing thread's path: its commit then writes
+ * the rest of the image around them. A column out of the file's order is
+ * left to the commit. */
+static void
+save_helper_write_samples (TprofSaveHelper *h)
+{
+  size_t done = 0;
+
+  for (int i = 0; i < TPROF_N_SAMPLE_COLUMNS; i++)
+    {
+      size_t from;
+
+      if (h->spans[i] == NULL)
+        continue;
+      from = (size_t) (h->spans[i] - h->out->image);
+      if (from < done)
+        continue;
+      if (_tprof_save_image_write_out (h->out, from, from + h->span_bytes[i]) < 0)
+        {
+          h->write_errno = errno;
+          return;
+        }
+      done = from + h->span_bytes[i];
+    }
+}
+
 static void *
 save_helper_thread (void *data)
 {
@@ -209,7 +237,10 @@ save_helper_thread (void *data)
   pthread_mutex_unlock (&h->lock);
   /* the image is pinned from the hand-over to the join: the spans hold */
   if (h->samples_given && h->layout != NULL)
-    _tprof_columns_writer_samples_fill (h->layout, h->spans);
+    {
+      _tprof_columns_writer_samples_fill (h->layout, h->spans);
+      save_helper_write_samples (h);
+    }
   return NULL;
 }
 
@@ -231,7 +262,7 @@ _tprof_save_helper_start (TprofSaveHelper         *h,
 {
   *h = (TprofSaveHelper) {
     .world_size = tprof_profiled_time_world_size (pt), .path = out->path, .pt = pt, .so = so,
-    .n_ops = tprof_profiled_time_len (pt), .back = tprof_profiled_time_len (pt),
+    .n_ops = tprof_profiled_time_len (pt), .back = tprof_profiled_time_len (pt), .out = out,
   };
   so->from_cached = h->n_ops;
   if (!save_helper_worth_a_thread (pt))
@@ -306,7 +337,7 @@ _tprof_save_helper_samples (TprofSaveHelper    *h,
       return _tprof_columns_writer_samples (w, l, error);
     }
   prefault_from = w->out->image_end;
-  if (_tprof_columns_writer_sample_spans (w, l, h->spans, error) < 0)
+  if (_tprof_columns_writer_sample_spans (w, l, h->spans, h->span_bytes, error) < 0)
     return -1;
   /* the spans hold until the join: nothing may move the image meanwhile */
   w->out->image_pinned = true;
@@ -322,18 +353,23 @@ _tprof_save_helper_samples (TprofSaveHelper    *h,
   return 0;
 }
 
-void
+int
 _tprof_save_helper_join (TprofSaveHelper *h,
-                         TprofSaveFile   *out)
+                         TprofSaveFile   *out,
+                         TprofError      *error)
 {
   if (!h->threaded)
-    return;
+    return 0;
   save_helper_set (h, NULL, 0, &h->stop);
   pthread_join (h->thread, NULL);
   pthread_cond_destroy (&h->moved);
   pthread_mutex_destroy (&h->lock);
   h->threaded = false;
   out->image_pinned = false;
+  if (h->write_errno == 0)
+    return 0;
+  return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s", h->path,
+                          strerror (h->write_errno));
 }
 
 void
