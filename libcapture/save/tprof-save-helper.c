@@ -1,4 +1,4 @@
-/* tprof-save-helper.c — a save's second thread: each operation checked and its statistics computed as soon as it is grouped, then the sample columns copied into the image. */
+/* tprof-save-helper.c — a save's second thread: each operation checked and its statistics computed as soon as it is grouped, then the sample columns copied into the image and written out. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdio.h>
@@ -44,7 +44,6 @@ save_check_operation (const char              *path,
   return _tprof_h5_invalid_sample_error (error, TPROF_ERROR_INVALID, where, name, tprof_gathered_time_times (gt),
                                          tprof_gathered_time_ranks (gt), invalid, world_size);
 }
-
 
 /* Sets what @field or @flag point to (either may be NULL) under @h's lock
  * and wakes whoever waits for it; nothing without a thread. */
