@@ -96,8 +96,8 @@ _tprof_save_start (const TprofProfiledTime *pt,
  * cache allocates its own arrays. */
 static bool
 save_operations_alloc (TprofSaveOperations *so,
-                       size_t          k_ops,
-                       int             world_size)
+                       size_t               k_ops,
+                       int                  world_size)
 {
   size_t n = k_ops + 1;
   /* each size is a multiple of 8: each array stays aligned */
