@@ -199,3 +199,24 @@ TPROF_EXPORT void _tprof_batch_part_sums (const double   *times,
                                           const uint64_t *bounds,
                                           size_t          n_parts,
                                           TprofPartSums  *out);
+
+/* What the batch keeps from one operation to the next (where the
+ * quantiles of n sorted values lie, worked out again only when n
+ * changes), for a caller that hands it operations one at a time. */
+typedef struct _TprofBatchState TprofBatchState;
+/* NULL when memory is exhausted; free with _tprof_batch_state_free(). */
+TprofBatchState *_tprof_batch_state_new (void);
+void             _tprof_batch_state_free (TprofBatchState *state);
+/* The figures of one operation of @n values at @times, as
+ * _tprof_batch_summarize() gives them, into @out, and those of its
+ * @n_parts parts, as _tprof_batch_part_sums() gives them, into @parts:
+ * part s is @times[@bounds[s] .. @bounds[s + 1]). A lone part that is
+ * the whole takes the operation's sum (the same sum of the same values).
+ * False when memory is exhausted. */
+bool _tprof_batch_summarize_parts (TprofBatchState   *state,
+                                   const double      *times,
+                                   size_t             n,
+                                   const uint64_t    *bounds,
+                                   size_t             n_parts,
+                                   TprofBatchSummary *out,
+                                   TprofPartSums     *parts);

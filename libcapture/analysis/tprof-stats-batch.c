@@ -1,6 +1,7 @@
 /* tprof-stats-batch.c — the figures a profile caches, for many operations laid end to end in one pass: no allocation for a small operation. */
 /* SPDX-License-Identifier: MIT */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tprof-gathered-time-private.h"
@@ -100,6 +101,23 @@ batch_std (const double *x,
   return _tprof_values_std (x, n, mean);
 }
 
+/* The figures of one operation of @n values at @x into @s; @spots kept
+ * from the operation before. */
+static bool
+batch_summarize_one (const double       *x,
+                     size_t              n,
+                     TprofQuantileSpots *spots,
+                     TprofBatchSummary  *s)
+{
+  *s = (TprofBatchSummary) { n, 0.0, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+  if (n == 0)
+    return true;
+  s->sum = batch_sum (x, n);
+  s->mean = s->sum / (double) n;
+  s->std = batch_std (x, n, s->mean);
+  return batch_order_figures (x, n, spots, s);
+}
+
 bool
 _tprof_batch_summarize (const double      *times,
                         const uint64_t    *rows,
@@ -109,21 +127,24 @@ _tprof_batch_summarize (const double      *times,
   TprofQuantileSpots spots = { .n = 0 };
 
   for (size_t k = 0; k < n_ops; k++)
-    {
-      const double *x = times + rows[k];
-      size_t n = (size_t) (rows[k + 1] - rows[k]);
-      TprofBatchSummary *s = &out[k];
-
-      *s = (TprofBatchSummary) { n, 0.0, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
-      if (n == 0)
-        continue;
-      s->sum = batch_sum (x, n);
-      s->mean = s->sum / (double) n;
-      s->std = batch_std (x, n, s->mean);
-      if (!batch_order_figures (x, n, &spots, s))
-        return false;
-    }
+    if (!batch_summarize_one (times + rows[k], (size_t) (rows[k + 1] - rows[k]), &spots, &out[k]))
+      return false;
   return true;
+}
+
+/* A part's count, sum and extremes; its @sum already known. */
+static void
+batch_part_of (const double  *x,
+               size_t         n,
+               double         sum,
+               TprofPartSums *out)
+{
+  _tprof_part_sums_init (out);
+  if (n == 0)
+    return;
+  out->count = n;
+  out->sum = sum;
+  batch_min_max (x, n, &out->min, &out->max);
 }
 
 void
@@ -136,11 +157,46 @@ _tprof_batch_part_sums (const double   *times,
     {
       size_t n = (size_t) (bounds[s + 1] - bounds[s]);
 
-      _tprof_part_sums_init (&out[s]);
-      if (n == 0)
-        continue;
-      out[s].count = n;
-      out[s].sum = batch_sum (times + bounds[s], n);
-      batch_min_max (times + bounds[s], n, &out[s].min, &out[s].max);
+      batch_part_of (times + bounds[s], n, n > 0 ? batch_sum (times + bounds[s], n) : 0.0, &out[s]);
     }
+}
+
+struct _TprofBatchState
+{
+  TprofQuantileSpots spots;
+};
+
+TprofBatchState *
+_tprof_batch_state_new (void)
+{
+  TprofBatchState *state = malloc (sizeof *state);
+
+  if (state != NULL)
+    state->spots.n = 0;
+  return state;
+}
+
+void
+_tprof_batch_state_free (TprofBatchState *state)
+{
+  free (state);
+}
+
+bool
+_tprof_batch_summarize_parts (TprofBatchState   *state,
+                              const double      *times,
+                              size_t             n,
+                              const uint64_t    *bounds,
+                              size_t             n_parts,
+                              TprofBatchSummary *out,
+                              TprofPartSums     *parts)
+{
+  if (!batch_summarize_one (times, n, &state->spots, out))
+    return false;
+  /* a lone part is the whole: the same sum of the same values */
+  if (n_parts == 1 && bounds[0] == 0 && bounds[1] == n)
+    batch_part_of (times, n, out->sum, &parts[0]);
+  else
+    _tprof_batch_part_sums (times, bounds, n_parts, parts);
+  return true;
 }

@@ -254,44 +254,88 @@ stream_zeros (ColumnStream *cs,
   return 0;
 }
 
-/* Sample column @c from field @f of every operation, through @buffer, or
- * straight into the image (@buffer NULL). */
-static int
-columns_write_samples (TprofProfileWriter *w,
-                       TprofColumnsLayout *l,
-                       TprofColumn         c,
-                       TprofH5Field        f,
-                       char               *buffer,
-                       size_t              capacity,
-                       TprofError         *error)
-{
-  ColumnStream cs = { w, l->offset[c], 0, buffer, capacity, 0, buffer == NULL, error };
-  size_t size = _tprof_column_value_size (c);
+/* The sample columns and the operations' field each is made of. */
+static const struct { TprofColumn c; TprofH5Field f; } columns_samples[TPROF_N_SAMPLE_COLUMNS] = {
+  { TPROF_COL_TIMES, TPROF_H5_FIELD_TIMES },
+  { TPROF_COL_STARTS, TPROF_H5_FIELD_STARTS },
+  { TPROF_COL_THREADS, TPROF_H5_FIELD_THREADS },
+};
 
-  if (cs.direct && l->n_samples == 0)
-    return 0;
-  if (cs.direct)
-    {
-      /* the whole column: the operations' rows fill it exactly */
-      cs.capacity = (size_t) _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples) * size;
-      cs.buffer = _tprof_save_image_span (w->out, l->offset[c], cs.capacity);
-      if (cs.buffer == NULL)
-        return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
-                                strerror (errno));
-    }
+/* Field @f of every operation into @cs, and its checksum into *@crc. */
+static int
+columns_stream_samples (const TprofColumnsLayout *l,
+                        TprofColumn               c,
+                        TprofH5Field              f,
+                        ColumnStream             *cs,
+                        uint32_t                 *crc)
+{
+  size_t size = _tprof_column_value_size (c);
 
   for (size_t k = 0; k < l->n_ops; k++)
     {
       const TprofOperationParts *op = &l->ops[k];
-      int result = op->data[f] != NULL ? stream_put (&cs, op->data[f], op->n * size) : stream_zeros (&cs, op->n, size);
+      int result = op->data[f] != NULL ? stream_put (cs, op->data[f], op->n * size) : stream_zeros (cs, op->n, size);
 
       if (result < 0)
         return -1;
     }
-  if (stream_flush (&cs) < 0)
+  if (stream_flush (cs) < 0)
     return -1;
-  l->crc[c] = cs.crc;
+  *crc = cs->crc;
   return 0;
+}
+
+/* The bytes of sample column @c in a file: the operations' rows fill it
+ * exactly. */
+static size_t
+columns_sample_bytes (const TprofColumnsLayout *l,
+                      TprofColumn               c)
+{
+  return (size_t) _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples) * _tprof_column_value_size (c);
+}
+
+int
+_tprof_columns_writer_sample_spans (TprofProfileWriter *w,
+                                    TprofColumnsLayout *l,
+                                    char               *spans[TPROF_N_SAMPLE_COLUMNS],
+                                    size_t              bytes[TPROF_N_SAMPLE_COLUMNS],
+                                    TprofError         *error)
+{
+  /* twice: a span taken may move the image, and with it those before;
+   * the second time round every one is inside it already */
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < TPROF_N_SAMPLE_COLUMNS; i++)
+      {
+        TprofColumn c = columns_samples[i].c;
+
+        spans[i] = NULL;
+        bytes[i] = 0;
+        if (!l->present[c] || l->n_samples == 0)
+          continue;
+        bytes[i] = columns_sample_bytes (l, c);
+        spans[i] = _tprof_save_image_span (w->out, l->offset[c], bytes[i]);
+        if (spans[i] == NULL)
+          return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
+                                  strerror (errno));
+      }
+  return 0;
+}
+
+void
+_tprof_columns_writer_samples_fill (TprofColumnsLayout *l,
+                                    char *const         spans[TPROF_N_SAMPLE_COLUMNS])
+{
+  for (int i = 0; i < TPROF_N_SAMPLE_COLUMNS; i++)
+    {
+      TprofColumn c = columns_samples[i].c;
+      ColumnStream cs = { NULL, l->offset[c], 0, spans[i], 0, 0, true, NULL };
+
+      if (spans[i] == NULL)
+        continue;
+      cs.capacity = columns_sample_bytes (l, c);
+      /* in place: nothing can fail */
+      (void) columns_stream_samples (l, c, columns_samples[i].f, &cs, &l->crc[c]);
+    }
 }
 
 int
@@ -299,24 +343,33 @@ _tprof_columns_writer_samples (TprofProfileWriter *w,
                                TprofColumnsLayout *l,
                                TprofError         *error)
 {
-  static const struct { TprofColumn c; TprofH5Field f; } samples[] = {
-    { TPROF_COL_TIMES, TPROF_H5_FIELD_TIMES },
-    { TPROF_COL_STARTS, TPROF_H5_FIELD_STARTS },
-    { TPROF_COL_THREADS, TPROF_H5_FIELD_THREADS },
-  };
   /* no larger than the largest column; on a huge page when it is the
    * whole 1 MiB (see _tprof_malloc_array_paged()) */
   size_t size = l->n_samples * sizeof (double) < COLUMN_STREAM_BUFFER ? (size_t) l->n_samples * sizeof (double)
                 : COLUMN_STREAM_BUFFER;
-  /* an image needs none: each column is written in its place there */
-  char *buffer = w->out->image != NULL ? NULL : _tprof_malloc_array_paged (size, 1, false);
+  char *spans[TPROF_N_SAMPLE_COLUMNS], *buffer;
+  size_t bytes[TPROF_N_SAMPLE_COLUMNS];
   int result = 0;
 
-  if (buffer == NULL && w->out->image == NULL)
+  /* an image needs no buffer: each column is written in its place there */
+  if (w->out->image != NULL)
+    {
+      if (_tprof_columns_writer_sample_spans (w, l, spans, bytes, error) < 0)
+        return -1;
+      _tprof_columns_writer_samples_fill (l, spans);
+      return 0;
+    }
+  buffer = _tprof_malloc_array_paged (size, 1, false);
+  if (buffer == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing samples", w->path);
-  for (size_t i = 0; result == 0 && i < sizeof samples / sizeof samples[0]; i++)
-    if (l->present[samples[i].c])
-      result = columns_write_samples (w, l, samples[i].c, samples[i].f, buffer, size, error);
+  for (int i = 0; result == 0 && i < TPROF_N_SAMPLE_COLUMNS; i++)
+    {
+      TprofColumn c = columns_samples[i].c;
+      ColumnStream cs = { w, l->offset[c], 0, buffer, size, 0, false, error };
+
+      if (l->present[c])
+        result = columns_stream_samples (l, c, columns_samples[i].f, &cs, &l->crc[c]);
+    }
   free (buffer);
   return result;
 }
@@ -353,8 +406,8 @@ _tprof_columns_writer_checksum (TprofProfileWriter       *w,
   return 0;
 }
 
-/* Writes table column @c (@data native, little-endian host) at its room,
- * with its checksum. */
+/* Writes table column @c (@data native, little-endian host) at its room;
+ * its checksum into l->crc. */
 static int
 columns_put_table (TprofProfileWriter *w,
                    TprofColumnsLayout *l,
@@ -381,7 +434,7 @@ columns_put_table (TprofProfileWriter *w,
       if (status < 0)
         return _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot write %s", _tprof_columns[c].path);
     }
-  return _tprof_columns_writer_checksum (w, l, c, error);
+  return 0;
 }
 
 /* Where each of the eight statistics columns finds its value. */
@@ -497,16 +550,22 @@ _tprof_columns_writer_tables (TprofProfileWriter *w,
     result = -1;
   for (int c = 0; result == 0 && c < TPROF_N_COLUMNS; c++)
     {
-      if (!l->present[c] || _tprof_columns[c].per_sample)
+      if (!l->present[c] || _tprof_columns[c].per_sample || c == TPROF_COL_OP_NAME
+          || (in_image && c >= TPROF_COL_OP_COUNT && c <= TPROF_COL_OP_P99))
         continue;
-      if (in_image && c >= TPROF_COL_OP_COUNT && c <= TPROF_COL_OP_P99)
-        {
-          result = _tprof_columns_writer_checksum (w, l, c, error);
-          continue;
-        }
-      result = c == TPROF_COL_OP_NAME ? _tprof_columns_writer_checksum (w, l, c, error)
-               : columns_put_table (w, l, c, columns_table_values (l, c, scratch), error);
+      result = columns_put_table (w, l, c, columns_table_values (l, c, scratch), error);
     }
   free (scratch);
   return result;
+}
+
+int
+_tprof_columns_writer_table_checksums (TprofProfileWriter *w,
+                                       TprofColumnsLayout *l,
+                                       TprofError         *error)
+{
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (l->present[c] && !_tprof_columns[c].per_sample && _tprof_columns_writer_checksum (w, l, c, error) < 0)
+      return -1;
+  return 0;
 }

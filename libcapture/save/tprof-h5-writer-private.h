@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -51,6 +52,7 @@ struct _TprofCachedScratch
   uint64_t      *bounds;   /* world_size + 1 */
   int32_t       *ranks;    /* world_size */
   TprofPartSums *parts;    /* world_size */
+  TprofBatchState *batch;  /* kept from one operation to the next */
 };
 
 /* false when memory is exhausted (nothing to clear then). */
@@ -156,8 +158,16 @@ void _tprof_save_image_read (const TprofSaveFile *file,
                              void                *buffer,
                              size_t               size,
                              uint64_t             offset);
+/* Writes bytes [@from, @to) of the image to the file at once, bytes
+ * that nothing changes any more, after those written so (at most three
+ * runs): the commit leaves them out. One thread at a time, while the
+ * image is pinned. 0, or -1 with errno. */
+int  _tprof_save_image_write_out (TprofSaveFile *file,
+                                  size_t         from,
+                                  size_t         to);
 /* Writes the image's first @size bytes (@size -1: all it holds) to the
- * file, and frees it. 0, or -1 with errno. */
+ * file, but for the runs _tprof_save_image_write_out() wrote, and frees
+ * it. 0, or -1 with errno. */
 int  _tprof_save_image_flush (TprofSaveFile *file,
                               off_t          size);
 
@@ -373,6 +383,22 @@ void _tprof_columns_writer_close (TprofColumnsLayout *l);
 int _tprof_columns_writer_samples (TprofProfileWriter       *w,
                                    TprofColumnsLayout       *l,
                                    TprofError               *error);
+/* The same in two steps, for an image: the sample columns' places there
+ * in @spans and their sizes in @bytes (NULL and 0 for a column absent or
+ * empty, in the file's order), taken on the writing
+ * thread; then their values copied in and their checksums into l->crc,
+ * on any thread (no HDF5, nothing that moves the image), while the
+ * writing thread writes elsewhere in the image, inside what HDF5 has
+ * allocated (so inside the image's reservation: it does not grow).
+ * 0, or -1 with @error. */
+#define TPROF_N_SAMPLE_COLUMNS 3
+int  _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
+                                         TprofColumnsLayout *l,
+                                         char               *spans[TPROF_N_SAMPLE_COLUMNS],
+                                         size_t              bytes[TPROF_N_SAMPLE_COLUMNS],
+                                         TprofError         *error);
+void _tprof_columns_writer_samples_fill (TprofColumnsLayout *l,
+                                         char *const         spans[TPROF_N_SAMPLE_COLUMNS]);
 /* The names of a save built as an image (tprof-names-heap.c): creates
  * the column (in @group, of @space) in *@dset, allocated and left for
  * _tprof_names_heap_write(), its offset in l->offset. 1 then; 0 when the
@@ -392,11 +418,17 @@ int _tprof_names_heap_write (TprofSaveFile            *out,
                              off_t                    *size,
                              TprofError               *error);
 
-/* Writes the operations' and segments' tables from the caches, each with
- * its checksum attribute. 0, or -1 with @error. */
+/* Writes the operations' and segments' tables from the caches, their
+ * checksums into l->crc: no HDF5 call on a little-endian host, where
+ * they are written in place. 0, or -1 with @error. */
 int _tprof_columns_writer_tables (TprofProfileWriter *w,
                                   TprofColumnsLayout *l,
                                   TprofError         *error);
+/* Then the tables' checksum attributes (the names' too). 0, or -1 with
+ * @error. */
+int _tprof_columns_writer_table_checksums (TprofProfileWriter *w,
+                                           TprofColumnsLayout *l,
+                                           TprofError         *error);
 /* Stores l->crc[@c] as column @c's checksum attribute. 0, or -1. */
 int _tprof_columns_writer_checksum (TprofProfileWriter       *w,
                                     const TprofColumnsLayout *l,
@@ -433,3 +465,94 @@ bool _tprof_h5_group_by_rank (const double  *times,
                               int            world_size,
                               double        *out_times,
                               int32_t       *out_ranks);
+
+/* A profile's operations as a save stores them: checked, grouped by
+ * rank (copies where they were not), their caches computed later. The
+ * parts, copies and caches lie in one block, and the caches' per-rank
+ * arrays in another: for many operations a few huge pages, not a fresh
+ * 4 KiB page per 30 operations, whose faults cost more than the save's
+ * own work on some virtual machines (tprof-profiled-time-save.c). */
+typedef struct
+{
+  void                *block;
+  TprofOperationParts *parts;
+  TprofGatheredTime  **copies;
+  TprofCachedStats    *caches;
+  int64_t             *rank_block;  /* every cache's per-rank arrays, or NULL */
+  size_t               n;         /* operations prepared, whose copies to free */
+  size_t               n_cached;  /* operations whose caches to clear, from the first */
+  size_t               from_cached;  /* and from this one to the last prepared */
+} TprofSaveOperations;
+
+/* A save's second thread, when there is work enough for one
+ * (tprof-save-helper.c): it checks each operation (an invalid name or
+ * sample refuses the save) and computes its statistics as soon as the
+ * writing thread has grouped it, then, in an image, copies the sample
+ * columns there while the writing thread writes the tables. HDF5 stays
+ * on the writing thread. Without a thread, the writing thread does the
+ * same itself. */
+typedef struct
+{
+  int                      world_size;
+  const char              *path;
+  const TprofProfiledTime *pt;
+  TprofSaveOperations     *so;
+  size_t                   n_ops;
+  bool                     threaded;
+  bool                     checked;   /* every operation passed its check */
+  pthread_t                thread;
+  pthread_mutex_t          lock;      /* over the eight below */
+  pthread_cond_t           moved;     /* any of them changed */
+  size_t                   prepared;  /* operations grouped */
+  size_t                   front;     /* the helper has taken the operations before this one */
+  size_t                   back;      /* the writing thread those from this one on */
+  bool                     stop;      /* the writing thread is done with it */
+  bool                     failed;    /* a check or statistic failed: no more taken */
+  bool                     stats_done;  /* the helper has done its share */
+  bool                     samples_given;  /* @layout and @spans set, or @layout NULL */
+  TprofColumnsLayout      *layout;
+  char                    *spans[TPROF_N_SAMPLE_COLUMNS];
+  size_t                   span_bytes[TPROF_N_SAMPLE_COLUMNS];
+  TprofSaveFile           *out;
+  int                      write_errno;  /* the helper's write of the samples failed */
+  TprofError               error;
+  int                      result;
+} TprofSaveHelper;
+
+/* Starts @h for @pt's save into @out, whose operations @so holds once
+ * prepared (a thread when there is work enough and one can be had). */
+void _tprof_save_helper_start (TprofSaveHelper         *h,
+                               const TprofProfiledTime *pt,
+                               TprofSaveOperations     *so,
+                               TprofSaveFile           *out);
+/* The writing thread has prepared operation @k - 1 (and all before). */
+void _tprof_save_helper_prepared (TprofSaveHelper *h,
+                                  size_t           k);
+/* Once every operation is prepared: the sample columns of @l written,
+ * or handed to the helper in an image (which stays where it is until
+ * the join), whose pages not yet written are then faulted in here,
+ * while the helper computes. 0, or -1 with @error. */
+int  _tprof_save_helper_samples (TprofSaveHelper    *h,
+                                 TprofProfileWriter *w,
+                                 TprofColumnsLayout *l,
+                                 TprofError         *error);
+/* The statistics: the writing thread takes its share of what is left,
+ * from the last operation down, and waits for the helper's (computes
+ * them all without a thread). 0, or -1 with @error. */
+int  _tprof_save_helper_statistics (TprofSaveHelper *h,
+                                    TprofError      *error);
+/* After a failure of the writing thread, before the helper was done
+ * checking: the refusal of the first of @h's first @n_ops operations
+ * that fails its check, into @error (which keeps the failure when none
+ * does): what a save that checked each operation before grouping it
+ * would have said. */
+void _tprof_save_helper_recheck (TprofSaveHelper *h,
+                                 size_t           n_ops,
+                                 TprofError      *error);
+/* Stops the helper where it waits and joins it (the samples it was
+ * given are written then); @out's image may move again. 0, or -1 with
+ * @error (may be NULL) when the helper could not write the samples to the
+ * file. Again harmless. */
+int  _tprof_save_helper_join (TprofSaveHelper *h,
+                              TprofSaveFile   *out,
+                              TprofError      *error);

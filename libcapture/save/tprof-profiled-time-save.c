@@ -1,6 +1,5 @@
 /* tprof-profiled-time-save.c — tprof_profiled_time_save(): a reserved temporary file, format 3's columns (HDF5's metadata, our bytes), then a rename. */
 /* SPDX-License-Identifier: MIT */
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,23 +86,6 @@ _tprof_save_start (const TprofProfiledTime *pt,
   return _tprof_save_file_reserve (out, (off_t) estimate, error);
 }
 
-/* The profile's operations as the writer stores them: checked, grouped
- * by rank (copies where they were not), their caches computed later.
- * The parts, caches and copies lie in one block, and the caches'
- * per-rank arrays in another: for many operations a few huge pages, not
- * a fresh 4 KiB page per 30 operations, whose faults cost more than the
- * save's own work on some virtual machines. */
-typedef struct
-{
-  void                *block;
-  TprofOperationParts *parts;
-  TprofCachedStats    *caches;
-  TprofGatheredTime  **copies;
-  int64_t             *rank_block;  /* every cache's per-rank arrays, or NULL */
-  size_t               n;      /* operations prepared, whose copies to free */
-  size_t               n_cached;  /* operations whose caches to clear */
-} SaveOperations;
-
 /* Per-rank arrays up to this size are zeroed on huge pages; larger ones
  * (many ranks) come zeroed from calloc(), whose untouched pages cost
  * nothing (a rank without samples leaves most of its values alone). */
@@ -113,9 +95,9 @@ typedef struct
  * when memory is exhausted; without the per-rank block (too large) each
  * cache allocates its own arrays. */
 static bool
-save_operations_alloc (SaveOperations *so,
-                       size_t          k_ops,
-                       int             world_size)
+save_operations_alloc (TprofSaveOperations *so,
+                       size_t               k_ops,
+                       int                  world_size)
 {
   size_t n = k_ops + 1;
   /* each size is a multiple of 8: each array stays aligned */
@@ -126,14 +108,16 @@ save_operations_alloc (SaveOperations *so,
   if (n > SIZE_MAX / (sizeof *so->parts + sizeof *so->caches + sizeof *so->copies))
     return false;
   /* not zeroed here: each part and copy is set before it is read, and
-   * each cache is zeroed by the statistics' thread (save_statistics()) */
+   * each cache is zeroed by the statistics' thread (tprof-save-helper.c) */
   block = _tprof_malloc_array_paged (parts + caches + copies, 1, false);
   if (block == NULL)
     return false;
+  /* the caches last: the helper, which alone writes them, then faults
+   * in the pages past the parts and copies, not the writing thread */
   so->block = block;
   so->parts = (TprofOperationParts *) block;
-  so->caches = (TprofCachedStats *) (block + parts);
-  so->copies = (TprofGatheredTime **) (block + parts + caches);
+  so->copies = (TprofGatheredTime **) (block + parts);
+  so->caches = (TprofCachedStats *) (block + parts + copies);
   if (per_op > 0 && !__builtin_mul_overflow (k_ops, per_op * sizeof (int64_t), &ranks) && ranks > 0)
     so->rank_block = ranks <= SAVE_RANK_BLOCK_PAGED ? _tprof_malloc_array_paged (ranks, 1, true)
                      : calloc (ranks, 1);
@@ -141,65 +125,37 @@ save_operations_alloc (SaveOperations *so,
 }
 
 static void
-save_operations_clear (SaveOperations *so)
+save_operations_clear (TprofSaveOperations *so)
 {
   for (size_t k = 0; k < so->n; k++)
     tprof_gathered_time_free (so->copies[k]);
   for (size_t k = 0; k < so->n_cached; k++)
     _tprof_cached_stats_clear (&so->caches[k]);
+  for (size_t k = so->from_cached; k < so->n; k++)
+    _tprof_cached_stats_clear (&so->caches[k]);
   free (so->rank_block);
   free (so->block);
 }
 
-/* Refuses what the format cannot hold: an invalid name or sample. */
-static int
-save_check_operation (const char              *path,
-                      const char              *name,
-                      const TprofGatheredTime *gt,
-                      int                      world_size,
-                      TprofError              *error)
-{
-  size_t n = tprof_gathered_time_count (gt);
-  size_t invalid;
-  char where[1024];
-
-  /* checked again: samples appended by the gather or the library's own
-   * code bypass tprof_profiled_time_add() */
-  if (!_tprof_h5_utf8_valid (name, strlen (name)))
-    return tprof_error_set (error, TPROF_ERROR_INVALID, "%s: cannot save: an operation name is not valid UTF-8",
-                            path);
-  /* times known valid by their builder (a merge of spill files): their
-   * ranks are checked by the grouping, which reads them anyway */
-  if (_tprof_gathered_time_times_valid (gt))
-    return 0;
-  invalid = _tprof_h5_find_invalid (tprof_gathered_time_times (gt), tprof_gathered_time_ranks (gt), 0, n,
-                                    world_size);
-  if (invalid == n)
-    return 0;
-  snprintf (where, sizeof where, "%s: cannot save: ", path);
-  return _tprof_h5_invalid_sample_error (error, TPROF_ERROR_INVALID, where, name, tprof_gathered_time_times (gt),
-                                         tprof_gathered_time_ranks (gt), invalid, world_size);
-}
-
+/* Groups each operation by rank, handing each over to @helper, which
+ * checks it. */
 static int
 save_prepare (TprofProfileWriter      *w,
               const TprofProfiledTime *pt,
-              SaveOperations          *so,
+              TprofSaveOperations     *so,
+              TprofSaveHelper         *helper,
               TprofError              *error)
 {
   size_t k_ops = tprof_profiled_time_len (pt);
 
-  if (!save_operations_alloc (so, k_ops, w->world_size))
-    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", w->path);
-  for (; so->n < k_ops; so->n++)
+  for (; so->n < k_ops; _tprof_save_helper_prepared (helper, ++so->n))
     {
       size_t k = so->n;
       const char *name = tprof_profiled_time_name (pt, k);
       const TprofGatheredTime *gt = tprof_profiled_time_nth (pt, k);
       const TprofRankRecorded *recorded = NULL;
 
-      if (save_check_operation (w->path, name, gt, w->world_size, error) < 0
-          || (gt = _tprof_operation_writer_grouped (w, name, gt, &so->copies[k], error)) == NULL)
+      if ((gt = _tprof_operation_writer_grouped (w, name, gt, &so->copies[k], error)) == NULL)
         return -1;
       so->parts[k] = (TprofOperationParts) {
         .name = name,
@@ -215,111 +171,37 @@ save_prepare (TprofProfileWriter      *w,
   return 0;
 }
 
-/* The statistics the tables cache, by the statistics engine, into
- * @so->caches only: the operations' parts are read meanwhile by the
- * thread that lays out and writes the columns. */
+/* The columns: their layout, HDF5's objects and the names on this
+ * thread, the statistics (and in an image the samples) on the helper's;
+ * then the tables, which cache those statistics, and the checksums. */
 static int
-save_statistics (int                      world_size,
-                 const char              *path,
-                 const TprofProfiledTime *pt,
-                 SaveOperations          *so,
-                 TprofError              *error)
-{
-  size_t per_op = (size_t) world_size * TPROF_CACHED_STATS_ARRAYS;
-  TprofCachedScratch scratch;
-  bool have_scratch = _tprof_cached_scratch_init (&scratch, world_size);
-  int result = 0;
-
-  /* every operation's per-rank arrays lie in one block where it could be
-   * had (save_prepare()), not five allocations each, and one scratch
-   * serves their runs */
-  for (size_t k = 0; result == 0 && k < so->n; k++)
-    {
-      const TprofGatheredTime *gt = so->copies[k] != NULL ? so->copies[k] : tprof_profiled_time_nth (pt, k);
-      int64_t *storage = so->rank_block != NULL ? so->rank_block + k * per_op : NULL;
-
-      so->caches[k] = (TprofCachedStats) { 0 };
-      if (!_tprof_cached_stats_init (&so->caches[k], gt, world_size, storage, have_scratch ? &scratch : NULL))
-        result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing operation '%s'",
-                                  path, so->parts[k].name);
-      else
-        so->n_cached = k + 1;
-    }
-  if (have_scratch)
-    _tprof_cached_scratch_clear (&scratch);
-  return result;
-}
-
-/* The statistics, computed by another thread while this one lays out
- * the file and writes its names and samples (HDF5 stays on this one):
- * the two overlap on two cores. */
-typedef struct
-{
-  int                      world_size;
-  const char              *path;
-  const TprofProfiledTime *pt;
-  SaveOperations          *so;
-  TprofError               error;
-  int                      result;
-} StatisticsTask;
-
-static void *
-save_statistics_thread (void *data)
-{
-  StatisticsTask *task = data;
-
-  task->result = save_statistics (task->world_size, task->path, task->pt, task->so, &task->error);
-  return NULL;
-}
-
-/* Below this much work (a sample, or 64 per operation) a thread costs
- * more than it saves. */
-#define SAVE_THREAD_MIN_WORK ((uint64_t) 1 << 16)
-
-static bool
-save_worth_a_thread (const SaveOperations *so)
-{
-  uint64_t work = (uint64_t) so->n * 64;
-
-  for (size_t k = 0; k < so->n && work < SAVE_THREAD_MIN_WORK; k++)
-    work += so->parts[k].n;
-  return work >= SAVE_THREAD_MIN_WORK;
-}
-
-/* The columns: their layout, HDF5's objects, the names and the samples
- * on this thread, the statistics on another; then the tables, which
- * cache those statistics, and the checksums. */
-static int
-save_columns (TprofProfileWriter      *w,
-              const TprofProfiledTime *pt,
-              SaveOperations          *so,
-              TprofColumnsLayout      *l,
-              TprofError              *error)
+save_columns (TprofProfileWriter  *w,
+              TprofSaveOperations *so,
+              TprofSaveHelper     *helper,
+              TprofColumnsLayout  *l,
+              TprofError          *error)
 {
   static const TprofColumn sample_columns[] = { TPROF_COL_TIMES, TPROF_COL_STARTS, TPROF_COL_THREADS };
-  StatisticsTask task = { w->world_size, w->path, pt, so, { 0 }, 0 };
-  pthread_t thread;
-  bool threaded = save_worth_a_thread (so) && pthread_create (&thread, NULL, save_statistics_thread, &task) == 0;
   int result;
 
   result = _tprof_columns_layout_init (l, so->parts, so->n, w->world_size, w->path, error);
   if (result == 0)
     result = _tprof_columns_writer_create (w, l, error);
   if (result == 0)
-    result = _tprof_columns_writer_samples (w, l, error);
-  if (!threaded)
-    save_statistics_thread (&task);
-  else
-    pthread_join (thread, NULL);
-  if (result == 0 && task.result < 0)
-    {
-      *error = task.error;
-      result = -1;
-    }
+    result = _tprof_save_helper_samples (helper, w, l, error);
+  if (result == 0)
+    result = _tprof_save_helper_statistics (helper, error);
+  if (result == 0)
+    helper->checked = true;
   for (size_t k = 0; result == 0 && k < so->n; k++)
     so->parts[k].cache = &so->caches[k];
+  /* the tables' values, beside the helper's samples: no HDF5 there */
   if (result == 0)
     result = _tprof_columns_writer_tables (w, l, error);
+  if (_tprof_save_helper_join (helper, w->out, result == 0 ? error : NULL) < 0)
+    result = -1;
+  if (result == 0)
+    result = _tprof_columns_writer_table_checksums (w, l, error);
   for (size_t i = 0; result == 0 && i < sizeof sample_columns / sizeof sample_columns[0]; i++)
     if (l->present[sample_columns[i]])
       result = _tprof_columns_writer_checksum (w, l, sample_columns[i], error);
@@ -335,16 +217,31 @@ tprof_profiled_time_save_body (const TprofProfiledTime *pt,
 {
   TprofProfileWriter w;
   TprofH5Guard guard;
-  SaveOperations so = { 0 };
+  TprofSaveOperations so = { 0 };
+  TprofSaveHelper helper;
   TprofColumnsLayout l = { 0 };
+  size_t checks = 0;
   int result;
 
+  if (!save_operations_alloc (&so, tprof_profiled_time_len (pt), tprof_profiled_time_world_size (pt)))
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", out->path);
+  /* the helper starts at once: the image's pages while HDF5 creates the
+   * file, each operation's statistics as soon as it is prepared */
+  _tprof_save_helper_start (&helper, pt, &so, out);
   _tprof_h5_enter (&guard);
   result = _tprof_profile_writer_create (&w, pt, out->path, out, error);
+  if (result == 0 && (result = save_prepare (&w, pt, &so, &helper, error)) < 0)
+    checks = so.n + 1;  /* the operation that failed was checked first */
   if (result == 0)
-    result = save_prepare (&w, pt, &so, error);
+    checks = tprof_profiled_time_len (pt);
   if (result == 0)
-    result = save_columns (&w, pt, &so, &l, error);
+    result = save_columns (&w, &so, &helper, &l, error);
+  if (_tprof_save_helper_join (&helper, out, result == 0 ? error : NULL) < 0)
+    result = -1;
+  /* the helper checks the operations: a refusal among those that were to
+   * be checked before this failure comes first, as it would have */
+  if (result < 0 && !helper.checked)
+    _tprof_save_helper_recheck (&helper, checks, error);
   if (result == 0)
     result = _tprof_profile_writer_add_ranks (&w, pt, error);
   _tprof_columns_writer_close (&l);

@@ -26,6 +26,13 @@ _tprof_save_image_reserve (TprofSaveFile *file,
 
   if ((off_t) size <= file->reserved)
     return 0;
+  /* never while another thread writes into it (writes inside what HDF5
+   * allocated never grow it: this only guards against a mistake) */
+  if (file->image_pinned)
+    {
+      errno = ENOMEM;
+      return -1;
+    }
   /* onto huge pages when large: a 4 KiB page's fault costs more than
    * filling it (_tprof_malloc_array_paged()) */
   grown = _tprof_malloc_array_paged (size, 1, false);
@@ -120,18 +127,17 @@ _tprof_save_image_read (const TprofSaveFile *file,
   memset ((char *) buffer + have, 0, size - have);
 }
 
-int
-_tprof_save_image_flush (TprofSaveFile *file,
-                         off_t          size)
+/* Writes @size bytes of @bytes at @at to @fd, all of them. 0, or -1 with
+ * errno. */
+static int
+save_image_pwrite_all (int         fd,
+                       const char *bytes,
+                       size_t      size,
+                       off_t       at)
 {
-  size_t left = size >= 0 && (size_t) size < file->image_end ? (size_t) size : file->image_end;
-  const char *bytes = file->image;
-  off_t at = 0;
-  int result = 0;
-
-  while (left > 0)
+  while (size > 0)
     {
-      ssize_t written = pwrite (file->fd, bytes, left, at);
+      ssize_t written = pwrite (fd, bytes, size, at);
 
       if (written < 0 && errno == EINTR)
         continue;
@@ -139,12 +145,52 @@ _tprof_save_image_flush (TprofSaveFile *file,
         {
           if (written == 0)
             errno = EIO;
-          result = -1;
-          break;
+          return -1;
         }
       bytes += written;
-      left -= (size_t) written;
+      size -= (size_t) written;
       at += written;
+    }
+  return 0;
+}
+
+int
+_tprof_save_image_write_out (TprofSaveFile *file,
+                             size_t         from,
+                             size_t         to)
+{
+  int i = file->n_written;
+
+  if (i == (int) (sizeof file->written / sizeof file->written[0])
+      || (i > 0 && from < file->written[i - 1][1]) || to > file->image_end)
+    {
+      errno = EINVAL;
+      return -1;
+    }
+  if (save_image_pwrite_all (file->fd, file->image + from, to - from, (off_t) from) < 0)
+    return -1;
+  file->written[i][0] = from;
+  file->written[i][1] = to;
+  file->n_written = i + 1;
+  return 0;
+}
+
+int
+_tprof_save_image_flush (TprofSaveFile *file,
+                         off_t          size)
+{
+  size_t end = size >= 0 && (size_t) size < file->image_end ? (size_t) size : file->image_end, at = 0;
+  int result = 0;
+
+  /* what is in the file already is not written again */
+  for (int i = 0; result == 0 && i <= file->n_written; i++)
+    {
+      size_t gap_end = i < file->n_written && file->written[i][0] < end ? file->written[i][0] : end;
+
+      if (gap_end > at)
+        result = save_image_pwrite_all (file->fd, file->image + at, gap_end - at, (off_t) at);
+      if (i < file->n_written && file->written[i][1] > at)
+        at = file->written[i][1];
     }
   free (file->image);
   file->image = NULL;

@@ -301,6 +301,8 @@ in_place_finish (TprofSaveInPlace        *s,
 
   _tprof_h5_enter (&guard);
   result = _tprof_columns_writer_tables (&s->w, &s->l, error);
+  if (result == 0)
+    result = _tprof_columns_writer_table_checksums (&s->w, &s->l, error);
   for (size_t i = 0; result == 0 && i < N_IN_PLACE_COLUMNS; i++)
     result = _tprof_columns_writer_checksum (&s->w, &s->l, in_place_columns[i].c, error);
   if (result == 0 && origin != NULL

@@ -92,6 +92,11 @@ typedef struct
    * (tprof-save-image.c). */
   char       *image;
   size_t      image_end;  /* bytes written or cut to: the file's size */
+  bool        image_pinned;  /* another thread writes into it: it may not move */
+  /* bytes [written[i][0], written[i][1]) of it are in the file already
+   * (the sample columns the helper wrote), ascending; n_written of them */
+  size_t      written[3][2];
+  int         n_written;
 } TprofSaveFile;
 
 /* The temporary file of a parallel save while the ranks fill it. */

@@ -30,6 +30,8 @@ tprof_save_shell_body (TprofSaveShell          *shell,
   if (result == 0)
     result = _tprof_columns_writer_tables (&w, &l, error);
   if (result == 0)
+    result = _tprof_columns_writer_table_checksums (&w, &l, error);
+  if (result == 0)
     result = _tprof_profile_writer_add_ranks (&w, info, error);
   _tprof_columns_writer_close (&l);
   if (w.file >= 0 && _tprof_profile_writer_close (&w, &shell->size, error) < 0)
