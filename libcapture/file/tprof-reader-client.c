@@ -218,6 +218,8 @@ typedef struct
 {
   const char   *path;
   int           fd;
+  /* flags, read and written atomically: the scan's error is read only
+   * after the join */
   volatile int  stop;   /* set by the waiting thread once the helper answered */
   volatile int  found;  /* set by the scan: a damaged heap, in @error */
   TprofError    error;
@@ -231,7 +233,7 @@ heap_scan_run (void *data)
   /* no HDF5 call in this thread: the whole file is read */
   if (_tprof_h5_scan_global_heaps (scan->path, scan->fd, -1, NULL, &scan->stop, &scan->error) < 0
       && scan->error.code == TPROF_ERROR_FORMAT)
-    scan->found = 1;
+    __atomic_store_n (&scan->found, 1, __ATOMIC_RELAXED);
   return NULL;
 }
 
@@ -281,7 +283,7 @@ client_receive_first (TprofReaderClient *client,
     rc = 0;
   if (scanning)
     {
-      scan.stop = 1;
+      __atomic_store_n (&scan.stop, 1, __ATOMIC_RELAXED);
       pthread_join (thread, NULL);
     }
   if (rc == -2)
