@@ -1,7 +1,11 @@
 /* tprof-columns-check-share.c — a block's check against the operations' caches shared with a second thread, on another processor than the caller's, round by round. */
 /* SPDX-License-Identifier: MIT */
+#include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "tprof-h5-reader-private.h"
 
@@ -83,15 +87,42 @@ share_clear (TprofColumnsCheckShare *s)
   _tprof_columns_check_round_free (s->hands[1].round);
 }
 
+/* Whether fewer tasks are ready to run than there are @cpus (this one
+ * among them), from the kernel's count at this moment (/proc/loadavg's
+ * fourth field): a thread that has to share a busy processor with other
+ * programs keeps the caller waiting for its turn, a time slice of
+ * milliseconds, at the join. false when the count cannot be read. */
+static bool
+share_processor_free (int cpus)
+{
+  char text[128];
+  int fd = open ("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  ssize_t got = fd >= 0 ? read (fd, text, sizeof text - 1) : -1;
+  const char *p;
+  long running;
+
+  if (fd >= 0)
+    close (fd);
+  if (got <= 0)
+    return false;
+  text[got] = '\0';
+  p = text;
+  for (int field = 0; field < 3 && p != NULL; field++)
+    p = strchr (p + 1, ' ');
+  running = p != NULL ? strtol (p + 1, NULL, 10) : cpus;
+  return running < cpus;
+}
+
 /* Where the thread may run: where the process may, but the caller's
  * processor (a new thread waits there, else, for the caller to block).
- * false when that leaves none. */
+ * false when that leaves none, or none is free. */
 static bool
 share_elsewhere (cpu_set_t *elsewhere)
 {
   int here = sched_getcpu ();
 
-  if (sched_getaffinity (0, sizeof *elsewhere, elsewhere) != 0 || CPU_COUNT (elsewhere) < 2)
+  if (sched_getaffinity (0, sizeof *elsewhere, elsewhere) != 0 || CPU_COUNT (elsewhere) < 2
+      || !share_processor_free (CPU_COUNT (elsewhere)))
     return false;
   if (here >= 0 && here < CPU_SETSIZE)
     CPU_CLR (here, elsewhere);
@@ -145,15 +176,22 @@ _tprof_columns_check_share_finish (TprofColumnsCheckShare *share,
                                    TprofError             *error)
 {
   const TprofColumnsCheckHand *lowest;
-  cpu_set_t allowed;
+  cpu_set_t caller;
+  int here;
 
   if (result < 0)
     share_stop (share);
   else
     share_work (share, &share->hands[0]);
-  /* the other processor busy: the thread runs here once the caller waits */
-  if (!__atomic_load_n (&share->begun, __ATOMIC_RELAXED) && sched_getaffinity (0, sizeof allowed, &allowed) == 0)
-    pthread_setaffinity_np (share->thread, sizeof allowed, &allowed);
+  /* not begun: the other processor is busy, where the thread would wait
+   * its turn; moved here, it runs (and finds nothing left) as soon as the
+   * caller waits for it */
+  if (!__atomic_load_n (&share->begun, __ATOMIC_RELAXED) && (here = sched_getcpu ()) >= 0 && here < CPU_SETSIZE)
+    {
+      CPU_ZERO (&caller);
+      CPU_SET (here, &caller);
+      pthread_setaffinity_np (share->thread, sizeof caller, &caller);
+    }
   pthread_join (share->thread, NULL);
   pthread_mutex_destroy (&share->lock);
   lowest = share->hands[1].refused < share->hands[0].refused ? &share->hands[1] : &share->hands[0];
