@@ -80,7 +80,15 @@ typedef struct
   int64_t              seg_first;
   int64_t              seg_end;
   TprofOperationCache  cache;
-  /* filled from a complete cache at open, or computed from the samples */
+} TprofH5Operation;
+
+/* An operation's statistics: filled from a complete cache at open, or
+ * computed from the samples. In a table of their own beside the
+ * operations' (TprofProfileFile's op_stats), which a load, asking for
+ * none, does not have: the operations' table it fills is half as
+ * large (192 bytes an operation, not 392). */
+typedef struct
+{
   bool                 stats_ready;
   bool                 cached;          /* the stats come from the cache */
   TprofOperationStats  stats;
@@ -90,7 +98,7 @@ typedef struct
   double              *computed_min;
   double              *computed_max;
   bool                 computed_borrowed;  /* the computed arrays lie in the file's cache_block */
-} TprofH5Operation;
+} TprofH5OperationStats;
 
 /* How a TprofProfileFile reads what its open left: in process, with
  * HDF5 here (tprof-profile-file-read.c), or through the isolated reader's
@@ -165,6 +173,9 @@ struct _TprofProfileFile
   double           *data_until;           /* world_size entries (NaN: no data), or NULL */
   TprofH5Operation *ops;
   size_t            n_ops;
+  /* each operation's statistics, beside ops (zeroed: none ready); NULL
+   * where opened to be loaded whole (defer_cache) */
+  TprofH5OperationStats *op_stats;
   /* the operations by name (tprof-name-index.c): a hash table of
    * name_mask + 1 slots, each 0 or an operation's index + 1 */
   size_t           *name_slots;
@@ -199,6 +210,14 @@ struct _TprofProfileFile
    * (tprof-reader-client.c); @file is then -1 */
   struct _TprofReaderClient *remote;
 };
+
+/* The statistics of operation @op of @pf (not opened to be loaded). */
+static inline TprofH5OperationStats *
+_tprof_h5_operation_stats (const TprofProfileFile *pf,
+                           const TprofH5Operation *op)
+{
+  return &pf->op_stats[op - pf->ops];
+}
 
 /* HDF5 1.10 trusts the sizes inside the global heap collections that hold
  * variable-length strings: damaged ones make it loop forever or copy out of

@@ -516,7 +516,7 @@ _tprof_reader_client_stats (TprofProfileFile *file,
   else if (type == TPROF_READER_MSG_ERROR)
     client_take_error (client, &w, error);
   else if (type == TPROF_READER_MSG_STATS && _tprof_reader_get_stats (&w, file, op, NULL))
-    stats = &file->ops[op].stats;
+    stats = &file->op_stats[op].stats;
   else
     tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent malformed statistics",
                      file->path);
