@@ -52,7 +52,7 @@ share_stop (TprofColumnsCheckShare *s)
 }
 
 /* Rounds taken one after the other until none is left: each refusal is
- * that of the first operation refused in its round, the round's taken
+ * that of the first operation refused in its round, the rounds taken
  * before it all checked by one hand or the other. */
 static void
 share_work (TprofColumnsCheckShare *s,

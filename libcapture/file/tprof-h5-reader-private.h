@@ -2,11 +2,11 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include <pthread.h>
 #include <sys/types.h>
 
 #include <hdf5.h>
@@ -86,7 +86,7 @@ typedef struct
  * computed from the samples. In a table of their own beside the
  * operations' (TprofProfileFile's op_stats), which a load, asking for
  * none, does not have: the operations' table it fills is half as
- * large (192 bytes an operation, not 392). */
+ * large (184 bytes an operation, not 392). */
 typedef struct
 {
   bool                 stats_ready;
@@ -513,15 +513,15 @@ typedef struct
   size_t                  next;      /* the next round to take, and its row */
   uint64_t                next_row;
   bool                    stop;      /* a round refused: take no more */
-  bool                    begun;     /* the thread took its first round */
+  bool                    begun;     /* the thread has begun (atomic) */
   pthread_t               thread;
   TprofColumnsCheckHand   hands[2];  /* the caller's, the thread's */
 } TprofColumnsCheckShare;
 
 /* Starts a thread that checks operations [@first, @end), whose rows are
  * @times end to end, round by round, where the block is large enough to
- * pay for a thread and the process may run on a second processor: true
- * when it started; the caller then must call
+ * pay for a thread and the process may run on a second processor, free
+ * at the moment: true when it started; the caller then must call
  * _tprof_columns_check_share_finish(). */
 bool _tprof_columns_check_share_start (TprofColumnsCheckShare *share,
                                        const TprofProfileFile *pf,
