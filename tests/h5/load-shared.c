@@ -10,8 +10,10 @@
 
 #include <tprof/capture.h>
 
-/* The threads the library starts, counted on their way to the C
- * library's pthread_create(). */
+/* The threads the check starts, counted on their way to the C library's
+ * pthread_create(): those started with attributes (it pins its thread
+ * to another processor; the isolated open's heap scan, started when the
+ * helper is slow, has none). */
 static int threads_started;
 
 int
@@ -24,7 +26,8 @@ pthread_create (pthread_t             *thread,
 
   if (next == NULL)
     *(void **) &next = dlsym (RTLD_NEXT, "pthread_create");
-  __atomic_add_fetch (&threads_started, 1, __ATOMIC_RELAXED);
+  if (attr != NULL)
+    __atomic_add_fetch (&threads_started, 1, __ATOMIC_RELAXED);
   return next (thread, attr, start, arg);
 }
 
