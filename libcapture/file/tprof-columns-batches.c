@@ -201,27 +201,20 @@ batches_init (Batches *b)
   return 0;
 }
 
-/* Rows [@row, @row + @n) read into @arrays (NULL where the file has no
- * such column) for operations [@first, @end), checked (values, then the
- * operations' caches, all at once), and counted into the running
- * checksums. */
+/* Rows [@row, @row + @n), read into @arrays (NULL where the file has
+ * no such column), counted into the running checksums and checked
+ * against the values' rules. */
 static int
-batches_read (Batches  *b,
-              size_t    first,
-              size_t    end,
-              uint64_t  row,
-              uint64_t  n,
-              void    **arrays)
+batches_check_values (Batches  *b,
+                      uint64_t  row,
+                      uint64_t  n,
+                      void    **arrays)
 {
-  if (b->pf->source->read_rows (b->pf, first, end, row, n, arrays[0], arrays[1], arrays[2], b->error) != 0)
-    return -1;
   for (size_t i = 0; i < N_BATCH_COLUMNS; i++)
     if (b->check[i])
       b->crc[i] = _tprof_crc32c (b->crc[i], arrays[i], n * _tprof_column_value_size (batch_columns[i]));
   b->summed = row + n;
-  if (_tprof_columns_check_rows (b->pf, row, n, arrays[0], arrays[1], arrays[2], b->error) < 0)
-    return -1;
-  return _tprof_columns_check_block (b->pf, first, end, arrays[0], b->error);
+  return _tprof_columns_check_rows (b->pf, row, n, arrays[0], arrays[1], arrays[2], b->error);
 }
 
 /* The checksums against those stored: 0, or -1 naming the first column
@@ -322,8 +315,43 @@ batches_hand_over (Batches   *b,
   return 0;
 }
 
+/* Operations [@first, @end), read into @block, handed over while
+ * @share checks them against their caches (@result: the values' check
+ * before): where the callbacks are the views' (a load's own, into a
+ * profile that a refusal frees), during the check, which they leave
+ * alone; else after it. A refusal of the values or of a cache comes
+ * before any failure of the hand-over, as where checked first. */
+static int
+batches_hand_over_checking (Batches                *b,
+                            size_t                  first,
+                            size_t                  end,
+                            RowsBlock              *block,
+                            TprofColumnsCheckShare *share,
+                            int                     result)
+{
+  TprofError *error = b->error, handing = { 0 };
+  int handed = 0;
+
+  if (result == 0 && b->view_func != NULL)
+    {
+      b->error = &handing;
+      handed = batches_hand_over (b, first, end, block);
+      b->error = error;
+    }
+  if (_tprof_columns_check_share_finish (share, result, error) < 0)
+    return -1;
+  if (b->view_func == NULL)
+    return batches_hand_over (b, first, end, block);
+  if (handed < 0 && error != NULL)
+    *error = handing;
+  return handed;
+}
+
 /* One block: operations [@first, @end), @n rows from @row (an operation
- * of more rows than a block holds alone, in a block of its size). */
+ * of more rows than a block holds alone, in a block of its size), read,
+ * checked (values, then the operations' caches, all at once: a large
+ * block's with a thread on another processor, which starts on them
+ * while the values are checked) and handed over. */
 static int
 batches_block (Batches  *b,
                size_t    first,
@@ -333,11 +361,20 @@ batches_block (Batches  *b,
 {
   RowsBlock *block = batches_block_for (b, n > TPROF_BATCH_ROWS ? n : batches_block_rows (b->pf));
   void *arrays[N_BATCH_COLUMNS];
+  TprofColumnsCheckShare share;
+  bool shared;
+  int result;
 
   if (block == NULL)
     return -1;
   rows_block_arrays (block, arrays);
-  if (batches_read (b, first, end, row, n, arrays) < 0)
+  if (b->pf->source->read_rows (b->pf, first, end, row, n, arrays[0], arrays[1], arrays[2], b->error) != 0)
+    return -1;
+  shared = _tprof_columns_check_share_start (&share, b->pf, first, end, arrays[0]);
+  result = batches_check_values (b, row, n, arrays);
+  if (shared)
+    return batches_hand_over_checking (b, first, end, block, &share, result);
+  if (result < 0 || _tprof_columns_check_block (b->pf, first, end, arrays[0], b->error) < 0)
     return -1;
   return batches_hand_over (b, first, end, block);
 }

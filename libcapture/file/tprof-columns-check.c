@@ -15,7 +15,7 @@
  * operations' order: run i is rows [bounds[i], bounds[i + 1]) of rank
  * ranks[i]; the round's operation j owns runs [op_runs[j], op_runs[j + 1])
  * and rows [op_rows[j], op_rows[j + 1]). */
-typedef struct
+struct _TprofColumnsCheckRound
 {
   size_t             cap_runs;
   uint64_t           op_rows[CHECK_OPS + 1];
@@ -25,7 +25,8 @@ typedef struct
   int32_t           *ranks;      /* cap_runs each */
   TprofPartSums     *parts;
   bool               mismatch;   /* counts that do not tile the rows */
-} CheckRound;
+};
+typedef TprofColumnsCheckRound CheckRound;
 
 static void
 check_round_clear (CheckRound *c)
@@ -97,33 +98,52 @@ check_add_operation (const TprofProfileFile *pf,
       check_add_run (c, run, r, op->cache.rank_count[r] > 0 ? (uint64_t) op->cache.rank_count[r] : 0);
 }
 
-/* Lays out operations from @first on, as many as fit a round (one at
- * least); returns how many. 0 when memory is exhausted. */
-static size_t
+size_t
+_tprof_columns_check_round_size (const TprofProfileFile *pf,
+                                 size_t                  first,
+                                 size_t                  end)
+{
+  size_t first_runs = check_runs_bound (pf, &pf->ops[first]);
+  size_t cap = first_runs > CHECK_RUNS ? first_runs : CHECK_RUNS;
+  size_t j = 0, runs = 0;
+
+  for (; j < CHECK_OPS && first + j < end; j++)
+    {
+      size_t more = check_runs_bound (pf, &pf->ops[first + j]);
+
+      if (runs + more > cap)
+        break;
+      runs += more;
+    }
+  return j;
+}
+
+/* Lays out the round of @n operations from @first on (as
+ * _tprof_columns_check_round_size() counts them): false when memory is
+ * exhausted. */
+static bool
 check_round_fill (CheckRound             *c,
                   const TprofProfileFile *pf,
                   size_t                  first,
-                  size_t                  end)
+                  size_t                  n)
 {
-  size_t j = 0, run = 0;
+  size_t run = 0;
 
   c->op_rows[0] = 0;
   if (!check_round_reserve (c, CHECK_RUNS) || !check_round_reserve (c, check_runs_bound (pf, &pf->ops[first])))
-    return 0;
+    return false;
   c->bounds[0] = 0;
-  for (; j < CHECK_OPS && first + j < end; j++)
+  for (size_t j = 0; j < n; j++)
     {
       const TprofH5Operation *op = &pf->ops[first + j];
 
-      if (run + check_runs_bound (pf, op) > c->cap_runs)
-        break;
       c->op_runs[j] = run;
       check_add_operation (pf, op, c, &run);
       c->op_rows[j + 1] = c->op_rows[j] + op->n;
       c->mismatch = c->mismatch || c->bounds[run] != c->op_rows[j + 1];
     }
-  c->op_runs[j] = run;
-  return j;
+  c->op_runs[n] = run;
+  return true;
 }
 
 /* Operation @op (the round's @j) against its cache: the cache itself
@@ -195,6 +215,35 @@ check_round (CheckRound             *c,
   return 0;
 }
 
+TprofColumnsCheckRound *
+_tprof_columns_check_round_new (void)
+{
+  return calloc (1, sizeof (CheckRound));
+}
+
+void
+_tprof_columns_check_round_free (TprofColumnsCheckRound *c)
+{
+  if (c == NULL)
+    return;
+  check_round_clear (c);
+  free (c);
+}
+
+int
+_tprof_columns_check_round (TprofColumnsCheckRound *c,
+                            const TprofProfileFile *pf,
+                            size_t                  first,
+                            size_t                  n,
+                            const double           *times,
+                            TprofError             *error)
+{
+  if (c == NULL || !check_round_fill (c, pf, first, n))
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory checking the cached statistics",
+                            pf->path);
+  return check_round (c, pf, first, n, times, error);
+}
+
 int
 _tprof_columns_check_block (const TprofProfileFile *pf,
                             size_t                  first,
@@ -202,21 +251,16 @@ _tprof_columns_check_block (const TprofProfileFile *pf,
                             const double           *times,
                             TprofError             *error)
 {
-  CheckRound *c = calloc (1, sizeof *c);
-  int result = c != NULL ? 0 : -1;
+  CheckRound *c = _tprof_columns_check_round_new ();
+  int result = 0;
 
-  for (size_t k = first; result == 0 && k < end;)
+  for (size_t k = first, n; result == 0 && k < end; k += n)
     {
-      size_t n = check_round_fill (c, pf, k, end);
-
-      result = n > 0 ? check_round (c, pf, k, n, times, error) : -1;
-      times += c->op_rows[n];
-      k += n;
+      n = _tprof_columns_check_round_size (pf, k, end);
+      result = _tprof_columns_check_round (c, pf, k, n, times, error);
+      for (size_t j = k; j < k + n; j++)
+        times += pf->ops[j].n;
     }
-  if (result < 0 && (error == NULL || error->code == 0))
-    tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory checking the cached statistics", pf->path);
-  if (c != NULL)
-    check_round_clear (c);
-  free (c);
+  _tprof_columns_check_round_free (c);
   return result;
 }

@@ -461,10 +461,13 @@ columns_make_operations (ColumnsRead *cr)
 
   /* each operation zeroed as it is filled: one pass over the table */
   pf->ops = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->ops, false);
+  /* a load asks no operation for its statistics */
+  if (!pf->defer_cache)
+    pf->op_stats = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->op_stats, true);
   /* one block for every operation's per-rank arrays (8 bytes a value):
    * one allocation, not four or five per operation */
   pf->cache_block = cr->k <= SIZE_MAX / 8 / (per_op + 1) ? calloc ((size_t) cr->k * per_op + 1, 8) : NULL;
-  if (pf->ops == NULL || pf->cache_block == NULL)
+  if (pf->ops == NULL || pf->cache_block == NULL || (!pf->defer_cache && pf->op_stats == NULL))
     return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
   /* the names move to the operations, their block with them */
   pf->names_block = cr->names_block;

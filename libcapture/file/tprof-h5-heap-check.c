@@ -277,7 +277,7 @@ _tprof_h5_scan_global_heaps (const char         *path,
   if (file >= 0)
     tprof_h5_raw_data_find (&raw, file, opened);
 
-  while (offset + TPROF_H5_HEAP_SIGNATURE_SIZE <= raw.file_size && (stop == NULL || !*stop))
+  while (offset + TPROF_H5_HEAP_SIGNATURE_SIZE <= raw.file_size && (stop == NULL || !__atomic_load_n (stop, __ATOMIC_RELAXED)))
     {
       uint64_t limit, at, collection_size = 0;
       size_t want;

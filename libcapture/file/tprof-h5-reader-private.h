@@ -2,6 +2,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -79,7 +80,15 @@ typedef struct
   int64_t              seg_first;
   int64_t              seg_end;
   TprofOperationCache  cache;
-  /* filled from a complete cache at open, or computed from the samples */
+} TprofH5Operation;
+
+/* An operation's statistics: filled from a complete cache at open, or
+ * computed from the samples. In a table of their own beside the
+ * operations' (TprofProfileFile's op_stats), which a load, asking for
+ * none, does not have: the operations' table it fills is half as
+ * large (184 bytes an operation, not 392). */
+typedef struct
+{
   bool                 stats_ready;
   bool                 cached;          /* the stats come from the cache */
   TprofOperationStats  stats;
@@ -89,7 +98,7 @@ typedef struct
   double              *computed_min;
   double              *computed_max;
   bool                 computed_borrowed;  /* the computed arrays lie in the file's cache_block */
-} TprofH5Operation;
+} TprofH5OperationStats;
 
 /* How a TprofProfileFile reads what its open left: in process, with
  * HDF5 here (tprof-profile-file-read.c), or through the isolated reader's
@@ -164,6 +173,9 @@ struct _TprofProfileFile
   double           *data_until;           /* world_size entries (NaN: no data), or NULL */
   TprofH5Operation *ops;
   size_t            n_ops;
+  /* each operation's statistics, beside ops (zeroed: none ready); NULL
+   * where opened to be loaded whole (defer_cache) */
+  TprofH5OperationStats *op_stats;
   /* the operations by name (tprof-name-index.c): a hash table of
    * name_mask + 1 slots, each 0 or an operation's index + 1 */
   size_t           *name_slots;
@@ -198,6 +210,14 @@ struct _TprofProfileFile
    * (tprof-reader-client.c); @file is then -1 */
   struct _TprofReaderClient *remote;
 };
+
+/* The statistics of operation @op of @pf (not opened to be loaded). */
+static inline TprofH5OperationStats *
+_tprof_h5_operation_stats (const TprofProfileFile *pf,
+                           const TprofH5Operation *op)
+{
+  return &pf->op_stats[op - pf->ops];
+}
 
 /* HDF5 1.10 trusts the sizes inside the global heap collections that hold
  * variable-length strings: damaged ones make it loop forever or copy out of
@@ -313,7 +333,11 @@ typedef bool (*TprofProfileFileViewFunc) (size_t                   op,
  * rows a file of format 3 gives as they are (all it recorded) goes to
  * @view_func as a view of the block read, with no selection made: a
  * whole-profile load makes none it is not asked for. The others, and
- * every operation of older files, go to @func. 0, or -1 with @error. */
+ * every operation of older files, go to @func. 0, or -1 with @error.
+ * Both may be called for a block's operations while another thread
+ * still checks them against their caches (a refusal then fails the read
+ * after them): they must not write the file's operations, which that
+ * thread reads. */
 int _tprof_profile_file_read_views (TprofProfileFile         *pf,
                                     TprofProfileFileReadFunc  func,
                                     TprofProfileFileViewFunc  view_func,
@@ -447,6 +471,70 @@ int _tprof_columns_check_block (const TprofProfileFile *pf,
                                 size_t                  end,
                                 const double           *times,
                                 TprofError             *error);
+/* How many operations from @first on (before @end; one at least) the
+ * check of a block takes in one round: a function of @first alone, so
+ * that rounds taken one by one, in any order or on any thread, are the
+ * very rounds of a check in one piece. */
+size_t _tprof_columns_check_round_size (const TprofProfileFile *pf,
+                                        size_t                  first,
+                                        size_t                  end);
+/* The scratch of rounds of a check, used again from round to round: one
+ * per thread. NULL when memory is exhausted (the round then says so). */
+typedef struct _TprofColumnsCheckRound TprofColumnsCheckRound;
+TprofColumnsCheckRound *_tprof_columns_check_round_new (void);
+void _tprof_columns_check_round_free (TprofColumnsCheckRound *round);
+/* The round of the @n operations from @first on (@n as counted above),
+ * whose rows are @times end to end, as _tprof_columns_check_block()
+ * checks it: 0 or -1. */
+int _tprof_columns_check_round (TprofColumnsCheckRound *round,
+                                const TprofProfileFile *pf,
+                                size_t                  first,
+                                size_t                  n,
+                                const double           *times,
+                                TprofError             *error);
+
+/* A block's check against the caches shared with a second thread
+ * (tprof-columns-check-share.c): the caller and the thread take its
+ * rounds in turn, in order, and the refusal kept is that of the lowest
+ * round refused, as a check in one piece would give it. */
+typedef struct
+{
+  TprofColumnsCheckRound *round;
+  size_t                  refused;  /* the first operation of the round refused; SIZE_MAX if none */
+  TprofError              error;
+} TprofColumnsCheckHand;
+
+typedef struct
+{
+  const TprofProfileFile *pf;
+  const double           *times;
+  size_t                  end;
+  pthread_mutex_t         lock;
+  size_t                  next;      /* the next round to take, and its row */
+  uint64_t                next_row;
+  bool                    stop;      /* a round refused: take no more */
+  bool                    begun;     /* the thread has begun (atomic) */
+  pthread_t               thread;
+  TprofColumnsCheckHand   hands[2];  /* the caller's, the thread's */
+} TprofColumnsCheckShare;
+
+/* Starts a thread that checks operations [@first, @end), whose rows are
+ * @times end to end, round by round, where the block is large enough to
+ * pay for a thread and the process may run on a second processor, free
+ * at the moment: true when it started; the caller then must call
+ * _tprof_columns_check_share_finish(). */
+bool _tprof_columns_check_share_start (TprofColumnsCheckShare *share,
+                                       const TprofProfileFile *pf,
+                                       size_t                  first,
+                                       size_t                  end,
+                                       const double           *times);
+/* Takes the rounds left with the thread where @result (the caller's
+ * checks before these, such as the values') is 0, waits for the thread,
+ * and gives @result when -1, else the block's: 0, or -1 with the
+ * lowest refused round's refusal in @error. */
+int _tprof_columns_check_share_finish (TprofColumnsCheckShare *share,
+                                       int                     result,
+                                       TprofError             *error);
 
 /* Sampled capture: attaches to @gt (@op's samples on @ranks, as above)
  * what each of those ranks recorded, from the cache; nothing when @op was

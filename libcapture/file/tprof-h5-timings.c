@@ -255,7 +255,8 @@ _tprof_h5_read_operations (TprofProfileFile *pf,
   if (result == 0)
     {
       pf->ops = calloc (list.n != 0 ? list.n : 1, sizeof *pf->ops);
-      if (pf->ops == NULL)
+      pf->op_stats = calloc (list.n != 0 ? list.n : 1, sizeof *pf->op_stats);
+      if (pf->ops == NULL || pf->op_stats == NULL)
         result = tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
     }
   for (size_t i = 0; result == 0 && i < list.n; i++)

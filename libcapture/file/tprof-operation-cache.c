@@ -542,7 +542,8 @@ tprof_cache_fill_stats (const TprofProfileFile *pf,
 {
   const TprofOperationCache *c = &op->cache;
   const double *f = c->floats;
-  TprofSummary *s = &op->stats.summary;
+  TprofH5OperationStats *st = _tprof_h5_operation_stats (pf, op);
+  TprofSummary *s = &st->stats.summary;
   /* most worlds are small: no allocation per operation then */
   double small_totals[TPROF_CACHE_SMALL_WORLD];
   int32_t small_ranks[TPROF_CACHE_SMALL_WORLD];
@@ -572,13 +573,13 @@ tprof_cache_fill_stats (const TprofProfileFile *pf,
   _tprof_rank_totals_balance (totals, ranks, n_ranks, s);
   if (!small)
     free (totals), free (ranks);
-  op->stats.rank_count = c->rank_count;
-  op->stats.rank_sum = c->rank_sum;
-  op->stats.rank_min = c->rank_min;
-  op->stats.rank_max = c->rank_max;
-  op->stats.rank_recorded = tprof_cache_sampled (pf, c) ? c->rank_recorded : NULL;
-  op->stats_ready = true;
-  op->cached = true;
+  st->stats.rank_count = c->rank_count;
+  st->stats.rank_sum = c->rank_sum;
+  st->stats.rank_min = c->rank_min;
+  st->stats.rank_max = c->rank_max;
+  st->stats.rank_recorded = tprof_cache_sampled (pf, c) ? c->rank_recorded : NULL;
+  st->stats_ready = true;
+  st->cached = true;
   return 0;
 }
 
@@ -768,6 +769,7 @@ _tprof_operation_cache_attach_recorded (const TprofProfileFile *pf,
                                         size_t                  n_ranks)
 {
   const TprofOperationCache *c = &op->cache;
+  const TprofH5OperationStats *st = pf->op_stats != NULL ? _tprof_h5_operation_stats (pf, op) : NULL;
   size_t n_check = ranks != NULL ? n_ranks : (size_t) pf->world_size, n = 0;
   const int64_t *recorded = NULL;
   const double *sum = NULL, *min = NULL, *max = NULL;
@@ -776,12 +778,12 @@ _tprof_operation_cache_attach_recorded (const TprofProfileFile *pf,
 
   /* the statistics, where the isolated reader's helper sent them; else
    * the cache this process read */
-  if (op->stats_ready && op->stats.rank_recorded != NULL)
+  if (st != NULL && st->stats_ready && st->stats.rank_recorded != NULL)
     {
-      recorded = op->stats.rank_recorded;
-      sum = op->stats.rank_sum;
-      min = op->stats.rank_min;
-      max = op->stats.rank_max;
+      recorded = st->stats.rank_recorded;
+      sum = st->stats.rank_sum;
+      min = st->stats.rank_min;
+      max = st->stats.rank_max;
     }
   else if (tprof_cache_sampled (pf, c))
     {

@@ -107,36 +107,37 @@ tprof_profile_file_fill_rank_stats (const TprofProfileFile  *pf,
                                     TprofH5Operation        *op,
                                     const TprofGatheredTime *gt)
 {
+  TprofH5OperationStats *st = _tprof_h5_operation_stats (pf, op);
   size_t w = (size_t) pf->world_size;
   TprofRankSummary *summaries = NULL;
   size_t n = tprof_gathered_time_rank_summaries (gt, &summaries);
 
-  op->computed_count = calloc (w, sizeof *op->computed_count);
-  op->computed_sum = calloc (w, sizeof *op->computed_sum);
-  op->computed_min = malloc (w * sizeof *op->computed_min);
-  op->computed_max = malloc (w * sizeof *op->computed_max);
-  if (n == (size_t) -1 || op->computed_count == NULL || op->computed_sum == NULL
-      || op->computed_min == NULL || op->computed_max == NULL)
+  st->computed_count = calloc (w, sizeof *st->computed_count);
+  st->computed_sum = calloc (w, sizeof *st->computed_sum);
+  st->computed_min = malloc (w * sizeof *st->computed_min);
+  st->computed_max = malloc (w * sizeof *st->computed_max);
+  if (n == (size_t) -1 || st->computed_count == NULL || st->computed_sum == NULL
+      || st->computed_min == NULL || st->computed_max == NULL)
     {
       free (summaries);
-      free (op->computed_count);
-      free (op->computed_sum);
-      free (op->computed_min);
-      free (op->computed_max);
-      op->computed_count = NULL;
-      op->computed_sum = op->computed_min = op->computed_max = NULL;
+      free (st->computed_count);
+      free (st->computed_sum);
+      free (st->computed_min);
+      free (st->computed_max);
+      st->computed_count = NULL;
+      st->computed_sum = st->computed_min = st->computed_max = NULL;
       return false;
     }
   for (size_t r = 0; r < w; r++)
-    op->computed_min[r] = op->computed_max[r] = NAN;
+    st->computed_min[r] = st->computed_max[r] = NAN;
   for (size_t i = 0; i < n; i++)
     {
       int32_t r = summaries[i].rank;
 
-      op->computed_count[r] = (int64_t) summaries[i].count;
-      op->computed_sum[r] = summaries[i].sum;
-      op->computed_min[r] = summaries[i].min;
-      op->computed_max[r] = summaries[i].max;
+      st->computed_count[r] = (int64_t) summaries[i].count;
+      st->computed_sum[r] = summaries[i].sum;
+      st->computed_min[r] = summaries[i].min;
+      st->computed_max[r] = summaries[i].max;
     }
   free (summaries);
   return true;
@@ -148,12 +149,13 @@ _tprof_profile_file_stats_from_samples (TprofProfileFile *file,
                                         TprofError       *error)
 {
   TprofH5Operation *o = &file->ops[op];
+  TprofH5OperationStats *st = &file->op_stats[op];
   TprofGatheredTime *gt = tprof_profile_file_read_operation (file, op, NULL, 0, NULL, NULL, NULL, error);
   bool ok;
 
   if (gt == NULL)
     return NULL;
-  ok = tprof_gathered_time_summarize (gt, &o->stats.summary)
+  ok = tprof_gathered_time_summarize (gt, &st->stats.summary)
        && tprof_profile_file_fill_rank_stats (file, o, gt);
   tprof_gathered_time_free (gt);
   if (!ok)
@@ -162,12 +164,12 @@ _tprof_profile_file_stats_from_samples (TprofProfileFile *file,
                        file->path, o->name);
       return NULL;
     }
-  o->stats.rank_count = o->computed_count;
-  o->stats.rank_sum = o->computed_sum;
-  o->stats.rank_min = o->computed_min;
-  o->stats.rank_max = o->computed_max;
-  o->stats_ready = true;
-  return &o->stats;
+  st->stats.rank_count = st->computed_count;
+  st->stats.rank_sum = st->computed_sum;
+  st->stats.rank_min = st->computed_min;
+  st->stats.rank_max = st->computed_max;
+  st->stats_ready = true;
+  return &st->stats;
 }
 
 static void
@@ -198,7 +200,7 @@ tprof_profile_file_operation_stats (TprofProfileFile *file,
                        file == NULL ? "the file is NULL" : "no such operation");
       return NULL;
     }
-  if (file->ops[op].stats_ready)
-    return &file->ops[op].stats;
+  if (file->op_stats[op].stats_ready)
+    return &file->op_stats[op].stats;
   return file->source->stats (file, op, error);
 }

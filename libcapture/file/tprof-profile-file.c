@@ -56,16 +56,19 @@ tprof_profile_file_free (TprofProfileFile *pf)
       /* borrowed arrays lie in cache_block, freed below */
       if (!op->cache.borrowed)
         _tprof_operation_cache_clear (&op->cache);
-      if (!op->computed_borrowed)
+      if (pf->op_stats != NULL && !pf->op_stats[i].computed_borrowed)
         {
-          free (op->computed_count);
-          free (op->computed_sum);
-          free (op->computed_min);
-          free (op->computed_max);
-          free (op->computed_recorded);
+          TprofH5OperationStats *st = &pf->op_stats[i];
+
+          free (st->computed_count);
+          free (st->computed_sum);
+          free (st->computed_min);
+          free (st->computed_max);
+          free (st->computed_recorded);
         }
     }
   free (pf->ops);
+  free (pf->op_stats);
   free (pf->cache_block);
   free (pf->names_block);
   free (pf->name_slots);
@@ -345,7 +348,7 @@ bool
 tprof_profile_file_has_cached_stats (const TprofProfileFile *file,
                                      size_t                  op)
 {
-  return file != NULL && op < file->n_ops && file->ops[op].cached;
+  return file != NULL && op < file->n_ops && file->op_stats != NULL && file->op_stats[op].cached;
 }
 
 void

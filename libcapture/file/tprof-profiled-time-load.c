@@ -45,11 +45,23 @@ typedef struct
 {
   TprofProfiledTime *pt;
   TprofProfileFile  *pf;
+  size_t             taken;  /* operations 0 to taken - 1, names and all */
 } LoadInto;
 
+/* The names the profile took (and frees, or holds in its block of
+ * names) are no longer the file's to free. */
+static void
+tprof_profile_file_let_go_names (TprofProfileFile *pf,
+                                 size_t            taken)
+{
+  for (size_t k = 0; k < taken; k++)
+    pf->ops[k].name = NULL;
+}
+
 /* tprof_profile_file_read_all()'s callback: each operation appended,
- * its name moved from the file (closed after the load; nothing reads an
- * operation's name once it is handed over) into the profile. */
+ * its name moved from the file into the profile (the file lets go of
+ * the names taken after the read: a block's operations are taken while
+ * another thread may still check them, and name them if refused). */
 static bool
 tprof_profiled_time_take_operation (size_t             op,
                                     TprofGatheredTime *gt,
@@ -57,10 +69,9 @@ tprof_profiled_time_take_operation (size_t             op,
                                     TprofError        *error)
 {
   LoadInto *into = user_data;
-  char *name = into->pf->ops[op].name;
 
-  into->pf->ops[op].name = NULL;
-  if (_tprof_profiled_time_append_take (into->pt, name, gt))
+  into->taken++;
+  if (_tprof_profiled_time_append_take (into->pt, into->pf->ops[op].name, gt))
     return true;
   tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation %zu", into->pf->path, op);
   return false;
@@ -75,10 +86,9 @@ tprof_profiled_time_take_view (size_t                   op,
                                TprofError              *error)
 {
   LoadInto *into = user_data;
-  char *name = into->pf->ops[op].name;
 
-  into->pf->ops[op].name = NULL;
-  if (_tprof_profiled_time_append_view_take (into->pt, name, rows))
+  into->taken++;
+  if (_tprof_profiled_time_append_view_take (into->pt, into->pf->ops[op].name, rows))
     return true;
   tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory reading operation %zu", into->pf->path, op);
   return false;
@@ -94,7 +104,7 @@ tprof_profiled_time_load_with (const char        *path,
                                TprofError        *error)
 {
   TprofProfileFile *pf;
-  LoadInto into = { NULL, NULL };
+  LoadInto into = { NULL, NULL, 0 };
 
   tprof_error_clear (error);
   if (path == NULL || path[0] == '\0')
@@ -125,13 +135,17 @@ tprof_profiled_time_load_with (const char        *path,
       _tprof_profiled_time_adopt_names (into.pt, pf->names_block, pf->n_ops);
       pf->names_block = NULL;
     }
-  if (into.pt != NULL
-      && (_tprof_profile_file_read_views (pf, tprof_profiled_time_take_operation, tprof_profiled_time_take_view,
-                                          &into, error) < 0
-          || tprof_profiled_time_take_metadata (into.pt, pf, error) < 0))
+  if (into.pt != NULL)
     {
-      tprof_profiled_time_free (into.pt);
-      into.pt = NULL;
+      int read = _tprof_profile_file_read_views (pf, tprof_profiled_time_take_operation,
+                                                 tprof_profiled_time_take_view, &into, error);
+
+      tprof_profile_file_let_go_names (pf, into.taken);
+      if (read < 0 || tprof_profiled_time_take_metadata (into.pt, pf, error) < 0)
+        {
+          tprof_profiled_time_free (into.pt);
+          into.pt = NULL;
+        }
     }
   tprof_profile_file_close (pf);
   return into.pt;

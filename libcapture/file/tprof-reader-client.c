@@ -218,6 +218,8 @@ typedef struct
 {
   const char   *path;
   int           fd;
+  /* flags, read and written atomically: the scan's error is read only
+   * after the join */
   volatile int  stop;   /* set by the waiting thread once the helper answered */
   volatile int  found;  /* set by the scan: a damaged heap, in @error */
   TprofError    error;
@@ -231,7 +233,7 @@ heap_scan_run (void *data)
   /* no HDF5 call in this thread: the whole file is read */
   if (_tprof_h5_scan_global_heaps (scan->path, scan->fd, -1, NULL, &scan->stop, &scan->error) < 0
       && scan->error.code == TPROF_ERROR_FORMAT)
-    scan->found = 1;
+    __atomic_store_n (&scan->found, 1, __ATOMIC_RELAXED);
   return NULL;
 }
 
@@ -281,7 +283,7 @@ client_receive_first (TprofReaderClient *client,
     rc = 0;
   if (scanning)
     {
-      scan.stop = 1;
+      __atomic_store_n (&scan.stop, 1, __ATOMIC_RELAXED);
       pthread_join (thread, NULL);
     }
   if (rc == -2)
@@ -514,7 +516,7 @@ _tprof_reader_client_stats (TprofProfileFile *file,
   else if (type == TPROF_READER_MSG_ERROR)
     client_take_error (client, &w, error);
   else if (type == TPROF_READER_MSG_STATS && _tprof_reader_get_stats (&w, file, op, NULL))
-    stats = &file->ops[op].stats;
+    stats = &file->op_stats[op].stats;
   else
     tprof_error_set (error, TPROF_ERROR_FORMAT, "%s: the reader process sent malformed statistics",
                      file->path);

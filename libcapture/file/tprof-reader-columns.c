@@ -52,12 +52,13 @@ columns_cache_from_stats (TprofProfileFile *file,
                           TprofH5Operation *op)
 {
   TprofOperationCache *c = &op->cache;
-  const TprofOperationStats *st = &op->stats;
+  const TprofH5OperationStats *os = _tprof_h5_operation_stats (file, op);
+  const TprofOperationStats *st = &os->stats;
   const TprofSummary *s = &st->summary;
 
   if (c->rank_count != NULL)
     return true;
-  if (!op->stats_ready || !op->cached || st->rank_count == NULL || st->rank_sum == NULL || st->rank_min == NULL
+  if (!os->stats_ready || !os->cached || st->rank_count == NULL || st->rank_sum == NULL || st->rank_min == NULL
       || st->rank_max == NULL)
     return false;
   _tprof_operation_cache_clear (c);

@@ -167,7 +167,7 @@ _tprof_reader_put_stats (TprofWire                 *w,
 
 /* Lets go of @o's computed arrays (allocated or borrowed). */
 static void
-tprof_reader_clear_computed (TprofH5Operation *o)
+tprof_reader_clear_computed (TprofH5OperationStats *o)
 {
   if (!o->computed_borrowed)
     {
@@ -188,7 +188,7 @@ _tprof_reader_get_stats (TprofWire        *w,
                          size_t            op,
                          int64_t          *storage)
 {
-  TprofH5Operation *o = &file->ops[op];
+  TprofH5OperationStats *o = &file->op_stats[op];
   size_t n = (size_t) file->world_size;
 
   tprof_reader_clear_computed (o);
@@ -245,13 +245,14 @@ _tprof_reader_put_meta (TprofWire              *w,
   for (size_t i = 0; i < file->n_ops; i++)
     {
       const TprofH5Operation *o = &file->ops[i];
+      const TprofH5OperationStats *st = _tprof_h5_operation_stats (file, o);
 
       _tprof_wire_put_string (w, o->name);
       _tprof_wire_put_u64 (w, o->n);
-      _tprof_wire_put_u64 (w, o->cached);
-      _tprof_wire_put_u64 (w, o->stats_ready);
-      if (o->stats_ready)
-        _tprof_reader_put_stats (w, &o->stats, file->world_size);
+      _tprof_wire_put_u64 (w, st->cached);
+      _tprof_wire_put_u64 (w, st->stats_ready);
+      if (st->stats_ready)
+        _tprof_reader_put_stats (w, &st->stats, file->world_size);
     }
   return !w->failed;
 }
@@ -314,7 +315,8 @@ _tprof_reader_get_meta (TprofWire  *w,
   if (!ok || w->failed || n_ops > (w->len - w->pos) / 32)
     goto failed;
   pf->ops = _tprof_malloc_array_paged (n_ops != 0 ? n_ops : 1, sizeof *pf->ops, true);
-  if (pf->ops == NULL)
+  pf->op_stats = _tprof_malloc_array_paged (n_ops != 0 ? n_ops : 1, sizeof *pf->op_stats, true);
+  if (pf->ops == NULL || pf->op_stats == NULL)
     goto failed;
   pf->n_ops = (size_t) n_ops;
   /* format 3 caches every operation's statistics, which come here (32
@@ -329,7 +331,7 @@ _tprof_reader_get_meta (TprofWire  *w,
 
       o->name = _tprof_wire_get_string (w, &ok);
       o->n = _tprof_wire_get_u64 (w);
-      o->cached = _tprof_wire_get_u64 (w) != 0;
+      pf->op_stats[i].cached = _tprof_wire_get_u64 (w) != 0;
       if (_tprof_wire_get_u64 (w) != 0 && !_tprof_reader_get_stats (w, pf, i, storage))
         ok = false;
       ok = ok && o->name != NULL;

@@ -201,7 +201,7 @@ wait_readable (int                 fd,
       int64_t left = deadline < 0 ? 100 : deadline - now_ms ();
       int rc;
 
-      if (cancel != NULL && *cancel)
+      if (cancel != NULL && __atomic_load_n (cancel, __ATOMIC_RELAXED))
         return -2;
       if (left <= 0)
         {
