@@ -15,6 +15,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import format3  # noqa: E402
+from format3 import replace, scale, set_value  # noqa: E402
 
 WORLD = 4
 # forward: ranks 0, 2, 3 (segments 0-2); allreduce: every rank (3-6);
@@ -36,20 +37,6 @@ def base_ops():
     return ops
 
 
-def replace(f, member, values, dtype=None):
-    dtype = dtype or f[member].dtype
-    del f[member]
-    f.create_dataset(member, data=np.asarray(values, dtype=dtype))
-
-
-def set_value(member, index, value):
-    def mutate(f):
-        column = f[member][()]
-        column[index] = value
-        replace(f, member, column)
-    return mutate
-
-
 def resize(member, n):
     def mutate(f):
         column = f[member][()]
@@ -61,14 +48,6 @@ def two_d(member):
     def mutate(f):
         column = f[member][()]
         replace(f, member, column.reshape(-1, 1))
-    return mutate
-
-
-def scale(member, index, factor):
-    def mutate(f):
-        column = f[member][()]
-        column[index] *= factor
-        replace(f, member, column)
     return mutate
 
 

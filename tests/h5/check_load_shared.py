@@ -12,6 +12,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import format3  # noqa: E402
+from format3 import scale, set_value  # noqa: E402
 
 WORLD = 4
 N_OPS = 10000
@@ -31,27 +32,6 @@ def ops():
         out.append(format3.operation("op%05d" % k, times, ranks, np.arange(PER_OP) * 0.01 + k,
                                      np.zeros(PER_OP, dtype=np.int64)))
     return out
-
-
-def replace(f, member, column):
-    del f[member]
-    f.create_dataset(member, data=column)
-
-
-def scale(member, index, factor):
-    def mutate(f):
-        column = f[member][()]
-        column[index] *= factor
-        replace(f, member, column)
-    return mutate
-
-
-def set_value(member, index, value):
-    def mutate(f):
-        column = f[member][()]
-        column[index] = value
-        replace(f, member, column)
-    return mutate
 
 
 def both(*mutations):

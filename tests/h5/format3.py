@@ -152,3 +152,29 @@ def read_operation(f, k):
 
 def names(f):
     return [n.decode("utf-8") if isinstance(n, bytes) else n for n in f["operations/name"][()]]
+
+
+# Mutations for the refusal tests: each returns a function that spoils
+# one member of an open h5py file in place.
+
+def replace(f, member, values, dtype=None):
+    """@member written again as @values (of its own type unless @dtype)."""
+    dtype = dtype or f[member].dtype
+    del f[member]
+    f.create_dataset(member, data=np.asarray(values, dtype=dtype))
+
+
+def set_value(member, index, value):
+    def mutate(f):
+        column = f[member][()]
+        column[index] = value
+        replace(f, member, column)
+    return mutate
+
+
+def scale(member, index, factor):
+    def mutate(f):
+        column = f[member][()]
+        column[index] *= factor
+        replace(f, member, column)
+    return mutate
