@@ -113,14 +113,20 @@ columns_room_offsets (TprofColumnsLayout *l)
     [TPROF_H5_FIELD_THREADS] = TPROF_COL_THREADS,
   };
 
+  uint64_t base[TPROF_H5_N_FIELDS], size[TPROF_H5_N_FIELDS];
+
+  /* each field's column and value size found once, not once an operation */
+  for (int f = 0; f < TPROF_H5_N_FIELDS; f++)
+    {
+      TprofColumn c = field_column[f];
+      bool stored = c < TPROF_N_COLUMNS && l->present[c] && l->offset[c] != UINT64_MAX;
+
+      base[f] = stored ? l->offset[c] : UINT64_MAX;
+      size[f] = stored ? _tprof_column_value_size (c) : 0;
+    }
   for (size_t k = 0; k < l->n_ops; k++)
     for (int f = 0; f < TPROF_H5_N_FIELDS; f++)
-      {
-        TprofColumn c = field_column[f];
-
-        l->ops[k].offsets[f] = c < TPROF_N_COLUMNS && l->present[c] && l->offset[c] != UINT64_MAX
-                               ? l->offset[c] + l->rows[k] * _tprof_column_value_size (c) : UINT64_MAX;
-      }
+      l->ops[k].offsets[f] = base[f] == UINT64_MAX ? UINT64_MAX : base[f] + l->rows[k] * size[f];
 }
 
 int
