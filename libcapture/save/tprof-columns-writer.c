@@ -59,6 +59,17 @@ columns_write_names (hid_t        dset,
   return status;
 }
 
+void
+_tprof_columns_writer_names_crc (TprofColumnsLayout *l)
+{
+  uint32_t crc = 0;
+
+  /* each name's bytes and its terminating zero */
+  for (size_t k = 0; k < l->n_ops; k++)
+    crc = _tprof_crc32c (crc, l->ops[k].name, l->name_length[k] + 1);
+  l->crc[TPROF_COL_OP_NAME] = crc;
+}
+
 /* The names: variable-length strings, which HDF5 writes itself, but in
  * an image (tprof-names-heap.c). */
 static int
@@ -70,7 +81,6 @@ columns_create_names (TprofProfileWriter *w,
   const char **names = malloc ((l->n_ops > 0 ? l->n_ops : 1) * sizeof *names);
   hid_t space = H5Screate_simple (1, dims, NULL);
   hid_t dset = -1;
-  uint32_t crc = 0;
   int ours, result = -1;
 
   if (names == NULL)
@@ -79,12 +89,9 @@ columns_create_names (TprofProfileWriter *w,
       return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing the names", w->path);
     }
   for (size_t k = 0; k < l->n_ops; k++)
-    {
-      names[k] = l->ops[k].name;
-      /* each name's bytes and its terminating zero */
-      crc = _tprof_crc32c (crc, names[k], l->name_length[k] + 1);
-    }
-  l->crc[TPROF_COL_OP_NAME] = crc;
+    names[k] = l->ops[k].name;
+  if (!l->names_crc_later)
+    _tprof_columns_writer_names_crc (l);
   /* in an image we write them ourselves, after HDF5 */
   ours = space >= 0 ? _tprof_names_heap_create (w, l, columns_group (w, TPROF_COL_OP_NAME), space, &dset) : -1;
   if (ours == 0)

@@ -351,6 +351,7 @@ typedef struct
   size_t              *name_length;  /* K: strlen() of each name, taken once */
   bool                 timeline;     /* samples/starts and samples/threads */
   bool                 sampled;      /* segments/recorded */
+  bool                 names_crc_later;  /* the names' checksum left to the save's helper */
   bool                 present[TPROF_N_COLUMNS];
   uint64_t             offset[TPROF_N_COLUMNS];  /* of value 0 in the file; UINT64_MAX: HDF5 writes */
   uint32_t             crc[TPROF_N_COLUMNS];
@@ -397,6 +398,10 @@ int  _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
                                          char               *spans[TPROF_N_SAMPLE_COLUMNS],
                                          size_t              bytes[TPROF_N_SAMPLE_COLUMNS],
                                          TprofError         *error);
+/* The checksum of @l's names, each with its terminating zero, into
+ * l->crc: where the writing thread leaves it to the helper, which has
+ * time to spare, once the samples are filled. */
+void _tprof_columns_writer_names_crc (TprofColumnsLayout *l);
 void _tprof_columns_writer_samples_fill (TprofColumnsLayout *l,
                                          char *const         spans[TPROF_N_SAMPLE_COLUMNS]);
 /* The names of a save built as an image (tprof-names-heap.c): creates

@@ -185,6 +185,8 @@ save_columns (TprofProfileWriter  *w,
   int result;
 
   result = _tprof_columns_layout_init (l, so->parts, so->n, w->world_size, w->path, error);
+  /* the helper takes the samples, in an image: the names' checksum too */
+  l->names_crc_later = helper->threaded && w->out->image != NULL;
   if (result == 0)
     result = _tprof_columns_writer_create (w, l, error);
   if (result == 0)

@@ -239,6 +239,10 @@ save_helper_thread (void *data)
     {
       _tprof_columns_writer_samples_fill (h->layout, h->spans);
       save_helper_write_samples (h);
+      /* while the writing thread still has the tables, HDF5's close and
+       * the names' heap before it */
+      if (h->layout->names_crc_later)
+        _tprof_columns_writer_names_crc (h->layout);
     }
   return NULL;
 }
