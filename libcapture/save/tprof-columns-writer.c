@@ -334,6 +334,48 @@ _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
   return 0;
 }
 
+int
+_tprof_columns_writer_tables_out (TprofProfileWriter *w,
+                                  TprofColumnsLayout *l,
+                                  TprofError         *error)
+{
+  uint64_t from = UINT64_MAX, to = 0;
+
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (l->present[c] && !_tprof_columns[c].per_sample && c != TPROF_COL_OP_NAME && l->offset[c] != UINT64_MAX)
+      {
+        uint64_t end = l->offset[c] + _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples)
+                                      * _tprof_column_value_size (c);
+
+        from = l->offset[c] < from ? l->offset[c] : from;
+        to = end > to ? end : to;
+      }
+  if (w->out->image == NULL || from >= to || to > w->out->image_end)
+    return 0;
+  /* one run, with nothing else of ours in it: the names' ids and the
+   * samples are written elsewhere or already */
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (l->present[c] && (_tprof_columns[c].per_sample || c == TPROF_COL_OP_NAME) && l->offset[c] != UINT64_MAX)
+      {
+        /* the names' ids: as many bytes as HDF5 allocated them */
+        uint64_t bytes = c == TPROF_COL_OP_NAME ? (l->dset[c] > 0 ? H5Dget_storage_size (l->dset[c]) : UINT64_MAX)
+                                                : columns_sample_bytes (l, c);
+
+        if (l->offset[c] < to && (bytes > to || l->offset[c] + bytes > from))
+          return 0;
+      }
+  if (_tprof_save_image_write_out (w->out, (size_t) from, (size_t) to) < 0)
+    {
+      /* a run that would overlap one written is left to the commit */
+      if (errno == EINVAL)
+        return 0;
+      return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s", w->path,
+                              strerror (errno));
+    }
+  _tprof_save_image_start_write_back (w->out, (size_t) from, (size_t) to);
+  return 0;
+}
+
 void
 _tprof_columns_writer_samples_fill (TprofColumnsLayout *l,
                                     char *const         spans[TPROF_N_SAMPLE_COLUMNS])

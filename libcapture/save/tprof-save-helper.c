@@ -1,7 +1,6 @@
 /* tprof-save-helper.c — a save's second thread: each operation checked and its statistics computed as soon as it is grouped, then the sample columns copied into the image and written out. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -222,12 +221,9 @@ save_helper_write_samples (TprofSaveHelper *h)
         }
       done = from + h->span_bytes[i];
     }
-#ifdef SYNC_FILE_RANGE_WRITE
   /* their write-back started now, beside the writing thread's tables,
-   * not by the commit's fsync() (only a hint: that fsync() reports) */
-  if (done > 0)
-    (void) sync_file_range (h->out->fd, 0, (off64_t) done, SYNC_FILE_RANGE_WRITE);
-#endif
+   * not by the commit's fsync() */
+  _tprof_save_image_start_write_back (h->out, 0, done);
 }
 
 static void *
