@@ -341,6 +341,9 @@ _tprof_columns_writer_tables_out (TprofProfileWriter *w,
 {
   uint64_t from = UINT64_MAX, to = 0;
 
+  /* the helper joined: from now on HDF5's writes into the runs written
+   * out (the samples', these) reach the file too */
+  w->out->image_write_through = true;
   for (int c = 0; c < TPROF_N_COLUMNS; c++)
     if (l->present[c] && !_tprof_columns[c].per_sample && c != TPROF_COL_OP_NAME && l->offset[c] != UINT64_MAX)
       {

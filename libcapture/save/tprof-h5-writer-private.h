@@ -160,9 +160,9 @@ void _tprof_save_image_read (const TprofSaveFile *file,
                              uint64_t             offset);
 /* Writes bytes [@from, @to) of the image to the file at once, bytes
  * that nothing changes any more, beside those written so (at most four
- * runs, none overlapping): the commit leaves them out, and a later write
- * of HDF5 there is written through. One thread at a time. 0, or -1 with
- * errno. */
+ * runs, none overlapping): the commit leaves them out, and once
+ * file->image_write_through is set a later write of HDF5 there is written
+ * through. One thread at a time. 0, or -1 with errno. */
 int  _tprof_save_image_write_out (TprofSaveFile *file,
                                   size_t         from,
                                   size_t         to);

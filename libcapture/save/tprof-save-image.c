@@ -121,7 +121,7 @@ _tprof_save_image_write (TprofSaveFile *file,
   /* HDF5 writing where the file has its bytes already (its close puts
    * small metadata in the alignment gaps between the tables, which are
    * written out before): the file follows */
-  if (file->n_written > 0
+  if (file->image_write_through
       && save_image_write_through (file, offset < file->image_end ? (size_t) offset : file->image_end,
                                    (size_t) end) < 0)
     return -1;

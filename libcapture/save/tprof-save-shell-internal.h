@@ -98,6 +98,9 @@ typedef struct
    * ascending; n_written of them */
   size_t      written[4][2];
   int         n_written;
+  /* the writing thread alone writes into the image now (after the
+   * helper's join): its writes into those runs go to the file too */
+  bool        image_write_through;
 } TprofSaveFile;
 
 /* The temporary file of a parallel save while the ranks fill it. */
