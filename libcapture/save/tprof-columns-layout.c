@@ -138,6 +138,46 @@ layout_columns (TprofColumnsLayout *l)
   l->present[TPROF_COL_SEG_RECORDED] = l->sampled;
 }
 
+/* An operation with more room than this for its segments has them
+ * counted before they are laid out; a smaller one is walked once, into
+ * room for its most. */
+#define LAYOUT_COUNT_ABOVE 4096
+
+/* Room enough for @op's segments: one a sample or recorded rank (each
+ * segment takes at least one), or one a rank when its cache has them. */
+static size_t
+layout_room (const TprofOperationParts *op,
+             int                        world_size)
+{
+  size_t most = op->left_to_ranks ? (size_t) (world_size > 0 ? world_size : 0) : op->n + op->n_recorded;
+
+  return most > LAYOUT_COUNT_ABOVE ? layout_segments (op, world_size, NULL, NULL) : most;
+}
+
+/* Grows @l's segment columns to hold @need segments, doubling. */
+static bool
+layout_grow (TprofColumnsLayout *l,
+             size_t              need,
+             size_t             *room)
+{
+  size_t want = *room > SIZE_MAX / 2 || 2 * *room < need ? need : 2 * *room;
+  int32_t *rank;
+  int64_t *offset;
+
+  if (need <= *room)
+    return true;
+  if (want >= SIZE_MAX / sizeof *offset)
+    return false;
+  if ((rank = realloc (l->seg_rank, want * sizeof *rank)) == NULL)
+    return false;
+  l->seg_rank = rank;
+  if ((offset = realloc (l->seg_offset, (want + 1) * sizeof *offset)) == NULL)
+    return false;
+  l->seg_offset = offset;
+  *room = want;
+  return true;
+}
+
 int
 _tprof_columns_layout_init (TprofColumnsLayout  *l,
                             TprofOperationParts *ops,
@@ -146,18 +186,15 @@ _tprof_columns_layout_init (TprofColumnsLayout  *l,
                             const char          *path,
                             TprofError          *error)
 {
-  size_t s = 0;
+  size_t s = 0, room = n_ops + 16;
 
   memset (l, 0, sizeof *l);
   l->ops = ops;
   l->n_ops = n_ops;
-  for (size_t k = 0; k < n_ops; k++)
-    s += layout_segments (&ops[k], world_size, NULL, NULL);
-  l->n_segments = s;
   l->rows = malloc ((n_ops + 1) * sizeof *l->rows);
   l->op_segments = malloc ((n_ops + 1) * sizeof *l->op_segments);
-  l->seg_rank = malloc ((s > 0 ? s : 1) * sizeof *l->seg_rank);
-  l->seg_offset = malloc ((s + 1) * sizeof *l->seg_offset);
+  l->seg_rank = malloc (room * sizeof *l->seg_rank);
+  l->seg_offset = malloc ((room + 1) * sizeof *l->seg_offset);
   l->name_length = malloc ((n_ops > 0 ? n_ops : 1) * sizeof *l->name_length);
   if (l->rows == NULL || l->op_segments == NULL || l->seg_rank == NULL || l->seg_offset == NULL
       || l->name_length == NULL)
@@ -168,11 +205,17 @@ _tprof_columns_layout_init (TprofColumnsLayout  *l,
   l->rows[0] = 0;
   l->op_segments[0] = 0;
   l->seg_offset[0] = 0;
-  s = 0;
+  /* one walk of each operation's segments: laid out as they are found */
   for (size_t k = 0; k < n_ops; k++)
     {
-      size_t got = layout_segments (&ops[k], world_size, l->seg_rank + s, l->seg_offset + s + 1);
+      size_t got;
 
+      if (!layout_grow (l, s + layout_room (&ops[k], world_size), &room))
+        {
+          _tprof_columns_layout_clear (l);
+          return layout_no_memory (path, error);
+        }
+      got = layout_segments (&ops[k], world_size, l->seg_rank + s, l->seg_offset + s + 1);
       /* counts into offsets */
       for (size_t i = s; i < s + got; i++)
         l->seg_offset[i + 1] += l->seg_offset[i];
@@ -181,6 +224,7 @@ _tprof_columns_layout_init (TprofColumnsLayout  *l,
       l->rows[k + 1] = l->rows[k] + ops[k].n;
       l->name_length[k] = strlen (ops[k].name);
     }
+  l->n_segments = s;
   l->n_samples = l->rows[n_ops];
   layout_columns (l);
   return 0;

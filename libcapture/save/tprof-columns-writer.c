@@ -59,6 +59,17 @@ columns_write_names (hid_t        dset,
   return status;
 }
 
+void
+_tprof_columns_writer_names_crc (TprofColumnsLayout *l)
+{
+  uint32_t crc = 0;
+
+  /* each name's bytes and its terminating zero */
+  for (size_t k = 0; k < l->n_ops; k++)
+    crc = _tprof_crc32c (crc, l->ops[k].name, l->name_length[k] + 1);
+  l->crc[TPROF_COL_OP_NAME] = crc;
+}
+
 /* The names: variable-length strings, which HDF5 writes itself, but in
  * an image (tprof-names-heap.c). */
 static int
@@ -70,7 +81,6 @@ columns_create_names (TprofProfileWriter *w,
   const char **names = malloc ((l->n_ops > 0 ? l->n_ops : 1) * sizeof *names);
   hid_t space = H5Screate_simple (1, dims, NULL);
   hid_t dset = -1;
-  uint32_t crc = 0;
   int ours, result = -1;
 
   if (names == NULL)
@@ -79,12 +89,9 @@ columns_create_names (TprofProfileWriter *w,
       return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing the names", w->path);
     }
   for (size_t k = 0; k < l->n_ops; k++)
-    {
-      names[k] = l->ops[k].name;
-      /* each name's bytes and its terminating zero */
-      crc = _tprof_crc32c (crc, names[k], l->name_length[k] + 1);
-    }
-  l->crc[TPROF_COL_OP_NAME] = crc;
+    names[k] = l->ops[k].name;
+  if (!l->names_crc_later)
+    _tprof_columns_writer_names_crc (l);
   /* in an image we write them ourselves, after HDF5 */
   ours = space >= 0 ? _tprof_names_heap_create (w, l, columns_group (w, TPROF_COL_OP_NAME), space, &dset) : -1;
   if (ours == 0)
@@ -113,14 +120,20 @@ columns_room_offsets (TprofColumnsLayout *l)
     [TPROF_H5_FIELD_THREADS] = TPROF_COL_THREADS,
   };
 
+  uint64_t base[TPROF_H5_N_FIELDS], size[TPROF_H5_N_FIELDS];
+
+  /* each field's column and value size found once, not once an operation */
+  for (int f = 0; f < TPROF_H5_N_FIELDS; f++)
+    {
+      TprofColumn c = field_column[f];
+      bool stored = c < TPROF_N_COLUMNS && l->present[c] && l->offset[c] != UINT64_MAX;
+
+      base[f] = stored ? l->offset[c] : UINT64_MAX;
+      size[f] = stored ? _tprof_column_value_size (c) : 0;
+    }
   for (size_t k = 0; k < l->n_ops; k++)
     for (int f = 0; f < TPROF_H5_N_FIELDS; f++)
-      {
-        TprofColumn c = field_column[f];
-
-        l->ops[k].offsets[f] = c < TPROF_N_COLUMNS && l->present[c] && l->offset[c] != UINT64_MAX
-                               ? l->offset[c] + l->rows[k] * _tprof_column_value_size (c) : UINT64_MAX;
-      }
+      l->ops[k].offsets[f] = base[f] == UINT64_MAX ? UINT64_MAX : base[f] + l->rows[k] * size[f];
 }
 
 int
@@ -318,6 +331,51 @@ _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
           return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
                                   strerror (errno));
       }
+  return 0;
+}
+
+int
+_tprof_columns_writer_tables_out (TprofProfileWriter *w,
+                                  TprofColumnsLayout *l,
+                                  TprofError         *error)
+{
+  uint64_t from = UINT64_MAX, to = 0;
+
+  /* the helper joined: from now on HDF5's writes into the runs written
+   * out (the samples', these) reach the file too */
+  w->out->image_write_through = true;
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (l->present[c] && !_tprof_columns[c].per_sample && c != TPROF_COL_OP_NAME && l->offset[c] != UINT64_MAX)
+      {
+        uint64_t end = l->offset[c] + _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples)
+                                      * _tprof_column_value_size (c);
+
+        from = l->offset[c] < from ? l->offset[c] : from;
+        to = end > to ? end : to;
+      }
+  if (w->out->image == NULL || from >= to || to > w->out->image_end)
+    return 0;
+  /* one run, with nothing else of ours in it: the names' ids and the
+   * samples are written elsewhere or already */
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (l->present[c] && (_tprof_columns[c].per_sample || c == TPROF_COL_OP_NAME) && l->offset[c] != UINT64_MAX)
+      {
+        /* the names' ids: as many bytes as HDF5 allocated them */
+        uint64_t bytes = c == TPROF_COL_OP_NAME ? (l->dset[c] > 0 ? H5Dget_storage_size (l->dset[c]) : UINT64_MAX)
+                                                : columns_sample_bytes (l, c);
+
+        if (l->offset[c] < to && (bytes > to || l->offset[c] + bytes > from))
+          return 0;
+      }
+  if (_tprof_save_image_write_out (w->out, (size_t) from, (size_t) to) < 0)
+    {
+      /* a run that would overlap one written is left to the commit */
+      if (errno == EINVAL)
+        return 0;
+      return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write its temporary file: %s", w->path,
+                              strerror (errno));
+    }
+  _tprof_save_image_start_write_back (w->out, (size_t) from, (size_t) to);
   return 0;
 }
 

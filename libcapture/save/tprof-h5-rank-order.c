@@ -81,7 +81,14 @@ _tprof_h5_rank_order (const int32_t *ranks,
                       int            world_size)
 {
   TprofH5RankOrder order = TPROF_H5_GROUPED;
+  size_t sorted = 1;
 
+  /* grouped, as a profile's samples mostly are: in range when its first
+   * and last ranks are, one comparison a sample */
+  while (sorted < n && ranks[sorted] >= ranks[sorted - 1])
+    sorted++;
+  if (n == 0 || (sorted == n && ranks[0] >= 0 && ranks[n - 1] < world_size))
+    return order;
   for (size_t i = 0; i < n; i++)
     {
       if (ranks[i] < 0 || ranks[i] >= world_size)

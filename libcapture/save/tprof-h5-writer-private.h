@@ -159,12 +159,19 @@ void _tprof_save_image_read (const TprofSaveFile *file,
                              size_t               size,
                              uint64_t             offset);
 /* Writes bytes [@from, @to) of the image to the file at once, bytes
- * that nothing changes any more, after those written so (at most three
- * runs): the commit leaves them out. One thread at a time, while the
- * image is pinned. 0, or -1 with errno. */
+ * that nothing changes any more, beside those written so (at most four
+ * runs, none overlapping): the commit leaves them out, and once
+ * file->image_write_through is set a later write of HDF5 there is written
+ * through. One thread at a time. 0, or -1 with errno. */
 int  _tprof_save_image_write_out (TprofSaveFile *file,
                                   size_t         from,
                                   size_t         to);
+/* Starts the write-back of the file's bytes [@from, @to), written out
+ * above, so that the commit's fsync() finds them on their way: only a
+ * hint, whose failures that fsync() reports. */
+void _tprof_save_image_start_write_back (TprofSaveFile *file,
+                                         size_t         from,
+                                         size_t         to);
 /* Writes the image's first @size bytes (@size -1: all it holds) to the
  * file, but for the runs _tprof_save_image_write_out() wrote, and frees
  * it. 0, or -1 with errno. */
@@ -351,6 +358,7 @@ typedef struct
   size_t              *name_length;  /* K: strlen() of each name, taken once */
   bool                 timeline;     /* samples/starts and samples/threads */
   bool                 sampled;      /* segments/recorded */
+  bool                 names_crc_later;  /* the names' checksum left to the save's helper */
   bool                 present[TPROF_N_COLUMNS];
   uint64_t             offset[TPROF_N_COLUMNS];  /* of value 0 in the file; UINT64_MAX: HDF5 writes */
   uint32_t             crc[TPROF_N_COLUMNS];
@@ -397,6 +405,16 @@ int  _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
                                          char               *spans[TPROF_N_SAMPLE_COLUMNS],
                                          size_t              bytes[TPROF_N_SAMPLE_COLUMNS],
                                          TprofError         *error);
+/* The checksum of @l's names, each with its terminating zero, into
+ * l->crc: where the writing thread leaves it to the helper, which has
+ * time to spare, once the samples are filled. */
+void _tprof_columns_writer_names_crc (TprofColumnsLayout *l);
+/* In an image, the tables (each table column we fill, in one run of
+ * the file) written out and their write-back started, once they are
+ * final: after the join. 0, or -1 with @error. */
+int  _tprof_columns_writer_tables_out (TprofProfileWriter *w,
+                                       TprofColumnsLayout *l,
+                                       TprofError         *error);
 void _tprof_columns_writer_samples_fill (TprofColumnsLayout *l,
                                          char *const         spans[TPROF_N_SAMPLE_COLUMNS]);
 /* The names of a save built as an image (tprof-names-heap.c): creates

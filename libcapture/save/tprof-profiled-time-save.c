@@ -185,6 +185,8 @@ save_columns (TprofProfileWriter  *w,
   int result;
 
   result = _tprof_columns_layout_init (l, so->parts, so->n, w->world_size, w->path, error);
+  /* the helper takes the samples, in an image: the names' checksum too */
+  l->names_crc_later = helper->threaded && w->out->image != NULL;
   if (result == 0)
     result = _tprof_columns_writer_create (w, l, error);
   if (result == 0)
@@ -200,6 +202,9 @@ save_columns (TprofProfileWriter  *w,
     result = _tprof_columns_writer_tables (w, l, error);
   if (_tprof_save_helper_join (helper, w->out, result == 0 ? error : NULL) < 0)
     result = -1;
+  /* in an image, the tables on their way to the disk while HDF5 closes */
+  if (result == 0 && l->names_crc_later)
+    result = _tprof_columns_writer_tables_out (w, l, error);
   if (result == 0)
     result = _tprof_columns_writer_table_checksums (w, l, error);
   for (size_t i = 0; result == 0 && i < sizeof sample_columns / sizeof sample_columns[0]; i++)

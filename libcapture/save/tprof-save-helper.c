@@ -221,6 +221,9 @@ save_helper_write_samples (TprofSaveHelper *h)
         }
       done = from + h->span_bytes[i];
     }
+  /* their write-back started now, beside the writing thread's tables,
+   * not by the commit's fsync() */
+  _tprof_save_image_start_write_back (h->out, 0, done);
 }
 
 static void *
@@ -239,6 +242,10 @@ save_helper_thread (void *data)
     {
       _tprof_columns_writer_samples_fill (h->layout, h->spans);
       save_helper_write_samples (h);
+      /* while the writing thread still has the tables, HDF5's close and
+       * the names' heap before it */
+      if (h->layout->names_crc_later)
+        _tprof_columns_writer_names_crc (h->layout);
     }
   return NULL;
 }

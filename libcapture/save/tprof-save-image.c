@@ -1,6 +1,7 @@
 /* tprof-save-image.c — a small save's file built as one image in memory, written to its temporary file at once. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -50,6 +51,51 @@ _tprof_save_image_reserve (TprofSaveFile *file,
   return 0;
 }
 
+/* Writes @size bytes of @bytes at @at to @fd, all of them. 0, or -1 with
+ * errno. */
+static int
+save_image_pwrite_all (int         fd,
+                       const char *bytes,
+                       size_t      size,
+                       off_t       at)
+{
+  while (size > 0)
+    {
+      ssize_t written = pwrite (fd, bytes, size, at);
+
+      if (written < 0 && errno == EINTR)
+        continue;
+      if (written <= 0)
+        {
+          if (written == 0)
+            errno = EIO;
+          return -1;
+        }
+      bytes += written;
+      size -= (size_t) written;
+      at += written;
+    }
+  return 0;
+}
+
+/* Bytes [@from, @to) of the image, changed after a part of them was
+ * written out: that part written again. 0, or -1 with errno. */
+static int
+save_image_write_through (TprofSaveFile *file,
+                          size_t         from,
+                          size_t         to)
+{
+  for (int i = 0; i < file->n_written; i++)
+    {
+      size_t lo = from > file->written[i][0] ? from : file->written[i][0];
+      size_t hi = to < file->written[i][1] ? to : file->written[i][1];
+
+      if (lo < hi && save_image_pwrite_all (file->fd, file->image + lo, hi - lo, (off_t) lo) < 0)
+        return -1;
+    }
+  return 0;
+}
+
 int
 _tprof_save_image_write (TprofSaveFile *file,
                          const void    *data,
@@ -72,6 +118,13 @@ _tprof_save_image_write (TprofSaveFile *file,
   if (offset > file->image_end)
     memset (file->image + file->image_end, 0, (size_t) offset - file->image_end);
   memcpy (file->image + offset, data, size);
+  /* HDF5 writing where the file has its bytes already (its close puts
+   * small metadata in the alignment gaps between the tables, which are
+   * written out before): the file follows */
+  if (file->image_write_through
+      && save_image_write_through (file, offset < file->image_end ? (size_t) offset : file->image_end,
+                                   (size_t) end) < 0)
+    return -1;
   if (end > file->image_end)
     file->image_end = (size_t) end;
   return 0;
@@ -127,52 +180,44 @@ _tprof_save_image_read (const TprofSaveFile *file,
   memset ((char *) buffer + have, 0, size - have);
 }
 
-/* Writes @size bytes of @bytes at @at to @fd, all of them. 0, or -1 with
- * errno. */
-static int
-save_image_pwrite_all (int         fd,
-                       const char *bytes,
-                       size_t      size,
-                       off_t       at)
-{
-  while (size > 0)
-    {
-      ssize_t written = pwrite (fd, bytes, size, at);
-
-      if (written < 0 && errno == EINTR)
-        continue;
-      if (written <= 0)
-        {
-          if (written == 0)
-            errno = EIO;
-          return -1;
-        }
-      bytes += written;
-      size -= (size_t) written;
-      at += written;
-    }
-  return 0;
-}
-
 int
 _tprof_save_image_write_out (TprofSaveFile *file,
                              size_t         from,
                              size_t         to)
 {
-  int i = file->n_written;
+  int n = file->n_written, i = n;
 
-  if (i == (int) (sizeof file->written / sizeof file->written[0])
-      || (i > 0 && from < file->written[i - 1][1]) || to > file->image_end)
+  /* kept ascending: in its place among those written, overlapping none */
+  while (i > 0 && from < file->written[i - 1][0])
+    i--;
+  if (n == (int) (sizeof file->written / sizeof file->written[0]) || from > to || to > file->image_end
+      || (i > 0 && from < file->written[i - 1][1]) || (i < n && to > file->written[i][0]))
     {
       errno = EINVAL;
       return -1;
     }
   if (save_image_pwrite_all (file->fd, file->image + from, to - from, (off_t) from) < 0)
     return -1;
+  memmove (file->written[i + 1], file->written[i], (size_t) (n - i) * sizeof file->written[0]);
   file->written[i][0] = from;
   file->written[i][1] = to;
-  file->n_written = i + 1;
+  file->n_written = n + 1;
   return 0;
+}
+
+void
+_tprof_save_image_start_write_back (TprofSaveFile *file,
+                                    size_t         from,
+                                    size_t         to)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+  if (to > from)
+    (void) sync_file_range (file->fd, (off64_t) from, (off64_t) (to - from), SYNC_FILE_RANGE_WRITE);
+#else
+  (void) file;
+  (void) from;
+  (void) to;
+#endif
 }
 
 int

@@ -94,9 +94,13 @@ typedef struct
   size_t      image_end;  /* bytes written or cut to: the file's size */
   bool        image_pinned;  /* another thread writes into it: it may not move */
   /* bytes [written[i][0], written[i][1]) of it are in the file already
-   * (the sample columns the helper wrote), ascending; n_written of them */
-  size_t      written[3][2];
+   * (the sample columns the helper wrote, the tables once joined),
+   * ascending; n_written of them */
+  size_t      written[4][2];
   int         n_written;
+  /* the writing thread alone writes into the image now (after the
+   * helper's join): its writes into those runs go to the file too */
+  bool        image_write_through;
 } TprofSaveFile;
 
 /* The temporary file of a parallel save while the ranks fill it. */
