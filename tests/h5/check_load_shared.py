@@ -18,6 +18,9 @@ WORLD = 4
 N_OPS = 10000
 PER_OP = 8
 REPEAT = 8
+# under a sanitizer the test took some 30 times as long (323 s in CI):
+# two shared loads of each kind a case still compare both threads' choice
+SANITIZED_REPEAT = 2
 # the operations' first segments: one segment for every third operation,
 # one a rank for the others (as ops() lays them out)
 FIRST_SEGMENT = np.concatenate(([0], np.cumsum([1 if k % 3 == 0 else WORLD for k in range(N_OPS)])))
@@ -73,8 +76,15 @@ CASES = {
 }
 
 
+def sanitized(program):
+    """Whether @program is linked with AddressSanitizer or ThreadSanitizer."""
+    linked = subprocess.run(["ldd", program], capture_output=True, text=True).stdout
+    return "libasan" in linked or "libtsan" in linked
+
+
 def main():
     load_shared = sys.argv[1]
+    repeat = SANITIZED_REPEAT if sanitized(load_shared) else REPEAT
     errors = []
     reached = shared_cases = 0
     with tempfile.TemporaryDirectory(prefix="tprof-load-shared-") as tmp:
@@ -89,7 +99,7 @@ def main():
             if mutate is not None:
                 with h5py.File(path, "r+") as f:
                     mutate(f)
-            done = subprocess.run([load_shared, path, str(REPEAT)], capture_output=True, text=True,
+            done = subprocess.run([load_shared, path, str(repeat)], capture_output=True, text=True,
                                   errors="replace")
             if done.returncode == 77:
                 print("SKIP: " + done.stdout.strip())
