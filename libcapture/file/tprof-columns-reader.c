@@ -417,9 +417,10 @@ columns_fill_cache (ColumnsRead      *cr,
   const int32_t *rank = cr->pf->seg_rank;
   const int64_t *recorded = cr->values[TPROF_COL_SEG_RECORDED];
 
-  /* this operation's arrays in the file's one block, zeroed: counts,
-   * sums, minima, maxima, recorded */
+  /* this operation's arrays in the file's one block: counts, sums,
+   * minima, maxima, recorded, each value written once below */
   int64_t *block = (int64_t *) cr->pf->cache_block + k * ws * (recorded != NULL ? 5 : 4);
+  int64_t s = op->seg_first;
 
   c->has_count = true;
   c->count = ((const int64_t *) cr->values[TPROF_COL_OP_COUNT])[k];
@@ -431,21 +432,27 @@ columns_fill_cache (ColumnsRead      *cr,
   c->rank_sum = (double *) (block + ws);
   c->rank_min = (double *) (block + 2 * ws);
   c->rank_max = (double *) (block + 3 * ws);
-  if (recorded != NULL)
-    c->rank_recorded = block + 4 * ws;
+  c->rank_recorded = recorded != NULL ? block + 4 * ws : NULL;
+  /* the ranks in order, the segments' ascending among them (checked) */
   for (size_t r = 0; r < ws; r++)
-    c->rank_min[r] = c->rank_max[r] = __builtin_nan ("");
-  for (int64_t s = op->seg_first; s < op->seg_end; s++)
-    {
-      int r = rank[s];
-
-      c->rank_count[r] = offset[s + 1] - offset[s];
-      c->rank_sum[r] = ((const double *) cr->values[TPROF_COL_SEG_SUM])[s];
-      c->rank_min[r] = ((const double *) cr->values[TPROF_COL_SEG_MIN])[s];
-      c->rank_max[r] = ((const double *) cr->values[TPROF_COL_SEG_MAX])[s];
-      if (recorded != NULL)
-        c->rank_recorded[r] = recorded[s];
-    }
+    if (s < op->seg_end && (size_t) rank[s] == r)
+      {
+        c->rank_count[r] = offset[s + 1] - offset[s];
+        c->rank_sum[r] = ((const double *) cr->values[TPROF_COL_SEG_SUM])[s];
+        c->rank_min[r] = ((const double *) cr->values[TPROF_COL_SEG_MIN])[s];
+        c->rank_max[r] = ((const double *) cr->values[TPROF_COL_SEG_MAX])[s];
+        if (recorded != NULL)
+          c->rank_recorded[r] = recorded[s];
+        s++;
+      }
+    else
+      {
+        c->rank_count[r] = 0;
+        c->rank_sum[r] = 0.0;
+        c->rank_min[r] = c->rank_max[r] = __builtin_nan ("");
+        if (recorded != NULL)
+          c->rank_recorded[r] = 0;
+      }
   return 0;
 }
 
@@ -459,14 +466,15 @@ columns_make_operations (ColumnsRead *cr)
 
   size_t per_op = (size_t) pf->world_size * (cr->values[TPROF_COL_SEG_RECORDED] != NULL ? 5 : 4);
 
-  /* each operation zeroed as it is filled: one pass over the table */
+  /* each operation's fields set as it is filled: one pass over the table */
   pf->ops = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->ops, false);
   /* a load asks no operation for its statistics */
   if (!pf->defer_cache)
     pf->op_stats = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->op_stats, true);
   /* one block for every operation's per-rank arrays (8 bytes a value):
-   * one allocation, not four or five per operation */
-  pf->cache_block = cr->k <= SIZE_MAX / 8 / (per_op + 1) ? calloc ((size_t) cr->k * per_op + 1, 8) : NULL;
+   * one allocation, not four or five per operation, each value written
+   * as its operation is filled (not zeroed first) */
+  pf->cache_block = cr->k <= SIZE_MAX / 8 / (per_op + 1) ? malloc (((size_t) cr->k * per_op + 1) * 8) : NULL;
   if (pf->ops == NULL || pf->cache_block == NULL || (!pf->defer_cache && pf->op_stats == NULL))
     return tprof_error_set (cr->error, TPROF_ERROR_NO_MEMORY, "%s: out of memory", pf->path);
   /* the names move to the operations, their block with them */
@@ -477,8 +485,10 @@ columns_make_operations (ColumnsRead *cr)
     {
       TprofH5Operation *op = &pf->ops[k];
 
-      memset (op, 0, sizeof *op);
+      /* every field, the cache's in columns_fill_cache() (a format 3
+       * operation has no link name) */
       op->name = cr->names[k];
+      op->link_name = NULL;
       cr->names[k] = NULL;
       pf->n_ops++;
       op->seg_first = segments[k];

@@ -69,6 +69,9 @@ typedef struct
   bool     borrowed;              /* the arrays lie in the file's cache_block */
 } TprofOperationCache;
 
+/* One operation of the file. Format 3's load sets each field of it and
+ * of its cache one by one, not zeroed first (columns_make_operations()
+ * and columns_fill_cache()): a field added here is set there too. */
 typedef struct
 {
   char                *name;
