@@ -56,6 +56,33 @@ assert_grouped (const TprofGatheredTime *got,
   g_free (order);
 }
 
+/* The one operation of N_WIDE samples, its ranks interleaved over the
+ * whole world. */
+static void
+fill_wide (double  *times,
+           int32_t *ranks)
+{
+  for (size_t i = 0; i < N_WIDE; i++)
+    {
+      times[i] = 0.001 * (double) (i + 1);
+      ranks[i] = (int32_t) ((i * 7919) % WORLD);
+    }
+}
+
+/* Narrow operation @k's PER_NARROW samples: k % 7 + 1 samples a rank,
+ * the last run cut short. */
+static void
+fill_narrow (int      k,
+             double  *times,
+             int32_t *ranks)
+{
+  for (size_t i = 0; i < PER_NARROW; i++)
+    {
+      times[i] = 1.0 + 0.5 * (double) k + 0.01 * (double) i;
+      ranks[i] = (int32_t) ((k * 131 + i / (size_t) (k % 7 + 1) * 17) % WORLD);
+    }
+}
+
 /* Operations of up to 40 ranks each, 3.7 x 10^4 segments in all (the
  * layout's first room is one an operation), and one of 5000 ranks
  * interleaved (more than it makes room for at once: counted first).
@@ -72,43 +99,26 @@ test_many_segments (void)
   int32_t *ranks = g_new (int32_t, N_WIDE);
   TprofError error = { 0 };
 
-  for (size_t i = 0; i < N_WIDE; i++)
-    {
-      times[i] = 0.001 * (double) (i + 1);
-      ranks[i] = (int32_t) ((i * 7919) % WORLD);
-    }
+  fill_wide (times, ranks);
   g_assert_cmpint (tprof_profiled_time_add (pt, "wide", h5_test_gathered (times, ranks, N_WIDE), &error), ==, 0);
   for (int k = 0; k < N_NARROW; k++)
     {
       char name[32];
 
       g_snprintf (name, sizeof name, "narrow-%03d", k);
-      for (size_t i = 0; i < PER_NARROW; i++)
-        {
-          times[i] = 1.0 + 0.5 * (double) k + 0.01 * (double) i;
-          /* k % 7 + 1 samples a rank, the last run cut short */
-          ranks[i] = (int32_t) ((k * 131 + i / (size_t) (k % 7 + 1) * 17) % WORLD);
-        }
+      fill_narrow (k, times, ranks);
       g_assert_cmpint (tprof_profiled_time_add (pt, name, h5_test_gathered (times, ranks, PER_NARROW), &error), ==, 0);
     }
   loaded = h5_test_round_trip (pt, path);
   g_assert_cmpuint (tprof_profiled_time_len (loaded), ==, N_NARROW + 1);
-  for (size_t i = 0; i < N_WIDE; i++)
-    {
-      times[i] = 0.001 * (double) (i + 1);
-      ranks[i] = (int32_t) ((i * 7919) % WORLD);
-    }
+  fill_wide (times, ranks);
   assert_grouped (tprof_profiled_time_get (loaded, "wide"), times, ranks, N_WIDE);
   for (int k = 0; k < N_NARROW; k++)
     {
       char name[32];
 
       g_snprintf (name, sizeof name, "narrow-%03d", k);
-      for (size_t i = 0; i < PER_NARROW; i++)
-        {
-          times[i] = 1.0 + 0.5 * (double) k + 0.01 * (double) i;
-          ranks[i] = (int32_t) ((k * 131 + i / (size_t) (k % 7 + 1) * 17) % WORLD);
-        }
+      fill_narrow (k, times, ranks);
       assert_grouped (tprof_profiled_time_get (loaded, name), times, ranks, PER_NARROW);
     }
   tprof_profiled_time_free (loaded);
