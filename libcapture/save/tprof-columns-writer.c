@@ -307,6 +307,59 @@ columns_sample_bytes (const TprofColumnsLayout *l,
   return (size_t) _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples) * _tprof_column_value_size (c);
 }
 
+/* The bytes of a table column in a file, which _tprof_columns_writer_tables()
+ * fills. */
+static size_t
+columns_table_bytes (const TprofColumnsLayout *l,
+                     TprofColumn               c)
+{
+  return (size_t) _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples) * _tprof_column_value_size (c);
+}
+
+/* The image's runs that we fill, every byte, before the commit: the
+ * tables and the names' ids (at most TPROF_N_COLUMNS), ascending. */
+static int
+columns_filled_runs (const TprofColumnsLayout *l,
+                     uint64_t                  runs[][2])
+{
+  int n = 0;
+
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      uint64_t bytes = c == TPROF_COL_OP_NAME ? l->names_ids_bytes : columns_table_bytes (l, c);
+      int i = n++;
+
+      if (!l->present[c] || _tprof_columns[c].per_sample || l->offset[c] == UINT64_MAX || bytes == 0)
+        {
+          n--;
+          continue;
+        }
+      for (; i > 0 && runs[i - 1][0] > l->offset[c]; i--)
+        memcpy (runs[i], runs[i - 1], sizeof runs[i]);
+      runs[i][0] = l->offset[c];
+      runs[i][1] = l->offset[c] + bytes;
+    }
+  return n;
+}
+
+/* The sample columns' spans zero the image up to them: what we fill
+ * ourselves before the commit (1.3 MB of tables and ids before the
+ * samples of 10^4 small operations) is taken first, so that only what
+ * lies around it, HDF5's metadata and what it leaves unwritten, is
+ * zeroed. */
+static int
+columns_take_filled_runs (TprofProfileWriter       *w,
+                          const TprofColumnsLayout *l)
+{
+  uint64_t runs[TPROF_N_COLUMNS][2];
+  int n = columns_filled_runs (l, runs);
+
+  for (int i = 0; i < n; i++)
+    if (_tprof_save_image_span (w->out, runs[i][0], (size_t) (runs[i][1] - runs[i][0])) == NULL)
+      return -1;
+  return 0;
+}
+
 int
 _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
                                     TprofColumnsLayout *l,
@@ -314,6 +367,9 @@ _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
                                     size_t              bytes[TPROF_N_SAMPLE_COLUMNS],
                                     TprofError         *error)
 {
+  if (columns_take_filled_runs (w, l) < 0)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
+                            strerror (errno));
   /* twice: a span taken may move the image, and with it those before;
    * the second time round every one is inside it already */
   for (int pass = 0; pass < 2; pass++)
@@ -474,7 +530,7 @@ columns_put_table (TprofProfileWriter *w,
                    TprofError         *error)
 {
   uint64_t n = _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples);
-  size_t bytes = (size_t) n * _tprof_column_value_size (c);
+  size_t bytes = columns_table_bytes (l, c);
 
   l->crc[c] = _tprof_crc32c (0, data, bytes);
   if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)

@@ -361,6 +361,7 @@ typedef struct
   bool                 names_crc_later;  /* the names' checksum left to the save's helper */
   bool                 present[TPROF_N_COLUMNS];
   uint64_t             offset[TPROF_N_COLUMNS];  /* of value 0 in the file; UINT64_MAX: HDF5 writes */
+  uint64_t             names_ids_bytes;  /* the names' ids' room, when we write them (in an image) */
   uint32_t             crc[TPROF_N_COLUMNS];
   hid_t                dset[TPROF_N_COLUMNS];  /* kept open from their creation; 0: none */
 } TprofColumnsLayout;

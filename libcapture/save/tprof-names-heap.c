@@ -164,6 +164,9 @@ _tprof_names_heap_create (TprofProfileWriter *w,
   if (*dset < 0)
     return -1;
   l->offset[TPROF_COL_OP_NAME] = (uint64_t) offset;
+  /* every byte of it ours to write: the image leaves it unzeroed
+   * (_tprof_columns_writer_sample_spans()) */
+  l->names_ids_bytes = H5Dget_storage_size (*dset);
   return 1;
 }
 
@@ -191,6 +194,7 @@ _tprof_names_heap_write (TprofSaveFile            *out,
   id_size = _tprof_h5_heap_id_size (sb.addr_size);
   bytes = names_heap_bytes (l, sb.len_size);
   if (ids_at > heap_at || l->n_ops > (heap_at - ids_at) / id_size || bytes == UINT64_MAX
+      || (l->names_ids_bytes != 0 && l->names_ids_bytes != l->n_ops * id_size)
       || __builtin_add_overflow (heap_at, bytes, &end)
       || end > SIZE_MAX || (sb.addr_size < 8 && end >> (8 * sb.addr_size) != 0))
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write the names: they do not fit the file",
