@@ -255,7 +255,8 @@ tprof_profiled_time_save_body (const TprofProfiledTime *pt,
   _tprof_h5_leave (&guard);
   /* the names' heap after HDF5's end, in an image */
   if (result == 0)
-    result = _tprof_names_heap_write (out, &l, size, error);
+    result = _tprof_names_heap_write (out, &l, &helper.names, size, error);
+  _tprof_names_heap_clear (&helper.names);
   _tprof_columns_layout_clear (&l);
   save_operations_clear (&so);
   return result;

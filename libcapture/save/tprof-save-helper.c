@@ -231,6 +231,12 @@ save_helper_thread (void *data)
 {
   TprofSaveHelper *h = data;
 
+  /* the names' heap, which the writing thread would write after HDF5's
+   * close, first: the writing thread takes more of the statistics
+   * meanwhile, while it is still grouping the operations and creating
+   * the columns, the helper would often wait for them */
+  if (h->out->image != NULL)
+    (void) _tprof_names_heap_build (&h->names, h->pt);
   h->result = save_helper_front (h);
   save_helper_set (h, NULL, 0, &h->stats_done);
   pthread_mutex_lock (&h->lock);
@@ -244,7 +250,9 @@ save_helper_thread (void *data)
       save_helper_write_samples (h);
       /* while the writing thread still has the tables, HDF5's close and
        * the names' heap before it */
-      if (h->layout->names_crc_later)
+      if (h->layout->names_crc_later && h->names.heap != NULL)
+        h->layout->crc[TPROF_COL_OP_NAME] = h->names.crc;
+      else if (h->layout->names_crc_later)
         _tprof_columns_writer_names_crc (h->layout);
     }
   return NULL;
