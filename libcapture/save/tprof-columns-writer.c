@@ -159,7 +159,8 @@ _tprof_columns_writer_create (TprofProfileWriter *w,
         return error != NULL && error->code != 0 ? -1
                : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot create the column %s", info->path);
     }
-  columns_room_offsets (l);
+  if (!l->no_room_offsets)
+    columns_room_offsets (l);
   return 0;
 }
 

@@ -359,6 +359,7 @@ typedef struct
   bool                 timeline;     /* samples/starts and samples/threads */
   bool                 sampled;      /* segments/recorded */
   bool                 names_crc_later;  /* the names' checksum left to the save's helper */
+  bool                 no_room_offsets;  /* no operation's offsets: a save that writes its samples itself */
   bool                 present[TPROF_N_COLUMNS];
   uint64_t             offset[TPROF_N_COLUMNS];  /* of value 0 in the file; UINT64_MAX: HDF5 writes */
   uint64_t             names_ids_bytes;  /* the names' ids' room, when we write them (in an image) */
@@ -379,7 +380,8 @@ void _tprof_columns_layout_clear (TprofColumnsLayout *l);
 uint64_t _tprof_columns_layout_bytes (const TprofColumnsLayout *l);
 
 /* Creates every column of @l, allocated early, and fills l->offset; the
- * operations' room offsets too. 0, or -1 with @error. */
+ * operations' room offsets too, unless l->no_room_offsets. 0, or -1 with
+ * @error. */
 int _tprof_columns_writer_create (TprofProfileWriter *w,
                                   TprofColumnsLayout *l,
                                   TprofError         *error);

@@ -187,6 +187,9 @@ save_columns (TprofProfileWriter  *w,
   result = _tprof_columns_layout_init (l, so->parts, so->n, w->world_size, w->path, error);
   /* the helper takes the samples, in an image: the names' checksum too */
   l->names_crc_later = helper->threaded && w->out->image != NULL;
+  /* the samples are written from the operations' arrays, not by ranks
+   * at their rows' offsets */
+  l->no_room_offsets = true;
   if (result == 0)
     result = _tprof_columns_writer_create (w, l, error);
   if (result == 0)
