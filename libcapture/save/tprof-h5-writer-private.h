@@ -543,6 +543,7 @@ typedef struct
   TprofSaveOperations     *so;
   size_t                   n_ops;
   bool                     threaded;
+  bool                     in_image;  /* the save builds an image */
   bool                     checked;   /* every operation passed its check */
   pthread_t                thread;
   pthread_mutex_t          lock;      /* over the eight below */

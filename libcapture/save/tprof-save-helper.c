@@ -235,7 +235,7 @@ save_helper_thread (void *data)
    * close, first: the writing thread takes more of the statistics
    * meanwhile, while it is still grouping the operations and creating
    * the columns, the helper would often wait for them */
-  if (h->out->image != NULL)
+  if (h->in_image)
     (void) _tprof_names_heap_build (&h->names, h->pt);
   h->result = save_helper_front (h);
   save_helper_set (h, NULL, 0, &h->stats_done);
@@ -277,6 +277,8 @@ _tprof_save_helper_start (TprofSaveHelper         *h,
   *h = (TprofSaveHelper) {
     .world_size = tprof_profiled_time_world_size (pt), .path = out->path, .pt = pt, .so = so,
     .n_ops = tprof_profiled_time_len (pt), .back = tprof_profiled_time_len (pt), .out = out,
+    /* read here: the writing thread moves the image as it grows */
+    .in_image = out->image != NULL,
   };
   so->from_cached = h->n_ops;
   if (!save_helper_worth_a_thread (pt))
