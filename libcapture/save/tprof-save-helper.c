@@ -231,10 +231,10 @@ save_helper_thread (void *data)
 {
   TprofSaveHelper *h = data;
 
-  /* the names' heap, which the writing thread would write after HDF5's
-   * close, first: the writing thread takes more of the statistics
-   * meanwhile, while it is still grouping the operations and creating
-   * the columns, the helper would often wait for them */
+  /* the names' heap first, which the writing thread would otherwise
+   * write after HDF5's close: early on the helper mostly waits for the
+   * grouping, and the statistics, shared from both ends, absorb the
+   * rest */
   if (h->in_image)
     (void) _tprof_names_heap_build (&h->names, h->pt);
   h->result = save_helper_front (h);
@@ -248,8 +248,9 @@ save_helper_thread (void *data)
     {
       _tprof_columns_writer_samples_fill (h->layout, h->spans);
       save_helper_write_samples (h);
-      /* while the writing thread still has the tables, HDF5's close and
-       * the names' heap before it */
+      /* the names' checksum came with their heap; without it, here,
+       * while the writing thread still has the tables and HDF5's close
+       * before it */
       if (h->layout->names_crc_later && h->names.heap != NULL)
         h->layout->crc[TPROF_COL_OP_NAME] = h->names.crc;
       else if (h->layout->names_crc_later)
