@@ -40,6 +40,9 @@ run_end (const int32_t *ranks,
   int32_t r = ranks[i];
   size_t lo = i, step = 1, hi;  /* ranks[lo] == r; the end is in (lo, hi] */
 
+  /* the last run (an operation of one rank is one): one read */
+  if (ranks[n - 1] == r)
+    return n;
   while ((hi = n - lo > step ? lo + step : n) < n && ranks[hi] == r)
     {
       lo = hi;

@@ -159,7 +159,8 @@ _tprof_columns_writer_create (TprofProfileWriter *w,
         return error != NULL && error->code != 0 ? -1
                : _tprof_h5_error (error, TPROF_ERROR_IO, w->path, "cannot create the column %s", info->path);
     }
-  columns_room_offsets (l);
+  if (!l->no_room_offsets)
+    columns_room_offsets (l);
   return 0;
 }
 
@@ -307,6 +308,59 @@ columns_sample_bytes (const TprofColumnsLayout *l,
   return (size_t) _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples) * _tprof_column_value_size (c);
 }
 
+/* The bytes of a table column in a file, which _tprof_columns_writer_tables()
+ * fills. */
+static size_t
+columns_table_bytes (const TprofColumnsLayout *l,
+                     TprofColumn               c)
+{
+  return (size_t) _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples) * _tprof_column_value_size (c);
+}
+
+/* The image's runs that we fill, every byte, before the commit: the
+ * tables and the names' ids (at most TPROF_N_COLUMNS), ascending. */
+static int
+columns_filled_runs (const TprofColumnsLayout *l,
+                     uint64_t                  runs[][2])
+{
+  int n = 0;
+
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    {
+      uint64_t bytes = c == TPROF_COL_OP_NAME ? l->names_ids_bytes : columns_table_bytes (l, c);
+      int i = n++;
+
+      if (!l->present[c] || _tprof_columns[c].per_sample || l->offset[c] == UINT64_MAX || bytes == 0)
+        {
+          n--;
+          continue;
+        }
+      for (; i > 0 && runs[i - 1][0] > l->offset[c]; i--)
+        memcpy (runs[i], runs[i - 1], sizeof runs[i]);
+      runs[i][0] = l->offset[c];
+      runs[i][1] = l->offset[c] + bytes;
+    }
+  return n;
+}
+
+/* The sample columns' spans zero the image up to them: what we fill
+ * ourselves before the commit (1.3 MB of tables and ids before the
+ * samples of 10^4 small operations) is taken first, so that only what
+ * lies around it, HDF5's metadata and what it leaves unwritten, is
+ * zeroed. */
+static int
+columns_take_filled_runs (TprofProfileWriter       *w,
+                          const TprofColumnsLayout *l)
+{
+  uint64_t runs[TPROF_N_COLUMNS][2];
+  int n = columns_filled_runs (l, runs);
+
+  for (int i = 0; i < n; i++)
+    if (_tprof_save_image_span (w->out, runs[i][0], (size_t) (runs[i][1] - runs[i][0])) == NULL)
+      return -1;
+  return 0;
+}
+
 int
 _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
                                     TprofColumnsLayout *l,
@@ -314,6 +368,9 @@ _tprof_columns_writer_sample_spans (TprofProfileWriter *w,
                                     size_t              bytes[TPROF_N_SAMPLE_COLUMNS],
                                     TprofError         *error)
 {
+  if (columns_take_filled_runs (w, l) < 0)
+    return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
+                            strerror (errno));
   /* twice: a span taken may move the image, and with it those before;
    * the second time round every one is inside it already */
   for (int pass = 0; pass < 2; pass++)
@@ -474,7 +531,7 @@ columns_put_table (TprofProfileWriter *w,
                    TprofError         *error)
 {
   uint64_t n = _tprof_column_length (c, l->n_ops, l->n_segments, l->n_samples);
-  size_t bytes = (size_t) n * _tprof_column_value_size (c);
+  size_t bytes = columns_table_bytes (l, c);
 
   l->crc[c] = _tprof_crc32c (0, data, bytes);
   if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
@@ -549,46 +606,69 @@ columns_table_values (const TprofColumnsLayout *l,
   return scratch;
 }
 
-/* The operations' count and eight statistics, little-endian, in their
- * places in the image, in one pass over the caches (column after column,
- * each pass would fetch every cache again); their checksums into l->crc.
- * 1 when written, 0 when left to columns_put_table() (no image, a
- * big-endian host), -1 with @error. */
-static int
-columns_op_figures_in_image (TprofProfileWriter *w,
-                             TprofColumnsLayout *l,
-                             TprofError         *error)
+/* The figures that come from the caches: the operations' count and
+ * eight statistics, and the segments' sum, min, max and recorded. */
+static bool
+columns_is_figure (TprofColumn c)
 {
-  char *at[TPROF_COL_OP_P99 + 1];
-  size_t bytes = l->n_ops * sizeof (double);
+  return (c >= TPROF_COL_OP_COUNT && c <= TPROF_COL_OP_P99) || (c >= TPROF_COL_SEG_SUM && c <= TPROF_COL_SEG_RECORDED);
+}
+
+/* Every figure column present, little-endian, in its place in the image,
+ * in one pass over the caches (column after column, each pass would
+ * fetch every cache again); their checksums into l->crc. 1 when written,
+ * 0 when left to columns_put_table() (no image, a big-endian host), -1
+ * with @error. */
+static int
+columns_figures_in_image (TprofProfileWriter *w,
+                          TprofColumnsLayout *l,
+                          TprofError         *error)
+{
+  char *at[TPROF_N_COLUMNS] = { NULL };
   uint64_t end = 0;
 
   if (w->out->image == NULL || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || l->n_ops == 0)
     return 0;
   /* grown once to the last of them: no span moves while they are filled */
-  for (int c = TPROF_COL_OP_COUNT; c <= TPROF_COL_OP_P99; c++)
-    {
-      if (_tprof_column_value_size (c) != sizeof (double))
-        return 0;
-      end = l->offset[c] + bytes > end ? l->offset[c] + bytes : end;
-    }
-  if (_tprof_save_image_span (w->out, end - bytes, bytes) == NULL)
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (columns_is_figure (c) && l->present[c])
+      {
+        if (_tprof_column_value_size (c) != sizeof (double) || l->offset[c] == UINT64_MAX)
+          return 0;
+        end = l->offset[c] + columns_table_bytes (l, c) > end ? l->offset[c] + columns_table_bytes (l, c) : end;
+      }
+  if (_tprof_save_image_span (w->out, end, 0) == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", w->path,
                             strerror (errno));
-  for (int c = TPROF_COL_OP_COUNT; c <= TPROF_COL_OP_P99; c++)
-    at[c] = _tprof_save_image_span (w->out, l->offset[c], bytes);
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (columns_is_figure (c) && l->present[c])
+      at[c] = _tprof_save_image_span (w->out, l->offset[c], columns_table_bytes (l, c));
   for (size_t k = 0; k < l->n_ops; k++)
     {
-      const TprofSummary *summary = &l->ops[k].cache->summary;
+      const TprofCachedStats *cache = l->ops[k].cache;
+      const TprofSummary *summary = &cache->summary;
+      const int64_t *recorded = cache->rank_recorded != NULL ? cache->rank_recorded : cache->rank_count;
       int64_t count = (int64_t) summary->count;
 
       memcpy (at[TPROF_COL_OP_COUNT] + k * sizeof count, &count, sizeof count);
+#pragma GCC unroll 8
       for (int c = TPROF_COL_OP_SUM; c <= TPROF_COL_OP_P99; c++)
         memcpy (at[c] + k * sizeof (double),
                 (const char *) summary + columns_statistic_offset[c - TPROF_COL_OP_SUM], sizeof (double));
+      for (int64_t s = l->op_segments[k]; s < l->op_segments[k + 1]; s++)
+        {
+          int32_t r = l->seg_rank[s];
+
+          memcpy (at[TPROF_COL_SEG_SUM] + s * sizeof (double), &cache->rank_sum[r], sizeof (double));
+          memcpy (at[TPROF_COL_SEG_MIN] + s * sizeof (double), &cache->rank_min[r], sizeof (double));
+          memcpy (at[TPROF_COL_SEG_MAX] + s * sizeof (double), &cache->rank_max[r], sizeof (double));
+          if (at[TPROF_COL_SEG_RECORDED] != NULL)
+            memcpy (at[TPROF_COL_SEG_RECORDED] + s * sizeof (int64_t), &recorded[r], sizeof (int64_t));
+        }
     }
-  for (int c = TPROF_COL_OP_COUNT; c <= TPROF_COL_OP_P99; c++)
-    l->crc[c] = _tprof_crc32c (0, at[c], bytes);
+  for (int c = 0; c < TPROF_N_COLUMNS; c++)
+    if (at[c] != NULL)
+      l->crc[c] = _tprof_crc32c (0, at[c], columns_table_bytes (l, c));
   return 1;
 }
 
@@ -603,13 +683,12 @@ _tprof_columns_writer_tables (TprofProfileWriter *w,
 
   if (scratch == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: out of memory writing the tables", w->path);
-  in_image = columns_op_figures_in_image (w, l, error);
+  in_image = columns_figures_in_image (w, l, error);
   if (in_image < 0)
     result = -1;
   for (int c = 0; result == 0 && c < TPROF_N_COLUMNS; c++)
     {
-      if (!l->present[c] || _tprof_columns[c].per_sample || c == TPROF_COL_OP_NAME
-          || (in_image && c >= TPROF_COL_OP_COUNT && c <= TPROF_COL_OP_P99))
+      if (!l->present[c] || _tprof_columns[c].per_sample || c == TPROF_COL_OP_NAME || (in_image && columns_is_figure (c)))
         continue;
       result = columns_put_table (w, l, c, columns_table_values (l, c, scratch), error);
     }

@@ -359,8 +359,10 @@ typedef struct
   bool                 timeline;     /* samples/starts and samples/threads */
   bool                 sampled;      /* segments/recorded */
   bool                 names_crc_later;  /* the names' checksum left to the save's helper */
+  bool                 no_room_offsets;  /* no operation's offsets: a save that writes its samples itself */
   bool                 present[TPROF_N_COLUMNS];
   uint64_t             offset[TPROF_N_COLUMNS];  /* of value 0 in the file; UINT64_MAX: HDF5 writes */
+  uint64_t             names_ids_bytes;  /* the names' ids' room, when we write them (in an image) */
   uint32_t             crc[TPROF_N_COLUMNS];
   hid_t                dset[TPROF_N_COLUMNS];  /* kept open from their creation; 0: none */
 } TprofColumnsLayout;
@@ -378,7 +380,8 @@ void _tprof_columns_layout_clear (TprofColumnsLayout *l);
 uint64_t _tprof_columns_layout_bytes (const TprofColumnsLayout *l);
 
 /* Creates every column of @l, allocated early, and fills l->offset; the
- * operations' room offsets too. 0, or -1 with @error. */
+ * operations' room offsets too, unless l->no_room_offsets. 0, or -1 with
+ * @error. */
 int _tprof_columns_writer_create (TprofProfileWriter *w,
                                   TprofColumnsLayout *l,
                                   TprofError         *error);
@@ -427,12 +430,35 @@ int _tprof_names_heap_create (TprofProfileWriter *w,
                               hid_t               group,
                               hid_t               space,
                               hid_t              *dset);
+/* The names' heap built ahead, off the writing thread, before the
+ * file's end is known: its collections, which hold no address, each
+ * name's heap id with its collection's address from the heap's start,
+ * and the names' checksum (each with its terminating zero). */
+typedef struct
+{
+  unsigned char *heap;   /* @bytes, or NULL: not built */
+  unsigned char *ids;    /* @n ids */
+  uint64_t       bytes;
+  size_t         n;
+  uint32_t       crc;
+  unsigned       addr_size;
+  unsigned       len_size;
+} TprofNamesHeap;
+
+/* Builds @pt's names' heap for a file of HDF5's default sizes. false
+ * (nothing to clear) when memory is exhausted or there are no names. */
+bool _tprof_names_heap_build (TprofNamesHeap          *nh,
+                              const TprofProfiledTime *pt);
+/* Frees what @nh holds; again harmless. */
+void _tprof_names_heap_clear (TprofNamesHeap *nh);
 /* Once HDF5 has closed @out's image, of *@size bytes: appends the global
- * heap collections of @l's names, writes their ids into the column and
- * moves the superblock's end of file, and *@size, past them. Nothing when
- * HDF5 wrote the names. 0, or -1 with @error. */
+ * heap collections of @l's names (copied from @built when it holds them,
+ * for these sizes; @built may be NULL), writes their ids into the column
+ * and moves the superblock's end of file, and *@size, past them. Nothing
+ * when HDF5 wrote the names. 0, or -1 with @error. */
 int _tprof_names_heap_write (TprofSaveFile            *out,
                              const TprofColumnsLayout *l,
+                             const TprofNamesHeap     *built,
                              off_t                    *size,
                              TprofError               *error);
 
@@ -517,6 +543,7 @@ typedef struct
   TprofSaveOperations     *so;
   size_t                   n_ops;
   bool                     threaded;
+  bool                     in_image;  /* the save builds an image */
   bool                     checked;   /* every operation passed its check */
   pthread_t                thread;
   pthread_mutex_t          lock;      /* over the eight below */
@@ -533,6 +560,7 @@ typedef struct
   size_t                   span_bytes[TPROF_N_SAMPLE_COLUMNS];
   TprofSaveFile           *out;
   int                      write_errno;  /* the helper's write of the samples failed */
+  TprofNamesHeap           names;     /* in an image, built by the helper first */
   TprofError               error;
   int                      result;
 } TprofSaveHelper;

@@ -1,8 +1,12 @@
 /* tprof-names-heap.c — format 3's names in a save built in memory: their global heap and heap ids written by us once HDF5 has closed the image, not by HDF5 one name at a time. */
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "tprof/tprof-profiled-time.h"
+
+#include "tprof-crc32c.h"
 #include "tprof-h5-disk.h"
 #include "tprof-h5-writer-private.h"
 
@@ -69,18 +73,44 @@ names_plan_place (NamesPlan *p,
   return next;
 }
 
-/* The bytes the collections of @l's names take. */
+/* The names to place: a layout's (lengths taken), or a profile's, whose
+ * lengths a first pass leaves in their ids (a heap id starts with it). */
+typedef struct
+{
+  const TprofColumnsLayout *l;
+  const TprofProfiledTime  *pt;
+  const unsigned char      *ids;
+  size_t                    n;
+} NamesSource;
+
+static inline const char *
+names_source_name (const NamesSource *src,
+                   size_t             k)
+{
+  return src->l != NULL ? src->l->ops[k].name : tprof_profiled_time_name (src->pt, k);
+}
+
+static inline size_t
+names_source_length (const NamesSource *src,
+                     size_t             k,
+                     size_t             id_size)
+{
+  return src->l != NULL ? src->l->name_length[k] : (size_t) _tprof_h5_decode_le (src->ids + k * id_size, 4);
+}
+
+/* The bytes the collections of @src's names take. */
 static uint64_t
-names_heap_bytes (const TprofColumnsLayout *l,
-                  unsigned                  len_size)
+names_heap_bytes (const NamesSource *src,
+                  unsigned           len_size,
+                  size_t             id_size)
 {
   NamesPlan p;
   uint64_t closed, closed_used;
 
   names_plan_init (&p, len_size);
-  for (size_t k = 0; k < l->n_ops; k++)
+  for (size_t k = 0; k < src->n; k++)
     {
-      size_t length = l->name_length[k];
+      size_t length = names_source_length (src, k, id_size);
 
       /* a heap id holds 4 bytes of length */
       if (length > UINT32_MAX)
@@ -91,7 +121,7 @@ names_heap_bytes (const TprofColumnsLayout *l,
 }
 
 /* The header and free space of the collection at @heap + @start whose
- * objects took @used bytes. */
+ * objects took @used bytes; what the free space holds zeros. */
 static void
 names_heap_close (unsigned char *heap,
                   uint64_t       start,
@@ -99,40 +129,126 @@ names_heap_close (unsigned char *heap,
                   unsigned       len_size)
 {
   uint64_t size = names_plan_collection_size (used);
+  size_t header = _tprof_h5_heap_header_size (len_size);
 
   _tprof_h5_heap_put_header (heap + start, size, len_size);
   if (size > used)
     _tprof_h5_heap_put_free (heap + start + used, size - used, len_size);
+  if (size > used + header)
+    memset (heap + start + used + header, 0, (size_t) (size - used - header));
 }
 
-/* Writes the collections of @l's names at @heap (file address
- * @heap_addr) and their ids at @ids. */
+/* Writes the collections of @src's names at @heap (file address
+ * @heap_addr: 0 for addresses from the heap's start) and their ids at
+ * @ids; the names' checksum (each with its terminating zero) into
+ * *@crc unless NULL. */
 static void
-names_heap_fill (const TprofColumnsLayout *l,
-                 const TprofH5Superblock  *sb,
-                 unsigned char            *heap,
-                 uint64_t                  heap_addr,
-                 unsigned char            *ids)
+names_heap_fill (const NamesSource *src,
+                 unsigned           addr_size,
+                 unsigned           len_size,
+                 unsigned char     *heap,
+                 uint64_t           heap_addr,
+                 unsigned char     *ids,
+                 uint32_t          *crc)
 {
-  size_t id_size = _tprof_h5_heap_id_size (sb->addr_size);
+  size_t id_size = _tprof_h5_heap_id_size (addr_size);
   uint64_t closed, closed_used;
   NamesPlan p;
 
-  names_plan_init (&p, sb->len_size);
-  for (size_t k = 0; k < l->n_ops; k++)
+  names_plan_init (&p, len_size);
+  for (size_t k = 0; k < src->n; k++)
     {
-      const char *name = l->ops[k].name;
-      size_t length = l->name_length[k];
-      uint64_t size = _tprof_h5_heap_object_size (length, sb->len_size);
+      const char *name = names_source_name (src, k);
+      size_t length = names_source_length (src, k, id_size);
+      uint64_t size = _tprof_h5_heap_object_size (length, len_size);
       TprofH5HeapId id;
 
       if (names_plan_place (&p, size, &closed, &closed_used))
-        names_heap_close (heap, closed, closed_used, sb->len_size);
+        names_heap_close (heap, closed, closed_used, len_size);
       id = (TprofH5HeapId) { length, heap_addr + p.start, p.index };
-      _tprof_h5_heap_put_object (heap + p.start + p.used - size, p.index, name, length, sb->len_size);
-      _tprof_h5_heap_id_encode (ids + k * id_size, sb->addr_size, &id);
+      _tprof_h5_heap_put_object (heap + p.start + p.used - size, p.index, name, length, len_size);
+      _tprof_h5_heap_id_encode (ids + k * id_size, addr_size, &id);
+      if (crc != NULL)
+        *crc = _tprof_crc32c (*crc, name, length + 1);
     }
-  names_heap_close (heap, p.start, p.used, sb->len_size);
+  names_heap_close (heap, p.start, p.used, len_size);
+}
+
+bool
+_tprof_names_heap_build (TprofNamesHeap          *nh,
+                         const TprofProfiledTime *pt)
+{
+  /* the sizes of the save's files, which HDF5 creates with its default
+   * creation list; _tprof_names_heap_write() checks them */
+  unsigned addr_size = sizeof (haddr_t), len_size = sizeof (hsize_t);
+  size_t id_size = _tprof_h5_heap_id_size (addr_size), n = tprof_profiled_time_len (pt);
+  NamesSource src = { NULL, pt, NULL, n };
+  uint64_t bytes;
+  unsigned char *ids;
+
+  *nh = (TprofNamesHeap) { 0 };
+  if (n == 0 || n > SIZE_MAX / 2 / id_size || (ids = malloc (n * id_size)) == NULL)
+    return false;
+  /* each id's length first: they size the heap */
+  for (size_t k = 0; k < n; k++)
+    {
+      size_t length = strlen (tprof_profiled_time_name (pt, k));
+
+      if (length > UINT32_MAX)
+        {
+          free (ids);
+          return false;
+        }
+      _tprof_h5_encode_le (ids + k * id_size, length, 4);
+    }
+  src.ids = ids;
+  bytes = names_heap_bytes (&src, len_size, id_size);
+  if (bytes > SIZE_MAX || (nh->heap = malloc ((size_t) bytes)) == NULL)
+    {
+      free (ids);
+      return false;
+    }
+  nh->ids = ids;
+  nh->n = n;
+  nh->bytes = bytes;
+  nh->addr_size = addr_size;
+  nh->len_size = len_size;
+  names_heap_fill (&src, addr_size, len_size, nh->heap, 0, ids, &nh->crc);
+  return true;
+}
+
+void
+_tprof_names_heap_clear (TprofNamesHeap *nh)
+{
+  free (nh->heap);
+  free (nh->ids);
+  *nh = (TprofNamesHeap) { 0 };
+}
+
+/* The ids built ahead copied to @dst, each collection's address moved
+ * by @heap_at, where the heap lies. */
+static void
+names_ids_place (const TprofNamesHeap *nh,
+                 unsigned char        *dst,
+                 uint64_t              heap_at)
+{
+  size_t id_size = _tprof_h5_heap_id_size (nh->addr_size);
+  const unsigned char *src = nh->ids;
+
+  /* one pass, each id copied and moved: a copy of a constant size where
+   * the address takes 8 bytes, as HDF5's default sizes have it */
+  if (id_size == 16)
+    for (size_t k = 0; k < nh->n; k++, src += 16, dst += 16)
+      {
+        memcpy (dst, src, 16);
+        _tprof_h5_encode_le (dst + 4, _tprof_h5_decode_le (src + 4, 8) + heap_at, 8);
+      }
+  else
+    for (size_t k = 0; k < nh->n; k++, src += id_size, dst += id_size)
+      {
+        memcpy (dst, src, id_size);
+        _tprof_h5_encode_le (dst + 4, _tprof_h5_decode_le (src + 4, nh->addr_size) + heap_at, nh->addr_size);
+      }
 }
 
 int
@@ -164,16 +280,21 @@ _tprof_names_heap_create (TprofProfileWriter *w,
   if (*dset < 0)
     return -1;
   l->offset[TPROF_COL_OP_NAME] = (uint64_t) offset;
+  /* every byte of it ours to write: the image leaves it unzeroed
+   * (_tprof_columns_writer_sample_spans()) */
+  l->names_ids_bytes = H5Dget_storage_size (*dset);
   return 1;
 }
 
 int
 _tprof_names_heap_write (TprofSaveFile            *out,
                          const TprofColumnsLayout *l,
+                         const TprofNamesHeap     *built,
                          off_t                    *size,
                          TprofError               *error)
 {
   uint64_t ids_at = l->offset[TPROF_COL_OP_NAME], heap_at = (uint64_t) *size, bytes, end;
+  NamesSource src = { l, NULL, NULL, l->n_ops };
   TprofH5Superblock sb;
   unsigned char *image;
   size_t id_size;
@@ -188,17 +309,30 @@ _tprof_names_heap_write (TprofSaveFile            *out,
       || _tprof_h5_decode_le ((unsigned char *) out->image + sb.eof_at, sb.addr_size) != heap_at)
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write the names: HDF5 did not lay the file out "
                             "as expected", out->path);
+  /* built ahead for these names and this superblock's sizes, or now */
+  if (built != NULL && (built->heap == NULL || built->n != l->n_ops || built->addr_size != sb.addr_size
+                        || built->len_size != sb.len_size))
+    built = NULL;
   id_size = _tprof_h5_heap_id_size (sb.addr_size);
-  bytes = names_heap_bytes (l, sb.len_size);
+  bytes = built != NULL ? built->bytes : names_heap_bytes (&src, sb.len_size, id_size);
   if (ids_at > heap_at || l->n_ops > (heap_at - ids_at) / id_size || bytes == UINT64_MAX
+      || (l->names_ids_bytes != 0 && l->names_ids_bytes != l->n_ops * id_size)
       || __builtin_add_overflow (heap_at, bytes, &end)
       || end > SIZE_MAX || (sb.addr_size < 8 && end >> (8 * sb.addr_size) != 0))
     return tprof_error_set (error, TPROF_ERROR_IO, "%s: cannot write the names: they do not fit the file",
                             out->path);
-  if ((image = (unsigned char *) _tprof_save_image_extend (out, (size_t) end)) == NULL)
+  /* every byte of the collections is written (their free space zeroed) */
+  if (_tprof_save_image_span (out, heap_at, (size_t) bytes) == NULL)
     return tprof_error_set (error, TPROF_ERROR_NO_MEMORY, "%s: cannot build it in memory: %s", out->path,
                             strerror (errno));
-  names_heap_fill (l, &sb, image + heap_at, heap_at, image + ids_at);
+  image = (unsigned char *) out->image;
+  if (built != NULL)
+    {
+      memcpy (image + heap_at, built->heap, (size_t) bytes);
+      names_ids_place (built, image + ids_at, heap_at);
+    }
+  else
+    names_heap_fill (&src, sb.addr_size, sb.len_size, image + heap_at, heap_at, image + ids_at, NULL);
   _tprof_h5_encode_le (image + sb.eof_at, end, sb.addr_size);
   *size = (off_t) end;
   return 0;

@@ -187,6 +187,9 @@ save_columns (TprofProfileWriter  *w,
   result = _tprof_columns_layout_init (l, so->parts, so->n, w->world_size, w->path, error);
   /* the helper takes the samples, in an image: the names' checksum too */
   l->names_crc_later = helper->threaded && w->out->image != NULL;
+  /* the samples are written from the operations' arrays, not by ranks
+   * at their rows' offsets */
+  l->no_room_offsets = true;
   if (result == 0)
     result = _tprof_columns_writer_create (w, l, error);
   if (result == 0)
@@ -255,7 +258,8 @@ tprof_profiled_time_save_body (const TprofProfiledTime *pt,
   _tprof_h5_leave (&guard);
   /* the names' heap after HDF5's end, in an image */
   if (result == 0)
-    result = _tprof_names_heap_write (out, &l, size, error);
+    result = _tprof_names_heap_write (out, &l, &helper.names, size, error);
+  _tprof_names_heap_clear (&helper.names);
   _tprof_columns_layout_clear (&l);
   save_operations_clear (&so);
   return result;

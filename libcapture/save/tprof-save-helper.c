@@ -231,6 +231,12 @@ save_helper_thread (void *data)
 {
   TprofSaveHelper *h = data;
 
+  /* the names' heap first, which the writing thread would otherwise
+   * write after HDF5's close: early on the helper mostly waits for the
+   * grouping, and the statistics, shared from both ends, absorb the
+   * rest */
+  if (h->in_image)
+    (void) _tprof_names_heap_build (&h->names, h->pt);
   h->result = save_helper_front (h);
   save_helper_set (h, NULL, 0, &h->stats_done);
   pthread_mutex_lock (&h->lock);
@@ -242,9 +248,12 @@ save_helper_thread (void *data)
     {
       _tprof_columns_writer_samples_fill (h->layout, h->spans);
       save_helper_write_samples (h);
-      /* while the writing thread still has the tables, HDF5's close and
-       * the names' heap before it */
-      if (h->layout->names_crc_later)
+      /* the names' checksum came with their heap; without it, here,
+       * while the writing thread still has the tables and HDF5's close
+       * before it */
+      if (h->layout->names_crc_later && h->names.heap != NULL)
+        h->layout->crc[TPROF_COL_OP_NAME] = h->names.crc;
+      else if (h->layout->names_crc_later)
         _tprof_columns_writer_names_crc (h->layout);
     }
   return NULL;
@@ -269,6 +278,8 @@ _tprof_save_helper_start (TprofSaveHelper         *h,
   *h = (TprofSaveHelper) {
     .world_size = tprof_profiled_time_world_size (pt), .path = out->path, .pt = pt, .so = so,
     .n_ops = tprof_profiled_time_len (pt), .back = tprof_profiled_time_len (pt), .out = out,
+    /* read here: the writing thread moves the image as it grows */
+    .in_image = out->image != NULL,
   };
   so->from_cached = h->n_ops;
   if (!save_helper_worth_a_thread (pt))
