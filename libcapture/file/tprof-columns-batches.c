@@ -26,6 +26,7 @@ typedef struct
 {
   int      refs;      /* accessed atomically: views are freed on any thread */
   uint64_t capacity;  /* rows */
+  size_t   bytes;     /* allocated, this head included */
   double  *times;
   double  *starts;    /* NULL where the file has no such column */
   int32_t *threads;
@@ -54,8 +55,9 @@ rows_block_unref (void *data)
 {
   RowsBlock *block = data;
 
+  /* the last reference: the block kept for the next load's, where large */
   if (block != NULL && __atomic_sub_fetch (&block->refs, 1, __ATOMIC_ACQ_REL) == 0)
-    free (block);
+    _tprof_free_array_paged (block, 1, block->bytes);
 }
 
 /* A block of @rows rows of the columns @pf has, or NULL. */
@@ -67,13 +69,14 @@ rows_block_new (const TprofProfileFile *pf,
   size_t per_row = sizeof (double) + sizeof (int32_t) + (pf->has_starts ? sizeof (double) : 0)
                    + (pf->has_threads ? sizeof (int32_t) : 0);
   RowsBlock *block;
+  size_t bytes;
   char *at;
 
   if (rows > (SIZE_MAX - head) / per_row
-      || (block = _tprof_malloc_array_paged (1, head + (size_t) rows * per_row, false)) == NULL)
+      || (block = _tprof_malloc_array_paged (1, bytes = head + (size_t) rows * per_row, false)) == NULL)
     return NULL;
   at = (char *) block + head;
-  *block = (RowsBlock) { .refs = 1, .capacity = rows };
+  *block = (RowsBlock) { .refs = 1, .capacity = rows, .bytes = bytes };
   block->times = (double *) at;
   at += rows * sizeof (double);
   if (pf->has_starts)

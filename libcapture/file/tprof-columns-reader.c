@@ -467,10 +467,11 @@ columns_make_operations (ColumnsRead *cr)
   size_t per_op = (size_t) pf->world_size * (cr->values[TPROF_COL_SEG_RECORDED] != NULL ? 5 : 4);
 
   /* each operation's fields set as it is filled: one pass over the table */
-  pf->ops = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->ops, false);
+  pf->ops_room = cr->k > 0 ? cr->k : 1;
+  pf->ops = _tprof_malloc_array_paged (pf->ops_room, sizeof *pf->ops, false);
   /* a load asks no operation for its statistics */
   if (!pf->defer_cache)
-    pf->op_stats = _tprof_malloc_array_paged (cr->k > 0 ? cr->k : 1, sizeof *pf->op_stats, true);
+    pf->op_stats = _tprof_malloc_array_paged (pf->ops_room, sizeof *pf->op_stats, true);
   /* one block for every operation's per-rank arrays (8 bytes a value):
    * one allocation, not four or five per operation, each value written
    * as its operation is filled (not zeroed first) */

@@ -179,6 +179,9 @@ struct _TprofProfileFile
   /* each operation's statistics, beside ops (zeroed: none ready); NULL
    * where opened to be loaded whole (defer_cache) */
   TprofH5OperationStats *op_stats;
+  /* the operations ops and op_stats were allocated for, for their
+   * release, by _tprof_malloc_array_paged(); 0: by calloc() */
+  size_t            ops_room;
   /* the operations by name (tprof-name-index.c): a hash table of
    * name_mask + 1 slots, each 0 or an operation's index + 1 */
   size_t           *name_slots;
