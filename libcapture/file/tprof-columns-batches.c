@@ -376,9 +376,13 @@ batches_block (Batches  *b,
   if (block == NULL)
     return -1;
   rows_block_arrays (block, arrays);
-  if (b->pf->source->read_rows (b->pf, first, end, row, n, arrays[0], arrays[1], arrays[2], b->error) != 0)
-    return -1;
+  /* the thread, started first, is running when the rows are read */
   shared = _tprof_columns_check_share_start (&share, b->pf, first, end, arrays[0]);
+  result = b->pf->source->read_rows (b->pf, first, end, row, n, arrays[0], arrays[1], arrays[2], b->error);
+  if (shared)
+    _tprof_columns_check_share_rows_read (&share, result == 0);
+  if (result != 0)
+    return shared ? _tprof_columns_check_share_finish (&share, -1, b->error) : -1;
   result = batches_check_values (b, row, n, arrays);
   if (shared)
     return batches_hand_over_checking (b, first, end, block, &share, result);

@@ -1,10 +1,12 @@
 /* tprof-columns-check-share.c — a block's check against the operations' caches shared with a second thread, on another processor than the caller's, round by round. */
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tprof-h5-reader-private.h"
@@ -18,6 +20,30 @@
  * start and join cost about what it takes (measured: 2 000 operations
  * no faster, 4 000 a tenth). */
 #define SHARE_MIN_WEIGHT ((uint64_t) 120000)
+
+/* How long a thread waits on its processor, polling, before it sleeps:
+ * for the rows (their read takes 0.2 ms for such a block), and the
+ * caller for the thread's last round and exit. Woken from a sleep, in a
+ * virtual machine, a thread runs again only some 30 us later, where a
+ * poll sees the change at once; the processor polls only while free. */
+#define SHARE_POLL_NS 1000000
+
+static int64_t
+share_now_ns (void)
+{
+  struct timespec t;
+
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return (int64_t) t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static inline void
+share_pause (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause ();
+#endif
+}
 
 /* The next round, as @first, @n and @row: false when none is left, or
  * one was refused (the rounds after it cannot change the outcome). */
@@ -70,14 +96,58 @@ share_work (TprofColumnsCheckShare *s,
       }
 }
 
+/* Until the caller has read the rows: polled a while, then asleep. */
+static void
+share_wait_rows (TprofColumnsCheckShare *s)
+{
+  int64_t until = share_now_ns () + SHARE_POLL_NS;
+
+  while (!__atomic_load_n (&s->ready, __ATOMIC_ACQUIRE) && share_now_ns () < until)
+    for (int i = 0; i < 64; i++)
+      share_pause ();
+  pthread_mutex_lock (&s->lock);
+  while (!__atomic_load_n (&s->ready, __ATOMIC_ACQUIRE))
+    pthread_cond_wait (&s->rows_read, &s->lock);
+  pthread_mutex_unlock (&s->lock);
+}
+
 static void *
 share_thread (void *data)
 {
   TprofColumnsCheckShare *s = data;
 
   __atomic_store_n (&s->begun, true, __ATOMIC_RELAXED);
+  share_wait_rows (s);
   share_work (s, &s->hands[1]);
   return NULL;
+}
+
+void
+_tprof_columns_check_share_rows_read (TprofColumnsCheckShare *share,
+                                      bool                    read)
+{
+  pthread_mutex_lock (&share->lock);
+  share->stop |= !read;
+  __atomic_store_n (&share->ready, true, __ATOMIC_RELEASE);
+  pthread_cond_broadcast (&share->rows_read);
+  pthread_mutex_unlock (&share->lock);
+}
+
+/* The thread joined: polled a while (it is on its last round, or
+ * exiting), then waited for. */
+static void
+share_join (TprofColumnsCheckShare *s)
+{
+  int64_t until = share_now_ns () + SHARE_POLL_NS;
+
+  while (share_now_ns () < until)
+    {
+      if (pthread_tryjoin_np (s->thread, NULL) != EBUSY)
+        return;
+      for (int i = 0; i < 64; i++)
+        share_pause ();
+    }
+  pthread_join (s->thread, NULL);
 }
 
 static void
@@ -156,6 +226,12 @@ _tprof_columns_check_share_start (TprofColumnsCheckShare *share,
       share_clear (share);
       return false;
     }
+  if (pthread_cond_init (&share->rows_read, NULL) != 0)
+    {
+      pthread_mutex_destroy (&share->lock);
+      share_clear (share);
+      return false;
+    }
   if (pthread_attr_init (&attr) == 0)
     {
       started = pthread_attr_setaffinity_np (&attr, sizeof elsewhere, &elsewhere) == 0
@@ -164,6 +240,7 @@ _tprof_columns_check_share_start (TprofColumnsCheckShare *share,
     }
   if (!started)
     {
+      pthread_cond_destroy (&share->rows_read);
       pthread_mutex_destroy (&share->lock);
       share_clear (share);
     }
@@ -192,7 +269,8 @@ _tprof_columns_check_share_finish (TprofColumnsCheckShare *share,
       CPU_SET (here, &caller);
       pthread_setaffinity_np (share->thread, sizeof caller, &caller);
     }
-  pthread_join (share->thread, NULL);
+  share_join (share);
+  pthread_cond_destroy (&share->rows_read);
   pthread_mutex_destroy (&share->lock);
   lowest = share->hands[1].refused < share->hands[0].refused ? &share->hands[1] : &share->hands[0];
   if (result == 0 && lowest->refused != SIZE_MAX)

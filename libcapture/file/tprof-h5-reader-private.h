@@ -516,9 +516,11 @@ typedef struct
   const double           *times;
   size_t                  end;
   pthread_mutex_t         lock;
+  pthread_cond_t          rows_read; /* signalled when ready is set */
   size_t                  next;      /* the next round to take, and its row */
   uint64_t                next_row;
   bool                    stop;      /* a round refused: take no more */
+  bool                    ready;     /* the rows are read (atomic) */
   bool                    begun;     /* the thread has begun (atomic) */
   pthread_t               thread;
   TprofColumnsCheckHand   hands[2];  /* the caller's, the thread's */
@@ -528,12 +530,17 @@ typedef struct
  * @times end to end, round by round, where the block is large enough to
  * pay for a thread and the process may run on a second processor, free
  * at the moment: true when it started; the caller then must call
- * _tprof_columns_check_share_finish(). */
+ * _tprof_columns_check_share_rows_read() and
+ * _tprof_columns_check_share_finish(). Started before the rows are read,
+ * so that the thread is running when they are. */
 bool _tprof_columns_check_share_start (TprofColumnsCheckShare *share,
                                        const TprofProfileFile *pf,
                                        size_t                  first,
                                        size_t                  end,
                                        const double           *times);
+/* Lets the thread begin on the rows, read when @read (else it stops). */
+void _tprof_columns_check_share_rows_read (TprofColumnsCheckShare *share,
+                                           bool                    read);
 /* Takes the rounds left with the thread where @result (the caller's
  * checks before these, such as the values') is 0, waits for the thread,
  * and gives @result when -1, else the block's: 0, or -1 with the
