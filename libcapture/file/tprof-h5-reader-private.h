@@ -499,6 +499,26 @@ int _tprof_columns_check_round (TprofColumnsCheckRound *round,
                                 const double           *times,
                                 TprofError             *error);
 
+/* A second thread for a load's work (tprof-columns-thread.c). */
+
+/* Starts @run (@data) in *@thread, on a processor other than the
+ * caller's, where the process may run on two and one is free at the
+ * moment: true when it started (then joined by
+ * _tprof_columns_thread_join()); false, the caller does the work. */
+bool _tprof_columns_thread_start (pthread_t *thread,
+                                  void    *(*run) (void *),
+                                  void      *data);
+/* Until *@flag (accessed atomically) is true: polled a while, then
+ * asleep on @changed, which whoever sets it under @lock signals. */
+void _tprof_columns_thread_wait_flag (const bool      *flag,
+                                      pthread_mutex_t *lock,
+                                      pthread_cond_t  *changed);
+/* Joins @thread, which sets *@begun (atomically) first thing: polled a
+ * while, as the thread ends, then waited for; where it has not begun,
+ * moved to the caller's processor first. */
+void _tprof_columns_thread_join (pthread_t   thread,
+                                 const bool *begun);
+
 /* A block's check against the caches shared with a second thread
  * (tprof-columns-check-share.c): the caller and the thread take its
  * rounds in turn, in order, and the refusal kept is that of the lowest
