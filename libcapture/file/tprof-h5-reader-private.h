@@ -267,6 +267,13 @@ int _tprof_h5_read_operations (TprofProfileFile *pf,
  * repeats an earlier one. 0 or -1. */
 int _tprof_h5_index_names (TprofProfileFile *pf,
                            TprofError       *error);
+/* The same of the @n operations named @names (format 3), before their
+ * records are made; it reads nothing else of @pf but its path, and
+ * writes only its index. */
+int _tprof_h5_index_names_of (TprofProfileFile  *pf,
+                              const char *const *names,
+                              size_t             n,
+                              TprofError        *error);
 /* The operation named @name, or TPROF_PROFILE_FILE_NOT_FOUND. */
 size_t _tprof_h5_find_name (const TprofProfileFile *pf,
                             const char             *name);
