@@ -66,15 +66,15 @@ share_work (TprofColumnsCheckShare *s,
       }
 }
 
-static void *
+/* The thread's part (or the caller's, after its own, where the thread
+ * had not taken it: it then finds nothing left). */
+static void
 share_thread (void *data)
 {
   TprofColumnsCheckShare *s = data;
 
-  __atomic_store_n (&s->begun, true, __ATOMIC_RELAXED);
   _tprof_columns_thread_wait_flag (&s->ready, &s->lock, &s->rows_read);
   share_work (s, &s->hands[1]);
-  return NULL;
 }
 
 void
@@ -126,7 +126,7 @@ _tprof_columns_check_share_start (TprofColumnsCheckShare *share,
       share_clear (share);
       return false;
     }
-  started = _tprof_columns_thread_start (&share->thread, share_thread, share);
+  started = _tprof_columns_job_start (&share->job, share_thread, share);
   if (!started)
     {
       pthread_cond_destroy (&share->rows_read);
@@ -147,8 +147,7 @@ _tprof_columns_check_share_finish (TprofColumnsCheckShare *share,
     share_stop (share);
   else
     share_work (share, &share->hands[0]);
-  /* a thread not begun finds nothing left */
-  _tprof_columns_thread_join (share->thread, &share->begun);
+  _tprof_columns_job_finish (&share->job);
   pthread_cond_destroy (&share->rows_read);
   pthread_mutex_destroy (&share->lock);
   lowest = share->hands[1].refused < share->hands[0].refused ? &share->hands[1] : &share->hands[0];

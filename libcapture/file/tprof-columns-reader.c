@@ -21,9 +21,8 @@ typedef struct
   TprofProfileFile *pf;
   char *const      *names;
   size_t            n;
-  pthread_t         thread;
+  TprofColumnsJob   job;
   bool              started;
-  bool              begun;   /* atomic */
   int               result;
   TprofError        error;
 } IndexJob;
@@ -246,14 +245,12 @@ columns_check_names_crc (ColumnsRead *cr,
   return 0;
 }
 
-static void *
+static void
 columns_index_run (void *data)
 {
   IndexJob *job = data;
 
-  __atomic_store_n (&job->begun, true, __ATOMIC_RELAXED);
   job->result = _tprof_h5_index_names_of (job->pf, (const char *const *) job->names, job->n, &job->error);
-  return NULL;
 }
 
 /* The names read, their index begun on a second thread, where there
@@ -266,7 +263,7 @@ columns_index_start (ColumnsRead *cr)
   if (cr->k < INDEX_THREAD_MIN_NAMES || cr->names == NULL)
     return;
   *job = (IndexJob) { .pf = cr->pf, .names = cr->names, .n = (size_t) cr->k };
-  job->started = _tprof_columns_thread_start (&job->thread, columns_index_run, job);
+  job->started = _tprof_columns_job_start (&job->job, columns_index_run, job);
 }
 
 /* Before the names move to the operations: the thread done with them. */
@@ -274,7 +271,7 @@ static void
 columns_index_join (ColumnsRead *cr)
 {
   if (cr->index.started)
-    _tprof_columns_thread_join (cr->index.thread, &cr->index.begun);
+    _tprof_columns_job_finish (&cr->index.job);
 }
 
 /* The index, as the thread built it, else built now: 0, or -1 with the

@@ -1,8 +1,8 @@
-/* tprof-columns-thread.c — a second thread for a format 3 load's work, started where a processor is free (not the caller's), awaited by polling. */
+/* tprof-columns-thread.c — a second thread for a format 3 load's work: one kept for the process, handed a job where a processor is free (not the caller's), awaited by polling. */
 /* SPDX-License-Identifier: MIT */
-#include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -76,20 +76,137 @@ thread_elsewhere (cpu_set_t *elsewhere)
   return true;
 }
 
+/* The thread, started at the first job and kept (parked on wake) for
+ * the next: a thread's start cost the caller 40 us, twice a load of 10^4
+ * operations, where a job's handing over costs one wake-up. It runs one
+ * job at a time: a job offered while it is busy (another load, on
+ * another thread) is the caller's to do. */
+typedef struct
+{
+  pthread_mutex_t  lock;
+  pthread_cond_t   wake;     /* a job queued, or quit */
+  pthread_cond_t   done;     /* a job done */
+  TprofColumnsJob *queued;
+  bool             busy;     /* a job queued or running */
+  bool             quit;
+  bool             created;
+  int              away_from;  /* the processor it is kept off, or -1 */
+  pthread_t        thread;
+} Worker;
+
+static Worker worker = {
+  PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, false, false, false, -1,
+};
+
+enum { JOB_QUEUED, JOB_TAKEN, JOB_DONE };
+
+static void *
+worker_main (void *data)
+{
+  (void) data;
+  pthread_mutex_lock (&worker.lock);
+  for (;;)
+    {
+      TprofColumnsJob *job;
+
+      while (worker.queued == NULL && !worker.quit)
+        pthread_cond_wait (&worker.wake, &worker.lock);
+      if (worker.quit)
+        break;
+      job = worker.queued;
+      worker.queued = NULL;
+      __atomic_store_n (&job->state, JOB_TAKEN, __ATOMIC_RELAXED);
+      pthread_mutex_unlock (&worker.lock);
+      job->run (job->data);
+      pthread_mutex_lock (&worker.lock);
+      worker.busy = false;
+      /* the last touch of the job: its owner may return at once */
+      __atomic_store_n (&job->state, JOB_DONE, __ATOMIC_RELEASE);
+      pthread_cond_broadcast (&worker.done);
+    }
+  pthread_mutex_unlock (&worker.lock);
+  return NULL;
+}
+
+/* A child of fork() has no such thread: it starts its own. */
+static void
+worker_forget (void)
+{
+  worker = (Worker) {
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, false, false, false, -1,
+  };
+}
+
+static void
+worker_register_fork (void)
+{
+  pthread_atfork (NULL, NULL, worker_forget);
+}
+
+/* The library unloaded, or the process ending: the thread let go. */
+__attribute__ ((destructor)) static void
+worker_stop (void)
+{
+  bool created;
+
+  pthread_mutex_lock (&worker.lock);
+  created = worker.created;
+  worker.quit = true;
+  pthread_cond_broadcast (&worker.wake);
+  pthread_mutex_unlock (&worker.lock);
+  if (created)
+    pthread_join (worker.thread, NULL);
+}
+
+/* Under the lock: the thread started, kept off the caller's processor
+ * (@elsewhere), with every signal blocked (they are the program's). */
+static bool
+worker_create (const cpu_set_t *elsewhere)
+{
+  static pthread_once_t fork_once = PTHREAD_ONCE_INIT;
+  sigset_t all, before;
+  pthread_attr_t attr;
+  bool started;
+
+  if (pthread_attr_init (&attr) != 0)
+    return false;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &before);
+  started = pthread_attr_setaffinity_np (&attr, sizeof *elsewhere, elsewhere) == 0
+            && pthread_create (&worker.thread, &attr, worker_main, NULL) == 0;
+  pthread_sigmask (SIG_SETMASK, &before, NULL);
+  pthread_attr_destroy (&attr);
+  if (started)
+    pthread_once (&fork_once, worker_register_fork);
+  worker.created = started;
+  return started;
+}
+
 bool
-_tprof_columns_thread_start (pthread_t *thread,
-                             void    *(*run) (void *),
-                             void      *data)
+_tprof_columns_job_start (TprofColumnsJob *job,
+                          void           (*run) (void *data),
+                          void            *data)
 {
   cpu_set_t elsewhere;
-  pthread_attr_t attr;
+  int here = sched_getcpu ();
   bool started = false;
 
-  if (!thread_elsewhere (&elsewhere) || pthread_attr_init (&attr) != 0)
+  if (!thread_elsewhere (&elsewhere))
     return false;
-  started = pthread_attr_setaffinity_np (&attr, sizeof elsewhere, &elsewhere) == 0
-            && pthread_create (thread, &attr, run, data) == 0;
-  pthread_attr_destroy (&attr);
+  *job = (TprofColumnsJob) { .run = run, .data = data, .state = JOB_QUEUED };
+  pthread_mutex_lock (&worker.lock);
+  if (!worker.busy && !worker.quit && (worker.created || worker_create (&elsewhere)))
+    {
+      /* kept off the processor the caller is on now */
+      if (worker.away_from != here
+          && pthread_setaffinity_np (worker.thread, sizeof elsewhere, &elsewhere) == 0)
+        worker.away_from = here;
+      worker.queued = job;
+      worker.busy = true;
+      pthread_cond_signal (&worker.wake);
+      started = true;
+    }
+  pthread_mutex_unlock (&worker.lock);
   return started;
 }
 
@@ -109,28 +226,26 @@ _tprof_columns_thread_wait_flag (const bool      *flag,
 }
 
 void
-_tprof_columns_thread_join (pthread_t  thread,
-                            const bool *begun)
+_tprof_columns_job_finish (TprofColumnsJob *job)
 {
-  int64_t until = thread_now_ns () + THREAD_POLL_NS;
-  cpu_set_t caller;
-  int here;
+  int64_t until;
 
-  /* not begun: the other processor is busy, where the thread would wait
-   * its turn; moved here, it runs as soon as the caller waits for it */
-  if (!__atomic_load_n (begun, __ATOMIC_RELAXED) && (here = sched_getcpu ()) >= 0 && here < CPU_SETSIZE)
+  /* not taken yet (the other processor busy since): done here */
+  pthread_mutex_lock (&worker.lock);
+  if (worker.queued == job)
     {
-      CPU_ZERO (&caller);
-      CPU_SET (here, &caller);
-      pthread_setaffinity_np (thread, sizeof caller, &caller);
-      pthread_join (thread, NULL);
+      worker.queued = NULL;
+      worker.busy = false;
+      pthread_mutex_unlock (&worker.lock);
+      job->run (job->data);
       return;
     }
-  while (thread_now_ns () < until)
-    {
-      if (pthread_tryjoin_np (thread, NULL) != EBUSY)
-        return;
-      thread_pause ();
-    }
-  pthread_join (thread, NULL);
+  pthread_mutex_unlock (&worker.lock);
+  until = thread_now_ns () + THREAD_POLL_NS;
+  while (__atomic_load_n (&job->state, __ATOMIC_ACQUIRE) != JOB_DONE && thread_now_ns () < until)
+    thread_pause ();
+  pthread_mutex_lock (&worker.lock);
+  while (__atomic_load_n (&job->state, __ATOMIC_ACQUIRE) != JOB_DONE)
+    pthread_cond_wait (&worker.done, &worker.lock);
+  pthread_mutex_unlock (&worker.lock);
 }

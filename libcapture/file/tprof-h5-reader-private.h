@@ -506,25 +506,30 @@ int _tprof_columns_check_round (TprofColumnsCheckRound *round,
                                 const double           *times,
                                 TprofError             *error);
 
-/* A second thread for a load's work (tprof-columns-thread.c). */
+/* A second thread for a load's work (tprof-columns-thread.c): one kept
+ * for the process, which runs a job at a time. */
+typedef struct
+{
+  void (*run) (void *data);
+  void  *data;
+  int    state;  /* accessed atomically */
+} TprofColumnsJob;
 
-/* Starts @run (@data) in *@thread, on a processor other than the
+/* Hands run (@data) to the thread, on a processor other than the
  * caller's, where the process may run on two and one is free at the
- * moment: true when it started (then joined by
- * _tprof_columns_thread_join()); false, the caller does the work. */
-bool _tprof_columns_thread_start (pthread_t *thread,
-                                  void    *(*run) (void *),
-                                  void      *data);
+ * moment, and the thread has no other job: true when handed (then
+ * awaited by _tprof_columns_job_finish()); false, the caller does it. */
+bool _tprof_columns_job_start (TprofColumnsJob *job,
+                               void           (*run) (void *data),
+                               void            *data);
+/* Until @job is done: run here where the thread has not taken it yet
+ * (its processor busy since), else polled a while, then waited for. */
+void _tprof_columns_job_finish (TprofColumnsJob *job);
 /* Until *@flag (accessed atomically) is true: polled a while, then
  * asleep on @changed, which whoever sets it under @lock signals. */
 void _tprof_columns_thread_wait_flag (const bool      *flag,
                                       pthread_mutex_t *lock,
                                       pthread_cond_t  *changed);
-/* Joins @thread, which sets *@begun (atomically) first thing: polled a
- * while, as the thread ends, then waited for; where it has not begun,
- * moved to the caller's processor first. */
-void _tprof_columns_thread_join (pthread_t   thread,
-                                 const bool *begun);
 
 /* A block's check against the caches shared with a second thread
  * (tprof-columns-check-share.c): the caller and the thread take its
@@ -548,8 +553,7 @@ typedef struct
   uint64_t                next_row;
   bool                    stop;      /* a round refused: take no more */
   bool                    ready;     /* the rows are read (atomic) */
-  bool                    begun;     /* the thread has begun (atomic) */
-  pthread_t               thread;
+  TprofColumnsJob         job;       /* the thread's part */
   TprofColumnsCheckHand   hands[2];  /* the caller's, the thread's */
 } TprofColumnsCheckShare;
 
