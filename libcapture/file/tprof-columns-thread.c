@@ -34,20 +34,33 @@ thread_pause (void)
 #endif
 }
 
+/* A look at the kernel's count serves the jobs of the next few
+ * milliseconds (a load's two): reading /proc/loadavg costs some 20 us. */
+#define THREAD_LOOK_NS 5000000
+
 /* Whether fewer tasks are ready to run than there are @cpus (this one
  * among them), from the kernel's count at this moment (/proc/loadavg's
- * fourth field): a thread that has to share a busy processor with other
- * programs keeps the caller waiting for its turn, a time slice of
- * milliseconds, at the join. false when the count cannot be read. */
+ * fourth field), or a few milliseconds ago: a thread that has to share a
+ * busy processor with other programs keeps the caller waiting for its
+ * turn, a time slice of milliseconds, at the join. false when the count
+ * cannot be read. */
 static bool
 thread_processor_free (int cpus)
 {
+  static int64_t looked_at;  /* when, in ns (0: never), and the answer */
+  static bool looked_free;
+  int64_t now = thread_now_ns (), then = __atomic_load_n (&looked_at, __ATOMIC_ACQUIRE);
   char text[128];
-  int fd = open ("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-  ssize_t got = fd >= 0 ? read (fd, text, sizeof text - 1) : -1;
+  int fd;
+  ssize_t got;
   const char *p;
   long running;
+  bool free_now;
 
+  if (then != 0 && now - then < THREAD_LOOK_NS)
+    return __atomic_load_n (&looked_free, __ATOMIC_RELAXED);
+  fd = open ("/proc/loadavg", O_RDONLY | O_CLOEXEC);
+  got = fd >= 0 ? read (fd, text, sizeof text - 1) : -1;
   if (fd >= 0)
     close (fd);
   if (got <= 0)
@@ -57,7 +70,10 @@ thread_processor_free (int cpus)
   for (int field = 0; field < 3 && p != NULL; field++)
     p = strchr (p + 1, ' ');
   running = p != NULL ? strtol (p + 1, NULL, 10) : cpus;
-  return running < cpus;
+  free_now = running < cpus;
+  __atomic_store_n (&looked_free, free_now, __ATOMIC_RELAXED);
+  __atomic_store_n (&looked_at, now, __ATOMIC_RELEASE);
+  return free_now;
 }
 
 /* Where the thread may run: where the process may, but the caller's
