@@ -376,11 +376,17 @@ batches_block (Batches  *b,
   if (block == NULL)
     return -1;
   rows_block_arrays (block, arrays);
-  /* the thread, started first, is running when the rows are read */
+  /* the thread, started first, is running when the rows are read; it
+   * checks the times alone, read first, while the others are read */
   shared = _tprof_columns_check_share_start (&share, b->pf, first, end, arrays[0]);
-  result = b->pf->source->read_rows (b->pf, first, end, row, n, arrays[0], arrays[1], arrays[2], b->error);
+  result = b->pf->source->read_rows (b->pf, first, end, row, n, arrays[0], shared ? NULL : arrays[1],
+                                     shared ? NULL : arrays[2], b->error);
   if (shared)
-    _tprof_columns_check_share_rows_read (&share, result == 0);
+    {
+      _tprof_columns_check_share_rows_read (&share, result == 0);
+      if (result == 0 && (arrays[1] != NULL || arrays[2] != NULL))
+        result = b->pf->source->read_rows (b->pf, end, end, row, n, NULL, arrays[1], arrays[2], b->error);
+    }
   if (result != 0)
     return shared ? _tprof_columns_check_share_finish (&share, -1, b->error) : -1;
   result = batches_check_values (b, row, n, arrays);

@@ -778,7 +778,7 @@ _tprof_columns_read_rows (TprofProfileFile *pf,
   if (count == 0)
     return 0;
   _tprof_h5_enter (&guard);
-  result = columns_read_range (pf, TPROF_COL_TIMES, row, count, times, error);
+  result = times != NULL ? columns_read_range (pf, TPROF_COL_TIMES, row, count, times, error) : 0;
   if (result == 0 && starts != NULL)
     result = columns_read_range (pf, TPROF_COL_STARTS, row, count, starts, error);
   if (result == 0 && threads != NULL)

@@ -126,8 +126,9 @@ typedef struct
   void                       (*close) (TprofProfileFile *pf);
   /* format 3 (tprof-columns-batches.c): rows [@row, @row + @count) of
    * the sample columns into @times, @starts and @threads (NULL where the
-   * file has none), native and unchecked, with the caches of operations
-   * [@first_op, @end_op) ready to check them against. With neither
+   * file has none, or they are not asked for), native and unchecked,
+   * with the caches of operations [@first_op, @end_op) ready to check
+   * them against. With neither
    * operations nor rows it only says whether it can. 1 when it cannot (the caller reads an
    * operation at a time), 0, or -1 with @error. */
   int                        (*read_rows) (TprofProfileFile *pf,
@@ -569,7 +570,8 @@ bool _tprof_columns_check_share_start (TprofColumnsCheckShare *share,
                                        size_t                  first,
                                        size_t                  end,
                                        const double           *times);
-/* Lets the thread begin on the rows, read when @read (else it stops). */
+/* Lets the thread begin on the rows' times, read when @read (else it
+ * stops): the other columns may still be being read. */
 void _tprof_columns_check_share_rows_read (TprofColumnsCheckShare *share,
                                            bool                    read);
 /* Takes the rounds left with the thread where @result (the caller's
