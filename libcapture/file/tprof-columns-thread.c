@@ -159,18 +159,20 @@ worker_register_fork (void)
   pthread_atfork (NULL, NULL, worker_forget);
 }
 
-/* The library unloaded, or the process ending: the thread let go. */
+/* The library unloaded, or the process ending: the thread, parked, let
+ * go. One on a job is left to the process's end: its job may wait for
+ * a load on another thread that exit() does not wait for. */
 __attribute__ ((destructor)) static void
 worker_stop (void)
 {
-  bool created;
+  bool parked;
 
   pthread_mutex_lock (&worker.lock);
-  created = worker.created;
+  parked = worker.created && !worker.busy;
   worker.quit = true;
   pthread_cond_broadcast (&worker.wake);
   pthread_mutex_unlock (&worker.lock);
-  if (created)
+  if (parked)
     pthread_join (worker.thread, NULL);
 }
 
