@@ -17,9 +17,16 @@
 #define TPROF_NUMPY_BUFFER 8192
 #define TPROF_STATS_MAX_CHUNKS 4
 
-/* @bytes (at least 1 MiB) for free(), aligned to and advised onto 2 MiB
- * transparent huge pages (tprof-alloc.c). */
+/* @bytes (at least 1 MiB) for free() or _tprof_free_large(), aligned to
+ * and advised onto 2 MiB transparent huge pages (tprof-alloc.c): the
+ * last block of that many pages _tprof_free_large() kept, if any. */
 TPROF_EXPORT void *_tprof_malloc_large (size_t bytes);
+/* Frees @data from _tprof_malloc_large (@bytes), or keeps it (its pages
+ * faulted) for the next request of its size: two blocks of up to 32 MiB
+ * are kept, the kernel free to take their pages back under memory
+ * pressure. Safe on any thread. */
+TPROF_EXPORT void _tprof_free_large (void   *data,
+                                     size_t  bytes);
 /* Makes the whole pages among the @bytes at @p present and writable in
  * one call, before they are written (Linux 5.14; otherwise nothing):
  * cheaper than a fault on each page as it is first written, which in a
@@ -68,6 +75,23 @@ _tprof_malloc_array_paged (size_t n_items,
   if (data != NULL && zero)
     memset (data, 0, bytes);
   return data;
+}
+
+/* Frees @data from _tprof_malloc_array_paged (@n_items, @item_size, ...),
+ * given the same sizes (@n_items 0 for a block from malloc() or
+ * calloc()): a block of 2 MiB pages is kept for the next of its size
+ * (_tprof_free_large()). */
+static inline void
+_tprof_free_array_paged (void   *data,
+                         size_t  n_items,
+                         size_t  item_size)
+{
+  size_t bytes;
+
+  if (data != NULL && !__builtin_mul_overflow (n_items, item_size, &bytes) && bytes >= ((size_t) 1 << 20))
+    _tprof_free_large (data, bytes);
+  else
+    free (data);
 }
 
 /* A copy of @s by malloc (), NULL when out of memory: unlike strdup (),

@@ -26,6 +26,7 @@ typedef struct
 {
   int      refs;      /* accessed atomically: views are freed on any thread */
   uint64_t capacity;  /* rows */
+  size_t   bytes;     /* allocated, this head included */
   double  *times;
   double  *starts;    /* NULL where the file has no such column */
   int32_t *threads;
@@ -54,8 +55,9 @@ rows_block_unref (void *data)
 {
   RowsBlock *block = data;
 
+  /* the last reference: the block kept for the next load's, where large */
   if (block != NULL && __atomic_sub_fetch (&block->refs, 1, __ATOMIC_ACQ_REL) == 0)
-    free (block);
+    _tprof_free_array_paged (block, 1, block->bytes);
 }
 
 /* A block of @rows rows of the columns @pf has, or NULL. */
@@ -67,13 +69,14 @@ rows_block_new (const TprofProfileFile *pf,
   size_t per_row = sizeof (double) + sizeof (int32_t) + (pf->has_starts ? sizeof (double) : 0)
                    + (pf->has_threads ? sizeof (int32_t) : 0);
   RowsBlock *block;
+  size_t bytes;
   char *at;
 
   if (rows > (SIZE_MAX - head) / per_row
-      || (block = _tprof_malloc_array_paged (1, head + (size_t) rows * per_row, false)) == NULL)
+      || (block = _tprof_malloc_array_paged (1, bytes = head + (size_t) rows * per_row, false)) == NULL)
     return NULL;
   at = (char *) block + head;
-  *block = (RowsBlock) { .refs = 1, .capacity = rows };
+  *block = (RowsBlock) { .refs = 1, .capacity = rows, .bytes = bytes };
   block->times = (double *) at;
   at += rows * sizeof (double);
   if (pf->has_starts)
@@ -373,9 +376,19 @@ batches_block (Batches  *b,
   if (block == NULL)
     return -1;
   rows_block_arrays (block, arrays);
-  if (b->pf->source->read_rows (b->pf, first, end, row, n, arrays[0], arrays[1], arrays[2], b->error) != 0)
-    return -1;
+  /* the thread, started first, is running when the rows are read; it
+   * checks the times alone, read first, while the others are read */
   shared = _tprof_columns_check_share_start (&share, b->pf, first, end, arrays[0]);
+  result = b->pf->source->read_rows (b->pf, first, end, row, n, arrays[0], shared ? NULL : arrays[1],
+                                     shared ? NULL : arrays[2], b->error);
+  if (shared)
+    {
+      _tprof_columns_check_share_rows_read (&share, result == 0);
+      if (result == 0 && (arrays[1] != NULL || arrays[2] != NULL))
+        result = b->pf->source->read_rows (b->pf, end, end, row, n, NULL, arrays[1], arrays[2], b->error);
+    }
+  if (result != 0)
+    return shared ? _tprof_columns_check_share_finish (&share, -1, b->error) : -1;
   result = batches_check_values (b, row, n, arrays);
   if (shared)
     return batches_hand_over_checking (b, first, end, block, &share, result);

@@ -1,11 +1,7 @@
 /* tprof-columns-check-share.c — a block's check against the operations' caches shared with a second thread, on another processor than the caller's, round by round. */
 /* SPDX-License-Identifier: MIT */
-#include <fcntl.h>
-#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "tprof-h5-reader-private.h"
 
@@ -70,14 +66,26 @@ share_work (TprofColumnsCheckShare *s,
       }
 }
 
-static void *
+/* The thread's part (or the caller's, after its own, where the thread
+ * had not taken it: it then finds nothing left). */
+static void
 share_thread (void *data)
 {
   TprofColumnsCheckShare *s = data;
 
-  __atomic_store_n (&s->begun, true, __ATOMIC_RELAXED);
+  _tprof_columns_thread_wait_flag (&s->ready, &s->lock, &s->rows_read);
   share_work (s, &s->hands[1]);
-  return NULL;
+}
+
+void
+_tprof_columns_check_share_rows_read (TprofColumnsCheckShare *share,
+                                      bool                    read)
+{
+  pthread_mutex_lock (&share->lock);
+  share->stop |= !read;
+  __atomic_store_n (&share->ready, true, __ATOMIC_RELEASE);
+  pthread_cond_broadcast (&share->rows_read);
+  pthread_mutex_unlock (&share->lock);
 }
 
 static void
@@ -85,48 +93,6 @@ share_clear (TprofColumnsCheckShare *s)
 {
   _tprof_columns_check_round_free (s->hands[0].round);
   _tprof_columns_check_round_free (s->hands[1].round);
-}
-
-/* Whether fewer tasks are ready to run than there are @cpus (this one
- * among them), from the kernel's count at this moment (/proc/loadavg's
- * fourth field): a thread that has to share a busy processor with other
- * programs keeps the caller waiting for its turn, a time slice of
- * milliseconds, at the join. false when the count cannot be read. */
-static bool
-share_processor_free (int cpus)
-{
-  char text[128];
-  int fd = open ("/proc/loadavg", O_RDONLY | O_CLOEXEC);
-  ssize_t got = fd >= 0 ? read (fd, text, sizeof text - 1) : -1;
-  const char *p;
-  long running;
-
-  if (fd >= 0)
-    close (fd);
-  if (got <= 0)
-    return false;
-  text[got] = '\0';
-  p = text;
-  for (int field = 0; field < 3 && p != NULL; field++)
-    p = strchr (p + 1, ' ');
-  running = p != NULL ? strtol (p + 1, NULL, 10) : cpus;
-  return running < cpus;
-}
-
-/* Where the thread may run: where the process may, but the caller's
- * processor (a new thread waits there, else, for the caller to block).
- * false when that leaves none, or none is free. */
-static bool
-share_elsewhere (cpu_set_t *elsewhere)
-{
-  int here = sched_getcpu ();
-
-  if (sched_getaffinity (0, sizeof *elsewhere, elsewhere) != 0 || CPU_COUNT (elsewhere) < 2
-      || !share_processor_free (CPU_COUNT (elsewhere)))
-    return false;
-  if (here >= 0 && here < CPU_SETSIZE)
-    CPU_CLR (here, elsewhere);
-  return true;
 }
 
 bool
@@ -137,13 +103,11 @@ _tprof_columns_check_share_start (TprofColumnsCheckShare *share,
                                   const double           *times)
 {
   uint64_t weight = 0;
-  cpu_set_t elsewhere;
-  pthread_attr_t attr;
-  bool started = false;
+  bool started;
 
   for (size_t k = first; k < end && weight < SHARE_MIN_WEIGHT; k++)
     weight += SHARE_OPERATION_ROWS + pf->ops[k].n;
-  if (weight < SHARE_MIN_WEIGHT || !share_elsewhere (&elsewhere))
+  if (weight < SHARE_MIN_WEIGHT)
     return false;
   *share = (TprofColumnsCheckShare) {
     .pf = pf, .times = times, .end = end, .next = first,
@@ -156,14 +120,16 @@ _tprof_columns_check_share_start (TprofColumnsCheckShare *share,
       share_clear (share);
       return false;
     }
-  if (pthread_attr_init (&attr) == 0)
+  if (pthread_cond_init (&share->rows_read, NULL) != 0)
     {
-      started = pthread_attr_setaffinity_np (&attr, sizeof elsewhere, &elsewhere) == 0
-                && pthread_create (&share->thread, &attr, share_thread, share) == 0;
-      pthread_attr_destroy (&attr);
+      pthread_mutex_destroy (&share->lock);
+      share_clear (share);
+      return false;
     }
+  started = _tprof_columns_job_start (&share->job, share_thread, share);
   if (!started)
     {
+      pthread_cond_destroy (&share->rows_read);
       pthread_mutex_destroy (&share->lock);
       share_clear (share);
     }
@@ -176,23 +142,13 @@ _tprof_columns_check_share_finish (TprofColumnsCheckShare *share,
                                    TprofError             *error)
 {
   const TprofColumnsCheckHand *lowest;
-  cpu_set_t caller;
-  int here;
 
   if (result < 0)
     share_stop (share);
   else
     share_work (share, &share->hands[0]);
-  /* not begun: the other processor is busy, where the thread would wait
-   * its turn; moved here, it runs (and finds nothing left) as soon as the
-   * caller waits for it */
-  if (!__atomic_load_n (&share->begun, __ATOMIC_RELAXED) && (here = sched_getcpu ()) >= 0 && here < CPU_SETSIZE)
-    {
-      CPU_ZERO (&caller);
-      CPU_SET (here, &caller);
-      pthread_setaffinity_np (share->thread, sizeof caller, &caller);
-    }
-  pthread_join (share->thread, NULL);
+  _tprof_columns_job_finish (&share->job);
+  pthread_cond_destroy (&share->rows_read);
   pthread_mutex_destroy (&share->lock);
   lowest = share->hands[1].refused < share->hands[0].refused ? &share->hands[1] : &share->hands[0];
   if (result == 0 && lowest->refused != SIZE_MAX)

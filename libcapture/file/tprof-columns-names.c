@@ -30,6 +30,7 @@ typedef struct
   NamesCollection        *cols;
   size_t                  n_cols;
   size_t                  cap_cols;
+  size_t                  last;       /* the collection found last: the next name's, mostly */
   TprofError             *error;
 } NamesHeap;
 
@@ -112,6 +113,10 @@ names_heap_collection (NamesHeap *h,
   NamesCollection c;
   const char *problem;
 
+  /* names written one after the other lie in one collection after the
+   * other: the last one found, before a search */
+  if (h->last < h->n_cols && h->cols[h->last].addr == addr)
+    return &h->cols[h->last];
   while (lo < hi)
     {
       size_t mid = lo + (hi - lo) / 2;
@@ -121,6 +126,7 @@ names_heap_collection (NamesHeap *h,
       else
         hi = mid;
     }
+  h->last = lo;
   if (lo < h->n_cols && h->cols[lo].addr == addr)
     return &h->cols[lo];
   if (h->n_cols == h->cap_cols)

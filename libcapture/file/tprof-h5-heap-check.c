@@ -50,13 +50,17 @@ tprof_h5_size_of_lengths (int      fd,
   return 8;
 }
 
-/* Checks the collection whose signature is at @at; stores its size. */
+/* Checks the collection whose signature is at @at; stores its size.
+ * @read (@read_size bytes) holds what the scan read from @at on: a
+ * collection that lies whole in it is checked there, not read again. */
 static const char *
-tprof_h5_check_collection_at (int       fd,
-                              uint64_t  at,
-                              uint64_t  file_size,
-                              unsigned  lengths,
-                              uint64_t *collection_size)
+tprof_h5_check_collection_at (int                  fd,
+                              uint64_t             at,
+                              uint64_t             file_size,
+                              unsigned             lengths,
+                              const unsigned char *read,
+                              size_t               read_size,
+                              uint64_t            *collection_size)
 {
   size_t header_size = _tprof_h5_heap_header_size (lengths);
   unsigned char header[16];
@@ -64,11 +68,18 @@ tprof_h5_check_collection_at (int       fd,
   const char *problem;
   uint64_t size;
 
-  if (file_size - at < header_size || !tprof_h5_pread_full (fd, header, header_size, at))
+  if (file_size - at < header_size)
+    return "it is cut short";
+  if (read_size >= header_size)
+    memcpy (header, read, header_size);
+  else if (!tprof_h5_pread_full (fd, header, header_size, at))
     return "it is cut short";
   size = _tprof_h5_heap_collection_size (header, lengths);
   if (size < header_size || size > file_size - at)
     return "its size runs past the end of the file";
+  *collection_size = size;
+  if (size <= read_size)
+    return _tprof_h5_heap_walk (read, size, lengths, NULL, NULL);
   collection = malloc ((size_t) size);
   if (collection == NULL)
     return "it is too large for the memory available";
@@ -314,7 +325,8 @@ _tprof_h5_scan_global_heaps (const char         *path,
           continue;
         }
       at = offset + (uint64_t) (hit - block);
-      problem = tprof_h5_check_collection_at (fd, at, raw.file_size, lengths, &collection_size);
+      problem = tprof_h5_check_collection_at (fd, at, raw.file_size, lengths, hit, want - (size_t) (hit - block),
+                                              &collection_size);
       if (problem != NULL)
         {
           result = tprof_error_set (error, TPROF_ERROR_FORMAT,

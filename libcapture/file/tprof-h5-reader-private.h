@@ -126,8 +126,9 @@ typedef struct
   void                       (*close) (TprofProfileFile *pf);
   /* format 3 (tprof-columns-batches.c): rows [@row, @row + @count) of
    * the sample columns into @times, @starts and @threads (NULL where the
-   * file has none), native and unchecked, with the caches of operations
-   * [@first_op, @end_op) ready to check them against. With neither
+   * file has none, or they are not asked for), native and unchecked,
+   * with the caches of operations [@first_op, @end_op) ready to check
+   * them against. With neither
    * operations nor rows it only says whether it can. 1 when it cannot (the caller reads an
    * operation at a time), 0, or -1 with @error. */
   int                        (*read_rows) (TprofProfileFile *pf,
@@ -179,6 +180,9 @@ struct _TprofProfileFile
   /* each operation's statistics, beside ops (zeroed: none ready); NULL
    * where opened to be loaded whole (defer_cache) */
   TprofH5OperationStats *op_stats;
+  /* the operations ops and op_stats were allocated for, for their
+   * release, by _tprof_malloc_array_paged(); 0: by calloc() */
+  size_t            ops_room;
   /* the operations by name (tprof-name-index.c): a hash table of
    * name_mask + 1 slots, each 0 or an operation's index + 1 */
   size_t           *name_slots;
@@ -264,6 +268,13 @@ int _tprof_h5_read_operations (TprofProfileFile *pf,
  * repeats an earlier one. 0 or -1. */
 int _tprof_h5_index_names (TprofProfileFile *pf,
                            TprofError       *error);
+/* The same of the @n operations named @names (format 3), before their
+ * records are made; it reads nothing else of @pf but its path, and
+ * writes only its index. */
+int _tprof_h5_index_names_of (TprofProfileFile  *pf,
+                              const char *const *names,
+                              size_t             n,
+                              TprofError        *error);
 /* The operation named @name, or TPROF_PROFILE_FILE_NOT_FOUND. */
 size_t _tprof_h5_find_name (const TprofProfileFile *pf,
                             const char             *name);
@@ -496,6 +507,31 @@ int _tprof_columns_check_round (TprofColumnsCheckRound *round,
                                 const double           *times,
                                 TprofError             *error);
 
+/* A second thread for a load's work (tprof-columns-thread.c): one kept
+ * for the process, which runs a job at a time. */
+typedef struct
+{
+  void (*run) (void *data);
+  void  *data;
+  int    state;  /* accessed atomically */
+} TprofColumnsJob;
+
+/* Hands run (@data) to the thread, on a processor other than the
+ * caller's, where the process may run on two and one is free at the
+ * moment, and the thread has no other job: true when handed (then
+ * awaited by _tprof_columns_job_finish()); false, the caller does it. */
+bool _tprof_columns_job_start (TprofColumnsJob *job,
+                               void           (*run) (void *data),
+                               void            *data);
+/* Until @job is done: run here where the thread has not taken it yet
+ * (its processor busy since), else polled a while, then waited for. */
+void _tprof_columns_job_finish (TprofColumnsJob *job);
+/* Until *@flag (accessed atomically) is true: polled a while, then
+ * asleep on @changed, which whoever sets it under @lock signals. */
+void _tprof_columns_thread_wait_flag (const bool      *flag,
+                                      pthread_mutex_t *lock,
+                                      pthread_cond_t  *changed);
+
 /* A block's check against the caches shared with a second thread
  * (tprof-columns-check-share.c): the caller and the thread take its
  * rounds in turn, in order, and the refusal kept is that of the lowest
@@ -513,11 +549,12 @@ typedef struct
   const double           *times;
   size_t                  end;
   pthread_mutex_t         lock;
+  pthread_cond_t          rows_read; /* signalled when ready is set */
   size_t                  next;      /* the next round to take, and its row */
   uint64_t                next_row;
   bool                    stop;      /* a round refused: take no more */
-  bool                    begun;     /* the thread has begun (atomic) */
-  pthread_t               thread;
+  bool                    ready;     /* the rows are read (atomic) */
+  TprofColumnsJob         job;       /* the thread's part */
   TprofColumnsCheckHand   hands[2];  /* the caller's, the thread's */
 } TprofColumnsCheckShare;
 
@@ -525,12 +562,18 @@ typedef struct
  * @times end to end, round by round, where the block is large enough to
  * pay for a thread and the process may run on a second processor, free
  * at the moment: true when it started; the caller then must call
- * _tprof_columns_check_share_finish(). */
+ * _tprof_columns_check_share_rows_read() and
+ * _tprof_columns_check_share_finish(). Started before the rows are read,
+ * so that the thread is running when they are. */
 bool _tprof_columns_check_share_start (TprofColumnsCheckShare *share,
                                        const TprofProfileFile *pf,
                                        size_t                  first,
                                        size_t                  end,
                                        const double           *times);
+/* Lets the thread begin on the rows' times, read when @read (else it
+ * stops): the other columns may still be being read. */
+void _tprof_columns_check_share_rows_read (TprofColumnsCheckShare *share,
+                                           bool                    read);
 /* Takes the rounds left with the thread where @result (the caller's
  * checks before these, such as the values') is 0, waits for the thread,
  * and gives @result when -1, else the block's: 0, or -1 with the

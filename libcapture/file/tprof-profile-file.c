@@ -67,8 +67,8 @@ tprof_profile_file_free (TprofProfileFile *pf)
           free (st->computed_recorded);
         }
     }
-  free (pf->ops);
-  free (pf->op_stats);
+  _tprof_free_array_paged (pf->ops, pf->ops_room, sizeof *pf->ops);
+  _tprof_free_array_paged (pf->op_stats, pf->ops_room, sizeof *pf->op_stats);
   free (pf->cache_block);
   free (pf->names_block);
   free (pf->name_slots);

@@ -314,8 +314,9 @@ _tprof_reader_get_meta (TprofWire  *w,
   /* every operation takes at least 32 bytes of the message */
   if (!ok || w->failed || n_ops > (w->len - w->pos) / 32)
     goto failed;
-  pf->ops = _tprof_malloc_array_paged (n_ops != 0 ? n_ops : 1, sizeof *pf->ops, true);
-  pf->op_stats = _tprof_malloc_array_paged (n_ops != 0 ? n_ops : 1, sizeof *pf->op_stats, true);
+  pf->ops_room = n_ops != 0 ? n_ops : 1;
+  pf->ops = _tprof_malloc_array_paged (pf->ops_room, sizeof *pf->ops, true);
+  pf->op_stats = _tprof_malloc_array_paged (pf->ops_room, sizeof *pf->op_stats, true);
   if (pf->ops == NULL || pf->op_stats == NULL)
     goto failed;
   pf->n_ops = (size_t) n_ops;
