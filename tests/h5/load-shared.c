@@ -3,17 +3,22 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tprof/capture.h>
 
-/* The threads the check starts, counted on their way to the C library's
- * pthread_create(): those started with attributes (it pins its thread
- * to another processor; the isolated open's heap scan, started when the
- * helper is slow, has none). */
+/* The thread the check runs on, caught on its way to the C library's
+ * pthread_create(): the first started with attributes (the load pins its
+ * thread to another processor; the isolated open's heap scan, started
+ * when the helper is slow, has none). The load keeps that thread for the
+ * next, so what tells a shared load is the processor time the thread
+ * spent in it. */
+static pthread_t worker;
 static int threads_started;
 
 int
@@ -23,13 +28,34 @@ pthread_create (pthread_t             *thread,
                 void                  *arg)
 {
   static int (*next) (pthread_t *, const pthread_attr_t *, void *(*) (void *), void *);
+  int failed;
 
   if (next == NULL)
     *(void **) &next = dlsym (RTLD_NEXT, "pthread_create");
-  if (attr != NULL)
-    __atomic_add_fetch (&threads_started, 1, __ATOMIC_RELAXED);
-  return next (thread, attr, start, arg);
+  failed = next (thread, attr, start, arg);
+  if (failed == 0 && attr != NULL && __atomic_add_fetch (&threads_started, 1, __ATOMIC_RELAXED) == 1)
+    worker = *thread;
+  return failed;
 }
+
+/* The processor time the load's thread has used, in ns: 0 before it is
+ * started. */
+static int64_t
+worker_cpu_ns (void)
+{
+  clockid_t clock;
+  struct timespec t;
+
+  if (__atomic_load_n (&threads_started, __ATOMIC_RELAXED) == 0 || pthread_getcpuclockid (worker, &clock) != 0
+      || clock_gettime (clock, &t) != 0)
+    return 0;
+  return (int64_t) t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* A load shared its check when the thread worked this long in it: a
+ * share of 10^4 operations' check is some hundreds of microseconds, a
+ * wake-up that finds its job taken back some microseconds. */
+#define SHARED_NS 100000
 
 #define N_LOADS 2
 #define ATTEMPTS 10
@@ -98,7 +124,7 @@ main (int argc, char **argv)
 
       for (int i = 0; i < ATTEMPTS * repeat && shared_loads < repeat; i++)
         {
-          int before = threads_started;
+          int64_t before = worker_cpu_ns ();
 
           load_once (loads[l], argv[1], shared, sizeof shared);
           if (strcmp (shared, serial[l]) != 0)
@@ -106,7 +132,7 @@ main (int argc, char **argv)
               printf ("%s, load %d: %s\n", load_names[l], i + 1, shared);
               status = 1;
             }
-          if (threads_started > before)
+          if (worker_cpu_ns () - before >= SHARED_NS)
             shared_loads++;
           else
             usleep (2000);
