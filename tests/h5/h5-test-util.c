@@ -172,3 +172,28 @@ h5_test_assert_dir_entries (const char        *path,
   g_ptr_array_unref (found);
   g_ptr_array_unref (wanted);
 }
+
+void
+h5_test_patch_value (const char *path,
+                     const char *column,
+                     hsize_t     index,
+                     hid_t       mem_type,
+                     const void *value,
+                     gboolean    keep_crc)
+{
+  hid_t file = H5Fopen (path, H5F_ACC_RDWR, H5P_DEFAULT);
+  hid_t dset = H5Dopen2 (file, column, H5P_DEFAULT);
+  hid_t space = H5Dget_space (dset);
+  hsize_t one = 1;
+  hid_t mem = H5Screate_simple (1, &one, NULL);
+
+  g_assert_cmpint (dset, >=, 0);
+  g_assert_cmpint (H5Sselect_hyperslab (space, H5S_SELECT_SET, &index, NULL, &one, NULL), >=, 0);
+  g_assert_cmpint (H5Dwrite (dset, mem_type, mem, space, H5P_DEFAULT, value), >=, 0);
+  if (!keep_crc)
+    g_assert_cmpint (H5Adelete (dset, "crc32c"), >=, 0);
+  H5Sclose (mem);
+  H5Sclose (space);
+  H5Dclose (dset);
+  H5Fclose (file);
+}

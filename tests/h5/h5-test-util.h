@@ -3,6 +3,7 @@
 #pragma once
 
 #include <glib.h>
+#include <hdf5.h>
 
 #include <tprof/capture.h>
 
@@ -30,3 +31,9 @@ GBytes *h5_test_read_bytes (const char *path);
 /* Asserts @dir holds exactly the @n_expected entries named in @expected
  * (a failed save must leave no temporary file behind). */
 void h5_test_assert_dir_entries (const char *dir, const char *const *expected, size_t n_expected);
+
+/* Overwrites value @index of column @column (a path such as
+ * "segments/offset") of the format-3 file @path with HDF5, as another
+ * program would, dropping the column's checksum unless @keep_crc. */
+void h5_test_patch_value (const char *path, const char *column, hsize_t index, hid_t mem_type, const void *value,
+                          gboolean keep_crc);

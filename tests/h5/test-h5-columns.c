@@ -59,33 +59,6 @@ copy_good (const char *name)
   return path;
 }
 
-/* Overwrites value @index of column @column with HDF5 (as another program
- * would), dropping its checksum unless @keep_crc. */
-static void
-patch_value (const char *path,
-             const char *column,
-             hsize_t     index,
-             hid_t       mem_type,
-             const void *value,
-             gboolean    keep_crc)
-{
-  hid_t file = H5Fopen (path, H5F_ACC_RDWR, H5P_DEFAULT);
-  hid_t dset = H5Dopen2 (file, column, H5P_DEFAULT);
-  hid_t space = H5Dget_space (dset);
-  hsize_t one = 1;
-  hid_t mem = H5Screate_simple (1, &one, NULL);
-
-  g_assert_cmpint (dset, >=, 0);
-  g_assert_cmpint (H5Sselect_hyperslab (space, H5S_SELECT_SET, &index, NULL, &one, NULL), >=, 0);
-  g_assert_cmpint (H5Dwrite (dset, mem_type, mem, space, H5P_DEFAULT, value), >=, 0);
-  if (!keep_crc)
-    g_assert_cmpint (H5Adelete (dset, "crc32c"), >=, 0);
-  H5Sclose (mem);
-  H5Sclose (space);
-  H5Dclose (dset);
-  H5Fclose (file);
-}
-
 /* Value @index of float column @column, read with HDF5. */
 static double
 read_double (const char *path, const char *column, hsize_t index)
@@ -109,19 +82,19 @@ read_double (const char *path, const char *column, hsize_t index)
 static void
 patch_double (const char *path, const char *column, hsize_t index, double v)
 {
-  patch_value (path, column, index, H5T_NATIVE_DOUBLE, &v, FALSE);
+  h5_test_patch_value (path, column, index, H5T_NATIVE_DOUBLE, &v, FALSE);
 }
 
 static void
 patch_int64 (const char *path, const char *column, hsize_t index, int64_t v)
 {
-  patch_value (path, column, index, H5T_NATIVE_INT64, &v, FALSE);
+  h5_test_patch_value (path, column, index, H5T_NATIVE_INT64, &v, FALSE);
 }
 
 static void
 patch_int32 (const char *path, const char *column, hsize_t index, int32_t v)
 {
-  patch_value (path, column, index, H5T_NATIVE_INT32, &v, FALSE);
+  h5_test_patch_value (path, column, index, H5T_NATIVE_INT32, &v, FALSE);
 }
 
 /* Replaces column @column by one of @rank dimensions @dims of doubles (0). */
@@ -487,11 +460,11 @@ test_checksums (void)
   g_autofree char *b = copy_good ("time-flipped.h5");
   double v = 0.0105;
 
-  patch_value (a, "operations/max", 0, H5T_NATIVE_DOUBLE, &(double) { 0.0205 }, TRUE);
+  h5_test_patch_value (a, "operations/max", 0, H5T_NATIVE_DOUBLE, &(double) { 0.0205 }, TRUE);
   assert_refused (a, TRUE, "operations/max: checksum mismatch");
   /* a sample within every bound, its rank's sum barely moved: only the
    * checksum of the whole column sees it */
-  patch_value (b, "samples/times", 9, H5T_NATIVE_DOUBLE, &v, TRUE);
+  h5_test_patch_value (b, "samples/times", 9, H5T_NATIVE_DOUBLE, &v, TRUE);
   assert_refused (b, FALSE, "samples/times: checksum mismatch");
 }
 
@@ -516,7 +489,7 @@ test_checksum_read (void)
                                             &error), ==, 0);
   g_assert_cmpint (tprof_profiled_time_save (pt, path, &error), ==, 0);
   tprof_profiled_time_free (pt);
-  patch_value (path, "samples/times", 9, H5T_NATIVE_DOUBLE, &v, TRUE);
+  h5_test_patch_value (path, "samples/times", 9, H5T_NATIVE_DOUBLE, &v, TRUE);
   here = tprof_profile_file_open (path, &error);
   apart = tprof_profile_file_open_isolated (path, &error);
   g_assert_nonnull (here);

@@ -158,19 +158,7 @@ patch_int64 (const char *path,
              hsize_t     index,
              int64_t     value)
 {
-  hid_t file = H5Fopen (path, H5F_ACC_RDWR, H5P_DEFAULT);
-  hid_t dset = H5Dopen2 (file, column, H5P_DEFAULT);
-  hid_t space = H5Dget_space (dset);
-  hsize_t one = 1;
-  hid_t mem = H5Screate_simple (1, &one, NULL);
-
-  g_assert_cmpint (H5Sselect_hyperslab (space, H5S_SELECT_SET, &index, NULL, &one, NULL), >=, 0);
-  g_assert_cmpint (H5Dwrite (dset, H5T_NATIVE_INT64, mem, space, H5P_DEFAULT, &value), >=, 0);
-  g_assert_cmpint (H5Adelete (dset, "crc32c"), >=, 0);
-  H5Sclose (mem);
-  H5Sclose (space);
-  H5Dclose (dset);
-  H5Fclose (file);
+  h5_test_patch_value (path, column, index, H5T_NATIVE_INT64, &value, FALSE);
 }
 
 /* @path refused, by a load and by an open, ROUNDS times each, with the
