@@ -14,13 +14,25 @@ static const char *demo_path;
 
 /* Runs the demo on @n_ranks ranks with @extra arguments (NULL-terminated),
  * or, when @n_ranks is 0, as an MPI singleton without mpiexec (much quicker
- * to start); returns its exit status and stores its stdout and stderr. */
+ * to start); returns its exit status and stores its stdout and stderr.
+ * With @no_leak_check, a demo built with AddressSanitizer skips its leak
+ * check at exit. */
 static int
-run_demo (int n_ranks, const char *const *extra, char **out, char **err)
+run_demo_with (int n_ranks, const char *const *extra, gboolean no_leak_check, char **out, char **err)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GError) error = NULL;
+  g_auto (GStrv) envp = g_get_environ ();
   int status = -1;
+
+  if (no_leak_check)
+    {
+      const char *options = g_environ_getenv (envp, "ASAN_OPTIONS");
+      g_autofree char *more = g_strconcat (options != NULL ? options : "", options != NULL ? ":" : "",
+                                           "detect_leaks=0", NULL);
+
+      envp = g_environ_setenv (envp, "ASAN_OPTIONS", more, TRUE);
+    }
 
   if (n_ranks > 0)
     {
@@ -32,10 +44,16 @@ run_demo (int n_ranks, const char *const *extra, char **out, char **err)
   for (size_t i = 0; extra[i] != NULL; i++)
     g_ptr_array_add (argv, g_strdup (extra[i]));
   g_ptr_array_add (argv, NULL);
-  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL,
                      out, err, &status, &error))
     g_error ("cannot run %s: %s", mpiexec_path, error->message);
   return WIFEXITED (status) ? WEXITSTATUS (status) : 128;
+}
+
+static int
+run_demo (int n_ranks, const char *const *extra, char **out, char **err)
+{
+  return run_demo_with (n_ranks, extra, FALSE, out, err);
 }
 
 static void
@@ -120,7 +138,12 @@ assert_usage_error (const char *const *args, int n_ranks, const char *fragment)
 {
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
-  int status = run_demo (n_ranks, args, &out, &err);
+  /* no leak check at the exit of a usage error: under AddressSanitizer,
+   * in CI, LeakSanitizer's own tracer crashed there in three runs of
+   * four ("Tracer caught signal 11 ... LeakSanitizer has encountered a
+   * fatal error", then an abort), after the demo had printed its
+   * message; the profile, help and unwritable-output runs keep theirs */
+  int status = run_demo_with (n_ranks, args, TRUE, &out, &err);
 
   /* what the demo said, when it did not end as a usage error: 128 is a
    * signal (a sanitizer's abort, or mpiexec's) */
