@@ -26,8 +26,11 @@
  * sizes over and over gets its pages back from the heap, already
  * faulted. Each slot holds a block's address (a multiple of 2 MiB) plus
  * its size in 2 MiB pages, so that one atomic word takes or gives a
- * block: no lock, which a fork() could leave held. */
-#define SPARE_SLOTS 2
+ * block: no lock, which a fork() could leave held. Four slots: a load's
+ * two blocks (its operations table, its rows) and a save's two (its
+ * operations, its image), so that a program that saves and loads in
+ * turn keeps all four. */
+#define SPARE_SLOTS 4
 /* The largest block kept (in 2 MiB pages): a load's operations table
  * for 10^5 operations and its block of rows both fit. */
 #define SPARE_MAX_PAGES ((uintptr_t) 16)

@@ -22,7 +22,7 @@
  * last block of that many pages _tprof_free_large() kept, if any. */
 TPROF_EXPORT void *_tprof_malloc_large (size_t bytes);
 /* Frees @data from _tprof_malloc_large (@bytes), or keeps it (its pages
- * faulted) for the next request of its size: two blocks of up to 32 MiB
+ * faulted) for the next request of its size: four blocks of up to 32 MiB
  * are kept, the kernel free to take their pages back under memory
  * pressure. Safe on any thread. */
 TPROF_EXPORT void _tprof_free_large (void   *data,

@@ -130,6 +130,9 @@ void _tprof_save_file_abandon (TprofSaveFile *file);
  * the tests of the path larger files take). Call before anything is
  * written or reserved. */
 void _tprof_save_image_start (TprofSaveFile *file);
+/* Lets go of @file's image (kept for the next save's, where large:
+ * _tprof_free_large()); NULL after. */
+void _tprof_save_image_free (TprofSaveFile *file);
 /* Grows the image to @size bytes at least (what lies past its end reads
  * as zeros).
  * 0, or -1 with errno. */
@@ -519,10 +522,12 @@ bool _tprof_h5_group_by_rank (const double  *times,
 typedef struct
 {
   void                *block;
+  size_t               block_bytes;
   TprofOperationParts *parts;
   TprofGatheredTime  **copies;
   TprofCachedStats    *caches;
   int64_t             *rank_block;  /* every cache's per-rank arrays, or NULL */
+  size_t               rank_bytes;  /* its size when on 2 MiB pages, else 0 */
   size_t               n;         /* operations prepared, whose copies to free */
   size_t               n_cached;  /* operations whose caches to clear, from the first */
   size_t               from_cached;  /* and from this one to the last prepared */

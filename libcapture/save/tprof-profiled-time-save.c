@@ -115,12 +115,15 @@ save_operations_alloc (TprofSaveOperations *so,
   /* the caches last: the helper, which alone writes them, then faults
    * in the pages past the parts and copies, not the writing thread */
   so->block = block;
+  so->block_bytes = parts + caches + copies;
   so->parts = (TprofOperationParts *) block;
   so->copies = (TprofGatheredTime **) (block + parts);
   so->caches = (TprofCachedStats *) (block + parts + copies);
   if (per_op > 0 && !__builtin_mul_overflow (k_ops, per_op * sizeof (int64_t), &ranks) && ranks > 0)
-    so->rank_block = ranks <= SAVE_RANK_BLOCK_PAGED ? _tprof_malloc_array_paged (ranks, 1, true)
-                     : calloc (ranks, 1);
+    {
+      so->rank_bytes = ranks <= SAVE_RANK_BLOCK_PAGED ? ranks : 0;
+      so->rank_block = so->rank_bytes > 0 ? _tprof_malloc_array_paged (ranks, 1, true) : calloc (ranks, 1);
+    }
   return true;
 }
 
@@ -133,8 +136,9 @@ save_operations_clear (TprofSaveOperations *so)
     _tprof_cached_stats_clear (&so->caches[k]);
   for (size_t k = so->from_cached; k < so->n; k++)
     _tprof_cached_stats_clear (&so->caches[k]);
-  free (so->rank_block);
-  free (so->block);
+  /* their pages kept for the next save's, where large */
+  _tprof_free_array_paged (so->rank_block, so->rank_bytes, 1);
+  _tprof_free_array_paged (so->block, so->block_bytes, 1);
 }
 
 /* Groups each operation by rank, handing each over to @helper, which

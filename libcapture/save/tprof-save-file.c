@@ -234,7 +234,8 @@ _tprof_save_file_pwrite (TprofSaveFile *file,
 void
 _tprof_save_file_abandon (TprofSaveFile *file)
 {
-  free (file->image);
+  if (file->image != NULL)
+    _tprof_save_image_free (file);
   if (file->fd >= 0)
     close (file->fd);
   if (file->tmp_path != NULL && file->linked)

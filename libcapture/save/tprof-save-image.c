@@ -19,6 +19,15 @@ _tprof_save_image_start (TprofSaveFile *file)
   file->image_end = 0;
 }
 
+void
+_tprof_save_image_free (TprofSaveFile *file)
+{
+  /* what a block kept for the next save holds is never read there: its
+   * bytes are all written, or zeroed, before they go to the file */
+  _tprof_free_array_paged (file->image, file->reserved > 0 ? (size_t) file->reserved : 0, 1);
+  file->image = NULL;
+}
+
 int
 _tprof_save_image_reserve (TprofSaveFile *file,
                            size_t         size)
@@ -45,7 +54,7 @@ _tprof_save_image_reserve (TprofSaveFile *file,
   /* what lies past the end is never read: reads there give zeros, and a
    * write past it zeroes the gap first */
   memcpy (grown, file->image, file->image_end);
-  free (file->image);
+  _tprof_save_image_free (file);
   file->image = grown;
   file->reserved = (off_t) size;
   return 0;
@@ -237,7 +246,6 @@ _tprof_save_image_flush (TprofSaveFile *file,
       if (i < file->n_written && file->written[i][1] > at)
         at = file->written[i][1];
     }
-  free (file->image);
-  file->image = NULL;
+  _tprof_save_image_free (file);
   return result;
 }

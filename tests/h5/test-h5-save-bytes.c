@@ -1,4 +1,4 @@
-/* test-h5-save-bytes.c — a save's file does not depend on what its memory held: the same profile saved by two processes whose allocations start filled with different bytes, byte for byte the same file (no byte the save leaves unwritten, in its image or its names' heap). */
+/* test-h5-save-bytes.c — a save's file does not depend on what its memory held: the same profile saved by two processes whose allocations start filled with different bytes, or after another profile's save whose blocks it reuses, byte for byte the same file (no byte the save leaves unwritten, in its image or its names' heap). */
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 #include <time.h>
@@ -11,13 +11,16 @@
 
 /* Enough operations for the save's second thread and several of the
  * names' heap collections: of one rank, of interleaved ranks, sampled,
- * empty, with long names and multi-byte ones, on a timeline. */
+ * empty, with long names and multi-byte ones, on a timeline. Another
+ * @seed and @letter give another profile of the same shape, whose save
+ * takes blocks of the same sizes. */
 static TprofProfiledTime *
-profile_new (void)
+profile_new (guint32 seed,
+             char    letter)
 {
   TprofProfiledTime *pt = tprof_profiled_time_new (WORLD);
   const char *hosts[WORLD] = { "a", "bb", "ccc", "dddd" };
-  guint32 state = 7;
+  guint32 state = seed;
 
   g_assert_cmpint (tprof_profiled_time_set_hostnames (pt, hosts, NULL), ==, 0);
   for (int k = 0; k < N_OPS; k++)
@@ -27,8 +30,8 @@ profile_new (void)
       int32_t ranks[PER_OP], *threads = g_new (int32_t, PER_OP);
       /* a name longer than a collection closes a small one, whose free
        * space the heap holds */
-      g_autofree char *name = k == 2 ? g_strnfill (70000, 'y') : k % 97 == 5 ? g_strnfill (5000 + k, 'x')
-                              : g_strdup_printf ("\xcf\x84-op/%d", k);
+      g_autofree char *name = k == 2 ? g_strnfill (70000, letter) : k % 97 == 5 ? g_strnfill (5000 + k, letter)
+                              : g_strdup_printf ("\xcf\x84-%c/%d", letter, k);
       TprofGatheredTime *gt;
       TprofError error = { 0 };
 
@@ -53,15 +56,24 @@ profile_new (void)
   return pt;
 }
 
-/* Saves profile_new() to @path in a process of its own, its allocations
- * filled with bytes from @perturb. */
+/* How a save is made. */
+enum
+{
+  SAVE_IMAGE = 1 << 0,        /* in memory, else in place */
+  SAVE_AFTER_OTHER = 1 << 1,  /* the second save of its process */
+};
+
+/* Saves the profile to @path in a process of its own, its allocations
+ * filled with bytes from @perturb; with SAVE_AFTER_OTHER, after another
+ * profile's save to @path.other in that process. */
 static void
 save_in_child (const char *self,
                const char *path,
                const char *perturb,
-               gboolean    image)
+               int         how)
 {
-  const char *argv[] = { self, "--save", path, NULL };
+  gboolean image = (how & SAVE_IMAGE) != 0;
+  const char *argv[] = { self, how & SAVE_AFTER_OTHER ? "--save-after-other" : "--save", path, NULL };
   g_auto (GStrv) envp = g_get_environ ();
   g_autoptr (GError) error = NULL;
   int status = 0;
@@ -74,12 +86,13 @@ save_in_child (const char *self,
   g_assert_true (g_spawn_check_wait_status (status, NULL));
 }
 
-/* The two saves, retried when a second passes between them: HDF5 keeps
- * each object's time, to the second. */
+/* A save alone in its process, and one made as @data says, retried
+ * when a second passes between them: HDF5 keeps each object's time, to
+ * the second. */
 static void
 assert_same_bytes (gconstpointer data)
 {
-  gboolean image = GPOINTER_TO_INT (data);
+  int how = GPOINTER_TO_INT (data);
   g_autofree char *dir = h5_test_make_dir ();
   g_autofree char *a = g_build_filename (dir, "a.h5", NULL), *b = g_build_filename (dir, "b.h5", NULL);
   g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
@@ -90,8 +103,8 @@ assert_same_bytes (gconstpointer data)
       time_t before = time (NULL);
       g_autoptr (GBytes) bytes_a = NULL, bytes_b = NULL;
 
-      save_in_child (self, a, "90", image);
-      save_in_child (self, b, "165", image);
+      save_in_child (self, a, "90", how & SAVE_IMAGE);
+      save_in_child (self, b, "165", how);
       bytes_a = h5_test_read_bytes (a);
       bytes_b = h5_test_read_bytes (b);
       if (time (NULL) != before)
@@ -107,20 +120,33 @@ int
 main (int    argc,
       char **argv)
 {
-  if (argc == 3 && strcmp (argv[1], "--save") == 0)
+  if (argc == 3 && (strcmp (argv[1], "--save") == 0 || strcmp (argv[1], "--save-after-other") == 0))
     {
-      TprofProfiledTime *pt = profile_new ();
-      TprofError error = { 0 };
-      int status = tprof_profiled_time_save (pt, argv[2], &error);
+      g_autofree char *other = g_strconcat (argv[2], ".other", NULL);
+      gboolean after_other = strcmp (argv[1], "--save-after-other") == 0;
+      int status = 0;
 
-      if (status != 0)
-        g_printerr ("%s\n", error.message);
-      tprof_profiled_time_free (pt);
+      for (int round = after_other ? 0 : 1; round < 2 && status == 0; round++)
+        {
+          TprofProfiledTime *pt = round == 0 ? profile_new (99, 'Z') : profile_new (7, 'y');
+          TprofError error = { 0 };
+
+          status = tprof_profiled_time_save (pt, round == 0 ? other : argv[2], &error);
+          if (status != 0)
+            g_printerr ("%s\n", error.message);
+          tprof_profiled_time_free (pt);
+        }
       return status != 0;
     }
   g_test_init (&argc, &argv, NULL);
-  g_test_add_data_func ("/h5/save-bytes/image", GINT_TO_POINTER (TRUE), assert_same_bytes);
-  g_test_add_data_func ("/h5/save-bytes/in-place", GINT_TO_POINTER (FALSE), assert_same_bytes);
+  g_test_add_data_func ("/h5/save-bytes/image", GINT_TO_POINTER (SAVE_IMAGE), assert_same_bytes);
+  g_test_add_data_func ("/h5/save-bytes/in-place", GINT_TO_POINTER (0), assert_same_bytes);
+  /* the second save reuses the first's blocks (tprof-alloc.c), which
+   * hold that save's bytes */
+  g_test_add_data_func ("/h5/save-bytes/image-after-other", GINT_TO_POINTER (SAVE_IMAGE | SAVE_AFTER_OTHER),
+                        assert_same_bytes);
+  g_test_add_data_func ("/h5/save-bytes/in-place-after-other", GINT_TO_POINTER (SAVE_AFTER_OTHER),
+                        assert_same_bytes);
   int result = g_test_run ();
 
   h5_test_cleanup ();
