@@ -144,24 +144,52 @@ test_outlives_opening_thread (void)
   g_unsetenv ("TPROF_READER_DIRECT");
 }
 
-/* Our children named tprof-reader, in pid order. */
+/* Our children named tprof-reader, in pid order, and in @unexeced how
+ * many others are still named as we are (forked, not yet exec'd). */
 static GArray *
-helpers (void)
+helpers_scan (guint *unexeced)
 {
   GArray *pids = g_array_new (FALSE, FALSE, sizeof (pid_t));
+  g_autofree char *self = NULL;
   DIR *proc = opendir ("/proc");
   struct dirent *entry;
 
+  g_assert_true (g_file_get_contents ("/proc/self/comm", &self, NULL, NULL));
+  g_strchomp (self);
+  *unexeced = 0;
   g_assert_nonnull (proc);
   while ((entry = readdir (proc)) != NULL)
     {
       pid_t pid = (pid_t) g_ascii_strtoll (entry->d_name, NULL, 10);
 
-      if (pid > 0 && is_our_child (pid) && child_named (pid, "tprof-reader"))
+      if (pid <= 0 || !is_our_child (pid))
+        continue;
+      if (child_named (pid, "tprof-reader"))
         g_array_append_val (pids, pid);
+      else if (child_named (pid, self))
+        (*unexeced)++;
     }
   closedir (proc);
   return pids;
+}
+
+/* Our children named tprof-reader, in pid order. The library starts a
+ * helper with vfork(), which returns once the helper has exec'd, except
+ * under ThreadSanitizer, whose vfork() is a fork(): there a helper may
+ * not bear its name yet, and this waits (up to 10 s) until it does. */
+static GArray *
+helpers (void)
+{
+  for (int wait = 0;; wait++)
+    {
+      guint unexeced;
+      GArray *pids = helpers_scan (&unexeced);
+
+      if (unexeced == 0 || wait == 1000)
+        return pids;
+      g_array_unref (pids);
+      g_usleep (10000);
+    }
 }
 
 static TprofProfileFile *
