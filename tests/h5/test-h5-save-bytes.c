@@ -20,35 +20,35 @@
  * two replace the C library's in this program, HDF5's calls included (a
  * program's own symbols come first), and give the saving children one
  * second for ever. */
-static gboolean
-clock_fixed (void)
+static struct timespec
+clock_now (void)
 {
-  return getenv (FIXED_CLOCK_ENV) != NULL;
+  struct timespec ts = { FIXED_NOW, 0 };
+
+  if (getenv (FIXED_CLOCK_ENV) == NULL)
+    clock_gettime (CLOCK_REALTIME, &ts);
+  return ts;
 }
 
 time_t
 time (time_t *out)
 {
-  struct timespec ts = { FIXED_NOW, 0 };
+  time_t now = clock_now ().tv_sec;
 
-  if (!clock_fixed ())
-    clock_gettime (CLOCK_REALTIME, &ts);
   if (out != NULL)
-    *out = ts.tv_sec;
-  return ts.tv_sec;
+    *out = now;
+  return now;
 }
 
 int
 gettimeofday (struct timeval *restrict tv,
               void *restrict           tz)
 {
-  struct timespec ts = { FIXED_NOW, 0 };
+  struct timespec now = clock_now ();
 
   (void) tz;
-  if (!clock_fixed ())
-    clock_gettime (CLOCK_REALTIME, &ts);
-  tv->tv_sec = ts.tv_sec;
-  tv->tv_usec = ts.tv_nsec / 1000;
+  tv->tv_sec = now.tv_sec;
+  tv->tv_usec = now.tv_nsec / 1000;
   return 0;
 }
 
